@@ -1,0 +1,12 @@
+/**
+ * The hardware description DSL: values and operators, named signals, module definitions with
+ * typed ports, when/otherwise, memories and instances.
+ */
+export { Value, constant, mux, cat, select, bitsFor, MAX_WIDTH, type ValueLike, type Operator } from './value.ts';
+export { Signal, type SignalKind } from './signal.ts';
+export { input, output, vec, flattenPorts, type PortSpec, type PortTree, type IoOf } from './ports.ts';
+export { defineModule, ModuleBuilder, Memory, WhenChain, type ModuleDefinition, type Params } from './module.ts';
+export {
+  HdlError, WidthMismatchError, UndrivenSignalError, MultipleDriverError, CombinationalLoopError, SliceRangeError, DuplicateNameError, InvalidParameterError,
+} from './errors.ts';
+export { captureSourceLocation, formatLocation, type SourceLocation } from './sourceLocation.ts';

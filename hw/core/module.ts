@@ -1,0 +1,262 @@
+import { captureSourceLocation, type SourceLocation } from './sourceLocation.ts';
+import { Value, checkWidth, coerce, constant, maskOf, bitsFor, type ValueLike } from './value.ts';
+import { Signal, type AssignmentSink } from './signal.ts';
+import { mapPorts, type IoOf, type PortTree } from './ports.ts';
+import { DuplicateNameError, InvalidParameterError, MultipleDriverError, WidthMismatchError } from './errors.ts';
+
+/** The implicit clock and reset of clocked modules. */
+const RESERVED_NAMES: ReadonlySet<string> = new Set(['clk', 'reset']);
+
+/** Parameters of a generator: plain data, so a parameter set names its module deterministically. */
+export type Params = Readonly<Record<string, number | boolean | string>>;
+
+/**
+ * A hardware generator: ports and body as functions of parameters. Each distinct parameter set
+ * elaborates to its own module, named `Name` for the defaults and `Name_k_v…` otherwise.
+ */
+export interface ModuleDefinition<P extends Params = Params, T extends PortTree = PortTree> {
+  readonly name: string;
+  readonly description?: string;
+  readonly defaults: P;
+  /** Documents each parameter for `gen list` and the docs. */
+  readonly parameterDocs?: { readonly [K in keyof P]?: string };
+  /** Rejects parameter sets the generator cannot build (return a message), before elaboration. */
+  readonly validate?: (params: P) => string | undefined;
+  readonly ports: (params: P) => T;
+  readonly build: (m: ModuleBuilder, io: IoOf<T>, params: P) => void;
+  readonly location: SourceLocation;
+}
+
+/** Declares a hardware generator. */
+export function defineModule<P extends Params, T extends PortTree>(
+  definition: Omit<ModuleDefinition<P, T>, 'location'>,
+): ModuleDefinition<P, T> {
+  return { ...definition, location: captureSourceLocation() };
+}
+
+/** An unconditional or conditional assignment, a memory write, or a when/elsewhen/otherwise chain. */
+export type Statement =
+  | { readonly kind: 'assign'; readonly target: Signal; readonly value: Value; readonly location: SourceLocation }
+  | { readonly kind: 'write'; readonly memory: Memory; readonly address: Value; readonly data: Value; readonly enable: Value; readonly location: SourceLocation }
+  | { readonly kind: 'when'; readonly branches: { condition: Value | undefined; body: Statement[] }[]; readonly location: SourceLocation };
+
+/** A `when` chain under construction: add `elsewhen` branches and an `otherwise`. */
+export class WhenChain {
+  constructor(
+    private readonly builder: ModuleBuilder,
+    private readonly statement: Extract<Statement, { kind: 'when' }>,
+  ) {}
+
+  /** Another condition, tested when all earlier ones are false. */
+  elsewhen(condition: Value, body: () => void): WhenChain {
+    this.builder.addBranch(this.statement, condition, body);
+    return this;
+  }
+
+  /** The branch taken when no condition holds. */
+  otherwise(body: () => void): void {
+    this.builder.addBranch(this.statement, undefined, body);
+  }
+}
+
+/**
+ * A register-file style memory of `depth` (a power of two) words of `width` bits. Reads are
+ * combinational (`read`) or registered (`readSync`); writes happen at the clock edge.
+ */
+export class Memory implements AssignmentSink {
+  readonly addressWidth: number;
+  private syncReads = 0;
+  constructor(
+    readonly name: string,
+    readonly width: number,
+    readonly depth: number,
+    private readonly builder: ModuleBuilder,
+    readonly location: SourceLocation,
+  ) {
+    this.addressWidth = bitsFor(depth - 1);
+  }
+
+  /** The word at `address`, combinationally. */
+  read(address: Value): Value {
+    const location = captureSourceLocation();
+    this.checkAddress(address, location);
+    return new Value('memread', this.width, [address], location, { target: this });
+  }
+
+  /** The word at `address`, registered: visible one cycle after the edge where it was read. */
+  readSync(address: Value): Value {
+    const data = this.builder.reg(`${this.name}_rdata${this.syncReads++ === 0 ? '' : this.syncReads}`, this.width);
+    data.set(this.read(address));
+    return data;
+  }
+
+  /** Writes `data` at `address` on the clock edge when `enable` (and the enclosing `when`) holds. */
+  write(address: Value, data: ValueLike, enable: ValueLike = 1): void {
+    const location = captureSourceLocation();
+    this.checkAddress(address, location);
+    const dataValue = coerce(data, this.width, location);
+    if (dataValue.width !== this.width) throw new WidthMismatchError(location, `memory '${this.name}' holds ${this.width}-bit words, got ${dataValue.width} bits`);
+    const enableValue = coerce(enable, 1, location);
+    if (enableValue.width !== 1) throw new WidthMismatchError(location, `write enable must be 1 bit, got ${enableValue.width}`);
+    this.builder.recordWrite({ kind: 'write', memory: this, address, data: dataValue, enable: enableValue, location });
+  }
+
+  recordAssignment(): void {
+    throw new Error('internal: memories are written with write()');
+  }
+
+  private checkAddress(address: Value, location: SourceLocation): void {
+    if (address.width !== this.addressWidth)
+      throw new WidthMismatchError(location, `memory '${this.name}' (depth ${this.depth}) needs a ${this.addressWidth}-bit address, got ${address.width} bits`);
+  }
+}
+
+/** A sub-module placed in a parent: its definition, parameters and the parent-side port signals. */
+export interface InstanceRecord {
+  readonly name: string;
+  readonly definition: ModuleDefinition;
+  readonly params: Params;
+  readonly ports: readonly Signal[];
+  readonly location: SourceLocation;
+}
+
+/**
+ * What a module's `build` function receives: makes wires, registers, memories and instances, and
+ * records assignments in the current `when` context.
+ */
+export class ModuleBuilder implements AssignmentSink {
+  readonly signals: Signal[] = [];
+  readonly memories: Memory[] = [];
+  readonly instances: InstanceRecord[] = [];
+  readonly statements: Statement[] = [];
+  private current: Statement[] = this.statements;
+  private readonly names = new Map<string, SourceLocation>();
+  private readonly unconditional = new Map<Signal, SourceLocation>();
+
+  constructor(readonly moduleName: string) {}
+
+  /** A named combinational signal; drive it with `set`. */
+  wire<W extends number>(name: string, width: W): Signal<W> {
+    const location = captureSourceLocation();
+    checkWidth(width, location);
+    return this.addSignal(new Signal(name, width, 'wire', this, location));
+  }
+
+  /** A register on the module clock; `reset` (if given) is its value after a synchronous reset. */
+  reg<W extends number>(name: string, width: W, options: { reset?: number | bigint } = {}): Signal<W> {
+    const location = captureSourceLocation();
+    checkWidth(width, location);
+    let resetValue: bigint | undefined;
+    if (options.reset !== undefined) {
+      resetValue = BigInt(options.reset);
+      if (resetValue < 0n || resetValue > maskOf(width)) throw new WidthMismatchError(location, `reset value ${options.reset} does not fit in ${width} bits`);
+    }
+    return this.addSignal(new Signal(name, width, 'reg', this, location, resetValue));
+  }
+
+  /** Names an expression: a wire driven by it, so it shows up in Verilog and waveforms. */
+  named<W extends number>(name: string, value: Value<W>): Signal<W> {
+    const location = captureSourceLocation();
+    const wire = this.addSignal(new Signal(name, value.width, 'wire', this, location));
+    this.recordAssignment(wire, value, location);
+    return wire;
+  }
+
+  /** A memory of `depth` words (a power of two) of `width` bits. */
+  memory(name: string, options: { depth: number; width: number }): Memory {
+    const location = captureSourceLocation();
+    checkWidth(options.width, location);
+    if (!Number.isInteger(options.depth) || options.depth < 2 || (options.depth & (options.depth - 1)) !== 0 || options.depth > 1 << 20)
+      throw new InvalidParameterError(location, `memory depth ${options.depth} must be a power of two from 2 to 2^20`);
+    this.claimName(name, location);
+    const memory = new Memory(name, options.width, options.depth, this, location);
+    this.memories.push(memory);
+    return memory;
+  }
+
+  /** Places a sub-module; returns its ports: drive its inputs with `set`, read its outputs. */
+  instance<P extends Params, T extends PortTree>(definition: ModuleDefinition<P, T>, options: { name?: string; params?: Partial<P> } = {}): IoOf<T> {
+    const location = captureSourceLocation();
+    const name = options.name ?? `${definition.name.charAt(0).toLowerCase()}${definition.name.slice(1)}_${this.instances.length}`;
+    this.claimName(name, location);
+    const params = { ...definition.defaults, ...(options.params ?? {}) } as P;
+    const ports: Signal[] = [];
+    const io = mapPorts(definition.ports(params), (portName, spec) => {
+      const kind = spec.direction === 'input' ? 'instanceInput' : 'instanceOutput';
+      this.claimName(`${name}_${portName}`, location);
+      const signal = new Signal(`${name}_${portName}`, spec.width, kind, this, location, undefined, { instance: name, port: portName });
+      ports.push(signal);
+      return signal;
+    });
+    this.instances.push({ name, definition: definition as unknown as ModuleDefinition, params, ports, location });
+    return io;
+  }
+
+  /** Assignments inside `body` take effect only when `condition` (1 bit) holds. */
+  when(condition: Value, body: () => void): WhenChain {
+    const location = captureSourceLocation();
+    const statement: Extract<Statement, { kind: 'when' }> = { kind: 'when', branches: [], location };
+    this.current.push(statement);
+    const chain = new WhenChain(this, statement);
+    this.addBranch(statement, condition, body);
+    return chain;
+  }
+
+  /** @internal used by WhenChain */
+  addBranch(statement: Extract<Statement, { kind: 'when' }>, condition: Value | undefined, body: () => void): void {
+    const location = captureSourceLocation();
+    if (condition && condition.width !== 1) throw new WidthMismatchError(location, `a when condition must be 1 bit, got ${condition.width} bits (use orReduce() or a comparison)`);
+    if (statement.branches.some((branch) => branch.condition === undefined))
+      throw new InvalidParameterError(location, 'no branch may follow otherwise()');
+    const branch = { condition, body: [] as Statement[] };
+    statement.branches.push(branch);
+    const saved = this.current;
+    this.current = branch.body;
+    try {
+      body();
+    } finally {
+      this.current = saved;
+    }
+  }
+
+  /** @internal called by Signal.set */
+  recordAssignment(target: Signal, value: Value, location: SourceLocation): void {
+    if (value.width !== target.width)
+      throw new WidthMismatchError(location, `cannot assign a ${value.width}-bit value to '${target.name}' (${target.width} bits); use zext/sext/trunc`);
+    if (this.current === this.statements) {
+      const previous = this.unconditional.get(target);
+      if (previous) throw new MultipleDriverError(location, `'${target.name}' already has an unconditional driver (at line ${previous.line}); a signal has one driver`);
+      this.unconditional.set(target, location);
+    }
+    this.current.push({ kind: 'assign', target, value, location });
+  }
+
+  /** @internal called by Memory.write */
+  recordWrite(statement: Extract<Statement, { kind: 'write' }>): void {
+    this.current.push(statement);
+  }
+
+  /** @internal the builder's own ports, made during elaboration */
+  addPort<W extends number>(name: string, width: W, direction: 'input' | 'output', location: SourceLocation): Signal<W> {
+    return this.addSignal(new Signal(name, width, direction, this, location));
+  }
+
+  /** A literal of `width` bits. */
+  lit<W extends number>(value: number | bigint, width: W): Value<W> {
+    return constant(value, width);
+  }
+
+  private addSignal<S extends Signal>(signal: S): S {
+    this.claimName(signal.name, signal.location);
+    this.signals.push(signal);
+    return signal;
+  }
+
+  private claimName(name: string, location: SourceLocation): void {
+    if (RESERVED_NAMES.has(name)) throw new DuplicateNameError(location, `'${name}' is reserved for the implicit clock and reset`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new InvalidParameterError(location, `'${name}' is not a valid name (letters, digits, _; not starting with a digit)`);
+    const previous = this.names.get(name);
+    if (previous) throw new DuplicateNameError(location, `'${name}' is already declared in module ${this.moduleName} (at line ${previous.line})`);
+    this.names.set(name, location);
+  }
+}

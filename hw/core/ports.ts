@@ -1,0 +1,66 @@
+import type { Signal } from './signal.ts';
+
+/** One port: its direction and width, as declared in a module definition's `ports`. */
+export interface PortSpec<W extends number = number> {
+  readonly direction: 'input' | 'output';
+  readonly width: W;
+  readonly description?: string;
+}
+
+/** Ports as a tree: single ports, named groups (bundles) and arrays, flattened to `a_b_0` names. */
+export type PortTree = PortSpec | { readonly [name: string]: PortTree } | readonly PortTree[];
+
+/** The signals a module body (or a parent, for an instance) gets for a port tree, keeping its shape. */
+export type IoOf<T> = T extends PortSpec<infer W>
+  ? Signal<W>
+  : T extends readonly (infer E)[]
+    ? IoOf<E>[]
+    : { readonly [K in keyof T]: IoOf<T[K]> };
+
+/** An input port of `width` bits. */
+export function input<W extends number>(width: W, description?: string): PortSpec<W> {
+  return { direction: 'input', width, ...(description === undefined ? {} : { description }) };
+}
+
+/** An output port of `width` bits. */
+export function output<W extends number>(width: W, description?: string): PortSpec<W> {
+  return { direction: 'output', width, ...(description === undefined ? {} : { description }) };
+}
+
+/** `count` copies of a port or group: an array port, named `name_0 … name_{count-1}`. */
+export function vec<T extends PortTree>(count: number, element: T): T[] {
+  return Array.from({ length: count }, () => element);
+}
+
+export function isPortSpec(tree: PortTree): tree is PortSpec {
+  return typeof (tree as PortSpec).direction === 'string' && typeof (tree as PortSpec).width === 'number';
+}
+
+/** Walks a port tree in declaration order, giving each leaf its flattened name. */
+export function flattenPorts(tree: PortTree, prefix = ''): { name: string; spec: PortSpec; path: (string | number)[] }[] {
+  const out: { name: string; spec: PortSpec; path: (string | number)[] }[] = [];
+  const walk = (node: PortTree, name: string, path: (string | number)[]): void => {
+    if (isPortSpec(node)) {
+      out.push({ name, spec: node, path });
+      return;
+    }
+    const entries: [string | number, PortTree][] = Array.isArray(node)
+      ? node.map((element, index) => [index, element] as [number, PortTree])
+      : Object.entries(node as Record<string, PortTree>);
+    for (const [key, child] of entries) walk(child, name === '' ? String(key) : `${name}_${key}`, [...path, key]);
+  };
+  walk(tree, prefix, []);
+  return out;
+}
+
+/** Builds the IoOf shape from a port tree, making each leaf with `make`. */
+export function mapPorts<T extends PortTree>(tree: T, make: (name: string, spec: PortSpec) => Signal): IoOf<T> {
+  const build = (node: PortTree, name: string): unknown => {
+    if (isPortSpec(node)) return make(name, node);
+    if (Array.isArray(node)) return node.map((element: PortTree, index: number) => build(element, name === '' ? String(index) : `${name}_${index}`));
+    return Object.fromEntries(
+      Object.entries(node as Record<string, PortTree>).map(([key, child]) => [key, build(child, name === '' ? key : `${name}_${key}`)]),
+    );
+  };
+  return build(tree, '') as IoOf<T>;
+}

@@ -1,0 +1,50 @@
+import { fileURLToPath } from 'node:url';
+import { sep } from 'node:path';
+
+/** Where in the user's code a hardware construct was made: errors point here, Verilog comments cite it. */
+export interface SourceLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Frames from these folders are the framework itself; the user's line is the first frame outside them. */
+const FRAMEWORK_FOLDERS = [`${sep}hw${sep}core${sep}`, `${sep}hw${sep}ir${sep}`, `${sep}node_modules${sep}`, 'node:'];
+
+const FRAME = /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?$/;
+
+function parseFrame(frame: string): SourceLocation | undefined {
+  const match = FRAME.exec(frame.trim());
+  if (!match) return undefined;
+  const raw = match[1] ?? '';
+  const file = raw.startsWith('file://') ? fileURLToPath(raw) : raw;
+  return { file, line: Number(match[2]), column: Number(match[3]) };
+}
+
+const UNKNOWN: SourceLocation = { file: '<unknown>', line: 0, column: 0 };
+
+/**
+ * The user's file:line that is constructing hardware right now. Amaranth's `src_loc` idea: capture
+ * once at construction, so every later error and every emitted line can name it.
+ */
+export function captureSourceLocation(): SourceLocation {
+  const holder: { stack?: string } = {};
+  const previousLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 24;
+  Error.captureStackTrace(holder, captureSourceLocation);
+  Error.stackTraceLimit = previousLimit;
+  const frames = (holder.stack ?? '').split('\n').slice(1);
+  for (const frame of frames) {
+    if (FRAMEWORK_FOLDERS.some((folder) => frame.includes(folder))) continue;
+    const location = parseFrame(frame);
+    if (location) return location;
+  }
+  return UNKNOWN;
+}
+
+/** `file:line`, relative to the working directory when inside it, for messages and comments. */
+export function formatLocation(location: SourceLocation): string {
+  const cwd = process.cwd() + sep;
+  const file = location.file.startsWith(cwd) ? location.file.slice(cwd.length) : location.file;
+  return `${file}:${location.line}`;
+}

@@ -1,0 +1,71 @@
+import { ModuleBuilder, type ModuleDefinition, type Params } from '../core/module.ts';
+import { mapPorts, type PortTree } from '../core/ports.ts';
+import { DuplicateNameError, InvalidParameterError } from '../core/errors.ts';
+import type { Signal } from '../core/signal.ts';
+import type { IrDesign, IrModule } from './ir.ts';
+import { lowerModule } from './lower.ts';
+import { runPasses } from './passes/index.ts';
+
+/** Module name of a parameter set: the plain name for the defaults, else `Name_key_value…` (sorted keys). */
+export function moduleNameFor(definition: ModuleDefinition, params: Params): string {
+  const changed = Object.keys(params)
+    .filter((key) => params[key] !== definition.defaults[key])
+    .sort();
+  if (changed.length === 0) return definition.name;
+  const part = (value: Params[string]): string => String(value).replace(/[^A-Za-z0-9]/g, '_');
+  return [definition.name, ...changed.map((key) => `${key}_${part(params[key]!)}`)].join('_');
+}
+
+/**
+ * Runs a generator and everything below it, lowers each distinct module once, and applies the
+ * ordered pass list. The result lists modules children first, the top last.
+ */
+export function elaborate<P extends Params, T extends PortTree>(definition: ModuleDefinition<P, T>, params: Partial<P> = {}): IrDesign {
+  const modules: IrModule[] = [];
+  const byName = new Map<string, { definition: ModuleDefinition; module: IrModule }>();
+
+  const visit = (current: ModuleDefinition, requested: Params, location = current.location): IrModule => {
+    for (const key of Object.keys(requested))
+      if (!(key in current.defaults)) throw new InvalidParameterError(location, `${current.name} has no parameter '${key}' (it has: ${Object.keys(current.defaults).join(', ') || 'none'})`);
+    const full = { ...current.defaults, ...requested } as Params;
+    for (const [key, value] of Object.entries(full))
+      if (typeof value !== typeof current.defaults[key]) throw new InvalidParameterError(location, `${current.name} parameter '${key}' must be a ${typeof current.defaults[key]}, got ${JSON.stringify(value)}`);
+    const problem = current.validate?.(full);
+    if (problem) throw new InvalidParameterError(location, `${current.name}: ${problem}`);
+    const name = moduleNameFor(current, full);
+    const seen = byName.get(name);
+    if (seen) {
+      if (seen.definition !== current) throw new DuplicateNameError(current.location, `two different module definitions are both named ${name}`);
+      return seen.module;
+    }
+    const builder = new ModuleBuilder(name);
+    const ports: Signal[] = [];
+    const io = mapPorts(current.ports(full), (portName, spec) => {
+      const port = builder.addPort(portName, spec.width, spec.direction, current.location);
+      ports.push(port);
+      return port;
+    });
+    current.build(builder, io, full);
+    const children = builder.instances.map((instance) => {
+      const child = visit(instance.definition, instance.params, instance.location);
+      return { module: child.name, clocked: child.clocked };
+    });
+    const module = lowerModule({
+      builder,
+      name,
+      definition: current.name,
+      parameters: full,
+      location: current.location,
+      ports,
+      children,
+      ...(current.description === undefined ? {} : { description: current.description }),
+    });
+    runPasses(module, (childName) => byName.get(childName)!.module);
+    byName.set(name, { definition: current, module });
+    modules.push(module);
+    return module;
+  };
+
+  const top = visit(definition as unknown as ModuleDefinition, params as Params);
+  return { top: top.name, modules };
+}

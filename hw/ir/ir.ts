@@ -1,0 +1,118 @@
+import type { SourceLocation } from '../core/sourceLocation.ts';
+import type { Operator } from '../core/value.ts';
+
+/**
+ * The flat netlist IR, separate from the DSL objects (Amaranth's NIR idea): per module, arrays of
+ * nets and single-output cells; hierarchy kept as instances; every net named once, uniquely.
+ */
+
+/** Cell operators: the DSL operators less 'ref' (named references become nets) plus 'buf'. */
+export type CellOp = Exclude<Operator, 'ref'> | 'buf';
+
+/**
+ * input/output: ports; wire/reg: user-named signals; node: an unnamed intermediate (given a
+ * generated name, `_n<id>`, removable by passes).
+ */
+export type NetKind = 'input' | 'output' | 'wire' | 'reg' | 'node';
+
+export interface IrNet {
+  readonly id: number;
+  readonly name: string;
+  readonly width: number;
+  readonly kind: NetKind;
+  readonly location: SourceLocation;
+}
+
+export interface IrCell {
+  readonly op: CellOp;
+  readonly output: number;
+  readonly inputs: readonly number[];
+  /** op 'const' */
+  readonly constant?: bigint;
+  /** op 'slice': bits hi..lo of input 0 */
+  readonly hi?: number;
+  readonly lo?: number;
+  /** op 'memread': index into the module's memories; input 0 is the address */
+  readonly memory?: number;
+  readonly location: SourceLocation;
+}
+
+/** A D flip-flop bank on the module's clock; synchronous active-high reset when resetValue is set. */
+export interface IrRegister {
+  readonly q: number;
+  readonly d: number;
+  readonly resetValue?: bigint;
+  readonly location: SourceLocation;
+}
+
+export interface IrMemoryWritePort {
+  readonly address: number;
+  readonly data: number;
+  readonly enable: number;
+  readonly location: SourceLocation;
+}
+
+/** A register-file style memory: combinational reads (memread cells), writes at the clock edge. */
+export interface IrMemory {
+  readonly name: string;
+  readonly width: number;
+  readonly depth: number;
+  readonly writePorts: readonly IrMemoryWritePort[];
+  readonly location: SourceLocation;
+}
+
+export interface IrInstance {
+  readonly name: string;
+  readonly module: string;
+  /** child input port name → net in this module driving it */
+  readonly inputs: ReadonlyMap<string, number>;
+  /** child output port name → net in this module it drives */
+  readonly outputs: ReadonlyMap<string, number>;
+  readonly location: SourceLocation;
+}
+
+export interface IrPort {
+  readonly name: string;
+  readonly direction: 'input' | 'output';
+  readonly width: number;
+  readonly net: number;
+}
+
+export interface IrModule {
+  readonly name: string;
+  readonly description?: string;
+  /** The definition and parameters that made this module (for the manifest and `gen list`). */
+  readonly definition: string;
+  readonly parameters: Readonly<Record<string, unknown>>;
+  readonly location: SourceLocation;
+  /** Ports in declaration order; `clk` and `reset` come first when the module is clocked. */
+  readonly ports: IrPort[];
+  nets: IrNet[];
+  cells: IrCell[];
+  readonly registers: IrRegister[];
+  readonly memories: IrMemory[];
+  readonly instances: IrInstance[];
+  /** True when the module has registers, memory writes or clocked children. */
+  readonly clocked: boolean;
+}
+
+/** A whole elaborated design: modules ordered children first, the top last. */
+export interface IrDesign {
+  readonly top: string;
+  readonly modules: readonly IrModule[];
+}
+
+export const CLOCK_PORT = 'clk';
+export const RESET_PORT = 'reset';
+
+/** The module of a design by name. */
+export function moduleByName(design: IrDesign, name: string): IrModule {
+  const found = design.modules.find((module) => module.name === name);
+  if (!found) throw new Error(`internal: no module ${name} in design ${design.top}`);
+  return found;
+}
+
+/** The top module of a design. */
+export function topModule(design: IrDesign): IrModule {
+  return moduleByName(design, design.top);
+}

@@ -1,0 +1,108 @@
+import { CombinationalLoopError } from '../../core/errors.ts';
+import { formatLocation } from '../../core/sourceLocation.ts';
+import type { IrModule } from '../ir.ts';
+import type { ChildLookup } from './index.ts';
+
+/** For each module: output port → the input ports it depends on combinationally. */
+const summaries = new WeakMap<IrModule, Map<string, Set<string>>>();
+
+/** The combinational input→output dependencies of an elaborated module (used for its instances). */
+export function combinationalPathsOf(module: IrModule): ReadonlyMap<string, ReadonlySet<string>> {
+  const summary = summaries.get(module);
+  if (!summary) throw new Error(`internal: ${module.name} has not been checked for loops yet`);
+  return summary;
+}
+
+/** Forward adjacency over nets: which nets each net feeds without passing a register. */
+function combinationalEdges(module: IrModule, child: ChildLookup): number[][] {
+  const edges: number[][] = module.nets.map(() => []);
+  for (const cell of module.cells) {
+    const inputs = cell.op === 'memread' ? [cell.inputs[0]!] : cell.inputs;
+    for (const input of inputs) edges[input]!.push(cell.output);
+  }
+  for (const instance of module.instances) {
+    const paths = combinationalPathsOf(child(instance.module));
+    for (const [outputPort, inputPorts] of paths) {
+      const outputNet = instance.outputs.get(outputPort);
+      if (outputNet === undefined) continue;
+      for (const inputPort of inputPorts) {
+        const inputNet = instance.inputs.get(inputPort);
+        if (inputNet !== undefined) edges[inputNet]!.push(outputNet);
+      }
+    }
+  }
+  return edges;
+}
+
+/**
+ * Finds combinational cycles (iterative DFS, so huge designs do not overflow the stack) and
+ * reports the loop's signals with their source lines, as Amaranth does.
+ */
+export function checkCombinationalLoops(module: IrModule, child: ChildLookup): void {
+  const edges = combinationalEdges(module, child);
+  const state = new Uint8Array(module.nets.length); // 0 unvisited, 1 on the DFS path, 2 done
+  const stack: number[] = [];
+  const nextEdge: number[] = [];
+  for (let start = 0; start < module.nets.length; start++) {
+    if (state[start] !== 0) continue;
+    stack.push(start);
+    nextEdge.push(0);
+    state[start] = 1;
+    while (stack.length > 0) {
+      const top = stack.length - 1;
+      const net = stack[top]!;
+      const successors = edges[net]!;
+      const index = nextEdge[top]!;
+      if (index >= successors.length) {
+        state[net] = 2;
+        stack.pop();
+        nextEdge.pop();
+        continue;
+      }
+      nextEdge[top] = index + 1;
+      const successor = successors[index]!;
+      if (state[successor] === 1) reportLoop(module, stack.slice(stack.indexOf(successor)));
+      if (state[successor] === 0) {
+        state[successor] = 1;
+        stack.push(successor);
+        nextEdge.push(0);
+      }
+    }
+  }
+  summaries.set(module, summarize(module, edges));
+}
+
+function reportLoop(module: IrModule, loop: number[]): never {
+  const nets = loop.map((id) => module.nets[id]!);
+  const named = nets.filter((net) => net.kind !== 'node');
+  const shown = named.length > 0 ? named : nets;
+  const path = shown.map((net) => ({ name: net.name, location: net.location }));
+  const text = [...path, path[0]!].map((step) => `${step.name} (${formatLocation(step.location)})`).join(' -> ');
+  throw new CombinationalLoopError(shown[0]!.location, `combinational loop in ${module.name}: ${text}`, path);
+}
+
+function summarize(module: IrModule, edges: number[][]): Map<string, Set<string>> {
+  const reverse: number[][] = module.nets.map(() => []);
+  edges.forEach((successors, net) => successors.forEach((successor) => reverse[successor]!.push(net)));
+  const inputPortOfNet = new Map(module.ports.filter((port) => port.direction === 'input').map((port) => [port.net, port.name]));
+  const summary = new Map<string, Set<string>>();
+  for (const port of module.ports) {
+    if (port.direction !== 'output') continue;
+    const reached = new Set<string>();
+    const seen = new Uint8Array(module.nets.length);
+    const work = [port.net];
+    seen[port.net] = 1;
+    while (work.length > 0) {
+      const net = work.pop()!;
+      const inputName = inputPortOfNet.get(net);
+      if (inputName !== undefined) reached.add(inputName);
+      for (const predecessor of reverse[net]!) {
+        if (seen[predecessor]) continue;
+        seen[predecessor] = 1;
+        work.push(predecessor);
+      }
+    }
+    summary.set(port.name, reached);
+  }
+  return summary;
+}
