@@ -1,0 +1,203 @@
+import { UserError } from '../common/errors.ts';
+import { cycleAt, cycleEdges, sampleCycles, valueAt, type CycleSpec } from './sampling.ts';
+import type { Timescale } from './timescale.ts';
+import type { VcdChanges, VcdSignal, VcdTrace } from './vcdReader.ts';
+import { clampWindow, clockLane, hscaleFor, resolveCycles, waveLane, type WaveDromSource, type WaveLane } from './wavedrom.ts';
+
+export interface DivergenceOptions {
+  /**
+   * Dotted scope prefix removed from every name of A (resp. B) before matching, e.g. `TOP` for
+   * Verilator's wrapper scope. When absent, `TOP` is removed from a trace whose every signal lies under it.
+   */
+  stripA?: string;
+  stripB?: string;
+  /**
+   * `time` (default) compares the traces at every time either one changes (timescales are
+   * reconciled); `cycle` compares per-cycle samples, for traces on different time bases.
+   */
+  align?: 'time' | 'cycle';
+  /** How to cut cycles in A and B (to report the cycle, and for `cycle` alignment); a clk/clock signal when absent. */
+  cyclesA?: CycleSpec;
+  cyclesB?: CycleSpec;
+  /** Treat a bit that is x or z in either trace as equal to anything (2-state vs 4-state simulators). */
+  xMatchesAnything?: boolean;
+}
+
+/** One signal's values in A and B at the divergence. */
+export interface SignalDifference {
+  /** Matched name (after stripping). */
+  readonly name: string;
+  readonly a: string;
+  readonly b: string;
+}
+
+/** The first point where the traces differ. */
+export interface Divergence {
+  /** In `timescale` units (the finer of the two traces'); the cycle's edge time in A under `cycle` alignment. */
+  readonly time: number;
+  readonly timescale: Timescale;
+  /** The cycle of A it falls in, when A has cycles. */
+  readonly cycle?: number;
+  /** Every matched signal that differs at that point. */
+  readonly differences: readonly SignalDifference[];
+}
+
+export interface DivergenceReport {
+  /** Signal pairs compared. */
+  readonly compared: number;
+  readonly onlyInA: readonly string[];
+  readonly onlyInB: readonly string[];
+  /** Same name, different width or kind: not compared. */
+  readonly mismatchedWidths: readonly string[];
+  /** Undefined when the compared signals never differ. */
+  readonly divergence?: Divergence;
+}
+
+interface Pair {
+  readonly name: string;
+  readonly a: VcdSignal;
+  readonly b: VcdSignal;
+}
+
+/** Finds the first time (or cycle) at which two traces of the same design differ, and every signal differing there. */
+export function findDivergence(a: VcdTrace, b: VcdTrace, options: DivergenceOptions = {}): DivergenceReport {
+  const namesA = matchNames(a, options.stripA);
+  const namesB = matchNames(b, options.stripB);
+  const pairs: Pair[] = [];
+  const mismatchedWidths: string[] = [];
+  for (const [name, signal] of namesA) {
+    const other = namesB.get(name);
+    if (!other) continue;
+    if (other.width !== signal.width || other.kind !== signal.kind) mismatchedWidths.push(name);
+    else pairs.push({ name, a: signal, b: other });
+  }
+  const onlyInA = [...namesA.keys()].filter((name) => !namesB.has(name));
+  const onlyInB = [...namesB.keys()].filter((name) => !namesA.has(name));
+  const equal = options.xMatchesAnything ? equalIgnoringUnknowns : (x: string, y: string) => x === y;
+  const divergence = options.align === 'cycle' ? firstCycleDivergence(a, b, pairs, equal, options) : firstTimeDivergence(a, b, pairs, equal, options);
+  return { compared: pairs.length, onlyInA, onlyInB, mismatchedWidths, ...(divergence ? { divergence } : {}) };
+}
+
+/** Names for matching: full names without the stripped prefix; signals outside the prefix keep their names. */
+function matchNames(trace: VcdTrace, strip: string | undefined): Map<string, VcdSignal> {
+  const prefix = strip ?? (trace.signals.length > 0 && trace.signals.every((signal) => signal.path[0] === 'TOP') ? 'TOP' : '');
+  const names = new Map<string, VcdSignal>();
+  for (const signal of trace.signals) {
+    const name = prefix && signal.fullName.startsWith(`${prefix}.`) ? signal.fullName.slice(prefix.length + 1) : signal.fullName;
+    if (!names.has(name)) names.set(name, signal);
+  }
+  return names;
+}
+
+function equalIgnoringUnknowns(x: string, y: string): boolean {
+  if (x === y) return true;
+  if (x.length !== y.length) return false;
+  for (let index = 0; index < x.length; index++) {
+    const p = x[index] as string;
+    const q = y[index] as string;
+    if (p !== q && p !== 'x' && p !== 'z' && q !== 'x' && q !== 'z') return false;
+  }
+  return true;
+}
+
+type Equality = (x: string, y: string) => boolean;
+
+function changesOf(trace: VcdTrace, signal: VcdSignal): VcdChanges {
+  return trace.changes.get(signal.id) ?? { times: [], values: [] };
+}
+
+/** The first common time (in units of `unit`, with A's times scaled by `scaleA` and B's by `scaleB`) at which the pair differs. */
+function firstDifferenceTime(a: VcdChanges, b: VcdChanges, scaleA: number, scaleB: number, initial: string, equal: Equality): number | undefined {
+  let i = 0;
+  let j = 0;
+  let valueA = initial;
+  let valueB = initial;
+  while (i < a.times.length || j < b.times.length) {
+    const timeA = i < a.times.length ? (a.times[i] as number) * scaleA : Infinity;
+    const timeB = j < b.times.length ? (b.times[j] as number) * scaleB : Infinity;
+    const time = Math.min(timeA, timeB);
+    if (timeA === time) valueA = a.values[i++] as string;
+    if (timeB === time) valueB = b.values[j++] as string;
+    if (!equal(valueA, valueB)) return time;
+  }
+  return undefined;
+}
+
+function firstTimeDivergence(a: VcdTrace, b: VcdTrace, pairs: readonly Pair[], equal: Equality, options: DivergenceOptions): Divergence | undefined {
+  const timescale = a.timescale.femtoseconds <= b.timescale.femtoseconds ? a.timescale : b.timescale;
+  const scaleA = a.timescale.femtoseconds / timescale.femtoseconds;
+  const scaleB = b.timescale.femtoseconds / timescale.femtoseconds;
+  let first = Infinity;
+  for (const pair of pairs) {
+    const initial = pair.a.kind === 'bits' ? 'x'.repeat(pair.a.width) : 'x';
+    const time = firstDifferenceTime(changesOf(a, pair.a), changesOf(b, pair.b), scaleA, scaleB, initial, equal);
+    if (time !== undefined && time < first) first = time;
+  }
+  if (first === Infinity) return undefined;
+  const differences = pairs
+    .map((pair) => ({ name: pair.name, a: valueAt(a, pair.a, first / scaleA), b: valueAt(b, pair.b, first / scaleB) }))
+    .filter((difference) => !equal(difference.a, difference.b));
+  const edges = optionalEdges(a, options.cyclesA);
+  const cycle = edges ? cycleAt(edges, first / scaleA) : undefined;
+  return { time: first, timescale, ...(cycle !== undefined && cycle >= 0 ? { cycle } : {}), differences };
+}
+
+function firstCycleDivergence(a: VcdTrace, b: VcdTrace, pairs: readonly Pair[], equal: Equality, options: DivergenceOptions): Divergence | undefined {
+  const samplesA = sampleCycles(a, resolveCycles(a, options.cyclesA), pairs.map((pair) => pair.a));
+  const samplesB = sampleCycles(b, resolveCycles(b, options.cyclesB), pairs.map((pair) => pair.b));
+  const cycles = Math.min(samplesA.edges.length, samplesB.edges.length);
+  for (let cycle = 0; cycle < cycles; cycle++) {
+    const differences = pairs
+      .map((pair) => ({ name: pair.name, a: samplesA.values.get(pair.a)?.[cycle] as string, b: samplesB.values.get(pair.b)?.[cycle] as string }))
+      .filter((difference) => !equal(difference.a, difference.b));
+    if (differences.length > 0) return { time: samplesA.edges[cycle] as number, timescale: a.timescale, cycle, differences };
+  }
+  return undefined;
+}
+
+/** Edges of a trace when it has a clock to cut cycles by; undefined when it has none. */
+function optionalEdges(trace: VcdTrace, spec: CycleSpec | undefined): number[] | undefined {
+  try {
+    return cycleEdges(trace, resolveCycles(trace, spec));
+  } catch (error) {
+    if (error instanceof UserError) return undefined;
+    throw error;
+  }
+}
+
+/** Lanes per picture: a few differing signals stay readable. */
+const MAX_PICTURE_SIGNALS = 16;
+const PICTURE_MARGIN_CYCLES = 8;
+
+/** WaveDrom of the cycles around a divergence: for each differing signal, lane `A:name` above `B:name`. */
+export function divergencePicture(a: VcdTrace, b: VcdTrace, report: DivergenceReport, options: DivergenceOptions = {}): WaveDromSource {
+  const divergence = report.divergence;
+  if (!divergence) throw new UserError('the traces do not diverge; there is nothing to draw');
+  if (divergence.cycle === undefined) throw new UserError(`${a.file}: no clock to cut cycles by; name the clock or give a clock period`);
+  const specA = resolveCycles(a, options.cyclesA);
+  const specB = resolveCycles(b, options.cyclesB);
+  const shown = divergence.differences.slice(0, MAX_PICTURE_SIGNALS);
+  const namesA = matchNames(a, options.stripA);
+  const namesB = matchNames(b, options.stripB);
+  const signalsA = shown.map((difference) => namesA.get(difference.name) as VcdSignal);
+  const signalsB = shown.map((difference) => namesB.get(difference.name) as VcdSignal);
+  const samplesA = sampleCycles(a, specA, signalsA);
+  const samplesB = sampleCycles(b, specB, signalsB);
+  const { from, to } = clampWindow(
+    Math.min(samplesA.edges.length, samplesB.edges.length),
+    Math.max(0, divergence.cycle - PICTURE_MARGIN_CYCLES),
+    divergence.cycle + PICTURE_MARGIN_CYCLES,
+  );
+  const lanes: WaveLane[] = [];
+  shown.forEach((difference, index) => {
+    const signalA = signalsA[index] as VcdSignal;
+    const signalB = signalsB[index] as VcdSignal;
+    lanes.push(waveLane(`A:${difference.name}`, signalA, (samplesA.values.get(signalA) as string[]).slice(from, to + 1)));
+    lanes.push(waveLane(`B:${difference.name}`, signalB, (samplesB.values.get(signalB) as string[]).slice(from, to + 1)));
+  });
+  return {
+    signal: [clockLane('clock' in specA ? specA.clock : 'clk', to - from + 1), {}, ...lanes],
+    head: { text: `first divergence at cycle ${divergence.cycle}`, tock: from },
+    config: { hscale: hscaleFor(lanes) },
+  };
+}

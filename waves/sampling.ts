@@ -1,0 +1,102 @@
+import { UserError } from '../common/errors.ts';
+import type { VcdChanges, VcdSignal, VcdTrace } from './vcdReader.ts';
+import { unknownBits } from './vcdValues.ts';
+
+/**
+ * How a trace is cut into cycles: by the rising edges of a clock signal, or by a fixed period
+ * (edges at `offset + k·period`, in trace time units). Cycle k is the interval from edge k up to
+ * edge k+1; its sample is the value at the end of that interval, i.e. just before edge k+1 (for
+ * registers: what they took at edge k; for inputs: what the next edge will see).
+ */
+export type CycleSpec = { readonly clock: string } | { readonly period: number; readonly offset?: number };
+
+/** The signal with this dotted full name (e.g. `tb.dut.cnt`). */
+export function findSignal(trace: VcdTrace, fullName: string): VcdSignal {
+  const signal = trace.signals.find((candidate) => candidate.fullName === fullName);
+  if (!signal) throw new UserError(`${trace.file}: no signal named ${fullName}`);
+  return signal;
+}
+
+function changesOf(trace: VcdTrace, signal: VcdSignal): VcdChanges {
+  const changes = trace.changes.get(signal.id);
+  if (!changes) throw new Error(`changes of ${signal.fullName} were not kept when ${trace.file} was read`);
+  return changes;
+}
+
+/** Index of the last change at or before `time` (strictly before when `strict`), or -1. */
+function lastChangeIndex(times: readonly number[], time: number, strict: boolean): number {
+  let low = 0;
+  let high = times.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const at = times[middle] as number;
+    if (strict ? at < time : at <= time) low = middle + 1;
+    else high = middle;
+  }
+  return low - 1;
+}
+
+/** The value once every change at `time` has happened (x before the first change). */
+export function valueAt(trace: VcdTrace, signal: VcdSignal, time: number): string {
+  const { values, times } = changesOf(trace, signal);
+  return values[lastChangeIndex(times, time, false)] ?? initialValue(signal);
+}
+
+/** The value just before `time`: what an edge at `time` samples. */
+export function valueBefore(trace: VcdTrace, signal: VcdSignal, time: number): string {
+  const { values, times } = changesOf(trace, signal);
+  return values[lastChangeIndex(times, time, true)] ?? initialValue(signal);
+}
+
+function initialValue(signal: VcdSignal): string {
+  return signal.kind === 'bits' ? unknownBits(signal.width) : 'x';
+}
+
+/** Times at which a 1-bit signal becomes 1 from anything else. */
+export function risingEdges(trace: VcdTrace, clock: VcdSignal): number[] {
+  if (clock.width !== 1 || clock.kind !== 'bits') throw new UserError(`${trace.file}: clock ${clock.fullName} is not a 1-bit signal`);
+  const { times, values } = changesOf(trace, clock);
+  const edges: number[] = [];
+  for (let index = 0; index < values.length; index++) {
+    if (values[index] === '1' && values[index - 1] !== '1') edges.push(times[index] as number);
+  }
+  return edges;
+}
+
+/** The edge times that start each cycle. */
+export function cycleEdges(trace: VcdTrace, spec: CycleSpec): number[] {
+  if ('clock' in spec) return risingEdges(trace, findSignal(trace, spec.clock));
+  const { period, offset = 0 } = spec;
+  if (!Number.isSafeInteger(period) || period <= 0) throw new UserError(`clock period must be a positive integer, got ${period}`);
+  const edges: number[] = [];
+  for (let time = offset; time <= trace.endTime; time += period) edges.push(time);
+  return edges;
+}
+
+/** Per-cycle samples of `signals` (see CycleSpec for what a sample is); the last cycle ends at the trace's end. */
+export function sampleCycles(trace: VcdTrace, spec: CycleSpec, signals: readonly VcdSignal[]): { edges: number[]; values: Map<VcdSignal, string[]> } {
+  const edges = cycleEdges(trace, spec);
+  const values = new Map<VcdSignal, string[]>();
+  for (const signal of signals) {
+    values.set(
+      signal,
+      edges.map((_, cycle) => {
+        const next = edges[cycle + 1];
+        return next === undefined ? valueAt(trace, signal, trace.endTime) : valueBefore(trace, signal, next);
+      }),
+    );
+  }
+  return { edges, values };
+}
+
+/** The cycle containing `time` (-1 before the first edge). */
+export function cycleAt(edges: readonly number[], time: number): number {
+  return lastChangeIndex(edges, time, false);
+}
+
+/** A clock to cut cycles by when the user named none: the 1-bit `clk`/`clock` nearest the top. */
+export function guessClock(trace: VcdTrace): string | undefined {
+  const candidates = trace.signals.filter((signal) => signal.width === 1 && /^(clk|clock)$/i.test(signal.name));
+  candidates.sort((a, b) => a.path.length - b.path.length || a.fullName.localeCompare(b.fullName));
+  return candidates[0]?.fullName;
+}
