@@ -5,7 +5,7 @@ import type { IrCell } from './ir.ts';
  * iterative). Nets driven by something other than a cell (ports, registers, instances) are sources.
  * Throws if the cells contain a cycle; the loop check reports those to the user first.
  */
-export function orderCells(netCount: number, cells: readonly IrCell[]): number[] {
+export function orderCells(netCount: number, cells: readonly Pick<IrCell, 'output' | 'inputs'>[]): number[] {
   const driver = new Int32Array(netCount).fill(-1);
   cells.forEach((cell, index) => (driver[cell.output] = index));
   const waiting = new Uint32Array(cells.length);

@@ -1,0 +1,128 @@
+import type { CellOp, IrCell, IrDesign, IrModule } from '../ir/ir.ts';
+import { moduleByName, topModule, CLOCK_PORT } from '../ir/ir.ts';
+import type { SourceLocation } from '../core/sourceLocation.ts';
+
+/** A net of the flattened design, with the instance path it lives in (for VCD scopes and peeks). */
+export interface FlatNet {
+  readonly id: number;
+  /** Instance names from the top down, empty for the top module. */
+  readonly scope: readonly string[];
+  readonly name: string;
+  readonly width: number;
+  /** Named nets (ports, wires, registers) are traced and peekable; nodes are not. */
+  readonly named: boolean;
+  readonly location: SourceLocation;
+}
+
+export interface FlatCell {
+  readonly op: CellOp;
+  readonly output: number;
+  readonly inputs: readonly number[];
+  readonly constant?: bigint;
+  readonly hi?: number;
+  readonly lo?: number;
+  readonly memory?: number;
+}
+
+export interface FlatRegister {
+  readonly q: number;
+  readonly d: number;
+  /** The reset net of the register's module; -1 when the register has no reset value. */
+  readonly reset: number;
+  readonly resetValue: bigint;
+}
+
+export interface FlatMemory {
+  readonly scope: readonly string[];
+  readonly name: string;
+  readonly width: number;
+  readonly depth: number;
+  readonly writePorts: readonly { readonly address: number; readonly data: number; readonly enable: number }[];
+}
+
+/** The whole design as one module: what the simulator compiles. */
+export interface FlatDesign {
+  readonly top: IrModule;
+  readonly nets: FlatNet[];
+  readonly cells: FlatCell[];
+  readonly registers: FlatRegister[];
+  readonly memories: FlatMemory[];
+  /** Top-level ports by name → flat net. */
+  readonly inputs: ReadonlyMap<string, number>;
+  readonly outputs: ReadonlyMap<string, number>;
+}
+
+/**
+ * Inlines every instance (iteratively, so deep hierarchies are fine). Instance ports become
+ * buffers between the parent's net and the child's port net, so both names stay visible.
+ */
+export function flattenDesign(design: IrDesign): FlatDesign {
+  const nets: FlatNet[] = [];
+  const cells: FlatCell[] = [];
+  const registers: FlatRegister[] = [];
+  const memories: FlatMemory[] = [];
+  const top = topModule(design);
+  const work: { module: IrModule; scope: string[]; after: (map: Int32Array) => void }[] = [{ module: top, scope: [], after: () => {} }];
+  let topMap: Int32Array | undefined;
+  while (work.length > 0) {
+    const { module, scope, after } = work.pop()!;
+    const map = new Int32Array(module.nets.length);
+    for (const net of module.nets) {
+      map[net.id] = nets.length;
+      nets.push({ id: nets.length, scope, name: net.name, width: net.width, named: net.kind !== 'node', location: net.location });
+    }
+    const memoryBase = memories.length;
+    for (const memory of module.memories)
+      memories.push({
+        scope,
+        name: memory.name,
+        width: memory.width,
+        depth: memory.depth,
+        writePorts: memory.writePorts.map((port) => ({ address: map[port.address]!, data: map[port.data]!, enable: map[port.enable]! })),
+      });
+    for (const cell of module.cells) cells.push(remapCell(cell, map, memoryBase));
+    const resetPort = module.ports.find((port) => port.name === 'reset' && module.clocked);
+    for (const register of module.registers)
+      registers.push({
+        q: map[register.q]!,
+        d: map[register.d]!,
+        reset: register.resetValue === undefined || !resetPort ? -1 : map[resetPort.net]!,
+        resetValue: register.resetValue ?? 0n,
+      });
+    after(map);
+    if (scope.length === 0) topMap = map;
+    for (const instance of module.instances) {
+      const child = moduleByName(design, instance.module);
+      work.push({
+        module: child,
+        scope: [...scope, instance.name],
+        after: (childMap) => {
+          for (const port of child.ports) {
+            if (port.name === CLOCK_PORT) continue;
+            if (port.direction === 'input') {
+              const source = instance.inputs.get(port.name);
+              if (source !== undefined) cells.push({ op: 'buf', output: childMap[port.net]!, inputs: [map[source]!] });
+            } else {
+              const sink = instance.outputs.get(port.name);
+              if (sink !== undefined) cells.push({ op: 'buf', output: map[sink]!, inputs: [childMap[port.net]!] });
+            }
+          }
+        },
+      });
+    }
+  }
+  const portMap = (direction: 'input' | 'output'): Map<string, number> =>
+    new Map(top.ports.filter((port) => port.direction === direction && port.name !== CLOCK_PORT).map((port) => [port.name, topMap![port.net]!]));
+  return { top, nets, cells, registers, memories, inputs: portMap('input'), outputs: portMap('output') };
+}
+
+function remapCell(cell: IrCell, map: Int32Array, memoryBase: number): FlatCell {
+  return {
+    op: cell.op,
+    output: map[cell.output]!,
+    inputs: cell.inputs.map((net) => map[net]!),
+    ...(cell.constant === undefined ? {} : { constant: cell.constant }),
+    ...(cell.hi === undefined ? {} : { hi: cell.hi, lo: cell.lo! }),
+    ...(cell.memory === undefined ? {} : { memory: cell.memory + memoryBase }),
+  };
+}
