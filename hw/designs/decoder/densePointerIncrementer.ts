@@ -1,0 +1,41 @@
+import { defineModule, input, output } from '../../core/index.ts';
+import { DECODER_DEFAULTS, DECODER_PARAMETER_DOCS, decoderWidths, validateDecoderParams } from './parameters.ts';
+
+/**
+ * Paper Fig. 14 ❻: one per warp. Walks the dense vector B in chunks of `slots` elements, one
+ * chunk per cycle, and doubles as the MMA's sequencer (active, first, last).
+ */
+export const DensePointerIncrementer = defineModule({
+  name: 'DensePointerIncrementer',
+  description: 'Dense-vector chunk pointer and MMA sequencer, shared per warp (sequential)',
+  defaults: { tileLength: DECODER_DEFAULTS.tileLength, slots: DECODER_DEFAULTS.slots },
+  parameterDocs: { tileLength: DECODER_PARAMETER_DOCS.tileLength, slots: DECODER_PARAMETER_DOCS.slots },
+  validate: validateDecoderParams,
+  ports: (p) => ({
+    start: input(1, 'begin an MMA: its first chunk is presented in the next cycle; restarts a running one'),
+    active: output(1, 'this cycle belongs to an MMA'),
+    pointer: output(decoderWidths(p).pointer, 'index of the first of the slots B elements of this cycle; 0 when idle'),
+    first: output(1, 'first cycle of an MMA (pointer 0)'),
+    last: output(1, 'last cycle of an MMA; start may be asserted now for a back-to-back MMA'),
+  }),
+  build(m, io, p) {
+    const { pointer: pointerWidth } = decoderWidths(p);
+    const active = m.reg('running', 1, { reset: 0 });
+    const pointer = m.reg('chunk', pointerWidth, { reset: 0 });
+    const atLast = pointer.eq(p.tileLength - p.slots);
+    m.when(io.start, () => {
+      active.set(1);
+      pointer.set(0);
+    }).elsewhen(active, () => {
+      // Back to 0 after the last chunk, so an idle pointer reads 0 even for tile lengths that are not powers of two.
+      m.when(atLast, () => {
+        active.set(0);
+        pointer.set(0);
+      }).otherwise(() => pointer.set(pointer.add(p.slots)));
+    });
+    io.active.set(active);
+    io.pointer.set(pointer);
+    io.first.set(active.and(pointer.eq(0)));
+    io.last.set(active.and(atLast));
+  },
+});
