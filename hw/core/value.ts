@@ -13,8 +13,13 @@ export type Operator =
   | 'shl' | 'shr' | 'sra'
   | 'mux' | 'cat' | 'slice' | 'zext' | 'sext' | 'memread';
 
-/** Anything that can stand where a value is expected: a hardware value, or a literal sized to fit. */
-export type ValueLike<W extends number = number> = Value<W> | number | bigint;
+/**
+ * Anything that can stand where a value of width W is expected: a hardware value, or a literal
+ * sized to fit. Widths computed from parameters are plain `number`s to TypeScript, so agreement
+ * is checked when the hardware is built, at the user's line, with both widths in the message.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- W documents the expected width at call sites
+export type ValueLike<W extends number = number> = Value | number | bigint;
 
 /** Named things an expression may refer to (signals, memories); kept abstract to avoid import cycles. */
 export interface Referable {
@@ -188,8 +193,8 @@ export function constant<W extends number>(value: number | bigint, width: W, loc
   return new Value('const', width, [], location, { constant: big });
 }
 
-/** A value, or a literal sized to `width`. */
-export function coerce<W extends number>(value: ValueLike<W>, width: W, location: SourceLocation): Value<W> {
+/** A value as it is, or a literal sized to `width`; callers check the width where it matters. */
+export function coerce(value: ValueLike, width: number, location: SourceLocation): Value {
   return value instanceof Value ? value : constant(value, width, location);
 }
 
