@@ -1,0 +1,30 @@
+/**
+ * Verilog-2005 and SystemVerilog keywords a user name could collide with. DSL names are already
+ * plain identifiers (`[A-Za-z_][A-Za-z0-9_]*`), so keywords are the only clash left; SystemVerilog
+ * ones are included because Verilator and Yosys parse with those reserved.
+ */
+const KEYWORDS: ReadonlySet<string> = new Set(
+  (
+    'always and assign automatic begin buf bufif0 bufif1 case casex casez cell cmos config deassign default defparam design disable ' +
+    'edge else end endcase endconfig endfunction endgenerate endmodule endprimitive endspecify endtable endtask event for force forever ' +
+    'fork function generate genvar highz0 highz1 if ifnone incdir include initial inout input instance integer join large liblist library ' +
+    'localparam macromodule medium module nand negedge nmos nor noshowcancelled not notif0 notif1 or output parameter pmos posedge primitive ' +
+    'pull0 pull1 pulldown pullup pulsestyle_onevent pulsestyle_ondetect rcmos real realtime reg release repeat rnmos rpmos rtran rtranif0 ' +
+    'rtranif1 scalared showcancelled signed small specify specparam strong0 strong1 supply0 supply1 table task time tran tranif0 tranif1 ' +
+    'tri tri0 tri1 triand trior trireg unsigned use uwire vectored wait wand weak0 weak1 while wire wor xnor xor ' +
+    'alias always_comb always_ff always_latch assert assume before bind bins binsof bit break byte chandle class clocking const constraint ' +
+    'context continue cover covergroup coverpoint cross dist do endclass endclocking endgroup endinterface endpackage endprogram endproperty ' +
+    'endsequence enum expect export extends extern final first_match foreach forkjoin iff ignore_bins illegal_bins import inside int interface ' +
+    'intersect join_any join_none local logic longint matches modport new null package packed priority program property protected pure rand ' +
+    'randc randcase randsequence ref return sequence shortint shortreal solve static string struct super tagged this throughout timeprecision ' +
+    'timeunit type typedef union unique var virtual void wait_order wildcard with within'
+  ).split(' '),
+);
+
+/**
+ * The Verilog spelling of a user name: unchanged unless it is a keyword, then suffixed `_v`.
+ * A pure function of the name, so a child's port and the parent's connection agree without sharing state.
+ */
+export function verilogIdentifier(name: string): string {
+  return KEYWORDS.has(name) ? `${name}_v` : name;
+}
