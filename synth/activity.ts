@@ -1,0 +1,94 @@
+import { ToolError } from '../common/errors.ts';
+import { cellModelsVerilog } from './library/verilogModels.ts';
+import { cellIndex } from './area.ts';
+import type { MappedDesign } from './mapToCells.ts';
+import { moduleOf, portsOf, type NetBit } from './netlist.ts';
+import { runIcarus } from './sim/icarus.ts';
+import { portRoles, workloadVectors, type InputVector, type RoleOverrides, type Workload } from './sim/stimulus.ts';
+import { buildTestbench, verilogName } from './sim/testbench.ts';
+import { countVcdToggles } from './sim/vcdToggles.ts';
+
+/** What the gate-level netlist is simulated on to measure switching activity. */
+export type ActivityStimulus =
+  | { readonly workload: Workload; readonly cycles: number; readonly seed?: number }
+  | { readonly vectors: readonly InputVector[] };
+
+export interface ActivityOptions extends RoleOverrides {
+  /** Cycles with reset asserted at the start (default 2), excluded from the measurement. */
+  readonly resetCycles?: number;
+}
+
+/** Measured 0↔1 transitions of every net bit of the flat netlist over the measurement window. */
+export interface Activity {
+  /** Net id → transitions. Nets absent here never toggled (or are constants). */
+  readonly netToggles: ReadonlyMap<number, number>;
+  /** Flat cell name → output pin → transitions (an unconnected output still burns internal energy). */
+  readonly outputToggles: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  /** Clock cycles in the measurement window. */
+  readonly cycles: number;
+  /** Cycles simulated before the window (reset, then one cycle for the first vector to settle). */
+  readonly warmupCycles: number;
+}
+
+const gateInstance = 'gate';
+
+/**
+ * Simulates the flat gate-level netlist in Icarus on the stimulus, dumps every cell output and
+ * every top input to a VCD from the end of reset on, and counts the transitions of each net.
+ * Zero-delay cell models: functional toggles only, no glitches (so dynamic power is a lower bound).
+ */
+export async function measureActivity(mapped: MappedDesign, stimulus: ActivityStimulus, options: ActivityOptions = {}): Promise<Activity> {
+  const top = moduleOf(mapped.flat, mapped.gateTop);
+  const roles = portRoles(portsOf(top), options);
+  const resetCycles = options.resetCycles ?? 2;
+  const vectors = 'vectors' in stimulus ? stimulus.vectors : workloadVectors(roles, stimulus.workload, { cycles: stimulus.cycles, seed: stimulus.seed ?? 1, resetCycles });
+  const warmupCycles = Math.min(vectors.length, (roles.reset ? resetCycles : 0) + 1);
+  const cells = cellIndex(mapped.library);
+  const outputPins: { cell: string; pin: string; bits: readonly NetBit[] }[] = [];
+  for (const [name, cell] of Object.entries(top.cells)) {
+    for (const pin of cells.get(cell.type)?.outputs ?? []) outputPins.push({ cell: name, pin: pin.name, bits: cell.connections[pin.name] ?? [] });
+  }
+  const inputs = Object.entries(top.ports).filter(([, port]) => port.direction === 'input');
+  const signals = [
+    ...inputs.map(([name]) => `${gateInstance}.${verilogName(name)}`),
+    ...outputPins.map(({ cell, pin }) => `${gateInstance}.${verilogName(cell)}.${pin}`),
+  ];
+  const bench = buildTestbench({
+    roles,
+    vectors,
+    duts: [{ module: mapped.gateTop, instance: gateInstance, suffix: 'gate' }],
+    compare: false,
+    dump: { file: 'activity.vcd', fromCycle: warmupCycles, signals },
+  });
+  const scope = `${bench.moduleName}.${gateInstance}`;
+  const { files } = await runIcarus({
+    sources: { 'tb.v': bench.verilog, 'gate.v': mapped.flatVerilog, 'cells.v': cellModelsVerilog(mapped.library) },
+    top: bench.moduleName,
+    data: { [bench.stimulusFile]: bench.stimulusHex },
+    outputs: ['activity.vcd'],
+  });
+  const toggles = countVcdToggles(files['activity.vcd'] ?? '');
+  const countsOf = (name: string): readonly number[] => {
+    const counts = toggles.get(`${scope}.${name}`);
+    // A name we dumped but cannot find would silently read as "never toggles".
+    if (!counts) throw new ToolError('vvp', `activity VCD has no signal ${scope}.${name}`);
+    return counts;
+  };
+  const netToggles = new Map<number, number>();
+  const addNet = (bit: NetBit | undefined, count: number): void => {
+    if (typeof bit === 'number' && count > 0) netToggles.set(bit, (netToggles.get(bit) ?? 0) + count);
+  };
+  for (const [name, port] of inputs) {
+    const counts = countsOf(name);
+    port.bits.forEach((bit, index) => addNet(bit, counts[index] ?? 0));
+  }
+  const outputToggles = new Map<string, Map<string, number>>();
+  for (const { cell, pin, bits } of outputPins) {
+    const count = countsOf(`${cell}.${pin}`)[0] ?? 0;
+    const perPin = outputToggles.get(cell) ?? new Map<string, number>();
+    perPin.set(pin, count);
+    outputToggles.set(cell, perPin);
+    addNet(bits[0], count);
+  }
+  return { netToggles, outputToggles, cycles: vectors.length - warmupCycles, warmupCycles };
+}

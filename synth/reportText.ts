@@ -1,0 +1,60 @@
+import type { BarPanel } from './barChart.ts';
+import { figure } from './figure.ts';
+import type { ComponentReport, SynthReport } from './synthesizeDesign.ts';
+
+function label(component: ComponentReport, index: number): string {
+  const name = index === 0 ? `${component.module} (total)` : component.module;
+  return component.instances > 1 ? `${name} ×${component.instances}` : name;
+}
+
+/** Column titles and cell extractors of the Table-2-style report. */
+function columns(report: SynthReport): { title: string; cell: (row: ComponentReport, index: number) => string }[] {
+  const node = `${report.target.node} nm`;
+  return [
+    { title: 'component', cell: label },
+    { title: 'cells', cell: (row) => String(row.cells) },
+    { title: 'area µm² 45 nm', cell: (row) => figure(row.area45) },
+    { title: `area µm² ${node}`, cell: (row) => figure(row.areaTarget) },
+    { title: 'leakage µW', cell: (row) => figure(row.power45.leakageUw) },
+    { title: 'dynamic µW', cell: (row) => figure(row.power45.dynamicUw) },
+    { title: 'total µW 45 nm', cell: (row) => figure(row.power45.totalUw) },
+    { title: `total µW ${node}`, cell: (row) => figure(row.totalUwTarget) },
+    { title: 'path ps 45 nm', cell: (row) => figure(row.criticalPathPs45) },
+    { title: `path ps ${node}`, cell: (row) => figure(row.criticalPathPsTarget) },
+  ];
+}
+
+/** The report as an aligned plain-text table plus the assumptions a reader needs to trust it. */
+export function formatSynthReport(report: SynthReport): string {
+  const cols = columns(report);
+  const rows = [cols.map((col) => col.title), ...report.components.map((row, index) => cols.map((col) => col.cell(row, index)))];
+  const widths = cols.map((_, c) => Math.max(...rows.map((row) => (row[c] ?? '').length)));
+  const line = (row: readonly string[]): string =>
+    row.map((text, c) => (c === 0 ? text.padEnd(widths[c] ?? 0) : text.padStart(widths[c] ?? 0))).join('  ').trimEnd();
+  const total = report.components[0];
+  const t = report.timing;
+  const f = report.factors;
+  const point = (p: { flavor: string; node: number; vdd: number }): string => `${p.flavor}${p.node} @ ${p.vdd} V`;
+  return [
+    line(rows[0] ?? []),
+    widths.map((width) => '-'.repeat(width)).join('  '),
+    ...rows.slice(1).map(line),
+    '',
+    `library ${report.library} (NanGate FreePDK45 typical, 1.1 V); Yosys engine ${report.engine}; stat -liberty chip area ${figure(report.yosysChipArea)} µm²`,
+    `power at ${report.clockGhz} GHz from ${report.stimulus}, measured over ${report.measuredCycles} cycles after reset; total clock power ${figure(total?.power45.clockUw ?? 0)} µW`,
+    `critical path ${figure(t.delayPs)} ps (${t.startpoint} → ${t.endpoint}), max clock ${t.maxClockGhz.toFixed(2)} GHz at 45 nm, by ${t.engine}${t.fallbackReason ? ` (OpenSTA not used: ${t.fallbackReason})` : ''}; block rows: built-in longest path inside the block`,
+    `scaling ${point(report.source)} → ${point(report.target)} (Stillmaker & Baas): area ×${f.area.toPrecision(3)}, delay ×${f.delay.toPrecision(4)}, energy ×${f.energy.toPrecision(4)}, power ×${f.power.toPrecision(4)}; ` +
+      `${report.target.node} nm power = dynamic × energy factor (same clock) + leakage × power factor`,
+    '',
+  ].join('\n');
+}
+
+/** Area and total power of every row of the report (the whole design first). */
+export function reportChartPanels(report: SynthReport): BarPanel[] {
+  const bars = (value: (row: ComponentReport) => number): { label: string; value: number }[] =>
+    report.components.map((row, index) => ({ label: label(row, index), value: value(row) }));
+  return [
+    { title: `Area of ${report.top} at 45 nm`, unit: 'µm²', bars: bars((row) => row.area45) },
+    { title: `Power of ${report.top} at 45 nm, ${report.clockGhz} GHz`, unit: 'µW', bars: bars((row) => row.power45.totalUw) },
+  ];
+}

@@ -1,0 +1,124 @@
+import { measureActivity, type ActivityStimulus } from './activity.ts';
+import { areaOf, type CellTypeUsage } from './area.ts';
+import { componentsOf } from './components.ts';
+import { mapToCells, type MappedDesign } from './mapToCells.ts';
+import { moduleOf } from './netlist.ts';
+import { powerFromActivity, type PowerReport } from './power.ts';
+import { defaultSource, defaultTarget, scalingFactors, type ScalingFactors, type TechPoint } from './scaling.ts';
+import type { RoleOverrides } from './sim/stimulus.ts';
+import { longestPath } from './timing/longestPath.ts';
+import { criticalPath, type CriticalPath } from './timing/sta.ts';
+import type { YosysEngine } from './yosys.ts';
+
+export interface SynthesizeOptions extends RoleOverrides {
+  readonly engine?: YosysEngine;
+  /** Clock for power (and the report), GHz; default 1. */
+  readonly clockGhz?: number;
+  /** Activity source; default 200 cycles of seeded random inputs. */
+  readonly stimulus?: ActivityStimulus;
+  readonly source?: TechPoint;
+  readonly target?: TechPoint;
+  /** 'longest-path' skips OpenSTA. */
+  readonly timingEngine?: 'opensta' | 'longest-path';
+}
+
+/** One row of the report: a block (all its instances, submodules included). */
+export interface ComponentReport {
+  readonly module: string;
+  readonly instances: number;
+  readonly cells: number;
+  readonly area45: number;
+  readonly areaTarget: number;
+  readonly power45: PowerReport;
+  /** Total power at the target node: dynamic × energy factor (same clock) + leakage × power factor. */
+  readonly totalUwTarget: number;
+  readonly criticalPathPs45: number;
+  readonly criticalPathPsTarget: number;
+  readonly byType: readonly CellTypeUsage[];
+}
+
+export interface SynthReport {
+  readonly top: string;
+  readonly engine: YosysEngine;
+  readonly library: string;
+  readonly clockGhz: number;
+  readonly stimulus: string;
+  readonly measuredCycles: number;
+  readonly source: TechPoint;
+  readonly target: TechPoint;
+  readonly factors: ScalingFactors;
+  /** Top first (the whole design), then each module of the hierarchy. */
+  readonly components: readonly ComponentReport[];
+  /** Whole-design critical path; block rows use the built-in longest path inside the block. */
+  readonly timing: Omit<CriticalPath, 'report'>;
+  /** Yosys `stat -liberty` chip area, a cross-check of components[0].area45. */
+  readonly yosysChipArea: number;
+}
+
+export interface SynthesisResult {
+  readonly report: SynthReport;
+  readonly mapped: MappedDesign;
+  /** OpenSTA's report text, if it ran. */
+  readonly staReport: string;
+}
+
+function describe(stimulus: ActivityStimulus): string {
+  return 'vectors' in stimulus ? `${stimulus.vectors.length} given vectors` : `${stimulus.cycles} cycles of ${stimulus.workload} inputs (seed ${stimulus.seed ?? 1})`;
+}
+
+/**
+ * The whole flow for one design: map to the 45 nm library, measure activity by gate-level
+ * simulation, and report area, power and timing per block at 45 nm and at the target node.
+ * The CLI calls this; a registry of designs can call it with the Verilog it generates.
+ */
+export async function synthesizeDesign(verilogFiles: Readonly<Record<string, string>>, top: string, options: SynthesizeOptions = {}): Promise<SynthesisResult> {
+  const clockGhz = options.clockGhz ?? 1;
+  const stimulus = options.stimulus ?? { workload: 'random', cycles: 200, seed: 1 };
+  const source = options.source ?? defaultSource;
+  const target = options.target ?? defaultTarget;
+  const factors = scalingFactors(source, target);
+  const mapped = await mapToCells(verilogFiles, top, options.engine ? { engine: options.engine } : {});
+  const roles: RoleOverrides = { ...(options.clock !== undefined ? { clock: options.clock } : {}), ...(options.reset !== undefined ? { reset: options.reset } : {}) };
+  const [activity, timing] = await Promise.all([
+    measureActivity(mapped, stimulus, roles),
+    criticalPath(mapped, { ...roles, ...(options.timingEngine ? { engine: options.timingEngine } : {}) }),
+  ]);
+  const flat = moduleOf(mapped.flat, mapped.gateTop);
+  const components = componentsOf(mapped).map((component, index): ComponentReport => {
+    const whole = index === 0;
+    const area = areaOf(flat, mapped.library, whole ? undefined : component.cells);
+    const power45 = powerFromActivity(mapped, activity, whole ? { clockHz: clockGhz * 1e9 } : { clockHz: clockGhz * 1e9, cells: component.cells });
+    const pathPs = whole ? timing.delayPs : longestPath(mapped, component.cells).delayPs;
+    return {
+      module: component.module,
+      instances: component.instances,
+      cells: area.cells,
+      area45: area.area,
+      areaTarget: area.area * factors.area,
+      power45,
+      totalUwTarget: power45.dynamicUw * factors.energy + power45.leakageUw * factors.power,
+      criticalPathPs45: pathPs,
+      criticalPathPsTarget: pathPs * factors.delay,
+      byType: area.byType,
+    };
+  });
+  const { report: staReport, ...timingSummary } = timing;
+  return {
+    report: {
+      top,
+      engine: mapped.engine,
+      library: mapped.library.name,
+      clockGhz,
+      stimulus: describe(stimulus),
+      measuredCycles: activity.cycles,
+      source,
+      target,
+      factors,
+      components,
+      timing: timingSummary,
+      yosysChipArea: mapped.yosysChipArea,
+    },
+    mapped,
+    staReport,
+  };
+}
