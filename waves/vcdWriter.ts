@@ -46,7 +46,7 @@ interface ScopeNode {
 /** Flushed to the file in pieces of about this many characters: few, large writes. */
 const CHUNK_CHARACTERS = 1 << 16;
 /** Beyond this many bytes queued in the stream, `needsDrain` asks the producer to await `drain()`. */
-const QUEUED_BYTES_LIMIT = 1 << 22;
+const QUEUED_BYTES_LIMIT = 1 << 20;
 const IDENTIFIER = /^[^\s]+$/;
 const BIT_STRING = /^[01xzXZ]+$/;
 
@@ -69,7 +69,9 @@ export class VcdWriter {
   private readonly file: AtomicFileStream;
   private readonly timescale: string;
   private last: VcdWriteValue[] = [];
+  /** Exclusive upper bounds of each signal's values, as bigint and as number (2^53 at most: beyond, numbers are inexact). */
   private limits: bigint[] = [];
+  private numberLimits: number[] = [];
   private state: 'declaring' | 'initial' | 'running' | 'closed' = 'declaring';
   private time = 0;
   private timeWritten = false;
@@ -101,6 +103,7 @@ export class VcdWriter {
     this.declared.push({ scope: [...scope], name, width, type, code: vcdIdCode(id) });
     this.last.push('x');
     this.limits.push(1n << BigInt(width));
+    this.numberLimits.push(2 ** Math.min(width, 53));
     return id;
   }
 
@@ -126,6 +129,8 @@ export class VcdWriter {
 
   /** Records `value` for signal `id` at the current time; writes only if it differs from the last one. */
   change(id: number, value: VcdWriteValue): void {
+    // Most calls repeat the last value in its canonical form: one comparison and out.
+    if (this.last[id] === value) return;
     const canonical = this.canonical(id, value);
     if (this.last[id] === canonical) return;
     this.last[id] = canonical;
@@ -141,9 +146,14 @@ export class VcdWriter {
     if (this.buffer.length >= CHUNK_CHARACTERS) this.flush();
   }
 
+  /** Bytes written but not yet on disk (the only output the writer holds in memory besides one chunk). */
+  get queuedBytes(): number {
+    return this.file.stream.writableLength;
+  }
+
   /** True when so much is queued for the disk that the producer should `await drain()`. */
   get needsDrain(): boolean {
-    return this.file.stream.writableLength > QUEUED_BYTES_LIMIT;
+    return this.queuedBytes > QUEUED_BYTES_LIMIT;
   }
 
   /** Waits until the queued output has reached the file. */
@@ -191,7 +201,7 @@ export class VcdWriter {
     const declared = this.declared[id];
     if (declared === undefined) throw new RangeError(`VcdWriter: unknown signal handle ${id}`);
     if (typeof value === 'number') {
-      if (Number.isInteger(value) && value >= 0 && (declared.width >= 53 ? true : value < 2 ** declared.width)) {
+      if (Number.isInteger(value) && value >= 0 && value < (this.numberLimits[id] as number)) {
         return declared.width > 32 ? BigInt(value) : value;
       }
     } else if (typeof value === 'bigint') {
