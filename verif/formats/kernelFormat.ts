@@ -59,28 +59,25 @@ export function encodeKernelFormat(matrix: Fp16Matrix): KernelFormat {
   const { rows, cols, bits } = matrix;
   const rowBlocks = kernelRowBlocks(rows);
   const tiles = rowBlocks * cols;
-  // Counting first sizes the value array exactly; the bitmap is assembled from two 32-bit halves
-  // so the hot loop stays in plain numbers rather than BigInt.
-  const counts = new Uint32Array(tiles);
+  // The bitmap is assembled from two 32-bit halves so the hot loop stays branch-free plain-number
+  // code rather than BigInt; popcounts of the halves then size the value array exactly.
   const high = new Uint32Array(tiles);
   const low = new Uint32Array(tiles);
   for (let row = 0; row < rows; row++) {
-    const block = Math.floor(row / KERNEL_TILE_ROWS);
+    const tileBase = Math.floor(row / KERNEL_TILE_ROWS) * cols;
     const r = row % KERNEL_TILE_ROWS;
-    const mask = (r < 32 ? 1 << (31 - r) : 1 << (63 - r)) >>> 0;
+    const shift = r < 32 ? 31 - r : 63 - r;
     const halves = r < 32 ? high : low;
+    const rowBase = row * cols;
     for (let col = 0; col < cols; col++) {
-      if (bits[row * cols + col] === 0) continue;
-      const tile = block * cols + col;
-      counts[tile]! += 1;
-      halves[tile] = (halves[tile]! | mask) >>> 0;
+      halves[tileBase + col] = halves[tileBase + col]! | (Number(bits[rowBase + col] !== 0) << shift);
     }
   }
   const bitmaps = new BigUint64Array(tiles);
   const offsets = new Uint32Array(tiles + 1);
   for (let tile = 0; tile < tiles; tile++) {
     bitmaps[tile] = (BigInt(high[tile]!) << 32n) | BigInt(low[tile]!);
-    offsets[tile + 1] = offsets[tile]! + kernelTileWords(counts[tile]!);
+    offsets[tile + 1] = offsets[tile]! + kernelTileWords(popcount32(high[tile]!) + popcount32(low[tile]!));
   }
   const values = new Uint32Array(offsets[tiles]!);
   // Scatter in row-major order (cache friendly); per tile, rows arrive in increasing order, so

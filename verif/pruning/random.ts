@@ -19,14 +19,15 @@ export class Random {
       z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
       return (z ^ (z >>> 16)) >>> 0;
     };
-    this.s0 = next();
-    this.s1 = next();
-    this.s2 = next();
-    this.s3 = next();
+    this.s0 = next() | 0;
+    this.s1 = next() | 0;
+    this.s2 = next() | 0;
+    this.s3 = next() | 0;
   }
 
   /** A uniform unsigned 32-bit integer. */
   nextUint32(): number {
+    // State stays int32 (never >>> 0) so V8 keeps the fields unboxed; this runs per matrix element.
     const result = Math.imul(rotl(Math.imul(this.s1, 5), 7), 9) >>> 0;
     const t = this.s1 << 9;
     this.s2 ^= this.s0;
@@ -56,33 +57,5 @@ export class Random {
 }
 
 function rotl(x: number, k: number): number {
-  return ((x << k) | (x >>> (32 - k))) >>> 0;
-}
-
-/**
- * Draws exactly `count` of `total` positions, uniformly (Knuth's selection sampling, Algorithm S),
- * answering `next()` for every position in increasing order. Streaming and O(total) with no
- * memory, so a 9216×9216 mask can be produced strip by strip with an exact zero count.
- */
-export class SelectionSampler {
-  private remainingPositions: number;
-  private remainingSelections: number;
-
-  constructor(
-    private readonly random: Random,
-    total: number,
-    count: number,
-  ) {
-    if (!Number.isSafeInteger(count) || count < 0 || count > total) throw new RangeError(`cannot select ${count} of ${total}`);
-    this.remainingPositions = total;
-    this.remainingSelections = count;
-  }
-
-  /** Whether the next position is selected. */
-  next(): boolean {
-    const selected = this.random.nextFloat() * this.remainingPositions < this.remainingSelections;
-    this.remainingPositions -= 1;
-    if (selected) this.remainingSelections -= 1;
-    return selected;
-  }
+  return (x << k) | (x >>> (32 - k));
 }

@@ -1,10 +1,11 @@
 import type { CommandModule } from 'yargs';
 import { waveCommand } from './wave.ts';
 import { synthCommand } from './synth.ts';
+import { formatsCommand } from './formats.ts';
 
 /**
  * Every `gen` sub-command, in the order `gen --help` lists them. Each lives in its own file in
  * this folder and exports one yargs CommandModule.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- yargs command modules differ in their argument types
-export const commands: CommandModule<any, any>[] = [waveCommand, synthCommand];
+export const commands: CommandModule<any, any>[] = [waveCommand, synthCommand, formatsCommand];
