@@ -1,6 +1,9 @@
 import type { CommandModule } from 'yargs';
+import { listCommand } from './list.ts';
+import { simCommand } from './sim.ts';
 import { waveCommand } from './wave.ts';
 import { synthCommand } from './synth.ts';
+import { spmmCommand } from './spmm.ts';
 import { formatsCommand } from './formats.ts';
 
 /**
@@ -8,4 +11,4 @@ import { formatsCommand } from './formats.ts';
  * this folder and exports one yargs CommandModule.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- yargs command modules differ in their argument types
-export const commands: CommandModule<any, any>[] = [waveCommand, synthCommand, formatsCommand];
+export const commands: CommandModule<any, any>[] = [listCommand, simCommand, waveCommand, synthCommand, spmmCommand, formatsCommand];
