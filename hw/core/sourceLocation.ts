@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { sep } from 'node:path';
+import { sep, resolve } from 'node:path';
 
 /** Where in the user's code a hardware construct was made: errors point here, Verilog comments cite it. */
 export interface SourceLocation {
@@ -8,8 +8,10 @@ export interface SourceLocation {
   readonly column: number;
 }
 
-/** Frames from these folders are the framework itself; the user's line is the first frame outside them. */
-const FRAMEWORK_FOLDERS = [`${sep}hw${sep}core${sep}`, `${sep}hw${sep}ir${sep}`, `${sep}node_modules${sep}`, 'node:'];
+/** Frames from these places are the framework itself; the user's line is the first frame outside them. */
+const coreFolder = fileURLToPath(new URL('.', import.meta.url));
+const FRAMEWORK_PREFIXES = [coreFolder, resolve(coreFolder, '..', 'ir') + sep, 'node:'];
+const isFramework = (file: string): boolean => FRAMEWORK_PREFIXES.some((prefix) => file.startsWith(prefix)) || file.includes(`${sep}node_modules${sep}`);
 
 const FRAME = /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?$/;
 
@@ -35,9 +37,9 @@ export function captureSourceLocation(): SourceLocation {
   Error.stackTraceLimit = previousLimit;
   const frames = (holder.stack ?? '').split('\n').slice(1);
   for (const frame of frames) {
-    if (FRAMEWORK_FOLDERS.some((folder) => frame.includes(folder))) continue;
     const location = parseFrame(frame);
-    if (location) return location;
+    if (!location || isFramework(location.file)) continue;
+    return location;
   }
   return UNKNOWN;
 }
