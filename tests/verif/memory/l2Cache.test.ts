@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { L2Cache } from '../../../verif/memory/l2Cache.ts';
+import { foldedSliceMasks } from '../../../verif/memory/parityHash.ts';
+import { simulateTrace } from '../../../verif/memory/pathModel.ts';
+import { patternTrace } from '../../../verif/memory/patterns.ts';
+import { GPU_MEMORY_PROFILES, memoryProfile } from '../../../verif/memory/profiles.ts';
+
+describe('L2 slices', () => {
+  for (const profile of Object.values(GPU_MEMORY_PROFILES)) {
+    it(`${profile.name}: a sequential stream spreads evenly over the ${profile.l2.slices} slices and their channels`, () => {
+      const l2 = new L2Cache(profile.l2);
+      const slices = new Float64Array(profile.l2.slices);
+      const channels = new Float64Array(profile.dram.channels);
+      const lines = 100_003;
+      for (let i = 0; i < lines; i++) {
+        const slice = l2.sliceOf(0x7_0000_0000 + i * 128);
+        slices[slice]!++;
+        channels[l2.channelOf(slice)]!++;
+      }
+      const spread = (counts: Float64Array): number[] => [Math.min(...counts), Math.max(...counts)].map((c) => c / (lines / counts.length));
+      for (const ratio of [...spread(slices), ...spread(channels)]) expect(Math.abs(ratio - 1)).toBeLessThan(0.01);
+    });
+  }
+
+  it('gives each sector of a line the line\'s slice', () => {
+    const l2 = new L2Cache(memoryProfile('rtx4090').l2);
+    for (let line = 0; line < 1000; line++) {
+      const slice = l2.sliceOf(line * 128);
+      for (let sector = 1; sector < 4; sector++) expect(l2.sliceOf(line * 128 + sector * 32)).toBe(slice);
+    }
+  });
+
+  it('holds an L2-sized contiguous footprint: a second pass hits every sector', () => {
+    // h200's slices and ways with 16 sets per slice, so the footprint (3.75 MiB) runs quickly.
+    const h200 = memoryProfile('h200');
+    const masks = foldedSliceMasks(5, 4);
+    const l2 = { ...h200.l2, setsPerSlice: 16, setIndexMasks: masks.setIndexMasks, sliceHash: { ...h200.l2.sliceHash, parityMasks: masks.parityMasks } };
+    const profile = { ...h200, l2 };
+    const bytes = l2.slices * l2.setsPerSlice * l2.ways * l2.lineBytes;
+    const once = patternTrace({ pattern: 'stream', bytes, smCount: profile.sm.count });
+    // The second pass runs on SMs shifted by one, so it misses in L1 and asks L2.
+    const shifted = { ...once, sm: once.sm.map((sm) => (sm + 1) % profile.sm.count) };
+    const result = simulateTrace(profile, [once, shifted]);
+    expect(result.l2.sectorMisses).toBe(bytes / 32);
+    expect(result.l2.sectorHits).toBe(bytes / 32);
+  });
+});

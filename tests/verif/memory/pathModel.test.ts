@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryPathSimulator, simulateTrace } from '../../../verif/memory/pathModel.ts';
+import { patternTrace } from '../../../verif/memory/patterns.ts';
+import { memoryProfile } from '../../../verif/memory/profiles.ts';
+import { TraceBuilder } from '../../../verif/memory/trace.ts';
+
+const profile = memoryProfile('rtx4090');
+
+function single(...requests: [sm: number, address: number, bytes: number, cycle: number][]): TraceBuilder {
+  const trace = new TraceBuilder();
+  for (const [sm, address, bytes, cycle] of requests) trace.push(sm, address, bytes, cycle);
+  return trace;
+}
+
+describe('memory path model', () => {
+  it('reproduces the measured pointer-chase latencies on an idle GPU: DRAM, L1 hit, L2 hit', () => {
+    const simulator = new MemoryPathSimulator(profile);
+    simulator.feed(single([0, 4096, 4, 0]).build());
+    expect(simulator.result().makespanCycles).toBeCloseTo(636, 6);
+    const l1 = simulateTrace(profile, single([0, 4096, 4, 0], [0, 4096, 4, 10_000]).build());
+    expect(l1.maxLatencyNs).toBeCloseTo((636 * 1000) / 2520, 6);
+    expect(l1.meanLatencyCycles).toBeCloseTo((636 + 40) / 2, 6);
+    const l2 = simulateTrace(profile, single([0, 4096, 4, 0], [5, 4096, 4, 10_000]).build());
+    expect(l2.meanLatencyCycles).toBeCloseTo((636 + 296) / 2, 6);
+    expect(l2.boundingResource).toBe('latency');
+  });
+
+  it('a hit on a sector still being filled waits for the fill (miss merging)', () => {
+    const result = simulateTrace(profile, single([0, 4096, 4, 0], [0, 4100, 4, 1]).build());
+    expect(result.l1.sectorHits).toBe(1);
+    expect(result.makespanCycles).toBeCloseTo(636, 6);
+    expect(result.bytes.dramToL2).toBe(32);
+  });
+
+  it('splits a request into the 32-byte sectors it covers', () => {
+    const result = simulateTrace(profile, single([0, 16, 128, 0]).build());
+    expect(result.sectorRequests).toBe(5);
+    expect(result.bytes.l1ToSm).toBe(160);
+  });
+
+  it('a DRAM-bound stream takes bytes / bandwidth within 3 %', () => {
+    const bytes = 32 * 2 ** 20;
+    const result = simulateTrace(profile, patternTrace({ pattern: 'stream', bytes, smCount: profile.sm.count }));
+    const idealNs = bytes / profile.dram.bandwidthGBps;
+    expect(result.makespanNs / idealNs).toBeGreaterThan(1);
+    expect(result.makespanNs / idealNs).toBeLessThan(1.03);
+    expect(result.boundingResource).toBe('dramChannel');
+    expect(result.dram.rowHitRate).toBeGreaterThan(0.9);
+    expect(result.bytes.dramToL2).toBe(bytes);
+  });
+
+  it('random sectors over a large span open a new row on nearly every read', () => {
+    const result = simulateTrace(profile, patternTrace({ pattern: 'random', bytes: 2 ** 34, requests: 20_000, smCount: profile.sm.count, seed: 3 }));
+    expect(result.dram.rowHitRate).toBeLessThan(0.05);
+    expect(result.l2.hitRate).toBeLessThan(0.05);
+  });
+
+  it('gives the same answer fed in batches as in one piece', () => {
+    const trace = patternTrace({ pattern: 'random', bytes: 2 ** 24, requests: 5000, smCount: profile.sm.count, seed: 9 });
+    const half = 2500;
+    const slice = (from: number, to: number): typeof trace => ({
+      length: to - from,
+      sm: trace.sm.subarray(from, to),
+      address: trace.address.subarray(from, to),
+      bytes: trace.bytes.subarray(from, to),
+      time: trace.time.subarray(from, to),
+    });
+    expect(simulateTrace(profile, [slice(0, half), slice(half, trace.length)])).toEqual(simulateTrace(profile, trace));
+  });
+
+  it('rejects an SM the profile does not have', () => {
+    expect(() => simulateTrace(profile, single([200, 0, 4, 0]).build())).toThrow(/SM 200/);
+  });
+});

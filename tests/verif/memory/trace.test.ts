@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { TraceBuilder } from '../../../verif/memory/trace.ts';
+
+describe('TraceBuilder', () => {
+  it('grows past its initial capacity and keeps every column', () => {
+    const builder = new TraceBuilder(2);
+    for (let i = 0; i < 1000; i++) builder.push(i % 7, 2 ** 40 + i * 32, 32, i);
+    const trace = builder.build();
+    expect(trace.length).toBe(1000);
+    expect(trace.address[999]).toBe(2 ** 40 + 999 * 32);
+    expect(trace.sm[999]).toBe(999 % 7);
+    expect(trace.time[500]).toBe(500);
+  });
+
+  it('holds addresses up to 2^53 exactly', () => {
+    const builder = new TraceBuilder();
+    builder.push(0, Number.MAX_SAFE_INTEGER - 127, 4, 0);
+    expect(builder.build().address[0]).toBe(Number.MAX_SAFE_INTEGER - 127);
+  });
+
+  it('rejects requests of 0 or more than 128 bytes and unsafe addresses', () => {
+    const builder = new TraceBuilder();
+    expect(() => builder.push(0, 0, 0, 0)).toThrow(RangeError);
+    expect(() => builder.push(0, 0, 129, 0)).toThrow(RangeError);
+    expect(() => builder.push(0, 2 ** 53, 4, 0)).toThrow(RangeError);
+    expect(() => builder.push(0, 1.5, 4, 0)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,61 @@
+import { compileParityHash, type AddressHash } from './parityHash.ts';
+import type { L2Spec, SliceHashSpec } from './profileTypes.ts';
+import { log2Exact, SectoredCacheArray, type LookupOutcome } from './sectoredCache.ts';
+
+/**
+ * Compiles the slice selector and the in-slice set index of `SliceHashSpec`: both are parities of
+ * q = floor(address / (granuleBytes · modulus)), the granule's number within its residue class.
+ */
+export function compileSliceHash(spec: SliceHashSpec, setIndexMasks: readonly number[]): { sliceOf: AddressHash; setOf: AddressHash } {
+  const parities = compileParityHash(spec.parityMasks);
+  const setHash = compileParityHash(setIndexMasks);
+  const { granuleBytes, modulus } = spec;
+  const classBytes = granuleBytes * modulus;
+  return {
+    sliceOf: (address: number): number => (Math.floor(address / granuleBytes) % modulus) + modulus * parities(Math.floor(address / classBytes)),
+    setOf: (address: number): number => setHash(Math.floor(address / classBytes)),
+  };
+}
+
+/** The shared L2: address-hashed slices, each set-associative with a parity set index, LRU, 32-byte sectors. */
+export class L2Cache {
+  readonly sliceOf: AddressHash;
+  readonly setOf: AddressHash;
+  readonly store: SectoredCacheArray;
+  private readonly lineBytes: number;
+  private readonly sectorShift: number;
+  private readonly sectorMask: number;
+
+  constructor(readonly spec: L2Spec) {
+    const { sliceHash } = spec;
+    if (sliceHash.modulus * 2 ** sliceHash.parityMasks.length !== spec.slices) {
+      throw new RangeError(`slice hash covers ${sliceHash.modulus} × 2^${sliceHash.parityMasks.length} slices, not ${spec.slices}`);
+    }
+    if (spec.slices % spec.slicesPerChannel !== 0) throw new RangeError(`${spec.slices} slices do not split into groups of ${spec.slicesPerChannel}`);
+    if (sliceHash.granuleBytes % spec.lineBytes !== 0) throw new RangeError('slice granule must be whole lines');
+    const setBits = log2Exact(spec.setsPerSlice, 'L2 sets per slice');
+    if (spec.setIndexMasks.length !== setBits) throw new RangeError(`L2 needs ${setBits} set-index masks, has ${spec.setIndexMasks.length}`);
+    const { sliceOf, setOf } = compileSliceHash(sliceHash, spec.setIndexMasks);
+    this.sliceOf = sliceOf;
+    this.setOf = setOf;
+    this.lineBytes = spec.lineBytes;
+    this.sectorShift = log2Exact(spec.sectorBytes, 'L2 sector bytes');
+    this.sectorMask = spec.lineBytes / spec.sectorBytes - 1;
+    this.store = new SectoredCacheArray(spec.slices, spec.setsPerSlice, spec.ways, spec.lineBytes / spec.sectorBytes);
+  }
+
+  /** The DRAM channel behind `slice`. */
+  channelOf(slice: number): number {
+    return Math.floor(slice / this.spec.slicesPerChannel);
+  }
+
+  /** Sector index of `address` inside its line. */
+  sectorOf(address: number): number {
+    return (address >>> this.sectorShift) & this.sectorMask;
+  }
+
+  /** Looks up the sector holding `address` in its slice `slice` (allocates on a miss; `store.slot` names the way). */
+  access(slice: number, address: number): LookupOutcome {
+    return this.store.access(slice, this.setOf(address), Math.floor(address / this.lineBytes), this.sectorOf(address));
+  }
+}

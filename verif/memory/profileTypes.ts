@@ -1,0 +1,103 @@
+/**
+ * The shape of a GPU memory-path profile. Every group of numbers carries a `source` that cites
+ * `reference/memory.md` (or the seed study) for each of its fields; numbers that are guesses are
+ * also listed in the profile's `assumptions`.
+ */
+
+/** An L1 data cache per SM: `sets × ways` lines of `lineBytes`, filled per `sectorBytes` sector. */
+export interface L1Spec {
+  readonly sets: number;
+  readonly ways: number;
+  readonly lineBytes: number;
+  readonly sectorBytes: number;
+  /** Load-to-use latency of an L1 hit (pointer chase), SM cycles. */
+  readonly hitLatencyCycles: number;
+  /** Data the L1 delivers to its SM per SM cycle. */
+  readonly bytesPerCycle: number;
+  /** Parity masks of the set index, one per index bit (log2(sets) of them). */
+  readonly setIndexMasks: readonly number[];
+  readonly source: string;
+}
+
+/**
+ * The L2 slice selector. A byte address is cut into granules, `g = floor(address / granuleBytes)`,
+ * and g into `r = g mod modulus` and `q = floor(g / modulus)`; then
+ * `slice = r + modulus · parity(q)`, each bit of parity(q) the XOR of the q bits in one mask.
+ * The seed's RTX 4090 function has this shape (XOR parities with mod-3/mod-9 terms, and a set
+ * index over `q = a // 1152`, i.e. line / 9); its complete masks are unknown, so they are
+ * parameters. Slices = modulus · 2^parityMasks.length.
+ */
+export interface SliceHashSpec {
+  readonly granuleBytes: number;
+  readonly modulus: number;
+  /** Parity masks over q (not over the byte address). */
+  readonly parityMasks: readonly number[];
+  readonly source: string;
+}
+
+/** The shared L2: address-hashed slices, each set-associative, 128-byte lines of 32-byte sectors. */
+export interface L2Spec {
+  readonly slices: number;
+  readonly setsPerSlice: number;
+  readonly ways: number;
+  readonly lineBytes: number;
+  readonly sectorBytes: number;
+  /** Load-to-use latency of an L2 hit (pointer chase), SM cycles. */
+  readonly hitLatencyCycles: number;
+  /** Sector data one slice returns per SM cycle. */
+  readonly bytesPerCyclePerSlice: number;
+  /** Slices in front of each DRAM channel: slice s misses go to channel floor(s / slicesPerChannel). */
+  readonly slicesPerChannel: number;
+  readonly sliceHash: SliceHashSpec;
+  /** Parity masks over the slice hash's q giving the set index inside a slice (log2(setsPerSlice) of them). */
+  readonly setIndexMasks: readonly number[];
+  readonly source: string;
+}
+
+/**
+ * Where a byte lands in DRAM (its channel comes from its L2 slice): the address is cut into
+ * windows of `rowWindowBytes` (one row per channel, so channels · rowBytes); a window's bank is
+ * the XOR-fold of the window number into log2(banks) bits, its row the window number / banks.
+ */
+export interface DramMappingSpec {
+  readonly rowWindowBytes: number;
+  readonly source: string;
+}
+
+/** DRAM: channels × banks, an open-row buffer per bank, a data bus per channel. */
+export interface DramSpec {
+  readonly channels: number;
+  readonly banksPerChannel: number;
+  readonly rowBytes: number;
+  /** Peak bandwidth of all channels together, GB/s (10^9 bytes per second). */
+  readonly bandwidthGBps: number;
+  /** Load-to-use latency of a DRAM access (pointer chase, idle memory), SM cycles. */
+  readonly latencyCycles: number;
+  /** Bank time of a column access to the open row (a row hit), ns. */
+  readonly columnNs: number;
+  /** Bank time to open a row (activate), ns. */
+  readonly activateNs: number;
+  /** Bank time to close the open row (precharge), ns; a row conflict pays it plus activate. */
+  readonly prechargeNs: number;
+  readonly mapping: DramMappingSpec;
+  readonly source: string;
+}
+
+/** The SMs that issue loads. */
+export interface SmSpec {
+  readonly count: number;
+  readonly clockMHz: number;
+  readonly source: string;
+}
+
+/** One named GPU: everything the memory path model needs. */
+export interface GpuMemoryProfile {
+  readonly name: string;
+  readonly title: string;
+  readonly sm: SmSpec;
+  readonly l1: L1Spec;
+  readonly l2: L2Spec;
+  readonly dram: DramSpec;
+  /** Every number above that is a guess or a stand-in for an unknown function, said in words. */
+  readonly assumptions: readonly string[];
+}
