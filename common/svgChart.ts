@@ -69,14 +69,17 @@ function px(value: number): string {
   return String(Math.round(value * 100) / 100);
 }
 
-/** Ticks at 1/2/5 × 10ⁿ steps covering [min, max], about `count` of them. */
+/** Ticks at 1/2/5 × 10ⁿ steps, about `count` of them, from at or below `min` to at or above `max`. */
 export function niceTicks(min: number, max: number, count = 6): number[] {
   if (min === max) return [min];
   const rough = (max - min) / count;
   const magnitude = 10 ** Math.floor(Math.log10(rough));
   const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= rough) ?? 10 * magnitude;
+  // The epsilon absorbs binary fractions like 0.3 / 0.1 = 2.9999999999999996.
+  const first = Math.floor(min / step + 1e-9);
+  const last = Math.ceil(max / step - 1e-9);
   const ticks: number[] = [];
-  for (let t = Math.ceil(min / step) * step; t <= max + step * 1e-9; t += step) ticks.push(Math.round(t / step) * step);
+  for (let k = first; k <= last; k++) ticks.push(Number((k * step).toPrecision(12)));
   return ticks;
 }
 
