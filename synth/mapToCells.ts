@@ -1,4 +1,4 @@
-import { UserError } from '../common/errors.ts';
+import { ToolError, UserError } from '../common/errors.ts';
 import type { CellLibrary } from './library/cellTypes.ts';
 import { libertyText } from './library/liberty.ts';
 import { nangate45 } from './library/nangate45.ts';
@@ -93,7 +93,14 @@ export async function mapToCells(verilogFiles: Readonly<Record<string, string>>,
     return name;
   });
   const gateTop = `${top}__gate`;
-  const { files, log } = await runYosysScript(flowScript(names, top, gateTop), inputs, ['mapped.json', 'mapped.v', 'flat.json', 'flat.v'], engine);
+  const { files, log } = await runYosysScript(flowScript(names, top, gateTop), inputs, ['mapped.json', 'mapped.v', 'flat.json', 'flat.v'], engine).catch(
+    (error: unknown) => {
+      // Show the user's own file names, not the sandbox copies.
+      if (!(error instanceof ToolError)) throw error;
+      const message = names.reduce((text, name, index) => text.replaceAll(name, paths[index] ?? name), error.message.replace(/^yosys: /, ''));
+      throw new ToolError('yosys', message);
+    },
+  );
   return {
     top,
     gateTop,

@@ -20,6 +20,8 @@ export interface SynthesizeOptions extends RoleOverrides {
   readonly target?: TechPoint;
   /** 'longest-path' skips OpenSTA. */
   readonly timingEngine?: 'opensta' | 'longest-path';
+  /** Reuse an existing mapping of the same Verilog instead of running Yosys again. */
+  readonly mapped?: MappedDesign;
 }
 
 /** One row of the report: a block (all its instances, submodules included). */
@@ -77,7 +79,7 @@ export async function synthesizeDesign(verilogFiles: Readonly<Record<string, str
   const source = options.source ?? defaultSource;
   const target = options.target ?? defaultTarget;
   const factors = scalingFactors(source, target);
-  const mapped = await mapToCells(verilogFiles, top, options.engine ? { engine: options.engine } : {});
+  const mapped = options.mapped ?? (await mapToCells(verilogFiles, top, options.engine ? { engine: options.engine } : {}));
   const roles: RoleOverrides = { ...(options.clock !== undefined ? { clock: options.clock } : {}), ...(options.reset !== undefined ? { reset: options.reset } : {}) };
   const [activity, timing] = await Promise.all([
     measureActivity(mapped, stimulus, roles),

@@ -1,4 +1,3 @@
-import { runYosys } from '@yowasp/yosys';
 import { ToolError } from '../common/errors.ts';
 import { runTool } from './tools/runTool.ts';
 
@@ -19,7 +18,7 @@ const scriptName = 'flow.ys';
 
 /** The first ERROR line of a Yosys log, which is the line a user needs to see. */
 function firstError(log: string): string {
-  const line = log.split('\n').find((text) => text.startsWith('ERROR:'));
+  const line = log.split('\n').find((text) => text.includes('ERROR:'));
   return line ?? log.trim().split('\n').slice(-3).join(' | ');
 }
 
@@ -37,6 +36,8 @@ function collectOutputs(found: Readonly<Record<string, unknown>>, outputs: reado
 async function runEmbedded(script: string, inputs: Readonly<Record<string, string>>, outputs: readonly string[]): Promise<YosysResult> {
   const tree = { ...inputs, [scriptName]: script };
   let found: Readonly<Record<string, unknown>>;
+  // Loaded on demand: the bundle is large and most `gen` commands never synthesize.
+  const { runYosys } = await import('@yowasp/yosys');
   try {
     found = (await runYosys(['-q', '-l', logName, '-s', scriptName], tree, { stdout: null, stderr: null })) ?? {};
   } catch (error) {

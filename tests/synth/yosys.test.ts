@@ -1,0 +1,46 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { ToolError } from '../../common/errors.ts';
+import { areaOf } from '../../synth/area.ts';
+import { nangate45 } from '../../synth/library/nangate45.ts';
+import { mapToCells } from '../../synth/mapToCells.ts';
+import { moduleOf } from '../../synth/netlist.ts';
+import { runYosysScript } from '../../synth/yosys.ts';
+import { counter4 } from './designs.ts';
+
+const hasSystemYosys = (() => {
+  try {
+    execFileSync('yosys', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe('system Yosys engine', () => {
+  it.skipIf(!hasSystemYosys)('maps with the Debian yosys too (same flow script)', async () => {
+    const mapped = await mapToCells({ 'counter4.v': counter4.verilog }, counter4.top, { engine: 'system' });
+    expect(mapped.engine).toBe('system');
+    const area = areaOf(moduleOf(mapped.flat, mapped.gateTop), nangate45);
+    expect(area.byType.find((entry) => entry.type === 'DFF_X1')?.count).toBe(4);
+    expect(area.area).toBeCloseTo(mapped.yosysChipArea, 3);
+  });
+
+  it('names the Debian package when the binary is missing', async () => {
+    const path = process.env['PATH'];
+    process.env['PATH'] = '/nonexistent';
+    try {
+      const run = runYosysScript('', {}, [], 'system');
+      await expect(run).rejects.toBeInstanceOf(ToolError);
+      await expect(run).rejects.toThrow(/Debian package `yosys`/);
+    } finally {
+      process.env['PATH'] = path;
+    }
+  });
+
+  it.skipIf(!hasSystemYosys)('reports a Verilog error with the user file name and line', async () => {
+    await expect(mapToCells({ 'src/broken.v': 'module broken(input a, output y);\n  assign y = ;\nendmodule\n' }, 'broken', { engine: 'system' })).rejects.toThrow(
+      /^yosys: src\/broken\.v:2: ERROR: syntax error/,
+    );
+  });
+});
