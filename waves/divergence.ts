@@ -173,7 +173,8 @@ const PICTURE_MARGIN_CYCLES = 8;
 export function divergencePicture(a: VcdTrace, b: VcdTrace, report: DivergenceReport, options: DivergenceOptions = {}): WaveDromSource {
   const divergence = report.divergence;
   if (!divergence) throw new UserError('the traces do not diverge; there is nothing to draw');
-  if (divergence.cycle === undefined) throw new UserError(`${a.file}: no clock to cut cycles by; name the clock or give a clock period`);
+  // Undefined when the traces differ before the first edge: draw from cycle 0 then.
+  const cycle = divergence.cycle ?? 0;
   const specA = resolveCycles(a, options.cyclesA);
   const specB = resolveCycles(b, options.cyclesB);
   const shown = divergence.differences.slice(0, MAX_PICTURE_SIGNALS);
@@ -185,8 +186,8 @@ export function divergencePicture(a: VcdTrace, b: VcdTrace, report: DivergenceRe
   const samplesB = sampleCycles(b, specB, signalsB);
   const { from, to } = clampWindow(
     Math.min(samplesA.edges.length, samplesB.edges.length),
-    Math.max(0, divergence.cycle - PICTURE_MARGIN_CYCLES),
-    divergence.cycle + PICTURE_MARGIN_CYCLES,
+    Math.max(0, cycle - PICTURE_MARGIN_CYCLES),
+    cycle + PICTURE_MARGIN_CYCLES,
   );
   const lanes: WaveLane[] = [];
   shown.forEach((difference, index) => {
@@ -197,7 +198,7 @@ export function divergencePicture(a: VcdTrace, b: VcdTrace, report: DivergenceRe
   });
   return {
     signal: [clockLane('clock' in specA ? specA.clock : 'clk', to - from + 1), {}, ...lanes],
-    head: { text: `first divergence at cycle ${divergence.cycle}`, tock: from },
+    head: { text: divergence.cycle === undefined ? 'first divergence before the first clock edge' : `first divergence at cycle ${cycle}`, tock: from },
     config: { hscale: hscaleFor(lanes) },
   };
 }
