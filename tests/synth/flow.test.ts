@@ -112,7 +112,8 @@ describe('power from measured activity', () => {
     const clockFjPerCycle = flops * 2 * 3.601 + 2 * 0.5 * clockNetFf * 1.1 * 1.1;
     expect(zero.clockUw).toBeCloseTo(clockFjPerCycle * 1e-15 * 1e9 * 1e6, 6);
     expect(random.clockUw).toBeCloseTo(zero.clockUw, 9);
-    expect(random.internalUw).toBeGreaterThan(10 * zero.clockUw * 0.01);
+    expect(random.internalUw).toBeGreaterThan(0);
+    expect(random.switchingUw).toBeGreaterThan(0);
     expect(random.totalUw).toBeGreaterThan(zero.totalUw);
   });
 

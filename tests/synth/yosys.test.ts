@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../common/errors.ts';
 import { areaOf } from '../../synth/area.ts';
+import { gateLevelEquivalence } from '../../synth/equivalence.ts';
 import { nangate45 } from '../../synth/library/nangate45.ts';
 import { mapToCells } from '../../synth/mapToCells.ts';
 import { moduleOf } from '../../synth/netlist.ts';
@@ -24,6 +25,20 @@ describe('system Yosys engine', () => {
     const area = areaOf(moduleOf(mapped.flat, mapped.gateTop), nangate45);
     expect(area.byType.find((entry) => entry.type === 'DFF_X1')?.count).toBe(4);
     expect(area.area).toBeCloseTo(mapped.yosysChipArea, 3);
+  });
+
+  it.skipIf(!hasSystemYosys)('maps an asynchronous reset to DFFR_X1 and stays equal to the RTL', async () => {
+    const verilog = `module acount(input clk, input rst_n, input [3:0] d, output reg [3:0] q);
+  always @(posedge clk or negedge rst_n)
+    if (!rst_n) q <= 4'd0;
+    else q <= q ^ d;
+endmodule
+`;
+    const mapped = await mapToCells({ 'acount.v': verilog }, 'acount', { engine: 'system' });
+    const area = areaOf(moduleOf(mapped.flat, mapped.gateTop), nangate45);
+    expect(area.byType.find((entry) => entry.type === 'DFFR_X1')?.count).toBe(4);
+    const result = await gateLevelEquivalence(verilog, 'acount', { cycles: 200, seed: 7, mapped });
+    expect(result).toMatchObject({ equal: true, mismatches: 0 });
   });
 
   it('names the Debian package when the binary is missing', async () => {

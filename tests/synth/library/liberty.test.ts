@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { libertyText } from '../../../synth/library/liberty.ts';
 import { nangate45 } from '../../../synth/library/nangate45.ts';
-import { cellModelsVerilog } from '../../../synth/library/verilogModels.ts';
 import { runTool } from '../../../synth/tools/runTool.ts';
 
 const required = ['INV', 'BUF', 'NAND2', 'NAND3', 'NAND4', 'NOR2', 'NOR3', 'AND2', 'AND3', 'AND4', 'OR2', 'OR3', 'XOR2', 'XNOR2', 'AOI21', 'OAI21', 'AOI22', 'OAI22', 'MUX2', 'HA', 'FA', 'DFF', 'DFFR'];
@@ -44,19 +43,5 @@ describe('Liberty writer', () => {
     expect(result.exitCode).toBe(0);
     expect(output).not.toMatch(/error|warning/i);
     expect(output).toContain(`cells=${nangate45.cells.length}`);
-  });
-});
-
-describe('behavioural cell models', () => {
-  it('compile in Icarus with one module per cell', async () => {
-    const models = cellModelsVerilog(nangate45);
-    expect(models.match(/^module /gm)?.length).toBe(nangate45.cells.length);
-    const result = await runTool({
-      steps: [{ command: 'iverilog', args: ['-g2012', '-o', 'cells.vvp', 'cells.v'], debianPackage: 'iverilog' }],
-      inputs: { 'cells.v': models },
-      outputs: [],
-    });
-    expect(result.stderr).toBe('');
-    expect(result.exitCode).toBe(0);
   });
 });
