@@ -7,6 +7,8 @@ import type { MappedDesign } from './mapToCells.ts';
  */
 export interface Component {
   readonly module: string;
+  /** `lane(W=16)` for Yosys's `$paramod\lane\W=s32'…10000`; the module name otherwise. */
+  readonly displayName: string;
   readonly instances: number;
   /** Flat cell names (as in `MappedDesign.flat`). */
   readonly cells: ReadonlySet<string>;
@@ -37,5 +39,27 @@ export function componentsOf(mapped: MappedDesign): Component[] {
       if (module !== undefined) cells.get(module)?.add(cell);
     }
   }
-  return order.map((module) => ({ module, instances: counts.get(module) ?? 0, cells: cells.get(module) ?? new Set() }));
+  return order.map((module) => ({ module, displayName: displayModuleName(module), instances: counts.get(module) ?? 0, cells: cells.get(module) ?? new Set() }));
+}
+
+/** A Yosys constant `s32'00…010000` / `8'b…` in decimal when it is plain binary; otherwise as written. */
+function parameterValue(text: string): string {
+  const constant = /^s?\d+'([01]+)$/.exec(text);
+  return constant?.[1] ? BigInt(`0b${constant[1]}`).toString() : text;
+}
+
+/**
+ * A readable name for a module Yosys derived by parameter specialization: `$paramod\lane\W=s32'…`
+ * becomes `lane(W=16)`, and the hashed form `$paramod$1f2e…\lane` (long parameter lists) `lane(…)`.
+ */
+export function displayModuleName(module: string): string {
+  if (!module.startsWith('$paramod')) return module;
+  const parts = module.split('\\');
+  const base = parts[1] ?? module;
+  if (module.startsWith('$paramod$')) return `${base}(…)`;
+  const parameters = parts.slice(2).map((part) => {
+    const [name, ...value] = part.split('=');
+    return `${name}=${parameterValue(value.join('='))}`;
+  });
+  return `${base}(${parameters.join(', ')})`;
 }

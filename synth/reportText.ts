@@ -3,7 +3,7 @@ import { figure } from './figure.ts';
 import type { ComponentReport, SynthReport } from './synthesizeDesign.ts';
 
 function label(component: ComponentReport, index: number): string {
-  const name = index === 0 ? `${component.module} (total)` : component.module;
+  const name = index === 0 ? `${component.displayName} (total)` : component.displayName;
   return component.instances > 1 ? `${name} ×${component.instances}` : name;
 }
 

@@ -27,6 +27,8 @@ export interface SynthesizeOptions extends RoleOverrides {
 /** One row of the report: a block (all its instances, submodules included). */
 export interface ComponentReport {
   readonly module: string;
+  /** Readable module name (parameters spelled out for Yosys-specialized modules). */
+  readonly displayName: string;
   readonly instances: number;
   readonly cells: number;
   readonly area45: number;
@@ -93,6 +95,7 @@ export async function synthesizeDesign(verilogFiles: Readonly<Record<string, str
     const pathPs = whole ? timing.delayPs : longestPath(mapped, component.cells).delayPs;
     return {
       module: component.module,
+      displayName: component.displayName,
       instances: component.instances,
       cells: area.cells,
       area45: area.area,
