@@ -1,0 +1,80 @@
+import type { Argv, CommandModule } from 'yargs';
+import { UserError } from '../../../common/errors.ts';
+import { spmm } from '../../../verif/golden/spmm.ts';
+import { readFp16Matrix, readFp32Matrix, writeFp32Matrix } from '../../../verif/io/npy.ts';
+import { zerosFp32, type Fp16Matrix, type Fp32Matrix } from '../../../verif/matrix.ts';
+
+/** Computes D = A·B + C bit-exactly in the SPEC §2 order; RTL-backed engines join this table. */
+type SpmmEngine = (A: Fp16Matrix, B: Fp16Matrix, C: Fp32Matrix) => Fp32Matrix | Promise<Fp32Matrix>;
+
+const SPMM_ENGINES = {
+  golden: spmm,
+} satisfies Record<string, SpmmEngine>;
+
+type SpmmEngineName = keyof typeof SPMM_ENGINES;
+
+interface SpmmArgs {
+  a: unknown;
+  b: unknown;
+  c?: unknown;
+  out: unknown;
+  engine: SpmmEngineName;
+}
+
+interface SpmmFiles {
+  a: string;
+  b: string;
+  c?: string;
+  out: string;
+}
+
+/** A file option's value; yargs turns a repeated option into an array and a bare one into ''. */
+function fileOption(option: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') throw new UserError(`give --${option} exactly once, with a file name`);
+  return value;
+}
+
+const shape = (matrix: { rows: number; cols: number }): string => `${matrix.rows}×${matrix.cols}`;
+
+/** Reads and checks the operands, naming the offending file in every error. */
+function readOperands(argv: SpmmFiles): { A: Fp16Matrix; B: Fp16Matrix; C: Fp32Matrix } {
+  const A = readFp16Matrix(argv.a);
+  const B = readFp16Matrix(argv.b);
+  if (A.cols !== B.rows) {
+    throw new UserError(`cannot multiply ${argv.a} (${shape(A)}) by ${argv.b} (${shape(B)}): A's ${A.cols} columns must equal B's rows`);
+  }
+  if (argv.c === undefined) return { A, B, C: zerosFp32(A.rows, B.cols) };
+  const C = readFp32Matrix(argv.c);
+  if (C.rows !== A.rows || C.cols !== B.cols) {
+    throw new UserError(`${argv.c} is ${shape(C)} but A·B is ${A.rows}×${B.cols}`);
+  }
+  return { A, B, C };
+}
+
+export const spmmCommand: CommandModule<object, SpmmArgs> = {
+  command: 'spmm',
+  describe: 'D = A·B + C for float16 A (M×K) and B (K×N) and float32 C, bit-exact in the tensor core order',
+  builder: (yargs: Argv) =>
+    yargs
+      .option('a', { type: 'string', demandOption: true, describe: 'A: M×K float16 .npy (the weights; zeros are pruned positions)' })
+      .option('b', { type: 'string', demandOption: true, describe: 'B: K×N float16 .npy (the activations)' })
+      .option('c', { type: 'string', describe: 'C: M×N float32 .npy accumulator input (default +0)' })
+      .option('out', { type: 'string', demandOption: true, describe: 'D: M×N float32 .npy, written atomically' })
+      .option('engine', {
+        choices: Object.keys(SPMM_ENGINES) as SpmmEngineName[],
+        default: 'golden' as SpmmEngineName,
+        describe: 'what computes D: the golden TypeScript model',
+      }) as unknown as Argv<SpmmArgs>,
+  handler: async (argv) => {
+    const files: SpmmFiles = {
+      a: fileOption('a', argv.a),
+      b: fileOption('b', argv.b),
+      ...(argv.c === undefined ? {} : { c: fileOption('c', argv.c) }),
+      out: fileOption('out', argv.out),
+    };
+    const { A, B, C } = readOperands(files);
+    const D = await SPMM_ENGINES[argv.engine](A, B, C);
+    writeFp32Matrix(files.out, D);
+    process.stdout.write(`wrote ${files.out}: ${shape(D)} float32 (${argv.engine})\n`);
+  },
+};
