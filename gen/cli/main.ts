@@ -8,7 +8,6 @@ import { commands } from './commands/index.ts';
  * only real bugs show a stack trace.
  */
 export async function runCli(argv: string[]): Promise<number> {
-  let failed = false;
   const parser = yargs(argv)
     .scriptName('gen')
     .strict()
@@ -19,9 +18,9 @@ export async function runCli(argv: string[]): Promise<number> {
     .version(false)
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((message, error) => {
-      failed = true;
-      if (error && !(error instanceof UserError)) throw error;
-      process.stderr.write(`gen: ${error?.message ?? message}\n`);
+      // Thrown, not printed: otherwise yargs goes on to run the handler after a failed option
+      // check, and an error thrown by a handler would be printed twice.
+      throw error ?? new UserError(message.replace(/\s*\n\s*/g, ' '));
     });
   for (const command of commands) parser.command(command);
   try {
@@ -33,7 +32,7 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  return failed ? 1 : 0;
+  return 0;
 }
 
 process.exitCode = await runCli(hideBin(process.argv));
