@@ -44,6 +44,11 @@ function renderExpressions(module: IrModule, usage: NetUsage): { whole: string[]
   const whole = [...names];
   const namedOnly = new Set<number>();
   for (const cell of module.cells) if (NEEDS_NAMED_OPERAND.has(cell.op)) namedOnly.add(cell.inputs[0]!);
+  // Icarus 11 evaluates array indices wider than the standard's self-determined width, so an
+  // inlined `address + 1` would not wrap there: addresses are names (or literals).
+  const addresses = new Set<number>();
+  for (const cell of module.cells) if (cell.op === 'memread') addresses.add(cell.inputs[0]!);
+  for (const memory of module.memories) for (const port of memory.writePorts) addresses.add(port.address);
   const memoryNames = module.memories.map((memory) => verilogIdentifier(memory.name));
   const assigns: { cell: IrCell; text: string }[] = [];
   for (const index of orderCells(module.nets.length, module.cells)) {
@@ -64,6 +69,7 @@ function renderExpressions(module: IrModule, usage: NetUsage): { whole: string[]
     const inlinable =
       net.kind === 'node' &&
       !namedOnly.has(net.id) &&
+      (cell.op === 'const' || !addresses.has(net.id)) &&
       !NEVER_INLINED.has(cell.op) &&
       (cell.op === 'const' || usage.uses[net.id] === 1) &&
       text.length <= MAX_INLINE_LENGTH;
