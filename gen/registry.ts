@@ -6,6 +6,10 @@ import { Lfsr } from '../hw/examples/lfsr.ts';
 import { RegisterFile } from '../hw/examples/registerFile.ts';
 import { MacPipeline } from '../hw/examples/macPipeline.ts';
 import { BenchPipeline } from '../hw/examples/benchPipeline.ts';
+import { Fp16Multiplier } from '../hw/designs/fp/Fp16Multiplier.ts';
+import { Fp32Adder } from '../hw/designs/fp/Fp32Adder.ts';
+import { DotProduct4 } from '../hw/designs/tensor/DotProduct4.ts';
+import { TensorLane } from '../hw/designs/tensor/TensorLane.ts';
 
 /** A design the CLI can elaborate by name. */
 export interface RegisteredTop {
@@ -26,6 +30,7 @@ const entry = (definition: ModuleDefinition, kind: RegisteredTop['kind']): Regis
 /** Every top `gen` knows, examples first, then the Coruscant blocks. */
 export const registry: RegisteredTop[] = [
   ...[Counter, Popcount, Lfsr, RegisterFile, MacPipeline, BenchPipeline].map((definition) => entry(definition as unknown as ModuleDefinition, 'example')),
+  ...[Fp16Multiplier, Fp32Adder, DotProduct4, TensorLane].map((definition) => entry(definition as unknown as ModuleDefinition, 'design')),
 ];
 
 /** The registered top of that name, or a UserError listing the known ones. */
