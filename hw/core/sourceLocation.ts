@@ -32,7 +32,7 @@ const UNKNOWN: SourceLocation = { file: '<unknown>', line: 0, column: 0 };
 export function captureSourceLocation(): SourceLocation {
   const holder: { stack?: string } = {};
   const previousLimit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 24;
+  Error.stackTraceLimit = 8;
   Error.captureStackTrace(holder, captureSourceLocation);
   Error.stackTraceLimit = previousLimit;
   const frames = (holder.stack ?? '').split('\n').slice(1);

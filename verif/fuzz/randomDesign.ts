@@ -1,0 +1,214 @@
+import fc from 'fast-check';
+import { defineModule, input, output, mux, cat, constant, type ModuleDefinition, type Value, type ModuleBuilder, type Signal } from '../../hw/core/index.ts';
+
+/**
+ * Random designs for differential fuzzing of the framework itself: expression DAGs over every
+ * operator, widths 1–80, registers, and sub-module instances. A design is plain data (so
+ * fast-check can shrink it); `buildRandomDesign` turns it into a module definition, resizing
+ * operands explicitly so that every generated design is legal.
+ */
+
+export const FUZZ_OPERATORS = [
+  'and', 'or', 'xor', 'add', 'sub', 'mul', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'slt', 'sle',
+  'not', 'neg', 'andReduce', 'orReduce', 'xorReduce', 'shl', 'shr', 'sra', 'shlConst', 'shrConst', 'sraConst',
+  'mux', 'cat', 'bits', 'zext', 'sext', 'const', 'addCarry',
+] as const;
+export type FuzzOperator = (typeof FUZZ_OPERATORS)[number];
+
+export interface FuzzNode {
+  readonly op: FuzzOperator;
+  /** Operand choices: indices into the values made so far (taken modulo their count). */
+  readonly a: number;
+  readonly b: number;
+  readonly c: number;
+  /** Target width 1–80 where the operator lets us choose one. */
+  readonly width: number;
+  /** Shift amounts, slice positions, extension amounts. */
+  readonly k: number;
+  readonly literal: bigint;
+}
+
+export interface FuzzRegister {
+  readonly width: number;
+  readonly reset: bigint | undefined;
+  /** Which value feeds it (index into the final value pool). */
+  readonly next: number;
+}
+
+export interface FuzzDesign {
+  readonly inputs: readonly number[];
+  readonly registers: readonly FuzzRegister[];
+  readonly nodes: readonly FuzzNode[];
+  /** Each output: which pool value it shows, fitted to a chosen width (so ports are known before building). */
+  readonly outputs: readonly { readonly value: number; readonly width: number }[];
+  /** A child design instanced `instances` times, its inputs fed from the pool, its outputs added to it. */
+  readonly child?: FuzzDesign;
+  readonly instances: number;
+}
+
+export const MAX_FUZZ_WIDTH = 80;
+const widthArbitrary = fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: MAX_FUZZ_WIDTH }), fc.constantFrom(1, 31, 32, 33, 63, 64, 65));
+
+const nodeArbitrary: fc.Arbitrary<FuzzNode> = fc.record({
+  op: fc.constantFrom(...FUZZ_OPERATORS),
+  a: fc.nat(1000),
+  b: fc.nat(1000),
+  c: fc.nat(1000),
+  width: widthArbitrary,
+  k: fc.nat(100),
+  literal: fc.bigInt({ min: 0n, max: (1n << 80n) - 1n }),
+});
+
+function designArbitrary(depth: number): fc.Arbitrary<FuzzDesign> {
+  return fc.record({
+    inputs: fc.array(widthArbitrary, { minLength: 1, maxLength: 4 }),
+    registers: fc.array(fc.record({ width: widthArbitrary, reset: fc.option(fc.bigInt({ min: 0n, max: (1n << 80n) - 1n }), { nil: undefined }), next: fc.nat(1000) }), { maxLength: 3 }),
+    nodes: fc.array(nodeArbitrary, { minLength: 1, maxLength: 24 }),
+    outputs: fc.array(fc.record({ value: fc.nat(1000), width: widthArbitrary }), { minLength: 1, maxLength: 4 }),
+    child: depth > 0 ? fc.option(designArbitrary(depth - 1), { nil: undefined, freq: 3 }) : fc.constant(undefined),
+    instances: fc.integer({ min: 1, max: 2 }),
+  });
+}
+
+/** Random designs up to one level of sub-module nesting. */
+export const fuzzDesignArbitrary: fc.Arbitrary<FuzzDesign> = designArbitrary(1);
+
+/** Width-adapts a value explicitly (the DSL never does it silently). */
+function fit(value: Value, width: number): Value {
+  if (value.width === width) return value;
+  return value.width > width ? value.trunc(width) : value.zext(width);
+}
+
+const pick = (pool: readonly Value[], index: number): Value => pool[index % pool.length]!;
+
+/** The hardware for one node, given the pool of values made so far. */
+function buildNode(node: FuzzNode, pool: readonly Value[]): Value {
+  const a = pick(pool, node.a);
+  const b = pick(pool, node.b);
+  const c = pick(pool, node.c);
+  const w = node.width;
+  const amount = fit(b, Math.min(b.width, 8));
+  const BUILDERS: Record<FuzzOperator, () => Value> = {
+    and: () => fit(a, w).and(fit(b, w)),
+    or: () => fit(a, w).or(fit(b, w)),
+    xor: () => fit(a, w).xor(fit(b, w)),
+    add: () => fit(a, w).add(fit(b, w)),
+    sub: () => fit(a, w).sub(fit(b, w)),
+    addCarry: () => fit(a, Math.min(w, MAX_FUZZ_WIDTH - 1)).addCarry(fit(b, Math.min(w, MAX_FUZZ_WIDTH - 1))),
+    mul: () => fit(a, Math.ceil(w / 2)).mul(fit(b, Math.max(1, Math.floor(w / 2)))),
+    eq: () => a.eq(fit(b, a.width)),
+    ne: () => a.ne(fit(b, a.width)),
+    lt: () => a.lt(fit(b, a.width)),
+    le: () => a.le(fit(b, a.width)),
+    gt: () => a.gt(fit(b, a.width)),
+    ge: () => a.ge(fit(b, a.width)),
+    slt: () => a.slt(fit(b, a.width)),
+    sle: () => a.sle(fit(b, a.width)),
+    not: () => a.not(),
+    neg: () => a.neg(),
+    andReduce: () => a.andReduce(),
+    orReduce: () => a.orReduce(),
+    xorReduce: () => a.xorReduce(),
+    shl: () => a.shl(amount),
+    shr: () => a.shr(amount),
+    sra: () => a.sra(amount),
+    shlConst: () => a.shl(node.k % (a.width + 2)),
+    shrConst: () => a.shr(node.k % (a.width + 2)),
+    sraConst: () => a.sra(node.k % (a.width + 2)),
+    mux: () => mux(a.bit(0), fit(b, w), fit(c, w)),
+    cat: () => cat(fit(a, Math.max(1, w >> 1)), fit(b, Math.max(1, w - (w >> 1)))),
+    bits: () => {
+      const lo = node.k % a.width;
+      const hi = lo + ((node.c % (a.width - lo)));
+      return a.bits(hi, lo);
+    },
+    zext: () => a.zext(Math.min(MAX_FUZZ_WIDTH, a.width + (node.k % 17))),
+    sext: () => a.sext(Math.min(MAX_FUZZ_WIDTH, a.width + (node.k % 17))),
+    const: () => constant(node.literal & ((1n << BigInt(w)) - 1n), w),
+  };
+  const value = BUILDERS[node.op]();
+  return value.width > MAX_FUZZ_WIDTH ? value.trunc(MAX_FUZZ_WIDTH) : value;
+}
+
+function populate(m: ModuleBuilder, design: FuzzDesign, inputs: readonly Value[], child: ModuleDefinition | undefined): Value[] {
+  const registers = design.registers.map((register, index) =>
+    m.reg(`r${index}`, register.width, register.reset === undefined ? {} : { reset: register.reset & ((1n << BigInt(register.width)) - 1n) }),
+  );
+  const pool: Value[] = [...inputs, ...registers];
+  if (child && design.child) {
+    const childDesign = design.child;
+    for (let instance = 0; instance < design.instances; instance++) {
+      const io = m.instance(child, { name: `child${instance}` }) as unknown as Record<string, Signal>;
+      childDesign.inputs.forEach((width, index) => io[`i${index}`]!.set(fit(pick(pool, index * 7 + instance), width)));
+      outputWidths(childDesign).forEach((_, index) => pool.push(io[`o${index}`]!));
+    }
+  }
+  const nodes = design.nodes.map((node) => {
+    const value = buildNode(node, pool);
+    pool.push(value);
+    return value;
+  });
+  registers.forEach((register, index) => register.set(fit(pick(pool, design.registers[index]!.next), register.width)));
+  // Every node reaches an output through the digest, so a wrong value anywhere is seen.
+  const digest = nodes.map((value) => fit(value, MAX_FUZZ_WIDTH)).reduce((acc, value) => acc.xor(value));
+  return [...design.outputs.map((output) => fit(pick(pool, output.value), output.width)), digest];
+}
+
+/** Widths of a design's outputs: the chosen ones, then the digest of all its nodes. */
+function outputWidths(design: FuzzDesign): number[] {
+  return [...design.outputs.map((out) => out.width), MAX_FUZZ_WIDTH];
+}
+
+/**
+ * The module definition of a random design: inputs `i0…`, outputs `o0…`; its child (if any) is
+ * its own module, `<name>_c`.
+ */
+export function buildRandomDesign(design: FuzzDesign, name: string): ModuleDefinition {
+  const child = design.child ? buildRandomDesign(design.child, `${name}_c`) : undefined;
+  return defineModule({
+    name,
+    defaults: {},
+    ports: () => ({
+      ...Object.fromEntries(design.inputs.map((width, index) => [`i${index}`, input(width)])),
+      ...Object.fromEntries(outputWidths(design).map((width, index) => [`o${index}`, output(width)])),
+    }),
+    build(m, io) {
+      const ports = io as Record<string, Signal>;
+      const outputs = populate(m, design, design.inputs.map((_, index) => ports[`i${index}`]!), child);
+      outputs.forEach((value, index) => ports[`o${index}`]!.set(value));
+    },
+  }) as unknown as ModuleDefinition;
+}
+
+/**
+ * Many random designs side by side under one top (`f0_i0`, `f0_o0`, …): one Verilator build
+ * checks them all, since builds, not runs, dominate.
+ */
+export function buildDesignBatch(designs: readonly FuzzDesign[], name: string): ModuleDefinition {
+  const members = designs.map((design, index) => ({ design, definition: buildRandomDesign(design, `${name}_f${index}`) }));
+  return defineModule({
+    name,
+    defaults: {},
+    ports: () =>
+      Object.fromEntries(
+        members.flatMap(({ design }, member) => [
+          ...design.inputs.map((width, index) => [`f${member}_i${index}`, input(width)] as const),
+          ...outputWidths(design).map((width, index) => [`f${member}_o${index}`, output(width)] as const),
+        ]),
+      ),
+    build(m, io) {
+      const ports = io as Record<string, Signal>;
+      members.forEach(({ design, definition }, member) => {
+        const instance = m.instance(definition, { name: `f${member}` }) as unknown as Record<string, Signal>;
+        design.inputs.forEach((_, index) => instance[`i${index}`]!.set(ports[`f${member}_i${index}`]!));
+        outputWidths(design).forEach((_, index) => ports[`f${member}_o${index}`]!.set(instance[`o${index}`]!));
+      });
+    },
+  }) as unknown as ModuleDefinition;
+}
+
+/** Random per-cycle inputs for a design's input widths (reset pulsed in cycle 0 when clocked). */
+export function stimulusArbitrary(inputs: ReadonlyMap<string, number>, cycles: number): fc.Arbitrary<Record<string, bigint>[]> {
+  const cycle = fc.record(Object.fromEntries([...inputs].map(([name, width]) => [name, fc.bigInt({ min: 0n, max: (1n << BigInt(width)) - 1n })])));
+  return fc.array(cycle, { minLength: cycles, maxLength: cycles });
+}
