@@ -82,7 +82,7 @@ export function readVcdFile(path: string, options: VcdReadOptions = {}): VcdTrac
     for (;;) {
       const length = readSync(fd, chunk, 0, CHUNK_BYTES, null);
       if (length === 0) break;
-      parser.feed(chunk.toString('latin1', 0, length));
+      parser.feed(chunk.subarray(0, length));
     }
     return parser.finish();
   } finally {
@@ -93,7 +93,7 @@ export function readVcdFile(path: string, options: VcdReadOptions = {}): VcdTrac
 /** Parses VCD text; `fileName` names it in errors. */
 export function parseVcd(text: string, fileName = '<vcd text>', options: VcdReadOptions = {}): VcdTrace {
   const parser = new VcdParser(fileName, options);
-  parser.feed(text);
+  parser.feed(Buffer.from(text, 'latin1'));
   return parser.finish();
 }
 
@@ -106,7 +106,7 @@ interface PendingCommand {
 
 /** A token-level state machine over lines; memory is the trace plus one line and one header command. */
 class VcdParser {
-  private partialLine = '';
+  private partialLine: Buffer = Buffer.alloc(0);
   private line = 0;
   private inHeader = true;
   private command: PendingCommand | undefined;
@@ -126,26 +126,33 @@ class VcdParser {
     private readonly options: VcdReadOptions,
   ) {}
 
-  feed(text: string): void {
+  /**
+   * Takes the next piece of the file. Each line is decoded on its own (as Latin-1: VCD is ASCII)
+   * because stored values are slices of their line's string, and a slice keeps its whole parent alive.
+   */
+  feed(bytes: Buffer): void {
     let start = 0;
     for (;;) {
-      const newline = text.indexOf('\n', start);
+      const newline = bytes.indexOf(10, start);
       if (newline < 0) break;
-      const line = this.partialLine + text.slice(start, newline);
-      this.partialLine = '';
+      const line =
+        this.partialLine.length > 0
+          ? Buffer.concat([this.partialLine, bytes.subarray(start, newline)]).toString('latin1')
+          : bytes.toString('latin1', start, newline);
+      this.partialLine = Buffer.alloc(0);
       this.line += 1;
       this.processLine(line);
       start = newline + 1;
     }
-    this.partialLine += text.slice(start);
+    if (start < bytes.length) this.partialLine = Buffer.concat([this.partialLine, bytes.subarray(start)]);
     if (this.partialLine.length > MAX_LINE_CHARACTERS) this.fail(`a line longer than ${MAX_LINE_CHARACTERS} characters`, this.line + 1);
   }
 
   finish(): VcdTrace {
     if (this.partialLine.length > 0) {
       this.line += 1;
-      this.processLine(this.partialLine);
-      this.partialLine = '';
+      this.processLine(this.partialLine.toString('latin1'));
+      this.partialLine = Buffer.alloc(0);
     }
     if (this.command) this.fail(`truncated: $${this.command.keyword} has no $end`, this.command.line);
     if (this.inHeader) this.fail('truncated header: no $enddefinitions');
