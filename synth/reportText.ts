@@ -24,6 +24,12 @@ function columns(report: SynthReport): { title: string; cell: (row: ComponentRep
   ];
 }
 
+/** The whole design's cells by library type, largest area first: `DFF_X1 5 (22.61 µm²), …`. */
+function cellTypeLine(total: ComponentReport | undefined): string {
+  const types = [...(total?.byType ?? [])].sort((a, b) => b.area - a.area || (a.type < b.type ? -1 : 1));
+  return `cells: ${types.map((entry) => `${entry.type} ${entry.count} (${figure(entry.area)} µm²)`).join(', ')}`;
+}
+
 /** The report as an aligned plain-text table plus the assumptions a reader needs to trust it. */
 export function formatSynthReport(report: SynthReport): string {
   const cols = columns(report);
@@ -40,6 +46,7 @@ export function formatSynthReport(report: SynthReport): string {
     widths.map((width) => '-'.repeat(width)).join('  '),
     ...rows.slice(1).map(line),
     '',
+    cellTypeLine(total),
     `library ${report.library} (NanGate FreePDK45 typical, 1.1 V); Yosys engine ${report.engine}; stat -liberty chip area ${figure(report.yosysChipArea)} µm²`,
     `power at ${report.clockGhz} GHz from ${report.stimulus}, measured over ${report.measuredCycles} cycles after reset; total clock power ${figure(total?.power45.clockUw ?? 0)} µW`,
     `critical path ${figure(t.delayPs)} ps (${t.startpoint} → ${t.endpoint}), max clock ${t.maxClockGhz.toFixed(2)} GHz at 45 nm, by ${t.engine}${t.fallbackReason ? ` (OpenSTA not used: ${t.fallbackReason})` : ''}; block rows: built-in longest path inside the block`,

@@ -7,6 +7,7 @@ import { nangate45 } from '../../synth/library/nangate45.ts';
 import { mapToCells, type MappedDesign } from '../../synth/mapToCells.ts';
 import { moduleOf } from '../../synth/netlist.ts';
 import { powerFromActivity } from '../../synth/power.ts';
+import { formatSynthReport } from '../../synth/reportText.ts';
 import { synthesizeDesign } from '../../synth/synthesizeDesign.ts';
 import { longestPath } from '../../synth/timing/longestPath.ts';
 import { criticalPath } from '../../synth/timing/sta.ts';
@@ -64,6 +65,22 @@ describe.each(designs)('$top through embedded Yosys', (design) => {
     expect(path.delayPs).toBeGreaterThan(50);
     expect(path.delayPs).toBeCloseTo(longestPath(result).delayPs, 1);
     expect(path.maxClockGhz).toBeCloseTo(1000 / path.delayPs, 9);
+  });
+});
+
+describe('timing fallback', () => {
+  it('uses the built-in longest path, and says why, when OpenSTA is not on the PATH', async () => {
+    const result = mappedOf(counter4);
+    const path = process.env['PATH'];
+    process.env['PATH'] = '/nonexistent';
+    try {
+      const timing = await criticalPath(result);
+      expect(timing.engine).toBe('longest-path');
+      expect(timing.fallbackReason).toMatch(/Debian package `opensta`/);
+      expect(timing.delayPs).toBeCloseTo(longestPath(result).delayPs, 9);
+    } finally {
+      process.env['PATH'] = path;
+    }
   });
 });
 
@@ -143,5 +160,8 @@ describe('synthesizeDesign', () => {
     expect(total?.criticalPathPsTarget).toBeCloseTo((total?.criticalPathPs45 ?? 0) * report.factors.delay, 9);
     expect(report.timing.engine).toBe('opensta');
     expect(report.measuredCycles).toBe(60 - 3);
+    const text = formatSynthReport(report);
+    expect(text).toMatch(/^regpop \(total\)\s+\d+/m);
+    expect(text).toMatch(/^cells: .*DFF_X1 5 \(22\.61 µm²\)/m);
   });
 });
