@@ -64,12 +64,18 @@ export function xorFoldMasks(bits: number, lowBit: number, addressBits = 48): nu
 }
 
 /**
- * Parity masks for a slice selector and set index that together are a bijection of q's low bits
- * (XOR-folding the higher ones in): every aligned run of modulus · 2^(parityBits + setBits)
- * granules then fills each set of each slice exactly once, so an L2-sized footprint fits. The
- * parity bits come from q's lowest bits so that consecutive lines also spread over slices finely.
+ * Parity masks for a slice selector and set index that together are a bijection of q's low
+ * `parityBits + setBits` bits: the set index is q's bits from `parityBits` up (higher ones
+ * XOR-folded in), and parity bit i XORs every q bit ≡ i (mod parityBits), so the set bits fix
+ * the rest and the map is triangular. Every aligned run of modulus · 2^(parityBits + setBits)
+ * granules then fills each set of each slice exactly once (an L2-sized footprint fits), while
+ * power-of-two strides still reach every slice because all of q's bits feed the parities.
  */
-export function foldedSliceMasks(parityBits: number, setBits: number): { parityMasks: number[]; setIndexMasks: number[] } {
-  const masks = xorFoldMasks(parityBits + setBits, 0, 44);
-  return { parityMasks: masks.slice(0, parityBits), setIndexMasks: masks.slice(parityBits) };
+export function foldedSliceMasks(parityBits: number, setBits: number, qBits = 44): { parityMasks: number[]; setIndexMasks: number[] } {
+  const parityMasks = Array.from({ length: parityBits }, (_, i) => {
+    let mask = 0;
+    for (let bit = i; bit < qBits; bit += parityBits) mask += 2 ** bit;
+    return mask;
+  });
+  return { parityMasks, setIndexMasks: xorFoldMasks(setBits, parityBits, qBits) };
 }

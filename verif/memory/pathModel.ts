@@ -3,7 +3,7 @@ import { L1Caches } from './l1Cache.ts';
 import { L2Cache } from './l2Cache.ts';
 import { withL1DataBytes } from './profiles.ts';
 import type { GpuMemoryProfile } from './profileTypes.ts';
-import { HIT, SECTOR_MISS } from './sectoredCache.ts';
+import { HIT, LINE_MISS } from './sectoredCache.ts';
 import type { MemoryTrace } from './trace.ts';
 
 /**
@@ -47,6 +47,7 @@ export interface MemoryPathResult {
   readonly maxLatencyNs: number;
   /** Bytes delivered L1→SM, L2→L1 and DRAM→L2 (all in whole 32-byte sectors). */
   readonly bytes: { readonly l1ToSm: number; readonly l2ToL1: number; readonly dramToL2: number };
+  /** sectorOnlyMisses: misses on a line that was already present before the request (only its sector was absent). */
   readonly l1: { readonly sectorHits: number; readonly sectorMisses: number; readonly sectorOnlyMisses: number; readonly hitRate: number };
   readonly l2: { readonly sectorHits: number; readonly sectorMisses: number; readonly hitRate: number };
   readonly dram: { readonly requests: number; readonly rowHits: number; readonly rowEmpty: number; readonly rowConflicts: number; readonly rowHitRate: number };
@@ -70,6 +71,9 @@ export class MemoryPathSimulator {
   private readonly l1LatencyNs: number;
   private readonly l2LatencyNs: number;
   private readonly sectorBytes: number;
+  private readonly lineBytes: number;
+  /** The line the current trace entry allocated in L1 (its other sectors are part of that line miss), or −1. */
+  private entryLine = -1;
   private readonly l1FreeNs: Float64Array;
   private readonly l1BusyNs: Float64Array;
   private readonly sliceFreeNs: Float64Array;
@@ -90,6 +94,7 @@ export class MemoryPathSimulator {
     if (l1.sectorBytes !== l2.sectorBytes || l1.lineBytes !== l2.lineBytes) throw new RangeError('L1 and L2 must share line and sector sizes');
     this.nsPerCycle = 1000 / sm.clockMHz;
     this.sectorBytes = l1.sectorBytes;
+    this.lineBytes = l1.lineBytes;
     this.l1ServiceNs = (l1.sectorBytes / l1.bytesPerCycle) * this.nsPerCycle;
     this.l2ServiceNs = (l2.sectorBytes / l2.bytesPerCyclePerSlice) * this.nsPerCycle;
     this.l1LatencyNs = l1.hitLatencyCycles * this.nsPerCycle;
@@ -114,6 +119,7 @@ export class MemoryPathSimulator {
       const first = address[i]!;
       const issueNs = time[i]! * this.nsPerCycle;
       const lastSector = Math.floor((first + bytes[i]! - 1) / sectorBytes) * sectorBytes;
+      this.entryLine = -1;
       for (let sector = Math.floor(first / sectorBytes) * sectorBytes; sector <= lastSector; sector += sectorBytes) {
         this.load(smId, sector, issueNs);
       }
@@ -135,7 +141,9 @@ export class MemoryPathSimulator {
       this.l1Hits++;
       doneNs = Math.max(l1Start + this.l1LatencyNs, l1.store.readyAt(l1Slot, l1Sector));
     } else {
-      if (l1Outcome === SECTOR_MISS) this.sectorOnlyMisses++;
+      const line = Math.floor(address / this.lineBytes);
+      if (l1Outcome === LINE_MISS) this.entryLine = line;
+      else if (line !== this.entryLine) this.sectorOnlyMisses++;
       doneNs = this.loadFromL2(address, l1Start);
       l1.store.setReady(l1Slot, l1Sector, doneNs);
     }

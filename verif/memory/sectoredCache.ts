@@ -16,12 +16,13 @@ export const LINE_MISS = 2;
 export type LookupOutcome = typeof HIT | typeof SECTOR_MISS | typeof LINE_MISS;
 
 export class SectoredCacheArray {
-  /** Line number (address / line bytes) held by each way; −1 when empty. */
-  private readonly tags: Float64Array;
-  /** LRU stamp of each way (0 = never used, so empty ways are evicted first). */
-  private readonly lastUse: Float64Array;
-  /** Bit s set when sector s of the way's line is present. */
-  private readonly valid: Uint8Array;
+  /**
+   * Per set, three runs of `ways` numbers side by side (so one set is one contiguous block of
+   * memory, which matters for traces far larger than the host's caches): the line number held
+   * by each way (−1 when empty), its LRU stamp (0 = never used, so empty ways go first), and its
+   * sector valid mask (bit s = sector s present).
+   */
+  private readonly lines: Float64Array;
   /** Time (ns) each sector's data is (or will be) in the cache; pending fills make later hits wait. */
   private readonly readyNs: Float64Array;
   private stamp = 0;
@@ -34,42 +35,41 @@ export class SectoredCacheArray {
     readonly ways: number,
     readonly sectorsPerLine: number,
   ) {
-    if (sectorsPerLine > 8) throw new RangeError('at most 8 sectors per line (one valid byte)');
-    const lines = instances * sets * ways;
-    this.tags = new Float64Array(lines).fill(-1);
-    this.lastUse = new Float64Array(lines);
-    this.valid = new Uint8Array(lines);
-    this.readyNs = new Float64Array(lines * sectorsPerLine);
+    const slots = instances * sets * ways;
+    this.lines = new Float64Array(3 * slots);
+    for (let set = 0; set < instances * sets; set++) this.lines.fill(-1, 3 * ways * set, 3 * ways * set + ways);
+    this.readyNs = new Float64Array(slots * sectorsPerLine);
   }
 
   /** Looks up `sector` of `line` in one set, updating LRU and allocating on a miss. */
   access(instance: number, set: number, line: number, sector: number): LookupOutcome {
-    const tags = this.tags;
-    const lastUse = this.lastUse;
-    const base = (instance * this.sets + set) * this.ways;
-    const end = base + this.ways;
+    const lines = this.lines;
+    const ways = this.ways;
+    const setIndex = instance * this.sets + set;
+    const base = 3 * ways * setIndex;
     const stamp = ++this.stamp;
     const bit = 1 << sector;
-    let victim = base;
+    let victim = 0;
     let oldest = Infinity;
-    for (let way = base; way < end; way++) {
-      if (tags[way] === line) {
-        lastUse[way] = stamp;
-        this.slot = way;
-        if ((this.valid[way]! & bit) !== 0) return HIT;
-        this.valid[way]! |= bit;
+    for (let way = 0; way < ways; way++) {
+      if (lines[base + way] === line) {
+        lines[base + ways + way] = stamp;
+        this.slot = setIndex * ways + way;
+        const valid = lines[base + 2 * ways + way]!;
+        if ((valid & bit) !== 0) return HIT;
+        lines[base + 2 * ways + way] = valid | bit;
         return SECTOR_MISS;
       }
-      const use = lastUse[way]!;
+      const use = lines[base + ways + way]!;
       if (use < oldest) {
         oldest = use;
         victim = way;
       }
     }
-    tags[victim] = line;
-    this.valid[victim] = bit;
-    lastUse[victim] = stamp;
-    this.slot = victim;
+    lines[base + victim] = line;
+    lines[base + ways + victim] = stamp;
+    lines[base + 2 * ways + victim] = bit;
+    this.slot = setIndex * ways + victim;
     return LINE_MISS;
   }
 

@@ -62,6 +62,17 @@ describe('L1 cache', () => {
     expect(result.bytes.l1ToSm).toBe(64);
   });
 
+  it('a multi-sector request to an absent line is one line miss, not sector-only misses', () => {
+    const trace = new TraceBuilder();
+    trace.push(0, 0x2000, 128, 0);
+    trace.push(0, 0x3000, 32, 1);
+    trace.push(0, 0x3020, 96, 2);
+    const result = simulateTrace(profile, trace.build());
+    expect(result.l1.sectorMisses).toBe(8);
+    expect(result.l1.sectorOnlyMisses).toBe(3);
+    expect(result.bytes.l2ToL1).toBe(256);
+  });
+
   it('keeps separate caches per SM', () => {
     const trace = new TraceBuilder();
     trace.push(0, 0, 4, 0);

@@ -22,6 +22,16 @@ describe('L2 slices', () => {
     });
   }
 
+  it('power-of-two strides (4 KiB … 1 MiB) still reach every slice', () => {
+    for (const profile of Object.values(GPU_MEMORY_PROFILES)) {
+      const l2 = new L2Cache(profile.l2);
+      for (const stride of [4096, 65536, 2 ** 20]) {
+        const slices = new Set(Array.from({ length: 16 * profile.l2.slices }, (_, k) => l2.sliceOf(k * stride)));
+        expect(slices.size, `${profile.name}, stride ${stride}`).toBe(profile.l2.slices);
+      }
+    }
+  });
+
   it('gives each sector of a line the line\'s slice', () => {
     const l2 = new L2Cache(memoryProfile('rtx4090').l2);
     for (let line = 0; line < 1000; line++) {
