@@ -13,7 +13,8 @@ export interface DivergenceOptions {
   stripB?: string;
   /**
    * `time` (default) compares the traces at every time either one changes (timescales are
-   * reconciled); `cycle` compares per-cycle samples, for traces on different time bases.
+   * reconciled), up to the end of the shorter one; `cycle` compares per-cycle samples, for traces
+   * on different time bases, up to the fewer cycles.
    */
   align?: 'time' | 'cycle';
   /** How to cut cycles in A and B (to report the cycle, and for `cycle` alignment); a clk/clock signal when absent. */
@@ -106,8 +107,11 @@ function changesOf(trace: VcdTrace, signal: VcdSignal): VcdChanges {
   return trace.changes.get(signal.id) ?? { times: [], values: [] };
 }
 
-/** The first common time (in units of `unit`, with A's times scaled by `scaleA` and B's by `scaleB`) at which the pair differs. */
-function firstDifferenceTime(a: VcdChanges, b: VcdChanges, scaleA: number, scaleB: number, initial: string, equal: Equality): number | undefined {
+/**
+ * The first common time (A's times scaled by `scaleA`, B's by `scaleB`), up to `end`, at which the
+ * pair differs.
+ */
+function firstDifferenceTime(a: VcdChanges, b: VcdChanges, scaleA: number, scaleB: number, end: number, initial: string, equal: Equality): number | undefined {
   let i = 0;
   let j = 0;
   let valueA = initial;
@@ -116,6 +120,7 @@ function firstDifferenceTime(a: VcdChanges, b: VcdChanges, scaleA: number, scale
     const timeA = i < a.times.length ? (a.times[i] as number) * scaleA : Infinity;
     const timeB = j < b.times.length ? (b.times[j] as number) * scaleB : Infinity;
     const time = Math.min(timeA, timeB);
+    if (time > end) return undefined;
     if (timeA === time) valueA = a.values[i++] as string;
     if (timeB === time) valueB = b.values[j++] as string;
     if (!equal(valueA, valueB)) return time;
@@ -127,10 +132,15 @@ function firstTimeDivergence(a: VcdTrace, b: VcdTrace, pairs: readonly Pair[], e
   const timescale = a.timescale.femtoseconds <= b.timescale.femtoseconds ? a.timescale : b.timescale;
   const scaleA = a.timescale.femtoseconds / timescale.femtoseconds;
   const scaleB = b.timescale.femtoseconds / timescale.femtoseconds;
+  // Past the end of the shorter trace there is nothing to compare with; its last time stamp
+  // often only marks the end (VcdWriter, Icarus), so it counts only when both traces end there.
+  const endA = a.endTime * scaleA;
+  const endB = b.endTime * scaleB;
+  const end = endA === endB ? endA : Math.min(endA, endB) - 1;
   let first = Infinity;
   for (const pair of pairs) {
     const initial = pair.a.kind === 'bits' ? 'x'.repeat(pair.a.width) : 'x';
-    const time = firstDifferenceTime(changesOf(a, pair.a), changesOf(b, pair.b), scaleA, scaleB, initial, equal);
+    const time = firstDifferenceTime(changesOf(a, pair.a), changesOf(b, pair.b), scaleA, scaleB, end, initial, equal);
     if (time !== undefined && time < first) first = time;
   }
   if (first === Infinity) return undefined;

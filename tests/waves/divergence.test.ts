@@ -57,6 +57,13 @@ describe('divergence finder', () => {
     expect(findDivergence(reference, planted, { align: 'cycle' }).divergence).toMatchObject({ cycle: 17, time: 170 });
   });
 
+  it('compares only up to the end of the shorter trace', async () => {
+    await writeCounterTrace(join(directory, 'longer.vcd'), { cycles: 60, plantAt: 50 });
+    const longer = readVcdFile(join(directory, 'longer.vcd'));
+    expect(findDivergence(reference, longer).divergence).toBeUndefined();
+    expect(findDivergence(longer, planted).divergence?.cycle).toBe(17);
+  });
+
   it('matches names only after the configured prefix strip', () => {
     const unstripped = findDivergence(reference, planted, { stripB: '' });
     expect(unstripped.compared).toBe(0);
