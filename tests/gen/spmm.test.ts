@@ -15,14 +15,16 @@ const file = (name: string): string => join(directory, name);
 
 const gen = (...args: string[]) => execa('node', [join(root, 'bin/gen.js'), ...args], { reject: false, cwd: directory });
 
-// A 3×70 times 70×2 problem: K crosses an STC row tile boundary; −0, NaN and ∞ included.
-const A = Uint16Array.from({ length: 3 * 70 }, (_, i) => [0x3c00, 0xb800, 0x0000, 0x8000, 0x4500, 0x7c00, 0x1400][i % 7]!);
+// A 130×70 times 70×2 problem: M spans three row slabs, K crosses an STC row tile boundary;
+// −0, NaN and ∞ included.
+const M = 130;
+const A = Uint16Array.from({ length: M * 70 }, (_, i) => [0x3c00, 0xb800, 0x0000, 0x8000, 0x4500, 0x7c00, 0x1400][i % 7]!);
 const B = Uint16Array.from({ length: 70 * 2 }, (_, i) => [0x3800, 0xc000, 0x3c00, 0x0001, 0x7e00][i % 5]!);
-const C = Float32Array.from({ length: 3 * 2 }, (_, i) => [0.5, -0, 1e30, -3, 2, 7][i]!);
-writeNpy(file('A.npy'), 'float16', [3, 70], A);
+const C = Float32Array.from({ length: M * 2 }, (_, i) => [0.5, -0, 1e30, -3, 2, 7, 1.25][i % 7]!);
+writeNpy(file('A.npy'), 'float16', [M, 70], A);
 writeNpy(file('B.npy'), 'float16', [70, 2], B);
-writeNpy(file('C.npy'), 'float32', [3, 2], C);
-writeNpy(file('A32.npy'), 'float32', [3, 70], new Float32Array(3 * 70));
+writeNpy(file('C.npy'), 'float32', [M, 2], C);
+writeNpy(file('A32.npy'), 'float32', [M, 70], new Float32Array(M * 70));
 writeNpy(file('B69.npy'), 'float16', [69, 2], new Uint16Array(69 * 2));
 writeNpy(file('C22.npy'), 'float32', [2, 2], new Float32Array(4));
 writeFileSync(file('junk.npy'), 'not numpy');
@@ -42,16 +44,16 @@ describe.concurrent('gen spmm', () => {
     ]);
     expect(withC.exitCode, withC.stderr).toBe(0);
     expect(withoutC.exitCode, withoutC.stderr).toBe(0);
-    const a = { rows: 3, cols: 70, bits: A };
+    const a = { rows: M, cols: 70, bits: A };
     const b = { rows: 70, cols: 2, bits: B };
-    const expected = spmm(a, b, { rows: 3, cols: 2, bits: new Uint32Array(C.buffer) });
+    const expected = spmm(a, b, { rows: M, cols: 2, bits: new Uint32Array(C.buffer) });
     expect(readFp32Matrix(file('D.npy'))).toEqual(expected);
     expect(readFp32Matrix(file('out/D0.npy'))).toEqual(spmm(a, b));
   });
 
   const failures: [string, string[], RegExp][] = [
     ['A of the wrong dtype', ['--a', 'A32.npy', '--b', 'B.npy'], /A32\.npy: expected a 2-D float16 matrix, found a 2-D float32/],
-    ['shapes that do not multiply', ['--a', 'A.npy', '--b', 'B69.npy'], /cannot multiply A\.npy \(3×70\) by B69\.npy \(69×2\)/],
+    ['shapes that do not multiply', ['--a', 'A.npy', '--b', 'B69.npy'], /cannot multiply A\.npy \(130×70\) by B69\.npy \(69×2\)/],
     ['a missing file', ['--a', 'missing.npy', '--b', 'B.npy'], /cannot read missing\.npy: ENOENT/],
     ['an unknown engine', ['--a', 'A.npy', '--b', 'B.npy', '--engine', 'verilator'], /Invalid values: .*engine.*"verilator"/],
   ];
@@ -67,7 +69,7 @@ describe.concurrent('gen spmm', () => {
 
   // The same checks in-process (a spawn costs seconds): each is a UserError, which the CLI prints as one line.
   it.each([
-    ['C of the wrong shape', { a: 'A.npy', b: 'B.npy', c: 'C22.npy' }, /C22\.npy is 2×2 but A·B is 3×2/],
+    ['C of the wrong shape', { a: 'A.npy', b: 'B.npy', c: 'C22.npy' }, /C22\.npy is 2×2 but A·B is 130×2/],
     ['a file that is not .npy', { a: 'junk.npy', b: 'B.npy' }, /junk\.npy \(byte 0\): not a \.npy file/],
     ['a repeated option', { a: ['A.npy', 'A.npy'], b: 'B.npy' }, /give --a exactly once/],
     ['an option without a file', { a: 'A.npy', b: '' }, /give --b exactly once/],

@@ -1,5 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { UserError } from '../../../common/errors.ts';
+import { startProgress } from '../../../common/progress.ts';
 import { spmm } from '../../../verif/golden/spmm.ts';
 import { readFp16Matrix, readFp32Matrix, writeFp32Matrix } from '../../../verif/io/npy.ts';
 import { zerosFp32, type Fp16Matrix, type Fp32Matrix } from '../../../verif/matrix.ts';
@@ -51,6 +52,34 @@ function readOperands(argv: SpmmFiles): { A: Fp16Matrix; B: Fp16Matrix; C: Fp32M
   return { A, B, C };
 }
 
+/** Rows of A per engine call: small enough for a live progress bar, large enough to amortize B. */
+const ROWS_PER_SLAB = 64;
+
+/** Rows r0 … r1 − 1 of a row-major matrix, as a view. */
+function rowSlab<M extends Fp16Matrix | Fp32Matrix>(matrix: M, r0: number, r1: number): M {
+  return { ...matrix, rows: r1 - r0, bits: matrix.bits.subarray(r0 * matrix.cols, r1 * matrix.cols) };
+}
+
+/**
+ * Runs the engine on slabs of rows, with a progress bar: every output depends only on its own
+ * row of A (and of C), so cutting M changes no result bit.
+ */
+async function multiplyInRowSlabs(engine: SpmmEngine, A: Fp16Matrix, B: Fp16Matrix, C: Fp32Matrix): Promise<Fp32Matrix> {
+  const D = zerosFp32(A.rows, B.cols);
+  const progress = startProgress('spmm rows', A.rows);
+  try {
+    for (let r0 = 0; r0 < A.rows; r0 += ROWS_PER_SLAB) {
+      const r1 = Math.min(A.rows, r0 + ROWS_PER_SLAB);
+      const slab = await engine(rowSlab(A, r0, r1), B, rowSlab(C, r0, r1));
+      D.bits.set(slab.bits, r0 * B.cols);
+      progress.tick(r1 - r0);
+    }
+  } finally {
+    progress.stop();
+  }
+  return D;
+}
+
 export const spmmCommand: CommandModule<object, SpmmArgs> = {
   command: 'spmm',
   describe: 'D = A·B + C for float16 A (M×K) and B (K×N) and float32 C, bit-exact in the tensor core order',
@@ -73,7 +102,7 @@ export const spmmCommand: CommandModule<object, SpmmArgs> = {
       out: fileOption('out', argv.out),
     };
     const { A, B, C } = readOperands(files);
-    const D = await SPMM_ENGINES[argv.engine](A, B, C);
+    const D = await multiplyInRowSlabs(SPMM_ENGINES[argv.engine], A, B, C);
     writeFp32Matrix(files.out, D);
     process.stdout.write(`wrote ${files.out}: ${shape(D)} float32 (${argv.engine})\n`);
   },
