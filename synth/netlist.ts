@@ -82,7 +82,7 @@ export function instanceTree(netlist: Netlist, top: string): ModuleInstance[] {
 }
 
 /** Yosys `flatten` names a leaf cell by its instance path and its own name, joined by dots. */
-export function flatCellName(path: readonly string[], cell: string): string {
+function flatCellName(path: readonly string[], cell: string): string {
   return [...path, cell].join('.');
 }
 

@@ -151,8 +151,3 @@ export const nangate45: CellLibrary = {
   wireCapPerFanoutFf: 0.25,
   cells,
 };
-
-/** Looks a cell up by name; undefined for anything not in the library (e.g. a submodule). */
-export function findCell(library: CellLibrary, name: string): CellSpec | undefined {
-  return library.cells.find((cell) => cell.name === name);
-}
