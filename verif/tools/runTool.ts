@@ -15,12 +15,15 @@ const DEBIAN_PACKAGES: Readonly<Record<string, string>> = {
 export interface ToolRun {
   readonly stdout: string;
   readonly stderr: string;
+  readonly exitCode: number;
 }
 
 export interface ToolOptions {
   readonly cwd?: string;
   /** Milliseconds before the tool is killed and reported as timed out. */
   readonly timeout?: number;
+  /** Non-zero exit codes that are answers, not failures (a checker reporting problems). */
+  readonly acceptExitCodes?: readonly number[];
 }
 
 /** The last lines of a tool's output, for error messages. */
@@ -39,11 +42,12 @@ export async function runTool(program: string, args: readonly string[], options:
   const stdout = String(result.stdout ?? '');
   const stderr = String(result.stderr ?? '');
   if (result.timedOut) throw new ToolError(program, `timed out after ${options.timeout} ms\n${tail(stderr || stdout)}`);
-  if (result.failed) {
+  const accepted = result.exitCode !== undefined && (options.acceptExitCodes ?? []).includes(result.exitCode);
+  if (result.failed && !accepted) {
     const how = result.signal ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`;
     throw new ToolError(program, `${how}\n${tail(stderr || stdout)}`);
   }
-  return { stdout, stderr };
+  return { stdout, stderr, exitCode: result.exitCode ?? 0 };
 }
 
 /** The first line of `program <flag>` (e.g. `--version`), part of every build cache key. */
