@@ -82,6 +82,9 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
       .option('out', { type: 'string', describe: 'directory for the library, netlists, logs and reports' }) as unknown as Argv<SynthArgs>,
   handler: async (args) => {
     if (!(args.clock > 0)) throw new UserError(`--clock must be a positive frequency in GHz, not ${args.clock}`);
+    for (const [option, volts] of [['--source-vdd', args['source-vdd']], ['--vdd', args.vdd]] as const) {
+      if (volts !== undefined && !(volts > 0 && volts < 2)) throw new UserError(`${option} must be a supply voltage in volts (0–2), not ${volts}`);
+    }
     if (!Number.isInteger(args.cycles) || args.cycles < 4) throw new UserError(`--cycles must be an integer ≥ 4, not ${args.cycles}`);
     const node = args.node as Node;
     const result = await synthesizeDesign(readVerilog(args.verilog), args.top, {
