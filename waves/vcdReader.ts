@@ -70,17 +70,23 @@ const REAL_VALUE = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^[-+]?(inf|nan)$/i;
 
 /** Reads a VCD file (streamed in 1 MB pieces). Malformed input is a FileFormatError naming the line. */
 export function readVcdFile(path: string, options: VcdReadOptions = {}): VcdTrace {
+  const cannotRead = (error: unknown) => new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   let fd: number;
   try {
     fd = openSync(path, 'r');
   } catch (error) {
-    throw new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw cannotRead(error);
   }
   try {
     const parser = new VcdParser(path, options);
     const chunk = Buffer.alloc(CHUNK_BYTES);
     for (;;) {
-      const length = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+      let length: number;
+      try {
+        length = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+      } catch (error) {
+        throw cannotRead(error);
+      }
       if (length === 0) break;
       parser.feed(chunk.subarray(0, length));
     }
@@ -155,7 +161,7 @@ class VcdParser {
       this.partialLine = Buffer.alloc(0);
     }
     if (this.command) this.fail(`truncated: $${this.command.keyword} has no $end`, this.command.line);
-    if (this.inHeader) this.fail('truncated header: no $enddefinitions');
+    if (this.inHeader) this.fail(this.line === 0 ? 'empty file' : 'truncated header: no $enddefinitions', Math.max(1, this.line));
     if (this.pendingVector) this.fail('truncated value change: vector value without an id code');
     if (this.skippingComment) this.fail('truncated: $comment has no $end');
     return {

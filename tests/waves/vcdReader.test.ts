@@ -133,6 +133,7 @@ describe('VCD reader', () => {
     expect([...partial.changes.keys()]).toEqual([signal('top.bus').id]);
     expect(valueAt(partial, findSignal(partial, 'top.bus'), 30)).toBe('11110000');
     expect(() => readVcdFile(join(directory, 'missing.vcd'))).toThrow(UserError);
+    expect(() => readVcdFile(directory)).toThrow(/cannot read .*: EISDIR/);
   });
 
   it.each([
@@ -144,6 +145,7 @@ describe('VCD reader', () => {
   const HEAD = '$timescale 1ns $end\n$scope module m $end\n$var wire 4 ! v $end\n$upscope $end\n$enddefinitions $end\n';
   it.each([
     ['a truncated header', '$timescale 1ns $end\n$scope module m $end\n$var wire 4 ! v', 3, /\$var has no \$end/],
+    ['an empty file', '', 1, /empty file/],
     ['a header without $enddefinitions', '$timescale 1ns $end\n$scope module m $end\n', 2, /truncated header/],
     ['an unknown id code', `${HEAD}#0\nb1 !\n1?\n`, 8, /unknown id code '\?'/],
     ['a zero width', '$scope module m $end\n$var wire 0 ! v $end\n', 2, /bad width '0'/],
