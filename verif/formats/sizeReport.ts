@@ -1,6 +1,6 @@
 import { lineChartSvg } from '../../common/svgChart.ts';
 import { randomSparseStrips } from '../pruning/randomMask.ts';
-import { exactSizes, MEASURE_STRIP_ROWS, measureMatrix, paperSizes, SIZE_FORMATS, type Accounting, type SizeFormat } from './sizes.ts';
+import { exactSizes, MEASURE_STRIP_ROWS, paperSizes, SIZE_FORMATS, StripMeasurer, type Accounting, type MeasuredMatrix, type SizeFormat } from './sizes.ts';
 
 /**
  * The data behind `gen formats` and the paper's Fig. 3: sizes of a rows×cols FP16 matrix in each
@@ -33,31 +33,32 @@ export interface SizeReportRequest {
   readonly sparsities: readonly number[];
   readonly accountings: readonly Accounting[];
   readonly seed: number;
-  /** Called once per measured strip (for a progress bar). */
+  /** Called once per measured strip height (all sparsities together), for a progress bar. */
   readonly onStrip?: () => void;
 }
 
 /** Computes every requested (accounting, sparsity, format) size. */
 export function computeSizeReport(request: SizeReportRequest): SizeReport {
   const { rows, cols, sparsities, accountings, seed } = request;
+  const measured = accountings.includes('exact') ? measureRandomMasks(request) : [];
   const entries: SizeEntry[] = [];
-  for (const sparsity of sparsities) {
+  sparsities.forEach((sparsity, i) => {
     for (const accounting of accountings) {
-      const sizes =
-        accounting === 'paper'
-          ? paperSizes(rows, cols, sparsity, false)
-          : exactSizes(measureMatrix(tap(randomSparseStrips(rows, cols, sparsity, seed, MEASURE_STRIP_ROWS), request.onStrip)));
+      const sizes = accounting === 'paper' ? paperSizes(rows, cols, sparsity, false) : exactSizes(measured[i]!);
       for (const size of sizes) entries.push({ accounting, sparsity, ...size });
     }
-  }
+  });
   return { rows, cols, denseBytes: 2 * rows * cols, seed, sparsities, accountings, entries };
 }
 
-function* tap<T>(items: Iterable<T>, onItem: (() => void) | undefined): Generator<T> {
-  for (const item of items) {
-    yield item;
-    onItem?.();
+/** One seeded random mask per sparsity, generated and measured together strip by strip. */
+function measureRandomMasks(request: SizeReportRequest): MeasuredMatrix[] {
+  const measurers = request.sparsities.map(() => new StripMeasurer());
+  for (const strips of randomSparseStrips(request.rows, request.cols, request.sparsities, request.seed, MEASURE_STRIP_ROWS)) {
+    strips.forEach((strip, i) => measurers[i]!.add(strip));
+    request.onStrip?.();
   }
+  return measurers.map((m) => m.result());
 }
 
 function percentLabel(sparsity: number): string {

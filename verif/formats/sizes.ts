@@ -128,17 +128,18 @@ interface Totals {
 }
 
 /**
- * Measures a matrix given as consecutive horizontal strips (each a whole number of 128-row tile
- * rows except the last), so a 9216×9216 matrix never has to exist in memory at once.
+ * Measures a matrix fed as consecutive horizontal strips (each a whole number of 128-row tile
+ * rows except the last), so a 9216×9216 matrix never has to exist in memory at once, and several
+ * matrices can be measured side by side from one pass of a generator.
  *
  * It counts the nonzeros of every Coruscant 64×1 tile and every Tiled-CSL 128×64 tile in one
  * fused pass and applies the encoders' own padding rules (kernelTileWords, tiledCslTileItems) —
- * about 5× faster than running encodeKernelFormat and encodeTiledCsl, which is what keeps
+ * several times faster than running encodeKernelFormat and encodeTiledCsl, which is what keeps
  * `gen formats` at 9216×9216 to seconds. A property test checks that the byte counts equal
  * those of the real encodings (kernelFormatBytes, tiledCslBytes) for arbitrary matrices.
  */
-export function measureMatrix(strips: Iterable<Fp16Matrix>): MeasuredMatrix {
-  const totals: Totals = {
+export class StripMeasurer {
+  private readonly totals: Totals = {
     rows: 0,
     nonzeros: 0,
     maxRowNonzeros: 0,
@@ -148,27 +149,46 @@ export function measureMatrix(strips: Iterable<Fp16Matrix>): MeasuredMatrix {
     tiledCslTiles: 0,
     tiledCslItems: 0,
   };
-  let cols: number | undefined;
-  let lastStripRows = MEASURE_STRIP_ROWS;
-  for (const strip of strips) {
-    if (lastStripRows % MEASURE_STRIP_ROWS !== 0) throw new RangeError(`only the last strip may have a partial tile row (got ${lastStripRows} rows)`);
-    if (cols !== undefined && strip.cols !== cols) throw new RangeError(`strips disagree on the column count (${strip.cols} vs ${cols})`);
-    cols = strip.cols;
-    lastStripRows = strip.rows;
-    measureStrip(strip, totals);
+  private cols: number | undefined;
+  private lastStripRows = MEASURE_STRIP_ROWS;
+
+  /** Adds the next strip (rows below the previous strips). */
+  add(strip: Fp16Matrix): void {
+    if (this.lastStripRows % MEASURE_STRIP_ROWS !== 0) throw new RangeError(`only the last strip may have a partial tile row (got ${this.lastStripRows} rows)`);
+    if (this.cols !== undefined && strip.cols !== this.cols) throw new RangeError(`strips disagree on the column count (${strip.cols} vs ${this.cols})`);
+    this.cols = strip.cols;
+    this.lastStripRows = strip.rows;
+    measureStrip(strip, this.totals);
   }
-  if (cols === undefined) throw new RangeError('measureMatrix needs at least one strip');
-  return {
-    rows: totals.rows,
-    cols,
-    nonzeros: totals.nonzeros,
-    maxRowNonzeros: totals.maxRowNonzeros,
-    satisfies24: totals.satisfies24,
-    // Bitmaps (8 B per tile) + one uint32 offset array (tiles + 1) + the padded values.
-    coruscantBytes: 8 * totals.coruscantTiles + 4 * (totals.coruscantTiles + 1) + 4 * totals.coruscantValueWords,
-    // 4-byte items + one int32 offset array (tiles + 2).
-    tiledCslBytes: 4 * totals.tiledCslItems + 4 * (totals.tiledCslTiles + TILED_CSL_OFFSET_PADDING),
-  };
+
+  /** The measurement of all strips added so far. */
+  result(): MeasuredMatrix {
+    const { totals, cols } = this;
+    if (cols === undefined) throw new RangeError('nothing measured: no strip was added');
+    return {
+      rows: totals.rows,
+      cols,
+      nonzeros: totals.nonzeros,
+      maxRowNonzeros: totals.maxRowNonzeros,
+      satisfies24: totals.satisfies24,
+      // Bitmaps (8 B per tile) + one uint32 offset array (tiles + 1) + the padded values.
+      coruscantBytes: 8 * totals.coruscantTiles + 4 * (totals.coruscantTiles + 1) + 4 * totals.coruscantValueWords,
+      // 4-byte items + one int32 offset array (tiles + 2).
+      tiledCslBytes: 4 * totals.tiledCslItems + 4 * (totals.tiledCslTiles + TILED_CSL_OFFSET_PADDING),
+    };
+  }
+}
+
+/** Measures a matrix given as consecutive strips (see StripMeasurer). */
+export function measureMatrix(strips: Iterable<Fp16Matrix>): MeasuredMatrix {
+  const measurer = new StripMeasurer();
+  for (const strip of strips) measurer.add(strip);
+  return measurer.result();
+}
+
+/** 1 if a 16-bit pattern is not 0x0000, else 0 — arithmetic, so no branch to mispredict. */
+function isNonzero(bits: number): number {
+  return (bits + 0xffff) >>> 16;
 }
 
 /** One strip into the totals: per-tile nonzero counts, row lengths and the 2:4 property. */
@@ -177,21 +197,34 @@ function measureStrip(strip: Fp16Matrix, totals: Totals): void {
   const tileCols = Math.ceil(cols / TILED_CSL_TILE_COLS);
   const columnCounts = new Uint32Array(cols); // nonzeros per column in the current 64-row block
   const tiledCounts = new Uint32Array(tileCols); // nonzeros per Tiled-CSL tile in the current 128-row tile row
+  let over24 = 0; // count of aligned groups of 4 holding more than 2 nonzeros
   for (let row = 0; row < rows; row++) {
     const base = row * cols;
     let inRow = 0;
-    let inGroup = 0;
-    for (let col = 0; col < cols; col++) {
-      const nonzero = bits[base + col] !== 0 ? 1 : 0;
-      columnCounts[col] = columnCounts[col]! + nonzero;
-      inRow += nonzero;
-      inGroup += nonzero;
-      // Aligned groups of 4 along the row (the last group is shorter when K % 4 ≠ 0).
-      if ((col & 3) === 3 || col === cols - 1) {
-        if (inGroup > 2) totals.satisfies24 = false;
-        inGroup = 0;
-      }
+    // Aligned groups of 4 along the row, unrolled and branch-free: at 30–70 % sparsity every
+    // branch on a bit would mispredict. The last group is shorter when K % 4 ≠ 0.
+    const whole = cols - (cols % 4);
+    for (let col = 0; col < whole; col += 4) {
+      const a = isNonzero(bits[base + col]!);
+      const b = isNonzero(bits[base + col + 1]!);
+      const c = isNonzero(bits[base + col + 2]!);
+      const d = isNonzero(bits[base + col + 3]!);
+      columnCounts[col] = columnCounts[col]! + a;
+      columnCounts[col + 1] = columnCounts[col + 1]! + b;
+      columnCounts[col + 2] = columnCounts[col + 2]! + c;
+      columnCounts[col + 3] = columnCounts[col + 3]! + d;
+      const inGroup = a + b + c + d;
+      inRow += inGroup;
+      over24 += (2 - inGroup) >>> 31; // 1 when the group holds more than 2
     }
+    let inLastGroup = 0;
+    for (let col = whole; col < cols; col++) {
+      const nonzero = isNonzero(bits[base + col]!);
+      columnCounts[col] = columnCounts[col]! + nonzero;
+      inLastGroup += nonzero;
+    }
+    inRow += inLastGroup;
+    over24 += (2 - inLastGroup) >>> 31;
     totals.nonzeros += inRow;
     totals.maxRowNonzeros = Math.max(totals.maxRowNonzeros, inRow);
     const lastRow = row === rows - 1;
@@ -211,6 +244,7 @@ function measureStrip(strip: Fp16Matrix, totals: Totals): void {
     }
   }
   totals.rows += rows;
+  if (over24 > 0) totals.satisfies24 = false;
 }
 
 /** Splits a whole matrix into measureMatrix's strips (views, no copies). */

@@ -59,7 +59,7 @@ export const formatsCommand: CommandModule<object, FormatsArgs> = {
     const sparsities = parseSparsities(argv.sparsity);
     if (!Number.isSafeInteger(argv.seed)) throw new UserError(`--seed must be an integer, got ${argv.seed}`);
     const accountings: Accounting[] = argv.accounting === 'both' ? ['paper', 'exact'] : [argv.accounting];
-    const strips = accountings.includes('exact') ? sparsities.length * Math.ceil(rows / MEASURE_STRIP_ROWS) : 0;
+    const strips = accountings.includes('exact') ? Math.ceil(rows / MEASURE_STRIP_ROWS) : 0;
     const progress = startProgress('measuring', strips);
     const report = computeSizeReport({ rows, cols, sparsities, accountings, seed: argv.seed, onStrip: () => progress.tick() });
     progress.stop();

@@ -34,13 +34,18 @@ describe('seeded generators', () => {
     for (const channel of a.outlierChannels) expect(a.activationNorms[channel]).toBeGreaterThan(3 * Math.max(...typical));
   });
 
-  it('random masks have exactly round(s·M·K) zeros and depend only on the seed', () => {
-    const collect = (seed: number) => [...randomSparseStrips(300, 70, 0.37, seed, 128)];
-    const strips = collect(9);
-    expect(strips.map((s) => s.rows)).toEqual([128, 128, 44]);
-    const zeros = strips.reduce((n, s) => n + s.bits.filter((b) => b === 0).length, 0);
-    expect(zeros).toBe(Math.round(0.37 * 300 * 70));
-    expect(collect(9).map((s) => [...s.bits])).toEqual(strips.map((s) => [...s.bits]));
-    expect(collect(10).map((s) => [...s.bits])).not.toEqual(strips.map((s) => [...s.bits]));
+  it('random masks have exactly round(s·M·K) zeros and depend only on their seed and sparsity', () => {
+    const collect = (seed: number, sparsities = [0.37], stripRows = 128) =>
+      [...randomSparseStrips(300, 70, sparsities, seed, stripRows)].map((strips) => strips.map((s) => [...s.bits]));
+    const mask = (seed: number, sparsities?: number[], stripRows?: number, which = 0) => collect(seed, sparsities, stripRows).flatMap((strips) => strips[which]!);
+    const strips = [...randomSparseStrips(300, 70, [0.37], 9, 128)];
+    expect(strips.map(([s]) => s!.rows)).toEqual([128, 128, 44]);
+    expect(mask(9).filter((b) => b === 0).length).toBe(Math.round(0.37 * 300 * 70));
+    expect(mask(9)).toEqual(mask(9));
+    expect(mask(10)).not.toEqual(mask(9));
+    // Neither the strip height nor the other sparsities requested change a mask.
+    expect(mask(9, [0.37], 7)).toEqual(mask(9));
+    expect(mask(9, [0.8, 0.37], 128, 1)).toEqual(mask(9));
+    expect(mask(9, [0.8, 0.37], 128, 0).filter((b) => b === 0).length).toBe(Math.round(0.8 * 300 * 70));
   });
 });
