@@ -67,7 +67,8 @@ export interface SynthesisResult {
 }
 
 function describe(stimulus: ActivityStimulus): string {
-  return 'vectors' in stimulus ? `${stimulus.vectors.length} given vectors` : `${stimulus.cycles} cycles of ${stimulus.workload} inputs (seed ${stimulus.seed ?? 1})`;
+  if ('vectors' in stimulus) return `${stimulus.vectors.length} given vectors`;
+  return stimulus.workload === 'random' ? `${stimulus.cycles} cycles of random inputs (seed ${stimulus.seed ?? 1})` : `${stimulus.cycles} cycles of all-zero inputs`;
 }
 
 /**
