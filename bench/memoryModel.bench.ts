@@ -18,11 +18,15 @@ for (const { profile: name, label, options } of cases) {
   const profile = memoryProfile(name);
   const trace = patternTrace({ ...options, smCount: profile.sm.count });
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   const result = simulateTrace(profile, trace);
   const seconds = (performance.now() - start) / 1000;
-  const rate = result.sectorRequests / seconds / 1e6;
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const rate = (s: number): string => (result.sectorRequests / s / 1e6).toFixed(2);
+  // CPU time as well as wall time: on a shared machine the wall clock also counts waiting for a core.
   console.log(
-    `${name.padEnd(10)} ${label.padEnd(38)} ${result.sectorRequests} sectors in ${seconds.toFixed(2)} s = ${rate.toFixed(2)} M sectors/s` +
+    `${name.padEnd(10)} ${label.padEnd(38)} ${result.sectorRequests} sectors: ${rate(seconds)} M/s wall (${seconds.toFixed(2)} s), ${rate(cpuSeconds)} M/s CPU` +
       ` (L1 ${(100 * result.l1.hitRate).toFixed(1)} %, L2 ${(100 * result.l2.hitRate).toFixed(1)} %, bound by ${result.boundingResource})`,
   );
 }

@@ -12,6 +12,9 @@ export class L1Caches {
   private readonly lineBytes: number;
   private readonly sectorShift: number;
   private readonly sectorMask: number;
+  /** The line and cache instance of the previous access, for the same-line fast path. */
+  private lastLine = -1;
+  private lastInstance = -1;
 
   constructor(
     readonly spec: L1Spec,
@@ -34,6 +37,12 @@ export class L1Caches {
 
   /** Looks up the sector holding `address` in SM `sm`'s L1 (allocates on a miss; `store.slot` names the way). */
   access(sm: number, address: number): LookupOutcome {
-    return this.store.access(sm, this.setOf(address), Math.floor(address / this.lineBytes), this.sectorOf(address));
+    const line = Math.floor(address / this.lineBytes);
+    const sector = this.sectorOf(address);
+    // Consecutive sectors of one line (a request's 2nd…4th) skip the hash and the tag scan.
+    if (line === this.lastLine && sm === this.lastInstance) return this.store.accessSlot(this.store.slot, sector);
+    this.lastLine = line;
+    this.lastInstance = sm;
+    return this.store.access(sm, this.setOf(address), line, sector);
   }
 }

@@ -25,6 +25,9 @@ export class L2Cache {
   private readonly lineBytes: number;
   private readonly sectorShift: number;
   private readonly sectorMask: number;
+  /** The line and cache instance of the previous access, for the same-line fast path. */
+  private lastLine = -1;
+  private lastInstance = -1;
 
   constructor(readonly spec: L2Spec) {
     const { sliceHash } = spec;
@@ -56,6 +59,12 @@ export class L2Cache {
 
   /** Looks up the sector holding `address` in its slice `slice` (allocates on a miss; `store.slot` names the way). */
   access(slice: number, address: number): LookupOutcome {
-    return this.store.access(slice, this.setOf(address), Math.floor(address / this.lineBytes), this.sectorOf(address));
+    const line = Math.floor(address / this.lineBytes);
+    const sector = this.sectorOf(address);
+    // Consecutive sectors of one line (a request's 2nd…4th) skip the hash and the tag scan.
+    if (line === this.lastLine && slice === this.lastInstance) return this.store.accessSlot(this.store.slot, sector);
+    this.lastLine = line;
+    this.lastInstance = slice;
+    return this.store.access(slice, this.setOf(address), line, sector);
   }
 }

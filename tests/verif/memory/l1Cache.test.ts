@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { L1Caches } from '../../../verif/memory/l1Cache.ts';
 import { simulateTrace } from '../../../verif/memory/pathModel.ts';
 import { memoryProfile } from '../../../verif/memory/profiles.ts';
 import { HIT, LINE_MISS, SECTOR_MISS } from '../../../verif/memory/sectoredCache.ts';
 import { TraceBuilder } from '../../../verif/memory/trace.ts';
+import { fastCheckSeed } from './seed.ts';
 
 const profile = memoryProfile('rtx4090');
 const { ways } = profile.l1;
@@ -71,6 +73,27 @@ describe('L1 cache', () => {
     expect(result.l1.sectorMisses).toBe(8);
     expect(result.l1.sectorOnlyMisses).toBe(3);
     expect(result.bytes.l2ToL1).toBe(256);
+  });
+
+  it('the same-line fast path gives the outcomes of a full tag lookup', () => {
+    const seed = fastCheckSeed('L1 same-line fast path');
+    const oneWay = { ...profile.l1, ways: 1 };
+    // Few lines and runs of the same line, so the fast path, hits, sector misses and evictions all occur.
+    const line = fc.oneof(fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 2000 }));
+    const run = fc.record({ sm: fc.integer({ min: 0, max: 1 }), line, sectors: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 4 }) });
+    fc.assert(
+      fc.property(fc.array(run, { minLength: 1, maxLength: 200 }), (runs) => {
+        const fast = new L1Caches(oneWay, 2);
+        const full = new L1Caches(oneWay, 2);
+        for (const { sm, line, sectors } of runs) {
+          for (const sector of sectors) {
+            const address = line * 128 + sector * 32;
+            expect(fast.access(sm, address)).toBe(full.store.access(sm, full.setOf(address), line, sector));
+          }
+        }
+      }),
+      { seed, numRuns: 200 },
+    );
   });
 
   it('keeps separate caches per SM', () => {

@@ -1,8 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryPathSimulator, simulateTrace } from '../../../verif/memory/pathModel.ts';
 import { patternTrace } from '../../../verif/memory/patterns.ts';
 import { memoryProfile } from '../../../verif/memory/profiles.ts';
 import { TraceBuilder } from '../../../verif/memory/trace.ts';
+import { fastCheckSeed } from './seed.ts';
 
 const profile = memoryProfile('rtx4090');
 
@@ -66,6 +68,28 @@ describe('memory path model', () => {
       time: trace.time.subarray(from, to),
     });
     expect(simulateTrace(profile, [slice(0, half), slice(half, trace.length)])).toEqual(simulateTrace(profile, trace));
+  });
+
+  it('a request of several sectors costs the same as its sectors requested one by one in the same cycle', () => {
+    const seed = fastCheckSeed('multi-sector requests');
+    const request = fc.record({ sm: fc.integer({ min: 0, max: 3 }), line: fc.integer({ min: 0, max: 1023 }), first: fc.integer({ min: 0, max: 3 }), count: fc.integer({ min: 1, max: 4 }) });
+    fc.assert(
+      fc.property(fc.array(request, { minLength: 1, maxLength: 300 }), (requests) => {
+        const whole = new TraceBuilder();
+        const split = new TraceBuilder();
+        requests.forEach(({ sm, line, first, count }, cycle) => {
+          const sectors = Math.min(count, 4 - first);
+          whole.push(sm, line * 128 + first * 32, 32 * sectors, cycle);
+          for (let s = 0; s < sectors; s++) split.push(sm, line * 128 + (first + s) * 32, 32, cycle);
+        });
+        // A one-way L1 so that lines are evicted between requests.
+        const options = { l1DataBytes: profile.l1.sets * profile.l1.lineBytes };
+        const a = simulateTrace(profile, whole.build(), options);
+        const b = simulateTrace(profile, split.build(), options);
+        expect({ ...a, l1: { ...a.l1, sectorOnlyMisses: 0 } }).toEqual({ ...b, l1: { ...b.l1, sectorOnlyMisses: 0 } });
+      }),
+      { seed, numRuns: 30 },
+    );
   });
 
   it('rejects an SM the profile does not have', () => {
