@@ -48,7 +48,7 @@ export const formatsCommand: CommandModule<object, FormatsArgs> = {
         choices: ['paper', 'exact', 'both'] as const,
         default: 'both' as const,
         describe:
-          'paper: 16-bit indices/pointers, no padding (formulas); exact: bytes of real encodings of a seeded random mask of exactly that sparsity, padding and offsets included',
+          'paper: 16-bit indices/pointers, no padding (formulas); exact: bytes as the real encoders lay them out, padding and offsets included, measured on a seeded random mask of exactly that sparsity',
       })
       .option('json', { type: 'boolean', default: false, describe: 'print machine-readable JSON instead of tables' })
       .option('svg', { type: 'string', describe: 'also write a Fig. 3-style line chart here (paper accounting when computed, else exact), atomically' })
