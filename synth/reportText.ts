@@ -1,4 +1,4 @@
-import type { BarPanel } from './barChart.ts';
+import { barChartSvg } from '../common/svgChart.ts';
 import { figure } from './figure.ts';
 import type { ComponentReport, SynthReport } from './synthesizeDesign.ts';
 
@@ -56,12 +56,37 @@ export function formatSynthReport(report: SynthReport): string {
   ].join('\n');
 }
 
-/** Area and total power of every row of the report (the whole design first). */
-export function reportChartPanels(report: SynthReport): BarPanel[] {
-  const bars = (value: (row: ComponentReport) => number): { label: string; value: number }[] =>
-    report.components.map((row, index) => ({ label: label(row, index), value: value(row) }));
-  return [
-    { title: `Area of ${report.top} at 45 nm`, unit: 'µm²', bars: bars((row) => row.area45) },
-    { title: `Power of ${report.top} at 45 nm, ${report.clockGhz} GHz`, unit: 'µW', bars: bars((row) => row.power45.totalUw) },
+/** Area and power of every row (the whole design first) as two bar charts stacked in one SVG document. */
+export function reportChartSvg(report: SynthReport): string {
+  const categories = report.components.map(label);
+  const width = Math.max(640, 150 * categories.length + 280);
+  const height = 360;
+  const node = `${report.target.node} nm`;
+  const charts = [
+    barChartSvg({
+      title: `Area of ${report.top}`,
+      xLabel: 'component',
+      yLabel: 'area (µm²)',
+      categories,
+      series: [{ name: '45 nm', values: report.components.map((row) => row.area45) }, { name: node, values: report.components.map((row) => row.areaTarget) }],
+      width,
+      height,
+    }),
+    barChartSvg({
+      title: `Power of ${report.top} at ${report.clockGhz} GHz`,
+      xLabel: 'component',
+      yLabel: 'power (µW)',
+      categories,
+      series: [
+        { name: 'leakage 45 nm', values: report.components.map((row) => row.power45.leakageUw) },
+        { name: 'dynamic 45 nm', values: report.components.map((row) => row.power45.dynamicUw) },
+        { name: `total ${node}`, values: report.components.map((row) => row.totalUwTarget) },
+      ],
+      width,
+      height,
+    }),
   ];
+  // Each chart is a standalone document; nested <svg> elements stack them without re-drawing anything.
+  const nested = charts.map((chart, index) => chart.replace(/^<\?xml[^>]*>\n/, '').replace('<svg ', `<svg y="${index * height}" `));
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${2 * height}" viewBox="0 0 ${width} ${2 * height}">\n${nested.join('')}</svg>\n`;
 }

@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
-import { barChartSvg } from '../../../synth/barChart.ts';
 import { cellModelsVerilog } from '../../../synth/library/verilogModels.ts';
-import { formatSynthReport, reportChartPanels } from '../../../synth/reportText.ts';
+import { formatSynthReport, reportChartSvg } from '../../../synth/reportText.ts';
 import { nominalVdd, supportedNodes, type Flavor, type Node } from '../../../synth/scaling.ts';
 import { synthesizeDesign, type SynthesisResult } from '../../../synth/synthesizeDesign.ts';
 import { yosysEngines, type YosysEngine } from '../../../synth/yosys.ts';
@@ -99,7 +98,7 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
     });
     const table = formatSynthReport(result.report);
     process.stdout.write(args.json ? `${JSON.stringify(result.report, null, 2)}\n` : table);
-    if (args.svg !== undefined) writeFileAtomic(args.svg, barChartSvg(reportChartPanels(result.report)));
+    if (args.svg !== undefined) writeFileAtomic(args.svg, reportChartSvg(result.report));
     if (args.out !== undefined) writeOutputs(args.out, result, table);
   },
 };
