@@ -22,19 +22,28 @@ function rankable(score: number): number {
   return Number.isNaN(score) ? Infinity : score;
 }
 
-/** Zeroes, in `bits`, the `count` lowest-scoring positions among `positions`, ties by index. */
-function pruneLowest(bits: Uint16Array, positions: Uint32Array, scores: Float64Array, count: number): void {
-  const order = Array.from(positions).sort((a, b) => scores[a]! - scores[b]! || a - b);
-  for (let i = 0; i < count; i++) bits[order[i]!] = 0;
+/** An FP16 pattern's magnitude as an integer that orders like |w|, NaNs (0x7C01…) above ∞ (0x7C00). */
+function magnitudeKey(bits: number): number {
+  return bits & 0x7fff;
 }
 
-/** Magnitude pruning: exactly round(s·M·K) zeros over the whole matrix. */
+/**
+ * Magnitude pruning: exactly round(s·M·K) zeros over the whole matrix. FP16 magnitudes have only
+ * 2¹⁵ keys, so a counting pass finds the threshold key in linear time: everything below it is
+ * pruned, and at the threshold the lowest indices make up the exact count.
+ */
 export function magnitudePrune(weights: Fp16Matrix, sparsity: number): Fp16Matrix {
   checkSparsity(sparsity);
-  const count = weights.bits.length;
-  const scores = Float64Array.from(weights.bits, (b) => rankable(Math.abs(fp16ToNumber(b))));
   const bits = weights.bits.slice();
-  pruneLowest(bits, Uint32Array.from({ length: count }, (_, i) => i), scores, targetZeros(sparsity, count));
+  const histogram = new Float64Array(0x8000);
+  for (const b of bits) histogram[magnitudeKey(b)]! += 1;
+  let remaining = targetZeros(sparsity, bits.length);
+  let threshold = 0;
+  while (threshold < histogram.length && histogram[threshold]! <= remaining) remaining -= histogram[threshold++]!;
+  for (let i = 0; i < bits.length; i++) {
+    const key = magnitudeKey(bits[i]!);
+    if (key < threshold || (key === threshold && remaining-- > 0)) bits[i] = 0;
+  }
   return { rows: weights.rows, cols: weights.cols, bits };
 }
 
@@ -45,11 +54,15 @@ export function wandaPrune(weights: Fp16Matrix, activationNorms: ArrayLike<numbe
   if (activationNorms.length !== cols) {
     throw new RangeError(`Wanda needs one activation norm per input channel: ${cols} columns, ${activationNorms.length} norms`);
   }
-  const scores = Float64Array.from(weights.bits, (b, i) => rankable(Math.abs(fp16ToNumber(b)) * activationNorms[i % cols]!));
   const bits = weights.bits.slice();
   const perRow = targetZeros(sparsity, cols);
+  const scores = new Float64Array(cols);
+  const order = Array.from({ length: cols }, (_, c) => c);
   for (let row = 0; row < rows; row++) {
-    pruneLowest(bits, Uint32Array.from({ length: cols }, (_, c) => row * cols + c), scores, perRow);
+    const base = row * cols;
+    for (let c = 0; c < cols; c++) scores[c] = rankable(Math.abs(fp16ToNumber(bits[base + c]!)) * activationNorms[c]!);
+    order.sort((a, b) => scores[a]! - scores[b]! || a - b);
+    for (let i = 0; i < perRow; i++) bits[base + order[i]!] = 0;
   }
   return { rows, cols, bits };
 }

@@ -62,6 +62,13 @@ describe('pruning to an exact target sparsity', () => {
     expect([...wandaPrune(weights, [1, 1, 1, 1, 1, 1], 0.5).bits]).toEqual([0, 0xbc00, 0, 0x3c00, 0, 0x3c00]);
   });
 
+  it('ranks NaN above infinity, so NaN weights are kept longest', () => {
+    const weights: Fp16Matrix = { rows: 1, cols: 4, bits: Uint16Array.of(0x7e00, 0xfc00, 0x3c00, 0x0001) };
+    expect([...magnitudePrune(weights, 0.5).bits]).toEqual([0x7e00, 0xfc00, 0, 0]);
+    expect([...magnitudePrune(weights, 0.75).bits]).toEqual([0x7e00, 0, 0, 0]);
+    expect([...wandaPrune(weights, [1, 1, 1, 1], 0.75).bits]).toEqual([0x7e00, 0, 0, 0]);
+  });
+
   it('Wanda keeps outlier-channel weights that magnitude pruning drops', () => {
     const layer = syntheticLlmLayer(64, 512, 11);
     const byMagnitude = keptIn(magnitudePrune(layer.weights, 0.5), layer.outlierChannels);
