@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { writeSync } from 'node:fs';
 import { AtomicFileStream } from '../common/atomicWrite.ts';
 import { UserError } from '../common/errors.ts';
 import { requireTimescale } from './timescale.ts';
@@ -60,8 +61,10 @@ const BIT_STRING = /^[01xzXZ]+$/;
  * to the last one costs a comparison and writes nothing, and a `#t` line appears only when
  * something changed at t. Vectors are written without leading zeros, as Icarus does.
  *
- * Memory stays bounded only if the producer lets the stream drain: a long synchronous loop should
- * `if (w.needsDrain) await w.drain()` now and then (once per cycle is cheap).
+ * Memory: a writer made with `await VcdWriter.open(…)` writes each chunk synchronously to the
+ * temporary file, so memory stays bounded whatever the producer does; one made with `new` queues
+ * chunks on a stream, which drains only while the event loop runs, so a long synchronous loop
+ * must `if (w.needsDrain) await w.drain()` now and then.
  */
 export class VcdWriter {
   private readonly declared: Declared[] = [];
@@ -77,6 +80,25 @@ export class VcdWriter {
   private timeWritten = false;
   private buffer = '';
   private streamError: Error | undefined;
+  /** The temporary file's descriptor once `open` has waited for it: chunks then go straight to disk. */
+  private fd: number | undefined;
+
+  /** A writer whose output goes synchronously to disk in large chunks: bounded memory with no `drain()` calls. */
+  static async open(path: string, options: VcdWriterOptions = {}): Promise<VcdWriter> {
+    const writer = new VcdWriter(path, options);
+    const stream = writer.file.stream;
+    try {
+      if (stream.pending) await once(stream, 'open');
+    } catch (error) {
+      writer.abort();
+      throw new UserError(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    // WriteStream keeps its descriptor in `fd` (untyped); nothing has gone through the stream yet,
+    // so writing beside it keeps the order, and the stream still closes the file on commit.
+    const fd = (stream as unknown as { fd?: unknown }).fd;
+    if (typeof fd === 'number') writer.fd = fd;
+    return writer;
+  }
 
   constructor(
     readonly path: string,
@@ -192,8 +214,18 @@ export class VcdWriter {
 
   private flush(): void {
     if (this.buffer.length === 0) return;
-    this.file.write(this.buffer);
+    if (this.fd === undefined) this.file.write(this.buffer);
+    else this.writeToDisk(Buffer.from(this.buffer));
     this.buffer = '';
+  }
+
+  private writeToDisk(bytes: Buffer): void {
+    try {
+      for (let offset = 0; offset < bytes.length; ) offset += writeSync(this.fd as number, bytes, offset);
+    } catch (error) {
+      this.abort();
+      throw new UserError(`cannot write ${this.path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
   }
 
   /** One representation per value, so `===` against the last value detects a change. */

@@ -17,8 +17,8 @@ function hasTool(name: string): boolean {
 }
 
 /** A small trace with a scalar, short and wide vectors, x/z, and a signal that never changes. */
-async function writeSample(path: string): Promise<void> {
-  const writer = new VcdWriter(path, { timescale: '10ps' });
+async function writeSample(path: string, direct = false): Promise<void> {
+  const writer = direct ? await VcdWriter.open(path, { timescale: '10ps' }) : new VcdWriter(path, { timescale: '10ps' });
   const clk = writer.addSignal(['top'], 'clk', 1);
   const count = writer.addSignal(['top', 'dec'], 'count', 7);
   const wide = writer.addSignal(['top', 'dec'], 'wide', 100, 'reg');
@@ -63,9 +63,9 @@ describe('VcdWriter', () => {
     });
   });
 
-  it('is byte-identical across runs when no date is given', async () => {
+  it('is byte-identical across runs when no date is given, streamed or written directly', async () => {
     await writeSample(join(directory, 'again1.vcd'));
-    await writeSample(join(directory, 'again2.vcd'));
+    await writeSample(join(directory, 'again2.vcd'), true);
     expect(readFileSync(join(directory, 'again1.vcd'))).toEqual(readFileSync(join(directory, 'again2.vcd')));
   });
 
@@ -119,6 +119,23 @@ describe('VcdWriter', () => {
     expect(readFileSync(path, 'utf8')).toMatch(/\$end\n#2\n$/);
   });
 
+  it('keeps memory bounded through drain() when made with new', async () => {
+    const path = join(directory, 'drained.vcd');
+    const writer = new VcdWriter(path);
+    const ids = Array.from({ length: 50 }, (_, index) => writer.addSignal(['top'], `s${index}`, 32));
+    writer.beginDump();
+    let maxQueued = 0;
+    for (let step = 0; step < 8_000; step++) {
+      writer.setTime(step);
+      for (const id of ids) writer.change(id, (step * 2654435761 + id) >>> 0);
+      maxQueued = Math.max(maxQueued, writer.queuedBytes);
+      if (writer.needsDrain) await writer.drain();
+    }
+    await writer.close();
+    expect(statSync(path).size).toBeGreaterThan(12 * 2 ** 20);
+    expect(maxQueued).toBeLessThan(2 * 2 ** 20);
+  });
+
   it.skipIf(!hasTool('vcd2fst') || !hasTool('fst2vcd'))('is accepted by GTKWave vcd2fst without warnings, and fst2vcd reads back to the same values', async () => {
     const path = join(directory, 'gtkwave.vcd');
     await writeSample(path);
@@ -138,10 +155,10 @@ describe('VcdWriter', () => {
   });
   if (!hasTool('vcd2fst')) console.warn('vcd2fst/fst2vcd not found (apt-get install gtkwave): GTKWave acceptance test skipped');
 
-  it('streams 10^5 steps of 100 signals with bounded memory', async () => {
+  it('streams 10^5 steps of 100 signals with bounded memory, from a loop that never yields', async () => {
     const path = join(directory, 'big.vcd');
     const steps = 100_000;
-    const writer = new VcdWriter(path);
+    const writer = await VcdWriter.open(path);
     const ids = Array.from({ length: 100 }, (_, index) => writer.addSignal(['top', `block${index % 10}`], `s${index}`, index % 3 === 0 ? 1 : index % 3 === 1 ? 16 : 70));
     writer.beginDump();
     // the 70-bit signals' values as a simulator would keep them: one bigint per distinct value
@@ -170,7 +187,6 @@ describe('VcdWriter', () => {
         const value = Math.floor(step / ((index % 16) + 2));
         writer.change(index, index % 3 === 0 ? value & 1 : index % 3 === 1 ? value & 0xffff : wide(value));
       }
-      if (writer.needsDrain) await writer.drain();
       if (step % 10_000 === 0) peak = Math.max(peak, retained());
       maxQueued = Math.max(maxQueued, writer.queuedBytes);
     }
