@@ -32,8 +32,8 @@ export const Fp16Multiplier = defineModule({
 
     const product = pipelineCut(m, 'product', {
       sign: a.sign.xor(b.sign),
-      significand: m.named('significandProduct', a.significand.mul(b.significand)),
-      exponentSum: m.named('exponentSum', a.exponent.zext(8).add(b.exponent.zext(8))),
+      significand: a.significand.mul(b.significand),
+      exponentSum: a.exponent.zext(8).add(b.exponent.zext(8)),
       nan: a.isNaN.or(b.isNaN).or(a.isZero.and(b.isInfinity)).or(a.isInfinity.and(b.isZero)),
       infinity: a.isInfinity.or(b.isInfinity),
     }, cuts.has('product'));

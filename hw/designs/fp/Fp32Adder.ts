@@ -53,7 +53,7 @@ export const Fp32Adder = defineModule({
 
     const wideLarge = aligned.large.zext(WORK_BITS + 1);
     const wideSmall = aligned.small.zext(WORK_BITS + 1);
-    const rawSum = m.named('rawSum', mux(aligned.subtract, wideLarge.sub(wideSmall), wideLarge.add(wideSmall)));
+    const rawSum = mux(aligned.subtract, wideLarge.sub(wideSmall), wideLarge.add(wideSmall));
     const summed = pipelineCut(m, 'sum', {
       value: rawSum,
       exponent: aligned.exponent,

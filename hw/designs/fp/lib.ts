@@ -95,16 +95,18 @@ export function saturate(amount: Value, width: number): Value {
 export type StageSignals = Readonly<Record<string, Value>>;
 
 /**
- * A pipeline cut: with `registered`, every signal passes through a register named
- * `<stage>_<signal>` (one cycle of latency); otherwise the signals pass straight through.
+ * A pipeline cut: every signal crossing it is named `<stage>_<signal>`, so waveforms and Verilog
+ * show the same names whether or not the cut is `registered` (then a register, one cycle of
+ * latency; otherwise a wire).
  */
 export function pipelineCut<T extends StageSignals>(m: ModuleBuilder, stage: string, signals: T, registered: boolean): T {
-  if (!registered) return signals;
   const out: Record<string, Value> = {};
   for (const [name, value] of Object.entries(signals)) {
-    const register = m.reg(`${stage}_${name}`, value.width);
-    register.set(value);
-    out[name] = register;
+    if (registered) {
+      const register = m.reg(`${stage}_${name}`, value.width);
+      register.set(value);
+      out[name] = register;
+    } else out[name] = m.named(`${stage}_${name}`, value);
   }
   return out as T;
 }

@@ -44,7 +44,7 @@ describe('DotProduct4', () => {
     const seed = fastCheckSeed(`DotProduct4 pipelined=${pipelined}`);
     const design = elaborateAndReport(DotProduct4, { pipelined });
     const latency = dotProductLatency(pipelined);
-    const chunks = fc.sample(chunk, { seed, numRuns: 1_000 });
+    const chunks = fc.sample(chunk, { seed, numRuns: 500 });
     const run = await engine.run(design, [...chunks, ...Array.from({ length: latency }, () => chunks[0]!)].map(({ a, b }) => operandPorts(a, b)));
     chunks.forEach(({ a, b }, index) => {
       expect(hex(run.outputs[index + latency]!['dot']), `a=${a.map(hex)} b=${b.map(hex)}`).toBe(hex(goldenDot(a, b)));
@@ -82,7 +82,7 @@ describe('TensorLane', () => {
         const expected = goldenAccumulator(cycles);
         expected.forEach((acc, index) => expect(hex(run.outputs[1 + index + latency]!['acc']), `after cycle ${index}`).toBe(hex(acc)));
       }),
-      { seed, numRuns: 25 },
+      { seed, numRuns: 20 },
     );
   });
 
