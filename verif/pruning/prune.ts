@@ -17,9 +17,10 @@ import { checkSparsity, targetZeros } from './sparsity.ts';
  * above everything (kept), so a NaN weight is never silently turned into a zero.
  */
 
-/** Scores sortable as numbers: NaN moves to +∞ so it ranks highest. */
-function rankable(score: number): number {
-  return Number.isNaN(score) ? Infinity : score;
+/** Orders scores ascending with NaN above everything, +∞ included. */
+function compareScores(a: number, b: number): number {
+  if (Number.isNaN(a) || Number.isNaN(b)) return Number(Number.isNaN(a)) - Number(Number.isNaN(b));
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** An FP16 pattern's magnitude as an integer that orders like |w|, NaNs (0x7C01…) above ∞ (0x7C00). */
@@ -60,8 +61,8 @@ export function wandaPrune(weights: Fp16Matrix, activationNorms: ArrayLike<numbe
   const order = Array.from({ length: cols }, (_, c) => c);
   for (let row = 0; row < rows; row++) {
     const base = row * cols;
-    for (let c = 0; c < cols; c++) scores[c] = rankable(Math.abs(fp16ToNumber(bits[base + c]!)) * activationNorms[c]!);
-    order.sort((a, b) => scores[a]! - scores[b]! || a - b);
+    for (let c = 0; c < cols; c++) scores[c] = Math.abs(fp16ToNumber(bits[base + c]!)) * activationNorms[c]!;
+    order.sort((a, b) => compareScores(scores[a]!, scores[b]!) || a - b);
     for (let i = 0; i < perRow; i++) bits[base + order[i]!] = 0;
   }
   return { rows, cols, bits };
