@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { L2Cache } from '../../../verif/memory/l2Cache.ts';
-import { foldedSliceMasks } from '../../../verif/memory/parityHash.ts';
 import { simulateTrace } from '../../../verif/memory/pathModel.ts';
 import { patternTrace } from '../../../verif/memory/patterns.ts';
 import { GPU_MEMORY_PROFILES, memoryProfile } from '../../../verif/memory/profiles.ts';
+import { withSmallL2 } from './smallL2.ts';
 
 describe('L2 slices', () => {
   for (const profile of Object.values(GPU_MEMORY_PROFILES)) {
@@ -42,10 +42,8 @@ describe('L2 slices', () => {
 
   it('holds an L2-sized contiguous footprint: a second pass hits every sector', () => {
     // h200's slices and ways with 16 sets per slice, so the footprint (3.75 MiB) runs quickly.
-    const h200 = memoryProfile('h200');
-    const masks = foldedSliceMasks(5, 4);
-    const l2 = { ...h200.l2, setsPerSlice: 16, setIndexMasks: masks.setIndexMasks, sliceHash: { ...h200.l2.sliceHash, parityMasks: masks.parityMasks } };
-    const profile = { ...h200, l2 };
+    const profile = withSmallL2('h200');
+    const { l2 } = profile;
     const bytes = l2.slices * l2.setsPerSlice * l2.ways * l2.lineBytes;
     const once = patternTrace({ pattern: 'stream', bytes, smCount: profile.sm.count });
     // The second pass runs on SMs shifted by one, so it misses in L1 and asks L2.
