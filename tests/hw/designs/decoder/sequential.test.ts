@@ -24,7 +24,7 @@ describe('DensePointerIncrementer', () => {
           }));
           expectCycles(run.outputs, expected, 'DensePointerIncrementer');
         }),
-        { seed, numRuns: 40 },
+        { seed, numRuns: 25 },
       );
     },
   );
@@ -84,7 +84,7 @@ describe('AdderChain', () => {
 
 describe('BitmapDecoder', () => {
   const shapes: { shape: DecoderShape; numRuns: number; maxSegments: number }[] = [
-    { shape: PAPER_DECODER_SHAPE, numRuns: 12, maxSegments: 3 },
+    { shape: PAPER_DECODER_SHAPE, numRuns: 8, maxSegments: 3 },
     { shape: { threads: 3, tileLength: 128, slots: 8 }, numRuns: 30, maxSegments: 4 },
     { shape: { threads: 2, tileLength: 16, slots: 2 }, numRuns: 60, maxSegments: 5 },
   ];
