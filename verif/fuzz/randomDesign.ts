@@ -199,7 +199,7 @@ export function buildDesignBatch(designs: readonly FuzzDesign[], name: string): 
     build(m, io) {
       const ports = io as Record<string, Signal>;
       members.forEach(({ design, definition }, member) => {
-        const instance = m.instance(definition, { name: `f${member}` }) as unknown as Record<string, Signal>;
+        const instance = m.instance(definition, { name: `member${member}` }) as unknown as Record<string, Signal>;
         design.inputs.forEach((_, index) => instance[`i${index}`]!.set(ports[`f${member}_i${index}`]!));
         outputWidths(design).forEach((_, index) => ports[`f${member}_o${index}`]!.set(instance[`o${index}`]!));
       });
