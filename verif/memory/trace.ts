@@ -82,3 +82,20 @@ export class TraceBuilder {
     this.time = time;
   }
 }
+
+/**
+ * The trace with its entries in issue-time order (stable: ties keep their order). The model
+ * serves each resource first-come-first-served in trace order, so traces generated per SM or per
+ * warp should be merged by time with this before simulation.
+ */
+export function sortedByTime(trace: MemoryTrace): MemoryTrace {
+  const { time } = trace;
+  const sorted = Array.from({ length: trace.length }, (_, i) => i).sort((a, b) => time[a]! - time[b]! || a - b);
+  return {
+    length: trace.length,
+    sm: Uint16Array.from(sorted, (i) => trace.sm[i]!),
+    address: Float64Array.from(sorted, (i) => trace.address[i]!),
+    bytes: Uint8Array.from(sorted, (i) => trace.bytes[i]!),
+    time: Float64Array.from(sorted, (i) => time[i]!),
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TraceBuilder } from '../../../verif/memory/trace.ts';
+import { sortedByTime, TraceBuilder } from '../../../verif/memory/trace.ts';
 
 describe('TraceBuilder', () => {
   it('grows past its initial capacity and keeps every column', () => {
@@ -24,5 +24,18 @@ describe('TraceBuilder', () => {
     expect(() => builder.push(0, 0, 129, 0)).toThrow(RangeError);
     expect(() => builder.push(0, 2 ** 53, 4, 0)).toThrow(RangeError);
     expect(() => builder.push(0, 1.5, 4, 0)).toThrow(RangeError);
+  });
+
+  it('sorts entries by issue time, keeping the order of ties', () => {
+    const builder = new TraceBuilder();
+    builder.push(1, 100, 4, 5);
+    builder.push(2, 200, 8, 1);
+    builder.push(3, 300, 16, 5);
+    builder.push(4, 400, 32, 0);
+    const sorted = sortedByTime(builder.build());
+    expect([...sorted.time]).toEqual([0, 1, 5, 5]);
+    expect([...sorted.sm]).toEqual([4, 2, 1, 3]);
+    expect([...sorted.address]).toEqual([400, 200, 100, 300]);
+    expect([...sorted.bytes]).toEqual([32, 8, 4, 16]);
   });
 });
