@@ -1,5 +1,5 @@
 import { UserError } from '../common/errors.ts';
-import { cycleAt, cycleEdges, sampleCycles, valueAt, type CycleSpec } from './sampling.ts';
+import { cycleAt, cycleEdges, sampleCycle, sampleCycles, valueAt, type CycleSpec } from './sampling.ts';
 import type { Timescale } from './timescale.ts';
 import type { VcdChanges, VcdSignal, VcdTrace } from './vcdReader.ts';
 import { clampWindow, clockLane, hscaleFor, resolveCycles, waveLane, type WaveDromSource, type WaveLane } from './wavedrom.ts';
@@ -152,15 +152,16 @@ function firstTimeDivergence(a: VcdTrace, b: VcdTrace, pairs: readonly Pair[], e
   return { time: first, timescale, ...(cycle !== undefined && cycle >= 0 ? { cycle } : {}), differences };
 }
 
+/** Cycle by cycle, sampling as it goes: memory stays at one cycle's values however long the traces are. */
 function firstCycleDivergence(a: VcdTrace, b: VcdTrace, pairs: readonly Pair[], equal: Equality, options: DivergenceOptions): Divergence | undefined {
-  const samplesA = sampleCycles(a, resolveCycles(a, options.cyclesA), pairs.map((pair) => pair.a));
-  const samplesB = sampleCycles(b, resolveCycles(b, options.cyclesB), pairs.map((pair) => pair.b));
-  const cycles = Math.min(samplesA.edges.length, samplesB.edges.length);
+  const edgesA = cycleEdges(a, resolveCycles(a, options.cyclesA));
+  const edgesB = cycleEdges(b, resolveCycles(b, options.cyclesB));
+  const cycles = Math.min(edgesA.length, edgesB.length);
   for (let cycle = 0; cycle < cycles; cycle++) {
     const differences = pairs
-      .map((pair) => ({ name: pair.name, a: samplesA.values.get(pair.a)?.[cycle] as string, b: samplesB.values.get(pair.b)?.[cycle] as string }))
+      .map((pair) => ({ name: pair.name, a: sampleCycle(a, edgesA, pair.a, cycle), b: sampleCycle(b, edgesB, pair.b, cycle) }))
       .filter((difference) => !equal(difference.a, difference.b));
-    if (differences.length > 0) return { time: samplesA.edges[cycle] as number, timescale: a.timescale, cycle, differences };
+    if (differences.length > 0) return { time: edgesA[cycle] as number, timescale: a.timescale, cycle, differences };
   }
   return undefined;
 }
@@ -192,19 +193,19 @@ export function divergencePicture(a: VcdTrace, b: VcdTrace, report: DivergenceRe
   const namesB = matchNames(b, options.stripB);
   const signalsA = shown.map((difference) => namesA.get(difference.name) as VcdSignal);
   const signalsB = shown.map((difference) => namesB.get(difference.name) as VcdSignal);
-  const samplesA = sampleCycles(a, specA, signalsA);
-  const samplesB = sampleCycles(b, specB, signalsB);
   const { from, to } = clampWindow(
-    Math.min(samplesA.edges.length, samplesB.edges.length),
+    Math.min(cycleEdges(a, specA).length, cycleEdges(b, specB).length),
     Math.max(0, cycle - PICTURE_MARGIN_CYCLES),
     cycle + PICTURE_MARGIN_CYCLES,
   );
+  const samplesA = sampleCycles(a, specA, signalsA, { from, to });
+  const samplesB = sampleCycles(b, specB, signalsB, { from, to });
   const lanes: WaveLane[] = [];
   shown.forEach((difference, index) => {
     const signalA = signalsA[index] as VcdSignal;
     const signalB = signalsB[index] as VcdSignal;
-    lanes.push(waveLane(`A:${difference.name}`, signalA, (samplesA.values.get(signalA) as string[]).slice(from, to + 1)));
-    lanes.push(waveLane(`B:${difference.name}`, signalB, (samplesB.values.get(signalB) as string[]).slice(from, to + 1)));
+    lanes.push(waveLane(`A:${difference.name}`, signalA, samplesA.values.get(signalA) as string[]));
+    lanes.push(waveLane(`B:${difference.name}`, signalB, samplesB.values.get(signalB) as string[]));
   });
   return {
     signal: [clockLane('clock' in specA ? specA.clock : 'clk', to - from + 1), {}, ...lanes],

@@ -63,28 +63,45 @@ export function risingEdges(trace: VcdTrace, clock: VcdSignal): number[] {
   return edges;
 }
 
+/** A period that would cut more cycles than this is a mistake (and would exhaust memory). */
+const MAX_PERIOD_CYCLES = 50_000_000;
+
 /** The edge times that start each cycle. */
 export function cycleEdges(trace: VcdTrace, spec: CycleSpec): number[] {
   if ('clock' in spec) return risingEdges(trace, findSignal(trace, spec.clock));
   const { period, offset = 0 } = spec;
   if (!Number.isSafeInteger(period) || period <= 0) throw new UserError(`clock period must be a positive integer, got ${period}`);
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new UserError(`clock offset must be a non-negative integer, got ${offset}`);
+  if ((trace.endTime - offset) / period > MAX_PERIOD_CYCLES) throw new UserError(`a period of ${period} cuts ${trace.file} into more than ${MAX_PERIOD_CYCLES} cycles`);
   const edges: number[] = [];
   for (let time = offset; time <= trace.endTime; time += period) edges.push(time);
   return edges;
 }
 
-/** Per-cycle samples of `signals` (see CycleSpec for what a sample is); the last cycle ends at the trace's end. */
-export function sampleCycles(trace: VcdTrace, spec: CycleSpec, signals: readonly VcdSignal[]): { edges: number[]; values: Map<VcdSignal, string[]> } {
+/** The sample of one cycle (see CycleSpec); the last cycle ends at the trace's end. */
+export function sampleCycle(trace: VcdTrace, edges: readonly number[], signal: VcdSignal, cycle: number): string {
+  const next = edges[cycle + 1];
+  return next === undefined ? valueAt(trace, signal, trace.endTime) : valueBefore(trace, signal, next);
+}
+
+/**
+ * Per-cycle samples of `signals` for cycles `from` … `to` (all by default): `values.get(s)[i]`
+ * is the sample of cycle `from + i`.
+ */
+export function sampleCycles(
+  trace: VcdTrace,
+  spec: CycleSpec,
+  signals: readonly VcdSignal[],
+  window: { from?: number; to?: number } = {},
+): { edges: number[]; values: Map<VcdSignal, string[]> } {
   const edges = cycleEdges(trace, spec);
+  const from = window.from ?? 0;
+  const to = Math.min(window.to ?? edges.length - 1, edges.length - 1);
   const values = new Map<VcdSignal, string[]>();
   for (const signal of signals) {
-    values.set(
-      signal,
-      edges.map((_, cycle) => {
-        const next = edges[cycle + 1];
-        return next === undefined ? valueAt(trace, signal, trace.endTime) : valueBefore(trace, signal, next);
-      }),
-    );
+    const samples: string[] = [];
+    for (let cycle = from; cycle <= to; cycle++) samples.push(sampleCycle(trace, edges, signal, cycle));
+    values.set(signal, samples);
   }
   return { edges, values };
 }

@@ -120,12 +120,12 @@ export function traceToWaveDrom(trace: VcdTrace, window: WaveWindow = {}): WaveD
   const signals = window.patterns ? selectSignals(trace.signals, window.patterns) : [...trace.signals];
   if (signals.length > MAX_LANES) throw new UserError(`${signals.length} signals are too many to draw; select at most ${MAX_LANES} with --signals`);
   const { from, to } = clampWindow(cycleEdges(trace, spec).length, window.fromCycle, window.toCycle);
-  const { values } = sampleCycles(trace, spec, signals);
+  const { values } = sampleCycles(trace, spec, signals, { from, to });
   // A clock sampled once per cycle would look constant; draw it (and its aliases) as a clock.
   const clockId = 'clock' in spec ? trace.signals.find((signal) => signal.fullName === spec.clock)?.id : undefined;
   const entries = signals.map((signal) => ({
     signal,
-    lane: signal.id === clockId ? clockLane(signal.name, to - from + 1) : waveLane(signal.name, signal, (values.get(signal) as string[]).slice(from, to + 1)),
+    lane: signal.id === clockId ? clockLane(signal.name, to - from + 1) : waveLane(signal.name, signal, values.get(signal) as string[]),
   }));
   const clockName = 'clock' in spec ? spec.clock : `period ${spec.period}`;
   const lanes = entries.map((entry) => entry.lane);
