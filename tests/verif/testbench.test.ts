@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { elaborate } from '../../hw/ir/elaborate.ts';
+import { Counter } from '../../hw/examples/counter.ts';
+import { Testbench, ExpectationError } from '../../verif/testbench.ts';
+import { TsEngine } from '../../verif/engines/ts.ts';
+import { VerilatorEngine } from '../../verif/engines/verilator.ts';
+import { IcarusEngine } from '../../verif/engines/icarus.ts';
+
+/** One testbench, three engines: the same pokes, steps and expectations. */
+function counterBench(wrongAtCycle?: number): Testbench {
+  const bench = new Testbench(elaborate(Counter, { width: 4 }));
+  bench.reset().poke('enable', 1);
+  for (let cycle = 0; cycle < 20; cycle++) {
+    bench.expect('count', cycle === wrongAtCycle ? (cycle + 1) % 16 : cycle % 16);
+    bench.step();
+  }
+  return bench.poke('enable', 0).expect('count', 20 % 16);
+}
+
+describe('Testbench over the three engines', () => {
+  const engines = [new TsEngine(), new VerilatorEngine(), new IcarusEngine()];
+  it.each(engines.map((engine) => [engine.name, engine] as const))('%s runs the counter bench with all expectations met', async (_name, engine) => {
+    await expect(counterBench().run(engine)).resolves.toHaveLength(22);
+  });
+
+  it('reports a mismatch with cycle, signal, expected and actual', async () => {
+    const failure = await counterBench(5).run(new TsEngine()).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ExpectationError);
+    expect((failure as Error).message).toContain('cycle 6: count expected 0x6, got 0x5');
+  });
+
+  it('refuses unknown signals and values that do not fit', () => {
+    const bench = new Testbench(elaborate(Counter, { width: 4 }));
+    expect(() => bench.poke('enabel', 1)).toThrow(/no input 'enabel'/);
+    expect(() => bench.expect('count', 16)).toThrow(/does not fit the 4-bit output 'count'/);
+  });
+});
