@@ -26,6 +26,7 @@ export const verilogCommand: CommandModule<object, VerilogArguments> = {
       .option('out', { type: 'string', default: 'out/verilog', describe: 'output directory' })
       .example('$0 verilog --top Counter --param width=16', 'writes out/verilog/Counter_width_16.v and manifest.json')
       .check((args) => {
+        for (const name of ['top', 'out'] as const) if (Array.isArray(args[name])) throw new UserError(`give --${name} once`);
         if (args.all === (args.top !== undefined)) throw new UserError('give exactly one of --top NAME or --all');
         if (args.all && args.param.length > 0) throw new UserError('--param needs --top (--all uses every top\'s defaults)');
         return true;
