@@ -1,8 +1,8 @@
 import { UserError } from '../common/errors.ts';
-import { cycleAt, cycleEdges, sampleCycle, sampleCycles, valueAt, type CycleSpec } from './sampling.ts';
+import { cycleAt, cycleEdges, resolveCycles, sampleCycle, sampleCycles, valueAt, type CycleSpec } from './sampling.ts';
 import type { Timescale } from './timescale.ts';
 import type { VcdChanges, VcdSignal, VcdTrace } from './vcdReader.ts';
-import { clampWindow, clockLane, hscaleFor, resolveCycles, waveLane, type WaveDromSource, type WaveLane } from './wavedrom.ts';
+import { clampWindow, clockLane, hscaleFor, waveLane, type WaveDromSource, type WaveLane } from './wavedrom.ts';
 
 export interface DivergenceOptions {
   /**

@@ -117,3 +117,11 @@ export function guessClock(trace: VcdTrace): string | undefined {
   candidates.sort((a, b) => a.path.length - b.path.length || a.fullName.localeCompare(b.fullName));
   return candidates[0]?.fullName;
 }
+
+/** The cycle spec to use: the one given, else the guessed clock, else a UserError. */
+export function resolveCycles(trace: VcdTrace, cycles: CycleSpec | undefined): CycleSpec {
+  if (cycles) return cycles;
+  const clock = guessClock(trace);
+  if (clock === undefined) throw new UserError(`${trace.file}: no clk/clock signal found; name the clock or give a clock period`);
+  return { clock };
+}

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { UserError } from '../common/errors.ts';
-import { cycleEdges, guessClock, sampleCycles, type CycleSpec } from './sampling.ts';
+import { cycleEdges, resolveCycles, sampleCycles, type CycleSpec } from './sampling.ts';
 import { selectSignals } from './signalSelect.ts';
 import type { VcdSignal, VcdTrace } from './vcdReader.ts';
 import { bitsToHex } from './vcdValues.ts';
@@ -72,14 +72,6 @@ export function waveLane(name: string, signal: VcdSignal, samples: readonly stri
 /** The clock lane: one rising edge per cycle. */
 export function clockLane(name: string, cycles: number): WaveLane {
   return { name, wave: `p${'.'.repeat(Math.max(0, cycles - 1))}` };
-}
-
-/** The cycle spec to use: the one given, else the guessed clock, else a UserError. */
-export function resolveCycles(trace: VcdTrace, cycles: CycleSpec | undefined): CycleSpec {
-  if (cycles) return cycles;
-  const clock = guessClock(trace);
-  if (clock === undefined) throw new UserError(`${trace.file}: no clk/clock signal found; name the clock or give a clock period`);
-  return { clock };
 }
 
 /** Checks a [from, to] cycle window against the trace's cycles and the picture limits. */
