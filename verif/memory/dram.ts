@@ -59,7 +59,7 @@ export class DramModel {
 
   /** Row (within its bank) of the byte at `address`. */
   rowOf(address: number): number {
-    return Math.floor(address / this.spec.mapping.rowWindowBytes / this.spec.banksPerChannel);
+    return Math.floor(Math.floor(address / this.spec.mapping.rowWindowBytes) / this.spec.banksPerChannel);
   }
 
   /** Serves one 32-byte read arriving at `arrivalNs` on `channel`; returns when its data reaches the L2, ns. */

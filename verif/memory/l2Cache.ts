@@ -1,5 +1,6 @@
 import { compileParityHash, type AddressHash } from './parityHash.ts';
 import type { L2Spec, SliceHashSpec } from './profileTypes.ts';
+import { mulberry32 } from './seededRandom.ts';
 import { log2Exact, SectoredCacheArray, type LookupOutcome } from './sectoredCache.ts';
 
 /**
@@ -10,11 +11,27 @@ export function compileSliceHash(spec: SliceHashSpec, setIndexMasks: readonly nu
   const parities = compileParityHash(spec.parityMasks);
   const setHash = compileParityHash(setIndexMasks);
   const { granuleBytes, modulus } = spec;
-  const classBytes = granuleBytes * modulus;
   return {
-    sliceOf: (address: number): number => (Math.floor(address / granuleBytes) % modulus) + modulus * parities(Math.floor(address / classBytes)),
-    setOf: (address: number): number => setHash(Math.floor(address / classBytes)),
+    sliceOf: (address: number): number => {
+      const granule = Math.floor(address / granuleBytes);
+      const residue = granule % modulus;
+      return residue + modulus * parities((granule - residue) / modulus);
+    },
+    setOf: (address: number): number => {
+      const granule = Math.floor(address / granuleBytes);
+      return setHash((granule - (granule % modulus)) / modulus);
+    },
   };
+}
+
+/**
+ * L2 hit latency of every (SM, slice) pair, SM cycles, SM-major: hitLatencyCycles ± the spread,
+ * one fixed uniform draw per pair (memory.md §1b: on the L40 it depends on which SM asks; which
+ * pairs are near is unknown, so the draw stands in for the floorplan).
+ */
+export function l2HitLatencyCycles(spec: L2Spec, smCount: number): Float64Array {
+  const random = mulberry32(0x5eed);
+  return Float64Array.from({ length: smCount * spec.slices }, () => spec.hitLatencyCycles + spec.hitLatencySpreadCycles * (2 * random() - 1));
 }
 
 /** The shared L2: address-hashed slices, each set-associative with a parity set index, LRU, 32-byte sectors. */

@@ -1,6 +1,6 @@
 import { DramModel } from './dram.ts';
 import { L1Caches } from './l1Cache.ts';
-import { L2Cache } from './l2Cache.ts';
+import { L2Cache, l2HitLatencyCycles } from './l2Cache.ts';
 import { withL1DataBytes } from './profiles.ts';
 import type { GpuMemoryProfile } from './profileTypes.ts';
 import { HIT, LINE_MISS } from './sectoredCache.ts';
@@ -69,7 +69,9 @@ export class MemoryPathSimulator {
   private readonly l1ServiceNs: number;
   private readonly l2ServiceNs: number;
   private readonly l1LatencyNs: number;
-  private readonly l2LatencyNs: number;
+  /** L2 hit latency of each (SM, slice) pair, ns, SM-major. */
+  private readonly l2LatencyNs: Float64Array;
+  private readonly slices: number;
   private readonly sectorBytes: number;
   private readonly lineBytes: number;
   /** The line the current trace entry allocated in L1 (its other sectors are part of that line miss), or −1. */
@@ -98,7 +100,8 @@ export class MemoryPathSimulator {
     this.l1ServiceNs = (l1.sectorBytes / l1.bytesPerCycle) * this.nsPerCycle;
     this.l2ServiceNs = (l2.sectorBytes / l2.bytesPerCyclePerSlice) * this.nsPerCycle;
     this.l1LatencyNs = l1.hitLatencyCycles * this.nsPerCycle;
-    this.l2LatencyNs = l2.hitLatencyCycles * this.nsPerCycle;
+    this.l2LatencyNs = l2HitLatencyCycles(l2, sm.count).map((cycles) => cycles * this.nsPerCycle);
+    this.slices = l2.slices;
     this.l1 = new L1Caches(this.profile.l1, sm.count);
     this.l2 = new L2Cache(l2);
     this.dram = new DramModel(dram, sm.clockMHz);
@@ -144,7 +147,7 @@ export class MemoryPathSimulator {
       const line = Math.floor(address / this.lineBytes);
       if (l1Outcome === LINE_MISS) this.entryLine = line;
       else if (line !== this.entryLine) this.sectorOnlyMisses++;
-      doneNs = this.loadFromL2(address, l1Start);
+      doneNs = this.loadFromL2(sm, address, l1Start);
       l1.store.setReady(l1Slot, l1Sector, doneNs);
     }
     const latency = doneNs - issueNs;
@@ -155,7 +158,7 @@ export class MemoryPathSimulator {
   }
 
   /** An L1 sector miss: the slice's queue, then a hit or a DRAM read. Returns when the data reaches the SM. */
-  private loadFromL2(address: number, arrivalNs: number): number {
+  private loadFromL2(sm: number, address: number, arrivalNs: number): number {
     const l2 = this.l2;
     const slice = l2.sliceOf(address);
     const start = Math.max(arrivalNs, this.sliceFreeNs[slice]!);
@@ -166,7 +169,7 @@ export class MemoryPathSimulator {
     const sector = l2.sectorOf(address);
     if (outcome === HIT) {
       this.l2Hits++;
-      return Math.max(start + this.l2LatencyNs, l2.store.readyAt(slot, sector));
+      return Math.max(start + this.l2LatencyNs[sm * this.slices + slice]!, l2.store.readyAt(slot, sector));
     }
     this.l2Misses++;
     const doneNs = this.dram.access(l2.channelOf(slice), address, start);

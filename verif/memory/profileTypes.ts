@@ -42,8 +42,13 @@ export interface L2Spec {
   readonly ways: number;
   readonly lineBytes: number;
   readonly sectorBytes: number;
-  /** Load-to-use latency of an L2 hit (pointer chase), SM cycles. */
+  /** Load-to-use latency of an L2 hit (pointer chase), SM cycles: the centre of the per-SM spread. */
   readonly hitLatencyCycles: number;
+  /**
+   * Half-width of the spread of L2 hit latency over (SM, slice) pairs, SM cycles: each pair gets a
+   * fixed latency in hitLatencyCycles ± this (memory.md §1b: the L40's spans 222–339 cycles). 0 = uniform.
+   */
+  readonly hitLatencySpreadCycles: number;
   /** Sector data one slice returns per SM cycle. */
   readonly bytesPerCyclePerSlice: number;
   /** Slices in front of each DRAM channel: slice s misses go to channel floor(s / slicesPerChannel). */

@@ -47,6 +47,7 @@ const rtx4090: GpuMemoryProfile = {
     lineBytes: LINE,
     sectorBytes: SECTOR,
     hitLatencyCycles: 296,
+    hitLatencySpreadCycles: 0,
     bytesPerCyclePerSlice: 1536 / 36,
     slicesPerChannel: 3,
     sliceHash: {
@@ -61,7 +62,7 @@ const rtx4090: GpuMemoryProfile = {
     source:
       'slices 36 = 12 controllers × 3 (seed; unverified, memory.md §0, where an Nsight note counts 48). setsPerSlice 1024: the seed\'s ' +
       'set_index has 10 bits b0..b9. ways 16: seed. 36 × 1024 × 16 × 128 B = 72 MiB, the 72 MB of memory.md §2a. ' + LINE_SECTOR_SOURCE +
-      ' hitLatencyCycles 296 (memory.md §1a). bytesPerCyclePerSlice = 1536 B/cycle theoretical L2 (memory.md §2a, Nsight note) / 36. ' +
+      ' hitLatencyCycles 296 (memory.md §1a); hitLatencySpreadCycles 0: no per-SM data for this card (memory.md §1b has the L40 only). bytesPerCyclePerSlice = 1536 B/cycle theoretical L2 (memory.md §2a, Nsight note) / 36. ' +
       'slicesPerChannel 3 (seed). setIndexMasks: see sliceHash.',
   },
   dram: {
@@ -114,6 +115,7 @@ const rtx6000ada: GpuMemoryProfile = {
     lineBytes: LINE,
     sectorBytes: SECTOR,
     hitLatencyCycles: 279,
+    hitLatencySpreadCycles: 58.5,
     bytesPerCyclePerSlice: 32,
     slicesPerChannel: 4,
     sliceHash: {
@@ -128,8 +130,8 @@ const rtx6000ada: GpuMemoryProfile = {
     source:
       'slices 48 = 12 controllers × 4, slicesPerChannel 4: the seed says L40S (AD102, full L2) has 4 slices per controller (not found, memory.md §2b) and an ' +
       'Nsight note counts 48 L2 units on AD102 (memory.md §0). setsPerSlice 1024 and ways 16 as measured on the RTX 4090 (seed); ' +
-      '48 × 1024 × 16 × 128 B = 96 MiB, the 96 MB of memory.md §2b. ' + LINE_SECTOR_SOURCE + ' hitLatencyCycles 279: the L40 (same ' +
-      'die, 142 SMs) centre value, range 222–339 by SM (memory.md §1b). bytesPerCyclePerSlice 32: "32 B × 8 × 6" per L2 unit (memory.md §2a). setIndexMasks: see sliceHash.',
+      '48 × 1024 × 16 × 128 B = 96 MiB, the 96 MB of memory.md §2b. ' + LINE_SECTOR_SOURCE + ' hitLatencyCycles 279 and hitLatencySpreadCycles 58.5: the L40 ' +
+      '(same die, 142 SMs) spans 222–339 cycles by SM, "not a constant near 279" (memory.md §1b); (222 + 339) / 2 − 279 = 1.5 cycles is ignored. bytesPerCyclePerSlice 32: "32 B × 8 × 6" per L2 unit (memory.md §2a). setIndexMasks: see sliceHash.',
   },
   dram: {
     channels: 12,
@@ -152,7 +154,7 @@ const rtx6000ada: GpuMemoryProfile = {
   assumptions: [
     'L1 as on the RTX 4090 (same AD102 SM): 128 KB, 8 ways, no carve-out.',
     '48 L2 slices (4 per controller), 1024 sets × 16 ways each; slice = (line mod 3) + 3 · (4 parities of line / 3), XOR-fold masks.',
-    'L2 hit latency: the L40 centre value 279 cycles, one value for every SM.',
+    'L2 hit latency: 279 ± 58.5 cycles (the L40\'s 222–339), fixed per (SM, slice) pair but drawn uniformly: the real geometry is unknown.',
     'DRAM latency 636 cycles, taken from the RTX 4090.',
     'GDDR6 timing and 2 KiB rows from Accel-Sim\'s GDDR6 configs (RTX 3070 / RTX 4060 laptop).',
     'DRAM map: 24 KiB windows, bank = XOR-fold of the window number, row = window / banks.',
@@ -183,6 +185,7 @@ const h200: GpuMemoryProfile = {
     lineBytes: LINE,
     sectorBytes: SECTOR,
     hitLatencyCycles: 291,
+    hitLatencySpreadCycles: 0,
     bytesPerCyclePerSlice: 5120 / 96,
     slicesPerChannel: 2,
     sliceHash: {
@@ -197,7 +200,7 @@ const h200: GpuMemoryProfile = {
     source:
       'slices 96 = 48 channels × 2 sub-partitions, setsPerSlice 256, ways 20 (Accel-Sim SM90_H200 dl2 S:256:128:20, memory.md §3c) = 60 MiB, ' +
       'the full-die size Accel-Sim models; the enabled H200 L2 size is not found (memory.md §2c, §6; H100 SXM5 enables 50 MB). ' +
-      LINE_SECTOR_SOURCE + ' hitLatencyCycles 291 (H100 SXM, memory.md §1a). bytesPerCyclePerSlice = 5120 B/cycle (H100 L2 8986 GB/s at ' +
+      LINE_SECTOR_SOURCE + ' hitLatencyCycles 291 (H100 SXM, memory.md §1a); hitLatencySpreadCycles 0: no per-SM data (memory.md §1b is the L40 only). bytesPerCyclePerSlice = 5120 B/cycle (H100 L2 8986 GB/s at ' +
       '1755 MHz, memory.md §1d) / 96. slicesPerChannel 2 (Accel-Sim n_sub_partition_per_mchannel, §3c). setIndexMasks: see sliceHash.',
   },
   dram: {

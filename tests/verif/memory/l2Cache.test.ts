@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { L2Cache } from '../../../verif/memory/l2Cache.ts';
+import { L2Cache, l2HitLatencyCycles } from '../../../verif/memory/l2Cache.ts';
 import { simulateTrace } from '../../../verif/memory/pathModel.ts';
 import { patternTrace } from '../../../verif/memory/patterns.ts';
+import { TraceBuilder } from '../../../verif/memory/trace.ts';
 import { GPU_MEMORY_PROFILES, memoryProfile } from '../../../verif/memory/profiles.ts';
 import { withSmallL2 } from './smallL2.ts';
 
@@ -51,5 +52,31 @@ describe('L2 slices', () => {
     const result = simulateTrace(profile, [once, shifted]);
     expect(result.l2.sectorMisses).toBe(bytes / 32);
     expect(result.l2.sectorHits).toBe(bytes / 32);
+  });
+
+  it('rtx6000ada: L2 hit latency depends on the (SM, slice) pair, spanning the L40\'s 222–339 cycles', () => {
+    const { l2, sm } = memoryProfile('rtx6000ada');
+    const latencies = l2HitLatencyCycles(l2, sm.count);
+    expect(latencies).toHaveLength(142 * 48);
+    expect(Math.min(...latencies)).toBeGreaterThanOrEqual(279 - 58.5);
+    expect(Math.min(...latencies)).toBeLessThan(230);
+    expect(Math.max(...latencies)).toBeLessThanOrEqual(279 + 58.5);
+    expect(Math.max(...latencies)).toBeGreaterThan(330);
+    expect(latencies.reduce((a, b) => a + b) / latencies.length).toBeCloseTo(279, -1);
+    expect(new Set(l2HitLatencyCycles(memoryProfile('rtx4090').l2, 128))).toEqual(new Set([296]));
+  });
+
+  it('rtx6000ada: an L2 hit takes its own pair\'s latency', () => {
+    const profile = memoryProfile('rtx6000ada');
+    const latencies = l2HitLatencyCycles(profile.l2, profile.sm.count);
+    const slice = new L2Cache(profile.l2).sliceOf(4096);
+    for (const reader of [1, 77, 141]) {
+      const trace = new TraceBuilder();
+      trace.push(0, 4096, 4, 0);
+      trace.push(reader, 4096, 4, 10_000);
+      const result = simulateTrace(profile, trace.build());
+      expect(result.l2.sectorHits).toBe(1);
+      expect(result.meanLatencyCycles).toBeCloseTo((636 + latencies[reader * profile.l2.slices + slice]!) / 2, 6);
+    }
   });
 });
