@@ -86,49 +86,6 @@ export const Nest = defineModule({
   },
 });
 
-/** Widths the test top instantiates Operators at. */
-export const OPERATOR_WIDTHS = [1, 2, 7, 32, 33, 64, 65, 128, 130] as const;
-
-/** Everything at once: one Verilator build for the whole backend test. */
-export const Everything = defineModule({
-  name: 'Everything',
-  defaults: {},
-  ports: () => ({
-    a: input(130),
-    b: input(130),
-    s: input(1),
-    amount: input(8),
-    enable: input(1),
-    address: input(3),
-    ops: output(OPERATOR_WIDTHS.reduce((sum, w) => sum + w * 20 + 14, 0)),
-    mixed: output(33),
-    count: output(33),
-    small: output(4),
-  }),
-  build(m, io) {
-    const results = OPERATOR_WIDTHS.map((w) => {
-      const child = m.instance(Operators, { name: `ops${w}`, params: { width: w } });
-      child.a.set(io.a.trunc(w));
-      child.b.set(io.b.trunc(w));
-      child.s.set(io.s);
-      child.amount.set(io.amount);
-      return cat(child.bitwise, child.arithmetic, child.product, child.compare, child.reduce, child.shifted, child.selected, child.resized, child.literal);
-    });
-    io.ops.set(cat(...results));
-    const nest = m.instance(Nest, { name: 'nest', params: { width: 33 } });
-    nest.enable.set(io.enable);
-    nest.data.set(io.a.bits(32, 0));
-    nest.address.set(io.address);
-    io.mixed.set(nest.mixed);
-    io.count.set(nest.count);
-    const small = m.instance(StateBlock, { name: 'tiny', params: { width: 4, depth: 2 } });
-    small.enable.set(io.s);
-    small.data.set(io.b.bits(3, 0));
-    small.address.set(io.address.bit(0));
-    io.small.set(small.count.xor(small.word).xor(small.lastWord).xor(small.total));
-  },
-});
-
 /** Verilator -Wall traps: keyword names, unread bits and outputs, a reset no register uses, a write-only memory. */
 const Leaf = defineModule({
   name: 'Leaf',
@@ -155,5 +112,55 @@ export const Awkward = defineModule({
     const reg = m.wire('reg', 1);
     reg.set(io.wire.not());
     io.one.set(reg.sext(3).andReduce());
+  },
+});
+
+/** Widths the test top instantiates Operators at. */
+export const OPERATOR_WIDTHS = [1, 2, 7, 32, 33, 64, 65, 128, 130] as const;
+
+/** Everything at once: one Verilator build for the whole backend test. */
+export const Everything = defineModule({
+  name: 'Everything',
+  defaults: {},
+  ports: () => ({
+    a: input(130),
+    b: input(130),
+    s: input(1),
+    amount: input(8),
+    enable: input(1),
+    address: input(3),
+    ops: output(OPERATOR_WIDTHS.reduce((sum, w) => sum + w * 20 + 14, 0)),
+    mixed: output(33),
+    count: output(33),
+    small: output(4),
+    // Keyword names at the top: the harness and testbench must use the emitted spelling.
+    wire: input(1),
+    output: output(5),
+  }),
+  build(m, io) {
+    const results = OPERATOR_WIDTHS.map((w) => {
+      const child = m.instance(Operators, { name: `ops${w}`, params: { width: w } });
+      child.a.set(io.a.trunc(w));
+      child.b.set(io.b.trunc(w));
+      child.s.set(io.s);
+      child.amount.set(io.amount);
+      return cat(child.bitwise, child.arithmetic, child.product, child.compare, child.reduce, child.shifted, child.selected, child.resized, child.literal);
+    });
+    io.ops.set(cat(...results));
+    const nest = m.instance(Nest, { name: 'nest', params: { width: 33 } });
+    nest.enable.set(io.enable);
+    nest.data.set(io.a.bits(32, 0));
+    nest.address.set(io.address);
+    io.mixed.set(nest.mixed);
+    io.count.set(nest.count);
+    const small = m.instance(StateBlock, { name: 'tiny', params: { width: 4, depth: 2 } });
+    small.enable.set(io.s);
+    small.data.set(io.b.bits(3, 0));
+    small.address.set(io.address.bit(0));
+    io.small.set(small.count.xor(small.word).xor(small.lastWord).xor(small.total));
+    const awkward = m.instance(Awkward, { name: 'awkward' });
+    awkward.begin.set(io.b.bits(129, 122));
+    awkward.wire.set(io.wire);
+    io.output.set(cat(awkward.output, awkward.one));
   },
 });

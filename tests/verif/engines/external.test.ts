@@ -5,6 +5,7 @@ import type { IrDesign } from '../../../hw/ir/ir.ts';
 import { emitVerilog } from '../../../gen/verilog/emit.ts';
 import { VerilatorEngine } from '../../../verif/engines/verilator.ts';
 import { IcarusEngine } from '../../../verif/engines/icarus.ts';
+import { TsEngine } from '../../../verif/engines/ts.ts';
 import type { CycleRun, PortValues } from '../../../verif/engines/engine.ts';
 import { buildVerilator } from '../../../verif/tools/verilator.ts';
 import { harnessPortsOf } from '../../../verif/tools/stimulus.ts';
@@ -29,6 +30,7 @@ const cycle: fc.Arbitrary<PortValues> = fc.record({
   enable: word(1),
   address: word(3),
   reset: fc.constantFrom(0n, 0n, 0n, 0n, 0n, 0n, 1n),
+  wire: word(1),
 });
 
 function streamOf(length: number, offset: number): PortValues[] {
@@ -49,6 +51,7 @@ describe('Verilator and Icarus engines', () => {
   let streams: PortValues[][];
   let verilator: CycleRun[];
   let icarus: CycleRun[];
+  let ts: CycleRun[];
 
   beforeAll(async () => {
     design = elaborate(Everything);
@@ -57,14 +60,19 @@ describe('Verilator and Icarus engines', () => {
     first[0] = { ...first[0]!, reset: 1n };
     const second = streamOf(12, 1).map((values) => ({ ...values, reset: 0n }));
     streams = [first, second];
-    [verilator, icarus] = await Promise.all([new VerilatorEngine().runMany(design, streams), new IcarusEngine().runMany(design, streams)]);
+    [verilator, icarus, ts] = await Promise.all([
+      new VerilatorEngine().runMany(design, streams),
+      new IcarusEngine().runMany(design, streams),
+      new TsEngine().runMany(design, streams),
+    ]);
   });
 
-  it('give the same per-cycle outputs as each other and as the IR semantics, for every operator and width', () => {
+  it('give the same per-cycle outputs as the IR semantics and the in-process simulator, for every operator and width', () => {
     streams.forEach((stream, index) => {
       const expected = referenceRun(design, stream);
       expect(firstDifference(expected, verilator[index]!, `verilator stream ${index}`)).toBeUndefined();
       expect(firstDifference(expected, icarus[index]!, `icarus stream ${index}`)).toBeUndefined();
+      expect(firstDifference(expected, ts[index]!, `ts stream ${index}`)).toBeUndefined();
     });
   });
 
