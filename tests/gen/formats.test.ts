@@ -4,6 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SizeReport } from '../../verif/formats/sizeReport.ts';
+import { writeNpy } from '../../verif/io/npy.ts';
+import { syntheticLlmLayer } from '../../verif/pruning/synthetic.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gen-formats-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -55,10 +57,25 @@ describe('gen formats', () => {
     for (const format of ['CSR', 'CSC', 'COO', 'ELL', 'Tiled-CSL', 'Coruscant']) expect(picture).toContain(`data-name="${format}"`);
   });
 
+  it('measures a real weight file pruned with Wanda', async () => {
+    const layer = syntheticLlmLayer(128, 256, 4);
+    const [weights, norms] = [join(scratch, 'w.npy'), join(scratch, 'norms.npy')];
+    writeNpy(weights, 'float16', [128, 256], layer.weights.bits);
+    writeNpy(norms, 'float64', [256], layer.activationNorms);
+    const run = await gen('--weights', weights, '--prune', 'wanda', '--norms', norms, '--sparsity', '0.5', '--json');
+    expect(run.exitCode).toBe(0);
+    const report = JSON.parse(run.stdout) as SizeReport;
+    expect(report.matrix).toBe(`${weights}, Wanda-pruned`);
+    expect([report.rows, report.cols]).toEqual([128, 256]);
+    // Wanda leaves exactly K/2 nonzeros in every row: ELL needs no padding slots.
+    expect(percent(report, 'exact', 'ELL', 0.5)).toBe(100);
+  });
+
   const mistakes: [what: string, args: string[], message: RegExp][] = [
     ['sparsity 1', ['--sparsity', '0.5,1'], /sparsity must be in \[0, 1\), got 1/],
     ['a non-numeric sparsity', ['--sparsity', '0.5,abc'], /--sparsity must be a comma-separated list/],
     ['a malformed shape', ['--shape', '9216by9216'], /--shape must be MxK/],
+    ['Wanda without activation norms', ['--weights', 'w.npy', '--prune', 'wanda'], /--prune wanda needs --norms/],
   ];
   it.each(mistakes)('rejects %s with one line on stderr, a non-zero exit and no output', async (_what, args, message) => {
     const svg = join(scratch, 'never.svg');

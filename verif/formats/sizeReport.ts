@@ -1,12 +1,15 @@
 import { lineChartSvg } from '../../common/svgChart.ts';
 import { randomSparseStrips } from '../pruning/randomMask.ts';
-import { exactSizes, MEASURE_STRIP_ROWS, paperSizes, SIZE_FORMATS, StripMeasurer, type Accounting, type MeasuredMatrix, type SizeFormat } from './sizes.ts';
+import type { Fp16Matrix } from '../matrix.ts';
+import { exactSizes, MEASURE_STRIP_ROWS, measureMatrix, paperSizes, SIZE_FORMATS, StripMeasurer, stripsOf, type Accounting, type MeasuredMatrix, type SizeFormat } from './sizes.ts';
 
 /**
- * The data behind `gen formats` and the paper's Fig. 3: sizes of a rows×cols FP16 matrix in each
- * format, per sparsity and accounting. Exact sizes come from measuring a seeded random mask of
- * exactly that sparsity; paper sizes from the formulas (for a uniform unstructured mask, which is
- * not 2:4, so 2:4 is not applicable there).
+ * The data behind `gen formats` and the paper's Fig. 3: sizes of an M×K FP16 matrix in each
+ * format, per sparsity and accounting, for one of two kinds of matrix:
+ * - `random`: a seeded uniform random mask of exactly each sparsity (Fig. 3's setting). Paper
+ *   sizes are formulas; such a mask is not 2:4, so 2:4 is not applicable in either accounting;
+ * - `pruned`: a real weight matrix pruned to each sparsity (e.g. magnitude or Wanda). Both
+ *   accountings take 2:4 applicability from the pruned matrix.
  */
 export interface SizeEntry {
   readonly accounting: Accounting;
@@ -17,48 +20,77 @@ export interface SizeEntry {
   readonly percentOfDense: number | null;
 }
 
+export type MatrixSource =
+  | { readonly kind: 'random'; readonly rows: number; readonly cols: number; readonly seed: number }
+  | {
+      readonly kind: 'pruned';
+      readonly weights: Fp16Matrix;
+      /** Returns the weights pruned to the sparsity. */
+      readonly prune: (weights: Fp16Matrix, sparsity: number) => Fp16Matrix;
+      /** Shown in reports, e.g. "W.npy, magnitude-pruned". */
+      readonly description: string;
+    };
+
 export interface SizeReport {
   readonly rows: number;
   readonly cols: number;
   readonly denseBytes: number;
-  readonly seed: number;
+  /** What was measured: "uniform random mask, seed 1" or the pruned source's description. */
+  readonly matrix: string;
   readonly sparsities: readonly number[];
   readonly accountings: readonly Accounting[];
   readonly entries: readonly SizeEntry[];
 }
 
 export interface SizeReportRequest {
-  readonly rows: number;
-  readonly cols: number;
+  readonly source: MatrixSource;
   readonly sparsities: readonly number[];
   readonly accountings: readonly Accounting[];
-  readonly seed: number;
-  /** Called once per measured strip height (all sparsities together), for a progress bar. */
-  readonly onStrip?: () => void;
+  /** Called once per measured 128-row strip of a random mask (all sparsities together), or per pruned sparsity. */
+  readonly onProgress?: () => void;
 }
 
 /** Computes every requested (accounting, sparsity, format) size. */
 export function computeSizeReport(request: SizeReportRequest): SizeReport {
-  const { rows, cols, sparsities, accountings, seed } = request;
-  const measured = accountings.includes('exact') ? measureRandomMasks(request) : [];
+  const { source, sparsities, accountings } = request;
+  const [rows, cols] = source.kind === 'random' ? [source.rows, source.cols] : [source.weights.rows, source.weights.cols];
+  // A random mask needs measuring only for the exact accounting; a pruned matrix always, since
+  // its 2:4 applicability is the matrix's.
+  const measured =
+    source.kind === 'pruned'
+      ? measurePruned(source, request)
+      : accountings.includes('exact')
+        ? measureRandomMasks(source, request)
+        : undefined;
   const entries: SizeEntry[] = [];
   sparsities.forEach((sparsity, i) => {
+    const matrix = measured?.[i];
     for (const accounting of accountings) {
-      const sizes = accounting === 'paper' ? paperSizes(rows, cols, sparsity, false) : exactSizes(measured[i]!);
+      const sizes = accounting === 'paper' ? paperSizes(rows, cols, sparsity, source.kind === 'pruned' && matrix!.satisfies24) : exactSizes(matrix!);
       for (const size of sizes) entries.push({ accounting, sparsity, ...size });
     }
   });
-  return { rows, cols, denseBytes: 2 * rows * cols, seed, sparsities, accountings, entries };
+  const matrix = source.kind === 'random' ? `uniform random mask, seed ${source.seed}` : source.description;
+  return { rows, cols, denseBytes: 2 * rows * cols, matrix, sparsities, accountings, entries };
 }
 
 /** One seeded random mask per sparsity, generated and measured together strip by strip. */
-function measureRandomMasks(request: SizeReportRequest): MeasuredMatrix[] {
+function measureRandomMasks(source: { rows: number; cols: number; seed: number }, request: SizeReportRequest): MeasuredMatrix[] {
   const measurers = request.sparsities.map(() => new StripMeasurer());
-  for (const strips of randomSparseStrips(request.rows, request.cols, request.sparsities, request.seed, MEASURE_STRIP_ROWS)) {
+  for (const strips of randomSparseStrips(source.rows, source.cols, request.sparsities, source.seed, MEASURE_STRIP_ROWS)) {
     strips.forEach((strip, i) => measurers[i]!.add(strip));
-    request.onStrip?.();
+    request.onProgress?.();
   }
   return measurers.map((m) => m.result());
+}
+
+/** The weights pruned to each sparsity, measured. */
+function measurePruned(source: Extract<MatrixSource, { kind: 'pruned' }>, request: SizeReportRequest): MeasuredMatrix[] {
+  return request.sparsities.map((sparsity) => {
+    const measured = measureMatrix(stripsOf(source.prune(source.weights, sparsity)));
+    request.onProgress?.();
+    return measured;
+  });
 }
 
 function percentLabel(sparsity: number): string {
@@ -74,7 +106,7 @@ const ACCOUNTING_NOTES: Record<Accounting, string> = {
 export function renderSizeTable(report: SizeReport): string {
   const lines: string[] = [];
   for (const accounting of report.accountings) {
-    lines.push(`${report.rows}×${report.cols} FP16, size as % of dense (${ACCOUNTING_NOTES[accounting]})`);
+    lines.push(`${report.rows}×${report.cols} FP16 (${report.matrix}), size as % of dense (${ACCOUNTING_NOTES[accounting]})`);
     lines.push(['format'.padEnd(10), ...report.sparsities.map((s) => percentLabel(s).padStart(9))].join(''));
     for (const format of SIZE_FORMATS) {
       const cells = report.sparsities.map((sparsity) => {
@@ -102,7 +134,7 @@ export function renderSizeChart(report: SizeReport): string {
     })),
   })).filter((s) => s.points.some((p) => p.y !== null));
   return lineChartSvg({
-    title: `Storage of a ${report.rows}×${report.cols} FP16 matrix (${accounting} accounting)`,
+    title: `Storage of a ${report.rows}×${report.cols} FP16 matrix (${report.matrix}; ${accounting} accounting)`,
     xLabel: 'sparsity (%)',
     yLabel: 'size (% of dense)',
     series,

@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import { encodeKernelFormat, kernelFormatBytes } from '../../../verif/formats/kernelFormat.ts';
 import { encodeTiledCsl, tiledCslBytes } from '../../../verif/formats/tiledCsl.ts';
 import { exactSizes, measureMatrix, paperSizes, stripsOf, type FormatSize, type SizeFormat } from '../../../verif/formats/sizes.ts';
-import { computeSizeReport } from '../../../verif/formats/sizeReport.ts';
+import { computeSizeReport, type SizeReport } from '../../../verif/formats/sizeReport.ts';
+import { magnitudePrune, wandaPrune } from '../../../verif/pruning/prune.ts';
+import { syntheticLlmLayer } from '../../../verif/pruning/synthetic.ts';
 import type { Fp16Matrix } from '../../../verif/matrix.ts';
 import { arbitraryFp16Matrix, propertySeed } from './arbitraryMatrix.ts';
 
@@ -68,7 +70,7 @@ describe('size model, exact accounting', () => {
   });
 
   it('keeps Coruscant exact at or above paper, within the offset and padding overhead, and the mask at the exact sparsity', () => {
-    const report = computeSizeReport({ rows: 1024, cols: 2048, sparsities: [0.3, 0.5, 0.7], accountings: ['paper', 'exact'], seed: 7 });
+    const report = computeSizeReport({ source: { kind: 'random', rows: 1024, cols: 2048, seed: 7 }, sparsities: [0.3, 0.5, 0.7], accountings: ['paper', 'exact'] });
     for (const sparsity of report.sparsities) {
       const get = (accounting: string, format: SizeFormat) =>
         report.entries.find((e) => e.accounting === accounting && e.format === format && e.sparsity === sparsity)!;
@@ -80,5 +82,30 @@ describe('size model, exact accounting', () => {
       const nonzeros = get('exact', 'COO').bytes! / 6;
       expect(nonzeros).toBe(1024 * 2048 - Math.round(sparsity * 1024 * 2048));
     }
+  });
+});
+
+describe('sizes of pruned weights', () => {
+  const layer = syntheticLlmLayer(256, 512, 21);
+  const get = (report: SizeReport, accounting: string, format: SizeFormat) =>
+    report.entries.find((e) => e.accounting === accounting && e.format === format)!.percentOfDense!;
+
+  it('Wanda prunes every row equally, so ELL fits exactly; magnitude pruning leaves ragged rows', () => {
+    const wanda = computeSizeReport({
+      source: { kind: 'pruned', weights: layer.weights, prune: (w, s) => wandaPrune(w, layer.activationNorms, s), description: 'synthetic, Wanda' },
+      sparsities: [0.5],
+      accountings: ['paper', 'exact'],
+    });
+    expect(get(wanda, 'exact', 'ELL')).toBe(100);
+    expect(get(wanda, 'exact', 'COO')).toBe(150);
+    const magnitude = computeSizeReport({
+      source: { kind: 'pruned', weights: layer.weights, prune: magnitudePrune, description: 'synthetic, magnitude' },
+      sparsities: [0.5],
+      accountings: ['paper', 'exact'],
+    });
+    expect(magnitude.matrix).toBe('synthetic, magnitude');
+    expect(get(magnitude, 'exact', 'ELL')).toBeGreaterThan(100);
+    expect(get(magnitude, 'exact', 'COO')).toBe(150);
+    expect(get(magnitude, 'exact', 'Coruscant')).toBeGreaterThan(get(magnitude, 'paper', 'Coruscant'));
   });
 });
