@@ -1,0 +1,89 @@
+/**
+ * Simulated cycles per second and peak memory of the in-process simulator, Verilator and Icarus on
+ * the same design and the same stimulus, measured side by side in one run.
+ *
+ *   npx tsx bench/simulatorSpeed.ts [--cycles 1000000]
+ *
+ * Every engine runs as its own process (peak memory is then its own); Verilator and Icarus run
+ * their generated harness on a stimulus file (build time excluded and reported separately); the
+ * in-process simulator runs the same per-cycle poke/peek/step loop. Final outputs must agree.
+ */
+import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { elaborate } from '../hw/ir/elaborate.ts';
+import { Simulator } from '../hw/sim/simulator.ts';
+import { BenchPipeline } from '../hw/examples/benchPipeline.ts';
+import { emitVerilog } from '../gen/verilog/emit.ts';
+import { buildVerilator } from '../verif/tools/verilator.ts';
+import { buildIcarus } from '../verif/tools/icarus.ts';
+import { icarusTestbench } from '../verif/tools/icarusTestbench.ts';
+import { formatStimulus, harnessPortsOf } from '../verif/tools/stimulus.ts';
+import { measureProcess } from './measureProcess.ts';
+import type { PortValues } from '../verif/engines/engine.ts';
+
+const { values } = parseArgs({ options: { cycles: { type: 'string', default: '1000000' }, child: { type: 'boolean', default: false } } });
+const cycles = Number(values.cycles);
+
+/** The in-process run, in a child of its own: prints the final outputs. */
+function runInProcess(): void {
+  const simulator = new Simulator(elaborate(BenchPipeline));
+  simulator.poke('enable', 1);
+  simulator.poke('reset', 1);
+  let count = 0;
+  let accumulator = 0n;
+  for (let cycle = 0; cycle < cycles; cycle++) {
+    if (cycle === 1) simulator.poke('reset', 0);
+    count = simulator.peekNumber('count');
+    if (cycle === cycles - 1) accumulator = simulator.peek('accumulator');
+    simulator.step();
+  }
+  process.stdout.write(`${count.toString(16)} ${accumulator.toString(16)}\n`);
+}
+
+async function main(): Promise<void> {
+  if (values.child) return runInProcess();
+  const design = elaborate(BenchPipeline);
+  const ports = harnessPortsOf(design);
+  const perCycle = (cycle: number): PortValues => (cycle === 0 ? { reset: 1n, enable: 1n } : cycle === 1 ? { reset: 0n } : {});
+  const stimulus = formatStimulus(ports, [Array.from({ length: cycles }, (_, cycle) => perCycle(cycle))]);
+  const work = mkdtempSync(join(tmpdir(), 'bench-sim-'));
+  const input = join(work, 'stimulus.txt');
+  writeFileSync(input, stimulus);
+  const files = emitVerilog(design);
+
+  let started = performance.now();
+  const verilator = await buildVerilator(files, ports);
+  const verilatorBuild = (performance.now() - started) / 1000;
+  started = performance.now();
+  const icarus = await buildIcarus(files, icarusTestbench(design, ports));
+  const icarusBuild = (performance.now() - started) / 1000;
+
+  const lastOutputs = (path: string): string => readFileSync(path, 'utf8').trim().split('\n').pop()!.replace(/^O /, '').split(' ').slice(-2).join(' ');
+  const self = fileURLToPath(import.meta.url);
+  const rows: { engine: string; measure: Awaited<ReturnType<typeof measureProcess>>; build: number; final: string }[] = [];
+  const ts = await measureProcess(process.execPath, ['--import', 'tsx', self, '--child', '--cycles', String(cycles)]);
+  rows.push({ engine: 'in-process (ts)', measure: ts, build: 0, final: ts.stdout.trim() });
+  const verilatorOut = join(work, 'verilator.txt');
+  const verilatorRun = await measureProcess(verilator.binary, [input, verilatorOut]);
+  rows.push({ engine: 'verilator -O3', measure: verilatorRun, build: verilatorBuild, final: lastOutputs(verilatorOut) });
+  const icarusOut = join(work, 'icarus.txt');
+  const icarusRun = await measureProcess('vvp', ['-n', icarus.program, `+stimulus=${input}`, `+results=${icarusOut}`], { cwd: work });
+  rows.push({ engine: 'icarus', measure: icarusRun, build: icarusBuild, final: lastOutputs(icarusOut) });
+  rmSync(work, { recursive: true, force: true });
+
+  const finals = new Set(rows.map((row) => row.final));
+  const tsRate = cycles / ts.seconds;
+  console.log(`BenchPipeline (LFSR → 64-bit popcount → pipelined MAC), ${cycles.toLocaleString('en-US')} cycles, same stimulus; outputs agree: ${finals.size === 1 ? 'yes' : `NO (${[...finals].join(' | ')})`}`);
+  console.log('| engine | cycles/s | in-process ÷ engine | run s | build s | peak MB |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const row of rows) {
+    const rate = cycles / row.measure.seconds;
+    console.log(`| ${row.engine} | ${Math.round(rate).toLocaleString('en-US')} | ${(tsRate / rate).toFixed(2)}× | ${row.measure.seconds.toFixed(2)} | ${row.build.toFixed(1)} | ${row.measure.peakMegabytes.toFixed(0)} |`);
+  }
+  if (finals.size !== 1) process.exitCode = 1;
+}
+
+await main();
