@@ -34,7 +34,7 @@ const module = (build: ModuleDefinition['build']) =>
 describe('user mistakes raise HdlError at the user line', () => {
   it('width mismatch in an operator', () => {
     const error = expectHdlError(module((_m, io) => {
-      const ports = io as { a: { add(x: unknown): unknown }; b: unknown; y: { set(x: unknown): void } };
+      const ports = io as unknown as { a: { add(x: unknown): unknown }; b: unknown; y: { set(x: unknown): void } };
       ports.y.set(ports.a.add(ports.b)); // MARK-width-op
     }), WidthMismatchError, 'MARK-width-op');
     expect(error.message).toMatch(/4 and 8 bits/);
@@ -42,7 +42,7 @@ describe('user mistakes raise HdlError at the user line', () => {
 
   it('width mismatch in an assignment', () => {
     expectHdlError(module((_m, io) => {
-      const ports = io as { b: unknown; y: { set(x: unknown): void } };
+      const ports = io as unknown as { b: unknown; y: { set(x: unknown): void } };
       ports.y.set(ports.b); // MARK-width-assign
     }), WidthMismatchError, 'MARK-width-assign');
   });
