@@ -1,6 +1,7 @@
 import { CLOCK_PORT, RESET_PORT, type IrCell, type IrDesign, type IrModule, type IrNet } from '../../hw/ir/ir.ts';
 import { orderCells } from '../../hw/ir/topology.ts';
-import { formatLocation, type SourceLocation } from '../../hw/core/sourceLocation.ts';
+import type { SourceLocation } from '../../hw/core/sourceLocation.ts';
+import { sourceText } from './sourceText.ts';
 import { verilogIdentifier } from './identifiers.ts';
 import { NEEDS_NAMED_OPERAND, NEVER_INLINED, asOperand, literal, renderOperator } from './operators.ts';
 import { analyzeUsage, type NetUsage } from './usage.ts';
@@ -19,7 +20,7 @@ function range(width: number): string {
 }
 
 function where(location: SourceLocation): string {
-  return `// ${formatLocation(location)}`;
+  return `// ${sourceText(location)}`;
 }
 
 /** Wraps declaration lines in a local Verilator waiver when some of their bits are never read. */
@@ -167,7 +168,7 @@ function headerLines(module: IrModule): string[] {
     .join(', ');
   return [
     `// ${module.name}${module.description === undefined ? '' : `: ${module.description}`}`,
-    `// Generated from ${module.definition} (${formatLocation(module.location)})${parameters === '' ? '' : ` with ${parameters}`}; do not edit.`,
+    `// Generated from ${module.definition} (${sourceText(module.location)})${parameters === '' ? '' : ` with ${parameters}`}; do not edit.`,
   ];
 }
 

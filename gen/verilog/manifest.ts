@@ -1,4 +1,4 @@
-import { formatLocation } from '../../hw/core/sourceLocation.ts';
+import { sourceText } from './sourceText.ts';
 import { moduleByName, type IrDesign, type NetKind } from '../../hw/ir/ir.ts';
 import { verilogIdentifier } from './identifiers.ts';
 
@@ -51,7 +51,7 @@ export function buildManifest(design: IrDesign): VerilogManifest {
     definition: module.definition,
     ...(module.description === undefined ? {} : { description: module.description }),
     parameters: module.parameters,
-    source: formatLocation(module.location),
+    source: sourceText(module.location),
     ports: module.ports.map(({ name, direction, width }) => ({ name, direction, width })),
     instances: module.instances.map(({ name, module: child }) => ({ name, module: child })),
   }));
@@ -65,7 +65,7 @@ export function buildManifest(design: IrDesign): VerilogManifest {
     for (const net of module.nets) {
       if (net.kind === 'node') continue;
       const verilog = verilogIdentifier(net.name);
-      sourceMap.push({ path: `${path}.${net.name}`, module: name, verilog, vcd: `${vcd}.${verilog}`, width: net.width, kind: net.kind, source: formatLocation(net.location) });
+      sourceMap.push({ path: `${path}.${net.name}`, module: name, verilog, vcd: `${vcd}.${verilog}`, width: net.width, kind: net.kind, source: sourceText(net.location) });
     }
     const children = module.instances.map((instance) => ({
       module: instance.module,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { defineModule, input, output } from '../../../hw/core/index.ts';
 import { emitModule, emitVerilog } from '../../../gen/verilog/emit.ts';
@@ -16,9 +17,16 @@ describe('emitVerilog', () => {
     for (const [name, text] of files) expect(text).toMatch(new RegExp(`^module ${name.slice(0, -2)} \\(`, 'm'));
   });
 
-  it('is deterministic: two elaborations give identical bytes', () => {
+  it('is deterministic: two elaborations give identical bytes, from any working directory', () => {
     const again = emitVerilog(elaborate(Everything));
     expect([...again]).toEqual([...files]);
+    const cwd = process.cwd();
+    try {
+      process.chdir(tmpdir());
+      expect([...emitVerilog(elaborate(Everything))]).toEqual([...files]);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it('passes verilator --lint-only -Wall with no warnings and Yosys check -assert clean', async () => {
