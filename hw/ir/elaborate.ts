@@ -7,7 +7,7 @@ import { lowerModule } from './lower.ts';
 import { runPasses } from './passes/index.ts';
 
 /** Module name of a parameter set: the plain name for the defaults, else `Name_key_value…` (sorted keys). */
-export function moduleNameFor(definition: ModuleDefinition, params: Params): string {
+export function moduleNameFor(definition: Pick<ModuleDefinition, 'name' | 'defaults'>, params: Params): string {
   const changed = Object.keys(params)
     .filter((key) => params[key] !== definition.defaults[key])
     .sort();
