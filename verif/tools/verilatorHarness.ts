@@ -88,22 +88,34 @@ int main(int argc, char** argv) {
   size_t capacity = 0;
   std::unique_ptr<VerilatedContext> context;
   std::unique_ptr<${model}> top;
-#if VM_TRACE
-  std::unique_ptr<VerilatedVcdC> trace;
-#endif
   uint64_t time = 0;
+#if VM_TRACE
+  // Only the first stream is traced; the trace is closed before its model goes away.
+  std::unique_ptr<VerilatedVcdC> trace;
+  bool traceWanted = argc > 3;
+  const auto closeTrace = [&]() {
+    if (!trace) return;
+    trace->dump(time);
+    trace->close();
+    trace.reset();
+  };
+#endif
   while (getline(&line, &capacity, in) > 0) {
     if (line[0] == 'S') {
+#if VM_TRACE
+      closeTrace();
+#endif
       if (top) top->final();
       top.reset();
       context.reset(new VerilatedContext);
       context->randReset(0);
 #if VM_TRACE
-      if (argc > 3 && !trace) context->traceEverOn(true);
+      if (traceWanted) context->traceEverOn(true);
 #endif
       top.reset(new ${model}{context.get()});
 #if VM_TRACE
-      if (argc > 3 && !trace) {
+      if (traceWanted) {
+        traceWanted = false;
         trace.reset(new VerilatedVcdC);
         top->trace(trace.get(), 99);
         trace->open(argv[3]);
@@ -135,13 +147,10 @@ ${
 }
       time += 10;
   }
-  if (top) top->final();
 #if VM_TRACE
-  if (trace) {
-    trace->dump(time);
-    trace->close();
-  }
+  closeTrace();
 #endif
+  if (top) top->final();
   std::free(line);
   if (std::fclose(out) != 0) {
     std::perror("harness: cannot write results");
