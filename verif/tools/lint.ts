@@ -22,11 +22,13 @@ async function withFiles<T>(files: VerilogFiles, use: (dir: string, names: strin
 
 /**
  * `verilator --lint-only -Wall`: the warnings, one per entry (empty when clean). Errors (a file
- * Verilator cannot parse) throw a ToolError instead, since there is nothing to lint.
+ * Verilator cannot parse) throw a ToolError instead, since there is nothing to lint. Without a
+ * `top`, files of several designs are linted together (each module is its own top).
  */
-export function lintWithVerilator(files: VerilogFiles, top: string): Promise<string[]> {
+export function lintWithVerilator(files: VerilogFiles, top?: string): Promise<string[]> {
   return withFiles(files, async (dir, names) => {
-    const { stderr } = await runTool('verilator', ['--lint-only', '-Wall', '-Wno-fatal', '--top-module', top, ...names], { cwd: dir, timeout: 5 * 60_000 });
+    const topOptions = top === undefined ? ['-Wno-MULTITOP'] : ['--top-module', top];
+    const { stderr } = await runTool('verilator', ['--lint-only', '-Wall', '-Wno-fatal', ...topOptions, ...names], { cwd: dir, timeout: 5 * 60_000 });
     return stderr.split('\n').filter((line) => line.startsWith('%Warning'));
   });
 }

@@ -4,6 +4,7 @@ import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { defineModule, input, output } from '../../../hw/core/index.ts';
 import { emitModule, emitVerilog } from '../../../gen/verilog/emit.ts';
 import { buildManifest } from '../../../gen/verilog/manifest.ts';
+import { registry } from '../../../gen/registry.ts';
 import { checkWithYosys, lintWithVerilator } from '../../../verif/tools/lint.ts';
 import { Awkward, Everything, OPERATOR_WIDTHS } from './testDesigns.ts';
 
@@ -93,5 +94,14 @@ describe('lint drivers', () => {
     const [verilator, yosys] = await Promise.all([lintWithVerilator(sloppy, 'Sloppy'), checkWithYosys(sloppy, 'Sloppy', { system: true })]);
     expect(verilator.join('\n')).toMatch(/UNUSED|UNDRIVEN/);
     expect(yosys.join('\n')).toMatch(/ghost.*no driver/);
+  });
+});
+
+describe('the registered designs', () => {
+  it('all emit Verilog that passes verilator -Wall without warnings', async () => {
+    const files = new Map<string, string>();
+    for (const top of registry) for (const [name, text] of emitVerilog(elaborate(top.definition))) files.set(name, text);
+    expect(files.size).toBeGreaterThan(0);
+    expect(await lintWithVerilator(files)).toEqual([]);
   });
 });
