@@ -28,18 +28,51 @@ export interface Netlist {
   readonly modules: Readonly<Record<string, NetlistModule>>;
 }
 
-/** Parses Yosys JSON text; anything that is not a netlist is a Yosys bug, reported as such. */
-export function parseNetlist(text: string): Netlist {
-  const parsed = JSON.parse(text) as Partial<Netlist>;
-  if (typeof parsed !== 'object' || parsed === null || typeof parsed.modules !== 'object') {
-    throw new ToolError('yosys', 'write_json produced no modules');
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isBitList = (value: unknown): boolean => Array.isArray(value) && value.every((bit) => typeof bit === 'number' || bit === '0' || bit === '1' || bit === 'x' || bit === 'z');
+const DIRECTIONS: ReadonlySet<unknown> = new Set(['input', 'output', 'inout']);
+
+/** What is wrong with one module's ports, cells and netnames (the parts the flow walks), if anything. */
+function moduleProblem(module: unknown): string | undefined {
+  if (!isRecord(module) || !isRecord(module['ports']) || !isRecord(module['cells']) || !isRecord(module['netnames'])) return 'lacks ports, cells or netnames';
+  for (const [name, port] of Object.entries(module['ports'])) {
+    if (!isRecord(port) || !DIRECTIONS.has(port['direction']) || !isBitList(port['bits'])) return `has a malformed port ${name}`;
   }
-  return parsed as Netlist;
+  for (const [name, cell] of Object.entries(module['cells'])) {
+    if (!isRecord(cell) || typeof cell['type'] !== 'string' || !isRecord(cell['connections'])) return `has a malformed cell ${name}`;
+    if (!Object.values(cell['connections']).every(isBitList)) return `cell ${name} has a malformed connection`;
+  }
+  for (const [name, net] of Object.entries(module['netnames'])) if (!isRecord(net) || !isBitList(net['bits'])) return `has a malformed netname ${name}`;
+  return undefined;
+}
+
+/**
+ * Parses Yosys JSON text; anything that is not a netlist (bad JSON, missing or malformed ports,
+ * cells, netnames) is a Yosys failure, reported as a ToolError rather than a crash further on.
+ */
+export function parseNetlist(text: string): Netlist {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ToolError('yosys', `write_json produced invalid JSON (${(error as Error).message})`);
+  }
+  if (!isRecord(parsed) || !isRecord(parsed['modules'])) throw new ToolError('yosys', 'write_json produced no modules');
+  for (const [name, module] of Object.entries(parsed['modules'])) {
+    const problem = moduleProblem(module);
+    if (problem) throw new ToolError('yosys', `write_json module ${name} ${problem}`);
+  }
+  return parsed as unknown as Netlist;
+}
+
+/** Whether `name` is a module of the netlist (own keys only: a cell type `constructor` is not one). */
+function isModule(netlist: Netlist, name: string): boolean {
+  return Object.hasOwn(netlist.modules, name);
 }
 
 /** The module named `name`, or a ToolError (the flow asked Yosys for it, so it must exist). */
 export function moduleOf(netlist: Netlist, name: string): NetlistModule {
-  const found = netlist.modules[name];
+  const found = isModule(netlist, name) ? netlist.modules[name] : undefined;
   if (!found) throw new ToolError('yosys', `netlist has no module ${name}`);
   return found;
 }
@@ -69,13 +102,18 @@ export interface ModuleInstance {
  */
 export function instanceTree(netlist: Netlist, top: string): ModuleInstance[] {
   const found: ModuleInstance[] = [];
+  const open = new Set<string>();
   const walk = (module: string, path: readonly string[]): void => {
+    // Yosys never writes a module that contains itself; a cycle would otherwise recurse forever.
+    if (open.has(module)) throw new ToolError('yosys', `netlist module ${module} instantiates itself (via ${path.join('.')})`);
+    open.add(module);
     found.push({ path, module });
     const cells = moduleOf(netlist, module).cells;
     for (const name of Object.keys(cells).sort()) {
       const type = cells[name]?.type;
-      if (type !== undefined && netlist.modules[type]) walk(type, [...path, name]);
+      if (type !== undefined && isModule(netlist, type)) walk(type, [...path, name]);
     }
+    open.delete(module);
   };
   walk(top, []);
   return found;
@@ -91,7 +129,7 @@ export function leafCellOwners(netlist: Netlist, instances: readonly ModuleInsta
   const owners = new Map<string, ModuleInstance>();
   for (const instance of instances) {
     for (const [name, cell] of Object.entries(moduleOf(netlist, instance.module).cells)) {
-      if (!netlist.modules[cell.type]) owners.set(flatCellName(instance.path, name), instance);
+      if (!isModule(netlist, cell.type)) owners.set(flatCellName(instance.path, name), instance);
     }
   }
   return owners;

@@ -1,0 +1,230 @@
+/**
+ * Every file reader of the project as a fuzz target: valid seed files, and the check that one
+ * (mutated) input parses into something consistent or is refused with the reader's own error,
+ * naming the file (and the position, where the format has one). Shared by the fast tests
+ * (tests/hardening) and the soak (tests/soak).
+ */
+import fc from 'fast-check';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { FileFormatError, ToolError } from '../../common/errors.ts';
+import { encodeNpy, parseNpy } from '../../verif/io/npy.ts';
+import { parseVectors, type VectorPorts } from '../../verif/vectors.ts';
+import { parseVcd } from '../../waves/vcdReader.ts';
+import { instanceTree, leafCellOwners, parseNetlist, portsOf } from '../../synth/netlist.ts';
+import { encodeKernelFormat } from '../../verif/formats/kernelFormat.ts';
+import { KERNEL_FILES, readKernelFormatDir, writeKernelFormatDir } from '../../verif/formats/kernelFormatFiles.ts';
+import { expectParsesOrRefuses, mutatedBytes, type Outcome } from './fuzzHarness.ts';
+
+/** A reader under fuzz: how to make inputs, and how to judge one. */
+export interface ReaderTarget<T> {
+  readonly name: string;
+  readonly inputs: fc.Arbitrary<T>;
+  readonly run: (input: T) => Outcome;
+}
+
+/** A FileFormatError that names `file` and carries the position kind the format has. */
+function fileFormatErrorFor(file: string, position: 'offset' | 'line' | 'none') {
+  return (error: unknown): boolean => {
+    if (!(error instanceof FileFormatError)) return false;
+    expect(error.file).toBe(file);
+    expect(error.message.startsWith(file)).toBe(true);
+    if (position !== 'none') expect(error.position?.[position], `no ${position} in: ${error.message}`).toBeTypeOf('number');
+    return true;
+  };
+}
+
+// ---------------------------------------------------------------- .npy
+
+const NPY_FILE = 'fuzz.npy';
+
+/** Valid .npy files of every dtype, 1–3 dimensions, including empty arrays and a version 2.0 header. */
+function npySeeds(): Uint8Array[] {
+  const seeds = [
+    encodeNpy('float16', [2, 3], new Uint16Array([0x3c00, 0x8000, 0x7e00, 1, 0, 0xfbff])),
+    encodeNpy('float32', [4], new Float32Array([1, -0, NaN, 3.5])),
+    encodeNpy('float64', [1, 1, 2], new Float64Array([1e300, -2])),
+    encodeNpy('uint8', [3, 2], new Uint8Array([0, 1, 2, 253, 254, 255])),
+    encodeNpy('uint16', [0, 4], new Uint16Array(0)),
+    encodeNpy('uint32', [2], new Uint32Array([0xffffffff, 7])),
+    encodeNpy('uint64', [1, 2], new BigUint64Array([2n ** 64n - 1n, 5n])),
+    encodeNpy('int32', [2, 1], new Int32Array([-1, 2 ** 31 - 1])),
+  ];
+  // Version 2.0: the same dictionary behind a 4-byte length.
+  const v1 = Buffer.from(seeds[0]!);
+  const headerLength = v1.readUInt16LE(8);
+  const v2 = Buffer.alloc(v1.length + 2);
+  v1.copy(v2, 0, 0, 6);
+  v2[6] = 2;
+  v2.writeUInt32LE(headerLength, 8);
+  v1.copy(v2, 12, 10);
+  return [...seeds, v2];
+}
+
+export const npyTarget: ReaderTarget<Buffer> = {
+  name: '.npy (parseNpy)',
+  inputs: mutatedBytes(npySeeds()),
+  run: (bytes) =>
+    expectParsesOrRefuses(() => {
+      const array = parseNpy(bytes, NPY_FILE);
+      expect(array.data.length).toBe(array.shape.reduce((a, b) => a * b, 1));
+      expect(array.shape.length).toBeGreaterThanOrEqual(1);
+    }, fileFormatErrorFor(NPY_FILE, 'offset')),
+};
+
+// ---------------------------------------------------------------- JSONL vectors
+
+const VECTOR_FILE = 'fuzz.jsonl';
+const VECTOR_PORTS: VectorPorts = {
+  inputs: new Map([
+    ['reset', 1],
+    ['enable', 1],
+    ['data', 64],
+    ['wide', 4096],
+  ]),
+  outputs: new Map([['count', 8]]),
+};
+const VECTOR_SEED = [
+  '{"in": {"reset": "1", "enable": 1}}',
+  '{"in": {"reset": "0", "data": "0xffffffffffffffff"}}',
+  '',
+  `{"in": {"wide": "0x${'f'.repeat(1024)}"}, "expect": {"count": "255"}}`,
+  '{"in": {}, "expect": {"count": "0x1"}}',
+  '{"in": {"data": 9007199254740991}}',
+].join('\n');
+
+export const vectorsTarget: ReaderTarget<Buffer> = {
+  name: 'JSONL vectors (parseVectors)',
+  inputs: mutatedBytes([Buffer.from(VECTOR_SEED, 'utf8')]),
+  run: (bytes) =>
+    expectParsesOrRefuses(() => {
+      const lines = parseVectors(bytes.toString('utf8'), VECTOR_FILE, VECTOR_PORTS);
+      for (const line of lines) {
+        for (const [port, value] of Object.entries(line.inputs)) expect(value >> BigInt(VECTOR_PORTS.inputs.get(port)!)).toBe(0n);
+      }
+    }, fileFormatErrorFor(VECTOR_FILE, 'line')),
+};
+
+// ---------------------------------------------------------------- VCD
+
+const VCD_FILE = 'fuzz.vcd';
+const VCD_SEED = `$date today $end
+$version fuzz seed $end
+$timescale 1ns $end
+$comment a comment
+ over two lines $end
+$scope module TOP $end
+$var wire 1 ! clk $end
+$var wire 8 " count [7:0] $end
+$scope module sub $end
+$var reg 64 # wide $end
+$var real 64 $ level $end
+$var string 1 % label $end
+$var wire 8 " alias $end
+$upscope $end
+$upscope $end
+$enddefinitions $end
+#0
+$dumpvars
+0!
+b0 "
+bx #
+r0.5 $
+sidle %
+$end
+#1
+1!
+b101 "
+$comment body comment $end
+#2
+0!
+b11111111 "
+b10zx #
+r-1e3 $
+sbusy %
+#4
+1!
+`;
+
+export const vcdTarget: ReaderTarget<Buffer> = {
+  name: 'VCD (parseVcd)',
+  inputs: mutatedBytes([Buffer.from(VCD_SEED, 'latin1')]),
+  run: (bytes) =>
+    expectParsesOrRefuses(() => {
+      const trace = parseVcd(bytes.toString('latin1'), VCD_FILE);
+      for (const changes of trace.changes.values()) {
+        expect(changes.times.length).toBe(changes.values.length);
+        for (let index = 1; index < changes.times.length; index++) expect(changes.times[index]!).toBeGreaterThan(changes.times[index - 1]!);
+      }
+    }, fileFormatErrorFor(VCD_FILE, 'line')),
+};
+
+// ---------------------------------------------------------------- Yosys JSON netlists
+
+const NETLIST_SEED = readFileSync(new URL('./fixtures/small.netlist.json', import.meta.url));
+
+/** Netlists come from Yosys, so a malformed one is a Yosys failure: a ToolError naming yosys. */
+function isYosysError(error: unknown): boolean {
+  return error instanceof ToolError && error.tool === 'yosys';
+}
+
+export const netlistTarget: ReaderTarget<Buffer> = {
+  name: 'Yosys JSON netlist (parseNetlist + walks)',
+  inputs: mutatedBytes([NETLIST_SEED]),
+  run: (bytes) =>
+    expectParsesOrRefuses(() => {
+      const netlist = parseNetlist(bytes.toString('utf8'));
+      const instances = instanceTree(netlist, 'top');
+      leafCellOwners(netlist, instances);
+      for (const port of portsOf(netlist.modules['top']!)) expect(port.width).toBeGreaterThanOrEqual(0);
+    }, isYosysError),
+};
+
+// ---------------------------------------------------------------- Coruscant kernel-format directories
+
+/** 130×3: two row blocks, the second padded; tiles with 0, some and all rows set. */
+function kernelSeedFormat() {
+  const rows = 130;
+  const cols = 3;
+  const bits = new Uint16Array(rows * cols);
+  for (let index = 0; index < bits.length; index++) if (index % 3 !== 1 || index < 64 * cols) bits[index] = (0x3c00 + index) & 0xffff;
+  for (let row = 0; row < 64; row++) bits[row * cols + 2] = 0;
+  return encodeKernelFormat({ rows, cols, bits });
+}
+
+/** Which of the directory's files a case mutates. */
+const KERNEL_FILE_NAMES: readonly string[] = Object.values(KERNEL_FILES);
+
+/**
+ * Fuzz target over a directory `scratch`: each case rewrites one of the four files with a mutated
+ * copy, reads the directory, then restores the file.
+ */
+export function kernelFormatTarget(scratch: string): ReaderTarget<{ file: string; bytes: Buffer }> {
+  const dir = join(scratch, 'kernel');
+  mkdirSync(scratch, { recursive: true });
+  writeKernelFormatDir(dir, kernelSeedFormat());
+  const originals = new Map<string, Buffer>(KERNEL_FILE_NAMES.map((name) => [name, readFileSync(join(dir, name))]));
+  const inputs = fc.oneof(
+    ...KERNEL_FILE_NAMES.map((name) => mutatedBytes([originals.get(name)!]).map((bytes) => ({ file: name, bytes }))),
+  );
+  return {
+    name: 'Coruscant kernel-format directory (readKernelFormatDir)',
+    inputs,
+    run: ({ file, bytes }) => {
+      const path = join(dir, file);
+      writeFileSync(path, bytes);
+      try {
+        return expectParsesOrRefuses(
+          () => {
+            const format = readKernelFormatDir(dir);
+            expect(format.offsets.length).toBe(format.bitmaps.length + 1);
+          },
+          (error) => error instanceof FileFormatError && error.message.startsWith(join(dir, '')),
+        );
+      } finally {
+        writeFileSync(path, originals.get(file)!);
+      }
+    },
+  };
+}
