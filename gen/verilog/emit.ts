@@ -35,8 +35,8 @@ function waived(lines: string[], warnings: readonly string[]): string[] {
 /**
  * Per net: its text as a whole right-hand side (`whole`) and, internally, as an operand. Single-use
  * unnamed nodes (and every constant) are inlined into their reader; everything else is referred to
- * by name and gets an assign (`assigns`). Built in topological order,
- * so no recursion, however deep the expression.
+ * by name and gets an assign (`assigns`). Built in topological order, so no recursion, however
+ * deep the expression.
  */
 function renderExpressions(module: IrModule, usage: NetUsage): { whole: string[]; assigns: { cell: IrCell; text: string }[] } {
   const names = module.nets.map((net) => verilogIdentifier(net.name));
@@ -162,13 +162,16 @@ function instanceLines(module: IrModule): string[] {
   return lines;
 }
 
+/** User text (descriptions, string parameters) kept on one comment line. */
+const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ');
+
 function headerLines(module: IrModule): string[] {
   const parameters = Object.entries(module.parameters)
     .map(([key, value]) => `${key}=${String(value)}`)
     .join(', ');
   return [
-    `// ${module.name}${module.description === undefined ? '' : `: ${module.description}`}`,
-    `// Generated from ${module.definition} (${sourceText(module.location)})${parameters === '' ? '' : ` with ${parameters}`}; do not edit.`,
+    `// ${module.name}${module.description === undefined ? '' : `: ${oneLine(module.description)}`}`,
+    `// Generated from ${module.definition} (${sourceText(module.location)})${parameters === '' ? '' : ` with ${oneLine(parameters)}`}; do not edit.`,
   ];
 }
 
