@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ToolError, UserError } from '../../../common/errors.ts';
+import { writeFileAtomic } from '../../../common/atomicWrite.ts';
+import { startProgress } from '../../../common/progress.ts';
+import { emitVerilog } from '../../../gen/verilog/emit.ts';
+import { IcarusEngine } from '../../engines/icarus.ts';
+import { caseSeed, shardCases, WHOLE } from '../cases.ts';
+import { drawCase, runCases } from '../runCases.ts';
+import type { RegressSuite } from '../suite.ts';
+import { MutantEngine } from './mutantEngine.ts';
+import { makeMutants, proveEquivalent } from './yosysMutants.ts';
+
+/** What became of one mutant: killed by the suite, survived it, proved equal to the original, or not simulable. */
+export type MutantStatus = 'killed' | 'survived' | 'equivalent' | 'equivalent-bounded' | 'invalid';
+
+export interface MutantResult {
+  readonly id: number;
+  readonly command: string;
+  readonly status: MutantStatus;
+  readonly detail?: string;
+}
+
+/** A block's mutation score: killed / (mutants − equivalent − invalid). */
+export interface MutationScore {
+  readonly suite: string;
+  readonly top: string;
+  readonly cases: number;
+  readonly mutants: number;
+  readonly counts: Readonly<Record<MutantStatus, number>>;
+  readonly score: number;
+  readonly results: readonly MutantResult[];
+}
+
+export interface MutationOptions {
+  readonly runs: number;
+  readonly seed: number;
+  readonly mutants: number;
+}
+
+/** Runs the suite's cases on one mutant; the first failing case kills it. */
+async function judgeMutant(suite: RegressSuite, engine: MutantEngine, options: MutationOptions): Promise<{ killed: boolean; detail?: string }> {
+  const outcomes = await runCases(suite, engine, options.seed, shardCases(options.runs, WHOLE));
+  const killer = outcomes.find((outcome) => outcome.mismatch);
+  return killer ? { killed: true, detail: `killed by case ${killer.index}` } : { killed: false };
+}
+
+/**
+ * Mutation score of one suite: Yosys mutants of its block's Verilog, each run through the suite's
+ * cases on Icarus; survivors go to a SAT miter, and those proved equal are not counted against it.
+ */
+export async function scoreSuite(suite: RegressSuite, options: MutationOptions, onMutant: () => void = () => {}): Promise<MutationScore> {
+  const design = suite.design(drawCase(suite, caseSeed(options.seed, 0)));
+  const files = emitVerilog(design);
+  const sequential = design.modules.some((module) => module.registers.length > 0 || module.memories.length > 0);
+  // The block must pass its own suite, or no mutant's death means anything.
+  const baseline = await runCases(suite, new IcarusEngine(), options.seed, shardCases(options.runs, WHOLE));
+  if (baseline.some((outcome) => outcome.mismatch)) throw new UserError(`${suite.name} fails its own suite on Icarus; fix that before scoring mutants`);
+  const mutants = await makeMutants(files, design.top, options.mutants, options.seed);
+  const cacheRoot = mkdtempSync(join(tmpdir(), 'regress-mutants-'));
+  const results: MutantResult[] = [];
+  try {
+    for (const mutant of mutants) {
+      let result: MutantResult;
+      try {
+        const verdict = await judgeMutant(suite, new MutantEngine(mutant.verilog, cacheRoot), options);
+        if (verdict.killed) result = { id: mutant.id, command: mutant.command, status: 'killed', ...(verdict.detail ? { detail: verdict.detail } : {}) };
+        else {
+          const proof = await proveEquivalent(files, design.top, mutant, sequential);
+          result = { id: mutant.id, command: mutant.command, status: proof === 'proved' ? 'equivalent' : proof === 'bounded' ? 'equivalent-bounded' : 'survived' };
+        }
+      } catch (error) {
+        if (!(error instanceof ToolError)) throw error;
+        result = { id: mutant.id, command: mutant.command, status: 'invalid', detail: error.message.split('\n')[0]! };
+      }
+      results.push(result);
+      onMutant();
+    }
+  } finally {
+    rmSync(cacheRoot, { recursive: true, force: true });
+  }
+  const counts: Record<MutantStatus, number> = { killed: 0, survived: 0, equivalent: 0, 'equivalent-bounded': 0, invalid: 0 };
+  for (const { status } of results) counts[status]++;
+  const scored = results.length - counts.equivalent - counts['equivalent-bounded'] - counts.invalid;
+  return { suite: suite.name, top: design.top, cases: options.runs, mutants: results.length, counts, score: scored === 0 ? 1 : counts.killed / scored, results };
+}
+
+/** The per-block table printed by `gen regress --mutate`. */
+export function mutationTable(scores: readonly MutationScore[]): string {
+  const header = ['block', 'mutants', 'killed', 'survived', 'equivalent', 'invalid', 'score'];
+  const rows = scores.map((score) => [score.top, score.mutants, score.counts.killed, score.counts.survived, `${score.counts.equivalent}+${score.counts['equivalent-bounded']}b`, score.counts.invalid, `${(score.score * 100).toFixed(1)} %`].map(String));
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const format = (row: readonly string[]): string => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  return [format(header), ...rows.map(format)].join('\n');
+}
+
+/** `gen regress --mutate`: scores every selected suite, prints the table and survivors, saves a JSON report. */
+export async function runMutation(options: MutationOptions & { readonly suites: readonly RegressSuite[]; readonly out: string }): Promise<MutationScore[]> {
+  const progress = startProgress('mutants', options.suites.length * options.mutants);
+  const scores: MutationScore[] = [];
+  try {
+    for (const suite of options.suites) scores.push(await scoreSuite(suite, options, () => progress.tick()));
+  } finally {
+    progress.stop();
+  }
+  process.stdout.write(`${mutationTable(scores)}\n(b: no difference within the bounded sequential check; invalid: did not compile)\n`);
+  for (const score of scores)
+    for (const survivor of score.results.filter((result) => result.status === 'survived')) process.stdout.write(`survivor ${score.top} #${survivor.id}: ${survivor.command}\n`);
+  const report = join(options.out, `mutation-${options.seed}.json`);
+  writeFileAtomic(report, `${JSON.stringify(scores, null, 2)}\n`);
+  process.stdout.write(`report: ${report}\n`);
+  return scores;
+}

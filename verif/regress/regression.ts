@@ -1,0 +1,123 @@
+import { join } from 'node:path';
+import { startProgress } from '../../common/progress.ts';
+import { createEngine } from '../engines/index.ts';
+import type { Engine, EngineName } from '../engines/engine.ts';
+import { caseSeed, shardCases, type Shard } from './cases.ts';
+import { describeMismatch } from './compare.ts';
+import { saveFailureFolder } from './failureFolder.ts';
+import { checkCase, drawCase, runCases, type CaseOutcome } from './runCases.ts';
+import { caseAtPath, shrinkCase } from './shrink.ts';
+import type { RegressSuite } from './suite.ts';
+import { runOnWorkers } from './workerPool.ts';
+
+/** How a regression runs. */
+export interface RegressionOptions {
+  readonly suites: readonly RegressSuite[];
+  readonly engines: readonly EngineName[];
+  readonly runs: number;
+  readonly seed: number;
+  readonly shard: Shard;
+  readonly jobs: number;
+  /** Failure folders go to `<out>/<suite>-<engine>-<seed>/case-<k>/`. */
+  readonly out: string;
+  /** Per failing case, on the engine that failed it. */
+  readonly shrinkTimeMs: number;
+  /** Failures shrunk and saved per suite × engine; the rest are listed with their replay command. */
+  readonly maxSavedFailures: number;
+  /** The command that reruns one case (the CLI knows its own spelling and `--load` files). */
+  readonly replayCommand: (suite: string, engine: EngineName, caseIndex: number, path?: string) => string;
+  /** `--load` modules, handed to workers. */
+  readonly load: readonly string[];
+  /** Replay one case (and its fast-check path) instead of running the case space. */
+  readonly replay?: { readonly caseIndex: number; readonly path?: string };
+}
+
+/** One failing case as the summary and JUnit see it. */
+export interface CaseFailure {
+  readonly caseIndex: number;
+  readonly caseSeed: number;
+  readonly message: string;
+  readonly replay: string;
+  /** The failure folder, when the case was shrunk and saved. */
+  readonly folder?: string;
+}
+
+/** One suite on one engine. */
+export interface SuiteRun {
+  readonly suite: string;
+  readonly engine: EngineName;
+  readonly cases: number;
+  readonly caseIndices: readonly number[];
+  readonly caseSeeds: readonly number[];
+  readonly failures: readonly CaseFailure[];
+  readonly milliseconds: number;
+}
+
+/** Runs cases in this process, or on worker threads after building once here. */
+async function runShare(suite: RegressSuite, engine: Engine, options: RegressionOptions, indices: readonly number[], tick: (count: number) => void): Promise<CaseOutcome[]> {
+  if (options.jobs <= 1 || indices.length < 2) return runCases(suite, engine, options.seed, indices, tick);
+  // Build (or find cached) the design before fanning out, so workers share one build.
+  const first = drawCase(suite, caseSeed(options.seed, indices[0]!));
+  await engine.runMany(suite.design(first), [suite.vectors(first).stimulus]);
+  return runOnWorkers({ suite: suite.name, engine: engine.name, seed: options.seed, load: options.load }, indices, options.jobs, tick);
+}
+
+/** Shrinks a failing case on its engine and saves its folder. */
+async function recordFailure(suite: RegressSuite, engine: Engine, options: RegressionOptions, outcome: CaseOutcome, save: boolean): Promise<CaseFailure> {
+  const base = { caseIndex: outcome.index, caseSeed: outcome.seed };
+  const firstMessage = describeMismatch(outcome.mismatch!);
+  if (!save) return { ...base, message: firstMessage, replay: options.replayCommand(suite.name, engine.name, outcome.index) };
+  const replayPath = options.replay?.path;
+  const shrunk = replayPath === undefined ? await shrinkCase(suite, engine, outcome.seed, options.shrinkTimeMs) : undefined;
+  const path = shrunk?.path ?? replayPath ?? '0';
+  const value = shrunk?.value ?? caseAtPath(suite, outcome.seed, path);
+  const replay = options.replayCommand(suite.name, engine.name, outcome.index, path);
+  const folder = join(options.out, `${suite.name}-${engine.name}-${options.seed}`, `case-${outcome.index}`);
+  const identity = { suite: suite.name, engine: engine.name, runSeed: options.seed, caseIndex: outcome.index, caseSeed: outcome.seed, path, shrinks: shrunk?.shrinks ?? 0, interrupted: shrunk?.interrupted ?? false };
+  const mismatch = await saveFailureFolder(folder, suite, engine, identity, value, replay);
+  return { ...base, message: `${mismatch ? describeMismatch(mismatch) : firstMessage} (shrunk: path ${path})`, replay, folder };
+}
+
+/** Runs the replayed case only: the value at its path, or case k as first drawn. */
+async function replayCase(suite: RegressSuite, engine: Engine, options: RegressionOptions, caseIndex: number, path: string | undefined): Promise<CaseOutcome[]> {
+  const seed = caseSeed(options.seed, caseIndex);
+  const value = path === undefined ? drawCase(suite, seed) : caseAtPath(suite, seed, path);
+  const mismatch = await checkCase(suite, engine, value);
+  return [{ index: caseIndex, seed, ...(mismatch ? { mismatch } : {}) }];
+}
+
+/**
+ * Runs every selected suite on every selected engine over this shard's cases, shrinks and saves
+ * failures, and returns one SuiteRun per (suite, engine).
+ */
+export async function runRegression(options: RegressionOptions): Promise<SuiteRun[]> {
+  const indices = options.replay ? [options.replay.caseIndex] : shardCases(options.runs, options.shard);
+  const results: SuiteRun[] = [];
+  const progress = startProgress('regress', indices.length * options.suites.length * options.engines.length);
+  try {
+    for (const engineName of options.engines) {
+      const engine = await createEngine(engineName);
+      for (const suite of options.suites) {
+        const start = performance.now();
+        const outcomes = options.replay
+          ? await replayCase(suite, engine, options, options.replay.caseIndex, options.replay.path)
+          : await runShare(suite, engine, options, indices, (count) => progress.tick(count));
+        const failing = outcomes.filter((outcome) => outcome.mismatch);
+        const failures: CaseFailure[] = [];
+        for (const [position, outcome] of failing.entries()) failures.push(await recordFailure(suite, engine, options, outcome, position < options.maxSavedFailures));
+        results.push({
+          suite: suite.name,
+          engine: engineName,
+          cases: outcomes.length,
+          caseIndices: outcomes.map((outcome) => outcome.index),
+          caseSeeds: outcomes.map((outcome) => outcome.seed),
+          failures,
+          milliseconds: performance.now() - start,
+        });
+      }
+    }
+  } finally {
+    progress.stop();
+  }
+  return results;
+}

@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import type { IrDesign } from '../../hw/ir/ir.ts';
+import type { Engine } from '../engines/engine.ts';
+import { caseSeed } from './cases.ts';
+import { firstMismatch, type Mismatch } from './compare.ts';
+import type { RegressSuite } from './suite.ts';
+
+/** What happened to case k of a run. */
+export interface CaseOutcome {
+  readonly index: number;
+  /** The case's own fast-check seed, derived from (run seed, k). */
+  readonly seed: number;
+  readonly mismatch?: Mismatch;
+}
+
+const DEFAULT_BATCH = 200;
+
+/** The value of case k: the first value fast-check draws for the case's seed (as `fc.check` with that seed does). */
+export function drawCase(suite: RegressSuite, seed: number): unknown {
+  return fc.sample(suite.arbitrary, { seed, numRuns: 1 })[0];
+}
+
+/** Runs one case value on an engine and compares it with the golden outputs. */
+export async function checkCase(suite: RegressSuite, engine: Engine, value: unknown): Promise<Mismatch | undefined> {
+  const { stimulus, expected } = suite.vectors(value);
+  const run = await engine.run(suite.design(value), stimulus);
+  return firstMismatch(run.outputs, expected);
+}
+
+/**
+ * Runs cases `indices` of a run with `seed` on one engine. Cases that share a design go in
+ * batches through `runMany`, so an external engine starts one process per batch on one build.
+ */
+export async function runCases(suite: RegressSuite, engine: Engine, seed: number, indices: readonly number[], onDone: (count: number) => void = () => {}): Promise<CaseOutcome[]> {
+  const byDesign = new Map<IrDesign, { index: number; seed: number; value: unknown }[]>();
+  for (const index of indices) {
+    const seedOfCase = caseSeed(seed, index);
+    const value = drawCase(suite, seedOfCase);
+    const design = suite.design(value);
+    if (!byDesign.has(design)) byDesign.set(design, []);
+    byDesign.get(design)!.push({ index, seed: seedOfCase, value });
+  }
+  const outcomes: CaseOutcome[] = [];
+  const batchSize = suite.batchSize ?? DEFAULT_BATCH;
+  for (const [design, cases] of byDesign)
+    for (let start = 0; start < cases.length; start += batchSize) {
+      const batch = cases.slice(start, start + batchSize);
+      const vectors = batch.map(({ value }) => suite.vectors(value));
+      const runs = await engine.runMany(design, vectors.map(({ stimulus }) => stimulus));
+      batch.forEach(({ index, seed: seedOfCase }, member) => {
+        const mismatch = firstMismatch(runs[member]!.outputs, vectors[member]!.expected);
+        outcomes.push({ index, seed: seedOfCase, ...(mismatch ? { mismatch } : {}) });
+      });
+      onDone(batch.length);
+    }
+  return outcomes.sort((a, b) => a.index - b.index);
+}

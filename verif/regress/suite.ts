@@ -1,0 +1,46 @@
+import type fc from 'fast-check';
+import type { IrDesign } from '../../hw/ir/ir.ts';
+import type { PortValues } from '../engines/engine.ts';
+
+/**
+ * What one case of a suite asks of an engine: per-cycle inputs, and per cycle the outputs the
+ * golden model predicts. A port absent from `expected[t]` is not checked in cycle t (pipeline
+ * fill, don't-care cycles).
+ */
+export interface CaseVectors {
+  readonly stimulus: readonly PortValues[];
+  readonly expected: readonly PortValues[];
+}
+
+/**
+ * One randomized equivalence property, as data: "the RTL of `design` on engine E, driven by
+ * `vectors(c).stimulus`, produces `vectors(c).expected`" for every case `c` drawn from `arbitrary`.
+ * Cases must be plain data so fast-check can shrink them and they can be saved as JSON.
+ */
+export interface RegressSuite<Case = unknown> {
+  /** Unique name, used on the command line and in folder names. */
+  readonly name: string;
+  /** The `--suite` groups it belongs to besides its own name (e.g. 'fp', 'decoder'). */
+  readonly groups: readonly string[];
+  readonly description: string;
+  readonly arbitrary: fc.Arbitrary<Case>;
+  /**
+   * The design the case runs on. Suites over one block return the same (memoized) object for
+   * every case, so external engines build once and run every case of a batch in one process.
+   */
+  design(testCase: Case): IrDesign;
+  vectors(testCase: Case): CaseVectors;
+  /** How many cases one external-engine process runs (default 200). */
+  readonly batchSize?: number;
+}
+
+/** Erases a suite's case type so suites of different cases sit in one table. */
+export function defineSuite<Case>(suite: RegressSuite<Case>): RegressSuite {
+  return suite as unknown as RegressSuite;
+}
+
+/** A function computed once, on first use (elaboration is not free and most runs use few suites). */
+export function once<T>(make: () => T): () => T {
+  let value: { readonly it: T } | undefined;
+  return () => (value ??= { it: make() }).it;
+}
