@@ -7,10 +7,11 @@ import { spmmCommand } from './spmm.ts';
 import { formatsCommand } from './formats.ts';
 import { memsimCommand } from './memsim.ts';
 import { verilogCommand } from './verilog.ts';
+import { regressCommand } from './regress.ts';
 
 /**
  * Every `gen` sub-command, in the order `gen --help` lists them. Each lives in its own file in
  * this folder and exports one yargs CommandModule.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- yargs command modules differ in their argument types
-export const commands: CommandModule<any, any>[] = [listCommand, simCommand, waveCommand, synthCommand, spmmCommand, formatsCommand, memsimCommand, verilogCommand];
+export const commands: CommandModule<any, any>[] = [listCommand, simCommand, waveCommand, synthCommand, spmmCommand, formatsCommand, memsimCommand, verilogCommand, regressCommand];
