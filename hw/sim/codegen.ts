@@ -1,205 +1,374 @@
+import type { CellOp } from '../ir/ir.ts';
 import type { FlatCell, FlatDesign } from './flatten.ts';
+import { planStorage, type StoragePlan } from './storagePlan.ts';
+import { WORD_BITS, wordsOf, topBits } from './words.ts';
 
-/** Nets up to this width live in a Uint32Array and use plain number arithmetic. */
-export const NARROW_LIMIT = 32;
+export type { StorageLayout } from './storagePlan.ts';
 
-/** Where each net's value lives: `n[slot]` (≤ 32 bits, number) or `w[slot]` (wider, bigint). */
-export interface StorageLayout {
-  readonly narrow: Int32Array; // net → slot in n, or -1
-  readonly wide: Int32Array; // net → slot in w, or -1
-  readonly narrowCount: number;
-  readonly wideCount: number;
-}
+/** The int32 literal of the 32 bits of `value` starting at word `index`. */
+const wordLiteral = (value: bigint, index: number): string => {
+  const word = Number(BigInt.asIntN(WORD_BITS, value >> BigInt(WORD_BITS * index)));
+  return word < 0 ? `(${word})` : String(word);
+};
+/** The int32 mask of the low `bits` bits (1–32). */
+const maskLiteral = (bits: number): string => (bits === WORD_BITS ? '(-1)' : String(2 ** bits - 1));
+const ZERO = '0';
 
-export function layoutStorage(design: FlatDesign): StorageLayout {
-  const narrow = new Int32Array(design.nets.length).fill(-1);
-  const wide = new Int32Array(design.nets.length).fill(-1);
-  let narrowCount = 0;
-  let wideCount = 0;
-  for (const net of design.nets) {
-    if (net.width <= NARROW_LIMIT) narrow[net.id] = narrowCount++;
-    else wide[net.id] = wideCount++;
-  }
-  return { narrow, wide, narrowCount, wideCount };
-}
-
-const hex = (value: bigint): string => `0x${value.toString(16)}`;
-const narrowMask = (width: number): string => (width >= 32 ? '0xffffffff' : hex((1n << BigInt(width)) - 1n));
-const bigMask = (width: number): string => `${hex((1n << BigInt(width)) - 1n)}n`;
-
-/** Straight-line JavaScript for one cell, reading and writing the storage arrays. */
-class CellEmitter {
-  constructor(
-    private readonly design: FlatDesign,
-    private readonly layout: StorageLayout,
-  ) {}
-
-  width(net: number): number {
-    return this.design.nets[net]!.width;
-  }
-  isNarrow(net: number): boolean {
-    return this.layout.narrow[net]! >= 0;
-  }
-  /** The net's value in its own representation. */
-  ref(net: number): string {
-    return this.isNarrow(net) ? `n[${this.layout.narrow[net]}]` : `w[${this.layout.wide[net]}]`;
-  }
-  /** The net's value as a bigint. */
-  big(net: number): string {
-    return this.isNarrow(net) ? `BigInt(n[${this.layout.narrow[net]}])` : `w[${this.layout.wide[net]}]`;
-  }
-
-  emit(cell: FlatCell): string {
-    const target = this.ref(cell.output);
-    const narrowOut = this.isNarrow(cell.output);
-    if (narrowOut && cell.inputs.every((input) => this.isNarrow(input))) return `${target} = ${this.narrowExpression(cell)};`;
-    const value = this.bigExpression(cell);
-    return `${target} = ${narrowOut ? `Number(${value})` : value};`;
-  }
-
-  /** Every operand and the result fit 32 bits: number arithmetic, kept unsigned with `>>> 0`. */
-  private narrowExpression(cell: FlatCell): string {
-    const w = this.width(cell.output);
-    const m = narrowMask(w);
-    const [a, b, c] = cell.inputs.map((input) => this.ref(input));
-    const wa = cell.inputs[0] === undefined ? 0 : this.width(cell.inputs[0]);
-    const signed = (value: string, width: number): string => (width === 32 ? `(${value} | 0)` : `((${value} << ${32 - width}) >> ${32 - width})`);
-    switch (cell.op) {
-      case 'const': return hex(cell.constant!);
-      case 'buf': case 'zext': return a!;
-      case 'not': return `(~${a} & ${m}) >>> 0`;
-      case 'neg': return `(-${a} & ${m}) >>> 0`;
-      case 'and': return `(${a} & ${b}) >>> 0`;
-      case 'or': return `(${a} | ${b}) >>> 0`;
-      case 'xor': return `(${a} ^ ${b}) >>> 0`;
-      case 'add': return `((${a} + ${b}) & ${m}) >>> 0`;
-      case 'sub': return `((${a} - ${b}) & ${m}) >>> 0`;
-      case 'mul': return `${a} * ${b}`; // result width = sum of operand widths ≤ 32: exact in a double
-      case 'eq': return `${a} === ${b} ? 1 : 0`;
-      case 'ne': return `${a} !== ${b} ? 1 : 0`;
-      case 'ltu': return `${a} < ${b} ? 1 : 0`;
-      case 'leu': return `${a} <= ${b} ? 1 : 0`;
-      case 'lts': return `${signed(a!, wa)} < ${signed(b!, wa)} ? 1 : 0`;
-      case 'les': return `${signed(a!, wa)} <= ${signed(b!, wa)} ? 1 : 0`;
-      case 'shl': return `${b} >= ${w} ? 0 : ((${a} << ${b}) & ${m}) >>> 0`;
-      case 'shr': return `${b} >= ${w} ? 0 : ${a} >>> ${b}`;
-      case 'sra': return `(${signed(a!, w)} >> (${b} >= ${w} ? ${w - 1} : ${b}) & ${m}) >>> 0`;
-      case 'mux': return `${a} ? ${b} : ${c}`;
-      case 'slice': return `(${a} >>> ${cell.lo}) & ${narrowMask(cell.hi! - cell.lo! + 1)}`;
-      case 'sext': return `(${signed(a!, wa)} & ${m}) >>> 0`;
-      case 'redand': return `${a} === ${narrowMask(wa)} ? 1 : 0`;
-      case 'redor': return `${a} !== 0 ? 1 : 0`;
-      case 'redxor': return `parity32(${a})`;
-      case 'memread': return `m${cell.memory}[${a}]`;
-      case 'cat': {
-        let shift = 0;
-        const parts: string[] = [];
-        for (let index = cell.inputs.length - 1; index >= 0; index--) {
-          const input = cell.inputs[index]!;
-          parts.push(shift === 0 ? this.ref(input) : `(${this.ref(input)} << ${shift})`);
-          shift += this.width(input);
-        }
-        return `(${parts.join(' | ')}) >>> 0`;
-      }
-    }
-  }
-
-  /** Some operand or the result is wider than 32 bits: bigint arithmetic (hw/ir/evaluate.ts semantics). */
-  private bigExpression(cell: FlatCell): string {
-    const w = this.width(cell.output);
-    const m = bigMask(w);
-    const [a, b, c] = cell.inputs.map((input) => this.big(input));
-    const wa = cell.inputs[0] === undefined ? 0 : this.width(cell.inputs[0]);
-    const signed = (value: string, width: number): string => `BigInt.asIntN(${width}, ${value})`;
-    const amount = (value: string): string => `(${value} >= ${w}n ? ${w}n : ${value})`;
-    switch (cell.op) {
-      case 'const': return `${hex(cell.constant!)}n`;
-      case 'buf': case 'zext': return a!;
-      case 'not': return `~${a} & ${m}`;
-      case 'neg': return `-${a} & ${m}`;
-      case 'and': return `${a} & ${b}`;
-      case 'or': return `${a} | ${b}`;
-      case 'xor': return `${a} ^ ${b}`;
-      case 'add': return `(${a} + ${b}) & ${m}`;
-      case 'sub': return `(${a} - ${b}) & ${m}`;
-      case 'mul': return `${a} * ${b}`;
-      case 'eq': return `${a} === ${b} ? 1n : 0n`;
-      case 'ne': return `${a} !== ${b} ? 1n : 0n`;
-      case 'ltu': return `${a} < ${b} ? 1n : 0n`;
-      case 'leu': return `${a} <= ${b} ? 1n : 0n`;
-      case 'lts': return `${signed(a!, wa)} < ${signed(b!, wa)} ? 1n : 0n`;
-      case 'les': return `${signed(a!, wa)} <= ${signed(b!, wa)} ? 1n : 0n`;
-      case 'shl': return `(${a} << ${amount(b!)}) & ${m}`;
-      case 'shr': return `${a} >> ${amount(b!)}`;
-      case 'sra': return `(${signed(a!, w)} >> ${amount(b!)}) & ${m}`;
-      case 'mux': return `${this.ref(cell.inputs[0]!)} ? ${b} : ${c}`;
-      case 'slice': return `(${a} >> ${cell.lo}n) & ${bigMask(cell.hi! - cell.lo! + 1)}`;
-      case 'sext': return `${signed(a!, wa)} & ${m}`;
-      case 'redand': return `${a} === ${bigMask(wa)} ? 1n : 0n`;
-      case 'redor': return `${a} !== 0n ? 1n : 0n`;
-      case 'redxor': return `parityBig(${a})`;
-      case 'memread': return `m${cell.memory}[${this.ref(cell.inputs[0]!)}]`;
-      case 'cat': {
-        let shift = 0;
-        const parts: string[] = [];
-        for (let index = cell.inputs.length - 1; index >= 0; index--) {
-          const input = cell.inputs[index]!;
-          parts.push(shift === 0 ? this.big(input) : `(${this.big(input)} << ${shift}n)`);
-          shift += this.width(input);
-        }
-        return parts.join(' | ');
-      }
-    }
-  }
-}
-
-/** V8 leaves large functions unoptimized (measured: 1500-statement chunks settle ~80× slower than 200); code is split into chunks of this many statements. */
-const STATEMENTS_PER_FUNCTION = 200;
-
-function chunked(prefix: string, statements: readonly string[]): { definitions: string; call: string } {
-  const names: string[] = [];
-  const bodies: string[] = [];
-  for (let start = 0; start < statements.length; start += STATEMENTS_PER_FUNCTION) {
-    const name = `${prefix}${names.length}`;
-    names.push(name);
-    bodies.push(`function ${name}() {\n  ${statements.slice(start, start + STATEMENTS_PER_FUNCTION).join('\n  ')}\n}`);
-  }
-  return { definitions: bodies.join('\n'), call: names.map((name) => `${name}();`).join(' ') };
+/** Keeps only the used bits of the top word (the storage invariant: bits above the width are zero). */
+function maskTop(words: string[], width: number): string[] {
+  const bits = topBits(width);
+  const top = words.length - 1;
+  if (bits < WORD_BITS && words[top] !== ZERO) words[top] = `(${words[top]} & ${maskLiteral(bits)})`;
+  return words;
 }
 
 /**
- * The simulator's generated source: `settle()` evaluates all cells in levelized order;
- * `edge()` samples every register and memory write from the settled values, then commits.
+ * The 32 bits of a word sequence starting at bit `position` (negative positions shift in zeros
+ * from below): one word when aligned, else the two words it straddles.
  */
-export function generateSource(design: FlatDesign, layout: StorageLayout, order: readonly number[]): string {
-  const emitter = new CellEmitter(design, layout);
-  const settle = order.map((index) => emitter.emit(design.cells[index]!));
+function field(word: (index: number) => string, position: number): string {
+  const index = Math.floor(position / WORD_BITS);
+  const shift = position - WORD_BITS * index;
+  const low = word(index);
+  if (shift === 0) return low;
+  const high = word(index + 1);
+  const parts = [...(low === ZERO ? [] : [`(${low} >>> ${shift})`]), ...(high === ZERO ? [] : [`(${high} << ${WORD_BITS - shift})`])];
+  return parts.length === 0 ? ZERO : parts.length === 1 ? parts[0]! : `(${parts.join(' | ')})`;
+}
 
+/** An input of a cell as generated-code word expressions. */
+class Operand {
+  constructor(
+    readonly words: readonly string[],
+    readonly width: number,
+  ) {}
+
+  /** Word `index`, zero outside the value. */
+  word = (index: number): string => (index >= 0 && index < this.words.length ? this.words[index]! : ZERO);
+
+  /** Word `index` as an unsigned number (only full 32-bit words need the conversion). */
+  unsigned(index: number): string {
+    const word = this.word(index);
+    const partial = index === this.words.length - 1 && topBits(this.width) < WORD_BITS;
+    return word === ZERO || partial ? word : `(${word} >>> 0)`;
+  }
+
+  /** Word `index` of the value read as a signed `width`-bit number, sign-extended upward forever. */
+  signed(index: number, width = this.width): string {
+    const top = wordsOf(width) - 1;
+    if (index < top) return this.word(index);
+    const bits = topBits(width);
+    const extended = bits === WORD_BITS ? this.word(top) : `((${this.word(top)} << ${WORD_BITS - bits}) >> ${WORD_BITS - bits})`;
+    return index === top ? extended : `(${extended} >> 31)`;
+  }
+
+  /** The value as a non-negative number when it fits 32 bits, else `overflow`. */
+  small(overflow: number): string {
+    const high = this.words.slice(1).filter((word) => word !== ZERO);
+    return high.length === 0 ? this.unsigned(0) : `((${high.join(' | ')}) !== 0 ? ${overflow} : ${this.unsigned(0)})`;
+  }
+
+  /** The value as a BigInt (the rare wide paths only). */
+  big(): string {
+    return `(${this.words.map((_, index) => `(BigInt(${this.unsigned(index)}) << ${WORD_BITS * index}n)`).join(' | ')})`;
+  }
+}
+
+/** What one cell compiles to: statements to run first, then an expression per output word. */
+interface Emitted {
+  readonly pre: readonly string[];
+  readonly words: readonly string[];
+}
+
+/** Everything an operator's code generator may ask about its cell. */
+interface CellContext {
+  readonly cell: FlatCell;
+  /** Unique suffix for temporaries of this cell. */
+  readonly id: number;
+  readonly width: number;
+  readonly count: number;
+  readonly inputs: readonly Operand[];
+  readonly constantOf: (input: number) => bigint | undefined;
+  readonly memory: (index: number) => { readonly width: number; readonly depth: number };
+}
+
+const pure = (words: string[]): Emitted => ({ pre: [], words });
+const eachWord = (context: CellContext, word: (index: number) => string): string[] => Array.from({ length: context.count }, (_, index) => word(index));
+const bool = (condition: string): string => `(${condition} ? 1 : 0)`;
+
+/** Word-wise carry (add) or borrow (sub) chain; one word is plain int32 arithmetic. */
+function addOrSubtract(context: CellContext, a: Operand, b: Operand, operator: '+' | '-'): Emitted {
+  if (context.count === 1) return pure(maskTop([`((${a.word(0)} ${operator} ${b.word(0)}) | 0)`], context.width));
+  const sum = (index: number): string => `s${context.id}_${index}`;
+  const carryIn = (index: number): string => (index === 0 ? '' : operator === '+' ? ` + (${sum(index - 1)} > 4294967295 ? 1 : 0)` : ` - (${sum(index - 1)} < 0 ? 1 : 0)`);
+  const pre = eachWord(context, (index) => `const ${sum(index)} = ${a.unsigned(index)} ${operator} ${b.unsigned(index)}${carryIn(index)};`);
+  return { pre, words: maskTop(eachWord(context, (index) => `(${sum(index)} | 0)`), context.width) };
+}
+
+/** Unsigned or signed less-than (or less-or-equal), decided from the top word down. */
+function compare(context: CellContext, strict: boolean, signed: boolean): Emitted {
+  const [a, b] = context.inputs as [Operand, Operand];
+  const width = Math.max(a.width, b.width);
+  const top = wordsOf(width) - 1;
+  const side = (operand: Operand, index: number): string => (signed && index === top ? operand.signed(index, width) : operand.unsigned(index));
+  let condition = `${side(a, 0)} ${strict ? '<' : '<='} ${side(b, 0)}`;
+  for (let index = 1; index <= top; index++)
+    condition = `(${side(a, index)} < ${side(b, index)} || (${a.word(index)} === ${b.word(index)} && ${condition}))`;
+  return pure([bool(condition)]);
+}
+
+/** The BigInt path for what has no word-level code (wide multiply, dynamic shifts of wide values). */
+function viaBigInt(context: CellContext, expression: (a: string, b: string) => string): Emitted {
+  const [a, b] = context.inputs as [Operand, Operand];
+  const name = `b${context.id}`;
+  return {
+    pre: [`const ${name} = BigInt.asUintN(${context.width}, ${expression(a.big(), b.big())});`],
+    words: eachWord(context, (index) => `Number(BigInt.asIntN(32, ${name} >> ${WORD_BITS * index}n))`),
+  };
+}
+
+type Shift = 'shl' | 'shr' | 'sra';
+
+/** Output word `index` of a shift by a known amount (already limited to the width). */
+const STATIC_SHIFT: Record<Shift, (a: Operand, width: number, amount: number, index: number) => string> = {
+  shl: (a, _width, amount, index) => field(a.word, WORD_BITS * index - amount),
+  shr: (a, _width, amount, index) => field(a.word, WORD_BITS * index + amount),
+  sra: (a, width, amount, index) => field((word) => (word < 0 ? ZERO : a.signed(word, width)), WORD_BITS * index + Math.min(amount, width - 1)),
+};
+
+/** A one-word shift by a run-time amount `t` (already limited). */
+const DYNAMIC_SHIFT: Record<Shift, (a: Operand, width: number, t: string) => string> = {
+  shl: (a, width, t) => `(${t} >= ${width} ? 0 : ${a.word(0)} << ${t})`,
+  shr: (a, width, t) => `(${t} >= ${width} ? 0 : (${a.word(0)} >>> ${t}) | 0)`,
+  sra: (a, width, t) => `(${a.signed(0, width)} >> (${t} >= ${width} ? ${width - 1} : ${t}))`,
+};
+
+const BIG_SHIFT: Record<Shift, (a: string, t: string, width: number) => string> = {
+  shl: (a, t) => `${a} << ${t}`,
+  shr: (a, t) => `${a} >> ${t}`,
+  sra: (a, t, width) => `BigInt.asIntN(${width}, ${a}) >> ${t}`,
+};
+
+/** Shifts: constant amounts become word moves; one-word run-time shifts are int32; the rest BigInt. */
+function shift(kind: Shift): (context: CellContext) => Emitted {
+  return (context) => {
+    const [a, b] = context.inputs as [Operand, Operand];
+    const amount = context.constantOf(context.cell.inputs[1]!);
+    const { width } = context;
+    if (amount !== undefined) {
+      const limited = amount >= BigInt(width) ? width : Number(amount);
+      return pure(maskTop(eachWord(context, (index) => STATIC_SHIFT[kind](a, width, limited, index)), width));
+    }
+    if (context.count === 1 && a.words.length === 1) {
+      const t = `t${context.id}`;
+      return { pre: [`const ${t} = ${b.small(width)};`], words: maskTop([DYNAMIC_SHIFT[kind](a, width, t)], width) };
+    }
+    return viaBigInt(context, (aBig, bBig) => BIG_SHIFT[kind](aBig, `(${bBig} >= ${width}n ? ${width}n : ${bBig})`, width));
+  };
+}
+
+const bitwise = (operator: '&' | '|' | '^') => (context: CellContext): Emitted => {
+  const [a, b] = context.inputs as [Operand, Operand];
+  return pure(eachWord(context, (index) => `(${a.word(index)} ${operator} ${b.word(index)})`));
+};
+
+/** Word-level code for every operator, following hw/ir/evaluate.ts exactly. */
+const OPERATORS: Record<CellOp, (context: CellContext) => Emitted> = {
+  const: (context) => pure(eachWord(context, (index) => wordLiteral(context.cell.constant!, index))),
+  buf: (context) => pure(eachWord(context, context.inputs[0]!.word)),
+  zext: (context) => pure(eachWord(context, context.inputs[0]!.word)),
+  not: (context) => pure(maskTop(eachWord(context, (index) => `(~${context.inputs[0]!.word(index)})`), context.width)),
+  neg: (context) => addOrSubtract(context, new Operand([ZERO], 1), context.inputs[0]!, '-'),
+  and: bitwise('&'),
+  or: bitwise('|'),
+  xor: bitwise('^'),
+  add: (context) => addOrSubtract(context, context.inputs[0]!, context.inputs[1]!, '+'),
+  sub: (context) => addOrSubtract(context, context.inputs[0]!, context.inputs[1]!, '-'),
+  mul: (context) => {
+    const [a, b] = context.inputs as [Operand, Operand];
+    if (context.count === 1) return pure(maskTop([`Math.imul(${a.word(0)}, ${b.word(0)})`], context.width));
+    return viaBigInt(context, (aBig, bBig) => `${aBig} * ${bBig}`);
+  },
+  eq: (context) => pure([bool(equalWords(context))]),
+  ne: (context) => pure([`(${equalWords(context)} ? 0 : 1)`]),
+  ltu: (context) => compare(context, true, false),
+  leu: (context) => compare(context, false, false),
+  lts: (context) => compare(context, true, true),
+  les: (context) => compare(context, false, true),
+  shl: shift('shl'),
+  shr: shift('shr'),
+  sra: shift('sra'),
+  mux: (context) => {
+    const [select, a, b] = context.inputs as [Operand, Operand, Operand];
+    const condition = select.words.length === 1 ? select.word(0) : `(${select.words.join(' | ')})`;
+    return pure(eachWord(context, (index) => `(${condition} ? ${a.word(index)} : ${b.word(index)})`));
+  },
+  cat: (context) => {
+    const placed: { operand: Operand; offset: number }[] = [];
+    let offset = 0;
+    for (let index = context.inputs.length - 1; index >= 0; index--) {
+      placed.push({ operand: context.inputs[index]!, offset });
+      offset += context.inputs[index]!.width;
+    }
+    return pure(
+      eachWord(context, (index) => {
+        const parts = placed.map(({ operand, offset: at }) => field(operand.word, WORD_BITS * index - at)).filter((part) => part !== ZERO);
+        return parts.length === 0 ? ZERO : parts.length === 1 ? parts[0]! : `(${parts.join(' | ')})`;
+      }),
+    );
+  },
+  slice: (context) => pure(maskTop(eachWord(context, (index) => field(context.inputs[0]!.word, context.cell.lo! + WORD_BITS * index)), context.width)),
+  sext: (context) => pure(maskTop(eachWord(context, (index) => context.inputs[0]!.signed(index)), context.width)),
+  redand: (context) => {
+    const a = context.inputs[0]!;
+    const full = a.words.map((word, index) => `${word} === ${index === a.words.length - 1 ? maskLiteral(topBits(a.width)) : '(-1)'}`);
+    return pure([bool(`(${full.join(' && ')})`)]);
+  },
+  redor: (context) => pure([bool(`(${context.inputs[0]!.words.join(' | ')}) !== 0`)]),
+  redxor: (context) => pure([`parity32(${context.inputs[0]!.words.join(' ^ ')})`]),
+  memread: (context) => {
+    const memory = context.memory(context.cell.memory!);
+    const address = context.inputs[0]!;
+    const stride = wordsOf(memory.width);
+    const t = `t${context.id}`;
+    const inRange = 2 ** address.width <= memory.depth;
+    const slot = (index: number): string => `m${context.cell.memory}[${stride === 1 ? t : `${t} * ${stride} + ${index}`}]`;
+    return {
+      pre: [`const ${t} = ${address.small(memory.depth)};`],
+      words: eachWord(context, (index) => (inRange ? slot(index) : `(${t} < ${memory.depth} ? ${slot(index)} : 0)`)),
+    };
+  },
+};
+
+function equalWords(context: CellContext): string {
+  const [a, b] = context.inputs as [Operand, Operand];
+  const count = Math.max(a.words.length, b.words.length);
+  return `(${Array.from({ length: count }, (_, index) => `${a.word(index)} === ${b.word(index)}`).join(' && ')})`;
+}
+
+/** A word expression cheap and stable enough to repeat wherever it is read instead of binding it. */
+const SIMPLE = /^(\(?-?\d+\)?|n\[\d+\]|v\d+_\d+)$/;
+
+/** V8 stops optimizing very large functions; generated code is split into chunks of about this many words of work. */
+export const WORDS_PER_FUNCTION = 1500;
+
+/** Emits the settle chunks: every cell in levelized order, bound to array slots or chunk-local constants. */
+class SettleWriter {
+  private readonly words: (readonly string[] | undefined)[];
+  readonly chunks: string[][];
+
+  constructor(
+    private readonly design: FlatDesign,
+    private readonly plan: StoragePlan,
+  ) {
+    this.words = design.nets.map((net) => (plan.layout.offset[net.id]! >= 0 ? this.slots(net.id) : undefined));
+    this.chunks = Array.from({ length: plan.chunkCount }, () => []);
+  }
+
+  /** The word expressions of a net (its class root's). */
+  wordsOf(net: number): readonly string[] {
+    const words = this.words[this.plan.root[net]!];
+    if (!words) throw new Error(`internal: net ${net} read before it is computed`);
+    return words;
+  }
+
+  private slots(net: number): string[] {
+    const offset = this.plan.layout.offset[net]!;
+    return Array.from({ length: wordsOf(this.design.nets[net]!.width) }, (_, index) => `n[${offset + index}]`);
+  }
+
+  emit(cellIndex: number): void {
+    const cell = this.design.cells[cellIndex]!;
+    if (this.plan.aliased[cellIndex]) return;
+    const width = this.design.nets[cell.output]!.width;
+    const context: CellContext = {
+      cell,
+      id: cellIndex,
+      width,
+      count: wordsOf(width),
+      inputs: cell.inputs.map((input) => new Operand(this.wordsOf(input), this.design.nets[input]!.width)),
+      constantOf: (input) => this.plan.constants.get(this.plan.root[input]!),
+      memory: (index) => this.design.memories[index]!,
+    };
+    const { pre, words } = OPERATORS[cell.op](context);
+    const out = this.chunks[this.plan.chunkOf[cellIndex]!]!;
+    out.push(...pre);
+    if (this.plan.layout.offset[cell.output]! >= 0) {
+      const slots = this.words[cell.output]!;
+      words.forEach((word, index) => out.push(`${slots[index]} = ${word};`));
+    } else if (words.every((word) => SIMPLE.test(word))) {
+      this.words[cell.output] = words;
+    } else {
+      this.words[cell.output] = words.map((word, index) => {
+        const name = `v${cell.output}_${index}`;
+        out.push(`const ${name} = ${word};`);
+        return name;
+      });
+    }
+  }
+}
+
+function chunked(prefix: string, bodies: readonly (readonly string[])[]): { definitions: string; call: string } {
+  const nonEmpty = bodies.filter((body) => body.length > 0);
+  return {
+    definitions: nonEmpty.map((body, index) => `function ${prefix}${index}() {\n  ${body.join('\n  ')}\n}`).join('\n'),
+    call: nonEmpty.map((_, index) => `${prefix}${index}();`).join(' '),
+  };
+}
+
+/** Splits a statement list into bodies of at most WORDS_PER_FUNCTION statements. */
+function split(statements: readonly string[]): string[][] {
+  const bodies: string[][] = [];
+  for (let start = 0; start < statements.length; start += WORDS_PER_FUNCTION) bodies.push(statements.slice(start, start + WORDS_PER_FUNCTION));
+  return bodies;
+}
+
+/** Register sampling, memory writes and register commits: what the rising edge does. */
+function edgeStatements(design: FlatDesign, writer: SettleWriter): { statements: string[]; sampleWords: number } {
   const sample: string[] = [];
   const commit: string[] = [];
-  let nextNarrow = 0;
-  let nextWide = 0;
+  let next = 0;
   for (const register of design.registers) {
-    const narrow = emitter.isNarrow(register.q);
-    const slot = narrow ? `nn[${nextNarrow++}]` : `nw[${nextWide++}]`;
-    const reset = narrow ? hex(register.resetValue) : `${hex(register.resetValue)}n`;
-    const d = emitter.ref(register.d);
-    sample.push(`${slot} = ${register.reset >= 0 ? `${emitter.ref(register.reset)} ? ${reset} : ${d}` : d};`);
-    commit.push(`${emitter.ref(register.q)} = ${slot};`);
+    const q = writer.wordsOf(register.q);
+    const d = writer.wordsOf(register.d);
+    const reset = register.reset >= 0 ? writer.wordsOf(register.reset)[0] : undefined;
+    q.forEach((slot, index) => {
+      const held = d[index] ?? ZERO;
+      sample.push(`nn[${next}] = ${reset === undefined ? held : `${reset} ? ${wordLiteral(register.resetValue, index)} : ${held}`};`);
+      commit.push(`${slot} = nn[${next++}];`);
+    });
   }
-  const writes: string[] = [];
-  design.memories.forEach((memory, index) => {
-    for (const port of memory.writePorts)
-      writes.push(`if (${emitter.ref(port.enable)}) m${index}[${emitter.ref(port.address)}] = ${emitter.ref(port.data)};`);
-  });
-  const settleChunks = chunked('settle', settle);
-  const edgeChunks = chunked('edge', [...sample, ...writes, ...commit]);
-  return [
+  const writes = design.memories.flatMap((memory, index) =>
+    memory.writePorts.map((port) => {
+      const stride = wordsOf(memory.width);
+      const address = new Operand(writer.wordsOf(port.address), design.nets[port.address]!.width).small(memory.depth);
+      const data = writer.wordsOf(port.data);
+      const stores = Array.from({ length: stride }, (_, word) => `m${index}[${stride === 1 ? 'a' : `a * ${stride} + ${word}`}] = ${data[word] ?? ZERO};`);
+      return `if (${writer.wordsOf(port.enable)[0]}) { const a = ${address}; if (a < ${memory.depth}) { ${stores.join(' ')} } }`;
+    }),
+  );
+  return { statements: [...sample, ...writes, ...commit], sampleWords: next };
+}
+
+/**
+ * The simulator's generated source over the word array `n` and memories `m<i>`: `settle()`
+ * evaluates all cells in levelized order; `edge()` samples every register and memory write from
+ * the settled values, then commits.
+ */
+export function generateModel(design: FlatDesign, order: readonly number[]): { layout: StoragePlan['layout']; source: string } {
+  const plan = planStorage(design, order, WORDS_PER_FUNCTION);
+  const writer = new SettleWriter(design, plan);
+  for (const index of order) writer.emit(index);
+  const edge = edgeStatements(design, writer);
+  const settleChunks = chunked('settle', writer.chunks);
+  const edgeChunks = chunked('edge', split(edge.statements));
+  const source = [
     '"use strict";',
     design.memories.map((_, index) => `const m${index} = memories[${index}];`).join('\n'),
-    `const nn = new Uint32Array(${nextNarrow}); const nw = new Array(${nextWide}).fill(0n);`,
+    `const nn = new Int32Array(${edge.sampleWords});`,
     settleChunks.definitions,
     edgeChunks.definitions,
     `return { settle() { ${settleChunks.call} }, edge() { ${edgeChunks.call} } };`,
   ].join('\n');
+  return { layout: plan.layout, source };
 }

@@ -2,9 +2,10 @@ import type { IrDesign } from '../ir/ir.ts';
 import { orderCells } from '../ir/topology.ts';
 import { UserError } from '../../common/errors.ts';
 import { flattenDesign, type FlatDesign, type FlatNet } from './flatten.ts';
-import { generateSource, layoutStorage, type StorageLayout } from './codegen.ts';
+import { generateModel, type StorageLayout } from './codegen.ts';
+import { loadWords, storeWords, wordsOf } from './words.ts';
 
-/** Runtime helpers the generated code calls (kept out of the hot arithmetic). */
+/** The runtime helper the generated code calls for XOR reductions (of the XOR of all words). */
 function parity32(value: number): number {
   value ^= value >>> 16;
   value ^= value >>> 8;
@@ -12,14 +13,6 @@ function parity32(value: number): number {
   value ^= value >>> 2;
   value ^= value >>> 1;
   return value & 1;
-}
-function parityBig(value: bigint): bigint {
-  let parity = 0;
-  while (value !== 0n) {
-    parity ^= parity32(Number(value & 0xffffffffn));
-    value >>= 32n;
-  }
-  return BigInt(parity);
 }
 
 interface CompiledModel {
@@ -43,8 +36,7 @@ export function compileDesign(design: IrDesign): CompiledDesign {
   const cached = compiled.get(design);
   if (cached) return cached;
   const flat = flattenDesign(design);
-  const layout = layoutStorage(flat);
-  const source = generateSource(flat, layout, orderCells(flat.nets.length, flat.cells));
+  const { layout, source } = generateModel(flat, orderCells(flat.nets.length, flat.cells));
   const signalIndex = new Map<string, number>();
   for (const net of flat.nets) if (net.named) signalIndex.set(hierarchicalName(net), net.id);
   const result = { flat, layout, source, signalIndex };
@@ -67,9 +59,9 @@ export function hierarchicalName(net: FlatNet): string {
  */
 export class Simulator {
   readonly design: CompiledDesign;
-  private readonly narrow: Uint32Array;
-  private readonly wide: bigint[];
-  private readonly memories: (Uint32Array | bigint[])[];
+  /** Every stored net's words (see words.ts); the generated code reads and writes it directly. */
+  private readonly words: Int32Array;
+  private readonly memories: Int32Array[];
   private readonly model: CompiledModel;
   private dirty = true;
   private cycleCount = 0;
@@ -79,13 +71,10 @@ export class Simulator {
   constructor(design: IrDesign | CompiledDesign) {
     this.design = 'flat' in design ? design : compileDesign(design);
     const { layout, flat, source } = this.design;
-    this.narrow = new Uint32Array(layout.narrowCount);
-    this.wide = new Array<bigint>(layout.wideCount).fill(0n);
-    this.memories = flat.memories.map((memory) => (memory.width <= 32 ? new Uint32Array(memory.depth) : new Array<bigint>(memory.depth).fill(0n)));
-    const factory = new Function('n', 'w', 'memories', 'parity32', 'parityBig', source) as (
-      n: Uint32Array, w: bigint[], memories: unknown[], p32: typeof parity32, pBig: typeof parityBig,
-    ) => CompiledModel;
-    this.model = factory(this.narrow, this.wide, this.memories, parity32, parityBig);
+    this.words = new Int32Array(layout.wordCount);
+    this.memories = flat.memories.map((memory) => new Int32Array(memory.depth * wordsOf(memory.width)));
+    const factory = new Function('n', 'memories', 'parity32', source) as (n: Int32Array, memories: Int32Array[], p32: typeof parity32) => CompiledModel;
+    this.model = factory(this.words, this.memories, parity32);
   }
 
   /** Cycles stepped since construction. */
@@ -112,10 +101,9 @@ export class Simulator {
   /** `peek` as a number, for signals up to 32 bits on hot paths. */
   peekNumber(name: string): number {
     const net = this.design.signalIndex.get(name);
-    const slot = net === undefined ? -1 : this.design.layout.narrow[net]!;
-    if (slot < 0) return Number(this.peek(name));
-    this.settle();
-    return this.narrow[slot]!;
+    if (net === undefined || this.design.flat.nets[net]!.width > 32) return Number(this.peek(name));
+    if (this.dirty) this.settle();
+    return this.words[this.design.layout.offset[net]!]! >>> 0;
   }
 
   /** Settles combinational logic (no clock edge). */
@@ -127,14 +115,17 @@ export class Simulator {
 
   /** Advances `cycles` rising clock edges. */
   step(cycles = 1): void {
+    const { model, beforeEdge, afterEdge } = this;
+    const observed = beforeEdge.length > 0;
     for (let index = 0; index < cycles; index++) {
-      this.settle();
-      for (const listener of this.beforeEdge) listener(this.cycleCount);
-      this.model.edge();
+      if (this.dirty) model.settle();
+      if (observed) for (const listener of beforeEdge) listener(this.cycleCount);
+      model.edge();
       this.dirty = true;
-      if (this.afterEdge.length > 0) {
-        this.settle();
-        for (const listener of this.afterEdge) listener(this.cycleCount);
+      if (observed) {
+        model.settle();
+        this.dirty = false;
+        for (const listener of afterEdge) listener(this.cycleCount);
       }
       this.cycleCount++;
     }
@@ -158,16 +149,15 @@ export class Simulator {
 
   /** The value of a flat net (tracers and adapters). */
   readNet(net: number): bigint {
-    const slot = this.design.layout.narrow[net]!;
-    return slot >= 0 ? BigInt(this.narrow[slot]!) : this.wide[this.design.layout.wide[net]!]!;
+    const offset = this.design.layout.offset[net]!;
+    if (offset < 0) throw new Error(`internal: net ${net} is an intermediate without storage`);
+    return loadWords(this.words, offset, wordsOf(this.design.flat.nets[net]!.width));
   }
 
   private write(net: number, value: number | bigint, name: string): void {
     const width = this.design.flat.nets[net]!.width;
     const big = BigInt(value);
     if (big < 0n || big >> BigInt(width) !== 0n) throw new UserError(`value ${value} does not fit the ${width}-bit input '${name}'`);
-    const slot = this.design.layout.narrow[net]!;
-    if (slot >= 0) this.narrow[slot] = Number(big);
-    else this.wide[this.design.layout.wide[net]!] = big;
+    storeWords(this.words, this.design.layout.offset[net]!, wordsOf(width), big);
   }
 }
