@@ -28,6 +28,9 @@ interface RegressArguments {
   mutants: number;
 }
 
+/** Failing cases printed in full; a broken block fails most cases and the rest would drown the summary. */
+const MAX_LISTED_FAILURES = 10;
+
 /** `--engine` → engine names (`all` = every engine). */
 function parseEngines(text: string): EngineName[] {
   if (text === 'all') return [...ENGINE_NAMES];
@@ -94,8 +97,9 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
     process.stdout.write(`${summaryTable(results)}\n`);
     if (args.junit) writeJunit(args.junit, results);
     const failures = results.flatMap((run) => run.failures.map((failure) => ({ run, failure })));
-    for (const { run, failure } of failures)
+    for (const { run, failure } of failures.slice(0, MAX_LISTED_FAILURES))
       process.stdout.write(`FAIL ${run.suite} on ${run.engine}, case ${failure.caseIndex}: ${failure.message}\n  replay: ${failure.replay}\n${failure.folder ? `  saved: ${failure.folder}\n` : ''}`);
+    if (failures.length > MAX_LISTED_FAILURES) process.stdout.write(`… and ${failures.length - MAX_LISTED_FAILURES} more failing cases (--junit lists them all)\n`);
     if (failures.length > 0) throw new UserError(`${failures.length} failing case(s); see above`);
   },
 };
