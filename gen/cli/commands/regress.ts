@@ -78,17 +78,20 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
     if (args.path !== undefined && args.case === undefined) throw new UserError('--path needs --case');
     const engines = parseEngines(args.engine);
     const loadArguments = load.map((file) => ` --load ${file}`).join('');
+    const checked = {
+      shard: parseShard(args.shard),
+      jobs: wholeNumber('jobs', args.jobs, 1),
+      shrinkTimeMs: wholeNumber('shrink-time', args['shrink-time'], 0),
+      maxSavedFailures: wholeNumber('max-saved', args['max-saved'], 0),
+    };
     process.stderr.write(`gen regress: seed ${seed} (replay the whole run: --seed ${seed})\n`);
     const results = await runRegression({
+      ...checked,
       suites,
       engines,
       runs,
       seed,
-      shard: parseShard(args.shard),
-      jobs: wholeNumber('jobs', args.jobs, 1),
       out: args.out,
-      shrinkTimeMs: wholeNumber('shrink-time', args['shrink-time'], 0),
-      maxSavedFailures: wholeNumber('max-saved', args['max-saved'], 0),
       load,
       replayCommand: (suite, engine, caseIndex, path) =>
         `node bin/gen.js regress --suite ${suite} --engine ${engine} --seed ${seed} --case ${caseIndex}${path === undefined ? '' : ` --path ${path}`}${loadArguments} --out ${args.out}`,
