@@ -1,0 +1,123 @@
+import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { writeFileAtomic } from '../../common/atomicWrite.ts';
+import { ToolError, UserError } from '../../common/errors.ts';
+import { reportPage, type PageSection } from './page.ts';
+import { REPORT_SECTIONS } from './sections/index.ts';
+import type { ReportSection, SectionContext, SectionResult, SkippedSection } from './types.ts';
+
+export interface ReportOptions {
+  /** The report folder; replaced as a whole at the end of a successful run. */
+  readonly out: string;
+  readonly quick: boolean;
+  /** The command line shown on the page. */
+  readonly command: string;
+  /** Sections to run (default: all of them, in page order). */
+  readonly sections?: readonly ReportSection[];
+  /** Called as each section starts and ends (the CLI prints progress lines). */
+  readonly onSection?: (event: SectionEvent) => void;
+}
+
+export type SectionEvent =
+  | { readonly kind: 'start'; readonly index: number; readonly total: number; readonly section: ReportSection }
+  | { readonly kind: 'end'; readonly index: number; readonly total: number; readonly section: ReportSection; readonly outcome: SectionOutcome };
+
+/** How one section ended, as summary.json records it. */
+export interface SectionOutcome {
+  readonly id: string;
+  readonly title: string;
+  readonly status: 'ok' | 'failed' | 'skipped';
+  /** The one-line result, or why it was skipped or what failed. */
+  readonly headline: string;
+  readonly seconds: number;
+  readonly reproduce: readonly string[];
+}
+
+/** summary.json: every number on the page by key, and each section's outcome. */
+export interface ReportSummary {
+  readonly command: string;
+  readonly quick: boolean;
+  readonly generatedAt: string;
+  readonly seconds: number;
+  readonly sections: readonly SectionOutcome[];
+  readonly numbers: Readonly<Record<string, number>>;
+}
+
+/** A tool that is missing or fails (e.g. no Verilator here) skips its section rather than losing the whole report. */
+async function runSection(section: ReportSection, context: SectionContext): Promise<SectionResult | SkippedSection> {
+  try {
+    return await section.run(context);
+  } catch (error) {
+    if (error instanceof ToolError) return { skipped: `could not run here: ${error.message.split('\n')[0]}` };
+    throw error;
+  }
+}
+
+/** Moves the finished staging folder into place; the previous report disappears only once the new one is complete. */
+function publish(staging: string, target: string): void {
+  let previous: string | undefined;
+  try {
+    if (!statSync(target).isDirectory()) throw new UserError(`--out ${target} exists and is not a folder`);
+    previous = `${staging}.previous`;
+    renameSync(target, previous);
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UserError(`cannot replace ${target}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  renameSync(staging, target);
+  if (previous !== undefined) rmSync(previous, { recursive: true, force: true });
+}
+
+/**
+ * Runs every section and writes `out/index.html`, `out/summary.json` and the sections' files.
+ * Everything goes to a staging folder beside `out` first, so a failed run leaves no half report
+ * (and the previous one untouched).
+ */
+export async function buildReport(options: ReportOptions): Promise<ReportSummary> {
+  const started = performance.now();
+  const target = resolve(options.out);
+  let staging: string;
+  try {
+    mkdirSync(dirname(target), { recursive: true });
+    staging = mkdtempSync(join(dirname(target), `.${basename(target)}.staging-`));
+  } catch (error) {
+    throw new UserError(`cannot write to ${options.out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const scratch = mkdtempSync(join(tmpdir(), 'gen-report-'));
+  try {
+    const context: SectionContext = { quick: options.quick, scratch, out: options.out };
+    const sections = options.sections ?? REPORT_SECTIONS;
+    const outcomes: SectionOutcome[] = [];
+    const pageSections: PageSection[] = [];
+    const numbers: Record<string, number> = {};
+    for (const [index, section] of sections.entries()) {
+      options.onSection?.({ kind: 'start', index, total: sections.length, section });
+      const sectionStarted = performance.now();
+      const result = await runSection(section, context);
+      const reproduce = section.reproduce(context);
+      const seconds = (performance.now() - sectionStarted) / 1000;
+      let outcome: SectionOutcome;
+      if ('skipped' in result) {
+        outcome = { id: section.id, title: section.title, status: 'skipped', headline: result.skipped, seconds, reproduce };
+        pageSections.push({ id: section.id, title: section.title, reproduce, body: { note: result.skipped } });
+      } else {
+        outcome = { id: section.id, title: section.title, status: result.failed ? 'failed' : 'ok', headline: result.failed ?? result.headline, seconds, reproduce };
+        pageSections.push({ id: section.id, title: section.title, reproduce, body: { html: result.html } });
+        Object.assign(numbers, result.numbers);
+        for (const [name, data] of result.files ?? []) writeFileAtomic(join(staging, name), data);
+      }
+      outcomes.push(outcome);
+      options.onSection?.({ kind: 'end', index, total: sections.length, section, outcome });
+    }
+    const generatedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    writeFileAtomic(join(staging, 'index.html'), reportPage({ command: options.command, quick: options.quick, generatedAt }, pageSections));
+    const summary: ReportSummary = { command: options.command, quick: options.quick, generatedAt, seconds: (performance.now() - started) / 1000, sections: outcomes, numbers };
+    writeFileAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    publish(staging, target);
+    return summary;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,59 @@
+/** Small HTML builders for the report page: escaping, tables, checked numbers, inlined SVG figures. */
+
+/** Text safe inside HTML elements and double-quoted attributes. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** How a number is printed: fixed decimals, or a whole number with thousands separators. */
+export type NumberFormat = { readonly digits: number } | 'integer';
+
+function formatNumber(value: number, format: NumberFormat): string {
+  if (format === 'integer') return Math.round(value).toLocaleString('en-US');
+  return value.toLocaleString('en-US', { minimumFractionDigits: format.digits, maximumFractionDigits: format.digits });
+}
+
+/**
+ * The numbers one section shows, recorded as they are rendered: every figure on the page carries
+ * its summary.json key and exact value (`data-key`, `data-value`), so the two cannot drift apart.
+ */
+export class ShownNumbers {
+  readonly values: Record<string, number> = {};
+
+  constructor(private readonly prefix: string) {}
+
+  /** Records `value` under `prefix.key` and returns its HTML. */
+  show(key: string, value: number, format: NumberFormat = { digits: 2 }): string {
+    const fullKey = `${this.prefix}.${key}`;
+    if (!Number.isFinite(value)) throw new RangeError(`report figure ${fullKey} is not a finite number: ${value}`);
+    const previous = this.values[fullKey];
+    if (previous !== undefined && previous !== value) throw new RangeError(`report figure ${fullKey} shown twice with different values (${previous}, ${value})`);
+    this.values[fullKey] = value;
+    return `<span class="num" data-key="${escapeHtml(fullKey)}" data-value="${value}">${formatNumber(value, format)}</span>`;
+  }
+}
+
+/** A table; cells are HTML (escape text first), numeric-looking columns right-aligned by CSS class. */
+export function tableHtml(headers: readonly string[], rows: readonly (readonly string[])[], className = ''): string {
+  const head = `<tr>${headers.map((header) => `<th>${escapeHtml(header)}</th>`).join('')}</tr>`;
+  const body = rows.map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join('')}</tr>`).join('\n');
+  return `<table${className ? ` class="${className}"` : ''}>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+}
+
+/**
+ * An SVG document ready to inline: no XML prolog, and every id prefixed so two figures drawn by the
+ * same library (whose ids repeat) cannot capture each other's references.
+ */
+export function inlineSvg(svg: string, idPrefix: string): string {
+  const ids = new Set([...svg.matchAll(/\sid="([^"]+)"/g)].map((match) => match[1] as string));
+  let text = svg.replace(/^\s*<\?xml[^>]*>\s*/, '').replace(/<!DOCTYPE[^>]*>\s*/i, '');
+  if (ids.size === 0) return text;
+  text = text.replace(/(\sid=")([^"]+)"/g, (whole, start: string, id: string) => (ids.has(id) ? `${start}${idPrefix}-${id}"` : whole));
+  text = text.replace(/((?:xlink:)?href="#|url\(#)([^")]+)/g, (whole, start: string, id: string) => (ids.has(id) ? `${start}${idPrefix}-${id}` : whole));
+  return text;
+}
+
+/** A figure: the inlined SVG and a caption; `data-figure` names it for checks. */
+export function figureHtml(name: string, svg: string, caption: string): string {
+  return `<figure data-figure="${escapeHtml(name)}">\n${inlineSvg(svg, name)}\n<figcaption>${escapeHtml(caption)}</figcaption>\n</figure>`;
+}

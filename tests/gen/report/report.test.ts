@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ReportSummary } from '../../../gen/report/buildReport.ts';
+import { withPage } from './browser.ts';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '../../..');
+/** The brief's bound for `gen report --quick`; the run is timed end to end, process start included. */
+const QUICK_LIMIT_MS = 120_000;
+/** Figures the quick report must draw (the MMA and SpMM figures join when their parts exist). */
+const REQUIRED_FIGURES = ['decoder-wave', 'formats', 'synthesis'];
+
+const folder = mkdtempSync(join(tmpdir(), 'gen-report-test-'));
+const out = join(folder, 'report');
+let elapsedMs = 0;
+let stdout = '';
+let summary: ReportSummary;
+
+beforeAll(async () => {
+  const started = performance.now();
+  ({ stdout } = await run('node', ['bin/gen.js', 'report', '--out', out, '--quick'], { cwd: ROOT, env: { ...process.env, CI: '1' }, maxBuffer: 1 << 24 }));
+  elapsedMs = performance.now() - started;
+  console.log(`gen report --quick took ${(elapsedMs / 1000).toFixed(1)} s; report in ${out}`);
+  summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as ReportSummary;
+}, 300_000);
+
+/** The number a rendered cell shows (thousands separators removed). */
+const shownValue = (text: string): number => Number(text.replace(/,/g, ''));
+
+describe('gen report --quick', () => {
+  it('finishes in under two minutes and prints where the report is and its key numbers', () => {
+    expect(elapsedMs).toBeLessThan(QUICK_LIMIT_MS);
+    expect(stdout).toContain(`report: ${out}/index.html`);
+    expect(stdout).toMatch(/Coruscant 56\.25 % of dense at 50 % sparsity, 36\.25 % at 70 %/);
+    expect(summary.quick).toBe(true);
+  });
+
+  it('runs every section that has its parts, and passes them', () => {
+    const status = Object.fromEntries(summary.sections.map((section) => [section.id, section.status]));
+    for (const id of ['inventory', 'regression', 'decoderWave', 'formats', 'synthesis']) expect(status[id], id).toBe('ok');
+    expect(Object.values(status)).not.toContain('failed');
+    expect(summary.numbers['formats.Coruscant.s50']).toBe(56.25);
+    expect(summary.numbers['decoderWave.mismatches']).toBe(0);
+    expect(summary.numbers['decoderWave.mmaCycles']).toBe(16);
+    expect(summary.numbers['synthesis.bandwidth.paperBytes']).toBe(344);
+    expect(summary.numbers['regression.decoder.ts.failures']).toBe(0);
+    expect(existsSync(join(out, 'verilog', 'BitmapDecoder', 'BitmapDecoder.v'))).toBe(true);
+    expect(readFileSync(join(out, 'waves', 'decoder.vcd'), 'utf8')).toContain('$enddefinitions');
+  });
+
+  it('loads in headless Chromium with no errors, every figure drawn, every number equal to summary.json', async () => {
+    const checks = await withPage(pathToFileURL(join(out, 'index.html')).href, async (page, consoleErrors) => {
+      const screenshot = join(folder, 'report.png');
+      await page.screenshot({ path: screenshot, fullPage: true });
+      console.log(`screenshot: ${screenshot}`);
+      const figures = await page.$$eval('figure[data-figure]', (elements) =>
+        elements.map((element) => {
+          const svg = element.querySelector('svg');
+          const box = svg?.getBoundingClientRect();
+          return { name: element.getAttribute('data-figure'), width: box?.width ?? 0, height: box?.height ?? 0, shapes: svg?.querySelectorAll('path, rect, line, polyline, text').length ?? 0 };
+        }),
+      );
+      const numbers = await page.$$eval('[data-key]', (elements) => elements.map((element) => ({ key: element.getAttribute('data-key') ?? '', value: element.getAttribute('data-value') ?? '', text: element.textContent ?? '' })));
+      const sections = await page.$$eval('section', (elements) => elements.map((element) => ({ id: element.id, status: element.getAttribute('data-status'), reproduce: element.querySelector('pre.reproduce')?.textContent ?? '' })));
+      return { consoleErrors: [...consoleErrors], figures, numbers, sections };
+    });
+    expect(checks.consoleErrors).toEqual([]);
+    expect(checks.figures.map((figure) => figure.name)).toEqual(expect.arrayContaining(REQUIRED_FIGURES));
+    for (const figure of checks.figures) {
+      expect(figure.width, `${figure.name} width`).toBeGreaterThan(100);
+      expect(figure.height, `${figure.name} height`).toBeGreaterThan(100);
+      expect(figure.shapes, `${figure.name} shapes`).toBeGreaterThan(10);
+    }
+    // Every number on the page is summary.json's, exactly in data-value and to its printed precision in the text.
+    for (const { key, value, text } of checks.numbers) {
+      const expected = summary.numbers[key];
+      expect(expected, key).toBeDefined();
+      expect(Number(value), key).toBe(expected);
+      const decimals = text.split('.')[1]?.length ?? 0;
+      expect(Math.abs(shownValue(text) - expected!), `${key}: "${text}" vs ${expected}`).toBeLessThanOrEqual(0.5 * 10 ** -decimals + 1e-9);
+    }
+    expect(new Set(checks.numbers.map((entry) => entry.key))).toEqual(new Set(Object.keys(summary.numbers)));
+    expect(checks.sections.map((section) => section.id)).toEqual(summary.sections.map((section) => section.id));
+    for (const section of checks.sections) {
+      expect(section.reproduce, section.id).toMatch(/node bin\/gen\.js|npx/);
+      expect(section.status, section.id).toBe(summary.sections.find((entry) => entry.id === section.id)?.status === 'skipped' ? 'skipped' : 'ok');
+    }
+  }, 120_000);
+});
