@@ -16,6 +16,8 @@ export type ActivityStimulus =
 export interface ActivityOptions extends RoleOverrides {
   /** Cycles with reset asserted at the start (default 2), excluded from the measurement. */
   readonly resetCycles?: number;
+  /** Limit for compiling and for running the gate-level simulation, each (default 120 s). */
+  readonly timeoutMs?: number;
 }
 
 /** Measured 0↔1 transitions of every net bit of the flat netlist over the measurement window. */
@@ -66,6 +68,7 @@ export async function measureActivity(mapped: MappedDesign, stimulus: ActivitySt
     top: bench.moduleName,
     data: { [bench.stimulusFile]: bench.stimulusHex },
     outputs: ['activity.vcd'],
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
   const toggles = countVcdToggles(files['activity.vcd'] ?? '');
   const countsOf = (name: string): readonly number[] => {

@@ -16,12 +16,19 @@ export interface SynthesizeOptions extends RoleOverrides {
   readonly clockGhz?: number;
   /** Activity source; default 200 cycles of seeded random inputs. */
   readonly stimulus?: ActivityStimulus;
+  /** How the report names the stimulus (default: derived from it, e.g. "200 given vectors"). */
+  readonly stimulusLabel?: string;
   readonly source?: TechPoint;
   readonly target?: TechPoint;
   /** 'longest-path' skips OpenSTA. */
   readonly timingEngine?: 'opensta' | 'longest-path';
   /** Reuse an existing mapping of the same Verilog instead of running Yosys again. */
   readonly mapped?: MappedDesign;
+  /**
+   * Limit for the gate-level simulation (compile, run), each; default 120 s. Icarus runs a
+   * zero-delay netlist event by event, so a 9000-cell FP lane takes about a second per cycle.
+   */
+  readonly simulationTimeoutMs?: number;
 }
 
 /** One row of the report: a block (all its instances, submodules included). */
@@ -85,7 +92,7 @@ export async function synthesizeDesign(verilogFiles: Readonly<Record<string, str
   const mapped = options.mapped ?? (await mapToCells(verilogFiles, top, options.engine ? { engine: options.engine } : {}));
   const roles: RoleOverrides = { ...(options.clock !== undefined ? { clock: options.clock } : {}), ...(options.reset !== undefined ? { reset: options.reset } : {}) };
   const [activity, timing] = await Promise.all([
-    measureActivity(mapped, stimulus, roles),
+    measureActivity(mapped, stimulus, { ...roles, ...(options.simulationTimeoutMs !== undefined ? { timeoutMs: options.simulationTimeoutMs } : {}) }),
     criticalPath(mapped, { ...roles, ...(options.timingEngine ? { engine: options.timingEngine } : {}) }),
   ]);
   const flat = moduleOf(mapped.flat, mapped.gateTop);
@@ -115,7 +122,7 @@ export async function synthesizeDesign(verilogFiles: Readonly<Record<string, str
       engine: mapped.engine,
       library: mapped.library.name,
       clockGhz,
-      stimulus: describe(stimulus),
+      stimulus: options.stimulusLabel ?? describe(stimulus),
       measuredCycles: activity.cycles,
       source,
       target,

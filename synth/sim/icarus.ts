@@ -9,6 +9,8 @@ export interface IcarusRun {
   readonly data?: Readonly<Record<string, string>>;
   /** Files the simulation writes that we want back (a VCD). */
   readonly outputs?: readonly string[];
+  /** Per step (compile, run); default runTool's 120 s. Large gate-level netlists need more. */
+  readonly timeoutMs?: number;
 }
 
 export interface IcarusResult {
@@ -26,6 +28,7 @@ export async function runIcarus(run: IcarusRun): Promise<IcarusResult> {
     ],
     inputs: { ...run.sources, ...run.data },
     outputs: run.outputs ?? [],
+    ...(run.timeoutMs !== undefined ? { timeoutMs: run.timeoutMs } : {}),
   });
   if (result.failedStep) {
     const message = `${result.stderr}\n${result.stdout}`.trim().split('\n').slice(0, 5).join(' | ');

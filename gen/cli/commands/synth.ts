@@ -3,23 +3,34 @@ import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
+import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { cellModelsVerilog } from '../../../synth/library/verilogModels.ts';
 import { formatSynthReport, reportChartSvg } from '../../../synth/reportText.ts';
 import { nominalVdd, supportedNodes, type Flavor, type Node } from '../../../synth/scaling.ts';
 import { synthesizeDesign, type SynthesisResult } from '../../../synth/synthesizeDesign.ts';
+import type { ActivityStimulus } from '../../../synth/activity.ts';
+import { sparseWorkloadTops, sparseWorkloadVectors } from '../../../synth/workloads/sparseWorkload.ts';
 import { yosysEngines, type YosysEngine } from '../../../synth/yosys.ts';
+import { findTop, parseParams } from '../../registry.ts';
+import { emitVerilog } from '../../verilog/emit.ts';
+
+const workloads = ['random', 'zero', 'sparse'] as const;
+type WorkloadName = (typeof workloads)[number];
 
 interface SynthArgs {
-  verilog: string[];
+  verilog?: string[];
   top: string;
+  param: string[];
   engine: YosysEngine;
   node: number;
   flavor: Flavor;
   'source-vdd': number;
   vdd?: number;
   clock: number;
-  workload: 'random' | 'zero';
+  workload?: WorkloadName;
+  sparsity?: number;
   cycles: number;
+  timeout: number;
   seed: number;
   timing: 'opensta' | 'longest-path';
   'clock-port'?: string;
@@ -39,6 +50,43 @@ function readVerilog(paths: readonly string[]): Record<string, string> {
     }
   }
   return files;
+}
+
+/** The design to synthesize: external Verilog files, or a registered top elaborated with its parameters. */
+interface DesignSource {
+  readonly files: Record<string, string>;
+  /** Verilog module name of the top. */
+  readonly module: string;
+  /** The registered top, when the design is one (its definition name and parameters). */
+  readonly registered?: { readonly name: string; readonly params: Record<string, number | boolean | string> };
+}
+
+function designSource(args: SynthArgs): DesignSource {
+  if (args.verilog !== undefined) {
+    if (args.param.length > 0) throw new UserError('--param applies to registered tops; external Verilog takes its parameters from the source');
+    return { files: readVerilog(args.verilog), module: args.top };
+  }
+  const top = findTop(args.top);
+  const params = parseParams(top, args.param);
+  const design = elaborate(top.definition, params);
+  return { files: Object.fromEntries(emitVerilog(design)), module: design.top, registered: { name: top.name, params } };
+}
+
+/** The stimulus the activity is measured on; sparse streams pruned matrices through the top's ports. */
+function stimulusFor(args: SynthArgs, source: DesignSource): { stimulus: ActivityStimulus; label?: string } {
+  const sparseByDefault = source.registered !== undefined && sparseWorkloadTops.includes(source.registered.name);
+  const workload: WorkloadName = args.workload ?? (args.sparsity !== undefined || sparseByDefault ? 'sparse' : 'random');
+  if (workload !== 'sparse') {
+    if (args.sparsity !== undefined) throw new UserError(`--sparsity needs the sparse workload, not --workload ${workload}`);
+    return { stimulus: { workload, cycles: args.cycles, seed: args.seed } };
+  }
+  if (!source.registered) throw new UserError('--workload sparse needs a registered top (--top NAME without --verilog)');
+  const sparsity = args.sparsity ?? 0.5;
+  const vectors = sparseWorkloadVectors(source.registered.name, source.registered.params, { sparsity, seed: args.seed, cycles: args.cycles });
+  return {
+    stimulus: { vectors },
+    label: `${args.cycles} cycles of back-to-back MMAs on Wanda-pruned weights at ${Math.round(sparsity * 100)} % sparsity, random FP16 B (seed ${args.seed})`,
+  };
 }
 
 /** Everything a user may want to inspect or feed to other tools, one file each. */
@@ -62,34 +110,48 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
   describe: 'synthesize Verilog to the 45 nm cell library: area, power, timing per block, scaled to 7 nm',
   builder: (yargs: Argv) =>
     yargs
-      .option('verilog', { type: 'string', array: true, demandOption: true, describe: 'Verilog source file(s) of the design' })
-      .option('top', { type: 'string', demandOption: true, describe: 'name of the top module' })
+      .option('top', { type: 'string', demandOption: true, describe: 'registered top (see gen list), or with --verilog the name of the top module' })
+      .option('param', { type: 'string', array: true, default: [], describe: 'parameter override name=value of a registered top (repeatable)' })
+      .option('verilog', { type: 'string', array: true, describe: 'synthesize these Verilog source file(s) instead of a registered top' })
       .option('engine', { choices: yosysEngines, default: 'yowasp' as YosysEngine, describe: 'Yosys to run: embedded WebAssembly build, or the system `yosys`' })
       .option('node', { type: 'number', choices: supportedNodes.filter((node) => node !== 45), default: 7, describe: 'target node for scaled figures, nm' })
       .option('flavor', { choices: ['HP', 'LP'] as Flavor[], default: 'HP' as Flavor, describe: 'Stillmaker device flavour at both nodes' })
       .option('source-vdd', { type: 'number', default: 1.1, describe: 'supply the 45 nm figures are at, V (the library is characterized at 1.1 V)' })
       .option('vdd', { type: 'number', describe: 'target supply, V (default: the node nominal, 0.7 V at 7 nm)' })
       .option('clock', { type: 'number', default: 1, describe: 'clock frequency for power, GHz' })
-      .option('workload', { choices: ['random', 'zero'] as const, default: 'random' as const, describe: 'stimulus simulated to measure switching activity' })
-      .option('cycles', { type: 'number', default: 200, describe: 'simulated clock cycles for activity' })
-      .option('seed', { type: 'number', default: 1, describe: 'seed of the random workload' })
+      .option('workload', {
+        choices: workloads,
+        describe: `stimulus simulated to measure switching activity: random inputs, all zero, or sparse MMAs on Wanda-pruned weights (default: sparse for ${sparseWorkloadTops.join(', ')}; random otherwise)`,
+      })
+      .option('sparsity', { type: 'number', describe: 'weight sparsity of the sparse workload, 0 ≤ S < 1 (default 0.5; implies --workload sparse)' })
+      .option('cycles', { type: 'number', default: 200, describe: 'simulated clock cycles for activity (reset included)' })
+      .option('seed', { type: 'number', default: 1, describe: 'seed of the random or sparse workload' })
+      .option('timeout', { type: 'number', default: 600, describe: 'limit for the gate-level simulation (compile, run), each, in seconds' })
       .option('timing', { choices: ['opensta', 'longest-path'] as const, default: 'opensta' as const, describe: 'timing engine (OpenSTA falls back to longest-path if it fails)' })
       .option('clock-port', { type: 'string', describe: 'clock input (default: clk or clock)' })
       .option('reset-port', { type: 'string', describe: 'synchronous reset input (default: rst/reset, or rst_n/reset_n active low)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON instead of a table' })
       .option('svg', { type: 'string', describe: 'write a bar chart of area and power per block to this SVG file' })
-      .option('out', { type: 'string', describe: 'directory for the library, netlists, logs and reports' }) as unknown as Argv<SynthArgs>,
+      .option('out', { type: 'string', describe: 'directory for the library, netlists, logs and reports' })
+      .example('$0 synth --top BitmapDecoder --param threads=2 --sparsity 0.7', 'a two-thread decoder on a 70 %-sparse pruned layer')
+      .example('$0 synth --verilog adder.v --top adder --workload random', 'external Verilog') as unknown as Argv<SynthArgs>,
   handler: async (args) => {
     if (!(args.clock > 0)) throw new UserError(`--clock must be a positive frequency in GHz, not ${args.clock}`);
     for (const [option, volts] of [['--source-vdd', args['source-vdd']], ['--vdd', args.vdd]] as const) {
       if (volts !== undefined && !(volts > 0 && volts < 2)) throw new UserError(`${option} must be a supply voltage in volts (0–2), not ${volts}`);
     }
     if (!Number.isInteger(args.cycles) || args.cycles < 4) throw new UserError(`--cycles must be an integer ≥ 4, not ${args.cycles}`);
+    if (!(args.timeout > 0)) throw new UserError(`--timeout must be a positive number of seconds, not ${args.timeout}`);
+    for (const name of ['top', 'workload', 'sparsity'] as const) if (Array.isArray(args[name])) throw new UserError(`give --${name} once`);
     const node = args.node as Node;
-    const result = await synthesizeDesign(readVerilog(args.verilog), args.top, {
+    const source = designSource(args);
+    const { stimulus, label } = stimulusFor(args, source);
+    const result = await synthesizeDesign(source.files, source.module, {
       engine: args.engine,
       clockGhz: args.clock,
-      stimulus: { workload: args.workload, cycles: args.cycles, seed: args.seed },
+      stimulus,
+      ...(label !== undefined ? { stimulusLabel: label } : {}),
+      simulationTimeoutMs: args.timeout * 1000,
       source: { node: 45, flavor: args.flavor, vdd: args['source-vdd'] },
       target: { node, flavor: args.flavor, vdd: args.vdd ?? nominalVdd[node] },
       timingEngine: args.timing,
