@@ -10,6 +10,8 @@ const DEBIAN_PACKAGES: Readonly<Record<string, string>> = {
   iverilog: 'iverilog',
   vvp: 'iverilog',
   yosys: 'yosys',
+  'g++': 'g++',
+  make: 'make',
 };
 
 export interface ToolRun {

@@ -30,24 +30,30 @@ export interface VerilatorBuild {
   readonly built: boolean;
 }
 
-let versionPromise: Promise<string> | undefined;
+let versionsPromise: Promise<string> | undefined;
+
+/** Verilator's and the C++ compiler's versions: a change in either invalidates cached builds. */
+function toolchainVersions(): Promise<string> {
+  versionsPromise ??= Promise.all([toolVersion('verilator'), toolVersion(process.env.CXX ?? 'g++')]).then((versions) => versions.join('; '));
+  return versionsPromise;
+}
 
 /**
  * Verilates `files` (name → Verilog text) with a generated harness for `ports`, once per distinct
- * content: the cache key covers the Verilog, the harness, the flags and Verilator's version.
+ * content: the cache key covers the Verilog, the harness, the flags and the toolchain's versions.
  */
 export async function buildVerilator(files: ReadonlyMap<string, string>, ports: HarnessPorts, options: VerilatorBuildOptions = {}): Promise<VerilatorBuild> {
-  versionPromise ??= toolVersion('verilator');
-  const version = await versionPromise;
+  const version = await toolchainVersions();
   const harness = verilatorHarness(ports);
-  const flags = [...BUILD_FLAGS, ...(options.trace ? ['--trace'] : []), '--top-module', ports.top];
+  const runtimeFlags = [...BUILD_FLAGS, ...(options.trace ? ['--trace'] : [])];
+  const flags = [...runtimeFlags, '--top-module', ports.top];
   const names = [...files.keys()].sort();
   const key = contentHash([version, flags.join(' '), harness, ...names.flatMap((name) => [name, files.get(name)!])]);
   const { dir, built } = await cachedBuild(options.cacheRoot ?? join(BUILD_ROOT, 'verilator'), key, async (work) => {
     for (const name of names) writeFileSync(join(work, name), files.get(name)!);
     writeFileSync(join(work, 'harness.cpp'), harness);
     await runTool('verilator', [...flags, '-Mdir', 'obj', '-o', 'simulate', 'harness.cpp', ...names], { cwd: work, timeout: BUILD_TIMEOUT_MS });
-    await compileWithRuntimeCache(join(work, 'obj'), ports.top, contentHash([version, flags.filter((flag) => flag !== ports.top).join(' ')]), options);
+    await compileWithRuntimeCache(join(work, 'obj'), ports.top, contentHash([version, runtimeFlags.join(' ')]), options);
     // Keep the sources and the binary; the object files are big and never reused.
     copyFileSync(join(work, 'obj', 'simulate'), join(work, 'simulate'));
     rmSync(join(work, 'obj'), { recursive: true, force: true });

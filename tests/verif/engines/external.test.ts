@@ -14,6 +14,8 @@ import { referenceRun } from './referenceSimulator.ts';
 
 // Replay a failure with FC_SEED=<seed> npx vitest run tests/verif/engines/external.test.ts
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
+/** A cold Verilator build on a busy two-core machine can take minutes; the cache makes reruns fast. */
+const BUILD_TIMEOUT_MS = 600_000;
 console.log(`external engines: FC_SEED=${seed}`);
 
 /** Values biased towards the edges (0, all ones, the sign bit) that break wrong operator widths. */
@@ -65,7 +67,7 @@ describe('Verilator and Icarus engines', () => {
       new IcarusEngine().runMany(design, streams),
       new TsEngine().runMany(design, streams),
     ]);
-  });
+  }, BUILD_TIMEOUT_MS);
 
   it('give the same per-cycle outputs as the IR semantics and the in-process simulator, for every operator and width', () => {
     streams.forEach((stream, index) => {

@@ -23,6 +23,9 @@ function vcdNames(text: string): Set<string> {
   return names;
 }
 
+/** A cold Verilator build on a busy two-core machine can take minutes; the cache makes reruns fast. */
+const BUILD_TIMEOUT_MS = 600_000;
+
 describe('VCD output of the external engines', () => {
   const design = elaborate(Nest, { width: 4 });
   const manifest = buildManifest(design);
@@ -38,5 +41,5 @@ describe('VCD output of the external engines', () => {
     const missing = manifest.sourceMap.map((entry) => entry.vcd).filter((name) => !names.has(name));
     expect(missing).toEqual([]);
     expect(names).toContain('TOP.Nest_width_4.state.counter');
-  });
+  }, BUILD_TIMEOUT_MS);
 });
