@@ -250,12 +250,14 @@ function equalWords(context: CellContext): string {
 const SIMPLE = /^(\(?-?\d+\)?|n\[\d+\]|v\d+_\d+)$/;
 
 /** V8 stops optimizing very large functions; generated code is split into chunks of about this many words of work. */
-export const WORDS_PER_FUNCTION = 1500;
+export const WORDS_PER_FUNCTION = 500;
 
 /** Emits the settle chunks: every cell in levelized order, bound to array slots or chunk-local constants. */
 class SettleWriter {
   private readonly words: (readonly string[] | undefined)[];
   readonly chunks: string[][];
+  /** Stores of constants that need a home: done once, as nothing else writes those words. */
+  readonly constants: string[] = [];
 
   constructor(
     private readonly design: FlatDesign,
@@ -291,9 +293,10 @@ class SettleWriter {
       memory: (index) => this.design.memories[index]!,
     };
     const { pre, words } = OPERATORS[cell.op](context);
-    const out = this.chunks[this.plan.chunkOf[cellIndex]!]!;
+    const stored = this.plan.layout.offset[cell.output]! >= 0;
+    const out = stored && cell.op === 'const' ? this.constants : this.chunks[this.plan.chunkOf[cellIndex]!]!;
     out.push(...pre);
-    if (this.plan.layout.offset[cell.output]! >= 0) {
+    if (stored) {
       const slots = this.words[cell.output]!;
       words.forEach((word, index) => out.push(`${slots[index]} = ${word};`));
     } else if (words.every((word) => SIMPLE.test(word))) {
@@ -366,6 +369,7 @@ export function generateModel(design: FlatDesign, order: readonly number[]): { l
     '"use strict";',
     design.memories.map((_, index) => `const m${index} = memories[${index}];`).join('\n'),
     `const nn = new Int32Array(${edge.sampleWords});`,
+    writer.constants.join('\n'),
     settleChunks.definitions,
     edgeChunks.definitions,
     `return { settle() { ${settleChunks.call} }, edge() { ${edgeChunks.call} } };`,

@@ -27,6 +27,17 @@ export interface CompiledDesign {
   readonly source: string;
   /** Dotted hierarchical name (`inst.sub.signal`, top ports by plain name) → net. */
   readonly signalIndex: ReadonlyMap<string, number>;
+  /** The same names → where their words live, for peeks and pokes without per-call lookups. */
+  readonly slots: ReadonlyMap<string, SignalSlot>;
+}
+
+/** Where a named signal's words live in the simulator state. */
+export interface SignalSlot {
+  readonly offset: number;
+  readonly words: number;
+  readonly width: number;
+  /** 2^width, for range checks of poked values. */
+  readonly limit: bigint;
 }
 
 const compiled = new WeakMap<IrDesign, CompiledDesign>();
@@ -38,8 +49,14 @@ export function compileDesign(design: IrDesign): CompiledDesign {
   const flat = flattenDesign(design);
   const { layout, source } = generateModel(flat, orderCells(flat.nets.length, flat.cells));
   const signalIndex = new Map<string, number>();
-  for (const net of flat.nets) if (net.named) signalIndex.set(hierarchicalName(net), net.id);
-  const result = { flat, layout, source, signalIndex };
+  const slots = new Map<string, SignalSlot>();
+  for (const net of flat.nets) {
+    if (!net.named) continue;
+    const name = hierarchicalName(net);
+    signalIndex.set(name, net.id);
+    slots.set(name, { offset: layout.offset[net.id]!, words: wordsOf(net.width), width: net.width, limit: 1n << BigInt(net.width) });
+  }
+  const result = { flat, layout, source, signalIndex, slots };
   compiled.set(design, result);
   return result;
 }
@@ -84,26 +101,41 @@ export class Simulator {
 
   /** Sets a top-level input; the value must fit the port's width. */
   poke(name: string, value: number | bigint): void {
-    const net = this.design.flat.inputs.get(name);
-    if (net === undefined) throw new UserError(`${this.design.flat.top.name} has no input '${name}' (inputs: ${[...this.design.flat.inputs.keys()].join(', ')})`);
-    this.write(net, value, name);
+    const slot = this.design.flat.inputs.has(name) ? this.design.slots.get(name) : undefined;
+    if (slot === undefined) throw new UserError(`${this.design.flat.top.name} has no input '${name}' (inputs: ${[...this.design.flat.inputs.keys()].join(', ')})`);
+    if (typeof value === 'number' && slot.words === 1 && Number.isInteger(value) && value >= 0 && value < 2 ** slot.width) this.words[slot.offset] = value;
+    else {
+      const big = BigInt(value);
+      if (big < 0n || big >= slot.limit) throw new UserError(`value ${value} does not fit the ${slot.width}-bit input '${name}'`);
+      if (slot.words === 1) this.words[slot.offset] = Number(big);
+      else storeWords(this.words, slot.offset, slot.words, big);
+    }
     this.dirty = true;
   }
 
   /** Any named signal: a top port by name, or `instance.signal` below the top. */
   peek(name: string): bigint {
-    const net = this.design.signalIndex.get(name);
-    if (net === undefined) throw new UserError(`${this.design.flat.top.name} has no signal '${name}'`);
-    this.settle();
-    return this.readNet(net);
+    const slot = this.slot(name);
+    if (this.dirty) this.settle();
+    const { words } = this;
+    const offset = slot.offset;
+    if (slot.words === 1) return BigInt(words[offset]! >>> 0);
+    if (slot.words === 2) return (BigInt(words[offset + 1]! >>> 0) << 32n) | BigInt(words[offset]! >>> 0);
+    return loadWords(words, offset, slot.words);
   }
 
   /** `peek` as a number, for signals up to 32 bits on hot paths. */
   peekNumber(name: string): number {
-    const net = this.design.signalIndex.get(name);
-    if (net === undefined || this.design.flat.nets[net]!.width > 32) return Number(this.peek(name));
+    const slot = this.slot(name);
+    if (slot.words > 1) return Number(this.peek(name));
     if (this.dirty) this.settle();
-    return this.words[this.design.layout.offset[net]!]! >>> 0;
+    return this.words[slot.offset]! >>> 0;
+  }
+
+  private slot(name: string): SignalSlot {
+    const slot = this.design.slots.get(name);
+    if (slot === undefined) throw new UserError(`${this.design.flat.top.name} has no signal '${name}'`);
+    return slot;
   }
 
   /** Settles combinational logic (no clock edge). */
@@ -154,10 +186,4 @@ export class Simulator {
     return loadWords(this.words, offset, wordsOf(this.design.flat.nets[net]!.width));
   }
 
-  private write(net: number, value: number | bigint, name: string): void {
-    const width = this.design.flat.nets[net]!.width;
-    const big = BigInt(value);
-    if (big < 0n || big >> BigInt(width) !== 0n) throw new UserError(`value ${value} does not fit the ${width}-bit input '${name}'`);
-    storeWords(this.words, this.design.layout.offset[net]!, wordsOf(width), big);
-  }
 }

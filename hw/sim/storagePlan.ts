@@ -11,9 +11,9 @@ export interface StorageLayout {
 /** Decisions made before any code is written: aliases, chunks, and which nets need a home in memory. */
 export interface StoragePlan {
   readonly layout: StorageLayout;
-  /** net → the net whose value it always equals (same-width buffers collapse into one class). */
+  /** net → the net whose words it always equals (buffers and word-preserving zero extensions collapse into one class). */
   readonly root: Int32Array;
-  /** cell → 1 when it is a buffer folded into its input's class (no code). */
+  /** cell → 1 when it is folded into its input's class (no code). */
   readonly aliased: Uint8Array;
   /** cell → the settle function it is emitted in. */
   readonly chunkOf: Int32Array;
@@ -38,7 +38,7 @@ export function planStorage(design: FlatDesign, order: readonly number[], wordsP
   let weight = 0;
   for (const index of order) {
     const cell = cells[index]!;
-    if (cell.op === 'buf' && nets[cell.output]!.width === nets[cell.inputs[0]!]!.width) {
+    if ((cell.op === 'buf' || cell.op === 'zext') && wordsOf(nets[cell.output]!.width) === wordsOf(nets[cell.inputs[0]!]!.width)) {
       root[cell.output] = root[cell.inputs[0]!]!;
       aliased[index] = 1;
       continue;
