@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineModule, input, output } from '../../../hw/core/index.ts';
+import { defineModule, input, output, type Signal } from '../../../hw/core/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { Simulator } from '../../../hw/sim/simulator.ts';
 import { UserError } from '../../../common/errors.ts';
@@ -16,10 +16,10 @@ const PassThrough = defineModule({
     held: output(130),
   }),
   build(m, io) {
-    const ports = io as unknown as Record<string, { set(value: unknown): void }>;
-    for (const width of WIDTHS) ports[`o${width}`]!.set(ports[`i${width}`]);
+    const ports = io as unknown as Record<string, Signal>;
+    for (const width of WIDTHS) ports[`o${width}`]!.set(ports[`i${width}`]!);
     const held = m.reg('held_reg', 130, { reset: (1n << 129n) | 5n });
-    held.set(ports.i130);
+    held.set(ports.i130!);
     ports.held!.set(held);
   },
 });
