@@ -28,6 +28,8 @@ export interface MappedDesign {
 export interface MapOptions {
   readonly engine?: YosysEngine;
   readonly library?: CellLibrary;
+  /** Limit for the system Yosys (default 120 s). */
+  readonly timeoutMs?: number;
 }
 
 const plainIdentifier = /^[A-Za-z_][A-Za-z0-9_$]*$/;
@@ -93,7 +95,7 @@ export async function mapToCells(verilogFiles: Readonly<Record<string, string>>,
     return name;
   });
   const gateTop = `${top}__gate`;
-  const { files, log } = await runYosysScript(flowScript(names, top, gateTop), inputs, ['mapped.json', 'mapped.v', 'flat.json', 'flat.v'], engine).catch(
+  const { files, log } = await runYosysScript(flowScript(names, top, gateTop), inputs, ['mapped.json', 'mapped.v', 'flat.json', 'flat.v'], engine, options.timeoutMs).catch(
     (error: unknown) => {
       // Show the user's own file names, not the sandbox copies.
       if (!(error instanceof ToolError)) throw error;

@@ -25,10 +25,10 @@ export interface SynthesizeOptions extends RoleOverrides {
   /** Reuse an existing mapping of the same Verilog instead of running Yosys again. */
   readonly mapped?: MappedDesign;
   /**
-   * Limit for the gate-level simulation (compile, run), each; default 120 s. Icarus runs a
-   * zero-delay netlist event by event, so a 9000-cell FP lane takes about a second per cycle.
+   * Limit for each external tool step (system Yosys, Icarus compile and run); default 120 s.
+   * Icarus runs a zero-delay netlist event by event: a 9000-cell FP lane takes about a second per cycle.
    */
-  readonly simulationTimeoutMs?: number;
+  readonly toolTimeoutMs?: number;
 }
 
 /** One row of the report: a block (all its instances, submodules included). */
@@ -89,10 +89,10 @@ export async function synthesizeDesign(verilogFiles: Readonly<Record<string, str
   const source = options.source ?? defaultSource;
   const target = options.target ?? defaultTarget;
   const factors = scalingFactors(source, target);
-  const mapped = options.mapped ?? (await mapToCells(verilogFiles, top, options.engine ? { engine: options.engine } : {}));
+  const mapped = options.mapped ?? (await mapToCells(verilogFiles, top, { ...(options.engine ? { engine: options.engine } : {}), ...(options.toolTimeoutMs !== undefined ? { timeoutMs: options.toolTimeoutMs } : {}) }));
   const roles: RoleOverrides = { ...(options.clock !== undefined ? { clock: options.clock } : {}), ...(options.reset !== undefined ? { reset: options.reset } : {}) };
   const [activity, timing] = await Promise.all([
-    measureActivity(mapped, stimulus, { ...roles, ...(options.simulationTimeoutMs !== undefined ? { timeoutMs: options.simulationTimeoutMs } : {}) }),
+    measureActivity(mapped, stimulus, { ...roles, ...(options.toolTimeoutMs !== undefined ? { timeoutMs: options.toolTimeoutMs } : {}) }),
     criticalPath(mapped, { ...roles, ...(options.timingEngine ? { engine: options.timingEngine } : {}) }),
   ]);
   const flat = moduleOf(mapped.flat, mapped.gateTop);

@@ -49,8 +49,9 @@ async function runEmbedded(script: string, inputs: Readonly<Record<string, strin
   return { files: collectOutputs(found, outputs, log), log };
 }
 
-async function runSystem(script: string, inputs: Readonly<Record<string, string>>, outputs: readonly string[]): Promise<YosysResult> {
+async function runSystem(script: string, inputs: Readonly<Record<string, string>>, outputs: readonly string[], timeoutMs?: number): Promise<YosysResult> {
   const result = await runTool({
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     steps: [{ command: 'yosys', args: ['-q', '-l', logName, '-s', scriptName], debianPackage: 'yosys' }],
     inputs: { ...inputs, [scriptName]: script },
     outputs: [logName, ...outputs],
@@ -65,12 +66,14 @@ async function runSystem(script: string, inputs: Readonly<Record<string, string>
 /**
  * Runs a Yosys script over in-memory files and returns the named output files and the log.
  * File names must be plain (no directories): both engines run in a private flat directory.
+ * `timeoutMs` limits the system Yosys (default runTool's 120 s); the embedded one runs in-process.
  */
 export async function runYosysScript(
   script: string,
   inputs: Readonly<Record<string, string>>,
   outputs: readonly string[],
   engine: YosysEngine = 'yowasp',
+  timeoutMs?: number,
 ): Promise<YosysResult> {
-  return engine === 'system' ? runSystem(script, inputs, outputs) : runEmbedded(script, inputs, outputs);
+  return engine === 'system' ? runSystem(script, inputs, outputs, timeoutMs) : runEmbedded(script, inputs, outputs);
 }

@@ -15,6 +15,8 @@ export interface TestbenchSpec {
   /** All instances get the same inputs; with `compare`, outputs of the first two are compared every cycle. */
   readonly duts: readonly DutInstance[];
   readonly compare: boolean;
+  /** First cycle whose outputs are compared (default 0). */
+  readonly compareFromCycle?: number;
   /** VCD of the given hierarchical references (relative to the testbench), from cycle `fromCycle` on. */
   readonly dump?: { readonly file: string; readonly fromCycle: number; readonly signals: readonly string[] };
 }
@@ -99,7 +101,7 @@ export function buildTestbench(spec: TestbenchSpec): Testbench {
       const a = `${port.name}__${first.suffix}`;
       const b = `${port.name}__${second.suffix}`;
       lines.push(
-        `      if (${a} !== ${b}) begin`,
+        `      if (tb_cycle >= ${spec.compareFromCycle ?? 0} && ${a} !== ${b}) begin`,
         '        tb_mismatches = tb_mismatches + 1;',
         `        if (tb_mismatches <= 10) $display("MISMATCH cycle=%0d port=${port.name} ${first.suffix}=%h ${second.suffix}=%h", tb_cycle, ${a}, ${b});`,
         '      end',

@@ -126,7 +126,7 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
       .option('sparsity', { type: 'number', describe: 'weight sparsity of the sparse workload, 0 ≤ S < 1 (default 0.5; implies --workload sparse)' })
       .option('cycles', { type: 'number', default: 200, describe: 'simulated clock cycles for activity (reset included)' })
       .option('seed', { type: 'number', default: 1, describe: 'seed of the random or sparse workload' })
-      .option('timeout', { type: 'number', default: 600, describe: 'limit for the gate-level simulation (compile, run), each, in seconds' })
+      .option('timeout', { type: 'number', default: 600, describe: 'limit for each external tool step (system Yosys, Icarus compile, Icarus run), seconds' })
       .option('timing', { choices: ['opensta', 'longest-path'] as const, default: 'opensta' as const, describe: 'timing engine (OpenSTA falls back to longest-path if it fails)' })
       .option('clock-port', { type: 'string', describe: 'clock input (default: clk or clock)' })
       .option('reset-port', { type: 'string', describe: 'synchronous reset input (default: rst/reset, or rst_n/reset_n active low)' })
@@ -151,7 +151,7 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
       clockGhz: args.clock,
       stimulus,
       ...(label !== undefined ? { stimulusLabel: label } : {}),
-      simulationTimeoutMs: args.timeout * 1000,
+      toolTimeoutMs: args.timeout * 1000,
       source: { node: 45, flavor: args.flavor, vdd: args['source-vdd'] },
       target: { node, flavor: args.flavor, vdd: args.vdd ?? nominalVdd[node] },
       timingEngine: args.timing,
