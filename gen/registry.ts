@@ -10,6 +10,12 @@ import { Fp16Multiplier } from '../hw/designs/fp/Fp16Multiplier.ts';
 import { Fp32Adder } from '../hw/designs/fp/Fp32Adder.ts';
 import { DotProduct4 } from '../hw/designs/tensor/DotProduct4.ts';
 import { TensorLane } from '../hw/designs/tensor/TensorLane.ts';
+import { ThreadGroup } from '../hw/designs/tensor/ThreadGroup.ts';
+import { Octet } from '../hw/designs/tensor/Octet.ts';
+import { TensorCore } from '../hw/designs/tensor/TensorCore.ts';
+import { MmaUnit } from '../hw/designs/tensor/MmaUnit.ts';
+import { OperandRegisterFile } from '../hw/designs/tensor/OperandRegisterFile.ts';
+import { MmaBench } from '../hw/designs/tensor/MmaBench.ts';
 import { LaneDetector, AdderChain, RegisterIndexEmitter, DensePointerIncrementer, BitmapThreadSlice, BitmapDecoder } from '../hw/designs/decoder/index.ts';
 
 /** A design the CLI can elaborate by name. */
@@ -33,6 +39,7 @@ export const registry: RegisteredTop[] = [
   ...[Counter, Popcount, Lfsr, RegisterFile, MacPipeline, BenchPipeline].map((definition) => entry(definition as unknown as ModuleDefinition, 'example')),
   ...[Fp16Multiplier, Fp32Adder, DotProduct4, TensorLane].map((definition) => entry(definition as unknown as ModuleDefinition, 'design')),
   ...[LaneDetector, AdderChain, RegisterIndexEmitter, DensePointerIncrementer, BitmapThreadSlice, BitmapDecoder].map((definition) => entry(definition as unknown as ModuleDefinition, 'design')),
+  ...[ThreadGroup, Octet, TensorCore, MmaUnit, OperandRegisterFile, MmaBench].map((definition) => entry(definition as unknown as ModuleDefinition, 'design')),
 ];
 
 /** The registered top of that name, or a UserError listing the known ones. */

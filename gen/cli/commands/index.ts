@@ -7,6 +7,7 @@ import { spmmCommand } from './spmm.ts';
 import { formatsCommand } from './formats.ts';
 import { memsimCommand } from './memsim.ts';
 import { verilogCommand } from './verilog.ts';
+import { mmaCommand } from './mma.ts';
 import { reportCommand } from './report.ts';
 import { regressCommand } from './regress.ts';
 
@@ -15,4 +16,4 @@ import { regressCommand } from './regress.ts';
  * this folder and exports one yargs CommandModule.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- yargs command modules differ in their argument types
-export const commands: CommandModule<any, any>[] = [listCommand, simCommand, waveCommand, synthCommand, spmmCommand, formatsCommand, memsimCommand, verilogCommand, regressCommand, reportCommand];
+export const commands: CommandModule<any, any>[] = [listCommand, simCommand, waveCommand, synthCommand, spmmCommand, formatsCommand, memsimCommand, verilogCommand, mmaCommand, regressCommand, reportCommand];

@@ -4,12 +4,23 @@ import { startProgress } from '../../../common/progress.ts';
 import { spmm } from '../../../verif/golden/spmm.ts';
 import { readFp16Matrix, readFp32Matrix, writeFp32Matrix } from '../../../verif/io/npy.ts';
 import { zerosFp32, type Fp16Matrix, type Fp32Matrix } from '../../../verif/matrix.ts';
+import { spmmOnRtl } from '../../../verif/mma/spmmOnRtl.ts';
+import { createEngine } from '../../../verif/engines/index.ts';
+import type { Engine, EngineName } from '../../../verif/engines/engine.ts';
 
 /** Computes D = A·B + C bit-exactly in the SPEC §2 order; RTL-backed engines join this table. */
 type SpmmEngine = (A: Fp16Matrix, B: Fp16Matrix, C: Fp32Matrix) => Fp32Matrix | Promise<Fp32Matrix>;
 
+/** The RTL (MmaBench) on an engine, created once per process. */
+const onRtl = (name: EngineName): SpmmEngine => {
+  let engine: Promise<Engine> | undefined;
+  return async (A, B, C) => spmmOnRtl(await (engine ??= createEngine(name)), A, B, C);
+};
+
 const SPMM_ENGINES = {
   golden: spmm,
+  ts: onRtl('ts'),
+  verilator: onRtl('verilator'),
 } satisfies Record<string, SpmmEngine>;
 
 type SpmmEngineName = keyof typeof SPMM_ENGINES;
