@@ -11,19 +11,16 @@ function randomBitmap(random: () => number, tileLength: number): bigint {
 }
 
 /**
- * A seeded stream of `mmas` decoder MMAs after two reset cycles, drained at the end. `irregular`
- * mixes in what a regression must cover (idle gaps, a restart, resets); otherwise the MMAs run back
- * to back, as in a sparse GEMM's inner loop (the workload for power).
+ * A seeded stream of `mmas` decoder MMAs after two reset cycles, back to back as in a sparse GEMM's
+ * inner loop, drained at the end: the realistic workload for power.
  */
-export function decoderMmaStream(shape: DecoderShape, mmas: number, seed: number, irregular: boolean): DecoderStimulus[] {
+export function decoderMmaStream(shape: DecoderShape, mmas: number, seed: number): DecoderStimulus[] {
   const random = mulberry32(seed);
   const cycles = shape.tileLength / shape.slots;
   const stream: DecoderStimulus[] = [{ reset: true }, { reset: true }];
   for (let mma = 0; mma < mmas; mma++) {
     stream.push({ start: true, bitmaps: Array.from({ length: shape.threads }, () => randomBitmap(random, shape.tileLength)) });
-    const span = !irregular ? cycles : mma % 5 === 3 ? cycles + 2 : mma % 7 === 5 ? 5 : cycles;
-    for (let cycle = 1; cycle < span; cycle++) stream.push({});
-    if (irregular && mma % 11 === 9) stream.push({ reset: true });
+    for (let cycle = 1; cycle < cycles; cycle++) stream.push({});
   }
   for (let cycle = 0; cycle <= cycles; cycle++) stream.push({});
   return stream;

@@ -1,6 +1,6 @@
 import type { ReportSection } from '../types.ts';
 import { inventorySection } from './inventory.ts';
-import { builtinRegressionSection } from './builtinRegression.ts';
+import { regressionSection } from './regression.ts';
 import { decoderWaveSection } from './decoderWave.ts';
 import { formatsSection } from './formats.ts';
 import { synthesisSection } from './synthesis.ts';
@@ -9,7 +9,7 @@ import { pendingSection } from './pending.ts';
 /** The report's sections, in page order. */
 export const REPORT_SECTIONS: readonly ReportSection[] = [
   inventorySection,
-  builtinRegressionSection,
+  regressionSection,
   decoderWaveSection,
   pendingSection('mmaWave', 'Waveform: one Coruscant MMA', 'The MmaUnit and `gen mma` are not in this checkout yet; this section traces one m32n1k64 MMA once they are.', ['node bin/gen.js mma --help']),
   formatsSection,

@@ -29,7 +29,7 @@ function targets(context: SectionContext): SynthTarget[] {
   const random: ActivityStimulus = { workload: 'random', cycles: context.quick ? 100 : 200, seed: 1 };
   const shape: DecoderShape = { threads: context.quick ? 4 : 32, tileLength: 64, slots: 4 };
   // The decoder's power comes from a realistic sparse workload: back-to-back MMAs over 30–70 % dense bitmaps.
-  const mmas: ActivityStimulus = { vectors: decoderInputVectors(decoderMmaStream(shape, context.quick ? 4 : 8, WORKLOAD_SEED, false), shape) };
+  const mmas: ActivityStimulus = { vectors: decoderInputVectors(decoderMmaStream(shape, context.quick ? 4 : 3, WORKLOAD_SEED), shape) };
   return [
     { definition: LaneDetector as unknown as ModuleDefinition, params: {}, stimulus: random },
     { definition: AdderChain as unknown as ModuleDefinition, params: {}, stimulus: random },

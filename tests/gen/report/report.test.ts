@@ -48,7 +48,8 @@ describe('gen report --quick', () => {
     expect(summary.numbers['decoderWave.mismatches']).toBe(0);
     expect(summary.numbers['decoderWave.mmaCycles']).toBe(16);
     expect(summary.numbers['synthesis.bandwidth.paperBytes']).toBe(344);
-    expect(summary.numbers['regression.decoder.ts.failures']).toBe(0);
+    expect(summary.numbers['regression.failures']).toBe(0);
+    expect(summary.numbers['regression.BitmapDecoder.ts.cases']).toBe(3);
     expect(existsSync(join(out, 'verilog', 'BitmapDecoder', 'BitmapDecoder.v'))).toBe(true);
     expect(readFileSync(join(out, 'waves', 'decoder.vcd'), 'utf8')).toContain('$enddefinitions');
   });
