@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserError } from '../../common/errors.ts';
 import type { EngineName } from '../engines/engine.ts';
@@ -25,7 +23,7 @@ export type WorkerMessage =
  * registers them first and then imports worker.ts.
  */
 function bootstrapCode(): string {
-  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+  const tsxApi = import.meta.resolve('tsx/esm/api');
   const entry = new URL('./worker.ts', import.meta.url).href;
   return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
 }

@@ -1,0 +1,35 @@
+/**
+ * Mutation scoring on the smallest block: Yosys mutants of LaneDetector run through its suite on
+ * Icarus; the SAT miter proves the block equal to itself and a killed mutant different.
+ */
+import { describe, expect, it } from 'vitest';
+import { emitVerilog } from '../../../gen/verilog/emit.ts';
+import { elaborate } from '../../../hw/ir/elaborate.ts';
+import { LaneDetector } from '../../../hw/designs/decoder/index.ts';
+import { scoreSuite } from '../../../verif/regress/mutation/mutationRun.ts';
+import { makeMutants, proveEquivalent } from '../../../verif/regress/mutation/yosysMutants.ts';
+import { REGRESS_SUITES } from '../../../verif/regress/suites/index.ts';
+
+const suite = REGRESS_SUITES.find((candidate) => candidate.name === 'LaneDetector')!;
+
+describe('mutation score', () => {
+  it('kills LaneDetector mutants with its suite and accounts for every mutant', async () => {
+    const score = await scoreSuite(suite, { runs: 60, seed: 3, mutants: 4 });
+    expect(score.mutants).toBe(4);
+    expect(Object.values(score.counts).reduce((sum, count) => sum + count, 0)).toBe(4);
+    expect(score.counts.killed).toBeGreaterThan(0);
+    expect(score.score).toBeCloseTo(score.counts.killed / (4 - score.counts.equivalent - score.counts['equivalent-bounded'] - score.counts.invalid));
+    expect(score.results.filter((result) => result.status === 'killed').every((result) => /killed by case \d+/.test(result.detail ?? ''))).toBe(true);
+  }, 120_000);
+
+  it('the SAT miter proves the block equal to itself and an inverted output different', async () => {
+    const files = emitVerilog(elaborate(LaneDetector));
+    const [mutant] = await makeMutants(files, 'LaneDetector', 1, 1);
+    const itself = { id: -1, command: 'none', verilog: [...files.values()].join('\n') };
+    expect(await proveEquivalent(files, 'LaneDetector', itself, false)).toBe('proved');
+    const inverted = { id: -2, command: 'inverted count', verilog: itself.verilog.replace(/assign count = ([^;]+);/, 'assign count = ~($1);') };
+    expect(inverted.verilog).not.toBe(itself.verilog);
+    expect(await proveEquivalent(files, 'LaneDetector', inverted, false)).toBe('different');
+    expect(mutant!.command).toMatch(/^mutate -mode \w+ -module LaneDetector /);
+  }, 120_000);
+});
