@@ -4,7 +4,7 @@ import { TILED_CSL_TILE_COLS, TILED_CSL_TILE_ROWS, TILED_CSL_VECTOR_ITEMS } from
 import { kernelTileWords } from '../formats/kernelFormat.ts';
 import type { ComputeProfile } from './computeProfiles.ts';
 import { THREADS_PER_WARP, TILE_K, TILE_M, WARPS_PER_BLOCK, type SpmmKernel } from './kernels.ts';
-import { firstTiledCslTileItems, layoutPatch, tileNonzeros, type SparseWeightLayout } from './sparseLayout.ts';
+import { firstTiledCslTileItems, layoutPatch, tileNonzeroCounts, type SparseWeightLayout } from './sparseLayout.ts';
 
 /**
  * What one thread-block iteration (a 256×64 tile of A, the 64×N tile of B) costs each kernel on
@@ -81,13 +81,14 @@ export const REGISTERS_PER_THREAD: Readonly<Record<SpmmKernel, number>> = {
 
 /** Mean over the matrix's warp-iterations of Σ over the two tile slots of the most nonzeros any lane has (the steps the warp executes). */
 export function meanAlgorithm1Steps(layout: SparseWeightLayout): number {
-  const tiles = layout.kernel.bitmapHi.length;
+  const counts = tileNonzeroCounts(layout);
+  const tiles = counts.length;
   let steps = 0;
   let warps = 0;
   for (let t0 = 0; t0 < tiles; t0 += 2 * THREADS_PER_WARP) {
     for (let slot = 0; slot < 2; slot++) {
       let most = 0;
-      for (let lane = 0; lane < THREADS_PER_WARP; lane++) most = Math.max(most, tileNonzeros(layout, t0 + 2 * lane + slot));
+      for (let lane = 0; lane < THREADS_PER_WARP; lane++) most = Math.max(most, counts[t0 + 2 * lane + slot]!);
       steps += most;
     }
     warps++;
@@ -97,12 +98,13 @@ export function meanAlgorithm1Steps(layout: SparseWeightLayout): number {
 
 /** Mean LDG.128 instructions per warp for the values of its 64 tiles (per slot, the most 4-word chunks any lane has). */
 function meanValueLoads(layout: SparseWeightLayout): number {
-  const tiles = layout.kernel.bitmapHi.length;
+  const counts = tileNonzeroCounts(layout);
+  const tiles = counts.length;
   let loads = 0;
   for (let t0 = 0; t0 < tiles; t0 += 2 * THREADS_PER_WARP) {
     for (let slot = 0; slot < 2; slot++) {
       let most = 0;
-      for (let lane = 0; lane < THREADS_PER_WARP; lane++) most = Math.max(most, kernelTileWords(tileNonzeros(layout, t0 + 2 * lane + slot)) / 4);
+      for (let lane = 0; lane < THREADS_PER_WARP; lane++) most = Math.max(most, kernelTileWords(counts[t0 + 2 * lane + slot]!) / 4);
       loads += most;
     }
   }

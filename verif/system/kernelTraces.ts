@@ -3,7 +3,7 @@ import { TILED_CSL_TILE_COLS, TILED_CSL_VECTOR_ITEMS } from '../formats/tiledCsl
 import { pushWarpAccess } from '../memory/coalescer.ts';
 import type { TraceBuilder } from '../memory/trace.ts';
 import { THREADS_PER_WARP, TILE_K, TILE_M, WARP_ROWS, WARPS_PER_BLOCK, type SpmmKernel, type SpmmShape } from './kernels.ts';
-import { tileNonzeros, type SparseWeightLayout } from './sparseLayout.ts';
+import { tileNonzeroCounts, type SparseWeightLayout } from './sparseLayout.ts';
 
 /**
  * The global loads of one thread-block iteration (one 256×64 tile of A and the 64×N tile of B) of
@@ -131,7 +131,8 @@ function bitmapLoads(kernel: 'coruscant' | 'stc', shape: SpmmShape, layout: Spar
   const regions = placeRegions([['bitmaps', 8 * bitmapHi.length], ['offsets', offsets.byteLength], ['values', 4 * valueWords], ['B', 2 * shape.k * shape.n]]);
   const [bitmaps, offsetRegion, values, b] = regions as [ArrayRegion, ArrayRegion, ArrayRegion, ArrayRegion];
   const k = shape.k;
-  const words = (tile: number): number => kernelTileWords(tileNonzeros(layout, tile));
+  const counts = tileNonzeroCounts(layout);
+  const words = (tile: number): number => kernelTileWords(counts[tile]!);
   return {
     kernel,
     regions,

@@ -38,6 +38,19 @@ export function tileNonzeros(layout: SparseWeightLayout, tile: number): number {
   return popcount32(layout.kernel.bitmapHi[tile]!) + popcount32(layout.kernel.bitmapLo[tile]!);
 }
 
+const nonzeroCounts = new WeakMap<SparseWeightLayout, Uint8Array>();
+
+/** Nonzeros of every kernel tile (computed once per layout; traces and costs read it per lane and step). */
+export function tileNonzeroCounts(layout: SparseWeightLayout): Uint8Array {
+  let counts = nonzeroCounts.get(layout);
+  if (counts === undefined) {
+    counts = new Uint8Array(layout.kernel.bitmapHi.length);
+    for (let t = 0; t < counts.length; t++) counts[t] = tileNonzeros(layout, t);
+    nonzeroCounts.set(layout, counts);
+  }
+  return counts;
+}
+
 /** The layout of M×K bitmaps given as MSB-first halves (bit 31 of hi = tile row 0), tile t = rowBlock·K + column. */
 export function layoutFromBitmaps(m: number, k: number, bitmapHi: Uint32Array, bitmapLo: Uint32Array): SparseWeightLayout {
   const rowBlocks = Math.ceil(m / KERNEL_TILE_ROWS);

@@ -168,7 +168,8 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const epilogueNs = (full.decompressIssue + full.tensorCore) * nsPerCycle;
   const prologueNs = latencyNs;
   const computeNs = computeCycles * nsPerCycle;
-  const reductionNs = reductionTimeNs(shape, plan.splitK, memory.dram.bandwidthGBps, compute.reductionLaunchNs);
+  const l2GBps = memory.l2.slices * memory.l2.bytesPerCyclePerSlice * memory.sm.clockMHz / 1000;
+  const reductionNs = reductionTimeNs(shape, plan.splitK, l2GBps, compute.reductionLaunchNs);
   const memorySide = memoryNs + epilogueNs;
   const computeSide = prologueNs + computeNs;
   const sectorBytes = (sectors: number): number => (32 * sectors) / fraction;
@@ -216,12 +217,13 @@ export function storedBytes(kernel: SpmmKernel, shape: SpmmShape, layout: Sparse
 
 /**
  * Split-K epilogue: every split writes an M×N FP32 partial, a reduction kernel (one launch) reads
- * them and writes D in FP16 — charged at DRAM bandwidth, since the path model traces loads only.
- * Without split-K the main kernel writes D itself.
+ * them and writes D in FP16. The partials (M·N·4·splitK bytes, a few MB) stay in L2, so they are
+ * charged at the L2's aggregate bandwidth; the path model traces loads only. Without split-K the
+ * main kernel writes D itself.
  */
-export function reductionTimeNs(shape: SpmmShape, splitK: number, bandwidthGBps: number, launchNs: number): number {
+export function reductionTimeNs(shape: SpmmShape, splitK: number, l2GBps: number, launchNs: number): number {
   const out = shape.m * shape.n;
-  if (splitK === 1) return (2 * out) / bandwidthGBps;
-  return launchNs + (2 * 4 * out * splitK + 2 * out) / bandwidthGBps;
+  if (splitK === 1) return (2 * out) / l2GBps;
+  return launchNs + (2 * 4 * out * splitK + 2 * out) / l2GBps;
 }
 

@@ -5,11 +5,12 @@ import { simulateTrace } from '../../../verif/memory/pathModel.ts';
 import { MEMORY_PATTERNS, patternTrace, type MemoryPattern } from '../../../verif/memory/patterns.ts';
 import { GPU_MEMORY_PROFILES, memoryProfile } from '../../../verif/memory/profiles.ts';
 import type { MemoryTrace } from '../../../verif/memory/trace.ts';
+import { runMemsimKernel, runMemsimSweep, SYSTEM_MODEL_OPTIONS, type SystemModelArgs } from '../../../verif/system/cli.ts';
 
-interface MemsimArgs {
+interface MemsimArgs extends SystemModelArgs {
   profile: string;
-  pattern: MemoryPattern;
-  bytes: string;
+  pattern?: MemoryPattern;
+  bytes?: string;
   stride?: string;
   requests?: number;
   seed: number;
@@ -35,6 +36,8 @@ function buildTrace(argv: MemsimArgs, smCount: number): MemoryTrace {
   if (argv.requests !== undefined && !(Number.isSafeInteger(argv.requests) && argv.requests > 0)) {
     throw new UserError(`--requests ${argv.requests}: give a positive whole number`);
   }
+  if (argv.pattern === undefined) throw new UserError('give --pattern, --kernel or --sweep');
+  if (argv.bytes === undefined) throw new UserError(`--pattern ${argv.pattern} needs --bytes (e.g. 64MiB)`);
   return patternTrace({
     pattern: argv.pattern,
     bytes: parseByteCount('bytes', argv.bytes),
@@ -48,22 +51,26 @@ function buildTrace(argv: MemsimArgs, smCount: number): MemoryTrace {
 /** `gen memsim`: runs a load trace through a GPU's modeled L1/L2/DRAM path (SPEC §6). */
 export const memsimCommand: CommandModule<object, MemsimArgs> = {
   command: 'memsim',
-  describe: 'Run a synthetic load pattern through a modeled GPU memory path (L1, L2 slices, DRAM banks)',
+  describe: 'Run a synthetic load pattern, or an SpMM kernel\'s address trace (--kernel, --sweep), through a modeled GPU memory path (L1, L2 slices, DRAM banks)',
   builder: (yargs: Argv) =>
     yargs
       .option('profile', { choices: Object.keys(GPU_MEMORY_PROFILES), default: 'rtx6000ada', describe: 'GPU memory profile' })
       .option('pattern', {
         choices: MEMORY_PATTERNS,
-        demandOption: true,
         describe: 'stream: whole 128-byte lines in order; stride: 4-byte loads --stride apart; random: 4-byte loads at random sectors',
       })
-      .option('bytes', { type: 'string', demandOption: true, describe: 'footprint: bytes streamed, or the span strided/random loads cover (e.g. 64MiB)' })
+      .option('bytes', { type: 'string', describe: 'footprint (with --pattern): bytes streamed, or the span strided/random loads cover (e.g. 64MiB)' })
       .option('stride', { type: 'string', describe: 'distance between strided loads (default 128)' })
       .option('requests', { type: 'number', describe: 'loads of the stride and random patterns (default: bytes / 32)' })
       .option('seed', { type: 'number', default: 1, describe: 'seed of the random pattern' })
       .option('l1-data-bytes', { type: 'string', describe: 'L1 left for data after the shared-memory carve-out (default: all of it)' })
-      .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' }) as unknown as Argv<MemsimArgs>,
+      .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' })
+      .options(SYSTEM_MODEL_OPTIONS)
+      .conflicts('pattern', ['kernel', 'sweep'])
+      .conflicts('kernel', 'sweep') as unknown as Argv<MemsimArgs>,
   handler: (argv) => {
+    if (argv.sweep) return runMemsimSweep(argv);
+    if (argv.kernel !== undefined) return runMemsimKernel(argv);
     const profile = memoryProfile(argv.profile);
     const trace = buildTrace(argv, profile.sm.count);
     const l1DataBytes = argv['l1-data-bytes'];

@@ -7,6 +7,8 @@ import { zerosFp32, type Fp16Matrix, type Fp32Matrix } from '../../../verif/matr
 import { spmmOnRtl } from '../../../verif/mma/spmmOnRtl.ts';
 import { createEngine } from '../../../verif/engines/index.ts';
 import type { Engine, EngineName } from '../../../verif/engines/engine.ts';
+import { GPU_MEMORY_PROFILES } from '../../../verif/memory/profiles.ts';
+import { runSpmmModel, SYSTEM_MODEL_OPTIONS, type SystemModelArgs } from '../../../verif/system/cli.ts';
 
 /** Computes D = A·B + C bit-exactly in the SPEC §2 order; RTL-backed engines join this table. */
 type SpmmEngine = (A: Fp16Matrix, B: Fp16Matrix, C: Fp32Matrix) => Fp32Matrix | Promise<Fp32Matrix>;
@@ -25,7 +27,8 @@ const SPMM_ENGINES = {
 
 type SpmmEngineName = keyof typeof SPMM_ENGINES;
 
-interface SpmmArgs {
+interface SpmmArgs extends Omit<SystemModelArgs, 'out'> {
+  model?: boolean;
   a: unknown;
   b: unknown;
   c?: unknown;
@@ -96,16 +99,22 @@ export const spmmCommand: CommandModule<object, SpmmArgs> = {
   describe: 'D = A·B + C for float16 A (M×K) and B (K×N) and float32 C, bit-exact in the tensor core order',
   builder: (yargs: Argv) =>
     yargs
-      .option('a', { type: 'string', demandOption: true, describe: 'A: M×K float16 .npy (the weights; zeros are pruned positions)' })
-      .option('b', { type: 'string', demandOption: true, describe: 'B: K×N float16 .npy (the activations)' })
+      .option('a', { type: 'string', describe: 'A: M×K float16 .npy (the weights; zeros are pruned positions)' })
+      .option('b', { type: 'string', describe: 'B: K×N float16 .npy (the activations)' })
       .option('c', { type: 'string', describe: 'C: M×N float32 .npy accumulator input (default +0)' })
-      .option('out', { type: 'string', demandOption: true, describe: 'D: M×N float32 .npy, written atomically' })
+      .option('out', { type: 'string', describe: 'D: M×N float32 .npy, written atomically' })
       .option('engine', {
         choices: Object.keys(SPMM_ENGINES) as SpmmEngineName[],
         default: 'golden' as SpmmEngineName,
         describe: 'what computes D: the golden TypeScript model',
-      }) as unknown as Argv<SpmmArgs>,
+      })
+      .option('model', { type: 'boolean', describe: 'instead of computing D: model the kernels\' time on a GPU (--profile, --shape, --n, --sparsity, --kernel; SPEC §7)' })
+      .option('profile', { choices: Object.keys(GPU_MEMORY_PROFILES), default: 'rtx6000ada', describe: 'with --model: GPU profile' })
+      .option('json', { type: 'boolean', default: false, describe: 'with --model: print the result as JSON' })
+      .option('seed', { type: 'number', default: 1, describe: 'with --model: seed of the random pruning mask' })
+      .options(Object.fromEntries(['kernel', 'shape', 'n', 'sparsity', 'split-k', 'sample'].map((name) => [name, { ...SYSTEM_MODEL_OPTIONS[name], describe: `with --model: ${String(SYSTEM_MODEL_OPTIONS[name]!.describe)}` }]))) as unknown as Argv<SpmmArgs>,
   handler: async (argv) => {
+    if (argv.model) return runSpmmModel({ ...argv, out: '' });
     const files: SpmmFiles = {
       a: fileOption('a', argv.a),
       b: fileOption('b', argv.b),
