@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
+import yargs from 'yargs';
+import { UserError } from '../../common/errors.ts';
+import { synthCommand } from '../../gen/cli/commands/synth.ts';
 import { registeredPopcount } from './designs.ts';
 
 const hasSystemYosys = (() => {
@@ -49,5 +52,34 @@ describe('gen synth', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^gen: cannot read .*absent\.v: ENOENT/);
+  });
+
+  it.skipIf(!hasSystemYosys)('synthesizes a registered top with its parameters on the sparse workload by default', async () => {
+    const result = await gen(['synth', '--top', 'AdderChain', '--param', 'tileLength=32', '--engine', 'system', '--cycles', '40', '--timing', 'longest-path']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^AdderChain_tileLength_32 \(total\)\s+\d+/m);
+    expect(result.stdout).toContain('40 cycles of back-to-back MMAs on Wanda-pruned weights at 50 % sparsity');
+  });
+
+  // In-process through the same command module (a `gen` process takes seconds to start).
+  it.each([
+    [['--top', 'NoSuchTop'], /^unknown top 'NoSuchTop'/],
+    [['--top', 'AdderChain', '--param', 'depth=3'], /^AdderChain has no parameter 'depth'/],
+    [['--top', 'AdderChain', '--workload', 'random', '--sparsity', '0.3'], /^--sparsity needs the sparse workload/],
+    [['--top', 'AdderChain', '--sparsity', '1.5'], /^sparsity must be in \[0, 1\)/],
+    [['--top', 'Counter', '--workload', 'sparse'], /^Counter has no sparse workload/],
+    [['--verilog', 'x.v', '--top', 'x', '--param', 'a=1'], /^--param applies to registered tops/],
+    [['--top', 'AdderChain', '--timeout', '0'], /^--timeout must be a positive number/],
+  ])('rejects %j with a UserError', async (args, message) => {
+    const parser = yargs()
+      .strict()
+      .command(synthCommand)
+      .fail((text, error) => {
+        throw error ?? new UserError(text);
+      });
+    const failure = await parser.parseAsync(['synth', ...args]).then(() => undefined, (error: unknown) => error);
+    expect(failure).toBeInstanceOf(UserError);
+    expect((failure as Error).message).toMatch(message);
   });
 });
