@@ -26,25 +26,32 @@ function maskTop(words: string[], width: number): string[] {
  * The 32 bits of a word sequence starting at bit `position` (negative positions shift in zeros
  * from below): one word when aligned, else the two words it straddles.
  */
-function field(word: (index: number) => string, position: number): string {
+function field(source: WordSource, position: number): string {
   const index = Math.floor(position / WORD_BITS);
   const shift = position - WORD_BITS * index;
-  const low = word(index);
+  const low = source.word(index);
   if (shift === 0) return low;
-  const high = word(index + 1);
+  const high = source.word(index + 1);
   const parts = [...(low === ZERO ? [] : [`(${low} >>> ${shift})`]), ...(high === ZERO ? [] : [`(${high} << ${WORD_BITS - shift})`])];
   return parts.length === 0 ? ZERO : parts.length === 1 ? parts[0]! : `(${parts.join(' | ')})`;
 }
 
+/** Anything whose words can be read by index (zero outside the value). */
+interface WordSource {
+  word(index: number): string;
+}
+
 /** An input of a cell as generated-code word expressions. */
-class Operand {
+class Operand implements WordSource {
   constructor(
     readonly words: readonly string[],
     readonly width: number,
   ) {}
 
   /** Word `index`, zero outside the value. */
-  word = (index: number): string => (index >= 0 && index < this.words.length ? this.words[index]! : ZERO);
+  word(index: number): string {
+    return index >= 0 && index < this.words.length ? this.words[index]! : ZERO;
+  }
 
   /** Word `index` as an unsigned number (only full 32-bit words need the conversion). */
   unsigned(index: number): string {
@@ -131,9 +138,9 @@ type Shift = 'shl' | 'shr' | 'sra';
 
 /** Output word `index` of a shift by a known amount (already limited to the width). */
 const STATIC_SHIFT: Record<Shift, (a: Operand, width: number, amount: number, index: number) => string> = {
-  shl: (a, _width, amount, index) => field(a.word, WORD_BITS * index - amount),
-  shr: (a, _width, amount, index) => field(a.word, WORD_BITS * index + amount),
-  sra: (a, width, amount, index) => field((word) => (word < 0 ? ZERO : a.signed(word, width)), WORD_BITS * index + Math.min(amount, width - 1)),
+  shl: (a, _width, amount, index) => field(a, WORD_BITS * index - amount),
+  shr: (a, _width, amount, index) => field(a, WORD_BITS * index + amount),
+  sra: (a, width, amount, index) => field({ word: (word) => (word < 0 ? ZERO : a.signed(word, width)) }, WORD_BITS * index + Math.min(amount, width - 1)),
 };
 
 /** A one-word shift by a run-time amount `t` (already limited). */
@@ -175,8 +182,8 @@ const bitwise = (operator: '&' | '|' | '^') => (context: CellContext): Emitted =
 /** Word-level code for every operator, following hw/ir/evaluate.ts exactly. */
 const OPERATORS: Record<CellOp, (context: CellContext) => Emitted> = {
   const: (context) => pure(eachWord(context, (index) => wordLiteral(context.cell.constant!, index))),
-  buf: (context) => pure(eachWord(context, context.inputs[0]!.word)),
-  zext: (context) => pure(eachWord(context, context.inputs[0]!.word)),
+  buf: (context) => pure(eachWord(context, (index) => context.inputs[0]!.word(index))),
+  zext: (context) => pure(eachWord(context, (index) => context.inputs[0]!.word(index))),
   not: (context) => pure(maskTop(eachWord(context, (index) => `(~${context.inputs[0]!.word(index)})`), context.width)),
   neg: (context) => addOrSubtract(context, new Operand([ZERO], 1), context.inputs[0]!, '-'),
   and: bitwise('&'),
@@ -212,12 +219,12 @@ const OPERATORS: Record<CellOp, (context: CellContext) => Emitted> = {
     }
     return pure(
       eachWord(context, (index) => {
-        const parts = placed.map(({ operand, offset: at }) => field(operand.word, WORD_BITS * index - at)).filter((part) => part !== ZERO);
+        const parts = placed.map(({ operand, offset: at }) => field(operand, WORD_BITS * index - at)).filter((part) => part !== ZERO);
         return parts.length === 0 ? ZERO : parts.length === 1 ? parts[0]! : `(${parts.join(' | ')})`;
       }),
     );
   },
-  slice: (context) => pure(maskTop(eachWord(context, (index) => field(context.inputs[0]!.word, context.cell.lo! + WORD_BITS * index)), context.width)),
+  slice: (context) => pure(maskTop(eachWord(context, (index) => field(context.inputs[0]!, context.cell.lo! + WORD_BITS * index)), context.width)),
   sext: (context) => pure(maskTop(eachWord(context, (index) => context.inputs[0]!.signed(index)), context.width)),
   redand: (context) => {
     const a = context.inputs[0]!;
@@ -263,13 +270,14 @@ class SettleWriter {
     private readonly design: FlatDesign,
     private readonly plan: StoragePlan,
   ) {
-    this.words = design.nets.map((net) => (plan.layout.offset[net.id]! >= 0 ? this.slots(net.id) : undefined));
+    this.words = new Array<readonly string[] | undefined>(design.nets.length);
     this.chunks = Array.from({ length: plan.chunkCount }, () => []);
   }
 
   /** The word expressions of a net (its class root's). */
   wordsOf(net: number): readonly string[] {
-    const words = this.words[this.plan.root[net]!];
+    const root = this.plan.root[net]!;
+    const words = this.words[root] ?? (this.plan.layout.offset[root]! >= 0 ? (this.words[root] = this.slots(root)) : undefined);
     if (!words) throw new Error(`internal: net ${net} read before it is computed`);
     return words;
   }
@@ -297,7 +305,7 @@ class SettleWriter {
     const out = stored && cell.op === 'const' ? this.constants : this.chunks[this.plan.chunkOf[cellIndex]!]!;
     out.push(...pre);
     if (stored) {
-      const slots = this.words[cell.output]!;
+      const slots = this.wordsOf(cell.output);
       words.forEach((word, index) => out.push(`${slots[index]} = ${word};`));
     } else if (words.every((word) => SIMPLE.test(word))) {
       this.words[cell.output] = words;
