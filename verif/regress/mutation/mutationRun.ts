@@ -100,7 +100,12 @@ export async function runMutation(options: MutationOptions & { readonly suites: 
   const progress = startProgress('mutants', options.suites.length * options.mutants);
   const scores: MutationScore[] = [];
   try {
-    for (const suite of options.suites) scores.push(await scoreSuite(suite, options, () => progress.tick()));
+    for (const suite of options.suites) {
+      const score = await scoreSuite(suite, options, () => progress.tick());
+      scores.push(score);
+      // A long scoring run shows each block as it finishes, not only the final table.
+      process.stderr.write(`${score.top}: ${score.counts.killed}/${score.mutants} killed, score ${(score.score * 100).toFixed(1)} %\n`);
+    }
   } finally {
     progress.stop();
   }

@@ -4,12 +4,13 @@ import { UserError } from '../../../common/errors.ts';
 import type { RegressSuite } from '../suite.ts';
 import { decoderSuites } from './decoder.ts';
 import { fpSuites } from './fp.ts';
+import { mmaSuites } from './mma.ts';
 
 /**
- * Every regression suite, bottom up. A new block adds its suites here (e.g. an `mma` group:
- * `{ name: 'MmaUnit', groups: ['mma'], … }`); `--suite` selects by name or group.
+ * Every regression suite, bottom up. A new block adds its suites here (`{ name, groups, … }`,
+ * see suite.ts); `--suite` selects by name or group.
  */
-export const REGRESS_SUITES: readonly RegressSuite[] = [...fpSuites, ...decoderSuites];
+export const REGRESS_SUITES: readonly RegressSuite[] = [...fpSuites, ...decoderSuites, ...mmaSuites];
 
 /**
  * Suites from a module that exports `suites: RegressSuite[]` (`--load FILE`): extra suites
