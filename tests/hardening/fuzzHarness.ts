@@ -129,3 +129,17 @@ export function fuzzReader<T>(label: string, inputs: fc.Arbitrary<T>, run: (inpu
   expect(counts.refused, `${label}: no input was refused`).toBeGreaterThan(0);
   expect(counts.parsed, `${label}: no input parsed`).toBeGreaterThan(0);
 }
+
+/** fuzzReader for asynchronous targets (whole CLI invocations). */
+export async function fuzzReaderAsync<T>(label: string, inputs: fc.Arbitrary<T>, run: (input: T) => Promise<Outcome>, runs = RUNS): Promise<void> {
+  const seed = fuzzSeed(label);
+  const counts: Record<Outcome, number> = { parsed: 0, refused: 0 };
+  await fc.assert(
+    fc.asyncProperty(inputs, async (input) => {
+      counts[await run(input)] += 1;
+    }),
+    { seed, numRuns: runs },
+  );
+  expect(counts.refused, `${label}: no input was refused`).toBeGreaterThan(0);
+  expect(counts.parsed, `${label}: no input parsed`).toBeGreaterThan(0);
+}

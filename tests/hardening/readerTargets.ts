@@ -62,9 +62,28 @@ function npySeeds(): Uint8Array[] {
   return [...seeds, v2];
 }
 
+/** Headers built from parts: any descr, odd fortran_order values, shapes with huge or many dimensions. */
+const generatedNpy: fc.Arbitrary<Buffer> = fc
+  .record({
+    descr: fc.oneof(fc.constantFrom('<f2', '<f4', '<f8', '|u1', '<u2', '<u4', '<u8', '<i4', '>f2', '<c16', 'O'), fc.string({ maxLength: 6 })),
+    fortran: fc.constantFrom('False', 'True', '0', "'no'"),
+    shape: fc.array(fc.oneof(fc.nat(8), fc.constantFrom(2 ** 31, 2 ** 32, 2 ** 53, 2 ** 62), fc.bigInt({ min: 0n, max: 10n ** 30n })), { maxLength: 5 }),
+    version: fc.constantFrom(1, 2, 3),
+    data: fc.nat(96),
+  })
+  .map(({ descr, fortran, shape, version, data }) => {
+    const dictionary = `{'descr': '${descr}', 'fortran_order': ${fortran}, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }\n`;
+    const lengthBytes = version === 1 ? 2 : 4;
+    const header = Buffer.alloc(8 + lengthBytes);
+    Buffer.from([0x93, ...Buffer.from('NUMPY', 'latin1'), version, 0]).copy(header);
+    if (lengthBytes === 2) header.writeUInt16LE(dictionary.length, 8);
+    else header.writeUInt32LE(dictionary.length, 8);
+    return Buffer.concat([header, Buffer.from(dictionary, 'latin1'), Buffer.alloc(data, 0x3c)]);
+  });
+
 export const npyTarget: ReaderTarget<Buffer> = {
   name: '.npy (parseNpy)',
-  inputs: mutatedBytes(npySeeds()),
+  inputs: fc.oneof(mutatedBytes(npySeeds()), generatedNpy),
   run: (bytes) =>
     expectParsesOrRefuses(() => {
       const array = parseNpy(bytes, NPY_FILE);
@@ -94,9 +113,22 @@ const VECTOR_SEED = [
   '{"in": {"data": 9007199254740991}}',
 ].join('\n');
 
+/** Lines built from parts: known and unknown ports, any JSON value as a port value or a line. */
+const generatedVectors: fc.Arbitrary<Buffer> = fc
+  .array(
+    fc.oneof(
+      fc.record({
+        in: fc.dictionary(fc.constantFrom('reset', 'enable', 'data', 'wide', 'count', '__proto__', ''), fc.oneof(fc.jsonValue(), fc.bigInt({ min: 0n, max: 2n ** 70n }).map((v) => `0x${v.toString(16)}`))),
+      }),
+      fc.jsonValue(),
+    ),
+    { maxLength: 6 },
+  )
+  .map((lines) => Buffer.from(lines.map((line) => JSON.stringify(line)).join('\n'), 'utf8'));
+
 export const vectorsTarget: ReaderTarget<Buffer> = {
   name: 'JSONL vectors (parseVectors)',
-  inputs: mutatedBytes([Buffer.from(VECTOR_SEED, 'utf8')]),
+  inputs: fc.oneof(mutatedBytes([Buffer.from(VECTOR_SEED, 'utf8')]), generatedVectors),
   run: (bytes) =>
     expectParsesOrRefuses(() => {
       const lines = parseVectors(bytes.toString('utf8'), VECTOR_FILE, VECTOR_PORTS);
@@ -147,9 +179,24 @@ sbusy %
 1!
 `;
 
+/** The seed's header followed by a body of random but plausible tokens (times, values, id codes, commands). */
+const VCD_HEADER = VCD_SEED.slice(0, VCD_SEED.indexOf('#0'));
+const generatedVcd: fc.Arbitrary<Buffer> = fc
+  .array(
+    fc.oneof(
+      fc.nat(1000).map((t) => `#${t}`),
+      fc.tuple(fc.constantFrom('0', '1', 'x', 'z', 'X'), fc.constantFrom('!', '"', '#', '$', '%', '&')).map(([v, id]) => `${v}${id}`),
+      fc.tuple(fc.stringMatching(/^[01xz]{0,70}$/), fc.constantFrom('!', '"', '#', '$', '%', '&')).map(([v, id]) => `b${v} ${id}`),
+      fc.tuple(fc.oneof(fc.double().map(String), fc.string({ maxLength: 4 })), fc.constantFrom('$', '%')).map(([v, id]) => `r${v} ${id}`),
+      fc.constantFrom('$dumpvars', '$end', '$comment', '$dumpoff', '$dumpon', '$var', '\n'),
+    ),
+    { maxLength: 40 },
+  )
+  .map((tokens) => Buffer.from(`${VCD_HEADER}${tokens.join(' ')}\n`, 'latin1'));
+
 export const vcdTarget: ReaderTarget<Buffer> = {
   name: 'VCD (parseVcd)',
-  inputs: mutatedBytes([Buffer.from(VCD_SEED, 'latin1')]),
+  inputs: fc.oneof(mutatedBytes([Buffer.from(VCD_SEED, 'latin1')]), generatedVcd),
   run: (bytes) =>
     expectParsesOrRefuses(() => {
       const trace = parseVcd(bytes.toString('latin1'), VCD_FILE);

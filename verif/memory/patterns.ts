@@ -1,5 +1,6 @@
 import { mulberry32 } from './seededRandom.ts';
 import { TraceBuilder, type MemoryTrace } from './trace.ts';
+import { UserError } from '../../common/errors.ts';
 
 /**
  * Synthetic load traces that exercise the model (`gen memsim --pattern`, the benchmark): every SM
@@ -27,6 +28,8 @@ export interface PatternOptions {
 
 const LINE = 128;
 const SECTOR = 32;
+/** A trace is held in memory (19 bytes a request), so 2^25 requests (~640 MB) is the most we build. */
+export const MAX_PATTERN_REQUESTS = 2 ** 25;
 
 /** Builds the trace of one synthetic pattern. */
 export function patternTrace(options: PatternOptions): MemoryTrace {
@@ -51,6 +54,9 @@ export function patternTrace(options: PatternOptions): MemoryTrace {
 
 /** Request i goes to SM i mod smCount at cycle floor(i / smCount). */
 function dealt(count: number, smCount: number, request: (i: number) => [address: number, bytes: number]): MemoryTrace {
+  if (count > MAX_PATTERN_REQUESTS) {
+    throw new UserError(`the pattern needs ${count} requests, more than the ${MAX_PATTERN_REQUESTS} a trace may hold; give fewer --bytes or --requests`);
+  }
   const trace = new TraceBuilder(count);
   for (let i = 0; i < count; i++) {
     const [address, bytes] = request(i);
