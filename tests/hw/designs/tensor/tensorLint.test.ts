@@ -1,0 +1,32 @@
+/**
+ * The Verilog of every block above the lane is `verilator --lint-only -Wall` and
+ * `yosys check -assert` clean. MmaBench's hierarchy holds them all (MmaUnit, TensorCore, Octet,
+ * ThreadGroup, OperandRegisterFile, the decoder and the lanes), and both tools check every module
+ * below the top, so one elaboration covers every block.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ModuleDefinition } from '../../../../hw/core/index.ts';
+import { ThreadGroup } from '../../../../hw/designs/tensor/ThreadGroup.ts';
+import { Octet } from '../../../../hw/designs/tensor/Octet.ts';
+import { TensorCore } from '../../../../hw/designs/tensor/TensorCore.ts';
+import { MmaUnit } from '../../../../hw/designs/tensor/MmaUnit.ts';
+import { OperandRegisterFile } from '../../../../hw/designs/tensor/OperandRegisterFile.ts';
+import { emitVerilog } from '../../../../gen/verilog/emit.ts';
+import { checkWithYosys, lintWithVerilator } from '../../../../verif/tools/lint.ts';
+import { mmaBenchDesign } from '../../../../verif/mma/runMmas.ts';
+
+const blocks = [ThreadGroup, Octet, TensorCore, MmaUnit, OperandRegisterFile] as unknown as ModuleDefinition[];
+
+describe('generated Verilog of the tensor-core blocks', () => {
+  it('MmaBench and every module below it are verilator --lint-only -Wall clean', { timeout: 300_000 }, async () => {
+    const design = mmaBenchDesign();
+    const names = design.modules.map((module) => module.definition);
+    for (const block of blocks) expect(names).toContain(block.name);
+    expect(await lintWithVerilator(emitVerilog(design), design.top)).toEqual([]);
+  });
+
+  it('MmaBench and every module below it are yosys check -assert clean', { timeout: 600_000 }, async () => {
+    const design = mmaBenchDesign();
+    expect(await checkWithYosys(emitVerilog(design), design.top, { system: true })).toEqual([]);
+  });
+});
