@@ -1,0 +1,119 @@
+/**
+ * How elaboration, simulator code generation, Verilog emission and simulation grow with design
+ * size, and whether a million-cycle traced run stays in bounded memory.
+ *
+ *   npx tsx bench/scale.ts            # the table in docs/scale.md
+ *   npx tsx bench/scale.ts --quick    # smallest sizes only (a smoke run)
+ *
+ * Each measurement runs in a child process of its own, so its peak memory is its own and one
+ * design's garbage does not slow the next.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { elaborate } from '../hw/ir/elaborate.ts';
+import { compileDesign, Simulator } from '../hw/sim/simulator.ts';
+import { traceToVcd } from '../hw/sim/trace.ts';
+import { emitVerilog } from '../gen/verilog/emit.ts';
+import { Counter } from '../hw/examples/counter.ts';
+import type { IrDesign } from '../hw/ir/ir.ts';
+import { ChainDesign, InstanceChainDesign, WideDesign } from './scaleDesigns.ts';
+import { measureProcess } from './measureProcess.ts';
+
+const { values } = parseArgs({
+  options: { child: { type: 'string' }, size: { type: 'string' }, quick: { type: 'boolean', default: false } },
+});
+
+/** Cycles simulated per size row (enough to time the generated code, short enough for 10^5 nodes). */
+const SIM_CYCLES = 100;
+const LONG_RUN_CYCLES = 1_000_000;
+
+const DESIGNS: Readonly<Record<string, { label: string; build: (size: number) => IrDesign; input: string }>> = {
+  chain: { label: 'chained operators', build: (nodes) => elaborate(ChainDesign, { nodes }), input: 'x' },
+  instances: { label: 'instances', build: (instances) => elaborate(InstanceChainDesign, { instances }), input: 'x' },
+  wide: { label: 'bits wide', build: (width) => elaborate(WideDesign, { width }), input: 'x' },
+};
+
+const SIZES: Readonly<Record<string, readonly number[]>> = values.quick
+  ? { chain: [1_000], instances: [100], wide: [4096] }
+  : { chain: [1_000, 10_000, 100_000], instances: [100, 1_000, 10_000], wide: [64, 4096, 65_536] };
+
+const seconds = (since: number): number => (performance.now() - since) / 1000;
+
+/** One (design, size) measurement: prints the phase times as JSON. */
+function measureDesign(kind: string, size: number): void {
+  const design = DESIGNS[kind]!;
+  let started = performance.now();
+  const ir = design.build(size);
+  const elaborateSeconds = seconds(started);
+  started = performance.now();
+  const compiled = compileDesign(ir);
+  const compileSeconds = seconds(started);
+  started = performance.now();
+  const files = emitVerilog(ir);
+  const verilogSeconds = seconds(started);
+  const verilogBytes = [...files.values()].reduce((total, text) => total + text.length, 0);
+  const simulator = new Simulator(compiled);
+  started = performance.now();
+  for (let cycle = 0; cycle < SIM_CYCLES; cycle++) {
+    simulator.poke(design.input, cycle & 0xff);
+    simulator.step();
+  }
+  const simulateSeconds = seconds(started);
+  process.stdout.write(`${JSON.stringify({ elaborateSeconds, compileSeconds, verilogSeconds, verilogBytes, simulateSeconds })}\n`);
+}
+
+/** A million cycles of Counter traced to a VCD: time and the trace's size (memory is read by the parent). */
+async function measureLongRun(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-scale-'));
+  const vcd = join(dir, 'counter.vcd');
+  try {
+    const simulator = new Simulator(elaborate(Counter, { width: 32 }));
+    const trace = traceToVcd(simulator, vcd);
+    simulator.poke('enable', 1);
+    const started = performance.now();
+    for (let cycle = 0; cycle < LONG_RUN_CYCLES; cycle += 1000) {
+      simulator.step(1000);
+      await trace.drainIfNeeded();
+    }
+    await trace.close();
+    process.stdout.write(`${JSON.stringify({ seconds: seconds(started), vcdBytes: statSync(vcd).size })}\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const self = fileURLToPath(import.meta.url);
+const child = (args: readonly string[]) => measureProcess(process.execPath, ['--import', 'tsx', self, ...args]);
+
+async function main(): Promise<void> {
+  if (values.child === 'long') return measureLongRun();
+  if (values.child !== undefined) return measureDesign(values.child, Number(values.size));
+
+  console.log(`Design size vs. time (s) per phase; ${SIM_CYCLES} simulated cycles per row; each row its own process (Node ${process.version}).`);
+  console.log('| design | size | elaborate | simulator codegen | Verilog emit | Verilog MB | simulate | peak MB |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const [kind, sizes] of Object.entries(SIZES)) {
+    for (const size of sizes) {
+      try {
+        const run = await child(['--child', kind, '--size', String(size)]);
+        const r = JSON.parse(run.stdout) as Record<string, number>;
+        const f = (value: number | undefined): string => (value ?? NaN).toFixed(2);
+        console.log(
+          `| ${DESIGNS[kind]!.label} | ${size.toLocaleString('en-US')} | ${f(r['elaborateSeconds'])} | ${f(r['compileSeconds'])} | ${f(r['verilogSeconds'])} | ${((r['verilogBytes'] ?? 0) / 1e6).toFixed(2)} | ${f(r['simulateSeconds'])} | ${run.peakMegabytes.toFixed(0)} |`,
+        );
+      } catch (error) {
+        console.log(`| ${DESIGNS[kind]!.label} | ${size.toLocaleString('en-US')} | failed: ${String((error as Error).message).split('\n')[0]} |||||`);
+      }
+    }
+  }
+  const long = await child(['--child', 'long']);
+  const r = JSON.parse(long.stdout) as { seconds: number; vcdBytes: number };
+  console.log(
+    `\nCounter (32-bit), ${LONG_RUN_CYCLES.toLocaleString('en-US')} cycles traced to VCD: ${r.seconds.toFixed(1)} s, VCD ${(r.vcdBytes / 1e6).toFixed(0)} MB, peak ${long.peakMegabytes.toFixed(0)} MB`,
+  );
+}
+
+await main();
