@@ -32,6 +32,11 @@ export interface RegressSuite<Case = unknown> {
   vectors(testCase: Case): CaseVectors;
   /** How many cases one external-engine process runs (default 200). */
   readonly batchSize?: number;
+  /**
+   * A case costs seconds in process and an external build minutes (the 32-lane MmaUnit bench):
+   * smoke runs (tests, `gen report`) should give it one case, or only the in-process engine.
+   */
+  readonly heavy?: boolean;
 }
 
 /** Erases a suite's case type so suites of different cases sit in one table. */

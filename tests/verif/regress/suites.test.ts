@@ -20,7 +20,7 @@ describe('every suite on every engine', () => {
     ]);
   });
 
-  const heavy = (suite: RegressSuite): boolean => suite.groups.includes('mma');
+  const heavy = (suite: RegressSuite): boolean => suite.heavy === true;
   it.each<EngineName>(['ts', 'icarus', 'verilator'])('%s: RTL = golden on a few cases of every suite', async (engine) => {
     const seed = fastCheckSeed(`regress suites on ${engine}`);
     const light = await runRegression(regressionOptions({ suites: REGRESS_SUITES.filter((suite) => !heavy(suite)), engines: [engine], runs: 3, seed }));

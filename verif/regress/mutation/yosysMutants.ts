@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { runYosysScript, type YosysEngine } from '../../../synth/yosys.ts';
 
 /** One mutant: the Yosys command that makes it, and every module of the mutated design as Verilog. */
@@ -7,8 +8,12 @@ export interface Mutant {
   readonly verilog: string;
 }
 
-/** Which Yosys runs the mutation scripts (the npm WebAssembly build, as for synthesis). */
-const YOSYS: YosysEngine = 'yowasp';
+/**
+ * Which Yosys runs the mutation scripts: the system one when installed (a native start takes
+ * milliseconds, the WebAssembly build seconds, and a survivor costs up to two SAT runs), else the
+ * npm WebAssembly build, which needs nothing installed.
+ */
+const YOSYS: YosysEngine = spawnSync('yosys', ['-V'], { stdio: 'ignore' }).status === 0 ? 'system' : 'yowasp';
 
 const readDesign = (files: ReadonlyMap<string, string>, top: string): string[] => [...[...files.keys()].map((name) => `read_verilog ${name}`), `hierarchy -top ${top}`, 'proc', 'opt_clean'];
 

@@ -73,6 +73,7 @@ function mmaSuite(name: string, modes: readonly MmaMode[], description: string):
     design: () => mmaBenchDesign(PIPELINED),
     vectors: mmaVectors,
     batchSize: 20,
+    heavy: true,
   });
 }
 
