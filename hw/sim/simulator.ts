@@ -1,8 +1,8 @@
 import type { IrDesign } from '../ir/ir.ts';
-import { orderCells } from '../ir/topology.ts';
 import { UserError } from '../../common/errors.ts';
 import { flattenDesign, type FlatDesign, type FlatNet } from './flatten.ts';
 import { generateModel, type StorageLayout } from './codegen.ts';
+import { depthFirstCellOrder } from './cellOrder.ts';
 import { loadWords, storeWords, wordsOf } from './words.ts';
 
 /** The runtime helper the generated code calls for XOR reductions (of the XOR of all words). */
@@ -47,7 +47,7 @@ export function compileDesign(design: IrDesign): CompiledDesign {
   const cached = compiled.get(design);
   if (cached) return cached;
   const flat = flattenDesign(design);
-  const { layout, source } = generateModel(flat, orderCells(flat.nets.length, flat.cells));
+  const { layout, source } = generateModel(flat, depthFirstCellOrder(flat.nets.length, flat.cells));
   const signalIndex = new Map<string, number>();
   const slots = new Map<string, SignalSlot>();
   for (const net of flat.nets) {
