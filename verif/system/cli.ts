@@ -59,9 +59,9 @@ function numberList(option: string, text: string): number[] {
 }
 
 /** `gen memsim --kernel K`: one kernel's trace through the memory path, and its modeled time. */
-export function runMemsimKernel(argv: SystemModelArgs): void {
+export async function runMemsimKernel(argv: SystemModelArgs): Promise<void> {
   const { m, k } = parseShape(argv.shape);
-  const run = runModel({
+  const run = await runModel({
     profile: argv.profile,
     kernels: kernelsNamed(argv.kernel ?? ''),
     shape: { m, k, n: argv.n },
@@ -75,9 +75,9 @@ export function runMemsimKernel(argv: SystemModelArgs): void {
 }
 
 /** `gen spmm --model`: the modeled time of one or all kernels, with speedups. */
-export function runSpmmModel(argv: SystemModelArgs): void {
+export async function runSpmmModel(argv: SystemModelArgs): Promise<void> {
   const { m, k } = parseShape(argv.shape);
-  const run = runModel({
+  const run = await runModel({
     profile: argv.profile,
     kernels: kernelsNamed(argv.kernel ?? 'all'),
     shape: { m, k, n: argv.n },
@@ -90,18 +90,18 @@ export function runSpmmModel(argv: SystemModelArgs): void {
     process.stdout.write(`${JSON.stringify({ tensorCore: run.mma, numerics: run.numerics, kernels: run.timings }, null, 2)}\n`);
     return;
   }
-  const header = `tensor core ${run.mma.periodCycles} + ${run.mma.latencyCycles} cycles per MMA (${run.mma.source}); ${run.numerics.rows} sampled MMAs equal golden\n\n`;
+  const header = `tensor core ${run.mma.periodCycles} + ${run.mma.latencyCycles} cycles per MMA (${run.mma.source}); ${run.numerics.mmas} sampled MMAs on the RTL equal golden\n\n`;
   process.stdout.write(header + run.timings.map(formatKernelTiming).join('\n') + (run.timings.length > 1 ? `\n${comparisonTable(run.timings)}` : ''));
 }
 
 /** `gen memsim --sweep`: the paper-style figures, sweep.json and table.md in --out. */
-export function runMemsimSweep(argv: SystemModelArgs): void {
+export async function runMemsimSweep(argv: SystemModelArgs): Promise<void> {
   const sparsities = numberList('sparsities', argv.sparsities);
   sparsities.forEach(checkSparsity);
   const shapes = argv.shapes.split(',').map(parseShape);
   if (!(Number.isSafeInteger(argv['sector-budget']) && argv['sector-budget'] > 0)) throw new UserError(`--sector-budget ${argv['sector-budget']}: give a positive whole number`);
   let progress: ReturnType<typeof startProgress> | undefined;
-  const result = runSweep({
+  const result = await runSweep({
     profile: argv.profile,
     shapes,
     sparsities,

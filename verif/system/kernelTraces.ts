@@ -72,7 +72,13 @@ export class LoadRecorder {
   }
 }
 
-/** Emits one block-iteration's loads, instruction i of the block at cycle `time + i`. */
+/**
+ * Emits one block-iteration's loads, all at cycle `time`: the block's warps issue them within
+ * ~20 cycles, below the model's resolution, and keeping one SM's requests together stands in for
+ * the FR-FCFS row batching of a real DRAM controller, which the path model (FCFS) lacks —
+ * otherwise the interleaving of 142 SMs' instruction streams, not the formats, would decide the
+ * DRAM row-hit rate.
+ */
 export interface KernelLoads {
   readonly kernel: SpmmKernel;
   readonly regions: readonly ArrayRegion[];
@@ -86,15 +92,13 @@ function lanesBelow(count: number): number {
 }
 
 /** B (K×N FP16, row-major): rows 64·kTile … +63 are 128·N contiguous bytes, copied 16 B per thread (cp.async). */
-function loadB(recorder: LoadRecorder, b: ArrayRegion, n: number, sm: number, time: number, kTile: number): number {
+function loadB(recorder: LoadRecorder, b: ArrayRegion, n: number, sm: number, time: number, kTile: number): void {
   const tileBytes = TILE_K * n * 2;
   const base = b.base + kTile * tileBytes;
   const chunks = tileBytes / LDG128;
-  let issued = 0;
   for (let first = 0; first < chunks; first += THREADS_PER_WARP) {
-    recorder.warpLoad('B', sm, time + issued++, LDG128, lanesBelow(chunks - first), (lane) => base + (first + lane) * LDG128);
+    recorder.warpLoad('B', sm, time, LDG128, lanesBelow(chunks - first), (lane) => base + (first + lane) * LDG128);
   }
-  return issued;
 }
 
 /** Dense A, row-major FP16: each warp copies its 64 rows × 128 bytes, 4 rows per LDG.128 instruction. */
@@ -106,14 +110,13 @@ function denseLoads(shape: SpmmShape): KernelLoads {
     kernel: 'dense',
     regions,
     blockIteration(recorder, sm, time, rowBlock, kTile) {
-      let issued = 0;
       for (let warp = 0; warp < WARPS_PER_BLOCK; warp++) {
         const firstRow = rowBlock * TILE_M + warp * WARP_ROWS;
         for (let q = 0; q < WARP_ROWS / 4; q++) {
-          recorder.warpLoad('A', sm, time + issued++, LDG128, 0xffffffff, (lane) => a.base + (firstRow + 4 * q + (lane >> 3)) * rowBytes + kTile * TILE_K * 2 + (lane & 7) * LDG128);
+          recorder.warpLoad('A', sm, time, LDG128, 0xffffffff, (lane) => a.base + (firstRow + 4 * q + (lane >> 3)) * rowBytes + kTile * TILE_K * 2 + (lane & 7) * LDG128);
         }
       }
-      loadB(recorder, b, shape.n, sm, time + issued, kTile);
+      loadB(recorder, b, shape.n, sm, time, kTile);
     },
   };
 }
@@ -137,22 +140,21 @@ function bitmapLoads(kernel: 'coruscant' | 'stc', shape: SpmmShape, layout: Spar
     kernel,
     regions,
     blockIteration(recorder, sm, time, rowBlock, kTile) {
-      let issued = 0;
       for (let warp = 0; warp < WARPS_PER_BLOCK; warp++) {
         const t0 = (rowBlock * WARPS_PER_BLOCK + warp) * k + kTile * TILE_K;
-        recorder.warpLoad('A', sm, time + issued++, 16, 0xffffffff, (lane) => bitmaps.base + (t0 + 2 * lane) * 8);
-        recorder.warpLoad('A', sm, time + issued++, 8, 0xffffffff, (lane) => offsetRegion.base + (t0 + 2 * lane) * 4);
-        recorder.warpLoad('A', sm, time + issued++, 4, 1 << 31, () => offsetRegion.base + (t0 + 64) * 4);
+        recorder.warpLoad('A', sm, time, 16, 0xffffffff, (lane) => bitmaps.base + (t0 + 2 * lane) * 8);
+        recorder.warpLoad('A', sm, time, 8, 0xffffffff, (lane) => offsetRegion.base + (t0 + 2 * lane) * 4);
+        recorder.warpLoad('A', sm, time, 4, 1 << 31, () => offsetRegion.base + (t0 + 64) * 4);
         for (let slot = 0; slot < 2; slot++) {
           for (let step = 0; step < 8; step++) {
             let mask = 0;
             for (let lane = 0; lane < THREADS_PER_WARP; lane++) if (words(t0 + 2 * lane + slot) > 4 * step) mask |= 1 << lane;
             if (mask === 0) break;
-            recorder.warpLoad('A', sm, time + issued++, LDG128, mask >>> 0, (lane) => values.base + (offsets[t0 + 2 * lane + slot]! + 4 * step) * 4);
+            recorder.warpLoad('A', sm, time, LDG128, mask >>> 0, (lane) => values.base + (offsets[t0 + 2 * lane + slot]! + 4 * step) * 4);
           }
         }
       }
-      loadB(recorder, b, shape.n, sm, time + issued, kTile);
+      loadB(recorder, b, shape.n, sm, time, kTile);
     },
   };
 }
@@ -173,20 +175,19 @@ function tiledCslLoads(shape: SpmmShape, layout: SparseWeightLayout): KernelLoad
     kernel: 'flashllm',
     regions,
     blockIteration(recorder, sm, time, rowBlock, kTile) {
-      let issued = 0;
       for (let half = 0; half < 2; half++) {
         const tile = (2 * rowBlock + half) * tileCols + kTile;
-        recorder.warpLoad('A', sm, time + issued++, 4, 0b11, (lane) => offsetRegion.base + (tile + lane) * 4);
+        recorder.warpLoad('A', sm, time, 4, 0b11, (lane) => offsetRegion.base + (tile + lane) * 4);
         const start = tileOffsets[tile]!;
         const end = tileOffsets[tile + 1]!;
         for (let step = start; step < end; step += 2 * THREADS_PER_WARP) {
           for (let pairWarp = 0; pairWarp < 2; pairWarp++) {
             const first = step + pairWarp * THREADS_PER_WARP;
-            recorder.warpLoad('A', sm, time + issued++, vectorBytes, lanesBelow(end - first), (lane) => itemRegion.base + (first + lane) * vectorBytes);
+            recorder.warpLoad('A', sm, time, vectorBytes, lanesBelow(end - first), (lane) => itemRegion.base + (first + lane) * vectorBytes);
           }
         }
       }
-      loadB(recorder, b, shape.n, sm, time + issued, kTile);
+      loadB(recorder, b, shape.n, sm, time, kTile);
     },
   };
 }

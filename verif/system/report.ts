@@ -48,7 +48,7 @@ export function formatSweep(result: SweepResult): string {
   const { mma, numerics } = result;
   return [
     `profile ${result.profile}; tensor core: ${mma.periodCycles} cycles per MMA + ${mma.latencyCycles} latency (${mma.source}; documented ${mma.documentedLatencyCycles})`,
-    `numerics: ${numerics.rows} sampled row-tile MMAs on the RTL lane vs golden SpMM: ${numerics.mismatches === 0 ? 'all equal' : `${numerics.mismatches} MISMATCHES (${numerics.firstMismatch ?? ''})`}`,
+    `numerics: ${numerics.mmas} sampled 32×64 tiles as MMAs on the RTL MmaUnit vs golden: ${numerics.mismatches === 0 ? 'all equal' : `${numerics.mismatches} MISMATCHES (${numerics.firstMismatch ?? ''})`}`,
     '',
     comparisonTable(result.runs),
     `${result.runs.length + result.nRuns.length} kernel runs in ${result.seconds.toFixed(1)} s`,

@@ -2,10 +2,10 @@ import { startProgress } from '../../common/progress.ts';
 import { UserError } from '../../common/errors.ts';
 import { memoryProfile } from '../memory/profiles.ts';
 import { checkSparsity } from '../pruning/sparsity.ts';
-import { checkShape, SPMM_KERNELS, type SpmmKernel, type SpmmShape } from './kernels.ts';
+import { checkShape, gridPlan, SPMM_KERNELS, type SpmmKernel, type SpmmShape } from './kernels.ts';
 import { randomLayout } from './sparseLayout.ts';
 import { measureTensorCore } from './sweep.ts';
-import type { LaneNumericsCheck, MmaCycles } from './tensorCoreCycles.ts';
+import type { MmaCycles, NumericsCheck } from './tensorCoreCycles.ts';
 import { modelKernel, type KernelTiming } from './timingModel.ts';
 
 /** What `gen memsim --kernel` and `gen spmm --model` ask for. */
@@ -22,7 +22,7 @@ export interface ModelRequest {
 /** Model runs of one problem: the RTL measurement and check, and one timing per kernel. */
 export interface ModelRun {
   readonly mma: MmaCycles;
-  readonly numerics: LaneNumericsCheck;
+  readonly numerics: NumericsCheck;
   readonly timings: readonly KernelTiming[];
 }
 
@@ -34,13 +34,14 @@ export function kernelsNamed(name: string): SpmmKernel[] {
 }
 
 /** Runs the system model for one problem, with a progress bar over the memory model's rounds. */
-export function runModel(request: ModelRequest): ModelRun {
+export async function runModel(request: ModelRequest): Promise<ModelRun> {
   memoryProfile(request.profile);
   checkShape(request.shape);
   checkSparsity(request.sparsity);
+  if (request.splitK !== undefined) gridPlan(request.shape, request.splitK);
   if (request.sample !== undefined && !(Number.isSafeInteger(request.sample) && request.sample >= 1)) throw new UserError(`--sample ${request.sample}: give a whole number ≥ 1`);
   const layout = randomLayout(request.shape.m, request.shape.k, request.sparsity, request.seed);
-  const { mma, numerics } = measureTensorCore(layout, request.seed);
+  const { mma, numerics } = await measureTensorCore(layout, request.seed);
   if (numerics.mismatches > 0) throw new Error(`RTL lane disagrees with golden SpMM on sampled tiles: ${numerics.firstMismatch ?? ''}`);
   const timings = request.kernels.map((kernel) => {
     let progress: ReturnType<typeof startProgress> | undefined;

@@ -2,7 +2,7 @@ import { memoryProfile } from '../memory/profiles.ts';
 import { computeProfile } from './computeProfiles.ts';
 import { SPMM_KERNELS, TILE_K, TILE_M, type SpmmKernel } from './kernels.ts';
 import { randomLayouts, type SparseWeightLayout } from './sparseLayout.ts';
-import { runLaneMmas, sampledRowTiles, type LaneNumericsCheck, type MmaCycles } from './tensorCoreCycles.ts';
+import { measureMmaUnit, sampledTiles, type MmaCycles, type NumericsCheck } from './tensorCoreCycles.ts';
 import { modelKernel, storedBytes, type KernelTiming } from './timingModel.ts';
 
 /**
@@ -33,7 +33,7 @@ export interface SweepOptions {
 export interface SweepResult {
   readonly profile: string;
   readonly mma: MmaCycles;
-  readonly numerics: LaneNumericsCheck;
+  readonly numerics: NumericsCheck;
   readonly runs: readonly KernelTiming[];
   /** The speedup-vs-N runs (kernel, n, time). */
   readonly nRuns: readonly KernelTiming[];
@@ -52,15 +52,15 @@ export function sampleFactor(kernel: SpmmKernel, layout: SparseWeightLayout, n: 
   return Math.max(1, Math.floor(sectors / budget));
 }
 
-/** The MMA cycle counts and the numeric check, from sampled row tiles of `layout` run through the RTL lane. */
-export function measureTensorCore(layout: SparseWeightLayout, seed: number): { mma: MmaCycles; numerics: LaneNumericsCheck } {
-  const { rows, b } = sampledRowTiles(layout, 4, seed);
-  const { cycles, check } = runLaneMmas(rows, b);
+/** The MMA cycle counts and the numeric check, from two sampled tiles of `layout` run through the MmaUnit. */
+export async function measureTensorCore(layout: SparseWeightLayout, seed: number): Promise<{ mma: MmaCycles; numerics: NumericsCheck }> {
+  const { tiles, b } = sampledTiles(layout, 2, seed);
+  const { cycles, check } = await measureMmaUnit(tiles, b);
   return { mma: cycles, numerics: check };
 }
 
 /** Runs the sweep. */
-export function runSweep(options: SweepOptions): SweepResult {
+export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   const start = performance.now();
   const kernels = options.kernels ?? SPMM_KERNELS;
   const nValues = options.nValues ?? [];
@@ -70,11 +70,11 @@ export function runSweep(options: SweepOptions): SweepResult {
   memoryProfile(options.profile);
   const runs: KernelTiming[] = [];
   const nRuns: KernelTiming[] = [];
-  let tensor: { mma: MmaCycles; numerics: LaneNumericsCheck } | undefined;
-  options.shapes.forEach(({ m, k }, shapeIndex) => {
+  let tensor: { mma: MmaCycles; numerics: NumericsCheck } | undefined;
+  for (const [shapeIndex, { m, k }] of options.shapes.entries()) {
     const wanted = shapeIndex === 0 && nValues.length > 0 ? [...new Set([...options.sparsities, options.nSweepSparsity ?? 0.5])] : options.sparsities;
     const layouts = randomLayouts(m, k, wanted, options.seed);
-    tensor ??= measureTensorCore(layouts[0]!, options.seed);
+    tensor ??= await measureTensorCore(layouts[0]!, options.seed);
     const { mma } = tensor;
     options.sparsities.forEach((_, s) => {
       for (const kernel of kernels) {
@@ -92,7 +92,7 @@ export function runSweep(options: SweepOptions): SweepResult {
         }
       }
     }
-  });
+  }
   if (tensor === undefined) throw new RangeError('a sweep needs at least one shape');
   return { profile: options.profile, ...tensor, runs, nRuns, pcieGBps: computeProfile(options.profile).pcieGBps, seconds: (performance.now() - start) / 1000 };
 }

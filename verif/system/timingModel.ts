@@ -150,7 +150,8 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
     for (let sm = 0; sm < smCount; sm++) {
       const item = sequences[sm]![q];
       if (item === undefined) continue;
-      loads.blockIteration(recorder, sm, q * full.effective, item[0], item[1]);
+      // SMs are not in lockstep: their iterations start evenly staggered over the interval.
+      loads.blockIteration(recorder, sm, (q + sm / smCount) * full.effective, item[0], item[1]);
       simulatedIterations++;
     }
     simulator.feed(sortedByTime(recorder.trace.build()));
