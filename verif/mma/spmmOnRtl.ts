@@ -34,7 +34,8 @@ function bChunk(B: Fp16Matrix, col: number, chunk: number): Fp16Matrix {
 /** D = A·B + C on the RTL through `engine`, bit-identical to golden spmm. */
 export async function spmmOnRtl(engine: Engine, A: Fp16Matrix, B: Fp16Matrix, C: Fp32Matrix): Promise<Fp32Matrix> {
   const blocks = Math.ceil(A.rows / BLOCK_ROWS);
-  const chunks = Math.max(1, Math.ceil(A.cols / CHUNK_K));
+  // K = 0 runs no MMA at all, so D = C exactly as the golden walk of zero steps gives.
+  const chunks = Math.ceil(A.cols / CHUNK_K);
   const tiles = Array.from({ length: blocks }, (_, block) => Array.from({ length: chunks }, (_, chunk) => aTile(A, block, chunk)));
   // Accumulators per (block, column), starting from C (zero-padded past M).
   let accumulators = Array.from({ length: blocks * B.cols }, (_, index) => {
@@ -44,7 +45,7 @@ export async function spmmOnRtl(engine: Engine, A: Fp16Matrix, B: Fp16Matrix, C:
     for (let r = 0; r < BLOCK_ROWS && block * BLOCK_ROWS + r < A.rows; r++) bits[r] = C.bits[(block * BLOCK_ROWS + r) * C.cols + col]!;
     return { rows: BLOCK_ROWS, cols: 1, bits } as Fp32Matrix;
   });
-  if (A.rows > 0 && B.cols > 0) {
+  if (accumulators.length > 0) {
     for (let chunk = 0; chunk < chunks; chunk++) {
       const jobs: MmaJob[] = accumulators.map((accumulator, index) => ({
         mode: 'coruscant',

@@ -106,7 +106,7 @@ export const spmmCommand: CommandModule<object, SpmmArgs> = {
       .option('engine', {
         choices: Object.keys(SPMM_ENGINES) as SpmmEngineName[],
         default: 'golden' as SpmmEngineName,
-        describe: 'what computes D: the golden TypeScript model',
+        describe: 'what computes D: the golden TypeScript model, or the MmaUnit RTL as Coruscant MMAs (ts: in-process simulator, verilator)',
       })
       .option('model', { type: 'boolean', describe: 'instead of computing D: model the kernels\' time on a GPU (--profile, --shape, --n, --sparsity, --kernel; SPEC §7)' })
       .option('profile', { choices: Object.keys(GPU_MEMORY_PROFILES), default: 'rtx6000ada', describe: 'with --model: GPU profile' })
