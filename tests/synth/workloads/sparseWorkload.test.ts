@@ -83,6 +83,30 @@ describe('sparseWorkloadVectors', () => {
     chain.forEach((vector, cycle) => expect(vector['count']).toBe(BigInt(popcount(detector[cycle]!['bits']!))));
   });
 
+  it('answers every MmaUnit read port with the register the decoder addresses, and B pairs from the pointer', () => {
+    const vectors = sparseWorkloadVectors('MmaUnit', {}, { sparsity: 0.5, seed: 4, cycles: 2 + 16 + 1 });
+    const mma = prunedMmaStream({ sparsity: 0.5, seed: 4, threads: 32, tileLength: 64 }).next().value;
+    expect(vectors[2]!['bitmap_5']).toBe(mma.bitmaps[5]);
+    expect(vectors[2]!['mode']).toBe(1n);
+    const selects = decodeMma([...mma.bitmaps]);
+    selects.forEach((cycle, chunk) => {
+      const vector = vectors[3 + chunk]!;
+      for (const thread of [0, 13, 31]) {
+        cycle.slots[thread]!.forEach((select, slot) => {
+          if (select.zero) return;
+          const data = vector[`read_${thread}_${slot}_data`]!;
+          const half = Number((data >> BigInt(16 * select.half)) & 0xffffn);
+          // The selected half is the thread's nonzero at this column: its value index in the row tile.
+          expect(half).toBe(mma.values[thread]![select.valueIndex]);
+        });
+      }
+      for (const port of [0, 1]) {
+        const data = vector[`vector_${port}_data`]!;
+        expect([Number(data & 0xffffn), Number(data >> 16n)]).toEqual([mma.b[cycle.pointer + 2 * port], mma.b[cycle.pointer + 2 * port + 1]]);
+      }
+    });
+  });
+
   it('refuses a top without a sparse workload', () => {
     expect(() => sparseWorkloadVectors('Counter', {}, { sparsity: 0.5, seed: 1, cycles: 10 })).toThrow(/no sparse workload/);
   });
