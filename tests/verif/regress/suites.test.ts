@@ -1,8 +1,9 @@
 /**
  * Every regression suite, a few cases each, on the in-process simulator, Icarus and Verilator:
  * the RTL equals the golden models. Verilator builds are cached under build/verilator (a cold
- * cache costs ~20 s per block, once). The MmaUnit bench (32 lanes) runs one case in process; on
- * the external engines only with REGRESS_HEAVY=1 (its cold Verilator build takes minutes).
+ * cache costs ~20 s per block, once). Heavy suites (the 32-lane MmaUnit bench; the random-design
+ * fuzz, one build per case) run one case in process, and on the external engines only with
+ * REGRESS_HEAVY=1 (their cold Verilator builds take minutes).
  * Replay with FC_SEED=<seed>.
  */
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { regressionOptions } from './regressOptions.ts';
 describe('every suite on every engine', () => {
   it('has one suite per block of the FP datapath and the decoder, bottom up', () => {
     expect(REGRESS_SUITES.map((suite) => suite.name)).toEqual([
-      'Fp16Multiplier', 'Fp32Adder', 'DotProduct4', 'TensorLane', 'LaneDetector', 'RegisterIndexEmitter', 'AdderChain', 'DensePointerIncrementer', 'BitmapDecoder', 'MmaUnit',
+      'Fp16Multiplier', 'Fp32Adder', 'DotProduct4', 'TensorLane', 'LaneDetector', 'RegisterIndexEmitter', 'AdderChain', 'DensePointerIncrementer', 'BitmapDecoder', 'MmaUnit', 'Fuzz',
     ]);
   });
 

@@ -5,12 +5,13 @@ import type { RegressSuite } from '../suite.ts';
 import { decoderSuites } from './decoder.ts';
 import { fpSuites } from './fp.ts';
 import { mmaSuites } from './mma.ts';
+import { fuzzSuites } from './fuzz.ts';
 
 /**
  * Every regression suite, bottom up. A new block adds its suites here (`{ name, groups, … }`,
  * see suite.ts); `--suite` selects by name or group.
  */
-export const REGRESS_SUITES: readonly RegressSuite[] = [...fpSuites, ...decoderSuites, ...mmaSuites];
+export const REGRESS_SUITES: readonly RegressSuite[] = [...fpSuites, ...decoderSuites, ...mmaSuites, ...fuzzSuites];
 
 /**
  * Suites from a module that exports `suites: RegressSuite[]` (`--load FILE`): extra suites
