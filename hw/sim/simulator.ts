@@ -42,6 +42,23 @@ export interface SignalSlot {
 
 const compiled = new WeakMap<IrDesign, CompiledDesign>();
 
+type ModelFactory = (n: Int32Array, memories: Int32Array[], p32: typeof parity32) => CompiledModel;
+
+/**
+ * One generated function per compiled design, shared by all its simulators: parsed once, and
+ * V8's optimized code for the settle chunks carries over from one simulator to the next.
+ */
+const factories = new WeakMap<CompiledDesign, ModelFactory>();
+
+function factoryOf(design: CompiledDesign): ModelFactory {
+  let factory = factories.get(design);
+  if (!factory) {
+    factory = new Function('n', 'memories', 'parity32', design.source) as ModelFactory;
+    factories.set(design, factory);
+  }
+  return factory;
+}
+
 /** Flattens, levelizes and generates code for a design (cached per design object). */
 export function compileDesign(design: IrDesign): CompiledDesign {
   const cached = compiled.get(design);
@@ -87,11 +104,10 @@ export class Simulator {
 
   constructor(design: IrDesign | CompiledDesign) {
     this.design = 'flat' in design ? design : compileDesign(design);
-    const { layout, flat, source } = this.design;
+    const { layout, flat } = this.design;
     this.words = new Int32Array(layout.wordCount);
     this.memories = flat.memories.map((memory) => new Int32Array(memory.depth * wordsOf(memory.width)));
-    const factory = new Function('n', 'memories', 'parity32', source) as (n: Int32Array, memories: Int32Array[], p32: typeof parity32) => CompiledModel;
-    this.model = factory(this.words, this.memories, parity32);
+    this.model = factoryOf(this.design)(this.words, this.memories, parity32);
   }
 
   /** Cycles stepped since construction. */
