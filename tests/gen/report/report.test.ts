@@ -12,8 +12,8 @@ const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../../..');
 /** The brief's bound for `gen report --quick`; the run is timed end to end, process start included. */
 const QUICK_LIMIT_MS = 120_000;
-/** Figures the quick report must draw (the MMA and SpMM figures join when their parts exist). */
-const REQUIRED_FIGURES = ['decoder-wave', 'formats', 'synthesis'];
+/** Figures the quick report must draw. */
+const REQUIRED_FIGURES = ['decoder-wave', 'mma-wave', 'formats', 'synthesis', 'spmm-latency-9216x9216', 'spmm-bytes-9216x9216'];
 
 const folder = mkdtempSync(join(tmpdir(), 'gen-report-test-'));
 const out = join(folder, 'report');
@@ -42,11 +42,13 @@ describe('gen report --quick', () => {
 
   it('runs every section that has its parts, and passes them', () => {
     const status = Object.fromEntries(summary.sections.map((section) => [section.id, section.status]));
-    for (const id of ['inventory', 'regression', 'decoderWave', 'formats', 'synthesis']) expect(status[id], id).toBe('ok');
+    for (const id of ['inventory', 'regression', 'decoderWave', 'mmaWave', 'formats', 'synthesis', 'spmm']) expect(status[id], id).toBe('ok');
     expect(Object.values(status)).not.toContain('failed');
     expect(summary.numbers['formats.Coruscant.s50']).toBe(56.25);
     expect(summary.numbers['decoderWave.mismatches']).toBe(0);
     expect(summary.numbers['decoderWave.mmaCycles']).toBe(16);
+    expect(summary.numbers['mmaWave.mismatches']).toBe(0);
+    expect(summary.numbers['spmm.numericsMismatches']).toBe(0);
     expect(summary.numbers['synthesis.bandwidth.paperBytes']).toBe(344);
     expect(summary.numbers['regression.failures']).toBe(0);
     expect(summary.numbers['regression.BitmapDecoder.ts.cases']).toBe(3);

@@ -1,0 +1,86 @@
+import { KERNEL_TITLES, SPMM_KERNELS, type SpmmKernel } from '../../../verif/system/kernels.ts';
+import { sweepFigures } from '../../../verif/system/figures.ts';
+import { runSweep, type SweepOptions } from '../../../verif/system/sweep.ts';
+import type { KernelTiming } from '../../../verif/system/timingModel.ts';
+import { escapeHtml, figureHtml, ShownNumbers, tableHtml } from '../html.ts';
+import type { ReportSection, SectionContext, SectionResult } from '../types.ts';
+
+const PROFILE = 'rtx6000ada';
+const N = 8;
+const SEED = 1;
+
+/** The paper's claimed speedups of the Coruscant STC over cuBLAS (SPEC §7). */
+const PAPER_SPEEDUP: Readonly<Record<string, number>> = { '0.5': 1.5, '0.6': 1.72, '0.7': 2.02 };
+
+/** The sweep: OPT-30B and OPT-66B shapes at 30–70 % (--quick: OPT-66B at 50 and 70 %, fewer simulated sectors; below ~30k the sampled memory model drifts). */
+function sweepOptions(context: SectionContext): Omit<SweepOptions, 'onRun'> {
+  return context.quick
+    ? { profile: PROFILE, shapes: [{ m: 9216, k: 9216 }], sparsities: [0.5, 0.7], n: N, nValues: [], seed: SEED, sectorBudget: 30_000 }
+    : { profile: PROFILE, shapes: [{ m: 7168, k: 7168 }, { m: 9216, k: 9216 }], sparsities: [0.3, 0.4, 0.5, 0.6, 0.7], n: N, nValues: [8, 32, 128, 256], nSweepSparsity: 0.5, seed: SEED, sectorBudget: 100_000 };
+}
+
+const sparsityOf = (run: KernelTiming): number => Math.round(run.sparsity * 100) / 100;
+
+/** One table row: a shape at a sparsity, each kernel's modeled time and the speedups. */
+function rowOf(runs: readonly KernelTiming[], shown: ShownNumbers): string[] {
+  const first = runs[0]!;
+  const key = `${first.shape.m}x${first.shape.k}.s${Math.round(sparsityOf(first) * 100)}`;
+  const time = (kernel: SpmmKernel): number => runs.find((run) => run.kernel === kernel)?.timeNs ?? NaN;
+  const paper = PAPER_SPEEDUP[String(sparsityOf(first))];
+  return [
+    `${first.shape.m}×${first.shape.k}`,
+    `${Math.round(sparsityOf(first) * 100)} %`,
+    ...SPMM_KERNELS.map((kernel) => shown.show(`${key}.${kernel}Us`, time(kernel) / 1000, { digits: 1 })),
+    `${shown.show(`${key}.stcOverDense`, time('dense') / time('stc'), { digits: 2 })}×${paper === undefined ? '' : ` <small>(paper ≤ ${shown.show(`paper.s${Math.round(sparsityOf(first) * 100)}`, paper, { digits: 2 })}×)</small>`}`,
+    `${shown.show(`${key}.stcOverCoruscant`, time('coruscant') / time('stc'), { digits: 2 })}×`,
+    `${shown.show(`${key}.coruscantOverFlashllm`, time('flashllm') / time('coruscant'), { digits: 2 })}×`,
+    escapeHtml(SPMM_KERNELS.map((kernel) => runs.find((run) => run.kernel === kernel)?.bound ?? '?').join(', ')),
+  ];
+}
+
+/**
+ * The SpMM system model (SPEC §7): dense, Flash-LLM, the Coruscant software kernel and the
+ * Coruscant STC on the modeled GPU memory path, with the tensor core's cycles and sampled tiles'
+ * numerics taken from the RTL; the paper-style figures and the speedups next to the paper's claims.
+ */
+export const spmmSection: ReportSection = {
+  id: 'spmm',
+  title: 'SpMM on the modeled GPU (paper Fig. 16, 17, 23, 24)',
+  reproduce: (context) => {
+    const options = sweepOptions(context);
+    return [
+      `node bin/gen.js memsim --sweep --profile ${options.profile} --shapes ${options.shapes.map((shape) => `${shape.m}x${shape.k}`).join(',')} --sparsities ${options.sparsities.join(',')} ` +
+        `-n ${options.n} --n-values '${(options.nValues ?? []).join(',')}' --sector-budget ${options.sectorBudget} --seed ${options.seed} --out out/system-sweep`,
+    ];
+  },
+  run: async (context): Promise<SectionResult> => {
+    const result = await runSweep(sweepOptions(context));
+    const shown = new ShownNumbers('spmm');
+    const groups = new Map<string, KernelTiming[]>();
+    for (const run of result.runs) {
+      const key = `${run.shape.m}x${run.shape.k}@${sparsityOf(run)}`;
+      groups.set(key, [...(groups.get(key) ?? []), run]);
+    }
+    const rows = [...groups.values()].map((runs) => rowOf(runs, shown));
+    const figures = sweepFigures(result);
+    const best = Math.max(...[...groups.values()].map((runs) => (runs.find((run) => run.kernel === 'dense')?.timeNs ?? NaN) / (runs.find((run) => run.kernel === 'stc')?.timeNs ?? NaN)));
+    const html = [
+      `<p>Modeled time of one SpMM (A the pruned weights, N = ${shown.show('n', N, 'integer')}, decode) on the <code>${escapeHtml(result.profile)}</code> profile's memory path (L1, L2 slices, DRAM banks), ` +
+        `for ${escapeHtml(SPMM_KERNELS.map((kernel) => KERNEL_TITLES[kernel]).join('; '))}. The tensor core's timing is measured on the RTL MmaUnit ` +
+        `(${shown.show('mmaPeriodCycles', result.mma.periodCycles, 'integer')} cycles per MMA, ${shown.show('mmaLatencyCycles', result.mma.latencyCycles, 'integer')} cycle latency), ` +
+        `and ${shown.show('numericsMmas', result.numerics.mmas, 'integer')} sampled tiles run as MMAs on the RTL equal the golden model ` +
+        `(<span class="${result.numerics.mismatches === 0 ? 'pass' : 'fail'}">${shown.show('numericsMismatches', result.numerics.mismatches, 'integer')} mismatching outputs</span>). ` +
+        `The paper claims up to 1.50/1.72/2.02× over cuBLAS at 50/60/70 % and ~1.3× for the STC over the software kernel; where the model is DRAM-bound, ` +
+        'every sparse kernel moves about the same bytes of A, so the STC\'s advantage over the software kernel (which the paper attributes to decompression work) shrinks.</p>',
+      tableHtml(['shape', 'sparsity', ...SPMM_KERNELS.map((kernel) => `${kernel} µs`), 'STC / dense', 'STC / Coruscant kernel', 'Coruscant kernel / Flash-LLM', 'bound (dense, Flash-LLM, Coruscant, STC)'], rows, 'numeric'),
+      ...Object.entries(figures).map(([name, svg]) => figureHtml(`spmm-${name.replace(/\.svg$/, '')}`, svg, name)),
+    ].join('\n');
+    return {
+      numbers: shown.values,
+      html,
+      files: new Map(Object.entries(figures).map(([name, svg]) => [`figures/spmm-${name}`, svg])),
+      headline: `STC up to ${best.toFixed(2)}× over dense (model, ${result.profile}, N = ${N}); RTL tiles ${result.numerics.mismatches === 0 ? 'equal golden' : 'DIFFER from golden'}`,
+      ...(result.numerics.mismatches > 0 ? { failed: `sampled tiles on the RTL differ from golden: ${result.numerics.firstMismatch ?? ''}` } : {}),
+    };
+  },
+};
