@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
+import { UserError } from '../../common/errors.ts';
+import { mmaCommand } from '../../gen/cli/commands/mma.ts';
 import { coruscantMma, denseMma } from '../../verif/golden/mma.ts';
 import { spmm } from '../../verif/golden/spmm.ts';
 import { readFp32Matrix, readNpy, writeNpy } from '../../verif/io/npy.ts';
@@ -76,17 +78,26 @@ describe.concurrent('gen mma / gen spmm on the RTL', () => {
     expect(readFp32Matrix(file('dD.npy'))).toEqual(expected);
   });
 
-  it.each([
-    ['an A of the wrong shape', ['--mode', 'dense', '--a', 'wrongShape.npy', '--b', 'dB.npy', '--out', 'bad1.npy'], /wrongShape\.npy: shape 16×15 does not fit/],
-    ['an A of the wrong dtype', ['--mode', 'dense', '--a', 'wrongType.npy', '--b', 'dB.npy', '--out', 'bad2.npy'], /wrongType\.npy: expected float16, found float32/],
-    ['a B batch that does not match A', ['--mode', 'coruscant', '--a', 'cA.npy', '--b', 'threeB.npy', '--out', 'bad3.npy'], /threeB\.npy: shape 3×64×1 does not fit: expected 64×1 or 2×64×1/],
-    ['a missing file', ['--mode', 'dense', '--a', 'nope.npy', '--b', 'dB.npy', '--out', 'bad4.npy'], /cannot read nope\.npy/],
-    ['--vcd with the golden engine', ['--mode', 'dense', '--a', 'dA.npy', '--b', 'dB.npy', '--out', 'bad5.npy', '--engine', 'golden', '--vcd', 'w.vcd'], /--vcd needs an RTL engine/],
-  ])('refuses %s: one line, exit 1, no output', { timeout: 120_000 }, async (_what, args, message) => {
-    const result = await gen('mma', ...args);
+  it('refuses bad input from the command line: one line, exit 1, no output', { timeout: 120_000 }, async () => {
+    const result = await gen('mma', '--mode', 'dense', '--a', 'wrongShape.npy', '--b', 'dB.npy', '--out', 'bad0.npy');
     expect(result.exitCode).toBe(1);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(message);
-    expectNoOutput(args[args.indexOf('--out') + 1]!);
+    expect(result.stderr).toMatch(/wrongShape\.npy: shape 16×15 does not fit/);
+    expectNoOutput('bad0.npy');
+  });
+
+  // The same refusals in-process (the CLI turns any UserError into the one line above).
+  it.each([
+    ['an A of the wrong dtype', { mode: 'dense', a: 'wrongType.npy', b: 'dB.npy', out: 'bad2.npy', engine: 'ts' }, /wrongType\.npy: expected float16, found float32/],
+    ['a B batch that does not match A', { mode: 'coruscant', a: 'cA.npy', b: 'threeB.npy', out: 'bad3.npy', engine: 'ts' }, /threeB\.npy: shape 3×64×1 does not fit: expected 64×1 or 2×64×1/],
+    ['a C of the wrong dtype', { mode: 'coruscant', a: 'cA.npy', b: 'cB.npy', c: 'dB.npy', out: 'bad4.npy', engine: 'ts' }, /dB\.npy: expected float32, found float16/],
+    ['a missing file', { mode: 'dense', a: 'nope.npy', b: 'dB.npy', out: 'bad5.npy', engine: 'ts' }, /cannot read .*nope\.npy/],
+    ['--vcd with the golden engine', { mode: 'dense', a: 'dA.npy', b: 'dB.npy', out: 'bad6.npy', engine: 'golden', vcd: 'w.vcd' }, /--vcd needs an RTL engine/],
+  ] as [string, Record<string, string>, RegExp][])('refuses %s with a UserError and no output', async (_what, options, message) => {
+    const argv = Object.fromEntries(Object.entries(options).map(([key, value]) => [key, key === 'mode' || key === 'engine' ? value : file(value)]));
+    const run = (mmaCommand.handler as (args: unknown) => Promise<void>)({ ...argv, _: [], $0: 'gen' });
+    await expect(run).rejects.toThrow(UserError);
+    await expect(run).rejects.toThrow(message);
+    expectNoOutput(options['out']!);
   });
 });
