@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { ToolError } from '../../../common/errors.ts';
 import { runYosysScript, type YosysEngine } from '../../../synth/yosys.ts';
 
 /** One mutant: the Yosys command that makes it, and every module of the mutated design as Verilog. */
@@ -34,15 +35,21 @@ export async function makeMutants(files: ReadonlyMap<string, string>, top: strin
 
 /** Cycles the sequential equivalence proof unrolls when induction alone cannot close it. */
 const SEQUENTIAL_DEPTH = 24;
+/** Limit per SAT run (system Yosys): a proof that takes longer leaves the mutant a survivor. */
+const SAT_TIMEOUT_MS = 60_000;
+
+/** What the SAT miter says of a surviving mutant. */
+export type ProofResult = 'proved' | 'bounded' | 'unproven';
 
 /**
- * Proves a mutant equal to the original with a SAT miter: combinationally for designs without
- * state; for sequential ones by temporal induction from the all-zero state (the step contract's
- * start), falling back to a bounded check of SEQUENTIAL_DEPTH cycles when induction cannot close.
- * Returns 'proved', 'bounded' (no difference within the bound) or 'different'.
+ * Tries to prove a mutant equal to the original with a SAT miter: combinationally for designs
+ * without state; for sequential ones by temporal induction from the all-zero state (the step
+ * contract's start), then by a bounded check of SEQUENTIAL_DEPTH cycles when induction cannot
+ * close. 'proved', 'bounded' (no difference within the bound) or 'unproven' (a counterexample,
+ * or the SAT run hit its time limit).
  */
-export async function proveEquivalent(files: ReadonlyMap<string, string>, top: string, mutant: Mutant, sequential: boolean): Promise<'proved' | 'bounded' | 'different'> {
-  const prove = async (satCommand: string): Promise<string> => {
+export async function proveEquivalent(files: ReadonlyMap<string, string>, top: string, mutant: Mutant, sequential: boolean): Promise<ProofResult> {
+  const proves = async (satCommand: string): Promise<boolean> => {
     const script = [
       'read_verilog mutant.v', `hierarchy -top ${top}`, 'proc', 'flatten', `rename ${top} gate`, 'design -stash mutant',
       ...readDesign(files, top), 'flatten', `rename ${top} gold`,
@@ -50,10 +57,15 @@ export async function proveEquivalent(files: ReadonlyMap<string, string>, top: s
       'miter -equiv -flatten -make_assert -ignore_gold_x gold gate miter', 'hierarchy -top miter',
       satCommand,
     ];
-    return (await runYosysScript(script.join('\n'), { ...Object.fromEntries(files), 'mutant.v': mutant.verilog }, [], YOSYS)).log;
+    try {
+      const { log } = await runYosysScript(script.join('\n'), { ...Object.fromEntries(files), 'mutant.v': mutant.verilog }, [], YOSYS, SAT_TIMEOUT_MS);
+      return /SUCCESS!|QED/.test(log) && !/FAIL!/.test(log);
+    } catch (error) {
+      if (error instanceof ToolError) return false;
+      throw error;
+    }
   };
-  const success = (log: string): boolean => /SUCCESS!|QED/.test(log) && !/FAIL!/.test(log);
-  if (!sequential) return success(await prove('sat -prove-asserts -show-ports miter')) ? 'proved' : 'different';
-  if (success(await prove(`sat -tempinduct -prove-asserts -set-init-zero -maxsteps ${SEQUENTIAL_DEPTH} miter`))) return 'proved';
-  return success(await prove(`sat -prove-asserts -set-init-zero -seq ${SEQUENTIAL_DEPTH} miter`)) ? 'bounded' : 'different';
+  if (!sequential) return (await proves('sat -prove-asserts -show-ports miter')) ? 'proved' : 'unproven';
+  if (await proves(`sat -tempinduct -prove-asserts -set-init-zero -maxsteps ${SEQUENTIAL_DEPTH} miter`)) return 'proved';
+  return (await proves(`sat -prove-asserts -set-init-zero -seq ${SEQUENTIAL_DEPTH} miter`)) ? 'bounded' : 'unproven';
 }
