@@ -1,7 +1,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { UserError } from '../../common/errors.ts';
-import { commands } from './commands/index.ts';
+import { COMMANDS } from './commands/index.ts';
 
 /**
  * The `gen` command line. User mistakes (UserError, bad options) print one line and exit 1;
@@ -22,7 +22,12 @@ export async function runCli(argv: string[]): Promise<number> {
       // check, and an error thrown by a handler would be printed twice.
       throw error ?? new UserError(message.replace(/\s*\n\s*/g, ' '));
     });
-  for (const command of commands) parser.command(command);
+  // Only the command being run is loaded; the others are listed by name for help and suggestions.
+  const requested = argv.find((arg) => !arg.startsWith('-'));
+  for (const entry of COMMANDS) {
+    if (entry.name === requested) parser.command({ ...(await entry.load()), describe: entry.describe });
+    else parser.command({ command: entry.name, describe: entry.describe, handler: () => {} });
+  }
   try {
     await parser.parseAsync();
   } catch (error) {
@@ -34,5 +39,11 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   return 0;
 }
+
+// `gen list | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
 
 process.exitCode = await runCli(hideBin(process.argv));

@@ -61,7 +61,6 @@ function matrixSource(argv: FormatsArgs): MatrixSource {
 
 export const formatsCommand: CommandModule<object, FormatsArgs> = {
   command: 'formats',
-  describe: 'Storage size of a pruned FP16 matrix in CSR, CSC, COO, ELL, Tiled-CSL, 2:4 and Coruscant, as % of dense (paper Fig. 3)',
   builder: (yargs: Argv) =>
     yargs
       .option('shape', { type: 'string', describe: `shape MxK (rows × columns) of the random mask measured [default: ${DEFAULT_SHAPE}]` })

@@ -1,7 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { registry } from '../../registry.ts';
-import { elaborate } from '../../../hw/ir/elaborate.ts';
-import { topModule } from '../../../hw/ir/ir.ts';
+import { flattenPorts, type Params } from '../../../hw/core/index.ts';
 
 interface ListArguments {
   json: boolean;
@@ -10,17 +9,18 @@ interface ListArguments {
 /** `gen list`: the registered tops, their parameters (with defaults) and ports. */
 export const listCommand: CommandModule<object, ListArguments> = {
   command: 'list',
-  describe: 'List the registered tops, their parameters and ports',
   builder: (yargs) => yargs.option('json', { type: 'boolean', default: false, describe: 'machine-readable output' }),
   handler: (args) => {
+    // Ports come from the definitions, without elaborating (the MmaUnit alone takes seconds);
+    // clocked tops also have the implicit clk and reset.
     const rows = registry.map((top) => {
-      const module = topModule(elaborate(top.definition));
+      const ports = flattenPorts(top.definition.ports(top.definition.defaults as Params));
       return {
         name: top.name,
         kind: top.kind,
         description: top.description,
         parameters: Object.entries(top.definition.defaults).map(([name, value]) => ({ name, default: value, doc: top.definition.parameterDocs?.[name] ?? '' })),
-        ports: module.ports.map((port) => ({ name: port.name, direction: port.direction, width: port.width })),
+        ports: ports.map((port) => ({ name: port.name, direction: port.spec.direction, width: port.spec.width })),
       };
     });
     if (args.json) {

@@ -51,7 +51,6 @@ function buildTrace(argv: MemsimArgs, smCount: number): MemoryTrace {
 /** `gen memsim`: runs a load trace through a GPU's modeled L1/L2/DRAM path (SPEC §6). */
 export const memsimCommand: CommandModule<object, MemsimArgs> = {
   command: 'memsim',
-  describe: 'Run a synthetic load pattern, or an SpMM kernel\'s address trace (--kernel, --sweep), through a modeled GPU memory path (L1, L2 slices, DRAM banks)',
   builder: (yargs: Argv) =>
     yargs
       .option('profile', { choices: Object.keys(GPU_MEMORY_PROFILES), default: 'rtx6000ada', describe: 'GPU memory profile' })

@@ -52,7 +52,6 @@ async function compute(mode: MmaMode, batch: MmaBatch, engine: MmaEngineName, vc
 
 export const mmaCommand: CommandModule<object, MmaArgs> = {
   command: 'mma',
-  describe: 'Run MMAs on the MmaUnit (dense m16n8k16 or Coruscant m32n1k64): D = A·B + C, bit-exact',
   builder: (yargs: Argv) =>
     yargs
       .option('mode', { choices: MODES, demandOption: true, describe: 'dense: A 16×16, B 16×8, C 16×8; coruscant: A 32×64 (zeros = pruned, sent in STC format), B 64×1, C 32×1' })

@@ -48,7 +48,6 @@ const wholeNumber = (name: string, value: number, min: number): number => {
 /** `gen regress`: randomized equivalence of the RTL against the golden models, on any engine. */
 export const regressCommand: CommandModule<object, RegressArguments> = {
   command: 'regress',
-  describe: 'Randomized equivalence regressions: RTL on each engine = golden model (shrinking, replay, shards, workers, JUnit, mutation score)',
   builder: (yargs) =>
     yargs
       .option('suite', { type: 'string', default: 'all', describe: 'all, a group (fp, tensor, decoder) or suite names, comma-separated' })

@@ -27,7 +27,6 @@ function textSummary(out: string, summary: ReportSummary): string {
 /** `gen report`: the whole flow on the default configuration, as one self-contained HTML page. */
 export const reportCommand: CommandModule<object, ReportArgs> = {
   command: 'report',
-  describe: 'Run the flow end to end (Verilog, regression, waveform, formats, synthesis, SpMM) and write one self-contained HTML page with summary.json',
   builder: (yargs: Argv) =>
     yargs
       .option('out', { type: 'string', default: 'report', describe: 'report folder (index.html, summary.json, Verilog, VCD, SVG figures); replaced only when the run succeeds' })

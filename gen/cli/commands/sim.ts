@@ -20,7 +20,6 @@ interface SimArguments {
 /** `gen sim`: runs a vector file through a top on one engine; checks `expect` entries if present. */
 export const simCommand: CommandModule<object, SimArguments> = {
   command: 'sim',
-  describe: 'Simulate a registered top on a JSON Lines vector file',
   builder: (yargs) =>
     yargs
       .option('top', { type: 'string', demandOption: true, describe: 'registered top (see gen list)' })

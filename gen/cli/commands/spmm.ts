@@ -96,7 +96,6 @@ async function multiplyInRowSlabs(engine: SpmmEngine, A: Fp16Matrix, B: Fp16Matr
 
 export const spmmCommand: CommandModule<object, SpmmArgs> = {
   command: 'spmm',
-  describe: 'D = A·B + C for float16 A (M×K) and B (K×N) and float32 C, bit-exact in the tensor core order',
   builder: (yargs: Argv) =>
     yargs
       .option('a', { type: 'string', describe: 'A: M×K float16 .npy (the weights; zeros are pruned positions)' })

@@ -107,7 +107,6 @@ function writeOutputs(directory: string, result: SynthesisResult, table: string)
 
 export const synthCommand: CommandModule<object, SynthArgs> = {
   command: 'synth',
-  describe: 'synthesize Verilog to the 45 nm cell library: area, power, timing per block, scaled to 7 nm',
   builder: (yargs: Argv) =>
     yargs
       .option('top', { type: 'string', demandOption: true, describe: 'registered top (see gen list), or with --verilog the name of the top module' })

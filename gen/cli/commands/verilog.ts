@@ -17,7 +17,6 @@ interface VerilogArguments {
  */
 export const verilogCommand: CommandModule<object, VerilogArguments> = {
   command: 'verilog',
-  describe: 'Write Verilog-2005 for a registered top (one file per module) and a manifest with the source map',
   builder: (yargs) =>
     yargs
       .option('top', { type: 'string', describe: 'registered top to generate (see gen list)' })

@@ -174,7 +174,6 @@ function splitCommas(values: string[]): string[] {
 /** `gen wave show|diff|list`: waveform pictures, trace comparison, signal listing. */
 export const waveCommand: CommandModule<object, object> = {
   command: 'wave',
-  describe: 'waveforms: draw (show), compare two traces (diff), list signals (list)',
   builder: (yargs: Argv) => yargs.command(show).command(diff).command(list).demandCommand(1, 'name an action: show, diff or list'),
   handler: () => {},
 };
