@@ -1,11 +1,12 @@
 import { barChartSvg, lineChartSvg } from '../../common/svgChart.ts';
-import { KERNEL_TITLES, SPMM_KERNELS, type SpmmKernel } from './kernels.ts';
+import { SPMM_KERNELS, type SpmmKernel } from './kernels.ts';
 import type { SweepResult } from './sweep.ts';
 import type { KernelTiming } from './timingModel.ts';
 
 /** Paper-style figures of a sweep, as SVG text keyed by file name. */
 
-const KERNEL_NAMES: Readonly<Record<SpmmKernel, string>> = { dense: 'dense (cuBLAS-like)', flashllm: 'Flash-LLM', coruscant: 'Coruscant kernel', stc: 'Coruscant STC' };
+/** Short enough for the chart legend (KERNEL_TITLES spells them out). */
+const KERNEL_NAMES: Readonly<Record<SpmmKernel, string>> = { dense: 'dense', flashllm: 'Flash-LLM', coruscant: 'Coruscant', stc: 'Coruscant STC' };
 const percent = (s: number): string => `${Math.round(100 * s)} %`;
 const shapeName = (run: KernelTiming): string => `${run.shape.m}×${run.shape.k}`;
 const kernelsIn = (runs: readonly KernelTiming[]): SpmmKernel[] => SPMM_KERNELS.filter((k) => runs.some((r) => r.kernel === k));
@@ -36,7 +37,7 @@ export function sweepFigures(result: SweepResult): Record<string, string> {
       series: kernels.map((kernel) => ({ name: KERNEL_NAMES[kernel], points: sparsities.map((s) => ({ x: s, y: (find(kernel, s)?.timeNs ?? NaN) / 1000 })) })),
     });
     figures[`bytes-${file}.svg`] = barChartSvg({
-      title: `Bytes of A read from DRAM, ${shape} (model; cf. paper Fig. 17)`,
+      title: `Bytes read from DRAM (A and B), ${shape} (model; cf. paper Fig. 17)`,
       yLabel: 'MB',
       xLabel: 'sparsity',
       categories: sparsities.map(percent),
@@ -49,7 +50,7 @@ export function sweepFigures(result: SweepResult): Record<string, string> {
       categories: sparsities.map(percent),
       series: kernels
         .filter((kernel) => kernel !== 'stc')
-        .map((kernel) => ({ name: `${KERNEL_NAMES[kernel].replace(' kernel', '')} format`, values: sparsities.map((s) => (find(kernel, s)?.bytes.aStored ?? NaN) / (result.pcieGBps * 1000)) })),
+        .map((kernel) => ({ name: `${KERNEL_NAMES[kernel]} format`, values: sparsities.map((s) => (find(kernel, s)?.bytes.aStored ?? NaN) / (result.pcieGBps * 1000)) })),
     });
   }
   if (result.nRuns.length > 0) {
@@ -68,9 +69,4 @@ export function sweepFigures(result: SweepResult): Record<string, string> {
     });
   }
   return figures;
-}
-
-/** One line per kernel and what it is (the figures' legend, spelled out). */
-export function kernelLegend(): string {
-  return SPMM_KERNELS.map((kernel) => `- ${KERNEL_NAMES[kernel]}: ${KERNEL_TITLES[kernel]}`).join('\n');
 }

@@ -1,4 +1,4 @@
-import type { SpmmKernel } from './kernels.ts';
+import { KERNEL_TITLES, type SpmmKernel } from './kernels.ts';
 import type { SweepResult } from './sweep.ts';
 import type { KernelTiming } from './timingModel.ts';
 
@@ -11,7 +11,8 @@ const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
 export function formatKernelTiming(t: KernelTiming): string {
   const it = t.perIteration;
   const lines = [
-    `kernel             ${t.kernel} on ${t.profile}, A ${t.shape.m}×${t.shape.k} at ${(100 * t.sparsity).toFixed(1)} % sparsity, N = ${t.shape.n}`,
+    `kernel             ${KERNEL_TITLES[t.kernel]}`,
+    `problem            ${t.profile}, A ${t.shape.m}×${t.shape.k} at ${(100 * t.sparsity).toFixed(1)} % sparsity, N = ${t.shape.n}`,
     `time               ${us(t.timeNs)} µs, bound by ${t.bound}`,
     `grid               ${t.blocks} blocks (split-K ${t.splitK}), ${t.residentBlocksPerSm} resident per SM`,
     `stages             memory ${us(t.stagesNs.memory)} µs (+ last tile ${us(t.stagesNs.epilogue)}) | SM compute ${us(t.stagesNs.compute)} µs (+ first load ${us(t.stagesNs.prologue)}) | split-K reduction ${us(t.stagesNs.reduction)} µs`,
