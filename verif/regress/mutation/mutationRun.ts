@@ -112,7 +112,7 @@ export async function runMutation(options: MutationOptions & { readonly suites: 
   process.stdout.write(`${mutationTable(scores)}\n(b: no difference within the bounded sequential check; invalid: did not compile)\n`);
   for (const score of scores)
     for (const survivor of score.results.filter((result) => result.status === 'survived')) process.stdout.write(`survivor ${score.top} #${survivor.id}: ${survivor.command}\n`);
-  const report = join(options.out, `mutation-${options.seed}.json`);
+  const report = join(options.out, `mutation-${options.seed}-${scores.map((score) => score.top).join('-')}.json`);
   writeFileAtomic(report, `${JSON.stringify(scores, null, 2)}\n`);
   process.stdout.write(`report: ${report}\n`);
   return scores;
