@@ -55,7 +55,7 @@ describe.concurrent('gen spmm', () => {
     ['A of the wrong dtype', ['--a', 'A32.npy', '--b', 'B.npy'], /A32\.npy: expected a 2-D float16 matrix, found a 2-D float32/],
     ['shapes that do not multiply', ['--a', 'A.npy', '--b', 'B69.npy'], /cannot multiply A\.npy \(130×70\) by B69\.npy \(69×2\)/],
     ['a missing file', ['--a', 'missing.npy', '--b', 'B.npy'], /cannot read missing\.npy: ENOENT/],
-    ['an unknown engine', ['--a', 'A.npy', '--b', 'B.npy', '--engine', 'verilator'], /Invalid values: .*engine.*"verilator"/],
+    ['an unknown engine', ['--a', 'A.npy', '--b', 'B.npy', '--engine', 'spice'], /Invalid values: .*engine.*"spice"/],
   ];
   it.each(failures)('fails cleanly on %s: one line, exit 1, no output file', async (name, args, message) => {
     const out = `D-${name.replaceAll(' ', '-')}.npy`;
