@@ -19,7 +19,7 @@ const runsFor = (context: SectionContext): number => (context.quick ? 3 : 10);
  * so its own build). They still run on the in-process engine.
  */
 const EXTERNAL_SKIPS: readonly { readonly group: string; readonly inQuickOnly: boolean; readonly why: string }[] = [
-  { group: 'mma', inQuickOnly: true, why: 'a first Verilator build of the 32-lane MmaUnit takes minutes' },
+  { group: 'mma', inQuickOnly: true, why: 'a first Verilator or Icarus build of the 32-lane MmaUnit takes minutes' },
   { group: 'fuzz', inQuickOnly: false, why: 'every case is its own design and so its own build' },
 ];
 

@@ -12,10 +12,10 @@ const SEED = 1;
 /** The paper's claimed speedups of the Coruscant STC over cuBLAS (SPEC §7). */
 const PAPER_SPEEDUP: Readonly<Record<string, number>> = { '0.5': 1.5, '0.6': 1.72, '0.7': 2.02 };
 
-/** The sweep: OPT-30B and OPT-66B shapes at 30–70 % (--quick: OPT-66B at 50 and 70 %, fewer simulated sectors; below ~30k the sampled memory model drifts). */
+/** The sweep: OPT-30B and OPT-66B shapes at 30–70 % (--quick: OPT-66B at 50 and 70 %, fewer simulated sectors). */
 function sweepOptions(context: SectionContext): Omit<SweepOptions, 'onRun'> {
   return context.quick
-    ? { profile: PROFILE, shapes: [{ m: 9216, k: 9216 }], sparsities: [0.5, 0.7], n: N, nValues: [], seed: SEED, sectorBudget: 30_000 }
+    ? { profile: PROFILE, shapes: [{ m: 9216, k: 9216 }], sparsities: [0.5, 0.7], n: N, nValues: [], seed: SEED, sectorBudget: 10_000 }
     : { profile: PROFILE, shapes: [{ m: 7168, k: 7168 }, { m: 9216, k: 9216 }], sparsities: [0.3, 0.4, 0.5, 0.6, 0.7], n: N, nValues: [8, 32, 128, 256], nSweepSparsity: 0.5, seed: SEED, sectorBudget: 100_000 };
 }
 
