@@ -50,7 +50,7 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
   command: 'regress',
   builder: (yargs) =>
     yargs
-      .option('suite', { type: 'string', default: 'all', describe: 'all, a group (fp, tensor, decoder) or suite names, comma-separated' })
+      .option('suite', { type: 'string', default: 'all', describe: 'all, a group (fp, tensor, decoder, mma, fuzz) or suite names, comma-separated' })
       .option('engine', { type: 'string', default: 'ts', describe: `engine(s): ${ENGINE_NAMES.join('|')}|all, comma-separated` })
       .option('runs', { type: 'number', default: 100, describe: 'cases per suite (the whole case space, before sharding)' })
       .option('seed', { type: 'number', describe: 'run seed (random and printed when absent); case k uses a seed derived from (seed, k)' })
