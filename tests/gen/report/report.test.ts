@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportSummary } from '../../../gen/report/buildReport.ts';
 import { withPage } from './browser.ts';
 
@@ -28,6 +28,9 @@ beforeAll(async () => {
   console.log(`gen report --quick took ${(elapsedMs / 1000).toFixed(1)} s; report in ${out}`);
   summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as ReportSummary;
 }, 300_000);
+
+// The report (VCDs included) is tens of MB; only the screenshot is kept to look at.
+afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 /** The number a rendered cell shows (thousands separators removed). */
 const shownValue = (text: string): number => Number(text.replace(/,/g, ''));
