@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { PortValues } from '../../../../verif/engines/engine.ts';
 import type { DecoderCycle, DecoderShape, DecoderStimulus } from '../../../../verif/golden/decoder.ts';
+import { arbitraryDecoderStream } from '../../../../verif/regress/suites/decoderStreams.ts';
 
 /** The seed for this file's property tests; replay with FC_SEED=<seed> npx vitest run <file>. */
 export function propertySeed(file: string): number {
@@ -9,55 +10,12 @@ export function propertySeed(file: string): number {
   return seed;
 }
 
-/** Bitmaps of the kinds that matter: all zero, all ones, one bit, and 30–70 % dense. */
-export function arbitraryBitmap(tileLength: number): fc.Arbitrary<bigint> {
-  const full = (1n << BigInt(tileLength)) - 1n;
-  const dense = fc
-    .tuple(fc.integer({ min: 30, max: 70 }), fc.array(fc.integer({ min: 0, max: 99 }), { minLength: tileLength, maxLength: tileLength }))
-    .map(([percent, draws]) => draws.reduce((bitmap, draw, column) => (draw < percent ? bitmap | (1n << BigInt(column)) : bitmap), 0n));
-  return fc.oneof(
-    { arbitrary: fc.constant(0n), weight: 1 },
-    { arbitrary: fc.constant(full), weight: 1 },
-    { arbitrary: fc.integer({ min: 0, max: tileLength - 1 }).map((bit) => 1n << BigInt(bit)), weight: 1 },
-    { arbitrary: dense, weight: 5 },
-  );
-}
+/** Bitmaps and handshake streams come from the regression library, so tests and `gen regress` draw alike. */
+export { arbitraryBitmap } from '../../../../verif/regress/suites/decoderStreams.ts';
 
-/** One MMA of a stream and what happens before the next one. */
-interface Segment {
-  readonly bitmaps: readonly bigint[];
-  /** Cycles from this start to the next start: = MMA length is back-to-back, shorter aborts, longer idles. */
-  readonly spacing: number;
-  /** Abort by reset (then start one cycle later) instead of by a new start. */
-  readonly reset: boolean;
-}
-
-/**
- * Streams of MMAs: mostly back-to-back, some with idle gaps, some cut short by a restart or a
- * synchronous reset, then drained so the last MMA completes.
- */
+/** Streams of MMAs: mostly back-to-back, some with gaps, restarts or resets, drained at the end. */
 export function arbitraryStream(shape: DecoderShape, maxSegments = 4): fc.Arbitrary<DecoderStimulus[]> {
-  const cycles = shape.tileLength / shape.slots;
-  const segment: fc.Arbitrary<Segment> = fc.record({
-    bitmaps: fc.array(arbitraryBitmap(shape.tileLength), { minLength: shape.threads, maxLength: shape.threads }),
-    spacing: fc.oneof(
-      { arbitrary: fc.constant(cycles), weight: 3 },
-      { arbitrary: fc.integer({ min: 1, max: cycles + 3 }), weight: 2 },
-    ),
-    reset: fc.boolean(),
-  });
-  return fc.tuple(fc.integer({ min: 0, max: 2 }), fc.array(segment, { minLength: 1, maxLength: maxSegments })).map(([lead, segments]) => {
-    const stimulus: DecoderStimulus[] = Array.from({ length: lead }, () => ({}));
-    segments.forEach((current, index) => {
-      const isLast = index === segments.length - 1;
-      const aborting = current.spacing < cycles && current.reset && !isLast;
-      stimulus.push({ start: true, bitmaps: current.bitmaps });
-      const span = isLast ? cycles + 2 : current.spacing;
-      for (let cycle = 1; cycle < span; cycle++) stimulus.push({});
-      if (aborting) stimulus.push({ reset: true });
-    });
-    return stimulus;
-  });
+  return arbitraryDecoderStream(shape, maxSegments);
 }
 
 /** A stimulus stream as port values of a block whose bitmap ports are `bitmap_<thread>`. */
