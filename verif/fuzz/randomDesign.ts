@@ -74,15 +74,23 @@ function designArbitrary(depth: number): fc.Arbitrary<FuzzDesign> {
 export const fuzzDesignArbitrary: fc.Arbitrary<FuzzDesign> = designArbitrary(1);
 
 /** Width-adapts a value explicitly (the DSL never does it silently). */
-function fit(value: Value, width: number): Value {
+export function fit(value: Value, width: number): Value {
   if (value.width === width) return value;
   return value.width > width ? value.trunc(width) : value.zext(width);
 }
 
 const pick = (pool: readonly Value[], index: number): Value => pool[index % pool.length]!;
 
+/** How wide generated values may grow, and how far extensions may reach at once. */
+export interface FuzzLimits {
+  readonly maxWidth: number;
+  readonly extendSpan: number;
+}
+
+const DEFAULT_LIMITS: FuzzLimits = { maxWidth: MAX_FUZZ_WIDTH, extendSpan: 17 };
+
 /** The hardware for one node, given the pool of values made so far. */
-function buildNode(node: FuzzNode, pool: readonly Value[]): Value {
+export function buildFuzzNode(node: FuzzNode, pool: readonly Value[], limits: FuzzLimits = DEFAULT_LIMITS): Value {
   const a = pick(pool, node.a);
   const b = pick(pool, node.b);
   const c = pick(pool, node.c);
@@ -94,7 +102,7 @@ function buildNode(node: FuzzNode, pool: readonly Value[]): Value {
     xor: () => fit(a, w).xor(fit(b, w)),
     add: () => fit(a, w).add(fit(b, w)),
     sub: () => fit(a, w).sub(fit(b, w)),
-    addCarry: () => fit(a, Math.min(w, MAX_FUZZ_WIDTH - 1)).addCarry(fit(b, Math.min(w, MAX_FUZZ_WIDTH - 1))),
+    addCarry: () => fit(a, Math.min(w, limits.maxWidth - 1)).addCarry(fit(b, Math.min(w, limits.maxWidth - 1))),
     mul: () => fit(a, Math.ceil(w / 2)).mul(fit(b, Math.max(1, Math.floor(w / 2)))),
     eq: () => a.eq(fit(b, a.width)),
     ne: () => a.ne(fit(b, a.width)),
@@ -122,12 +130,12 @@ function buildNode(node: FuzzNode, pool: readonly Value[]): Value {
       const hi = lo + ((node.c % (a.width - lo)));
       return a.bits(hi, lo);
     },
-    zext: () => a.zext(Math.min(MAX_FUZZ_WIDTH, a.width + (node.k % 17))),
-    sext: () => a.sext(Math.min(MAX_FUZZ_WIDTH, a.width + (node.k % 17))),
+    zext: () => a.zext(Math.min(limits.maxWidth, a.width + (node.k % limits.extendSpan))),
+    sext: () => a.sext(Math.min(limits.maxWidth, a.width + (node.k % limits.extendSpan))),
     const: () => constant(node.literal & ((1n << BigInt(w)) - 1n), w),
   };
   const value = BUILDERS[node.op]();
-  return value.width > MAX_FUZZ_WIDTH ? value.trunc(MAX_FUZZ_WIDTH) : value;
+  return value.width > limits.maxWidth ? value.trunc(limits.maxWidth) : value;
 }
 
 function populate(m: ModuleBuilder, design: FuzzDesign, inputs: readonly Value[], child: ModuleDefinition | undefined): Value[] {
@@ -144,7 +152,7 @@ function populate(m: ModuleBuilder, design: FuzzDesign, inputs: readonly Value[]
     }
   }
   const nodes = design.nodes.map((node) => {
-    const value = buildNode(node, pool);
+    const value = buildFuzzNode(node, pool);
     pool.push(value);
     return value;
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { defineModule, input, output, mux, cat, type ModuleDefinition, type Value, type Signal } from '../../../hw/core/index.ts';
+import { defineModule, input, output, type ModuleDefinition, type Value, type Signal } from '../../../hw/core/index.ts';
+import { buildFuzzNode, fit } from '../../../verif/fuzz/randomDesign.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { topModule, CLOCK_PORT, type IrDesign } from '../../../hw/ir/ir.ts';
 import { Simulator } from '../../../hw/sim/simulator.ts';
@@ -31,50 +32,9 @@ const designArbitrary: fc.Arbitrary<WideDesign> = fc.record({
   nodes: fc.array(fc.record({ op: fc.constantFrom(...OPERATORS), a: fc.nat(1000), b: fc.nat(1000), c: fc.nat(1000), k: fc.nat(1000), width: widthArbitrary }), { minLength: 1, maxLength: 24 }),
 });
 
-const fit = (value: Value, width: number): Value => (value.width === width ? value : value.width > width ? value.bits(width - 1, 0) : value.zext(width));
-
-function buildNode(node: Node, pool: readonly Value[]): Value {
-  const pick = (index: number): Value => pool[index % pool.length]!;
-  const [a, b, c] = [pick(node.a), pick(node.b), pick(node.c)];
-  const w = node.width;
-  const amount = fit(b, Math.min(b.width, 8));
-  const builders: Record<Operator, () => Value> = {
-    and: () => fit(a, w).and(fit(b, w)),
-    or: () => fit(a, w).or(fit(b, w)),
-    xor: () => fit(a, w).xor(fit(b, w)),
-    not: () => a.not(),
-    neg: () => a.neg(),
-    add: () => fit(a, w).add(fit(b, w)),
-    sub: () => fit(a, w).sub(fit(b, w)),
-    addCarry: () => fit(a, Math.min(w, MAX_WIDTH - 1)).addCarry(fit(b, Math.min(w, MAX_WIDTH - 1))),
-    mul: () => fit(a, Math.ceil(w / 2)).mul(fit(b, Math.max(1, Math.floor(w / 2)))),
-    eq: () => a.eq(fit(b, a.width)),
-    ne: () => a.ne(fit(b, a.width)),
-    lt: () => a.lt(fit(b, a.width)),
-    le: () => a.le(fit(b, a.width)),
-    slt: () => a.slt(fit(b, a.width)),
-    sle: () => a.sle(fit(b, a.width)),
-    andReduce: () => a.andReduce(),
-    orReduce: () => a.orReduce(),
-    xorReduce: () => a.xorReduce(),
-    shl: () => a.shl(amount),
-    shr: () => a.shr(amount),
-    sra: () => a.sra(amount),
-    shlConst: () => a.shl(node.k % (a.width + 2)),
-    shrConst: () => a.shr(node.k % (a.width + 2)),
-    sraConst: () => a.sra(node.k % (a.width + 2)),
-    mux: () => mux(a.bit(0), fit(b, w), fit(c, w)),
-    cat: () => cat(fit(a, Math.max(1, w >> 1)), fit(b, Math.max(1, w - (w >> 1)))),
-    bits: () => {
-      const lo = node.k % a.width;
-      return a.bits(lo + (node.c % (a.width - lo)), lo);
-    },
-    zext: () => a.zext(Math.min(MAX_WIDTH, a.width + (node.k % 70))),
-    sext: () => a.sext(Math.min(MAX_WIDTH, a.width + (node.k % 70))),
-  };
-  const value = builders[node.op]();
-  return value.width > MAX_WIDTH ? value.bits(MAX_WIDTH - 1, 0) : value;
-}
+/** The shared fuzz builder, allowed up to 130 bits and long extensions (70 bits at once). */
+const LIMITS = { maxWidth: MAX_WIDTH, extendSpan: 70 };
+const buildNode = (node: Node, pool: readonly Value[]): Value => buildFuzzNode({ ...node, literal: 0n }, pool, LIMITS);
 
 /** Inputs i0…, a 70-bit memory, the registers, every node, and a digest output of all nodes. */
 function buildDesign(spec: WideDesign): ModuleDefinition {
