@@ -1,7 +1,7 @@
 import { compileParityHash, type AddressHash } from './parityHash.ts';
 import type { L2Spec, SliceHashSpec } from './profileTypes.ts';
 import { mulberry32 } from './seededRandom.ts';
-import { log2Exact, SectoredCacheArray, type LookupOutcome } from './sectoredCache.ts';
+import { log2Exact, SectoredLookup } from './sectoredCache.ts';
 
 /**
  * Compiles the slice selector and the in-slice set index of `SliceHashSpec`: both are parities of
@@ -35,16 +35,8 @@ export function l2HitLatencyCycles(spec: L2Spec, smCount: number): Float64Array 
 }
 
 /** The shared L2: address-hashed slices, each set-associative with a parity set index, LRU, 32-byte sectors. */
-export class L2Cache {
+export class L2Cache extends SectoredLookup {
   readonly sliceOf: AddressHash;
-  readonly setOf: AddressHash;
-  readonly store: SectoredCacheArray;
-  private readonly lineBytes: number;
-  private readonly sectorShift: number;
-  private readonly sectorMask: number;
-  /** The line and cache instance of the previous access, for the same-line fast path. */
-  private lastLine = -1;
-  private lastInstance = -1;
 
   constructor(readonly spec: L2Spec) {
     const { sliceHash } = spec;
@@ -56,32 +48,12 @@ export class L2Cache {
     const setBits = log2Exact(spec.setsPerSlice, 'L2 sets per slice');
     if (spec.setIndexMasks.length !== setBits) throw new RangeError(`L2 needs ${setBits} set-index masks, has ${spec.setIndexMasks.length}`);
     const { sliceOf, setOf } = compileSliceHash(sliceHash, spec.setIndexMasks);
+    super({ instances: spec.slices, sets: spec.setsPerSlice, ways: spec.ways, lineBytes: spec.lineBytes, sectorBytes: spec.sectorBytes, label: 'L2' }, setOf);
     this.sliceOf = sliceOf;
-    this.setOf = setOf;
-    this.lineBytes = spec.lineBytes;
-    this.sectorShift = log2Exact(spec.sectorBytes, 'L2 sector bytes');
-    this.sectorMask = spec.lineBytes / spec.sectorBytes - 1;
-    this.store = new SectoredCacheArray(spec.slices, spec.setsPerSlice, spec.ways, spec.lineBytes / spec.sectorBytes);
   }
 
   /** The DRAM channel behind `slice`. */
   channelOf(slice: number): number {
     return Math.floor(slice / this.spec.slicesPerChannel);
-  }
-
-  /** Sector index of `address` inside its line. */
-  sectorOf(address: number): number {
-    return (address >>> this.sectorShift) & this.sectorMask;
-  }
-
-  /** Looks up the sector holding `address` in its slice `slice` (allocates on a miss; `store.slot` names the way). */
-  access(slice: number, address: number): LookupOutcome {
-    const line = Math.floor(address / this.lineBytes);
-    const sector = this.sectorOf(address);
-    // Consecutive sectors of one line (a request's 2nd…4th) skip the hash and the tag scan.
-    if (line === this.lastLine && slice === this.lastInstance) return this.store.accessSlot(this.store.slot, sector);
-    this.lastLine = line;
-    this.lastInstance = slice;
-    return this.store.access(slice, this.setOf(address), line, sector);
   }
 }

@@ -105,3 +105,42 @@ export function log2Exact(value: number, what: string): number {
   if (!Number.isInteger(bits)) throw new RangeError(`${what} must be a power of two, not ${value}`);
   return bits;
 }
+
+/**
+ * Sector lookups over several cache instances (L1s per SM, L2 slices) sharing one line/sector
+ * geometry and a set-index hash, with a same-line fast path for a request's consecutive sectors.
+ */
+export class SectoredLookup {
+  readonly store: SectoredCacheArray;
+  private readonly sectorShift: number;
+  private readonly sectorMask: number;
+  /** The line and cache instance of the previous access, for the same-line fast path. */
+  private lastLine = -1;
+  private lastInstance = -1;
+
+  constructor(
+    private readonly geometry: { readonly instances: number; readonly sets: number; readonly ways: number; readonly lineBytes: number; readonly sectorBytes: number; readonly label: string },
+    readonly setOf: (address: number) => number,
+  ) {
+    log2Exact(geometry.lineBytes, `${geometry.label} line bytes`);
+    this.sectorShift = log2Exact(geometry.sectorBytes, `${geometry.label} sector bytes`);
+    this.sectorMask = geometry.lineBytes / geometry.sectorBytes - 1;
+    this.store = new SectoredCacheArray(geometry.instances, geometry.sets, geometry.ways, geometry.lineBytes / geometry.sectorBytes);
+  }
+
+  /** Sector index of `address` inside its line. */
+  sectorOf(address: number): number {
+    return (address >>> this.sectorShift) & this.sectorMask;
+  }
+
+  /** Looks up the sector holding `address` in cache `instance` (allocates on a miss; `store.slot` names the way). */
+  access(instance: number, address: number): LookupOutcome {
+    const line = Math.floor(address / this.geometry.lineBytes);
+    const sector = this.sectorOf(address);
+    // Consecutive sectors of one line (a request's 2nd…4th) skip the hash and the tag scan.
+    if (line === this.lastLine && instance === this.lastInstance) return this.store.accessSlot(this.store.slot, sector);
+    this.lastLine = line;
+    this.lastInstance = instance;
+    return this.store.access(instance, this.setOf(address), line, sector);
+  }
+}
