@@ -25,6 +25,17 @@ export interface OperandText {
 type Template = (x: OperandText) => string;
 
 /**
+ * `a` with its sign bit inverted: two's-complement order becomes unsigned order, so a signed
+ * comparison is an unsigned one of flipped operands. Used instead of `$signed(a) < $signed(b)`
+ * because Verilator 5.006 (Debian bookworm) compares `$signed` operands without trimming bits
+ * above the operand width and gets some of them wrong (verilator/verilator#4174; found by the
+ * differential fuzz, e.g. `$signed(x) < $signed({9'd0, y})` with a 23-bit difference y).
+ */
+function signFlipped(a: string, width: number): string {
+  return `(${a} ^ ${width}'h${(1n << BigInt(width - 1)).toString(16)})`;
+}
+
+/**
  * Every cell operator as Verilog, matching hw/ir/evaluate.ts bit for bit. Operands of equal width
  * keep Verilog's context-width rules from extending anything; the operators whose result is wider
  * than an operand (mul, zext, sext) extend explicitly inside concatenations, which are
@@ -47,8 +58,8 @@ const TEMPLATES: Record<Exclude<CellOp, 'const'>, Template> = {
   ne: ({ args: [a, b] }) => `${a} != ${b}`,
   ltu: ({ args: [a, b] }) => `${a} < ${b}`,
   leu: ({ args: [a, b] }) => `${a} <= ${b}`,
-  lts: ({ args: [a, b] }) => `$signed(${a}) < $signed(${b})`,
-  les: ({ args: [a, b] }) => `$signed(${a}) <= $signed(${b})`,
+  lts: ({ args: [a, b], widths: [w] }) => `${signFlipped(a!, w!)} < ${signFlipped(b!, w!)}`,
+  les: ({ args: [a, b], widths: [w] }) => `${signFlipped(a!, w!)} <= ${signFlipped(b!, w!)}`,
   shl: ({ args: [a, b] }) => `${a} << ${b}`,
   shr: ({ args: [a, b] }) => `${a} >> ${b}`,
   // Only ever the whole right-hand side of an assign: inside an unsigned expression Verilog would

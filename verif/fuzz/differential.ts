@@ -67,9 +67,20 @@ export function caseDesign([spec]: FuzzCase, name = 'Fuzz'): IrDesign {
   return elaborate(buildRandomDesign(spec, name));
 }
 
+/** A fuzz case as JSON (BigInts as `0x…` strings, an absent child as null), for failure folders and the corpus. */
+export function serializeFuzzCase(fuzzCase: FuzzCase): string {
+  return `${JSON.stringify(fuzzCase, (_, value: unknown) => (typeof value === 'bigint' ? `0x${value.toString(16)}` : value === undefined ? null : value))}\n`;
+}
+
+/** The inverse of serializeFuzzCase. */
+export function parseFuzzCase(text: string): FuzzCase {
+  return JSON.parse(text, (_, value: unknown) => (typeof value === 'string' && value.startsWith('0x') ? BigInt(value) : value === null ? undefined : value)) as FuzzCase;
+}
+
 /**
  * Saves what a failing case needs to be looked at and replayed outside the test: its Verilog,
- * its vectors in `gen sim` form, the disagreement, and the replay command.
+ * its vectors in `gen sim` form, the case itself (`case.json`: copy it into the corpus,
+ * tests/verif/fuzz/corpus/, to keep it as a regression), the disagreement, and the replay command.
  */
 export function saveFailure(directory: string, fuzzCase: FuzzCase, disagreement: Disagreement, replay: string): string {
   const design = caseDesign(fuzzCase);
@@ -78,6 +89,7 @@ export function saveFailure(directory: string, fuzzCase: FuzzCase, disagreement:
     .map((cycle) => JSON.stringify({ in: Object.fromEntries(Object.entries(cycle).map(([name, value]) => [name, formatVectorValue(value)])) }))
     .join('\n');
   writeFileAtomic(join(directory, 'vectors.jsonl'), `${vectors}\n`);
+  writeFileAtomic(join(directory, 'case.json'), serializeFuzzCase(fuzzCase));
   const values = Object.entries(disagreement.values).map(([engine, value]) => `${engine}=${value === undefined ? 'missing' : formatVectorValue(value)}`).join(' ');
   writeFileAtomic(join(directory, 'README.txt'), `cycle ${disagreement.cycle}, output ${disagreement.port}: ${values}\nreplay: ${replay}\n`);
   return directory;
