@@ -25,6 +25,55 @@ function parseFrame(frame: string): SourceLocation | undefined {
 
 const UNKNOWN: SourceLocation = { file: '<unknown>', line: 0, column: 0 };
 
+/** The first frame of a formatted stack that is the user's, not the framework's. */
+function userFrame(stack: string): SourceLocation {
+  for (const frame of stack.split('\n').slice(1)) {
+    const location = parseFrame(frame);
+    if (location && !isFramework(location.file)) return location;
+  }
+  return UNKNOWN;
+}
+
+/**
+ * A location captured as V8's structured stack and resolved to file:line on first use. Capturing is
+ * cheap; formatting the stack (source maps, strings) is what costs, and most constructs' locations
+ * are never read (only errors, Verilog comments and manifests read them).
+ */
+class CapturedLocation implements SourceLocation {
+  private holder: { stack?: string } | undefined;
+  private resolved: SourceLocation | undefined;
+
+  constructor(holder: { stack?: string }) {
+    this.holder = holder;
+  }
+
+  private get location(): SourceLocation {
+    if (!this.resolved) {
+      this.resolved = userFrame(this.holder?.stack ?? '');
+      this.holder = undefined;
+    }
+    return this.resolved;
+  }
+
+  get file(): string {
+    return this.location.file;
+  }
+
+  get line(): number {
+    return this.location.line;
+  }
+
+  get column(): number {
+    return this.location.column;
+  }
+
+  /** Plain data for JSON and snapshots (the fields are getters). */
+  toJSON(): SourceLocation {
+    const { file, line, column } = this.location;
+    return { file, line, column };
+  }
+}
+
 /**
  * The user's file:line that is constructing hardware right now. Amaranth's `src_loc` idea: capture
  * once at construction, so every later error and every emitted line can name it.
@@ -35,13 +84,7 @@ export function captureSourceLocation(): SourceLocation {
   Error.stackTraceLimit = 8;
   Error.captureStackTrace(holder, captureSourceLocation);
   Error.stackTraceLimit = previousLimit;
-  const frames = (holder.stack ?? '').split('\n').slice(1);
-  for (const frame of frames) {
-    const location = parseFrame(frame);
-    if (!location || isFramework(location.file)) continue;
-    return location;
-  }
-  return UNKNOWN;
+  return new CapturedLocation(holder);
 }
 
 /** `file:line`, relative to the working directory when inside it, for messages and comments. */
