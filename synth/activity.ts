@@ -1,8 +1,8 @@
-import { ToolError } from '../common/errors.ts';
+import { ToolError, UserError } from '../common/errors.ts';
 import { cellModelsVerilog } from './library/verilogModels.ts';
 import { cellIndex } from './area.ts';
 import type { MappedDesign } from './mapToCells.ts';
-import { moduleOf, portsOf, type NetBit } from './netlist.ts';
+import { moduleOf, portsOf, splitCells, type NetBit } from './netlist.ts';
 import { runIcarus } from './sim/icarus.ts';
 import { portRoles, workloadVectors, type InputVector, type RoleOverrides, type Workload } from './sim/stimulus.ts';
 import { buildTestbench, verilogName } from './sim/testbench.ts';
@@ -13,11 +13,22 @@ export type ActivityStimulus =
   | { readonly workload: Workload; readonly cycles: number; readonly seed?: number }
   | { readonly vectors: readonly InputVector[] };
 
+/** How a report names a stimulus, e.g. "200 given vectors". */
+export function describeStimulus(stimulus: ActivityStimulus): string {
+  if ('vectors' in stimulus) return `${stimulus.vectors.length} given vectors`;
+  return stimulus.workload === 'random' ? `${stimulus.cycles} cycles of random inputs (seed ${stimulus.seed ?? 1})` : `${stimulus.cycles} cycles of all-zero inputs`;
+}
+
 export interface ActivityOptions extends RoleOverrides {
   /** Cycles with reset asserted at the start (default 2), excluded from the measurement. */
   readonly resetCycles?: number;
   /** Limit for compiling and for running the gate-level simulation, each (default 120 s). */
   readonly timeoutMs?: number;
+  /**
+   * Verilog for the modules a composed flat netlist keeps as instances (their RTL): they simulate
+   * beside the gates, and only their output ports are counted (the nets they drive).
+   */
+  readonly models?: Readonly<Record<string, string>>;
 }
 
 /** Measured 0↔1 transitions of every net bit of the flat netlist over the measurement window. */
@@ -46,9 +57,16 @@ export async function measureActivity(mapped: MappedDesign, stimulus: ActivitySt
   const vectors = 'vectors' in stimulus ? stimulus.vectors : workloadVectors(roles, stimulus.workload, { cycles: stimulus.cycles, seed: stimulus.seed ?? 1, resetCycles });
   const warmupCycles = Math.min(vectors.length, (roles.reset ? resetCycles : 0) + 1);
   const cells = cellIndex(mapped.library);
-  const outputPins: { cell: string; pin: string; bits: readonly NetBit[] }[] = [];
-  for (const [name, cell] of Object.entries(top.cells)) {
-    for (const pin of cells.get(cell.type)?.outputs ?? []) outputPins.push({ cell: name, pin: pin.name, bits: cell.connections[pin.name] ?? [] });
+  const { leaves, instances } = splitCells(mapped.flat, top);
+  if (instances.length > 0 && options.models === undefined) throw new UserError(`the netlist keeps instances of ${instances[0]?.[1].type}: give their Verilog models`);
+  const outputPins: { cell: string; pin: string; bits: readonly NetBit[]; leaf: boolean }[] = [];
+  for (const [name, cell] of leaves) {
+    for (const pin of cells.get(cell.type)?.outputs ?? []) outputPins.push({ cell: name, pin: pin.name, bits: cell.connections[pin.name] ?? [], leaf: true });
+  }
+  for (const [name, cell] of instances) {
+    for (const [pin, port] of Object.entries(moduleOf(mapped.flat, cell.type).ports)) {
+      if (port.direction === 'output') outputPins.push({ cell: name, pin, bits: cell.connections[pin] ?? [], leaf: false });
+    }
   }
   const inputs = Object.entries(top.ports).filter(([, port]) => port.direction === 'input');
   const signals = [
@@ -64,7 +82,8 @@ export async function measureActivity(mapped: MappedDesign, stimulus: ActivitySt
   });
   const scope = `${bench.moduleName}.${gateInstance}`;
   const { files } = await runIcarus({
-    sources: { 'tb.v': bench.verilog, 'gate.v': mapped.flatVerilog, 'cells.v': cellModelsVerilog(mapped.library) },
+    // Models under plain names: Icarus runs in a flat sandbox, and a user path may have folders.
+    sources: { ...Object.fromEntries(Object.values(options.models ?? {}).map((text, index) => [`model${index}.v`, text])), 'tb.v': bench.verilog, 'gate.v': mapped.flatVerilog, 'cells.v': cellModelsVerilog(mapped.library) },
     top: bench.moduleName,
     data: { [bench.stimulusFile]: bench.stimulusHex },
     outputs: ['activity.vcd'],
@@ -86,12 +105,13 @@ export async function measureActivity(mapped: MappedDesign, stimulus: ActivitySt
     port.bits.forEach((bit, index) => addNet(bit, counts[index] ?? 0));
   }
   const outputToggles = new Map<string, Map<string, number>>();
-  for (const { cell, pin, bits } of outputPins) {
-    const count = countsOf(`${cell}.${pin}`)[0] ?? 0;
+  for (const { cell, pin, bits, leaf } of outputPins) {
+    const counts = countsOf(`${cell}.${pin}`);
+    bits.forEach((bit, index) => addNet(bit, counts[index] ?? 0));
+    if (!leaf) continue;
     const perPin = outputToggles.get(cell) ?? new Map<string, number>();
-    perPin.set(pin, count);
+    perPin.set(pin, counts[0] ?? 0);
     outputToggles.set(cell, perPin);
-    addNet(bits[0], count);
   }
   return { netToggles, outputToggles, cycles: vectors.length - warmupCycles, warmupCycles };
 }

@@ -23,6 +23,12 @@ export interface MappedDesign {
   /** Yosys `stat -liberty`: chip area of the whole design, µm² (a cross-check of our own sum). */
   readonly yosysChipArea: number;
   readonly engine: YosysEngine;
+  /**
+   * With `MapOptions.compose`: each composed module's own flat netlist, cut from the same mapped
+   * cells (its top named `<module>__gate`), for measuring one instance of it on its own. In `flat`
+   * those modules' instances then stay cells (blackboxes), the rest is flattened around them.
+   */
+  readonly composed?: Readonly<Record<string, MappedDesign>>;
 }
 
 export interface MapOptions {
@@ -30,6 +36,12 @@ export interface MapOptions {
   readonly library?: CellLibrary;
   /** Limit for the system Yosys (default 120 s). */
   readonly timeoutMs?: number;
+  /**
+   * Modules to keep out of the flat netlist: each is flattened on its own (`composed`), and the
+   * top is flattened around their instances, which stay blackbox cells. Simulating 32 gate-level FP
+   * lanes costs hours; one lane and the logic around the lanes cost minutes.
+   */
+  readonly compose?: readonly string[];
 }
 
 const plainIdentifier = /^[A-Za-z_][A-Za-z0-9_$]*$/;
@@ -47,7 +59,17 @@ function sandboxName(path: string, index: number): string {
  * all agree on names. The flat copy is derived from the mapped hierarchy, so both hold exactly
  * the same cells.
  */
-function flowScript(rtlFiles: readonly string[], top: string, gateTop: string): string {
+function flowScript(rtlFiles: readonly string[], top: string, compose: readonly string[]): string {
+  // Flatten below `module` (composed modules already blackboxed) and write it as `<module>__gate`.
+  const flatCopy = (module: string, prefix: string): string[] => [
+    `hierarchy -top ${module}`,
+    `flatten`,
+    // Yosys ≥ 0.38 leaves $scopeinfo marker cells behind; they are not hardware.
+    `delete t:$scopeinfo`,
+    `rename ${module} ${gateName(module)}`,
+    `write_json ${prefix}flat.json`,
+    `write_verilog -noattr ${prefix}flat.v`,
+  ];
   return [
     `read_verilog -sv ${rtlFiles.join(' ')}`,
     `hierarchy -check -top ${top}`,
@@ -56,24 +78,30 @@ function flowScript(rtlFiles: readonly string[], top: string, gateTop: string): 
     `abc -liberty cells.lib`,
     `opt_clean`,
     `rename -enumerate`,
-    `stat -liberty cells.lib`,
+    `stat -liberty cells.lib -top ${top}`,
     `write_json mapped.json`,
     `write_verilog -noattr mapped.v`,
-    `flatten`,
-    // Yosys ≥ 0.38 leaves $scopeinfo marker cells behind; they are not hardware.
-    `delete t:$scopeinfo`,
-    `hierarchy -top ${top}`,
-    `rename ${top} ${gateTop}`,
-    `write_json flat.json`,
-    `write_verilog -noattr flat.v`,
+    ...(compose.length > 0
+      ? [
+          `design -save mapped`,
+          ...compose.flatMap((module) => [`hierarchy -top ${module}`, `stat -liberty cells.lib -top ${module}`, ...flatCopy(module, composedPrefix(module)), `design -load mapped`]),
+          `blackbox ${compose.join(' ')}`,
+        ]
+      : []),
+    ...flatCopy(top, ''),
     ``,
   ].join('\n');
 }
 
-/** `Chip area for top module '\top': 122.094000` — the last such line is the whole design. */
-function chipAreaFromLog(log: string): number {
-  const matches = [...log.matchAll(/Chip area for (?:top )?module '[^']*': ([0-9.]+)/g)];
-  const last = matches.at(-1)?.[1];
+const gateName = (module: string): string => `${module}__gate`;
+const composedPrefix = (module: string): string => `${module}.`;
+
+/**
+ * `Chip area for top module '\top': 122.094000`, what `stat -top` says of the design below `top`;
+ * a design of one module gets only its module line, so the last line naming `top` is the total.
+ */
+function chipAreaFromLog(log: string, top: string): number {
+  const last = [...log.matchAll(new RegExp(`Chip area for (?:top )?module '\\\\${top}': ([0-9.]+)`, 'g'))].at(-1)?.[1];
   return last === undefined ? Number.NaN : Number(last);
 }
 
@@ -94,8 +122,11 @@ export async function mapToCells(verilogFiles: Readonly<Record<string, string>>,
     inputs[name] = verilogFiles[path] ?? '';
     return name;
   });
-  const gateTop = `${top}__gate`;
-  const { files, log } = await runYosysScript(flowScript(names, top, gateTop), inputs, ['mapped.json', 'mapped.v', 'flat.json', 'flat.v'], engine, options.timeoutMs).catch(
+  const compose = [...new Set(options.compose ?? [])];
+  for (const module of [top, ...compose]) if (!plainIdentifier.test(module)) throw new UserError(`module name "${module}" is not a plain Verilog identifier`);
+  if (compose.includes(top)) throw new UserError(`the top ${top} cannot be composed of itself; name its submodules`);
+  const composedFiles = compose.flatMap((module) => [`${composedPrefix(module)}flat.json`, `${composedPrefix(module)}flat.v`]);
+  const { files, log } = await runYosysScript(flowScript(names, top, compose), inputs, ['mapped.json', 'mapped.v', 'flat.json', 'flat.v', ...composedFiles], engine, options.timeoutMs).catch(
     (error: unknown) => {
       // Show the user's own file names, not the sandbox copies.
       if (!(error instanceof ToolError)) throw error;
@@ -103,17 +134,20 @@ export async function mapToCells(verilogFiles: Readonly<Record<string, string>>,
       throw new ToolError('yosys', message);
     },
   );
-  return {
-    top,
-    gateTop,
-    hierarchical: parseNetlist(files['mapped.json'] ?? ''),
+  const hierarchical = parseNetlist(files['mapped.json'] ?? '');
+  const design = (module: string, prefix: string): MappedDesign => ({
+    top: module,
+    gateTop: gateName(module),
+    hierarchical,
     hierarchicalVerilog: files['mapped.v'] ?? '',
-    flat: parseNetlist(files['flat.json'] ?? ''),
-    flatVerilog: files['flat.v'] ?? '',
+    flat: parseNetlist(files[`${prefix}flat.json`] ?? ''),
+    flatVerilog: files[`${prefix}flat.v`] ?? '',
     liberty,
     library,
     log,
-    yosysChipArea: chipAreaFromLog(log),
+    yosysChipArea: chipAreaFromLog(log, module),
     engine,
-  };
+  });
+  const composed = Object.fromEntries(compose.map((module) => [module, design(module, composedPrefix(module))]));
+  return { ...design(top, ''), ...(compose.length > 0 ? { composed } : {}) };
 }

@@ -134,3 +134,14 @@ export function leafCellOwners(netlist: Netlist, instances: readonly ModuleInsta
   }
   return owners;
 }
+
+/**
+ * The cells of `module` split into library cells and instances of other modules of the netlist
+ * (in a flat netlist, the blackboxed instances of composed modules).
+ */
+export function splitCells(netlist: Netlist, module: NetlistModule): { leaves: [string, NetlistCell][]; instances: [string, NetlistCell][] } {
+  const leaves: [string, NetlistCell][] = [];
+  const instances: [string, NetlistCell][] = [];
+  for (const entry of Object.entries(module.cells)) (isModule(netlist, entry[1].type) ? instances : leaves).push(entry);
+  return { leaves, instances };
+}

@@ -2,7 +2,7 @@ import type { Activity } from './activity.ts';
 import { cellIndex, requireCell } from './area.ts';
 import type { CellSpec } from './library/cellTypes.ts';
 import type { MappedDesign } from './mapToCells.ts';
-import { moduleOf, type NetlistModule } from './netlist.ts';
+import { moduleOf, splitCells, type NetlistCell } from './netlist.ts';
 
 /** Power of a set of cells at one clock frequency, µW, at the library's corner (45 nm, 1.1 V). */
 export interface PowerReport {
@@ -34,10 +34,13 @@ interface NetLoad {
   readonly isClock: boolean;
 }
 
-/** Capacitive load of every net: the input pins it drives (top outputs are taken as unloaded). */
-function netLoads(top: NetlistModule, cells: ReadonlyMap<string, CellSpec>): Map<number, NetLoad> {
+/**
+ * Capacitive load of every net: the library-cell input pins it drives (top outputs are taken as
+ * unloaded, and so are composed instances' inputs: their own measurement charges those nets).
+ */
+function netLoads(leaves: readonly [string, NetlistCell][], cells: ReadonlyMap<string, CellSpec>): Map<number, NetLoad> {
   const loads = new Map<number, NetLoad>();
-  for (const [name, cell] of Object.entries(top.cells)) {
+  for (const [name, cell] of leaves) {
     const spec = requireCell(cells, cell.type, name);
     for (const pin of spec.inputs) {
       const bit = cell.connections[pin.name]?.[0];
@@ -54,9 +57,9 @@ function netLoads(top: NetlistModule, cells: ReadonlyMap<string, CellSpec>): Map
 }
 
 /** Which cell drives each net (top inputs drive theirs from outside: no cell). */
-function netDrivers(top: NetlistModule, cells: ReadonlyMap<string, CellSpec>): Map<number, string> {
+function netDrivers(leaves: readonly [string, NetlistCell][], cells: ReadonlyMap<string, CellSpec>): Map<number, string> {
   const drivers = new Map<number, string>();
-  for (const [name, cell] of Object.entries(top.cells)) {
+  for (const [name, cell] of leaves) {
     for (const pin of requireCell(cells, cell.type, name).outputs) {
       const bit = cell.connections[pin.name]?.[0];
       if (typeof bit === 'number') drivers.set(bit, name);
@@ -75,10 +78,10 @@ function netDrivers(top: NetlistModule, cells: ReadonlyMap<string, CellSpec>): M
 export function powerFromActivity(mapped: MappedDesign, activity: Activity, options: PowerOptions = {}): PowerReport {
   const clockHz = options.clockHz ?? 1e9;
   const library = mapped.library;
-  const top = moduleOf(mapped.flat, mapped.gateTop);
+  const { leaves } = splitCells(mapped.flat, moduleOf(mapped.flat, mapped.gateTop));
   const cells = cellIndex(library);
-  const loads = netLoads(top, cells);
-  const drivers = netDrivers(top, cells);
+  const loads = netLoads(leaves, cells);
+  const drivers = netDrivers(leaves, cells);
   const included = (cell: string | undefined): boolean => (options.cells ? cell !== undefined && options.cells.has(cell) : true);
   const toggles = (bit: number | undefined): number => (bit === undefined ? 0 : (activity.netToggles.get(bit) ?? 0));
 
@@ -86,7 +89,7 @@ export function powerFromActivity(mapped: MappedDesign, activity: Activity, opti
   let clockFj = 0;
   let internalFj = 0;
   let switchingFj = 0;
-  for (const [name, cell] of Object.entries(top.cells)) {
+  for (const [name, cell] of leaves) {
     if (!included(name)) continue;
     const spec = requireCell(cells, cell.type, name);
     leakageNw += spec.leakageNw;

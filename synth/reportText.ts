@@ -49,6 +49,9 @@ export function formatSynthReport(report: SynthReport): string {
     cellTypeLine(total),
     `library ${report.library} (NanGate FreePDK45 typical, 1.1 V); Yosys engine ${report.engine}; stat -liberty chip area ${figure(report.yosysChipArea)} µm²`,
     `power at ${report.clockGhz} GHz from ${report.stimulus}, measured over ${report.measuredCycles} cycles after reset; total clock power ${figure(total?.power45.clockUw ?? 0)} µW`,
+    ...(report.composition ?? []).map(
+      (note) => `composed: ${note.module} ×${note.instances} measured as one gate-level instance on ${note.stimulus} over ${note.measuredCycles} cycles, power × ${note.instances}; the rest at gate level with it as RTL`,
+    ),
     `critical path ${figure(t.delayPs)} ps (${t.startpoint} → ${t.endpoint}), max clock ${t.maxClockGhz.toFixed(2)} GHz at 45 nm, by ${t.engine}${t.fallbackReason ? ` (OpenSTA not used: ${t.fallbackReason})` : ''}; block rows: built-in longest path inside the block`,
     `scaling ${point(report.source)} → ${point(report.target)} (Stillmaker & Baas): area ×${f.area.toPrecision(3)}, delay ×${f.delay.toPrecision(4)}, energy ×${f.energy.toPrecision(4)}, power ×${f.power.toPrecision(4)}; ` +
       `${report.target.node} nm power = dynamic × energy factor (same clock) + leakage × power factor`,

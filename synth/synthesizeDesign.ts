@@ -1,14 +1,18 @@
-import { measureActivity, type ActivityStimulus } from './activity.ts';
-import { areaOf, type CellTypeUsage } from './area.ts';
+import { describeStimulus, measureActivity, type ActivityStimulus } from './activity.ts';
+import { areaOf } from './area.ts';
+import { componentReport, type ComponentReport } from './componentReport.ts';
 import { componentsOf } from './components.ts';
+import { synthesizeComposed, type ComposedModule, type CompositionNote } from './composedSynthesis.ts';
 import { mapToCells, type MappedDesign } from './mapToCells.ts';
 import { moduleOf } from './netlist.ts';
-import { powerFromActivity, type PowerReport } from './power.ts';
+import { powerFromActivity } from './power.ts';
 import { defaultSource, defaultTarget, scalingFactors, type ScalingFactors, type TechPoint } from './scaling.ts';
 import type { RoleOverrides } from './sim/stimulus.ts';
 import { longestPath } from './timing/longestPath.ts';
 import { criticalPath, type CriticalPath } from './timing/sta.ts';
 import type { YosysEngine } from './yosys.ts';
+
+export type { ComponentReport } from './componentReport.ts';
 
 export interface SynthesizeOptions extends RoleOverrides {
   readonly engine?: YosysEngine;
@@ -29,23 +33,12 @@ export interface SynthesizeOptions extends RoleOverrides {
    * Icarus runs a zero-delay netlist event by event: a 9000-cell FP lane takes about a second per cycle.
    */
   readonly toolTimeoutMs?: number;
-}
-
-/** One row of the report: a block (all its instances, submodules included). */
-export interface ComponentReport {
-  readonly module: string;
-  /** Readable module name (parameters spelled out for Yosys-specialized modules). */
-  readonly displayName: string;
-  readonly instances: number;
-  readonly cells: number;
-  readonly area45: number;
-  readonly areaTarget: number;
-  readonly power45: PowerReport;
-  /** Total power at the target node: dynamic × energy factor (same clock) + leakage × power factor. */
-  readonly totalUwTarget: number;
-  readonly criticalPathPs45: number;
-  readonly criticalPathPsTarget: number;
-  readonly byType: readonly CellTypeUsage[];
+  /**
+   * Synthesize by composition (composedSynthesis.ts): these modules are simulated once each on
+   * their own stimulus and counted by instances; the rest at gate level around them as RTL.
+   * For designs too large to simulate flat (the MmaUnit's 32 FP lanes).
+   */
+  readonly compose?: readonly ComposedModule[];
 }
 
 export interface SynthReport {
@@ -64,6 +57,8 @@ export interface SynthReport {
   readonly timing: Omit<CriticalPath, 'report'>;
   /** Yosys `stat -liberty` chip area, a cross-check of components[0].area45. */
   readonly yosysChipArea: number;
+  /** Modules whose power was measured on one instance and multiplied (`SynthesizeOptions.compose`). */
+  readonly composition?: readonly CompositionNote[];
 }
 
 export interface SynthesisResult {
@@ -73,17 +68,13 @@ export interface SynthesisResult {
   readonly staReport: string;
 }
 
-function describe(stimulus: ActivityStimulus): string {
-  if ('vectors' in stimulus) return `${stimulus.vectors.length} given vectors`;
-  return stimulus.workload === 'random' ? `${stimulus.cycles} cycles of random inputs (seed ${stimulus.seed ?? 1})` : `${stimulus.cycles} cycles of all-zero inputs`;
-}
-
 /**
  * The whole flow for one design: map to the 45 nm library, measure activity by gate-level
  * simulation, and report area, power and timing per block at 45 nm and at the target node.
  * The CLI calls this; a registry of designs can call it with the Verilog it generates.
  */
 export async function synthesizeDesign(verilogFiles: Readonly<Record<string, string>>, top: string, options: SynthesizeOptions = {}): Promise<SynthesisResult> {
+  if (options.compose && options.compose.length > 0) return synthesizeComposed(verilogFiles, top, options.compose, options);
   const clockGhz = options.clockGhz ?? 1;
   const stimulus = options.stimulus ?? { workload: 'random', cycles: 200, seed: 1 };
   const source = options.source ?? defaultSource;
@@ -98,22 +89,15 @@ export async function synthesizeDesign(verilogFiles: Readonly<Record<string, str
   const flat = moduleOf(mapped.flat, mapped.gateTop);
   const components = componentsOf(mapped).map((component, index): ComponentReport => {
     const whole = index === 0;
-    const area = areaOf(flat, mapped.library, whole ? undefined : component.cells);
-    const power45 = powerFromActivity(mapped, activity, whole ? { clockHz: clockGhz * 1e9 } : { clockHz: clockGhz * 1e9, cells: component.cells });
-    const pathPs = whole ? timing.delayPs : longestPath(mapped, component.cells).delayPs;
-    return {
-      module: component.module,
-      displayName: component.displayName,
-      instances: component.instances,
-      cells: area.cells,
-      area45: area.area,
-      areaTarget: area.area * factors.area,
-      power45,
-      totalUwTarget: power45.dynamicUw * factors.energy + power45.leakageUw * factors.power,
-      criticalPathPs45: pathPs,
-      criticalPathPsTarget: pathPs * factors.delay,
-      byType: area.byType,
-    };
+    return componentReport(
+      {
+        ...component,
+        area: areaOf(flat, mapped.library, whole ? undefined : component.cells),
+        power45: powerFromActivity(mapped, activity, whole ? { clockHz: clockGhz * 1e9 } : { clockHz: clockGhz * 1e9, cells: component.cells }),
+        pathPs: whole ? timing.delayPs : longestPath(mapped, component.cells).delayPs,
+      },
+      factors,
+    );
   });
   const { report: staReport, ...timingSummary } = timing;
   return {
@@ -122,7 +106,7 @@ export async function synthesizeDesign(verilogFiles: Readonly<Record<string, str
       engine: mapped.engine,
       library: mapped.library.name,
       clockGhz,
-      stimulus: options.stimulusLabel ?? describe(stimulus),
+      stimulus: options.stimulusLabel ?? describeStimulus(stimulus),
       measuredCycles: activity.cycles,
       source,
       target,

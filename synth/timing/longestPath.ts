@@ -1,6 +1,6 @@
 import { cellIndex, requireCell } from '../area.ts';
 import type { MappedDesign } from '../mapToCells.ts';
-import { moduleOf } from '../netlist.ts';
+import { moduleOf, splitCells } from '../netlist.ts';
 
 /** The worst register-to-register / input-to-output path, ps. */
 export interface PathDelay {
@@ -21,7 +21,8 @@ export function longestPath(mapped: MappedDesign, cells?: ReadonlySet<string>): 
   const specs = cellIndex(mapped.library);
   const inside = (name: string): boolean => !cells || cells.has(name);
   const driver = new Map<number, { cell: string; delayPs: number }>();
-  for (const [name, cell] of Object.entries(top.cells)) {
+  // Composed instances (blackboxes) cut paths like flip-flops: their outputs start at 0.
+  for (const [name, cell] of splitCells(mapped.flat, top).leaves) {
     if (!inside(name)) continue;
     for (const pin of requireCell(specs, cell.type, name).outputs) {
       const bit = cell.connections[pin.name]?.[0];
@@ -69,12 +70,11 @@ export function longestPath(mapped: MappedDesign, cells?: ReadonlySet<string>): 
     if (port.direction !== 'output') continue;
     for (const bit of port.bits) if (typeof bit === 'number' && driver.has(bit)) endpoints.push({ bit, extraPs: 0 });
   }
-  if (cells) {
-    // A block's outputs are the nets its cells drive that something outside reads.
-    for (const [name, cell] of Object.entries(top.cells)) {
-      if (inside(name)) continue;
-      for (const bits of Object.values(cell.connections)) for (const bit of bits) if (typeof bit === 'number' && driver.has(bit)) endpoints.push({ bit, extraPs: 0 });
-    }
+  // A block's outputs are the nets its cells drive that something outside reads; a composed
+  // instance is outside whatever the block, so its inputs end paths like a top output.
+  for (const [name, cell] of Object.entries(top.cells)) {
+    if (inside(name) && specs.has(cell.type)) continue;
+    for (const bits of Object.values(cell.connections)) for (const bit of bits) if (typeof bit === 'number' && driver.has(bit)) endpoints.push({ bit, extraPs: 0 });
   }
   let best = { delayPs: 0, bit: undefined as number | undefined };
   for (const { bit, extraPs } of endpoints) {

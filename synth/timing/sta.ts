@@ -25,18 +25,25 @@ export interface TimingOptions extends RoleOverrides {
   readonly periodNs?: number;
   /** Skip OpenSTA and use the built-in longest path (tests, machines without `sta`). */
   readonly engine?: 'opensta' | 'longest-path';
+  /**
+   * Analyse the hierarchical netlist (every module once, linked by OpenSTA) instead of the flat
+   * one: the only complete netlist when the flat one keeps composed modules as blackboxes.
+   */
+  readonly hierarchical?: boolean;
+  /** Limit for OpenSTA; default 60 s. */
+  readonly timeoutMs?: number;
 }
 
 /*
  * A real clock on the clock port if there is one, otherwise a virtual clock so input→output
  * paths are still constrained; inputs arrive and outputs are required at the clock edge.
  */
-function staScript(mapped: MappedDesign, clock: string | undefined, periodNs: number): string {
+function staScript(top: string, clock: string | undefined, periodNs: number): string {
   const others = clock ? `[delete_from_list [all_inputs] [get_ports ${clock}]]` : '[all_inputs]';
   return [
     'read_liberty cells.lib',
     'read_verilog gate.v',
-    `link_design ${mapped.gateTop}`,
+    `link_design ${top}`,
     clock ? `create_clock -name clk -period ${periodNs} [get_ports ${clock}]` : `create_clock -name clk -period ${periodNs}`,
     `set_input_delay 0 -clock clk ${others}`,
     'set_output_delay 0 -clock clk [all_outputs]',
@@ -72,26 +79,29 @@ function fallback(mapped: MappedDesign, reason: string): CriticalPath {
 }
 
 /**
- * The design's critical path from OpenSTA on the mapped flat netlist and the project library; if
+ * The design's critical path from OpenSTA on the mapped flat (or hierarchical) netlist and the project library; if
  * OpenSTA is missing or fails, the built-in longest-path analysis, with the reason recorded.
  */
 export async function criticalPath(mapped: MappedDesign, options: TimingOptions = {}): Promise<CriticalPath> {
-  if (options.engine === 'longest-path') return fallback(mapped, 'requested');
+  // A composed flat netlist keeps blackboxes, which cut the built-in analysis's paths.
+  const partial = mapped.composed ? '; flat part only, paths through composed modules not followed' : '';
+  if (options.engine === 'longest-path') return fallback(mapped, `requested${partial}`);
   const periodNs = options.periodNs ?? 1;
   const roles = portRoles(portsOf(moduleOf(mapped.flat, mapped.gateTop)), options);
+  const [netlist, top] = options.hierarchical ? [mapped.hierarchicalVerilog, mapped.top] : [mapped.flatVerilog, mapped.gateTop];
   try {
     const result = await runTool({
       steps: [{ command: 'sta', args: ['-no_init', '-no_splash', '-exit', 'timing.tcl'], debianPackage: 'opensta' }],
-      inputs: { 'cells.lib': mapped.liberty, 'gate.v': mapped.flatVerilog, 'timing.tcl': staScript(mapped, roles.clock, periodNs) },
+      inputs: { 'cells.lib': mapped.liberty, 'gate.v': netlist, 'timing.tcl': staScript(top, roles.clock, periodNs) },
       outputs: [],
-      timeoutMs: 60_000,
+      timeoutMs: options.timeoutMs ?? 60_000,
     });
     const report = `${result.stdout}\n${result.stderr}`;
     const parsed = parseReportChecks(report, periodNs);
-    if (result.exitCode !== 0 || !parsed) return fallback(mapped, `OpenSTA gave no path: ${report.trim().split('\n').slice(-2).join(' | ')}`);
+    if (result.exitCode !== 0 || !parsed) return fallback(mapped, `OpenSTA gave no path: ${report.trim().split('\n').slice(-2).join(' | ')}${partial}`);
     return { ...parsed, engine: 'opensta', report: result.stdout };
   } catch (error) {
-    if (error instanceof ToolError) return fallback(mapped, error.message);
+    if (error instanceof ToolError) return fallback(mapped, `${error.message}${partial}`);
     throw error;
   }
 }

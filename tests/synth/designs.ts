@@ -44,3 +44,24 @@ module regpop(input clk, input rst, input [15:0] x, output reg [4:0] q);
 endmodule
 `,
 };
+
+/**
+ * Two identical accumulators fed the same input, summed by top-level glue: composing `acc8` (one
+ * instance measured, counted twice) must reproduce the flat figures exactly.
+ */
+export const twinAccumulators: TestDesign = {
+  top: 'twinacc',
+  verilog: `module acc8(input clk, input rst, input [7:0] x, output reg [7:0] q);
+  always @(posedge clk)
+    if (rst) q <= 8'd0;
+    else q <= q + x;
+endmodule
+
+module twinacc(input clk, input rst, input [7:0] x, output [8:0] y);
+  wire [7:0] a, b;
+  acc8 u0(.clk(clk), .rst(rst), .x(x), .q(a));
+  acc8 u1(.clk(clk), .rst(rst), .x(x), .q(b));
+  assign y = a + b;
+endmodule
+`,
+};

@@ -8,7 +8,8 @@ import { cellModelsVerilog } from '../../../synth/library/verilogModels.ts';
 import { formatSynthReport, reportChartSvg } from '../../../synth/reportText.ts';
 import { nominalVdd, supportedNodes, type Flavor, type Node } from '../../../synth/scaling.ts';
 import { synthesizeDesign, type SynthesisResult } from '../../../synth/synthesizeDesign.ts';
-import type { ActivityStimulus } from '../../../synth/activity.ts';
+import { describeStimulus, type ActivityStimulus } from '../../../synth/activity.ts';
+import type { ComposedModule } from '../../../synth/composedSynthesis.ts';
 import { sparseWorkloadTops, sparseWorkloadVectors } from '../../../synth/workloads/sparseWorkload.ts';
 import { yosysEngines, type YosysEngine } from '../../../synth/yosys.ts';
 import { findTop, parseParams } from '../../registry.ts';
@@ -33,6 +34,7 @@ interface SynthArgs {
   timeout: number;
   seed: number;
   timing: 'opensta' | 'longest-path';
+  compose: string[];
   'clock-port'?: string;
   'reset-port'?: string;
   json: boolean;
@@ -89,6 +91,23 @@ function stimulusFor(args: SynthArgs, source: DesignSource): { stimulus: Activit
   };
 }
 
+/**
+ * What one instance of a composed module is simulated on: the same workload as the top, through
+ * the module's own ports (the sparse one as the decoder would feed that block, e.g. lane 0's stream).
+ */
+function composedModules(args: SynthArgs, source: DesignSource): ComposedModule[] {
+  return args.compose.map((module) => {
+    const registered = sparseWorkloadTops.includes(module) ? { registered: { name: module, params: {} } } : {};
+    try {
+      const { stimulus, label } = stimulusFor(args, { files: source.files, module, ...registered });
+      return { module, stimulus, stimulusLabel: label ?? describeStimulus(stimulus) };
+    } catch (error) {
+      if (error instanceof UserError) throw new UserError(`--compose ${module}: ${error.message}`);
+      throw error;
+    }
+  });
+}
+
 /** Everything a user may want to inspect or feed to other tools, one file each. */
 function writeOutputs(directory: string, result: SynthesisResult, table: string): void {
   const { mapped } = result;
@@ -127,12 +146,19 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
       .option('seed', { type: 'number', default: 1, describe: 'seed of the random or sparse workload' })
       .option('timeout', { type: 'number', default: 600, describe: 'limit for each external tool step (system Yosys, Icarus compile, Icarus run), seconds' })
       .option('timing', { choices: ['opensta', 'longest-path'] as const, default: 'opensta' as const, describe: 'timing engine (OpenSTA falls back to longest-path if it fails)' })
+      .option('compose', {
+        type: 'string',
+        array: true,
+        default: [],
+        describe: 'module to measure once at gate level on its own stimulus and count by instances, the rest simulated around it as RTL (repeatable; for designs too large to simulate flat)',
+      })
       .option('clock-port', { type: 'string', describe: 'clock input (default: clk or clock)' })
       .option('reset-port', { type: 'string', describe: 'synchronous reset input (default: rst/reset, or rst_n/reset_n active low)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON instead of a table' })
       .option('svg', { type: 'string', describe: 'write a bar chart of area and power per block to this SVG file' })
       .option('out', { type: 'string', describe: 'directory for the library, netlists, logs and reports' })
       .example('$0 synth --top BitmapDecoder --param threads=2 --sparsity 0.7', 'a two-thread decoder on a 70 %-sparse pruned layer')
+      .example('$0 synth --top MmaUnit --compose TensorLane --engine system', 'the 32-lane unit: one lane simulated at gate level, the decoder and glue around 32 RTL lanes')
       .example('$0 synth --verilog adder.v --top adder --workload random', 'external Verilog') as unknown as Argv<SynthArgs>,
   handler: async (args) => {
     if (!(args.clock > 0)) throw new UserError(`--clock must be a positive frequency in GHz, not ${args.clock}`);
@@ -154,6 +180,7 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
       source: { node: 45, flavor: args.flavor, vdd: args['source-vdd'] },
       target: { node, flavor: args.flavor, vdd: args.vdd ?? nominalVdd[node] },
       timingEngine: args.timing,
+      compose: composedModules(args, source),
       ...(args['clock-port'] !== undefined ? { clock: args['clock-port'] } : {}),
       ...(args['reset-port'] !== undefined ? { reset: args['reset-port'] } : {}),
     });

@@ -1,0 +1,40 @@
+import type { AreaReport, CellTypeUsage } from './area.ts';
+import type { PowerReport } from './power.ts';
+import type { ScalingFactors } from './scaling.ts';
+
+/** One row of the report: a block (all its instances, submodules included). */
+export interface ComponentReport {
+  readonly module: string;
+  /** Readable module name (parameters spelled out for Yosys-specialized modules). */
+  readonly displayName: string;
+  readonly instances: number;
+  readonly cells: number;
+  readonly area45: number;
+  readonly areaTarget: number;
+  readonly power45: PowerReport;
+  /** Total power at the target node: dynamic × energy factor (same clock) + leakage × power factor. */
+  readonly totalUwTarget: number;
+  readonly criticalPathPs45: number;
+  readonly criticalPathPsTarget: number;
+  readonly byType: readonly CellTypeUsage[];
+}
+
+/** A report row from a block's 45 nm figures, with the target-node ones derived by the scaling factors. */
+export function componentReport(
+  block: { readonly module: string; readonly displayName: string; readonly instances: number; readonly area: AreaReport; readonly power45: PowerReport; readonly pathPs: number },
+  factors: ScalingFactors,
+): ComponentReport {
+  return {
+    module: block.module,
+    displayName: block.displayName,
+    instances: block.instances,
+    cells: block.area.cells,
+    area45: block.area.area,
+    areaTarget: block.area.area * factors.area,
+    power45: block.power45,
+    totalUwTarget: block.power45.dynamicUw * factors.energy + block.power45.leakageUw * factors.power,
+    criticalPathPs45: block.pathPs,
+    criticalPathPsTarget: block.pathPs * factors.delay,
+    byType: block.area.byType,
+  };
+}
