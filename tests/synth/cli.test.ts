@@ -71,6 +71,7 @@ describe('gen synth', () => {
     [['--top', 'Counter', '--workload', 'sparse'], /^Counter has no sparse workload/],
     [['--verilog', 'x.v', '--top', 'x', '--param', 'a=1'], /^--param applies to registered tops/],
     [['--top', 'AdderChain', '--timeout', '0'], /^--timeout must be a positive number/],
+    [['--top', 'TensorLane', '--compose', 'Nope'], /^--compose Nope: Nope has no sparse workload/],
   ])('rejects %j with a UserError', async (args, message) => {
     const parser = yargs()
       .strict()

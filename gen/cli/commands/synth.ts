@@ -75,9 +75,14 @@ function designSource(args: SynthArgs): DesignSource {
 }
 
 /** The stimulus the activity is measured on; sparse streams pruned matrices through the top's ports. */
-function stimulusFor(args: SynthArgs, source: DesignSource): { stimulus: ActivityStimulus; label?: string } {
+/** The workload asked for, or the top's default: sparse for tops that have one (or with --sparsity), random otherwise. */
+function workloadOf(args: SynthArgs, source: DesignSource): WorkloadName {
   const sparseByDefault = source.registered !== undefined && sparseWorkloadTops.includes(source.registered.name);
-  const workload: WorkloadName = args.workload ?? (args.sparsity !== undefined || sparseByDefault ? 'sparse' : 'random');
+  return args.workload ?? (args.sparsity !== undefined || sparseByDefault ? 'sparse' : 'random');
+}
+
+function stimulusFor(args: SynthArgs, source: DesignSource): { stimulus: ActivityStimulus; label?: string } {
+  const workload = workloadOf(args, source);
   if (workload !== 'sparse') {
     if (args.sparsity !== undefined) throw new UserError(`--sparsity needs the sparse workload, not --workload ${workload}`);
     return { stimulus: { workload, cycles: args.cycles, seed: args.seed } };
@@ -96,10 +101,10 @@ function stimulusFor(args: SynthArgs, source: DesignSource): { stimulus: Activit
  * the module's own ports (the sparse one as the decoder would feed that block, e.g. lane 0's stream).
  */
 function composedModules(args: SynthArgs, source: DesignSource): ComposedModule[] {
+  const workload = workloadOf(args, source);
   return args.compose.map((module) => {
-    const registered = sparseWorkloadTops.includes(module) ? { registered: { name: module, params: {} } } : {};
     try {
-      const { stimulus, label } = stimulusFor(args, { files: source.files, module, ...registered });
+      const { stimulus, label } = stimulusFor({ ...args, workload }, { files: source.files, module, registered: { name: module, params: {} } });
       return { module, stimulus, stimulusLabel: label ?? describeStimulus(stimulus) };
     } catch (error) {
       if (error instanceof UserError) throw new UserError(`--compose ${module}: ${error.message}`);
