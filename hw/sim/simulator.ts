@@ -1,6 +1,7 @@
 import type { IrDesign } from '../ir/ir.ts';
 import { UserError } from '../../common/errors.ts';
-import { flattenDesign, type FlatDesign, type FlatNet } from './flatten.ts';
+import { flattenDesign, type FlatDesign } from './flatten.ts';
+import { simplifyFlat } from './simplifyFlat.ts';
 import { generateModel, type StorageLayout } from './codegen.ts';
 import { depthFirstCellOrder } from './cellOrder.ts';
 import { loadWords, storeWords, wordsOf } from './words.ts';
@@ -29,6 +30,8 @@ export interface CompiledDesign {
   readonly signalIndex: ReadonlyMap<string, number>;
   /** The same names → where their words live, for peeks and pokes without per-call lookups. */
   readonly slots: ReadonlyMap<string, SignalSlot>;
+  /** The top's inputs by name → their slots (what `poke` may set). */
+  readonly inputSlots: ReadonlyMap<string, SignalSlot>;
 }
 
 /** Where a named signal's words live in the simulator state. */
@@ -63,24 +66,24 @@ function factoryOf(design: CompiledDesign): ModelFactory {
 export function compileDesign(design: IrDesign): CompiledDesign {
   const cached = compiled.get(design);
   if (cached) return cached;
-  const flat = flattenDesign(design);
+  const flat = simplifyFlat(flattenDesign(design));
   const { layout, source } = generateModel(flat, depthFirstCellOrder(flat.nets.length, flat.cells));
   const signalIndex = new Map<string, number>();
   const slots = new Map<string, SignalSlot>();
+  // Every net of one instance shares its scope array: join each scope once, not once per net.
+  const prefixes = new Map<readonly string[], string>();
   for (const net of flat.nets) {
     if (!net.named) continue;
-    const name = hierarchicalName(net);
+    let prefix = prefixes.get(net.scope);
+    if (prefix === undefined) prefixes.set(net.scope, (prefix = net.scope.map((part) => `${part}.`).join('')));
+    const name = prefix + net.name;
     signalIndex.set(name, net.id);
     slots.set(name, { offset: layout.offset[net.id]!, words: wordsOf(net.width), width: net.width, limit: 1n << BigInt(net.width) });
   }
-  const result = { flat, layout, source, signalIndex, slots };
+  const inputSlots = new Map([...flat.inputs.keys()].map((name) => [name, slots.get(name)!]));
+  const result = { flat, layout, source, signalIndex, slots, inputSlots };
   compiled.set(design, result);
   return result;
-}
-
-/** `inst.sub.name` for nets below the top, the plain name at the top. */
-export function hierarchicalName(net: FlatNet): string {
-  return [...net.scope, net.name].join('.');
 }
 
 /**
@@ -117,9 +120,11 @@ export class Simulator {
 
   /** Sets a top-level input; the value must fit the port's width. */
   poke(name: string, value: number | bigint): void {
-    const slot = this.design.flat.inputs.has(name) ? this.design.slots.get(name) : undefined;
+    const slot = this.design.inputSlots.get(name);
     if (slot === undefined) throw new UserError(`${this.design.flat.top.name} has no input '${name}' (inputs: ${[...this.design.flat.inputs.keys()].join(', ')})`);
-    if (typeof value === 'number' && slot.words === 1 && Number.isInteger(value) && value >= 0 && value < 2 ** slot.width) this.words[slot.offset] = value;
+    // The common cases first: one word, given as a bigint (engine streams) or a number.
+    if (slot.words === 1 && typeof value === 'bigint' && value >= 0n && value < slot.limit) this.words[slot.offset] = Number(value);
+    else if (typeof value === 'number' && slot.words === 1 && Number.isInteger(value) && value >= 0 && value < 2 ** slot.width) this.words[slot.offset] = value;
     else {
       const big = BigInt(value);
       if (big < 0n || big >= slot.limit) throw new UserError(`value ${value} does not fit the ${slot.width}-bit input '${name}'`);

@@ -25,7 +25,8 @@ export interface StoragePlan {
 /**
  * Plans storage. A net class gets array words when someone outside its chunk can see it: it is
  * named (peek, trace), a port or register, read by the edge, or read by a cell of another settle
- * chunk. Every other class lives in `const` locals of its chunk, which V8 keeps in registers.
+ * chunk (inputs and register outputs are read outside any chunk). Every other class lives in
+ * `const` locals of its chunk, which V8 keeps in registers; nets nothing reads get no words.
  */
 export function planStorage(design: FlatDesign, order: readonly number[], wordsPerChunk: number): StoragePlan {
   const { nets, cells } = design;
@@ -55,9 +56,10 @@ export function planStorage(design: FlatDesign, order: readonly number[], wordsP
   }
 
   const stored = new Uint8Array(nets.length);
-  for (const net of nets) if (net.named || driverChunk[root[net.id]!] === -1) stored[root[net.id]!] = 1;
   const keep = (net: number): void => void (stored[root[net]!] = 1);
+  for (const net of nets) if (net.named) keep(net.id);
   for (const register of design.registers) {
+    keep(register.q);
     keep(register.d);
     if (register.reset >= 0) keep(register.reset);
   }
