@@ -7,8 +7,7 @@ import { mapToCells, type MappedDesign } from './mapToCells.ts';
 import { instanceTree, leafCellOwners, type ModuleInstance } from './netlist.ts';
 import { powerFromActivity, type PowerReport } from './power.ts';
 import { addPower, noPower } from './powerSum.ts';
-import { defaultSource, defaultTarget, scalingFactors } from './scaling.ts';
-import type { RoleOverrides } from './sim/stimulus.ts';
+import { flowSettings } from './flowSettings.ts';
 import type { SynthesisResult, SynthesizeOptions } from './synthesizeDesign.ts';
 import { longestPath } from './timing/longestPath.ts';
 import { criticalPath } from './timing/sta.ts';
@@ -64,25 +63,17 @@ export async function synthesizeComposed(
   compose: readonly ComposedModule[],
   options: SynthesizeOptions = {},
 ): Promise<SynthesisResult> {
-  const clockGhz = options.clockGhz ?? 1;
+  const { clockGhz, stimulus, source, target, factors, roles, timeout, engine } = flowSettings(options);
   const clockHz = clockGhz * 1e9;
-  const stimulus = options.stimulus ?? { workload: 'random', cycles: 200, seed: 1 };
-  const source = options.source ?? defaultSource;
-  const target = options.target ?? defaultTarget;
-  const factors = scalingFactors(source, target);
-  const names = compose.map((entry) => entry.module);
-  const timeout = options.toolTimeoutMs !== undefined ? { timeoutMs: options.toolTimeoutMs } : {};
-  const mapped =
-    options.mapped ?? (await mapToCells(verilogFiles, top, { ...(options.engine ? { engine: options.engine } : {}), ...timeout, compose: names }));
-  const roles: RoleOverrides = { ...(options.clock !== undefined ? { clock: options.clock } : {}), ...(options.reset !== undefined ? { reset: options.reset } : {}) };
+  const mapped = options.mapped ?? (await mapToCells(verilogFiles, top, { ...engine, ...timeout, compose: compose.map((entry) => entry.module) }));
   // One simulation at a time: each is a long single-threaded Icarus run.
   const activity = await measureActivity(mapped, stimulus, { ...roles, ...timeout, models: verilogFiles });
-  const measured = new Map<string, { figures: Map<string, PerInstance>; cycles: number; label: string }>();
+  const measured = new Map<string, { figures: Map<string, PerInstance>; cycles: number }>();
   for (const entry of compose) {
     const own = mapped.composed?.[entry.module];
     if (!own) throw new UserError(`the mapping has no composed copy of ${entry.module}; map with compose including it`);
     const ownActivity = await measureActivity(own, entry.stimulus, { ...roles, ...timeout });
-    measured.set(entry.module, { figures: perInstanceFigures(own, ownActivity, clockHz), cycles: ownActivity.cycles, label: entry.stimulusLabel });
+    measured.set(entry.module, { figures: perInstanceFigures(own, ownActivity, clockHz), cycles: ownActivity.cycles });
   }
   const timing = await criticalPath(mapped, { ...roles, ...timeout, hierarchical: true, ...(options.timingEngine ? { engine: options.timingEngine } : {}) });
 

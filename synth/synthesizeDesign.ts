@@ -6,7 +6,8 @@ import { synthesizeComposed, type ComposedModule, type CompositionNote } from '.
 import { mapToCells, type MappedDesign } from './mapToCells.ts';
 import { moduleOf } from './netlist.ts';
 import { powerFromActivity } from './power.ts';
-import { defaultSource, defaultTarget, scalingFactors, type ScalingFactors, type TechPoint } from './scaling.ts';
+import { flowSettings } from './flowSettings.ts';
+import type { ScalingFactors, TechPoint } from './scaling.ts';
 import type { RoleOverrides } from './sim/stimulus.ts';
 import { longestPath } from './timing/longestPath.ts';
 import { criticalPath, type CriticalPath } from './timing/sta.ts';
@@ -75,15 +76,10 @@ export interface SynthesisResult {
  */
 export async function synthesizeDesign(verilogFiles: Readonly<Record<string, string>>, top: string, options: SynthesizeOptions = {}): Promise<SynthesisResult> {
   if (options.compose && options.compose.length > 0) return synthesizeComposed(verilogFiles, top, options.compose, options);
-  const clockGhz = options.clockGhz ?? 1;
-  const stimulus = options.stimulus ?? { workload: 'random', cycles: 200, seed: 1 };
-  const source = options.source ?? defaultSource;
-  const target = options.target ?? defaultTarget;
-  const factors = scalingFactors(source, target);
-  const mapped = options.mapped ?? (await mapToCells(verilogFiles, top, { ...(options.engine ? { engine: options.engine } : {}), ...(options.toolTimeoutMs !== undefined ? { timeoutMs: options.toolTimeoutMs } : {}) }));
-  const roles: RoleOverrides = { ...(options.clock !== undefined ? { clock: options.clock } : {}), ...(options.reset !== undefined ? { reset: options.reset } : {}) };
+  const { clockGhz, stimulus, source, target, factors, roles, timeout, engine } = flowSettings(options);
+  const mapped = options.mapped ?? (await mapToCells(verilogFiles, top, { ...engine, ...timeout }));
   const [activity, timing] = await Promise.all([
-    measureActivity(mapped, stimulus, { ...roles, ...(options.toolTimeoutMs !== undefined ? { timeoutMs: options.toolTimeoutMs } : {}) }),
+    measureActivity(mapped, stimulus, { ...roles, ...timeout }),
     criticalPath(mapped, { ...roles, ...(options.timingEngine ? { engine: options.timingEngine } : {}) }),
   ]);
   const flat = moduleOf(mapped.flat, mapped.gateTop);
