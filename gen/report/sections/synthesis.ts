@@ -146,8 +146,8 @@ export const synthesisSection: ReportSection = {
         `scaled to ${node} (Stillmaker &amp; Baas): area ×${shown.show('areaFactor', first.factors.area, { digits: 4 })}, energy ×${shown.show('energyFactor', first.factors.energy, { digits: 4 })}.` +
         `${context.quick ? ' <em>--quick: the decoder has 4 thread slices instead of 32.</em>' : ''}</p>`,
       ...notes.map((note) => `<p class="note">Not synthesized here: ${escapeHtml(note)}</p>`),
-      '<p>The MmaUnit is not synthesized here: its 32 tensor lanes are about 32 × 9,000 cells, and the gate-level simulation that measures activity runs a 9,000-cell lane at about a second per cycle; ' +
-        'docs/fp.md gives one TensorLane\'s figures.</p>',
+      '<p>The MmaUnit (≈313,000 cells) is not re-synthesized for this page: its run, <code>node bin/gen.js synth --top MmaUnit --compose TensorLane --engine system</code>, ' +
+        'takes about ten minutes here (one gate-level lane measured and counted 32 times); docs/synthesis.md has its report and the decoder\'s share of it.</p>',
       tableHtml(['block', 'cells', 'area µm² 45 nm', `area µm² ${node}`, 'leakage µW 45 nm', 'dynamic µW 45 nm', 'total µW 45 nm', `total µW ${node}`, 'path ps 45 nm'], rows, 'numeric'),
       ...(decoder && chart ? [figureHtml('synthesis', chart, `Area and total power of ${decoder.top} and its blocks (all instances), at 45 nm and ${node}.`)] : []),
       bandwidthHtml(shown),
