@@ -37,6 +37,12 @@ export interface RegressSuite<Case = unknown> {
    * smoke runs (tests, `gen report`) should give it one case, or only the in-process engine.
    */
   readonly heavy?: boolean;
+  /**
+   * A design that uses this block unchanged, with the inputs it really gets (e.g. the adder chain
+   * inside a thread slice, fed by the lane detector). Mutation scoring proves a survivor equal
+   * inside it when the block-level miter finds a difference only on inputs no caller gives.
+   */
+  readonly mutationContext?: () => IrDesign;
 }
 
 /** Erases a suite's case type so suites of different cases sit in one table. */

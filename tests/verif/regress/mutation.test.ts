@@ -24,12 +24,16 @@ describe('mutation score', () => {
 
   it('the SAT miter proves the block equal to itself and an inverted output different', async () => {
     const files = emitVerilog(elaborate(LaneDetector));
+    const block = { files, top: 'LaneDetector' };
     const [mutant] = await makeMutants(files, 'LaneDetector', 1, 1);
     const itself = { id: -1, command: 'none', verilog: [...files.values()].join('\n') };
-    expect(await proveEquivalent(files, 'LaneDetector', itself, false)).toBe('proved');
+    expect((await proveEquivalent(block, itself, false)).verdict).toBe('proved');
     const inverted = { id: -2, command: 'inverted count', verilog: itself.verilog.replace(/assign count = ([^;]+);/, 'assign count = ~($1);') };
     expect(inverted.verilog).not.toBe(itself.verilog);
-    expect(await proveEquivalent(files, 'LaneDetector', inverted, false)).toBe('unproven');
+    const different = await proveEquivalent(block, inverted, false);
+    expect(different.verdict).toBe('different');
+    // Any input tells an inverted count apart: the counterexample is the one input port.
+    expect(different.counterexample).toMatch(/^bits=[0-9a-f]+$/);
     expect(mutant!.command).toMatch(/^mutate -mode \w+ -module LaneDetector /);
   }, 120_000);
 });

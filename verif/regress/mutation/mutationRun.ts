@@ -10,7 +10,8 @@ import { caseSeed, shardCases, WHOLE } from '../cases.ts';
 import { drawCase, runCases } from '../runCases.ts';
 import type { RegressSuite } from '../suite.ts';
 import { MutantEngine } from './mutantEngine.ts';
-import { makeMutants, proveEquivalent } from './yosysMutants.ts';
+import type { IrDesign } from '../../../hw/ir/ir.ts';
+import { makeMutants, proveEquivalent, type MiterDesign, type Mutant, type ProofResult, type ProofVerdict } from './yosysMutants.ts';
 
 /** What became of one mutant: killed by the suite, survived it, proved equal to the original, or not simulable. */
 export type MutantStatus = 'killed' | 'survived' | 'equivalent' | 'equivalent-bounded' | 'invalid';
@@ -39,6 +40,47 @@ export interface MutationOptions {
   readonly mutants: number;
 }
 
+const STATUS_OF_PROOF: Readonly<Record<ProofVerdict, MutantStatus>> = { proved: 'equivalent', bounded: 'equivalent-bounded', different: 'survived', undecided: 'survived' };
+
+/** Why a survivor survived: the miter's distinguishing inputs (a gap in the stimulus), or no decision. */
+function survivorDetail(proof: ProofResult, top: string): string | undefined {
+  if (proof.verdict === 'different') return `not equivalent as ${top}; the miter tells them apart with ${proof.counterexample || 'inputs it did not print'}`;
+  return proof.verdict === 'undecided' ? 'undecided: the miter found neither proof nor counterexample in its time limit' : undefined;
+}
+
+interface ScoredDesign extends MiterDesign {
+  readonly sequential: boolean;
+}
+
+const miterDesign = (design: IrDesign): ScoredDesign => ({
+  files: emitVerilog(design),
+  top: design.top,
+  sequential: design.modules.some((module) => module.registers.length > 0 || module.memories.length > 0),
+});
+
+/**
+ * Proves a survivor equal where it is cheapest and most general first: the mutated module alone
+ * (equal there means equal in every use), then the block, then the suite's context design (equal
+ * on the inputs the block really gets). Returns the first proof, or the block's own verdict.
+ */
+async function proveSurvivor(block: ScoredDesign, mutant: Mutant, context: ScoredDesign | undefined): Promise<{ readonly proof: ProofResult; readonly detail?: string }> {
+  const mutated = /-module (\S+)/.exec(mutant.command)?.[1];
+  const levels = [
+    ...(mutated !== undefined && mutated !== block.top ? [{ design: { ...block, top: mutated }, detail: `proved equal as module ${mutated} alone` }] : []),
+    { design: block, detail: undefined },
+    ...(context ? [{ design: context, detail: `equal inside ${context.top}: the block alone differs only on inputs ${context.top} never gives it` }] : []),
+  ];
+  let reported: { proof: ProofResult; top: string } | undefined;
+  for (const { design, detail } of levels) {
+    const proof = await proveEquivalent(block, mutant, design.sequential, design);
+    if (proof.verdict === 'proved' || proof.verdict === 'bounded') return { proof, ...(detail ? { detail } : {}) };
+    // Report the block's own verdict unless it is undecided and a smaller miter found a difference.
+    if (reported === undefined || (design === block && proof.verdict === 'different')) reported = { proof, top: design.top };
+  }
+  const detail = survivorDetail(reported!.proof, reported!.top);
+  return { proof: reported!.proof, ...(detail ? { detail } : {}) };
+}
+
 /** Runs the suite's cases on one mutant; the first failing case kills it. */
 async function judgeMutant(suite: RegressSuite, engine: MutantEngine, options: MutationOptions): Promise<{ killed: boolean; detail?: string }> {
   const outcomes = await runCases(suite, engine, options.seed, shardCases(options.runs, WHOLE));
@@ -52,12 +94,12 @@ async function judgeMutant(suite: RegressSuite, engine: MutantEngine, options: M
  */
 export async function scoreSuite(suite: RegressSuite, options: MutationOptions, onMutant: () => void = () => {}): Promise<MutationScore> {
   const design = suite.design(drawCase(suite, caseSeed(options.seed, 0)));
-  const files = emitVerilog(design);
-  const sequential = design.modules.some((module) => module.registers.length > 0 || module.memories.length > 0);
+  const block = miterDesign(design);
+  const context = suite.mutationContext ? miterDesign(suite.mutationContext()) : undefined;
   // The block must pass its own suite, or no mutant's death means anything.
   const baseline = await runCases(suite, new IcarusEngine(), options.seed, shardCases(options.runs, WHOLE));
   if (baseline.some((outcome) => outcome.mismatch)) throw new UserError(`${suite.name} fails its own suite on Icarus; fix that before scoring mutants`);
-  const mutants = await makeMutants(files, design.top, options.mutants, options.seed);
+  const mutants = await makeMutants(block.files, design.top, options.mutants, options.seed);
   const cacheRoot = mkdtempSync(join(tmpdir(), 'regress-mutants-'));
   const results: MutantResult[] = [];
   try {
@@ -67,8 +109,8 @@ export async function scoreSuite(suite: RegressSuite, options: MutationOptions, 
         const verdict = await judgeMutant(suite, new MutantEngine(mutant.verilog, cacheRoot), options);
         if (verdict.killed) result = { id: mutant.id, command: mutant.command, status: 'killed', ...(verdict.detail ? { detail: verdict.detail } : {}) };
         else {
-          const proof = await proveEquivalent(files, design.top, mutant, sequential);
-          result = { id: mutant.id, command: mutant.command, status: proof === 'proved' ? 'equivalent' : proof === 'bounded' ? 'equivalent-bounded' : 'survived' };
+          const { proof, detail } = await proveSurvivor(block, mutant, context);
+          result = { id: mutant.id, command: mutant.command, status: STATUS_OF_PROOF[proof.verdict], ...(detail ? { detail } : {}) };
         }
       } catch (error) {
         if (!(error instanceof ToolError)) throw error;
@@ -111,7 +153,7 @@ export async function runMutation(options: MutationOptions & { readonly suites: 
   }
   process.stdout.write(`${mutationTable(scores)}\n(b: no difference within the bounded sequential check; invalid: did not compile)\n`);
   for (const score of scores)
-    for (const survivor of score.results.filter((result) => result.status === 'survived')) process.stdout.write(`survivor ${score.top} #${survivor.id}: ${survivor.command}\n`);
+    for (const survivor of score.results.filter((result) => result.status === 'survived')) process.stdout.write(`survivor ${score.top} #${survivor.id}: ${survivor.command}${survivor.detail ? `\n  ${survivor.detail}` : ''}\n`);
   const report = join(options.out, `mutation-${options.seed}-${scores.map((score) => score.top).join('-')}.json`);
   writeFileAtomic(report, `${JSON.stringify(scores, null, 2)}\n`);
   process.stdout.write(`report: ${report}\n`);

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { ToolError } from '../../../common/errors.ts';
+import { ToolError, UserError } from '../../../common/errors.ts';
 import { runYosysScript, type YosysEngine } from '../../../synth/yosys.ts';
+import { abcDecide, BOUNDED_CYCLES, clipCounterexample, HAS_ABC, type MiterOutcome } from './abcMiter.ts';
 
 /** One mutant: the Yosys command that makes it, and every module of the mutated design as Verilog. */
 export interface Mutant {
@@ -33,39 +34,79 @@ export async function makeMutants(files: ReadonlyMap<string, string>, top: strin
   return commands.map((command, id) => ({ id, command, verilog: written.files[outputs[id]!]! }));
 }
 
-/** Cycles the sequential equivalence proof unrolls when induction alone cannot close it. */
-const SEQUENTIAL_DEPTH = 24;
-/** Limit per SAT run (system Yosys): a proof that takes longer leaves the mutant a survivor. */
+/** A design as the miter reads it: one Verilog file per module, and its top. */
+export interface MiterDesign {
+  readonly files: ReadonlyMap<string, string>;
+  readonly top: string;
+}
+
+/** Limit per Yosys `sat` run (system Yosys): a proof that takes longer leaves the mutant undecided. */
 const SAT_TIMEOUT_MS = 60_000;
 
-/** What the SAT miter says of a surviving mutant. */
-export type ProofResult = 'proved' | 'bounded' | 'unproven';
+/**
+ * What the miter says of a surviving mutant: 'proved' equal, 'bounded' (no difference within
+ * BOUNDED_CYCLES cycles), 'different' (the solver found inputs that tell them apart), or
+ * 'undecided' (the solver ran out of time).
+ */
+export type ProofVerdict = 'proved' | 'bounded' | 'different' | 'undecided';
+
+export interface ProofResult {
+  readonly verdict: ProofVerdict;
+  /** For 'different': the distinguishing inputs, `port=hex` (with `@step` when sequential). */
+  readonly counterexample?: string;
+}
+
+/** The inputs of a failed `sat` proof's model, from its `-show-inputs` table (a Time column when sequential). */
+function satCounterexample(log: string): string {
+  const values = [...log.matchAll(/^\s*(?:(\d+)\s+)?\\in_(\S+)\s+\S+\s+(\S+)\s+[01x]+\s*$/gm)].map(([, step, port, hex]) => `${port}=${hex}${step === undefined ? '' : `@${step}`}`);
+  return clipCounterexample(values.join(' '));
+}
 
 /**
- * Tries to prove a mutant equal to the original with a SAT miter: combinationally for designs
- * without state; for sequential ones by temporal induction from the all-zero state (the step
- * contract's start), then by a bounded check of SEQUENTIAL_DEPTH cycles when induction cannot
- * close. 'proved', 'bounded' (no difference within the bound) or 'unproven' (a counterexample,
- * or the SAT run hit its time limit).
+ * The fallback without ABC: Yosys `sat` on the miter, combinationally, or for sequential designs
+ * by temporal induction from the all-zero state, then a bounded check of BOUNDED_CYCLES cycles.
+ * A failed induction step is no counterexample; a failed bounded or combinational check is one.
  */
-export async function proveEquivalent(files: ReadonlyMap<string, string>, top: string, mutant: Mutant, sequential: boolean): Promise<ProofResult> {
-  const proves = async (satCommand: string): Promise<boolean> => {
-    const script = [
-      'read_verilog mutant.v', `hierarchy -top ${top}`, 'proc', 'flatten', `rename ${top} gate`, 'design -stash mutant',
-      ...readDesign(files, top), 'flatten', `rename ${top} gold`,
-      'design -copy-from mutant -as gate gate',
-      'miter -equiv -flatten -make_assert -ignore_gold_x gold gate miter', 'hierarchy -top miter',
-      satCommand,
-    ];
+async function satDecide(miterScript: readonly string[], inputs: Readonly<Record<string, string>>, sequential: boolean): Promise<MiterOutcome | { readonly kind: 'bounded' }> {
+  const solve = async (satCommand: string): Promise<MiterOutcome> => {
     try {
-      const { log } = await runYosysScript(script.join('\n'), { ...Object.fromEntries(files), 'mutant.v': mutant.verilog }, [], YOSYS, SAT_TIMEOUT_MS);
-      return /SUCCESS!|QED/.test(log) && !/FAIL!/.test(log);
+      const { log } = await runYosysScript([...miterScript, satCommand].join('\n'), inputs, [], YOSYS, SAT_TIMEOUT_MS);
+      if (/FAIL!/.test(log)) return { kind: 'fail', counterexample: satCounterexample(log) };
+      return /SUCCESS!|QED/.test(log) ? { kind: 'success' } : { kind: 'undecided' };
     } catch (error) {
-      if (error instanceof ToolError) return false;
+      if (error instanceof ToolError) return { kind: 'undecided' };
       throw error;
     }
   };
-  if (!sequential) return (await proves('sat -prove-asserts -show-ports miter')) ? 'proved' : 'unproven';
-  if (await proves(`sat -tempinduct -prove-asserts -set-init-zero -maxsteps ${SEQUENTIAL_DEPTH} miter`)) return 'proved';
-  return (await proves(`sat -prove-asserts -set-init-zero -seq ${SEQUENTIAL_DEPTH} miter`)) ? 'bounded' : 'unproven';
+  if (!sequential) return solve('sat -prove trigger 0 -show-inputs miter');
+  if ((await solve(`sat -tempinduct -prove trigger 0 -set-init-zero -maxsteps ${BOUNDED_CYCLES} miter`)).kind === 'success') return { kind: 'success' };
+  const bounded = await solve(`sat -prove trigger 0 -set-init-zero -seq ${BOUNDED_CYCLES} -show-inputs miter`);
+  return bounded.kind === 'success' ? { kind: 'bounded' } : bounded;
+}
+
+/**
+ * Tries to prove a mutant equal to the original with a miter (`miter -equiv`, output `trigger`
+ * high when they differ), decided by ABC when installed, else by Yosys `sat`.
+ *
+ * `context` (default: the block itself) is the design compared with and without the mutant
+ * inside: the mutated module alone (a mutant equal there is equal everywhere), the block, or a
+ * design that uses the block's modules unchanged (a mutant that differs only on inputs that
+ * design never gives the block — a rank the lane detector cannot produce — is proved equal
+ * there). `sequential` is whether `context` has state.
+ */
+export async function proveEquivalent(block: MiterDesign, mutant: Mutant, sequential: boolean, context: MiterDesign = block): Promise<ProofResult> {
+  for (const [name, text] of block.files)
+    if (context.files.get(name) !== text) throw new UserError(`${context.top} does not contain ${block.top}'s module ${name} unchanged, so it cannot be its miter context`);
+  const surroundings = [...context.files.keys()].filter((name) => !block.files.has(name));
+  const miterScript = [
+    ...['mutant.v', ...surroundings].map((name) => `read_verilog ${name}`), `hierarchy -top ${context.top}`, 'proc', 'flatten', `rename ${context.top} gate`, 'design -stash mutant',
+    ...readDesign(context.files, context.top), 'flatten', `rename ${context.top} gold`,
+    'design -copy-from mutant -as gate gate',
+    'miter -equiv -flatten gold gate miter', 'hierarchy -top miter',
+  ];
+  const inputs = { ...Object.fromEntries(context.files), 'mutant.v': mutant.verilog };
+  const outcome = HAS_ABC && YOSYS === 'system' ? await abcDecide(miterScript, inputs, sequential) : await satDecide(miterScript, inputs, sequential);
+  if (outcome.kind === 'success') return { verdict: 'proved' };
+  if (outcome.kind === 'bounded') return { verdict: 'bounded' };
+  return outcome.kind === 'fail' ? { verdict: 'different', counterexample: outcome.counterexample } : { verdict: 'undecided' };
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
-import { AdderChain, BitmapDecoder, DensePointerIncrementer, LaneDetector, RegisterIndexEmitter, decoderWidths } from '../../../hw/designs/decoder/index.ts';
+import { AdderChain, BitmapDecoder, BitmapThreadSlice, DensePointerIncrementer, LaneDetector, RegisterIndexEmitter, decoderWidths } from '../../../hw/designs/decoder/index.ts';
 import type { PortValues } from '../../engines/engine.ts';
 import { PAPER_DECODER_SHAPE, decodeMma, decoderTimeline, operandSelect, type DecoderCycle, type DecoderShape, type DecoderStimulus } from '../../golden/decoder.ts';
 import { defineSuite, once, type RegressSuite } from '../suite.ts';
@@ -93,6 +93,8 @@ export const decoderSuites: readonly RegressSuite[] = [
     arbitrary: arbitraryDecoderStream(SINGLE_THREAD, 4),
     design: once(() => elaborate(AdderChain)),
     vectors: adderChainVectors,
+    // In the decoder the chain's ranks come from the lane detector (rank j ≤ j, count their sum).
+    mutationContext: once(() => elaborate(BitmapThreadSlice)),
   }),
   defineSuite({
     name: 'DensePointerIncrementer',

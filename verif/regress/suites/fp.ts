@@ -8,7 +8,7 @@ import type { PortValues } from '../../engines/engine.ts';
 import { dot4Accumulate } from '../../golden/mma.ts';
 import { fp16Product, fp32Add } from '../../numerics/fp32.ts';
 import { defineSuite, once, type RegressSuite } from '../suite.ts';
-import { fp16Bits, fp32Bits, fp32Pair } from './fpOperands.ts';
+import { fp16Bits, fp16Quad, fp32Bits, fp32Pair } from './fpOperands.ts';
 
 /** Up to this many operand sets per case, one per cycle: a case shrinks to the one that fails. */
 const MAX_VECTORS_PER_CASE = 8;
@@ -29,7 +29,6 @@ function binaryUnitSuite(name: string, design: () => ReturnType<typeof elaborate
   });
 }
 
-const fp16Quad = fc.array(fp16Bits, { minLength: 4, maxLength: 4 });
 const operandPorts = (a: readonly number[], b: readonly number[]): PortValues =>
   Object.fromEntries([...a.map((value, k) => [`a_${k}`, BigInt(value)]), ...b.map((value, k) => [`b_${k}`, BigInt(value)])]);
 

@@ -1,0 +1,90 @@
+import { spawnSync } from 'node:child_process';
+import { ToolError } from '../../../common/errors.ts';
+import { runTool } from '../../../synth/tools/runTool.ts';
+
+/** What one proof attempt on a miter gave: no difference, a counterexample, or no decision. */
+export type MiterOutcome = { readonly kind: 'success' } | { readonly kind: 'fail'; readonly counterexample: string } | { readonly kind: 'undecided' };
+
+/**
+ * Whether the ABC that ships with Yosys is installed. Its SAT sweeping (fraiging) merges the
+ * identical parts of original and mutant first, so it decides a one-cell difference in an FP adder
+ * in a second where Yosys `sat` on the flat miter runs for minutes; and its PDR proves sequential
+ * miters for every cycle, where `sat -tempinduct` often cannot close.
+ */
+export const HAS_ABC = spawnSync('yosys-abc', ['-c', 'quit'], { stdio: 'ignore' }).status === 0;
+
+/** Seconds per ABC engine run; a run that needs longer leaves the mutant undecided. */
+const ABC_SECONDS = 60;
+/** Cycles of the bounded check when PDR neither proves nor refutes in its time. */
+export const BOUNDED_CYCLES = 24;
+/** Longest counterexample kept in a report: a sequential one lists every input at every step. */
+const COUNTEREXAMPLE_CHARS = 400;
+
+/**
+ * Lowers a miter (output `trigger`) to an AIG with a map of its input bits: registers start at
+ * zero (the step contract's reset state), synchronous resets and enables become logic.
+ */
+const TO_AIGER = ['setundef -zero -init', 'async2sync', 'techmap', 'opt -fast', 'dffunmap', 'aigmap', 'write_aiger -map miter.map miter.aig'];
+
+/**
+ * The counterexample ABC wrote (`write_cex -n`: `pi<k>@<step>=<bit>`) as `port=hex` words, with
+ * `@step` for sequential ones, input bits named through Yosys' AIGER map (`input <k> <bit> in_<port>`).
+ */
+function counterexampleOf(cex: string, map: string, sequential: boolean): string {
+  const inputs = new Map<number, { port: string; bit: number }>();
+  for (const [, index, bit, name] of map.matchAll(/^input (\d+) (\d+) in_(\S+)$/gm)) inputs.set(Number(index), { port: name!, bit: Number(bit) });
+  const values = new Map<string, bigint>();
+  for (const [, index, step, value] of cex.matchAll(/^pi(\d+)@(\d+)=([01])$/gm)) {
+    const input = inputs.get(Number(index));
+    if (!input || input.port === 'clk') continue;
+    const key = sequential ? `${input.port}=@${step}` : `${input.port}=`;
+    values.set(key, (values.get(key) ?? 0n) | (BigInt(value!) << BigInt(input.bit)));
+  }
+  return clipCounterexample([...values].map(([key, value]) => key.replace('=', `=${value.toString(16)}`)).join(' '));
+}
+
+/** A counterexample cut to COUNTEREXAMPLE_CHARS for the report. */
+export const clipCounterexample = (text: string): string => (text.length > COUNTEREXAMPLE_CHARS ? `${text.slice(0, COUNTEREXAMPLE_CHARS)}…` : text);
+
+/** Runs Yosys (the script building the miter, then TO_AIGER) and ABC `command` on the result. */
+async function runAbc(miterScript: readonly string[], inputs: Readonly<Record<string, string>>, command: string): Promise<{ log: string; cex?: string; map?: string }> {
+  const result = await runTool({
+    steps: [
+      { command: 'yosys', args: ['-q', '-s', 'miter.ys'], debianPackage: 'yosys' },
+      { command: 'yosys-abc', args: ['-c', `read miter.aig; ${command}; write_cex -n cex.txt`], debianPackage: 'yosys' },
+    ],
+    inputs: { ...inputs, 'miter.ys': [...miterScript, ...TO_AIGER].join('\n') },
+    outputs: ['cex.txt', 'miter.map'],
+    timeoutMs: (ABC_SECONDS + 60) * 1000,
+  });
+  if (result.exitCode !== 0) throw new ToolError(result.failedStep ?? 'yosys', result.stderr.split('\n')[0] ?? '');
+  return { log: result.stdout, ...(result.files['cex.txt'] ? { cex: result.files['cex.txt'] } : {}), ...(result.files['miter.map'] ? { map: result.files['miter.map'] } : {}) };
+}
+
+/**
+ * Decides a miter with ABC: `iprove` (combinational equivalence by SAT sweeping) for designs
+ * without state; for sequential ones `pdr` (every cycle from reset), then, if PDR runs out of
+ * time, `bmc3` over BOUNDED_CYCLES cycles — its success is returned as 'bounded'.
+ */
+export async function abcDecide(miterScript: readonly string[], inputs: Readonly<Record<string, string>>, sequential: boolean): Promise<MiterOutcome | { readonly kind: 'bounded' }> {
+  const attempt = async (command: string, proved: RegExp, refuted: RegExp): Promise<'proved' | MiterOutcome> => {
+    try {
+      const { log, cex, map } = await runAbc(miterScript, inputs, command);
+      if (refuted.test(log)) return { kind: 'fail', counterexample: counterexampleOf(cex ?? '', map ?? '', sequential) };
+      return proved.test(log) ? 'proved' : { kind: 'undecided' };
+    } catch (error) {
+      if (error instanceof ToolError) return { kind: 'undecided' };
+      throw error;
+    }
+  };
+  const asserted = /was asserted in frame/;
+  if (!sequential) {
+    const outcome = await attempt('iprove', /^UNSATISFIABLE/m, /^SATISFIABLE/m);
+    return outcome === 'proved' ? { kind: 'success' } : outcome;
+  }
+  const unbounded = await attempt(`pdr -T ${ABC_SECONDS}`, /Property proved/, asserted);
+  if (unbounded === 'proved') return { kind: 'success' };
+  if (unbounded.kind === 'fail') return unbounded;
+  const bounded = await attempt(`bmc3 -F ${BOUNDED_CYCLES} -T ${ABC_SECONDS}`, /No output asserted in/, asserted);
+  return bounded === 'proved' ? { kind: 'bounded' } : bounded;
+}
