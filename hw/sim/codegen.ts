@@ -276,9 +276,45 @@ const SIMPLE = /^(\(?-?\d+\)?|n\[\d+\]|v\d+_\d+)$/;
  */
 export const WORDS_PER_FUNCTION = 500;
 
+/**
+ * Operators whose code reads each one-word input exactly once when the output is one word too, so
+ * a one-word input read by nothing else can be written into the reader's expression instead of a
+ * local (see `singleReaders`).
+ */
+const READS_EACH_WORD_ONCE = new Set<CellOp>(['and', 'or', 'xor', 'not', 'add', 'sub', 'mul', 'eq', 'ne', 'ltu', 'leu', 'lts', 'les', 'shl', 'shr', 'sra', 'mux', 'cat', 'slice', 'sext', 'redand', 'redor', 'redxor', 'memread']);
+
+/** Nesting limit of such inlined expressions: deep chains must not overflow V8's parser. */
+const MAX_INLINE_DEPTH = 12;
+
+/**
+ * Per net class root: 1 when exactly one code-generating cell reads it, once, and that cell is a
+ * one-word operator of READS_EACH_WORD_ONCE over one-word inputs. Such values need no `const`:
+ * fewer named locals keep V8's optimizing compile of the settle chunks far cheaper (every
+ * deoptimization point records all live locals), and the code is smaller.
+ */
+function singleReaders(design: FlatDesign, plan: StoragePlan): Uint8Array {
+  const { cells, nets } = design;
+  const reads = new Int32Array(nets.length);
+  const qualifies = new Uint8Array(nets.length);
+  const oneWord = (net: number): boolean => nets[net]!.width <= WORD_BITS;
+  cells.forEach((cell, index) => {
+    if (plan.aliased[index]) return;
+    const inlines = READS_EACH_WORD_ONCE.has(cell.op) && oneWord(cell.output) && cell.inputs.every(oneWord);
+    for (const input of cell.inputs) {
+      const root = plan.root[input]!;
+      reads[root]!++;
+      qualifies[root] = inlines ? 1 : 0;
+    }
+  });
+  return qualifies.map((flag, net) => (flag && reads[net] === 1 ? 1 : 0));
+}
+
 /** Emits the settle chunks: every cell in levelized order, bound to array slots or chunk-local constants. */
 class SettleWriter {
   private readonly words: (readonly string[] | undefined)[];
+  private readonly inlinable: Uint8Array;
+  /** Per net: nesting depth of its inlined expression (0 when it is a slot, local or literal). */
+  private readonly depth: Uint8Array;
   readonly chunks: string[][];
   /** Stores of constants that need a home: done once, as nothing else writes those words. */
   readonly constants: string[] = [];
@@ -293,6 +329,8 @@ class SettleWriter {
   ) {
     this.words = new Array<readonly string[] | undefined>(design.nets.length);
     this.chunks = Array.from({ length: plan.chunkCount }, () => []);
+    this.inlinable = singleReaders(design, plan);
+    this.depth = new Uint8Array(design.nets.length);
   }
 
   /** The word expressions of a net (its class root's). */
@@ -301,6 +339,12 @@ class SettleWriter {
     const words = this.words[root] ?? (this.plan.layout.offset[root]! >= 0 ? (this.words[root] = this.slots(root)) : undefined);
     if (!words) throw new Error(`internal: net ${net} read before it is computed`);
     return words;
+  }
+
+  private inputDepth(cell: FlatCell): number {
+    let depth = 0;
+    for (const input of cell.inputs) depth = Math.max(depth, this.depth[this.plan.root[input]!]!);
+    return depth;
   }
 
   private slots(net: number): string[] {
@@ -324,6 +368,9 @@ class SettleWriter {
       words.forEach((word, index) => out.push(`${slots[index]} = ${word};`));
     } else if (words.every((word) => SIMPLE.test(word))) {
       this.words[cell.output] = words;
+    } else if (this.inlinable[cell.output] && this.inputDepth(cell) < MAX_INLINE_DEPTH) {
+      this.words[cell.output] = [`(${words[0]!})`];
+      this.depth[cell.output] = this.inputDepth(cell) + 1;
     } else {
       this.words[cell.output] = words.map((word, index) => {
         const name = `v${cell.output}_${index}`;
@@ -377,9 +424,11 @@ function edgeStatements(design: FlatDesign, writer: SettleWriter): { statements:
 }
 
 /**
- * The simulator's generated source over the word array `n` and memories `m<i>`: `settle()`
- * evaluates all cells in levelized order; `edge()` samples every register and memory write from
- * the settled values, then commits.
+ * The simulator's generated source: `bind(words, memories)` points the model at one simulator's
+ * state (the word array `n`, memories `m<i>`); `settle()` evaluates all cells in levelized order;
+ * `edge()` samples every register and memory write from the settled values, then commits.
+ * The functions are made once per design and rebound, never remade: V8 ties optimized code to
+ * the closures, so a second set of closures would run cold through the whole JIT warm-up again.
  */
 export function generateModel(design: FlatDesign, order: readonly number[]): { layout: StoragePlan['layout']; source: string } {
   const plan = planStorage(design, order, WORDS_PER_FUNCTION);
@@ -388,14 +437,20 @@ export function generateModel(design: FlatDesign, order: readonly number[]): { l
   const edge = edgeStatements(design, writer);
   const settleChunks = chunked('settle', writer.chunks);
   const edgeChunks = chunked('edge', split(edge.statements));
+  const memories = design.memories.map((_, index) => `m${index}`);
   const source = [
     '"use strict";',
-    design.memories.map((_, index) => `const m${index} = memories[${index}];`).join('\n'),
+    `let n${memories.map((name) => `, ${name}`).join('')};`,
     `const nn = new Int32Array(${edge.sampleWords});`,
-    writer.constants.join('\n'),
     settleChunks.definitions,
     edgeChunks.definitions,
-    `return { settle() { ${settleChunks.call} }, edge() { ${edgeChunks.call} } };`,
+    'return {',
+    `  bind(words, memories) { n = words; ${memories.map((name, index) => `${name} = memories[${index}];`).join(' ')} },`,
+    // Constants live in words nothing else writes: each simulator's array gets them once.
+    `  initialize() { ${writer.constants.join(' ')} },`,
+    `  settle() { ${settleChunks.call} },`,
+    `  edge() { ${edgeChunks.call} },`,
+    '};',
   ].join('\n');
   return { layout: plan.layout, source };
 }

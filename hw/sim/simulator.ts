@@ -17,6 +17,10 @@ function parity32(value: number): number {
 }
 
 interface CompiledModel {
+  /** Points the generated code at one simulator's state. */
+  bind(words: Int32Array, memories: Int32Array[]): void;
+  /** Stores the design's constants into the bound state (once per state). */
+  initialize(): void;
   settle(): void;
   edge(): void;
 }
@@ -45,21 +49,27 @@ export interface SignalSlot {
 
 const compiled = new WeakMap<IrDesign, CompiledDesign>();
 
-type ModelFactory = (n: Int32Array, memories: Int32Array[], p32: typeof parity32) => CompiledModel;
+/** A design's one generated model, and the simulator whose state it is bound to now. */
+interface SharedModel {
+  readonly model: CompiledModel;
+  owner: Simulator | undefined;
+}
 
 /**
- * One generated function per compiled design, shared by all its simulators: parsed once, and
- * V8's optimized code for the settle chunks carries over from one simulator to the next.
+ * One generated model per compiled design, shared by all its simulators and rebound to whichever
+ * runs: parsed once, and V8's optimized code for the settle chunks (seconds of JIT warm-up on
+ * MmaUnit) carries over from one simulator to the next, which fresh closures would not.
  */
-const factories = new WeakMap<CompiledDesign, ModelFactory>();
+const models = new WeakMap<CompiledDesign, SharedModel>();
 
-function factoryOf(design: CompiledDesign): ModelFactory {
-  let factory = factories.get(design);
-  if (!factory) {
-    factory = new Function('n', 'memories', 'parity32', design.source) as ModelFactory;
-    factories.set(design, factory);
+function sharedModelOf(design: CompiledDesign): SharedModel {
+  let shared = models.get(design);
+  if (!shared) {
+    const model = new Function('parity32', design.source)(parity32) as CompiledModel;
+    shared = { model, owner: undefined };
+    models.set(design, shared);
   }
-  return factory;
+  return shared;
 }
 
 /** Flattens, levelizes and generates code for a design (cached per design object). */
@@ -99,7 +109,7 @@ export class Simulator {
   /** Every stored net's words (see words.ts); the generated code reads and writes it directly. */
   private readonly words: Int32Array;
   private readonly memories: Int32Array[];
-  private readonly model: CompiledModel;
+  private readonly shared: SharedModel;
   private dirty = true;
   private cycleCount = 0;
   private readonly beforeEdge: ((cycle: number) => void)[] = [];
@@ -110,7 +120,18 @@ export class Simulator {
     const { layout, flat } = this.design;
     this.words = new Int32Array(layout.wordCount);
     this.memories = flat.memories.map((memory) => new Int32Array(memory.depth * wordsOf(memory.width)));
-    this.model = factoryOf(this.design)(this.words, this.memories, parity32);
+    this.shared = sharedModelOf(this.design);
+    this.model.initialize();
+  }
+
+  /** The shared generated model, bound to this simulator's state. */
+  private get model(): CompiledModel {
+    const shared = this.shared;
+    if (shared.owner !== this) {
+      shared.model.bind(this.words, this.memories);
+      shared.owner = this;
+    }
+    return shared.model;
   }
 
   /** Cycles stepped since construction. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defineModule, input, output, type Signal } from '../../../hw/core/index.ts';
+import { constant, defineModule, input, output, type Signal } from '../../../hw/core/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
-import { Simulator } from '../../../hw/sim/simulator.ts';
+import { Simulator, compileDesign } from '../../../hw/sim/simulator.ts';
 import { UserError } from '../../../common/errors.ts';
 
 const WIDTHS = [1, 31, 32, 33, 63, 64, 65, 96, 128, 130] as const;
@@ -58,5 +58,38 @@ describe('Simulator poke/peek at word boundaries', () => {
     simulator.step();
     expect(simulator.peek('held')).toBe((1n << 130n) - 2n);
     expect(simulator.peek('held_reg')).toBe((1n << 130n) - 2n);
+  });
+
+  it('keeps the state of simulators that share one compiled design apart (registers, memories, constants)', () => {
+    const Scratch = defineModule({
+      name: 'Scratch',
+      defaults: {},
+      ports: () => ({ address: input(2), data: input(8), write: input(1), read: output(8), count: output(8), seven: output(8) }),
+      build(m, io) {
+        const memory = m.memory('words', { depth: 4, width: 8 });
+        memory.write(io.address, io.data, io.write);
+        io.read.set(memory.read(io.address));
+        const count = m.reg('counter', 8, { reset: 0 });
+        count.set(count.add(1));
+        io.count.set(count);
+        io.seven.set(constant(7, 8));
+      },
+    });
+    const design = compileDesign(elaborate(Scratch));
+    const [first, second] = [new Simulator(design), new Simulator(design)] as const;
+    first.reset();
+    second.reset();
+    first.poke('address', 1);
+    first.poke('data', 0xaa);
+    first.poke('write', 1);
+    first.step(3);
+    second.poke('address', 1);
+    second.step();
+    first.poke('write', 0);
+    expect([first.peek('read'), second.peek('read')]).toEqual([0xaan, 0n]);
+    expect([first.peek('count'), second.peek('count')]).toEqual([3n, 1n]);
+    expect([first.peek('seven'), second.peek('seven')]).toEqual([7n, 7n]);
+    second.step();
+    expect([first.peek('count'), second.peek('count')]).toEqual([3n, 2n]);
   });
 });
