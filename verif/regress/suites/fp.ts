@@ -8,7 +8,7 @@ import type { PortValues } from '../../engines/engine.ts';
 import { dot4Accumulate } from '../../golden/mma.ts';
 import { fp16Product, fp32Add } from '../../numerics/fp32.ts';
 import { defineSuite, once, type RegressSuite } from '../suite.ts';
-import { fp16Bits, fp16Quad, fp32Bits, fp32Pair } from './fpOperands.ts';
+import { fp16Bits, fp16CancellingChunk, fp16Quad, fp32Bits, fp32Pair } from './fpOperands.ts';
 
 /** Up to this many operand sets per case, one per cycle: a case shrinks to the one that fails. */
 const MAX_VECTORS_PER_CASE = 8;
@@ -72,7 +72,7 @@ export const fpSuites: readonly RegressSuite[] = [
     name: 'DotProduct4',
     groups: ['fp', 'tensor'],
     description: 'DotProduct4 (comb) = (p0 + p1) + (p2 + p3), SPEC §2',
-    arbitrary: vectorsOf(fc.tuple(fp16Quad, fp16Quad)),
+    arbitrary: vectorsOf(fc.oneof({ weight: 4, arbitrary: fc.tuple(fp16Quad, fp16Quad) }, { weight: 1, arbitrary: fp16CancellingChunk })),
     design: once(() => elaborate(DotProduct4)),
     vectors: (chunks) => ({
       stimulus: chunks.map(([a, b]) => operandPorts(a, b)),

@@ -75,3 +75,28 @@ export const fp16Quad: fc.Arbitrary<number[]> = fc.oneof(
   { weight: 2, arbitrary: nearOperands(FP16_FIELDS, fp16Bits, 4) },
   { weight: 1, arbitrary: fc.array(fc.constantFrom(...fp16Specials), { minLength: 4, maxLength: 4 }) },
 );
+
+/** Largest distance, in units in the last place, of the nearly cancelling operands from x. */
+const CANCEL_ULPS = 8;
+/** The finite FP16 magnitudes the ±ulp steps stay within. */
+const FP16_LARGEST_FINITE = 0x7bff;
+
+/**
+ * One dot-product chunk `[a, b]` whose products cancel in all but their last bits, pair by pair:
+ * a_k = b_k = x and a_{k+1} = −(x + i ulp), b_{k+1} = x − i ulp, so p_k + p_{k+1} = x² − (x² − i²
+ * ulp²) leaves a few low bits of a 22-bit product — the deep renormalization (a left shift of
+ * twenty places) that independent or merely near operands almost never reach.
+ */
+export const fp16CancellingChunk: fc.Arbitrary<[number[], number[]]> = fc
+  .array(fc.tuple(fp16Bits, fc.integer({ min: 1, max: CANCEL_ULPS })), { minLength: 2, maxLength: 2 })
+  .map((pairs) => {
+    const a: number[] = [];
+    const b: number[] = [];
+    for (const [x, ulps] of pairs) {
+      const magnitude = Math.min(FP16_LARGEST_FINITE - ulps, Math.max(ulps, x & 0x7fff));
+      const sign = x & 0x8000;
+      a.push(sign | magnitude, (sign ^ 0x8000) | (magnitude + ulps));
+      b.push(magnitude, magnitude - ulps);
+    }
+    return [a, b];
+  });
