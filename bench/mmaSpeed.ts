@@ -13,7 +13,8 @@
  * The warm-up (elaboration, the in-process code generation, the Verilator -O3 build the tests
  * also use, the Icarus compile; builds cached by content) and the golden check are untimed.
  * An engine given a shorter prefix (Icarus: --icarus-mmas MMAs, a tenth of the other streams)
- * has its rate extrapolated, and the table says so. --xxx 0 skips a workload.
+ * has its rate extrapolated, and the table says so. --xxx 0 skips a workload. Last, the
+ * Verilator binary alone on one batch's stimulus file: the rest of its time is the harness.
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -22,8 +23,15 @@ import { compileDesign } from '../hw/sim/simulator.ts';
 import { MmaUnit } from '../hw/designs/tensor/MmaUnit.ts';
 import { createEngine } from '../verif/engines/index.ts';
 import type { EngineName } from '../verif/engines/engine.ts';
+import { emitVerilog } from '../gen/verilog/emit.ts';
+import { mmaLatency } from '../hw/designs/tensor/MmaUnit.ts';
+import { scheduleMmas } from '../verif/mma/mmaSchedule.ts';
+import { mmaBenchDesign } from '../verif/mma/runMmas.ts';
+import { buildVerilator, runVerilator } from '../verif/tools/verilator.ts';
+import { formatStimulus, harnessPortsOf } from '../verif/tools/stimulus.ts';
 import { measureProcess, type ProcessMeasure } from './measureProcess.ts';
-import { workloads } from './speedWorkloads.ts';
+import { randomCoruscantMmas } from './mmaStream.ts';
+import { MMA_SPARSITY, workloads } from './speedWorkloads.ts';
 
 const { values } = parseArgs({
   options: {
@@ -82,6 +90,21 @@ function compileChild(): void {
   process.stdout.write(`${JSON.stringify({ elaborateSeconds, codegenSeconds: seconds(started) })}\n`);
 }
 
+/**
+ * The Verilator binary alone on the stimulus file of the stream's first batch: what the harness's
+ * TypeScript side (scheduling, stimulus text, parsing) costs is the difference from the table.
+ */
+async function verilatorAloneChild(seed: number): Promise<void> {
+  const design = mmaBenchDesign();
+  const ports = harnessPortsOf(design);
+  const schedule = scheduleMmas(randomCoruscantMmas(Math.min(Number(values.batch), Number(values.mmas)), seed, MMA_SPARSITY), mmaLatency(0));
+  const stimulus = formatStimulus(ports, [schedule.inputs]);
+  const build = await buildVerilator(emitVerilog(design), ports);
+  const started = performance.now();
+  await runVerilator(build, stimulus);
+  process.stdout.write(`${JSON.stringify({ cycles: schedule.inputs.length, seconds: seconds(started) })}\n`);
+}
+
 interface Row {
   readonly engine: EngineName;
   readonly report: ChildReport;
@@ -95,6 +118,7 @@ const lastLine = (measure: ProcessMeasure): string => measure.stdout.trim().spli
 async function main(): Promise<void> {
   const seed = Number(values.seed);
   if (values.child === 'compile') return compileChild();
+  if (values.child === 'verilator-alone') return verilatorAloneChild(seed);
   if (values.child !== undefined) return runChild(values.child as EngineName, values.workload!, Number(values.count), seed);
 
   const engines = values.engines.split(',') as EngineName[];
@@ -139,6 +163,10 @@ async function main(): Promise<void> {
         `| ${row.engine}${prefix} | ${format(report.count)} | ${format(report.cycles)} | ${format(report.runSeconds, 1)} | ${format(report.count / report.runSeconds, 1)} | ${format(cyclesPerSecond(row))} | ${ratio} | ${format(report.warmUpSeconds, 1)} | ${format(row.process.peakMegabytes)} | ${equal} |`,
       );
     }
+  }
+  if (engines.includes('verilator') && mmas > 0) {
+    const alone = JSON.parse(lastLine(await child(['--child', 'verilator-alone', '--mmas', String(mmas)]))) as { cycles: number; seconds: number };
+    console.log(`\nThe Verilator binary alone on one batch's stimulus file (${format(alone.cycles)} cycles, file written and read back): ${format(alone.cycles / alone.seconds)} cycles/s.`);
   }
   console.log('\nwall s: the timed run, harness included; warm-up s: the untimed first unit (elaboration, in-process codegen or the Verilator/Icarus build: quick when cached); peak MB: the child process and the simulator it runs.');
   if (failed) process.exitCode = 1;
