@@ -22,9 +22,11 @@ const COUNTEREXAMPLE_CHARS = 400;
 
 /**
  * Lowers a miter (output `trigger`) to an AIG with a map of its input bits: registers start at
- * zero (the step contract's reset state), synchronous resets and enables become logic.
+ * zero (the step contract's reset state), synchronous resets and enables become logic. The first
+ * `opt -fast` merges the word-level cells original and mutant share (the three multipliers a
+ * mutant of the fourth leaves alone) before `techmap` turns them into thousands of gates.
  */
-const TO_AIGER = ['setundef -zero -init', 'async2sync', 'techmap', 'opt -fast', 'dffunmap', 'aigmap', 'write_aiger -map miter.map miter.aig'];
+const TO_AIGER = ['setundef -zero -init', 'async2sync', 'opt -fast', 'techmap', 'opt -fast', 'dffunmap', 'aigmap', 'write_aiger -map miter.map miter.aig'];
 
 /**
  * The counterexample ABC wrote (`write_cex -n`: `pi<k>@<step>=<bit>`) as `port=hex` words, with
@@ -62,7 +64,7 @@ async function runAbc(miterScript: readonly string[], inputs: Readonly<Record<st
 }
 
 /**
- * Decides a miter with ABC: `iprove` (combinational equivalence by SAT sweeping) for designs
+ * Decides a miter with ABC: `&cec -m` (combinational equivalence by SAT sweeping) for designs
  * without state; for sequential ones `pdr` (every cycle from reset), then, if PDR runs out of
  * time, `bmc3` over BOUNDED_CYCLES cycles — its success is returned as 'bounded'.
  */
@@ -79,7 +81,7 @@ export async function abcDecide(miterScript: readonly string[], inputs: Readonly
   };
   const asserted = /was asserted in frame/;
   if (!sequential) {
-    const outcome = await attempt('iprove', /^UNSATISFIABLE/m, /^SATISFIABLE/m);
+    const outcome = await attempt('&get -n; &cec -m', /Networks are equivalent/, /NOT EQUIVALENT/);
     return outcome === 'proved' ? { kind: 'success' } : outcome;
   }
   const unbounded = await attempt(`pdr -T ${ABC_SECONDS}`, /Property proved/, asserted);
