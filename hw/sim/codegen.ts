@@ -300,11 +300,13 @@ function singleReaders(design: FlatDesign, plan: StoragePlan): Uint8Array {
   cells.forEach((cell, index) => {
     if (plan.aliased[index]) return;
     const inlines = READS_EACH_WORD_ONCE.has(cell.op) && oneWord(cell.output) && cell.inputs.every(oneWord);
-    for (const input of cell.inputs) {
+    cell.inputs.forEach((input, position) => {
       const root = plan.root[input]!;
       reads[root]!++;
-      qualifies[root] = inlines ? 1 : 0;
-    }
+      // Not into a mux arm: code there runs only when selected, so until both arms have run V8
+      // optimizes without type feedback for it and deoptimizes (and recompiles) on first use.
+      qualifies[root] = inlines && !(cell.op === 'mux' && position > 0) ? 1 : 0;
+    });
   });
   return qualifies.map((flag, net) => (flag && reads[net] === 1 ? 1 : 0));
 }
