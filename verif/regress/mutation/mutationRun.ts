@@ -50,13 +50,16 @@ function survivorDetail(proof: ProofResult, top: string): string | undefined {
 
 interface ScoredDesign extends MiterDesign {
   readonly sequential: boolean;
+  readonly ir: IrDesign;
 }
 
-const miterDesign = (design: IrDesign): ScoredDesign => ({
-  files: emitVerilog(design),
-  top: design.top,
-  sequential: design.modules.some((module) => module.registers.length > 0 || module.memories.length > 0),
-});
+/** Whether module `name` or one under it holds state (an unknown name counts as stateful: the sequential check covers both). */
+function hasState(design: IrDesign, name: string): boolean {
+  const module = design.modules.find((candidate) => candidate.name === name);
+  return !module || module.registers.length > 0 || module.memories.length > 0 || module.instances.some((instance) => hasState(design, instance.module));
+}
+
+const miterDesign = (design: IrDesign): ScoredDesign => ({ files: emitVerilog(design), top: design.top, sequential: hasState(design, design.top), ir: design });
 
 /**
  * Proves a survivor equal where it is cheapest and most general first: the mutated module alone
@@ -66,7 +69,7 @@ const miterDesign = (design: IrDesign): ScoredDesign => ({
 async function proveSurvivor(block: ScoredDesign, mutant: Mutant, context: ScoredDesign | undefined): Promise<{ readonly proof: ProofResult; readonly detail?: string }> {
   const mutated = /-module (\S+)/.exec(mutant.command)?.[1];
   const levels = [
-    ...(mutated !== undefined && mutated !== block.top ? [{ design: { ...block, top: mutated }, detail: `proved equal as module ${mutated} alone` }] : []),
+    ...(mutated !== undefined && mutated !== block.top ? [{ design: { ...block, top: mutated, sequential: hasState(block.ir, mutated) }, detail: `proved equal as module ${mutated} alone` }] : []),
     { design: block, detail: undefined },
     ...(context ? [{ design: context, detail: `equal inside ${context.top}: the block alone differs only on inputs ${context.top} never gives it` }] : []),
   ];
