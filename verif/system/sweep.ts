@@ -42,14 +42,27 @@ export interface SweepResult {
   readonly seconds: number;
 }
 
-/** Block-iterations to simulate 1 of: about `budget` sector requests in all. */
-export function sampleFactor(kernel: SpmmKernel, layout: SparseWeightLayout, n: number, budget: number): number {
+/**
+ * The fewest block-iterations a sampled run draws, per SM. The sampled makespan follows the busiest
+ * DRAM bank or channel, and with few iterations their shares are uneven by chance; the maximum
+ * over them then overstates the full run (9216×9216 dense on rtx6000ada: +78 % with 0.07
+ * iterations per SM, +17 % with 0.7, +4 % with 2, +2 % with 3; Coruscant +6 % with 3). From
+ * 6 per SM on, every kernel measured is within 3 % of its full run (docs/system-model.md).
+ */
+export const MIN_SAMPLED_ITERATIONS_PER_SM = 6;
+
+/**
+ * Block-iterations to simulate 1 of: about `budget` sector requests in all, but never fewer than
+ * MIN_SAMPLED_ITERATIONS_PER_SM per SM of `smCount` (the floor wins for the paper's shapes).
+ */
+export function sampleFactor(kernel: SpmmKernel, layout: SparseWeightLayout, n: number, budget: number, smCount: number): number {
   const shape = { m: layout.m, k: layout.k, n };
   const iterations = (layout.m / TILE_M) * (layout.k / TILE_K);
   // Bitmap-format values are fetched one sector per 16-byte chunk (see kernelTraces), so they count twice.
   const sectorsPerByte = kernel === 'coruscant' || kernel === 'stc' ? 2 / 32 : 1 / 32;
   const sectors = storedBytes(kernel, shape, layout) * sectorsPerByte + iterations * ((TILE_K * n * 2) / 32);
-  return Math.max(1, Math.floor(sectors / budget));
+  const floor = Math.floor(iterations / (MIN_SAMPLED_ITERATIONS_PER_SM * smCount));
+  return Math.max(1, Math.min(Math.floor(sectors / budget), floor));
 }
 
 /** The MMA cycle counts and the numeric check, from two sampled tiles of `layout` run through the MmaUnit. */
@@ -67,7 +80,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   const total = options.shapes.length * options.sparsities.length * kernels.length + nValues.length * kernels.length;
   let done = 0;
   const tick = (): void => options.onRun?.(++done, total);
-  memoryProfile(options.profile);
+  const smCount = memoryProfile(options.profile).sm.count;
   const runs: KernelTiming[] = [];
   const nRuns: KernelTiming[] = [];
   let tensor: { mma: MmaCycles; numerics: NumericsCheck } | undefined;
@@ -79,7 +92,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
     options.sparsities.forEach((_, s) => {
       for (const kernel of kernels) {
         const layout = layouts[s]!;
-        runs.push(modelKernel({ profile: options.profile, kernel, shape: { m, k, n: options.n }, layout, mma, sample: sampleFactor(kernel, layout, options.n, options.sectorBudget), ...(options.splitK === undefined ? {} : { splitK: options.splitK }) }));
+        runs.push(modelKernel({ profile: options.profile, kernel, shape: { m, k, n: options.n }, layout, mma, sample: sampleFactor(kernel, layout, options.n, options.sectorBudget, smCount), ...(options.splitK === undefined ? {} : { splitK: options.splitK }) }));
         tick();
       }
     });
@@ -87,7 +100,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
       const layout = layouts[wanted.indexOf(options.nSweepSparsity ?? 0.5)]!;
       for (const n of nValues) {
         for (const kernel of kernels) {
-          nRuns.push(modelKernel({ profile: options.profile, kernel, shape: { m, k, n }, layout, mma, sample: sampleFactor(kernel, layout, n, options.sectorBudget) }));
+          nRuns.push(modelKernel({ profile: options.profile, kernel, shape: { m, k, n }, layout, mma, sample: sampleFactor(kernel, layout, n, options.sectorBudget, smCount) }));
           tick();
         }
       }
