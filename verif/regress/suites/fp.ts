@@ -46,7 +46,12 @@ interface LaneCycle {
   readonly c: number;
 }
 
-const laneCycle: fc.Arbitrary<LaneCycle> = fc.record({ a: fp16Quad, b: fp16Quad, enable: fc.boolean(), loadC: fc.boolean(), c: fp32Bits });
+/** One chunk of dot-product operands: two quads, or (one in five) products that cancel in all but their last bits. */
+const dotChunk: fc.Arbitrary<[number[], number[]]> = fc.oneof({ weight: 4, arbitrary: fc.tuple(fp16Quad, fp16Quad) }, { weight: 1, arbitrary: fp16CancellingChunk });
+
+const laneCycle: fc.Arbitrary<LaneCycle> = fc
+  .record({ operands: dotChunk, enable: fc.boolean(), loadC: fc.boolean(), c: fp32Bits })
+  .map(({ operands: [a, b], ...control }) => ({ a, b, ...control }));
 const IDLE_LANE: LaneCycle = { a: [0, 0, 0, 0], b: [0, 0, 0, 0], enable: false, loadC: false, c: 0 };
 const LANE_PIPELINED = 1;
 const lanePorts = (cycle: LaneCycle, reset: boolean): PortValues => ({ ...operandPorts(cycle.a, cycle.b), enable: BigInt(cycle.enable), loadC: BigInt(cycle.loadC), c: BigInt(cycle.c), reset: BigInt(reset) });
@@ -72,7 +77,7 @@ export const fpSuites: readonly RegressSuite[] = [
     name: 'DotProduct4',
     groups: ['fp', 'tensor'],
     description: 'DotProduct4 (comb) = (p0 + p1) + (p2 + p3), SPEC §2',
-    arbitrary: vectorsOf(fc.oneof({ weight: 4, arbitrary: fc.tuple(fp16Quad, fp16Quad) }, { weight: 1, arbitrary: fp16CancellingChunk })),
+    arbitrary: vectorsOf(dotChunk),
     design: once(() => elaborate(DotProduct4)),
     vectors: (chunks) => ({
       stimulus: chunks.map(([a, b]) => operandPorts(a, b)),
