@@ -40,12 +40,12 @@ export const SYSTEM_MODEL_OPTIONS: Record<string, Options> = {
   n: { type: 'number', default: 8, describe: 'columns of B (the batch; 8 = decode)' },
   sparsity: { type: 'number', default: 0.5, describe: 'fraction of A pruned, in [0, 1) (a seeded random unstructured mask)' },
   'split-k': { type: 'number', describe: 'K splits (default: the fewest, fullest waves, up to 16)' },
-  sample: { type: 'number', describe: 'simulate 1 in this many block-iterations in the memory model and scale (default 1: all)' },
+  sample: { type: 'number', describe: 'simulate 1 in this many block-iterations (one drawn per stratum of the whole grid) in the memory model and scale (default 1: all)' },
   sweep: { type: 'boolean', describe: 'sweep shapes × sparsities × kernels (and N) and write SVG figures and a table to --out' },
   shapes: { type: 'string', default: '7168x7168,9216x9216', describe: 'with --sweep: shapes, comma-separated' },
   sparsities: { type: 'string', default: '0.3,0.4,0.5,0.6,0.7', describe: 'with --sweep: sparsities, comma-separated' },
   'n-values': { type: 'string', default: '8,32,128,256', describe: 'with --sweep: N values of the speedup-vs-N figure (first shape, 50 %); "" for none' },
-  'sector-budget': { type: 'number', default: 300000, describe: 'with --sweep: sector requests simulated per kernel run (the rest scaled)' },
+  'sector-budget': { type: 'number', default: 300000, describe: 'with --sweep: sector requests simulated per kernel run, the rest scaled (never fewer than 6 block-iterations per SM)' },
   out: { type: 'string', default: 'system-sweep', describe: 'with --sweep: folder for the SVG figures, sweep.json and table.md' },
 };
 
