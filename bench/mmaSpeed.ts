@@ -4,7 +4,7 @@
  * register file), no tracing, every D checked against the golden model. Then the same cycles/s
  * on the BitmapDecoder and on a batch of random fuzz designs, each against its golden vectors.
  *
- *   npx tsx bench/mmaSpeed.ts [--mmas 10000] [--ts-mmas N] [--icarus-mmas 200] [--batch 500]
+ *   npx tsx bench/mmaSpeed.ts [--mmas 10000] [--ts-mmas N] [--icarus-mmas 50] [--batch 500]
  *                             [--decoder-streams 400] [--fuzz-streams 4000] [--seed 1]
  *                             [--engines ts,verilator,icarus]
  *
@@ -12,7 +12,7 @@
  * and is timed with its harness included: scheduling, stimulus text, the simulator, parsing.
  * The warm-up (elaboration, the in-process code generation, the Verilator -O3 build the tests
  * also use, the Icarus compile; builds cached by content) and the golden check are untimed.
- * An engine given a shorter prefix (Icarus: --icarus-mmas MMAs, a tenth of the other streams)
+ * An engine given a shorter prefix (Icarus: --icarus-mmas MMAs; it runs the MmaBench at a few cycles per second)
  * has its rate extrapolated, and the table says so. --xxx 0 skips a workload. Last, the
  * Verilator binary alone on one batch's stimulus file: the rest of its time is the harness.
  */
@@ -37,7 +37,7 @@ const { values } = parseArgs({
   options: {
     mmas: { type: 'string', default: '10000' },
     'ts-mmas': { type: 'string' },
-    'icarus-mmas': { type: 'string', default: '200' },
+    'icarus-mmas': { type: 'string', default: '50' },
     batch: { type: 'string', default: '500' },
     'decoder-streams': { type: 'string', default: '400' },
     'fuzz-streams': { type: 'string', default: '4000' },
