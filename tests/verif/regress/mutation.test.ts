@@ -22,7 +22,7 @@ describe('mutation score', () => {
     expect(score.results.filter((result) => result.status === 'killed').every((result) => /killed by case \d+/.test(result.detail ?? ''))).toBe(true);
   }, 120_000);
 
-  it('the SAT miter proves the block equal to itself and an inverted output different', async () => {
+  it('the miter proves the block equal to itself and an inverted output different, with its counterexample', async () => {
     const files = emitVerilog(elaborate(LaneDetector));
     const block = { files, top: 'LaneDetector' };
     const [mutant] = await makeMutants(files, 'LaneDetector', 1, 1);
