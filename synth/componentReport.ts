@@ -1,4 +1,10 @@
 import type { AreaReport, CellTypeUsage } from './area.ts';
+import { describeStimulus, type Activity } from './activity.ts';
+import type { CompositionNote } from './composedSynthesis.ts';
+import type { FlowSettings } from './flowSettings.ts';
+import type { MappedDesign } from './mapToCells.ts';
+import type { SynthesisResult, SynthesizeOptions } from './synthesizeDesign.ts';
+import type { CriticalPath } from './timing/sta.ts';
 import type { PowerReport } from './power.ts';
 import type { ScalingFactors } from './scaling.ts';
 
@@ -36,5 +42,35 @@ export function componentReport(
     criticalPathPs45: block.pathPs,
     criticalPathPsTarget: block.pathPs * factors.delay,
     byType: block.area.byType,
+  };
+}
+
+/** The result every flow returns: its rows, with the settings, activity and timing they came from. */
+export function synthesisResult(
+  top: string,
+  mapped: MappedDesign,
+  settings: FlowSettings,
+  options: SynthesizeOptions,
+  measured: { readonly activity: Activity; readonly timing: CriticalPath; readonly components: readonly ComponentReport[]; readonly composition?: readonly CompositionNote[] },
+): SynthesisResult {
+  const { report: staReport, ...timing } = measured.timing;
+  return {
+    report: {
+      top,
+      engine: mapped.engine,
+      library: mapped.library.name,
+      clockGhz: settings.clockGhz,
+      stimulus: options.stimulusLabel ?? describeStimulus(settings.stimulus),
+      measuredCycles: measured.activity.cycles,
+      source: settings.source,
+      target: settings.target,
+      factors: settings.factors,
+      components: measured.components,
+      timing,
+      yosysChipArea: mapped.yosysChipArea,
+      ...(measured.composition ? { composition: measured.composition } : {}),
+    },
+    mapped,
+    staReport,
   };
 }

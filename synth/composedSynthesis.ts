@@ -1,6 +1,6 @@
 import { UserError } from '../common/errors.ts';
-import { describeStimulus, measureActivity, type Activity, type ActivityStimulus } from './activity.ts';
-import { componentReport, type ComponentReport } from './componentReport.ts';
+import { measureActivity, type Activity, type ActivityStimulus } from './activity.ts';
+import { componentReport, synthesisResult, type ComponentReport } from './componentReport.ts';
 import { componentsOf, displayModuleName } from './components.ts';
 import { hierarchicalArea, scaleArea } from './hierarchyArea.ts';
 import { mapToCells, type MappedDesign } from './mapToCells.ts';
@@ -63,7 +63,8 @@ export async function synthesizeComposed(
   compose: readonly ComposedModule[],
   options: SynthesizeOptions = {},
 ): Promise<SynthesisResult> {
-  const { clockGhz, stimulus, source, target, factors, roles, timeout, engine } = flowSettings(options);
+  const settings = flowSettings(options);
+  const { clockGhz, stimulus, factors, roles, timeout, engine } = settings;
   const clockHz = clockGhz * 1e9;
   const mapped = options.mapped ?? (await mapToCells(verilogFiles, top, { ...engine, ...timeout, compose: compose.map((entry) => entry.module) }));
   // One simulation at a time: each is a long single-threaded Icarus run.
@@ -128,29 +129,15 @@ export async function synthesizeComposed(
     return componentReport({ module, displayName: displayModuleName(module), instances, area: scaleArea(perInstance, instances), power45: power, pathPs }, factors);
   });
 
-  const { report: staReport, ...timingSummary } = timing;
-  return {
-    report: {
-      top,
-      engine: mapped.engine,
-      library: mapped.library.name,
-      clockGhz,
-      stimulus: options.stimulusLabel ?? describeStimulus(stimulus),
-      measuredCycles: activity.cycles,
-      source,
-      target,
-      factors,
-      components,
-      timing: timingSummary,
-      yosysChipArea: mapped.yosysChipArea,
-      composition: compose.map((entry) => ({
-        module: entry.module,
-        instances: outermostComposed.filter((instance) => instance.module === entry.module).length,
-        stimulus: entry.stimulusLabel,
-        measuredCycles: measured.get(entry.module)?.cycles ?? 0,
-      })),
-    },
-    mapped,
-    staReport,
-  };
+  return synthesisResult(top, mapped, settings, options, {
+    activity,
+    timing,
+    components,
+    composition: compose.map((entry) => ({
+      module: entry.module,
+      instances: outermostComposed.filter((instance) => instance.module === entry.module).length,
+      stimulus: entry.stimulusLabel,
+      measuredCycles: measured.get(entry.module)?.cycles ?? 0,
+    })),
+  });
 }

@@ -1,6 +1,6 @@
-import { describeStimulus, measureActivity, type ActivityStimulus } from './activity.ts';
+import { measureActivity, type ActivityStimulus } from './activity.ts';
 import { areaOf } from './area.ts';
-import { componentReport, type ComponentReport } from './componentReport.ts';
+import { componentReport, synthesisResult, type ComponentReport } from './componentReport.ts';
 import { componentsOf } from './components.ts';
 import { synthesizeComposed, type ComposedModule, type CompositionNote } from './composedSynthesis.ts';
 import { mapToCells, type MappedDesign } from './mapToCells.ts';
@@ -76,7 +76,8 @@ export interface SynthesisResult {
  */
 export async function synthesizeDesign(verilogFiles: Readonly<Record<string, string>>, top: string, options: SynthesizeOptions = {}): Promise<SynthesisResult> {
   if (options.compose && options.compose.length > 0) return synthesizeComposed(verilogFiles, top, options.compose, options);
-  const { clockGhz, stimulus, source, target, factors, roles, timeout, engine } = flowSettings(options);
+  const settings = flowSettings(options);
+  const { clockGhz, stimulus, factors, roles, timeout, engine } = settings;
   const mapped = options.mapped ?? (await mapToCells(verilogFiles, top, { ...engine, ...timeout }));
   const [activity, timing] = await Promise.all([
     measureActivity(mapped, stimulus, { ...roles, ...timeout }),
@@ -95,23 +96,5 @@ export async function synthesizeDesign(verilogFiles: Readonly<Record<string, str
       factors,
     );
   });
-  const { report: staReport, ...timingSummary } = timing;
-  return {
-    report: {
-      top,
-      engine: mapped.engine,
-      library: mapped.library.name,
-      clockGhz,
-      stimulus: options.stimulusLabel ?? describeStimulus(stimulus),
-      measuredCycles: activity.cycles,
-      source,
-      target,
-      factors,
-      components,
-      timing: timingSummary,
-      yosysChipArea: mapped.yosysChipArea,
-    },
-    mapped,
-    staReport,
-  };
+  return synthesisResult(top, mapped, settings, options, { activity, timing, components });
 }
