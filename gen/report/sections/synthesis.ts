@@ -1,10 +1,10 @@
-import { barChartSvg } from '../../../common/svgChart.ts';
 import { ToolError } from '../../../common/errors.ts';
 import type { ModuleDefinition } from '../../../hw/core/index.ts';
 import { registerFileBandwidthReport } from '../../../hw/designs/decoder/bandwidth.ts';
 import { AdderChain, BitmapDecoder, LaneDetector } from '../../../hw/designs/decoder/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import type { ActivityStimulus } from '../../../synth/activity.ts';
+import { reportChartSvg } from '../../../synth/reportText.ts';
 import { synthesizeDesign, type ComponentReport, type SynthReport } from '../../../synth/synthesizeDesign.ts';
 import type { DecoderShape } from '../../../verif/golden/decoder.ts';
 import type { YosysEngine } from '../../../synth/yosys.ts';
@@ -62,37 +62,6 @@ function componentRows(report: SynthReport, shown: ShownNumbers): string[][] {
   });
 }
 
-/** Area and power of the decoder's blocks at both nodes, as two bar charts stacked in one SVG. */
-function decoderChart(report: SynthReport): string {
-  const rows = report.components;
-  const categories = rows.map((row, index) => (index === 0 ? 'whole decoder' : `${row.displayName}${row.instances > 1 ? ` ×${row.instances}` : ''}`));
-  const node = `${report.target.node} nm`;
-  const width = 1100;
-  const height = 340;
-  const charts = [
-    barChartSvg({
-      title: `Area of ${report.top}`,
-      xLabel: 'block',
-      yLabel: 'area (µm²)',
-      categories,
-      series: [{ name: '45 nm', values: rows.map((row) => row.area45) }, { name: node, values: rows.map((row) => row.areaTarget) }],
-      width,
-      height,
-    }),
-    barChartSvg({
-      title: `Power at ${report.clockGhz} GHz`,
-      xLabel: 'block',
-      yLabel: 'power (µW)',
-      categories,
-      series: [{ name: '45 nm', values: rows.map((row) => row.power45.totalUw) }, { name: node, values: rows.map((row) => row.totalUwTarget) }],
-      width,
-      height,
-    }),
-  ];
-  const nested = charts.map((chart, index) => chart.replace(/^<\?xml[^>]*>\n/, '').replace('<svg ', `<svg y="${index * height}" `));
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${2 * height}" viewBox="0 0 ${width} ${2 * height}">\n${nested.join('')}</svg>\n`;
-}
-
 /** The paper's register-file bandwidth check, redone from the decoder's ports. */
 function bandwidthHtml(shown: ShownNumbers): string {
   const report = registerFileBandwidthReport();
@@ -139,7 +108,7 @@ export const synthesisSection: ReportSection = {
     const decoder = reports.find((report) => report.top.startsWith('BitmapDecoder'));
     const node = `${first.target.node} nm`;
     const rows = reports.flatMap((report) => componentRows(report, shown));
-    const chart = decoder ? decoderChart(decoder) : undefined;
+    const chart = decoder ? reportChartSvg(decoder) : undefined;
     const html = [
       `<p>Each block's Verilog mapped by Yosys (${escapeHtml(first.engine)}) onto the project's 45 nm library (${escapeHtml(first.library)}, NanGate FreePDK45 figures); ` +
         `power at ${shown.show('clockGhz', first.clockGhz, { digits: 1 })} GHz from gate-level simulation (LaneDetector, AdderChain: random inputs; BitmapDecoder: back-to-back MMAs over 30–70 % dense bitmaps); ` +
@@ -149,7 +118,7 @@ export const synthesisSection: ReportSection = {
       '<p>The MmaUnit (≈313,000 cells) is not re-synthesized for this page: its run, <code>node bin/gen.js synth --top MmaUnit --compose TensorLane --engine system</code>, ' +
         'takes about ten minutes here (one gate-level lane measured and counted 32 times); docs/synthesis.md has its report and the decoder\'s share of it.</p>',
       tableHtml(['block', 'cells', 'area µm² 45 nm', `area µm² ${node}`, 'leakage µW 45 nm', 'dynamic µW 45 nm', 'total µW 45 nm', `total µW ${node}`, 'path ps 45 nm'], rows, 'numeric'),
-      ...(decoder && chart ? [figureHtml('synthesis', chart, `Area and total power of ${decoder.top} and its blocks (all instances), at 45 nm and ${node}.`)] : []),
+      ...(decoder && chart ? [figureHtml('synthesis', chart, `Area and power of ${decoder.top} and its blocks (all instances), at 45 nm and ${node}.`)] : []),
       bandwidthHtml(shown),
     ].join('\n');
     const total = (decoder ?? first).components[0]!;
