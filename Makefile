@@ -1,5 +1,5 @@
 # Two commands do everything on a fresh Debian machine with Node 20: `make demo` and `make test`.
-.PHONY: setup demo test typecheck lint unit bench soak clean
+.PHONY: setup demo test typecheck lint format unit bench soak clean
 
 setup:
 	@bash scripts/setup.sh
@@ -11,7 +11,12 @@ typecheck: setup
 	npx tsc --noEmit -p .
 
 lint: setup
+	npx prettier --check .
 	npx eslint .
+	npx depcruise common tools waves golden hw engines verif synth gpu gen bench tests --config .dependency-cruiser.cjs
+
+format: setup
+	npx prettier --write .
 
 unit: setup
 	npx vitest run

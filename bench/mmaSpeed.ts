@@ -20,15 +20,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { elaborate } from '../hw/ir/elaborate.ts';
 import { compileDesign } from '../hw/sim/simulator.ts';
-import { MmaUnit } from '../hw/designs/tensor/MmaUnit.ts';
-import { createEngine } from '../verif/engines/index.ts';
-import type { EngineName } from '../verif/engines/engine.ts';
-import { emitVerilog } from '../gen/verilog/emit.ts';
-import { mmaLatency } from '../hw/designs/tensor/MmaUnit.ts';
+import { MmaUnit } from '../hw/designs/tensor/mmaUnit.ts';
+import { createEngine } from '../engines/index.ts';
+import type { EngineName } from '../engines/engine.ts';
+import { emitVerilog } from '../hw/verilog/emit.ts';
+import { mmaLatency } from '../hw/designs/tensor/mmaUnit.ts';
 import { scheduleMmas } from '../verif/mma/mmaSchedule.ts';
 import { mmaBenchDesign } from '../verif/mma/runMmas.ts';
-import { buildVerilator, runVerilator } from '../verif/tools/verilator.ts';
-import { formatStimulus, harnessPortsOf } from '../verif/tools/stimulus.ts';
+import { buildVerilator, runVerilator } from '../tools/verilator.ts';
+import { formatStimulus, harnessPortsOf } from '../engines/harnessStimulus.ts';
 import { measureProcess, type ProcessMeasure } from './measureProcess.ts';
 import { randomCoruscantMmas } from './mmaStream.ts';
 import { MMA_SPARSITY, workloads } from './speedWorkloads.ts';
@@ -97,7 +97,10 @@ function compileChild(): void {
 async function verilatorAloneChild(seed: number): Promise<void> {
   const design = mmaBenchDesign();
   const ports = harnessPortsOf(design);
-  const schedule = scheduleMmas(randomCoruscantMmas(Math.min(Number(values.batch), Number(values.mmas)), seed, MMA_SPARSITY), mmaLatency(0));
+  const schedule = scheduleMmas(
+    randomCoruscantMmas(Math.min(Number(values.batch), Number(values.mmas)), seed, MMA_SPARSITY),
+    mmaLatency(0),
+  );
   const stimulus = formatStimulus(ports, [schedule.inputs]);
   const build = await buildVerilator(emitVerilog(design), ports);
   const started = performance.now();
@@ -119,7 +122,8 @@ interface Row {
  */
 const MMA_HARNESS_HEAP_MB = 384;
 
-const format = (value: number, digits = 0): string => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const format = (value: number, digits = 0): string =>
+  value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const cyclesPerSecond = (row: Row): number => row.report.cycles / row.report.runSeconds;
 const lastLine = (measure: ProcessMeasure): string => measure.stdout.trim().split('\n').pop()!;
 
@@ -127,39 +131,77 @@ async function main(): Promise<void> {
   const seed = Number(values.seed);
   if (values.child === 'compile') return compileChild();
   if (values.child === 'verilator-alone') return verilatorAloneChild(seed);
-  if (values.child !== undefined) return runChild(values.child as EngineName, values.workload!, Number(values.count), seed);
+  if (values.child !== undefined)
+    return runChild(values.child as EngineName, values.workload!, Number(values.count), seed);
 
   const engines = values.engines.split(',') as EngineName[];
   const unknown = engines.filter((engine) => !ENGINES.includes(engine));
   if (unknown.length > 0) throw new Error(`unknown engine ${unknown.join(', ')} (known: ${ENGINES.join(', ')})`);
   const self = fileURLToPath(import.meta.url);
   const child = (args: readonly string[], heapMegabytes?: number): Promise<ProcessMeasure> =>
-    measureProcess(process.execPath, [...(heapMegabytes === undefined ? [] : [`--max-old-space-size=${heapMegabytes}`]), '--import', 'tsx', self, '--seed', String(seed), '--batch', String(values.batch), ...args]);
+    measureProcess(process.execPath, [
+      ...(heapMegabytes === undefined ? [] : [`--max-old-space-size=${heapMegabytes}`]),
+      '--import',
+      'tsx',
+      self,
+      '--seed',
+      String(seed),
+      '--batch',
+      String(values.batch),
+      ...args,
+    ]);
 
   const mmas = Number(values.mmas);
-  const streams = (total: number): Record<EngineName, number> => ({ ts: total, verilator: total, icarus: Math.max(1, Math.round(total * ICARUS_SHARE)) });
-  const plan: readonly { workload: string; total: number; counts: Record<EngineName, number>; heapMegabytes?: number }[] = [
-    { workload: 'mma', total: mmas, counts: { ts: Number(values['ts-mmas'] ?? mmas), verilator: mmas, icarus: Number(values['icarus-mmas']) }, heapMegabytes: MMA_HARNESS_HEAP_MB },
-    { workload: 'decoder', total: Number(values['decoder-streams']), counts: streams(Number(values['decoder-streams'])) },
+  const streams = (total: number): Record<EngineName, number> => ({
+    ts: total,
+    verilator: total,
+    icarus: Math.max(1, Math.round(total * ICARUS_SHARE)),
+  });
+  const plan: readonly {
+    workload: string;
+    total: number;
+    counts: Record<EngineName, number>;
+    heapMegabytes?: number;
+  }[] = [
+    {
+      workload: 'mma',
+      total: mmas,
+      counts: { ts: Number(values['ts-mmas'] ?? mmas), verilator: mmas, icarus: Number(values['icarus-mmas']) },
+      heapMegabytes: MMA_HARNESS_HEAP_MB,
+    },
+    {
+      workload: 'decoder',
+      total: Number(values['decoder-streams']),
+      counts: streams(Number(values['decoder-streams'])),
+    },
     { workload: 'fuzz', total: Number(values['fuzz-streams']), counts: streams(Number(values['fuzz-streams'])) },
   ];
 
   const compileMeasure = await child(['--child', 'compile']);
   const compile = JSON.parse(lastLine(compileMeasure)) as { elaborateSeconds: number; codegenSeconds: number };
-  console.log(`In-process compile of MmaUnit alone: elaborate ${format(compile.elaborateSeconds, 1)} s + codegen ${format(compile.codegenSeconds, 1)} s, peak ${format(compileMeasure.peakMegabytes)} MB.`);
+  console.log(
+    `In-process compile of MmaUnit alone: elaborate ${format(compile.elaborateSeconds, 1)} s + codegen ${format(compile.codegenSeconds, 1)} s, peak ${format(compileMeasure.peakMegabytes)} MB.`,
+  );
 
   let failed = false;
   for (const { workload, total, counts, heapMegabytes } of plan) {
     if (total === 0) continue;
     const rows: Row[] = [];
     for (const engine of engines) {
-      const measure = await child(['--child', engine, '--workload', workload, '--count', String(counts[engine])], heapMegabytes);
+      const measure = await child(
+        ['--child', engine, '--workload', workload, '--count', String(counts[engine])],
+        heapMegabytes,
+      );
       rows.push({ engine, report: JSON.parse(lastLine(measure)) as ChildReport, process: measure });
     }
     const { unit, description } = workloads(Number(values.batch))[workload]!;
     const ts = rows.find((row) => row.engine === 'ts');
-    console.log(`\n${description}; ${format(total)} ${unit}, seed ${seed}, no tracing, results checked against golden.`);
-    console.log(`| engine | ${unit} | cycles | wall s | ${unit}/s | cycles/s | ts ÷ engine | warm-up s | peak MB | = golden |`);
+    console.log(
+      `\n${description}; ${format(total)} ${unit}, seed ${seed}, no tracing, results checked against golden.`,
+    );
+    console.log(
+      `| engine | ${unit} | cycles | wall s | ${unit}/s | cycles/s | ts ÷ engine | warm-up s | peak MB | = golden |`,
+    );
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const row of rows) {
       const { report } = row;
@@ -173,10 +215,17 @@ async function main(): Promise<void> {
     }
   }
   if (engines.includes('verilator') && mmas > 0) {
-    const alone = JSON.parse(lastLine(await child(['--child', 'verilator-alone', '--mmas', String(mmas)]))) as { cycles: number; seconds: number };
-    console.log(`\nThe Verilator binary alone on one batch's stimulus file (${format(alone.cycles)} cycles, file written and read back): ${format(alone.cycles / alone.seconds)} cycles/s.`);
+    const alone = JSON.parse(lastLine(await child(['--child', 'verilator-alone', '--mmas', String(mmas)]))) as {
+      cycles: number;
+      seconds: number;
+    };
+    console.log(
+      `\nThe Verilator binary alone on one batch's stimulus file (${format(alone.cycles)} cycles, file written and read back): ${format(alone.cycles / alone.seconds)} cycles/s.`,
+    );
   }
-  console.log('\nwall s: the timed run, harness included; warm-up s: the untimed first unit (elaboration, in-process codegen or the Verilator/Icarus build: quick when cached); peak MB: the child process and the simulator it runs.');
+  console.log(
+    '\nwall s: the timed run, harness included; warm-up s: the untimed first unit (elaboration, in-process codegen or the Verilator/Icarus build: quick when cached); peak MB: the child process and the simulator it runs.',
+  );
   if (failed) process.exitCode = 1;
 }
 

@@ -2,11 +2,11 @@
  * The MMA benchmark's stimulus: a seeded stream of random coruscant-mode MMAs (m32n1k64), A pruned
  * to an exact sparsity, identical for every engine and every run with the same seed.
  */
-import type { Fp16Matrix, Fp32Matrix } from '../verif/matrix.ts';
+import type { Fp16Matrix, Fp32Matrix } from '../golden/matrix.ts';
 import type { MmaJob } from '../verif/mma/mmaSchedule.ts';
 import { MMA_SHAPES } from '../verif/mma/registerImages.ts';
-import { magnitudePrune } from '../verif/pruning/prune.ts';
-import { Random } from '../verif/pruning/random.ts';
+import { magnitudePrune } from '../golden/pruning/prune.ts';
+import { Random } from '../golden/pruning/random.ts';
 
 /** FP16 of moderate magnitude (2^-7 … 2^5), so 64-term sums stay finite and rounding is exercised. */
 function moderateFp16(random: Random): number {
@@ -22,7 +22,20 @@ function moderateFp32(random: Random): number {
 export function randomCoruscantMmas(count: number, seed: number, sparsity: number): MmaJob[] {
   const random = new Random(seed);
   const { m, n, k } = MMA_SHAPES.coruscant;
-  const fp16Matrix = (rows: number, cols: number): Fp16Matrix => ({ rows, cols, bits: Uint16Array.from({ length: rows * cols }, () => moderateFp16(random)) });
-  const fp32Matrix = (rows: number, cols: number): Fp32Matrix => ({ rows, cols, bits: Uint32Array.from({ length: rows * cols }, () => moderateFp32(random)) });
-  return Array.from({ length: count }, () => ({ mode: 'coruscant' as const, A: magnitudePrune(fp16Matrix(m, k), sparsity), B: fp16Matrix(k, n), C: fp32Matrix(m, n) }));
+  const fp16Matrix = (rows: number, cols: number): Fp16Matrix => ({
+    rows,
+    cols,
+    bits: Uint16Array.from({ length: rows * cols }, () => moderateFp16(random)),
+  });
+  const fp32Matrix = (rows: number, cols: number): Fp32Matrix => ({
+    rows,
+    cols,
+    bits: Uint32Array.from({ length: rows * cols }, () => moderateFp32(random)),
+  });
+  return Array.from({ length: count }, () => ({
+    mode: 'coruscant' as const,
+    A: magnitudePrune(fp16Matrix(m, k), sparsity),
+    B: fp16Matrix(k, n),
+    C: fp32Matrix(m, n),
+  }));
 }

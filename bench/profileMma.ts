@@ -13,16 +13,23 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { mmaBenchDesign, runMmasOnRtl } from '../verif/mma/runMmas.ts';
 import { Simulator, compileDesign } from '../hw/sim/simulator.ts';
-import { TsEngine } from '../verif/engines/ts.ts';
-import { coruscantMma } from '../verif/golden/mma.ts';
-import { Random } from '../verif/pruning/random.ts';
-import { numberToFp16 } from '../verif/numerics/fp16.ts';
-import { zerosFp16, zerosFp32, type Fp16Matrix, type Fp32Matrix } from '../verif/matrix.ts';
+import { TsEngine } from '../engines/tsEngine.ts';
+import { coruscantMma } from '../golden/models/mma.ts';
+import { Random } from '../golden/pruning/random.ts';
+import { numberToFp16 } from '../golden/numerics/fp16.ts';
+import { zerosFp16, zerosFp32, type Fp16Matrix, type Fp32Matrix } from '../golden/matrix.ts';
 import { MMA_SHAPES } from '../verif/mma/registerImages.ts';
 import { scheduleMmas, type MmaJob } from '../verif/mma/mmaSchedule.ts';
-import { mmaLatency } from '../hw/designs/tensor/MmaUnit.ts';
+import { mmaLatency } from '../hw/designs/tensor/mmaUnit.ts';
 
-const { values } = parseArgs({ options: { mmas: { type: 'string', default: '10000' }, seed: { type: 'string', default: '1' }, summarize: { type: 'string' }, top: { type: 'string', default: '15' } } });
+const { values } = parseArgs({
+  options: {
+    mmas: { type: 'string', default: '10000' },
+    seed: { type: 'string', default: '1' },
+    summarize: { type: 'string' },
+    top: { type: 'string', default: '15' },
+  },
+});
 
 /** A random FP16 matrix; each element is zero with probability `sparsity`, else a value in ±[2⁻⁴, 2⁴). */
 function randomFp16(random: Random, rows: number, cols: number, sparsity: number): Fp16Matrix {
@@ -37,14 +44,20 @@ function randomFp16(random: Random, rows: number, cols: number, sparsity: number
 
 function randomFp32(random: Random, rows: number, cols: number): Fp32Matrix {
   const matrix = zerosFp32(rows, cols);
-  for (let index = 0; index < matrix.bits.length; index++) matrix.bits[index] = new Uint32Array(new Float32Array([(random.nextUint32() / 2 ** 32 - 0.5) * 16]).buffer)[0]!;
+  for (let index = 0; index < matrix.bits.length; index++)
+    matrix.bits[index] = new Uint32Array(new Float32Array([(random.nextUint32() / 2 ** 32 - 0.5) * 16]).buffer)[0]!;
   return matrix;
 }
 
 function randomJobs(count: number, seed: number): MmaJob[] {
   const random = new Random(seed);
   const { m, k, n } = MMA_SHAPES.coruscant;
-  return Array.from({ length: count }, () => ({ mode: 'coruscant' as const, A: randomFp16(random, m, k, 0.5), B: randomFp16(random, k, n, 0), C: randomFp32(random, m, n) }));
+  return Array.from({ length: count }, () => ({
+    mode: 'coruscant' as const,
+    A: randomFp16(random, m, k, 0.5),
+    B: randomFp16(random, k, n, 0),
+    C: randomFp32(random, m, n),
+  }));
 }
 
 /** Wall and CPU seconds of one phase (CPU too, as the machine may be shared). */
@@ -62,7 +75,8 @@ async function timed<T>(work: () => T | Promise<T>): Promise<Phase<T>> {
   return { value, wall: (performance.now() - wallStart) / 1000, cpu: (cpu.user + cpu.system) / 1e6 };
 }
 
-const show = (label: string, phase: Phase<unknown>): string => `${label.padEnd(11)}${phase.wall.toFixed(2)} s (cpu ${phase.cpu.toFixed(2)} s)`;
+const show = (label: string, phase: Phase<unknown>): string =>
+  `${label.padEnd(11)}${phase.wall.toFixed(2)} s (cpu ${phase.cpu.toFixed(2)} s)`;
 
 async function profile(count: number, seed: number): Promise<void> {
   const jobs = randomJobs(count, seed);
@@ -119,7 +133,8 @@ function summarize(file: string, top: number): void {
   });
   const rows = [...selfMs].sort((a, b) => b[1] - a[1]).slice(0, top);
   process.stdout.write(`total ${(total / 1000).toFixed(2)} s sampled\n`);
-  for (const [key, ms] of rows) process.stdout.write(`${ms.toFixed(0).padStart(7)} ms ${((100 * ms) / total).toFixed(1).padStart(5)} %  ${key}\n`);
+  for (const [key, ms] of rows)
+    process.stdout.write(`${ms.toFixed(0).padStart(7)} ms ${((100 * ms) / total).toFixed(1).padStart(5)} %  ${key}\n`);
 }
 
 if (values.summarize !== undefined) summarize(values.summarize, Number(values.top));

@@ -15,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { elaborate } from '../hw/ir/elaborate.ts';
 import { compileDesign, Simulator } from '../hw/sim/simulator.ts';
-import { traceToVcd } from '../hw/sim/trace.ts';
-import { emitVerilog } from '../gen/verilog/emit.ts';
+import { traceToVcd } from '../hw/sim/vcdTrace.ts';
+import { emitVerilog } from '../hw/verilog/emit.ts';
 import { Counter } from '../hw/examples/counter.ts';
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { ChainDesign, InstanceChainDesign, WideDesign } from './scaleDesigns.ts';
@@ -62,7 +62,9 @@ function measureDesign(kind: string, size: number): void {
     simulator.step();
   }
   const simulateSeconds = seconds(started);
-  process.stdout.write(`${JSON.stringify({ elaborateSeconds, compileSeconds, verilogSeconds, verilogBytes, simulateSeconds })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ elaborateSeconds, compileSeconds, verilogSeconds, verilogBytes, simulateSeconds })}\n`,
+  );
 }
 
 /** A million cycles of Counter traced to a VCD: time and the trace's size (memory is read by the parent). */
@@ -92,7 +94,9 @@ async function main(): Promise<void> {
   if (values.child === 'long') return measureLongRun();
   if (values.child !== undefined) return measureDesign(values.child, Number(values.size));
 
-  console.log(`Design size vs. time (s) per phase; ${SIM_CYCLES} simulated cycles per row; each row its own process (Node ${process.version}).`);
+  console.log(
+    `Design size vs. time (s) per phase; ${SIM_CYCLES} simulated cycles per row; each row its own process (Node ${process.version}).`,
+  );
   console.log('| design | size | elaborate | simulator codegen | Verilog emit | Verilog MB | simulate | peak MB |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const [kind, sizes] of Object.entries(SIZES)) {
@@ -105,7 +109,9 @@ async function main(): Promise<void> {
           `| ${DESIGNS[kind]!.label} | ${size.toLocaleString('en-US')} | ${f(r['elaborateSeconds'])} | ${f(r['compileSeconds'])} | ${f(r['verilogSeconds'])} | ${((r['verilogBytes'] ?? 0) / 1e6).toFixed(2)} | ${f(r['simulateSeconds'])} | ${run.peakMegabytes.toFixed(0)} |`,
         );
       } catch (error) {
-        console.log(`| ${DESIGNS[kind]!.label} | ${size.toLocaleString('en-US')} | failed: ${String((error as Error).message).split('\n')[0]} |||||`);
+        console.log(
+          `| ${DESIGNS[kind]!.label} | ${size.toLocaleString('en-US')} | failed: ${String((error as Error).message).split('\n')[0]} |||||`,
+        );
       }
     }
   }

@@ -16,7 +16,8 @@ export const ChainDesign = defineModule({
   ports: () => ({ x: input(32), y: output(32) }),
   build(m, io, p) {
     let value: Value = io.x;
-    for (let index = 0; index < p.nodes; index++) value = index % 2 === 0 ? value.add((index * 2654435761) >>> 0) : value.xor(index);
+    for (let index = 0; index < p.nodes; index++)
+      value = index % 2 === 0 ? value.add((index * 2654435761) >>> 0) : value.xor(index);
     io.y.set(value);
   },
 });

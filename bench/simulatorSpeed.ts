@@ -16,15 +16,17 @@ import { parseArgs } from 'node:util';
 import { elaborate } from '../hw/ir/elaborate.ts';
 import { Simulator } from '../hw/sim/simulator.ts';
 import { BenchPipeline } from '../hw/examples/benchPipeline.ts';
-import { emitVerilog } from '../gen/verilog/emit.ts';
-import { buildVerilator } from '../verif/tools/verilator.ts';
-import { buildIcarus } from '../verif/tools/icarus.ts';
-import { icarusTestbench } from '../verif/tools/icarusTestbench.ts';
-import { formatStimulus, harnessPortsOf } from '../verif/tools/stimulus.ts';
+import { emitVerilog } from '../hw/verilog/emit.ts';
+import { buildVerilator } from '../tools/verilator.ts';
+import { buildIcarus } from '../tools/icarus.ts';
+import { icarusTestbench } from '../engines/icarusTestbench.ts';
+import { formatStimulus, harnessPortsOf } from '../engines/harnessStimulus.ts';
 import { measureProcess } from './measureProcess.ts';
-import type { PortValues } from '../verif/engines/engine.ts';
+import type { PortValues } from '../engines/engine.ts';
 
-const { values } = parseArgs({ options: { cycles: { type: 'string', default: '1000000' }, child: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { cycles: { type: 'string', default: '1000000' }, child: { type: 'boolean', default: false } },
+});
 const cycles = Number(values.cycles);
 
 /** The in-process run, in a child of its own: prints the final outputs and the loop's own seconds. */
@@ -48,7 +50,8 @@ async function main(): Promise<void> {
   if (values.child) return runInProcess();
   const design = elaborate(BenchPipeline);
   const ports = harnessPortsOf(design);
-  const perCycle = (cycle: number): PortValues => (cycle === 0 ? { reset: 1n, enable: 1n } : cycle === 1 ? { reset: 0n } : {});
+  const perCycle = (cycle: number): PortValues =>
+    cycle === 0 ? { reset: 1n, enable: 1n } : cycle === 1 ? { reset: 0n } : {};
   const stimulus = formatStimulus(ports, [Array.from({ length: cycles }, (_, cycle) => perCycle(cycle))]);
   const work = mkdtempSync(join(tmpdir(), 'bench-sim-'));
   const input = join(work, 'stimulus.txt');
@@ -62,30 +65,45 @@ async function main(): Promise<void> {
   const icarus = await buildIcarus(files, icarusTestbench(design, ports));
   const icarusBuild = (performance.now() - started) / 1000;
 
-  const lastOutputs = (path: string): string => readFileSync(path, 'utf8').trim().split('\n').pop()!.replace(/^O /, '').split(' ').slice(-2).join(' ');
+  const lastOutputs = (path: string): string =>
+    readFileSync(path, 'utf8').trim().split('\n').pop()!.replace(/^O /, '').split(' ').slice(-2).join(' ');
   const self = fileURLToPath(import.meta.url);
-  const rows: { engine: string; measure: Awaited<ReturnType<typeof measureProcess>>; build: number; final: string }[] = [];
+  const rows: { engine: string; measure: Awaited<ReturnType<typeof measureProcess>>; build: number; final: string }[] =
+    [];
   const ts = await measureProcess(process.execPath, ['--import', 'tsx', self, '--child', '--cycles', String(cycles)]);
   const [tsFinal, tsLoopSeconds] = ts.stdout.trim().split('\n');
   rows.push({ engine: 'in-process (ts)', measure: ts, build: 0, final: tsFinal! });
   const verilatorOut = join(work, 'verilator.txt');
   const verilatorRun = await measureProcess(verilator.binary, [input, verilatorOut]);
-  rows.push({ engine: 'verilator -O3', measure: verilatorRun, build: verilatorBuild, final: lastOutputs(verilatorOut) });
+  rows.push({
+    engine: 'verilator -O3',
+    measure: verilatorRun,
+    build: verilatorBuild,
+    final: lastOutputs(verilatorOut),
+  });
   const icarusOut = join(work, 'icarus.txt');
-  const icarusRun = await measureProcess('vvp', ['-n', icarus.program, `+stimulus=${input}`, `+results=${icarusOut}`], { cwd: work });
+  const icarusRun = await measureProcess('vvp', ['-n', icarus.program, `+stimulus=${input}`, `+results=${icarusOut}`], {
+    cwd: work,
+  });
   rows.push({ engine: 'icarus', measure: icarusRun, build: icarusBuild, final: lastOutputs(icarusOut) });
   rmSync(work, { recursive: true, force: true });
 
   const finals = new Set(rows.map((row) => row.final));
   const tsRate = cycles / ts.seconds;
-  console.log(`BenchPipeline (LFSR → 64-bit popcount → pipelined MAC), ${cycles.toLocaleString('en-US')} cycles, same stimulus; outputs agree: ${finals.size === 1 ? 'yes' : `NO (${[...finals].join(' | ')})`}`);
+  console.log(
+    `BenchPipeline (LFSR → 64-bit popcount → pipelined MAC), ${cycles.toLocaleString('en-US')} cycles, same stimulus; outputs agree: ${finals.size === 1 ? 'yes' : `NO (${[...finals].join(' | ')})`}`,
+  );
   console.log('| engine | cycles/s | in-process ÷ engine | run s | build s | peak MB |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const row of rows) {
     const rate = cycles / row.measure.seconds;
-    console.log(`| ${row.engine} | ${Math.round(rate).toLocaleString('en-US')} | ${(tsRate / rate).toFixed(2)}× | ${row.measure.seconds.toFixed(2)} | ${row.build.toFixed(1)} | ${row.measure.peakMegabytes.toFixed(0)} |`);
+    console.log(
+      `| ${row.engine} | ${Math.round(rate).toLocaleString('en-US')} | ${(tsRate / rate).toFixed(2)}× | ${row.measure.seconds.toFixed(2)} | ${row.build.toFixed(1)} | ${row.measure.peakMegabytes.toFixed(0)} |`,
+    );
   }
-  console.log(`In-process simulation loop alone (no Node/tsx start-up, no elaboration): ${Math.round(cycles / Number(tsLoopSeconds)).toLocaleString('en-US')} cycles/s.`);
+  console.log(
+    `In-process simulation loop alone (no Node/tsx start-up, no elaboration): ${Math.round(cycles / Number(tsLoopSeconds)).toLocaleString('en-US')} cycles/s.`,
+  );
   if (finals.size !== 1) process.exitCode = 1;
 }
 

@@ -6,14 +6,14 @@
  */
 import fc from 'fast-check';
 import type { IrDesign } from '../hw/ir/ir.ts';
-import type { Engine } from '../verif/engines/engine.ts';
+import type { Engine } from '../engines/engine.ts';
 import { batchDesign, fuzzCaseArbitrary } from '../verif/fuzz/differential.ts';
 import { runReference } from '../verif/fuzz/referenceSimulator.ts';
-import { coruscantMma } from '../verif/golden/mma.ts';
-import type { Fp32Matrix } from '../verif/matrix.ts';
+import { coruscantMma } from '../golden/models/mma.ts';
+import type { Fp32Matrix } from '../golden/matrix.ts';
 import { runMmasOnRtl } from '../verif/mma/runMmas.ts';
 import { firstMismatch } from '../verif/regress/compare.ts';
-import { decoderSuites } from '../verif/regress/suites/decoder.ts';
+import { decoderSuites } from '../verif/suites/decoder.ts';
 import type { CaseVectors } from '../verif/regress/suite.ts';
 import { randomCoruscantMmas } from './mmaStream.ts';
 
@@ -62,7 +62,13 @@ function mmaWorkload(batch: number): Workload {
             for (const D of run.results) results.push(D!);
           }
           const mismatches = (): number =>
-            jobs.reduce((total, job, index) => total + coruscantMma(job.A, job.B, job.C).bits.filter((bits, element) => results[index]!.bits[element] !== bits).length, 0);
+            jobs.reduce(
+              (total, job, index) =>
+                total +
+                coruscantMma(job.A, job.B, job.C).bits.filter((bits, element) => results[index]!.bits[element] !== bits)
+                  .length,
+              0,
+            );
           return { cycles, mismatches };
         },
       };
@@ -71,16 +77,22 @@ function mmaWorkload(batch: number): Workload {
 }
 
 /** Independent streams on one design in one engine run, each checked against its golden vectors. */
-function streamsWorkload(prepareStreams: (count: number, seed: number) => { design: IrDesign; vectors: readonly CaseVectors[] }): Workload['prepare'] {
+function streamsWorkload(
+  prepareStreams: (count: number, seed: number) => { design: IrDesign; vectors: readonly CaseVectors[] },
+): Workload['prepare'] {
   return (count, seed) => {
     const { design, vectors } = prepareStreams(count, seed);
     return {
       warmUp: async (engine) => void (await engine.runMany(design, [vectors[0]!.stimulus])),
       run: async (engine) => {
-        const runs = await engine.runMany(design, vectors.map((vector) => vector.stimulus));
+        const runs = await engine.runMany(
+          design,
+          vectors.map((vector) => vector.stimulus),
+        );
         return {
           cycles: vectors.reduce((total, vector) => total + vector.stimulus.length, 0),
-          mismatches: () => runs.filter((run, index) => firstMismatch(run.outputs, vectors[index]!.expected) !== undefined).length,
+          mismatches: () =>
+            runs.filter((run, index) => firstMismatch(run.outputs, vectors[index]!.expected) !== undefined).length,
         };
       },
     };
@@ -98,17 +110,24 @@ export function workloads(mmaBatch: number): Readonly<Record<string, Workload>> 
     mma: mmaWorkload(mmaBatch),
     decoder: {
       unit: 'streams',
-      description: 'BitmapDecoder (32 threads, K = 64), random MMA streams of the BitmapDecoder regression suite vs its golden timeline',
+      description:
+        'BitmapDecoder (32 threads, K = 64), random MMA streams of the BitmapDecoder regression suite vs its golden timeline',
       prepare: streamsWorkload((count, seed) => {
         const cases = fc.sample(bitmapDecoderSuite.arbitrary, { seed, numRuns: count });
-        return { design: bitmapDecoderSuite.design(cases[0]), vectors: cases.map((testCase) => bitmapDecoderSuite.vectors(testCase)) };
+        return {
+          design: bitmapDecoderSuite.design(cases[0]),
+          vectors: cases.map((testCase) => bitmapDecoderSuite.vectors(testCase)),
+        };
       }),
     },
     fuzz: {
       unit: 'streams',
       description: `${FUZZ_DESIGNS} random fuzz designs (verif/fuzz) under one top, the batch's stimulus from reset again and again vs the reference netlist interpreter`,
       prepare: streamsWorkload((count, seed) => {
-        const { design, stimulus } = batchDesign(fc.sample(fuzzCaseArbitrary, { seed, numRuns: FUZZ_DESIGNS }), 'FuzzBatch');
+        const { design, stimulus } = batchDesign(
+          fc.sample(fuzzCaseArbitrary, { seed, numRuns: FUZZ_DESIGNS }),
+          'FuzzBatch',
+        );
         const vector: CaseVectors = { stimulus, expected: runReference(design, stimulus) };
         return { design, vectors: Array.from({ length: count }, () => vector) };
       }),

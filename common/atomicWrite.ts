@@ -1,4 +1,14 @@
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, openSync, closeSync, createWriteStream, type WriteStream } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  openSync,
+  closeSync,
+  createWriteStream,
+  type WriteStream,
+} from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UserError } from './errors.ts';
@@ -39,7 +49,8 @@ function removeStaleTemporaries(directory: string): void {
   }
   for (const name of names) {
     const pid = Number(TEMPORARY_NAME.exec(name)?.[1] ?? NaN);
-    if (Number.isSafeInteger(pid) && pid !== process.pid && !isRunning(pid)) rmSync(join(directory, name), { force: true, recursive: true });
+    if (Number.isSafeInteger(pid) && pid !== process.pid && !isRunning(pid))
+      rmSync(join(directory, name), { force: true, recursive: true });
   }
 }
 
@@ -47,7 +58,9 @@ function ensureDirectory(path: string): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
   } catch (error) {
-    throw new UserError(`cannot create directory for ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new UserError(
+      `cannot create directory for ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   }
   removeStaleTemporaries(dirname(path));
 }
@@ -93,7 +106,9 @@ export class AtomicFileStream {
   async commit(): Promise<void> {
     if (this.done) return;
     this.done = true;
-    await new Promise<void>((resolve, reject) => this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
     renameSync(this.temporary, this.path);
   }
 

@@ -16,7 +16,12 @@ export class FileFormatError extends UserError {
     readonly detail: string,
     readonly position?: { line?: number; offset?: number },
   ) {
-    const where = position?.line !== undefined ? `:${position.line}` : position?.offset !== undefined ? ` (byte ${position.offset})` : '';
+    const where =
+      position?.line !== undefined
+        ? `:${position.line}`
+        : position?.offset !== undefined
+          ? ` (byte ${position.offset})`
+          : '';
     super(`${file}${where}: ${detail}`);
   }
 }

@@ -10,7 +10,11 @@ export function startProgress(label: string, total: number): Progress {
   const interactive = process.stderr.isTTY === true && !process.env['CI'];
   if (!interactive) return { tick: () => {}, stop: () => {} };
   const bar = new cliProgress.SingleBar(
-    { format: `${label} [{bar}] {value}/{total} {percentage}% eta {eta_formatted}`, stream: process.stderr, hideCursor: true },
+    {
+      format: `${label} [{bar}] {value}/{total} {percentage}% eta {eta_formatted}`,
+      stream: process.stderr,
+      hideCursor: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0);

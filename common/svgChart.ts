@@ -101,26 +101,40 @@ function startPlot(frame: ChartFrame, xRange: [number, number], yValues: number[
   const [yMin, yMax] = [Math.min(yTicks[0]!, ...allY), Math.max(yTicks[yTicks.length - 1]!, ...allY)];
   const plotWidth = width - MARGIN.left - MARGIN.right;
   const plotHeight = height - MARGIN.top - MARGIN.bottom;
-  const x = (v: number): number => MARGIN.left + (xRange[1] === xRange[0] ? plotWidth / 2 : ((v - xRange[0]) / (xRange[1] - xRange[0])) * plotWidth);
-  const y = (v: number): number => MARGIN.top + (yMax === yMin ? plotHeight / 2 : (1 - (v - yMin) / (yMax - yMin)) * plotHeight);
+  const x = (v: number): number =>
+    MARGIN.left + (xRange[1] === xRange[0] ? plotWidth / 2 : ((v - xRange[0]) / (xRange[1] - xRange[0])) * plotWidth);
+  const y = (v: number): number =>
+    MARGIN.top + (yMax === yMin ? plotHeight / 2 : (1 - (v - yMin) / (yMax - yMin)) * plotHeight);
   const parts = [
     `<rect x="0" y="0" width="${width}" height="${height}" fill="white"/>`,
     `<text x="${px(width / 2)}" y="24" text-anchor="middle" font-size="16" font-weight="bold">${escapeXml(frame.title)}</text>`,
   ];
   for (const tick of yTicks) {
-    parts.push(`<line x1="${MARGIN.left}" x2="${px(MARGIN.left + plotWidth)}" y1="${px(y(tick))}" y2="${px(y(tick))}" stroke="#e0e0e0"/>`);
-    parts.push(`<text x="${MARGIN.left - 6}" y="${px(y(tick) + 4)}" text-anchor="end" font-size="11">${escapeXml(formatY(tick))}</text>`);
+    parts.push(
+      `<line x1="${MARGIN.left}" x2="${px(MARGIN.left + plotWidth)}" y1="${px(y(tick))}" y2="${px(y(tick))}" stroke="#e0e0e0"/>`,
+    );
+    parts.push(
+      `<text x="${MARGIN.left - 6}" y="${px(y(tick) + 4)}" text-anchor="end" font-size="11">${escapeXml(formatY(tick))}</text>`,
+    );
   }
   for (const reference of frame.referenceLines ?? []) {
     const ry = px(y(reference.y));
-    parts.push(`<line class="reference" x1="${MARGIN.left}" x2="${px(MARGIN.left + plotWidth)}" y1="${ry}" y2="${ry}" stroke="#555" stroke-dasharray="6 4" stroke-width="1.5"/>`);
+    parts.push(
+      `<line class="reference" x1="${MARGIN.left}" x2="${px(MARGIN.left + plotWidth)}" y1="${ry}" y2="${ry}" stroke="#555" stroke-dasharray="6 4" stroke-width="1.5"/>`,
+    );
     // Labelled at the left end, where falling size-vs-sparsity lines are least likely to cross it.
-    parts.push(`<text class="reference-label" x="${MARGIN.left + 4}" y="${px(y(reference.y) - 5)}" font-size="11" fill="#555">${escapeXml(reference.label)}</text>`);
+    parts.push(
+      `<text class="reference-label" x="${MARGIN.left + 4}" y="${px(y(reference.y) - 5)}" font-size="11" fill="#555">${escapeXml(reference.label)}</text>`,
+    );
   }
   const axisBottom = px(MARGIN.top + plotHeight);
   parts.push(`<line x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${axisBottom}" stroke="black"/>`);
-  parts.push(`<line x1="${MARGIN.left}" x2="${px(MARGIN.left + plotWidth)}" y1="${axisBottom}" y2="${axisBottom}" stroke="black"/>`);
-  parts.push(`<text x="${px(MARGIN.left + plotWidth / 2)}" y="${height - 12}" text-anchor="middle" font-size="13">${escapeXml(frame.xLabel)}</text>`);
+  parts.push(
+    `<line x1="${MARGIN.left}" x2="${px(MARGIN.left + plotWidth)}" y1="${axisBottom}" y2="${axisBottom}" stroke="black"/>`,
+  );
+  parts.push(
+    `<text x="${px(MARGIN.left + plotWidth / 2)}" y="${height - 12}" text-anchor="middle" font-size="13">${escapeXml(frame.xLabel)}</text>`,
+  );
   parts.push(
     `<text x="16" y="${px(MARGIN.top + plotHeight / 2)}" text-anchor="middle" font-size="13" transform="rotate(-90 16 ${px(MARGIN.top + plotHeight / 2)})">${escapeXml(frame.yLabel)}</text>`,
   );
@@ -163,12 +177,21 @@ export function lineChartSvg(options: LineChartOptions): string {
       else runs[runs.length - 1]!.push(point);
     }
     const drawn = runs.filter((run) => run.length > 0);
-    const paths = drawn.map((run) => `<polyline fill="none" stroke="${colour}" stroke-width="2" points="${run.map((p) => `${px(plot.x(p.x))},${px(plot.y(p.y!))}`).join(' ')}"/>`);
-    const markers = drawn.flat().map((p) => `<circle cx="${px(plot.x(p.x))}" cy="${px(plot.y(p.y!))}" r="3" fill="${colour}"/>`);
+    const paths = drawn.map(
+      (run) =>
+        `<polyline fill="none" stroke="${colour}" stroke-width="2" points="${run.map((p) => `${px(plot.x(p.x))},${px(plot.y(p.y!))}`).join(' ')}"/>`,
+    );
+    const markers = drawn
+      .flat()
+      .map((p) => `<circle cx="${px(plot.x(p.x))}" cy="${px(plot.y(p.y!))}" r="3" fill="${colour}"/>`);
     plot.parts.push(`<g class="series" data-name="${escapeXml(series.name)}">${[...paths, ...markers].join('')}</g>`);
   });
   plot.parts.push(
-    legend(plot, options.series.map((s) => s.name), (i, x, y) => `<line x1="${x}" x2="${x + 20}" y1="${y}" y2="${y}" stroke="${seriesColour(i)}" stroke-width="2"/>`),
+    legend(
+      plot,
+      options.series.map((s) => s.name),
+      (i, x, y) => `<line x1="${x}" x2="${x + 20}" y1="${y}" y2="${y}" stroke="${seriesColour(i)}" stroke-width="2"/>`,
+    ),
   );
   return finish(plot);
 }
@@ -185,10 +208,18 @@ export function barChartSvg(options: BarChartOptions): string {
       if (value === null) return [];
       const left = plot.x(c) + groupWidth * 0.1 + i * barWidth;
       const [top, bottom] = [plot.y(Math.max(value, 0)), plot.y(Math.min(value, 0))];
-      return [`<rect x="${px(left)}" y="${px(top)}" width="${px(barWidth)}" height="${px(bottom - top)}" fill="${seriesColour(i)}"/>`];
+      return [
+        `<rect x="${px(left)}" y="${px(top)}" width="${px(barWidth)}" height="${px(bottom - top)}" fill="${seriesColour(i)}"/>`,
+      ];
     });
     plot.parts.push(`<g class="series" data-name="${escapeXml(series.name)}">${bars.join('')}</g>`);
   });
-  plot.parts.push(legend(plot, options.series.map((s) => s.name), (i, x, y) => `<rect x="${x}" y="${y - 6}" width="20" height="12" fill="${seriesColour(i)}"/>`));
+  plot.parts.push(
+    legend(
+      plot,
+      options.series.map((s) => s.name),
+      (i, x, y) => `<rect x="${x}" y="${y - 6}" width="20" height="12" fill="${seriesColour(i)}"/>`,
+    ),
+  );
   return finish(plot);
 }

@@ -6,17 +6,24 @@ import { Lfsr } from '../hw/examples/lfsr.ts';
 import { RegisterFile } from '../hw/examples/registerFile.ts';
 import { MacPipeline } from '../hw/examples/macPipeline.ts';
 import { BenchPipeline } from '../hw/examples/benchPipeline.ts';
-import { Fp16Multiplier } from '../hw/designs/fp/Fp16Multiplier.ts';
-import { Fp32Adder } from '../hw/designs/fp/Fp32Adder.ts';
-import { DotProduct4 } from '../hw/designs/tensor/DotProduct4.ts';
-import { TensorLane } from '../hw/designs/tensor/TensorLane.ts';
-import { ThreadGroup } from '../hw/designs/tensor/ThreadGroup.ts';
-import { Octet } from '../hw/designs/tensor/Octet.ts';
-import { TensorCore } from '../hw/designs/tensor/TensorCore.ts';
-import { MmaUnit } from '../hw/designs/tensor/MmaUnit.ts';
-import { OperandRegisterFile } from '../hw/designs/tensor/OperandRegisterFile.ts';
-import { MmaBench } from '../hw/designs/tensor/MmaBench.ts';
-import { LaneDetector, AdderChain, RegisterIndexEmitter, DensePointerIncrementer, BitmapThreadSlice, BitmapDecoder } from '../hw/designs/decoder/index.ts';
+import { Fp16Multiplier } from '../hw/designs/fp/fp16Multiplier.ts';
+import { Fp32Adder } from '../hw/designs/fp/fp32Adder.ts';
+import { DotProduct4 } from '../hw/designs/tensor/dotProduct4.ts';
+import { TensorLane } from '../hw/designs/tensor/tensorLane.ts';
+import { ThreadGroup } from '../hw/designs/tensor/threadGroup.ts';
+import { Octet } from '../hw/designs/tensor/octet.ts';
+import { TensorCore } from '../hw/designs/tensor/tensorCore.ts';
+import { MmaUnit } from '../hw/designs/tensor/mmaUnit.ts';
+import { OperandRegisterFile } from '../hw/designs/tensor/operandRegisterFile.ts';
+import { MmaBench } from '../hw/designs/tensor/mmaBench.ts';
+import {
+  LaneDetector,
+  AdderChain,
+  RegisterIndexEmitter,
+  DensePointerIncrementer,
+  BitmapThreadSlice,
+  BitmapDecoder,
+} from '../hw/designs/decoder/index.ts';
 
 /** A design the CLI can elaborate by name. */
 export interface RegisteredTop {
@@ -36,10 +43,18 @@ const entry = (definition: ModuleDefinition, kind: RegisteredTop['kind']): Regis
 
 /** Every top `gen` knows, examples first, then the Coruscant blocks. */
 export const registry: RegisteredTop[] = [
-  ...[Counter, Popcount, Lfsr, RegisterFile, MacPipeline, BenchPipeline].map((definition) => entry(definition as unknown as ModuleDefinition, 'example')),
-  ...[Fp16Multiplier, Fp32Adder, DotProduct4, TensorLane].map((definition) => entry(definition as unknown as ModuleDefinition, 'design')),
-  ...[LaneDetector, AdderChain, RegisterIndexEmitter, DensePointerIncrementer, BitmapThreadSlice, BitmapDecoder].map((definition) => entry(definition as unknown as ModuleDefinition, 'design')),
-  ...[ThreadGroup, Octet, TensorCore, MmaUnit, OperandRegisterFile, MmaBench].map((definition) => entry(definition as unknown as ModuleDefinition, 'design')),
+  ...[Counter, Popcount, Lfsr, RegisterFile, MacPipeline, BenchPipeline].map((definition) =>
+    entry(definition as unknown as ModuleDefinition, 'example'),
+  ),
+  ...[Fp16Multiplier, Fp32Adder, DotProduct4, TensorLane].map((definition) =>
+    entry(definition as unknown as ModuleDefinition, 'design'),
+  ),
+  ...[LaneDetector, AdderChain, RegisterIndexEmitter, DensePointerIncrementer, BitmapThreadSlice, BitmapDecoder].map(
+    (definition) => entry(definition as unknown as ModuleDefinition, 'design'),
+  ),
+  ...[ThreadGroup, Octet, TensorCore, MmaUnit, OperandRegisterFile, MmaBench].map((definition) =>
+    entry(definition as unknown as ModuleDefinition, 'design'),
+  ),
 ];
 
 /** The registered top of that name, or a UserError listing the known ones. */
@@ -57,7 +72,10 @@ export function parseParams(top: RegisteredTop, pairs: readonly string[]): Recor
     if (!match) throw new UserError(`--param '${pair}' is not of the form name=value`);
     const [, key, text] = match as unknown as [string, string, string];
     const fallback = top.definition.defaults[key];
-    if (fallback === undefined) throw new UserError(`${top.name} has no parameter '${key}' (it has: ${Object.keys(top.definition.defaults).join(', ') || 'none'})`);
+    if (fallback === undefined)
+      throw new UserError(
+        `${top.name} has no parameter '${key}' (it has: ${Object.keys(top.definition.defaults).join(', ') || 'none'})`,
+      );
     if (typeof fallback === 'number') {
       const value = Number(text);
       if (!Number.isInteger(value)) throw new UserError(`--param ${key} needs a whole number, got '${text}'`);

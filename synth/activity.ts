@@ -3,9 +3,9 @@ import { cellModelsVerilog } from './library/verilogModels.ts';
 import { cellIndex } from './area.ts';
 import type { MappedDesign } from './mapToCells.ts';
 import { moduleOf, portsOf, splitCells, type NetBit } from './netlist.ts';
-import { runIcarus } from './sim/icarus.ts';
-import { portRoles, workloadVectors, type InputVector, type RoleOverrides, type Workload } from './sim/stimulus.ts';
-import { buildTestbench, verilogName } from './sim/testbench.ts';
+import { runIcarus } from './sim/gateIcarus.ts';
+import { portRoles, workloadVectors, type InputVector, type RoleOverrides, type Workload } from './sim/gateStimulus.ts';
+import { buildTestbench, verilogName } from './sim/gateTestbench.ts';
 import { countVcdToggles } from './sim/vcdToggles.ts';
 
 /** What the gate-level netlist is simulated on to measure switching activity. */
@@ -16,7 +16,9 @@ export type ActivityStimulus =
 /** How a report names a stimulus, e.g. "200 given vectors". */
 export function describeStimulus(stimulus: ActivityStimulus): string {
   if ('vectors' in stimulus) return `${stimulus.vectors.length} given vectors`;
-  return stimulus.workload === 'random' ? `${stimulus.cycles} cycles of random inputs (seed ${stimulus.seed ?? 1})` : `${stimulus.cycles} cycles of all-zero inputs`;
+  return stimulus.workload === 'random'
+    ? `${stimulus.cycles} cycles of random inputs (seed ${stimulus.seed ?? 1})`
+    : `${stimulus.cycles} cycles of all-zero inputs`;
 }
 
 export interface ActivityOptions extends RoleOverrides {
@@ -50,22 +52,32 @@ const gateInstance = 'gate';
  * every top input to a VCD from the end of reset on, and counts the transitions of each net.
  * Zero-delay cell models: functional toggles only, no glitches (so dynamic power is a lower bound).
  */
-export async function measureActivity(mapped: MappedDesign, stimulus: ActivityStimulus, options: ActivityOptions = {}): Promise<Activity> {
+export async function measureActivity(
+  mapped: MappedDesign,
+  stimulus: ActivityStimulus,
+  options: ActivityOptions = {},
+): Promise<Activity> {
   const top = moduleOf(mapped.flat, mapped.gateTop);
   const roles = portRoles(portsOf(top), options);
   const resetCycles = options.resetCycles ?? 2;
-  const vectors = 'vectors' in stimulus ? stimulus.vectors : workloadVectors(roles, stimulus.workload, { cycles: stimulus.cycles, seed: stimulus.seed ?? 1, resetCycles });
+  const vectors =
+    'vectors' in stimulus
+      ? stimulus.vectors
+      : workloadVectors(roles, stimulus.workload, { cycles: stimulus.cycles, seed: stimulus.seed ?? 1, resetCycles });
   const warmupCycles = Math.min(vectors.length, (roles.reset ? resetCycles : 0) + 1);
   const cells = cellIndex(mapped.library);
   const { leaves, instances } = splitCells(mapped.flat, top);
-  if (instances.length > 0 && options.models === undefined) throw new UserError(`the netlist keeps instances of ${instances[0]?.[1].type}: give their Verilog models`);
+  if (instances.length > 0 && options.models === undefined)
+    throw new UserError(`the netlist keeps instances of ${instances[0]?.[1].type}: give their Verilog models`);
   const outputPins: { cell: string; pin: string; bits: readonly NetBit[]; leaf: boolean }[] = [];
   for (const [name, cell] of leaves) {
-    for (const pin of cells.get(cell.type)?.outputs ?? []) outputPins.push({ cell: name, pin: pin.name, bits: cell.connections[pin.name] ?? [], leaf: true });
+    for (const pin of cells.get(cell.type)?.outputs ?? [])
+      outputPins.push({ cell: name, pin: pin.name, bits: cell.connections[pin.name] ?? [], leaf: true });
   }
   for (const [name, cell] of instances) {
     for (const [pin, port] of Object.entries(moduleOf(mapped.flat, cell.type).ports)) {
-      if (port.direction === 'output') outputPins.push({ cell: name, pin, bits: cell.connections[pin] ?? [], leaf: false });
+      if (port.direction === 'output')
+        outputPins.push({ cell: name, pin, bits: cell.connections[pin] ?? [], leaf: false });
     }
   }
   const inputs = Object.entries(top.ports).filter(([, port]) => port.direction === 'input');
@@ -83,7 +95,12 @@ export async function measureActivity(mapped: MappedDesign, stimulus: ActivitySt
   const scope = `${bench.moduleName}.${gateInstance}`;
   const { files } = await runIcarus({
     // Models under plain names: Icarus runs in a flat sandbox, and a user path may have folders.
-    sources: { ...Object.fromEntries(Object.values(options.models ?? {}).map((text, index) => [`model${index}.v`, text])), 'tb.v': bench.verilog, 'gate.v': mapped.flatVerilog, 'cells.v': cellModelsVerilog(mapped.library) },
+    sources: {
+      ...Object.fromEntries(Object.values(options.models ?? {}).map((text, index) => [`model${index}.v`, text])),
+      'tb.v': bench.verilog,
+      'gate.v': mapped.flatVerilog,
+      'cells.v': cellModelsVerilog(mapped.library),
+    },
     top: bench.moduleName,
     data: { [bench.stimulusFile]: bench.stimulusHex },
     outputs: ['activity.vcd'],

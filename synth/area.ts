@@ -29,7 +29,9 @@ export function cellIndex(library: CellLibrary): Map<string, CellSpec> {
 export function requireCell(cells: ReadonlyMap<string, CellSpec>, type: string, instance: string): CellSpec {
   const spec = cells.get(type);
   if (!spec) {
-    throw new UserError(`cell ${instance} has type ${type}, which is not in the cell library (latches, tristates and memories are not supported by this flow)`);
+    throw new UserError(
+      `cell ${instance} has type ${type}, which is not in the cell library (latches, tristates and memories are not supported by this flow)`,
+    );
   }
   return spec;
 }
@@ -50,6 +52,8 @@ export function areaOf(flat: NetlistModule, library: CellLibrary, names?: Readon
     if (spec.flipFlop) sequentialArea += spec.area;
     cells += 1;
   }
-  const byType = [...usage.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([type, entry]) => ({ type, ...entry }));
+  const byType = [...usage.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([type, entry]) => ({ type, ...entry }));
   return { cells, area: byType.reduce((sum, entry) => sum + entry.area, 0), sequentialArea, byType };
 }

@@ -27,7 +27,14 @@ export interface ComponentReport {
 
 /** A report row from a block's 45 nm figures, with the target-node ones derived by the scaling factors. */
 export function componentReport(
-  block: { readonly module: string; readonly displayName: string; readonly instances: number; readonly area: AreaReport; readonly power45: PowerReport; readonly pathPs: number },
+  block: {
+    readonly module: string;
+    readonly displayName: string;
+    readonly instances: number;
+    readonly area: AreaReport;
+    readonly power45: PowerReport;
+    readonly pathPs: number;
+  },
   factors: ScalingFactors,
 ): ComponentReport {
   return {
@@ -51,7 +58,12 @@ export function synthesisResult(
   mapped: MappedDesign,
   settings: FlowSettings,
   options: SynthesizeOptions,
-  measured: { readonly activity: Activity; readonly timing: CriticalPath; readonly components: readonly ComponentReport[]; readonly composition?: readonly CompositionNote[] },
+  measured: {
+    readonly activity: Activity;
+    readonly timing: CriticalPath;
+    readonly components: readonly ComponentReport[];
+    readonly composition?: readonly CompositionNote[];
+  },
 ): SynthesisResult {
   const { report: staReport, ...timing } = measured.timing;
   return {

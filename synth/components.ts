@@ -39,7 +39,12 @@ export function componentsOf(mapped: MappedDesign): Component[] {
       if (module !== undefined) cells.get(module)?.add(cell);
     }
   }
-  return order.map((module) => ({ module, displayName: displayModuleName(module), instances: counts.get(module) ?? 0, cells: cells.get(module) ?? new Set() }));
+  return order.map((module) => ({
+    module,
+    displayName: displayModuleName(module),
+    instances: counts.get(module) ?? 0,
+    cells: cells.get(module) ?? new Set(),
+  }));
 }
 
 /** A Yosys constant `s32'00…010000` / `8'b…` in decimal when it is plain binary; otherwise as written. */

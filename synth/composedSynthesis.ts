@@ -47,7 +47,8 @@ function perInstanceFigures(mapped: MappedDesign, activity: Activity, clockHz: n
 }
 
 const pathKey = (path: readonly string[]): string => path.join('\u0000');
-const isBelow = (inner: ModuleInstance, outer: ModuleInstance): boolean => inner.path.length > outer.path.length && outer.path.every((name, index) => inner.path[index] === name);
+const isBelow = (inner: ModuleInstance, outer: ModuleInstance): boolean =>
+  inner.path.length > outer.path.length && outer.path.every((name, index) => inner.path[index] === name);
 
 /**
  * Synthesis of a large regular design by composition. Yosys maps every unique module once with
@@ -66,7 +67,9 @@ export async function synthesizeComposed(
   const settings = flowSettings(options);
   const { clockGhz, stimulus, factors, roles, timeout, engine } = settings;
   const clockHz = clockGhz * 1e9;
-  const mapped = options.mapped ?? (await mapToCells(verilogFiles, top, { ...engine, ...timeout, compose: compose.map((entry) => entry.module) }));
+  const mapped =
+    options.mapped ??
+    (await mapToCells(verilogFiles, top, { ...engine, ...timeout, compose: compose.map((entry) => entry.module) }));
   // One simulation at a time: each is a long single-threaded Icarus run.
   const activity = await measureActivity(mapped, stimulus, { ...roles, ...timeout, models: verilogFiles });
   const measured = new Map<string, { figures: Map<string, PerInstance>; cycles: number }>();
@@ -76,7 +79,12 @@ export async function synthesizeComposed(
     const ownActivity = await measureActivity(own, entry.stimulus, { ...roles, ...timeout });
     measured.set(entry.module, { figures: perInstanceFigures(own, ownActivity, clockHz), cycles: ownActivity.cycles });
   }
-  const timing = await criticalPath(mapped, { ...roles, ...timeout, hierarchical: true, ...(options.timingEngine ? { engine: options.timingEngine } : {}) });
+  const timing = await criticalPath(mapped, {
+    ...roles,
+    ...timeout,
+    hierarchical: true,
+    ...(options.timingEngine ? { engine: options.timingEngine } : {}),
+  });
 
   const tree = instanceTree(mapped.hierarchical, top);
   const moduleAt = new Map(tree.map((instance) => [pathKey(instance.path), instance.module]));
@@ -89,7 +97,9 @@ export async function synthesizeComposed(
     return undefined;
   };
   const flatInstances = tree.filter((instance) => coveredBy(instance) === undefined);
-  const outermostComposed = tree.filter((instance) => measured.has(instance.module) && coveredBy(instance) === instance.module);
+  const outermostComposed = tree.filter(
+    (instance) => measured.has(instance.module) && coveredBy(instance) === instance.module,
+  );
   const flatCells = new Map<string, Set<string>>();
   for (const [cell, owner] of leafCellOwners(mapped.hierarchical, flatInstances)) {
     for (let depth = 0; depth <= owner.path.length; depth++) {
@@ -103,31 +113,43 @@ export async function synthesizeComposed(
     return found;
   };
 
-  const components = hierarchicalArea(mapped.hierarchical, top, mapped.library).map(({ module, instances, perInstance }): ComponentReport => {
-    let power = noPower;
-    let pathPs = 0;
-    const own = tree.filter((instance) => instance.module === module);
-    for (const instance of own) {
-      const composed = coveredBy(instance);
-      if (composed === undefined) continue;
-      const one = figure(composed, module);
-      power = addPower(power, one.power);
-      pathPs = Math.max(pathPs, one.pathPs);
-    }
-    const flatOwn = own.filter((instance) => coveredBy(instance) === undefined);
-    if (flatOwn.length > 0) {
-      const cells = flatCells.get(module) ?? new Set<string>();
-      const whole = module === top;
-      power = addPower(power, powerFromActivity(mapped, activity, whole ? { clockHz } : { clockHz, cells }));
-      pathPs = Math.max(pathPs, whole ? timing.delayPs : longestPath(mapped, cells).delayPs);
-      for (const inner of outermostComposed.filter((instance) => flatOwn.some((outer) => isBelow(instance, outer)))) {
-        const one = figure(inner.module, inner.module);
+  const components = hierarchicalArea(mapped.hierarchical, top, mapped.library).map(
+    ({ module, instances, perInstance }): ComponentReport => {
+      let power = noPower;
+      let pathPs = 0;
+      const own = tree.filter((instance) => instance.module === module);
+      for (const instance of own) {
+        const composed = coveredBy(instance);
+        if (composed === undefined) continue;
+        const one = figure(composed, module);
         power = addPower(power, one.power);
-        if (!whole) pathPs = Math.max(pathPs, one.pathPs);
+        pathPs = Math.max(pathPs, one.pathPs);
       }
-    }
-    return componentReport({ module, displayName: displayModuleName(module), instances, area: scaleArea(perInstance, instances), power45: power, pathPs }, factors);
-  });
+      const flatOwn = own.filter((instance) => coveredBy(instance) === undefined);
+      if (flatOwn.length > 0) {
+        const cells = flatCells.get(module) ?? new Set<string>();
+        const whole = module === top;
+        power = addPower(power, powerFromActivity(mapped, activity, whole ? { clockHz } : { clockHz, cells }));
+        pathPs = Math.max(pathPs, whole ? timing.delayPs : longestPath(mapped, cells).delayPs);
+        for (const inner of outermostComposed.filter((instance) => flatOwn.some((outer) => isBelow(instance, outer)))) {
+          const one = figure(inner.module, inner.module);
+          power = addPower(power, one.power);
+          if (!whole) pathPs = Math.max(pathPs, one.pathPs);
+        }
+      }
+      return componentReport(
+        {
+          module,
+          displayName: displayModuleName(module),
+          instances,
+          area: scaleArea(perInstance, instances),
+          power45: power,
+          pathPs,
+        },
+        factors,
+      );
+    },
+  );
 
   return synthesisResult(top, mapped, settings, options, {
     activity,

@@ -1,9 +1,9 @@
 import { cellModelsVerilog } from './library/verilogModels.ts';
 import { mapToCells, type MapOptions, type MappedDesign } from './mapToCells.ts';
 import { moduleOf, portsOf } from './netlist.ts';
-import { runIcarus } from './sim/icarus.ts';
-import { portRoles, workloadVectors, type RoleOverrides } from './sim/stimulus.ts';
-import { buildTestbench } from './sim/testbench.ts';
+import { runIcarus } from './sim/gateIcarus.ts';
+import { portRoles, workloadVectors, type RoleOverrides } from './sim/gateStimulus.ts';
+import { buildTestbench } from './sim/gateTestbench.ts';
 
 export interface EquivalenceOptions extends MapOptions, RoleOverrides {
   readonly cycles: number;
@@ -53,9 +53,17 @@ export async function gateLevelEquivalence(
     // from RTL (an AND with a known 0 is 0 in gates, a mux on an X select is X in RTL).
     compareFromCycle: roles.reset ? 1 : 0,
   });
-  const sources: Record<string, string> = { 'tb.v': bench.verilog, 'gate.v': mapped.flatVerilog, 'cells.v': cellModelsVerilog(mapped.library) };
+  const sources: Record<string, string> = {
+    'tb.v': bench.verilog,
+    'gate.v': mapped.flatVerilog,
+    'cells.v': cellModelsVerilog(mapped.library),
+  };
   Object.values(files).forEach((text, index) => (sources[`rtl${index}.v`] = text));
-  const { stdout } = await runIcarus({ sources, top: bench.moduleName, data: { [bench.stimulusFile]: bench.stimulusHex } });
+  const { stdout } = await runIcarus({
+    sources,
+    top: bench.moduleName,
+    data: { [bench.stimulusFile]: bench.stimulusHex },
+  });
   const done = /DONE cycles=(\d+) mismatches=(\d+)/.exec(stdout);
   const mismatches = done ? Number(done[2]) : Number.NaN;
   return {

@@ -2,5 +2,11 @@
 export function figure(value: number): string {
   if (!Number.isFinite(value)) return '–';
   const magnitude = Math.abs(value);
-  return magnitude >= 100 ? value.toFixed(1) : magnitude >= 1 ? value.toFixed(2) : magnitude === 0 ? '0' : value.toPrecision(3);
+  return magnitude >= 100
+    ? value.toFixed(1)
+    : magnitude >= 1
+      ? value.toFixed(2)
+      : magnitude === 0
+        ? '0'
+        : value.toPrecision(3);
 }

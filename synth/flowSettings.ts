@@ -1,6 +1,6 @@
 import type { ActivityStimulus } from './activity.ts';
 import { defaultSource, defaultTarget, scalingFactors, type ScalingFactors, type TechPoint } from './scaling.ts';
-import type { RoleOverrides } from './sim/stimulus.ts';
+import type { RoleOverrides } from './sim/gateStimulus.ts';
 import type { SynthesizeOptions } from './synthesizeDesign.ts';
 import type { YosysEngine } from './yosys.ts';
 
@@ -28,7 +28,10 @@ export function flowSettings(options: SynthesizeOptions): FlowSettings {
     source,
     target,
     factors: scalingFactors(source, target),
-    roles: { ...(options.clock !== undefined ? { clock: options.clock } : {}), ...(options.reset !== undefined ? { reset: options.reset } : {}) },
+    roles: {
+      ...(options.clock !== undefined ? { clock: options.clock } : {}),
+      ...(options.reset !== undefined ? { reset: options.reset } : {}),
+    },
     timeout: options.toolTimeoutMs !== undefined ? { timeoutMs: options.toolTimeoutMs } : {},
     engine: options.engine ? { engine: options.engine } : {},
   };

@@ -19,7 +19,11 @@ export function scaleArea(report: AreaReport, count: number): AreaReport {
     cells: report.cells * count,
     area: report.area * count,
     sequentialArea: report.sequentialArea * count,
-    byType: report.byType.map((entry): CellTypeUsage => ({ type: entry.type, count: entry.count * count, area: entry.area * count })),
+    byType: report.byType.map((entry): CellTypeUsage => ({
+      type: entry.type,
+      count: entry.count * count,
+      area: entry.area * count,
+    })),
   };
 }
 
@@ -41,19 +45,28 @@ export function hierarchicalArea(netlist: Netlist, top: string, library: CellLib
       requireCell(specs, cell.type, `${module}.${name}`);
       counts.set(cell.type, (counts.get(cell.type) ?? 0) + 1);
     }
-    for (const [, cell] of instances) for (const [type, count] of countsOf(cell.type)) counts.set(type, (counts.get(type) ?? 0) + count);
+    for (const [, cell] of instances)
+      for (const [type, count] of countsOf(cell.type)) counts.set(type, (counts.get(type) ?? 0) + count);
     usage.set(module, counts);
     return counts;
   };
   const instances = new Map<string, number>();
-  for (const instance of instanceTree(netlist, top)) instances.set(instance.module, (instances.get(instance.module) ?? 0) + 1);
+  for (const instance of instanceTree(netlist, top))
+    instances.set(instance.module, (instances.get(instance.module) ?? 0) + 1);
   return [...instances].map(([module, count]) => {
-    const byType = [...countsOf(module)].sort(byName).map(([type, cells]): CellTypeUsage => ({ type, count: cells, area: cells * (specs.get(type)?.area ?? 0) }));
+    const byType = [...countsOf(module)]
+      .sort(byName)
+      .map(([type, cells]): CellTypeUsage => ({ type, count: cells, area: cells * (specs.get(type)?.area ?? 0) }));
     const sequentialArea = byType.reduce((sum, entry) => sum + (specs.get(entry.type)?.flipFlop ? entry.area : 0), 0);
     return {
       module,
       instances: count,
-      perInstance: { cells: byType.reduce((sum, entry) => sum + entry.count, 0), area: byType.reduce((sum, entry) => sum + entry.area, 0), sequentialArea, byType },
+      perInstance: {
+        cells: byType.reduce((sum, entry) => sum + entry.count, 0),
+        area: byType.reduce((sum, entry) => sum + entry.area, 0),
+        sequentialArea,
+        byType,
+      },
     };
   });
 }

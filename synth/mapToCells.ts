@@ -84,7 +84,12 @@ function flowScript(rtlFiles: readonly string[], top: string, compose: readonly 
     ...(compose.length > 0
       ? [
           `design -save mapped`,
-          ...compose.flatMap((module) => [`hierarchy -top ${module}`, `stat -liberty cells.lib -top ${module}`, ...flatCopy(module, composedPrefix(module)), `design -load mapped`]),
+          ...compose.flatMap((module) => [
+            `hierarchy -top ${module}`,
+            `stat -liberty cells.lib -top ${module}`,
+            ...flatCopy(module, composedPrefix(module)),
+            `design -load mapped`,
+          ]),
           `blackbox ${compose.join(' ')}`,
         ]
       : []),
@@ -109,7 +114,11 @@ function chipAreaFromLog(log: string, top: string): number {
  * Synthesizes Verilog to the project's 45 nm cell library: read, elaborate, generic synthesis,
  * flip-flop mapping (dfflibmap), combinational mapping (ABC), with hierarchy kept.
  */
-export async function mapToCells(verilogFiles: Readonly<Record<string, string>>, top: string, options: MapOptions = {}): Promise<MappedDesign> {
+export async function mapToCells(
+  verilogFiles: Readonly<Record<string, string>>,
+  top: string,
+  options: MapOptions = {},
+): Promise<MappedDesign> {
   if (!plainIdentifier.test(top)) throw new UserError(`top module name "${top}" is not a plain Verilog identifier`);
   const paths = Object.keys(verilogFiles);
   if (paths.length === 0) throw new UserError('no Verilog files given');
@@ -123,17 +132,28 @@ export async function mapToCells(verilogFiles: Readonly<Record<string, string>>,
     return name;
   });
   const compose = [...new Set(options.compose ?? [])];
-  for (const module of [top, ...compose]) if (!plainIdentifier.test(module)) throw new UserError(`module name "${module}" is not a plain Verilog identifier`);
+  for (const module of [top, ...compose])
+    if (!plainIdentifier.test(module)) throw new UserError(`module name "${module}" is not a plain Verilog identifier`);
   if (compose.includes(top)) throw new UserError(`the top ${top} cannot be composed of itself; name its submodules`);
-  const composedFiles = compose.flatMap((module) => [`${composedPrefix(module)}flat.json`, `${composedPrefix(module)}flat.v`]);
-  const { files, log } = await runYosysScript(flowScript(names, top, compose), inputs, ['mapped.json', 'mapped.v', 'flat.json', 'flat.v', ...composedFiles], engine, options.timeoutMs).catch(
-    (error: unknown) => {
-      // Show the user's own file names, not the sandbox copies.
-      if (!(error instanceof ToolError)) throw error;
-      const message = names.reduce((text, name, index) => text.replaceAll(name, paths[index] ?? name), error.message.replace(/^yosys: /, ''));
-      throw new ToolError('yosys', message);
-    },
-  );
+  const composedFiles = compose.flatMap((module) => [
+    `${composedPrefix(module)}flat.json`,
+    `${composedPrefix(module)}flat.v`,
+  ]);
+  const { files, log } = await runYosysScript(
+    flowScript(names, top, compose),
+    inputs,
+    ['mapped.json', 'mapped.v', 'flat.json', 'flat.v', ...composedFiles],
+    engine,
+    options.timeoutMs,
+  ).catch((error: unknown) => {
+    // Show the user's own file names, not the sandbox copies.
+    if (!(error instanceof ToolError)) throw error;
+    const message = names.reduce(
+      (text, name, index) => text.replaceAll(name, paths[index] ?? name),
+      error.message.replace(/^yosys: /, ''),
+    );
+    throw new ToolError('yosys', message);
+  });
   const hierarchical = parseNetlist(files['mapped.json'] ?? '');
   const design = (module: string, prefix: string): MappedDesign => ({
     top: module,

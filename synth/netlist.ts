@@ -28,21 +28,28 @@ export interface Netlist {
   readonly modules: Readonly<Record<string, NetlistModule>>;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isBitList = (value: unknown): boolean => Array.isArray(value) && value.every((bit) => typeof bit === 'number' || bit === '0' || bit === '1' || bit === 'x' || bit === 'z');
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isBitList = (value: unknown): boolean =>
+  Array.isArray(value) &&
+  value.every((bit) => typeof bit === 'number' || bit === '0' || bit === '1' || bit === 'x' || bit === 'z');
 const DIRECTIONS: ReadonlySet<unknown> = new Set(['input', 'output', 'inout']);
 
 /** What is wrong with one module's ports, cells and netnames (the parts the flow walks), if anything. */
 function moduleProblem(module: unknown): string | undefined {
-  if (!isRecord(module) || !isRecord(module['ports']) || !isRecord(module['cells']) || !isRecord(module['netnames'])) return 'lacks ports, cells or netnames';
+  if (!isRecord(module) || !isRecord(module['ports']) || !isRecord(module['cells']) || !isRecord(module['netnames']))
+    return 'lacks ports, cells or netnames';
   for (const [name, port] of Object.entries(module['ports'])) {
-    if (!isRecord(port) || !DIRECTIONS.has(port['direction']) || !isBitList(port['bits'])) return `has a malformed port ${name}`;
+    if (!isRecord(port) || !DIRECTIONS.has(port['direction']) || !isBitList(port['bits']))
+      return `has a malformed port ${name}`;
   }
   for (const [name, cell] of Object.entries(module['cells'])) {
-    if (!isRecord(cell) || typeof cell['type'] !== 'string' || !isRecord(cell['connections'])) return `has a malformed cell ${name}`;
+    if (!isRecord(cell) || typeof cell['type'] !== 'string' || !isRecord(cell['connections']))
+      return `has a malformed cell ${name}`;
     if (!Object.values(cell['connections']).every(isBitList)) return `cell ${name} has a malformed connection`;
   }
-  for (const [name, net] of Object.entries(module['netnames'])) if (!isRecord(net) || !isBitList(net['bits'])) return `has a malformed netname ${name}`;
+  for (const [name, net] of Object.entries(module['netnames']))
+    if (!isRecord(net) || !isBitList(net['bits'])) return `has a malformed netname ${name}`;
   return undefined;
 }
 
@@ -86,7 +93,11 @@ export interface PortInfo {
 
 /** Top-level ports in declaration order (Yosys keeps it). */
 export function portsOf(module: NetlistModule): PortInfo[] {
-  return Object.entries(module.ports).map(([name, port]) => ({ name, direction: port.direction, width: port.bits.length }));
+  return Object.entries(module.ports).map(([name, port]) => ({
+    name,
+    direction: port.direction,
+    width: port.bits.length,
+  }));
 }
 
 /** One instance of a user module inside the hierarchy, named by its path from the top. */
@@ -105,7 +116,8 @@ export function instanceTree(netlist: Netlist, top: string): ModuleInstance[] {
   const open = new Set<string>();
   const walk = (module: string, path: readonly string[]): void => {
     // Yosys never writes a module that contains itself; a cycle would otherwise recurse forever.
-    if (open.has(module)) throw new ToolError('yosys', `netlist module ${module} instantiates itself (via ${path.join('.')})`);
+    if (open.has(module))
+      throw new ToolError('yosys', `netlist module ${module} instantiates itself (via ${path.join('.')})`);
     open.add(module);
     found.push({ path, module });
     const cells = moduleOf(netlist, module).cells;
@@ -139,7 +151,10 @@ export function leafCellOwners(netlist: Netlist, instances: readonly ModuleInsta
  * The cells of `module` split into library cells and instances of other modules of the netlist
  * (in a flat netlist, the blackboxed instances of composed modules).
  */
-export function splitCells(netlist: Netlist, module: NetlistModule): { leaves: [string, NetlistCell][]; instances: [string, NetlistCell][] } {
+export function splitCells(
+  netlist: Netlist,
+  module: NetlistModule,
+): { leaves: [string, NetlistCell][]; instances: [string, NetlistCell][] } {
   const leaves: [string, NetlistCell][] = [];
   const instances: [string, NetlistCell][] = [];
   for (const entry of Object.entries(module.cells)) (isModule(netlist, entry[1].type) ? instances : leaves).push(entry);

@@ -38,7 +38,10 @@ interface NetLoad {
  * Capacitive load of every net: the library-cell input pins it drives (top outputs are taken as
  * unloaded, and so are composed instances' inputs: their own measurement charges those nets).
  */
-function netLoads(leaves: readonly [string, NetlistCell][], cells: ReadonlyMap<string, CellSpec>): Map<number, NetLoad> {
+function netLoads(
+  leaves: readonly [string, NetlistCell][],
+  cells: ReadonlyMap<string, CellSpec>,
+): Map<number, NetLoad> {
   const loads = new Map<number, NetLoad>();
   for (const [name, cell] of leaves) {
     const spec = requireCell(cells, cell.type, name);
@@ -57,7 +60,10 @@ function netLoads(leaves: readonly [string, NetlistCell][], cells: ReadonlyMap<s
 }
 
 /** Which cell drives each net (top inputs drive theirs from outside: no cell). */
-function netDrivers(leaves: readonly [string, NetlistCell][], cells: ReadonlyMap<string, CellSpec>): Map<number, string> {
+function netDrivers(
+  leaves: readonly [string, NetlistCell][],
+  cells: ReadonlyMap<string, CellSpec>,
+): Map<number, string> {
   const drivers = new Map<number, string>();
   for (const [name, cell] of leaves) {
     for (const pin of requireCell(cells, cell.type, name).outputs) {
@@ -82,7 +88,8 @@ export function powerFromActivity(mapped: MappedDesign, activity: Activity, opti
   const cells = cellIndex(library);
   const loads = netLoads(leaves, cells);
   const drivers = netDrivers(leaves, cells);
-  const included = (cell: string | undefined): boolean => (options.cells ? cell !== undefined && options.cells.has(cell) : true);
+  const included = (cell: string | undefined): boolean =>
+    options.cells ? cell !== undefined && options.cells.has(cell) : true;
   const toggles = (bit: number | undefined): number => (bit === undefined ? 0 : (activity.netToggles.get(bit) ?? 0));
 
   let leakageNw = 0;

@@ -1,7 +1,14 @@
 import type { PowerReport } from './power.ts';
 
 /** No power at all: the start of a sum. */
-export const noPower: PowerReport = { leakageUw: 0, clockUw: 0, internalUw: 0, switchingUw: 0, dynamicUw: 0, totalUw: 0 };
+export const noPower: PowerReport = {
+  leakageUw: 0,
+  clockUw: 0,
+  internalUw: 0,
+  switchingUw: 0,
+  dynamicUw: 0,
+  totalUw: 0,
+};
 
 /** `a + count × b`, item by item: adding `count` identical instances measured once. */
 export function addPower(a: PowerReport, b: PowerReport, count = 1): PowerReport {

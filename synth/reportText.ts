@@ -33,10 +33,16 @@ function cellTypeLine(total: ComponentReport | undefined): string {
 /** The report as an aligned plain-text table plus the assumptions a reader needs to trust it. */
 export function formatSynthReport(report: SynthReport): string {
   const cols = columns(report);
-  const rows = [cols.map((col) => col.title), ...report.components.map((row, index) => cols.map((col) => col.cell(row, index)))];
+  const rows = [
+    cols.map((col) => col.title),
+    ...report.components.map((row, index) => cols.map((col) => col.cell(row, index))),
+  ];
   const widths = cols.map((_, c) => Math.max(...rows.map((row) => (row[c] ?? '').length)));
   const line = (row: readonly string[]): string =>
-    row.map((text, c) => (c === 0 ? text.padEnd(widths[c] ?? 0) : text.padStart(widths[c] ?? 0))).join('  ').trimEnd();
+    row
+      .map((text, c) => (c === 0 ? text.padEnd(widths[c] ?? 0) : text.padStart(widths[c] ?? 0)))
+      .join('  ')
+      .trimEnd();
   const total = report.components[0];
   const t = report.timing;
   const f = report.factors;
@@ -50,7 +56,8 @@ export function formatSynthReport(report: SynthReport): string {
     `library ${report.library} (NanGate FreePDK45 typical, 1.1 V); Yosys engine ${report.engine}; stat -liberty chip area ${figure(report.yosysChipArea)} µm²`,
     `power at ${report.clockGhz} GHz from ${report.stimulus}, measured over ${report.measuredCycles} cycles after reset; total clock power ${figure(total?.power45.clockUw ?? 0)} µW`,
     ...(report.composition ?? []).map(
-      (note) => `composed: ${note.module} ×${note.instances} measured as one gate-level instance on ${note.stimulus} over ${note.measuredCycles} cycles, power × ${note.instances}; the rest at gate level with it as RTL`,
+      (note) =>
+        `composed: ${note.module} ×${note.instances} measured as one gate-level instance on ${note.stimulus} over ${note.measuredCycles} cycles, power × ${note.instances}; the rest at gate level with it as RTL`,
     ),
     `critical path ${figure(t.delayPs)} ps (${t.startpoint} → ${t.endpoint}), max clock ${t.maxClockGhz.toFixed(2)} GHz at 45 nm, by ${t.engine}${t.fallbackReason ? ` (OpenSTA not used: ${t.fallbackReason})` : ''}; block rows: built-in longest path inside the block`,
     `scaling ${point(report.source)} → ${point(report.target)} (Stillmaker & Baas): area ×${f.area.toPrecision(3)}, delay ×${f.delay.toPrecision(4)}, energy ×${f.energy.toPrecision(4)}, power ×${f.power.toPrecision(4)}; ` +
@@ -71,7 +78,10 @@ export function reportChartSvg(report: SynthReport): string {
       xLabel: 'component',
       yLabel: 'area (µm²)',
       categories,
-      series: [{ name: '45 nm', values: report.components.map((row) => row.area45) }, { name: node, values: report.components.map((row) => row.areaTarget) }],
+      series: [
+        { name: '45 nm', values: report.components.map((row) => row.area45) },
+        { name: node, values: report.components.map((row) => row.areaTarget) },
+      ],
       width,
       height,
     }),
@@ -90,6 +100,8 @@ export function reportChartSvg(report: SynthReport): string {
     }),
   ];
   // Each chart is a standalone document; nested <svg> elements stack them without re-drawing anything.
-  const nested = charts.map((chart, index) => chart.replace(/^<\?xml[^>]*>\n/, '').replace('<svg ', `<svg y="${index * height}" `));
+  const nested = charts.map((chart, index) =>
+    chart.replace(/^<\?xml[^>]*>\n/, '').replace('<svg ', `<svg y="${index * height}" `),
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${2 * height}" viewBox="0 0 ${width} ${2 * height}">\n${nested.join('')}</svg>\n`;
 }

@@ -61,7 +61,10 @@ export const supportedNodes: readonly Node[] = [45, 14, 10, 7];
 
 function coefficientsOf(point: TechPoint): Coefficients {
   const found = coefficients[`${point.flavor}${point.node}`];
-  if (!found) throw new UserError(`no Stillmaker coefficients for ${point.flavor}${point.node} (facts.md §2 lists HP45, LP45, HP14, HP10, HP7, LP7)`);
+  if (!found)
+    throw new UserError(
+      `no Stillmaker coefficients for ${point.flavor}${point.node} (facts.md §2 lists HP45, LP45, HP14, HP10, HP7, LP7)`,
+    );
   return found;
 }
 
@@ -70,7 +73,11 @@ const polynomial = (terms: readonly number[], v: number): number => terms.reduce
 /** Stillmaker delay, energy and power curves at one point (arbitrary units; only ratios mean anything). */
 export function rawFactors(point: TechPoint): { delay: number; energy: number; power: number } {
   const c = coefficientsOf(point);
-  return { delay: polynomial(c.delay, point.vdd), energy: polynomial(c.energy, point.vdd), power: polynomial(c.power, point.vdd) };
+  return {
+    delay: polynomial(c.delay, point.vdd),
+    energy: polynomial(c.energy, point.vdd),
+    power: polynomial(c.power, point.vdd),
+  };
 }
 
 /** Factors from `source` to `target`; area uses the 45 nm row of the area table, so one end must be 45 nm. */
@@ -78,5 +85,10 @@ export function scalingFactors(source: TechPoint = defaultSource, target: TechPo
   if (source.node !== 45) throw new UserError(`scaling starts from 45 nm (the library's node), not ${source.node} nm`);
   const from = rawFactors(source);
   const to = rawFactors(target);
-  return { area: areaFrom45[target.node], delay: to.delay / from.delay, energy: to.energy / from.energy, power: to.power / from.power };
+  return {
+    area: areaFrom45[target.node],
+    delay: to.delay / from.delay,
+    energy: to.energy / from.energy,
+    power: to.power / from.power,
+  };
 }

@@ -8,7 +8,7 @@ import { moduleOf } from './netlist.ts';
 import { powerFromActivity } from './power.ts';
 import { flowSettings } from './flowSettings.ts';
 import type { ScalingFactors, TechPoint } from './scaling.ts';
-import type { RoleOverrides } from './sim/stimulus.ts';
+import type { RoleOverrides } from './sim/gateStimulus.ts';
 import { longestPath } from './timing/longestPath.ts';
 import { criticalPath, type CriticalPath } from './timing/sta.ts';
 import type { YosysEngine } from './yosys.ts';
@@ -74,8 +74,13 @@ export interface SynthesisResult {
  * simulation, and report area, power and timing per block at 45 nm and at the target node.
  * The CLI calls this; a registry of designs can call it with the Verilog it generates.
  */
-export async function synthesizeDesign(verilogFiles: Readonly<Record<string, string>>, top: string, options: SynthesizeOptions = {}): Promise<SynthesisResult> {
-  if (options.compose && options.compose.length > 0) return synthesizeComposed(verilogFiles, top, options.compose, options);
+export async function synthesizeDesign(
+  verilogFiles: Readonly<Record<string, string>>,
+  top: string,
+  options: SynthesizeOptions = {},
+): Promise<SynthesisResult> {
+  if (options.compose && options.compose.length > 0)
+    return synthesizeComposed(verilogFiles, top, options.compose, options);
   const settings = flowSettings(options);
   const { clockGhz, stimulus, factors, roles, timeout, engine } = settings;
   const mapped = options.mapped ?? (await mapToCells(verilogFiles, top, { ...engine, ...timeout }));
@@ -90,7 +95,11 @@ export async function synthesizeDesign(verilogFiles: Readonly<Record<string, str
       {
         ...component,
         area: areaOf(flat, mapped.library, whole ? undefined : component.cells),
-        power45: powerFromActivity(mapped, activity, whole ? { clockHz: clockGhz * 1e9 } : { clockHz: clockGhz * 1e9, cells: component.cells }),
+        power45: powerFromActivity(
+          mapped,
+          activity,
+          whole ? { clockHz: clockGhz * 1e9 } : { clockHz: clockGhz * 1e9, cells: component.cells },
+        ),
         pathPs: whole ? timing.delayPs : longestPath(mapped, component.cells).delayPs,
       },
       factors,

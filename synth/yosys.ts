@@ -1,5 +1,5 @@
 import { ToolError } from '../common/errors.ts';
-import { runTool } from './tools/runTool.ts';
+import { runTool } from '../tools/runToolSteps.ts';
 
 /** Which Yosys runs the script: the WebAssembly build from npm (default) or a system binary. */
 export type YosysEngine = 'yowasp' | 'system';
@@ -22,7 +22,11 @@ function firstError(log: string): string {
   return line ?? log.trim().split('\n').slice(-3).join(' | ');
 }
 
-function collectOutputs(found: Readonly<Record<string, unknown>>, outputs: readonly string[], log: string): Record<string, string> {
+function collectOutputs(
+  found: Readonly<Record<string, unknown>>,
+  outputs: readonly string[],
+  log: string,
+): Record<string, string> {
   const files: Record<string, string> = {};
   for (const name of outputs) {
     const value = found[name];
@@ -33,7 +37,11 @@ function collectOutputs(found: Readonly<Record<string, unknown>>, outputs: reado
   return files;
 }
 
-async function runEmbedded(script: string, inputs: Readonly<Record<string, string>>, outputs: readonly string[]): Promise<YosysResult> {
+async function runEmbedded(
+  script: string,
+  inputs: Readonly<Record<string, string>>,
+  outputs: readonly string[],
+): Promise<YosysResult> {
   const tree = { ...inputs, [scriptName]: script };
   let found: Readonly<Record<string, unknown>>;
   // Loaded on demand: the bundle is large and most `gen` commands never synthesize.
@@ -49,7 +57,12 @@ async function runEmbedded(script: string, inputs: Readonly<Record<string, strin
   return { files: collectOutputs(found, outputs, log), log };
 }
 
-async function runSystem(script: string, inputs: Readonly<Record<string, string>>, outputs: readonly string[], timeoutMs?: number): Promise<YosysResult> {
+async function runSystem(
+  script: string,
+  inputs: Readonly<Record<string, string>>,
+  outputs: readonly string[],
+  timeoutMs?: number,
+): Promise<YosysResult> {
   const result = await runTool({
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     steps: [{ command: 'yosys', args: ['-q', '-l', logName, '-s', scriptName], debianPackage: 'yosys' }],

@@ -1,14 +1,24 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { topModule, CLOCK_PORT } from '../hw/ir/ir.ts';
 import { UserError } from '../common/errors.ts';
-import type { Engine, PortValues, RunOptions } from './engines/engine.ts';
-import { formatVectorValue } from './vectors.ts';
+import type { Engine, PortValues, RunOptions } from '../engines/engine.ts';
+import { formatVectorValue } from '../engines/vectors.ts';
 
 /** Outputs that did not match their expectations; the message lists each with cycle and values. */
 export class ExpectationError extends Error {
-  constructor(readonly mismatches: readonly { cycle: number; signal: string; expected: bigint; actual: bigint }[], engine: string) {
-    const shown = mismatches.slice(0, 10).map((m) => `  cycle ${m.cycle}: ${m.signal} expected ${formatVectorValue(m.expected)}, got ${formatVectorValue(m.actual)}`);
-    super(`${mismatches.length} mismatch(es) on ${engine}:\n${shown.join('\n')}${mismatches.length > 10 ? '\n  …' : ''}`);
+  constructor(
+    readonly mismatches: readonly { cycle: number; signal: string; expected: bigint; actual: bigint }[],
+    engine: string,
+  ) {
+    const shown = mismatches
+      .slice(0, 10)
+      .map(
+        (m) =>
+          `  cycle ${m.cycle}: ${m.signal} expected ${formatVectorValue(m.expected)}, got ${formatVectorValue(m.actual)}`,
+      );
+    super(
+      `${mismatches.length} mismatch(es) on ${engine}:\n${shown.join('\n')}${mismatches.length > 10 ? '\n  …' : ''}`,
+    );
     this.name = 'ExpectationError';
   }
 }
@@ -26,8 +36,12 @@ export class Testbench {
 
   constructor(readonly design: IrDesign) {
     const ports = topModule(design).ports.filter((port) => port.name !== CLOCK_PORT);
-    this.inputWidths = new Map(ports.filter((port) => port.direction === 'input').map((port) => [port.name, port.width]));
-    this.outputWidths = new Map(ports.filter((port) => port.direction === 'output').map((port) => [port.name, port.width]));
+    this.inputWidths = new Map(
+      ports.filter((port) => port.direction === 'input').map((port) => [port.name, port.width]),
+    );
+    this.outputWidths = new Map(
+      ports.filter((port) => port.direction === 'output').map((port) => [port.name, port.width]),
+    );
   }
 
   /** Drives an input from the current cycle on (it keeps its value until poked again). */
@@ -56,7 +70,11 @@ export class Testbench {
 
   /** Runs the recorded stimulus on `engine`; throws an ExpectationError listing every mismatch. */
   async run(engine: Engine, options: RunOptions = {}): Promise<PortValues[]> {
-    const { outputs } = await engine.run(this.design, this.cycles.map((cycle) => cycle.inputs), options);
+    const { outputs } = await engine.run(
+      this.design,
+      this.cycles.map((cycle) => cycle.inputs),
+      options,
+    );
     const mismatches = this.cycles.flatMap((cycle, index) =>
       Object.entries(cycle.expected)
         .filter(([signal, expected]) => outputs[index]![signal] !== expected)
@@ -72,9 +90,11 @@ export class Testbench {
 
   private checked(widths: Map<string, number>, kind: string, name: string, value: number | bigint): bigint {
     const width = widths.get(name);
-    if (width === undefined) throw new UserError(`${this.design.top} has no ${kind} '${name}' (${kind}s: ${[...widths.keys()].join(', ')})`);
+    if (width === undefined)
+      throw new UserError(`${this.design.top} has no ${kind} '${name}' (${kind}s: ${[...widths.keys()].join(', ')})`);
     const big = BigInt(value);
-    if (big < 0n || big >> BigInt(width) !== 0n) throw new UserError(`${value} does not fit the ${width}-bit ${kind} '${name}'`);
+    if (big < 0n || big >> BigInt(width) !== 0n)
+      throw new UserError(`${value} does not fit the ${width}-bit ${kind} '${name}'`);
     return big;
   }
 }

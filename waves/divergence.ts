@@ -75,16 +75,21 @@ export function findDivergence(a: VcdTrace, b: VcdTrace, options: DivergenceOpti
   const onlyInA = [...namesA.keys()].filter((name) => !namesB.has(name));
   const onlyInB = [...namesB.keys()].filter((name) => !namesA.has(name));
   const equal = options.xMatchesAnything ? equalIgnoringUnknowns : (x: string, y: string) => x === y;
-  const divergence = options.align === 'cycle' ? firstCycleDivergence(a, b, pairs, equal, options) : firstTimeDivergence(a, b, pairs, equal, options);
+  const divergence =
+    options.align === 'cycle'
+      ? firstCycleDivergence(a, b, pairs, equal, options)
+      : firstTimeDivergence(a, b, pairs, equal, options);
   return { compared: pairs.length, onlyInA, onlyInB, mismatchedWidths, ...(divergence ? { divergence } : {}) };
 }
 
 /** Names for matching: full names without the stripped prefix; signals outside the prefix keep their names. */
 function matchNames(trace: VcdTrace, strip: string | undefined): Map<string, VcdSignal> {
-  const prefix = strip ?? (trace.signals.length > 0 && trace.signals.every((signal) => signal.path[0] === 'TOP') ? 'TOP' : '');
+  const prefix =
+    strip ?? (trace.signals.length > 0 && trace.signals.every((signal) => signal.path[0] === 'TOP') ? 'TOP' : '');
   const names = new Map<string, VcdSignal>();
   for (const signal of trace.signals) {
-    const name = prefix && signal.fullName.startsWith(`${prefix}.`) ? signal.fullName.slice(prefix.length + 1) : signal.fullName;
+    const name =
+      prefix && signal.fullName.startsWith(`${prefix}.`) ? signal.fullName.slice(prefix.length + 1) : signal.fullName;
     if (!names.has(name)) names.set(name, signal);
   }
   return names;
@@ -111,7 +116,15 @@ function changesOf(trace: VcdTrace, signal: VcdSignal): VcdChanges {
  * The first common time (A's times scaled by `scaleA`, B's by `scaleB`), up to `end`, at which the
  * pair differs.
  */
-function firstDifferenceTime(a: VcdChanges, b: VcdChanges, scaleA: number, scaleB: number, end: number, initial: string, equal: Equality): number | undefined {
+function firstDifferenceTime(
+  a: VcdChanges,
+  b: VcdChanges,
+  scaleA: number,
+  scaleB: number,
+  end: number,
+  initial: string,
+  equal: Equality,
+): number | undefined {
   let i = 0;
   let j = 0;
   let valueA = initial;
@@ -128,7 +141,13 @@ function firstDifferenceTime(a: VcdChanges, b: VcdChanges, scaleA: number, scale
   return undefined;
 }
 
-function firstTimeDivergence(a: VcdTrace, b: VcdTrace, pairs: readonly Pair[], equal: Equality, options: DivergenceOptions): Divergence | undefined {
+function firstTimeDivergence(
+  a: VcdTrace,
+  b: VcdTrace,
+  pairs: readonly Pair[],
+  equal: Equality,
+  options: DivergenceOptions,
+): Divergence | undefined {
   const timescale = a.timescale.femtoseconds <= b.timescale.femtoseconds ? a.timescale : b.timescale;
   const scaleA = a.timescale.femtoseconds / timescale.femtoseconds;
   const scaleB = b.timescale.femtoseconds / timescale.femtoseconds;
@@ -153,13 +172,23 @@ function firstTimeDivergence(a: VcdTrace, b: VcdTrace, pairs: readonly Pair[], e
 }
 
 /** Cycle by cycle, sampling as it goes: memory stays at one cycle's values however long the traces are. */
-function firstCycleDivergence(a: VcdTrace, b: VcdTrace, pairs: readonly Pair[], equal: Equality, options: DivergenceOptions): Divergence | undefined {
+function firstCycleDivergence(
+  a: VcdTrace,
+  b: VcdTrace,
+  pairs: readonly Pair[],
+  equal: Equality,
+  options: DivergenceOptions,
+): Divergence | undefined {
   const edgesA = cycleEdges(a, resolveCycles(a, options.cyclesA));
   const edgesB = cycleEdges(b, resolveCycles(b, options.cyclesB));
   const cycles = Math.min(edgesA.length, edgesB.length);
   for (let cycle = 0; cycle < cycles; cycle++) {
     const differences = pairs
-      .map((pair) => ({ name: pair.name, a: sampleCycle(a, edgesA, pair.a, cycle), b: sampleCycle(b, edgesB, pair.b, cycle) }))
+      .map((pair) => ({
+        name: pair.name,
+        a: sampleCycle(a, edgesA, pair.a, cycle),
+        b: sampleCycle(b, edgesB, pair.b, cycle),
+      }))
       .filter((difference) => !equal(difference.a, difference.b));
     if (differences.length > 0) return { time: edgesA[cycle] as number, timescale: a.timescale, cycle, differences };
   }
@@ -181,7 +210,12 @@ const MAX_PICTURE_SIGNALS = 16;
 const PICTURE_MARGIN_CYCLES = 8;
 
 /** WaveDrom of the cycles around a divergence: for each differing signal, lane `A:name` above `B:name`. */
-export function divergencePicture(a: VcdTrace, b: VcdTrace, report: DivergenceReport, options: DivergenceOptions = {}): WaveDromSource {
+export function divergencePicture(
+  a: VcdTrace,
+  b: VcdTrace,
+  report: DivergenceReport,
+  options: DivergenceOptions = {},
+): WaveDromSource {
   const divergence = report.divergence;
   if (!divergence) throw new UserError('the traces do not diverge; there is nothing to draw');
   // Undefined when the traces differ before the first edge: draw from cycle 0 then.
@@ -209,7 +243,13 @@ export function divergencePicture(a: VcdTrace, b: VcdTrace, report: DivergenceRe
   });
   return {
     signal: [clockLane('clock' in specA ? specA.clock : 'clk', to - from + 1), {}, ...lanes],
-    head: { text: divergence.cycle === undefined ? 'first divergence before the first clock edge' : `first divergence at cycle ${cycle}`, tock: from },
+    head: {
+      text:
+        divergence.cycle === undefined
+          ? 'first divergence before the first clock edge'
+          : `first divergence at cycle ${cycle}`,
+      tock: from,
+    },
     config: { hscale: hscaleFor(lanes) },
   };
 }

@@ -54,7 +54,8 @@ function initialValue(signal: VcdSignal): string {
 
 /** Times at which a 1-bit signal becomes 1 from anything else. */
 export function risingEdges(trace: VcdTrace, clock: VcdSignal): number[] {
-  if (clock.width !== 1 || clock.kind !== 'bits') throw new UserError(`${trace.file}: clock ${clock.fullName} is not a 1-bit signal`);
+  if (clock.width !== 1 || clock.kind !== 'bits')
+    throw new UserError(`${trace.file}: clock ${clock.fullName} is not a 1-bit signal`);
   const { times, values } = changesOf(trace, clock);
   const edges: number[] = [];
   for (let index = 0; index < values.length; index++) {
@@ -70,9 +71,12 @@ const MAX_PERIOD_CYCLES = 50_000_000;
 export function cycleEdges(trace: VcdTrace, spec: CycleSpec): number[] {
   if ('clock' in spec) return risingEdges(trace, findSignal(trace, spec.clock));
   const { period, offset = 0 } = spec;
-  if (!Number.isSafeInteger(period) || period <= 0) throw new UserError(`clock period must be a positive integer, got ${period}`);
-  if (!Number.isSafeInteger(offset) || offset < 0) throw new UserError(`clock offset must be a non-negative integer, got ${offset}`);
-  if ((trace.endTime - offset) / period > MAX_PERIOD_CYCLES) throw new UserError(`a period of ${period} cuts ${trace.file} into more than ${MAX_PERIOD_CYCLES} cycles`);
+  if (!Number.isSafeInteger(period) || period <= 0)
+    throw new UserError(`clock period must be a positive integer, got ${period}`);
+  if (!Number.isSafeInteger(offset) || offset < 0)
+    throw new UserError(`clock offset must be a non-negative integer, got ${offset}`);
+  if ((trace.endTime - offset) / period > MAX_PERIOD_CYCLES)
+    throw new UserError(`a period of ${period} cuts ${trace.file} into more than ${MAX_PERIOD_CYCLES} cycles`);
   const edges: number[] = [];
   for (let time = offset; time <= trace.endTime; time += period) edges.push(time);
   return edges;
@@ -122,6 +126,7 @@ export function guessClock(trace: VcdTrace): string | undefined {
 export function resolveCycles(trace: VcdTrace, cycles: CycleSpec | undefined): CycleSpec {
   if (cycles) return cycles;
   const clock = guessClock(trace);
-  if (clock === undefined) throw new UserError(`${trace.file}: no clk/clock signal found; name the clock or give a clock period`);
+  if (clock === undefined)
+    throw new UserError(`${trace.file}: no clk/clock signal found; name the clock or give a clock period`);
   return { clock };
 }

@@ -40,6 +40,7 @@ export function selectSignals(signals: readonly VcdSignal[], patterns: readonly 
     return matched;
   });
   const unused = expressions.filter((expression) => !expression.used).map((expression) => expression.pattern);
-  if (unused.length > 0) throw new UserError(`no signal matches ${unused.join(', ')} (\`gen wave list\` shows the names)`);
+  if (unused.length > 0)
+    throw new UserError(`no signal matches ${unused.join(', ')} (\`gen wave list\` shows the names)`);
   return selected;
 }

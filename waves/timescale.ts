@@ -26,6 +26,7 @@ export function parseTimescale(text: string): Timescale | undefined {
 /** Like parseTimescale, for options a user typed: a malformed one is a UserError. */
 export function requireTimescale(text: string): Timescale {
   const parsed = parseTimescale(text);
-  if (!parsed) throw new UserError(`bad timescale '${text}': expected 1, 10 or 100 followed by s, ms, us, ns, ps or fs`);
+  if (!parsed)
+    throw new UserError(`bad timescale '${text}': expected 1, 10 or 100 followed by s, ms, us, ns, ps or fs`);
   return parsed;
 }

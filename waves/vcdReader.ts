@@ -45,17 +45,59 @@ export interface VcdReadOptions {
 
 /** `$var` types by the value kind they carry (IEEE 1364 plus the SystemVerilog ones Verilator and GTKWave use). */
 const VAR_KINDS: Readonly<Record<string, VcdSignalKind>> = {
-  event: 'bits', integer: 'bits', parameter: 'bits', reg: 'bits', supply0: 'bits', supply1: 'bits', time: 'bits',
-  tri: 'bits', triand: 'bits', trior: 'bits', trireg: 'bits', tri0: 'bits', tri1: 'bits', wand: 'bits', wire: 'bits',
-  wor: 'bits', logic: 'bits', bit: 'bits', int: 'bits', shortint: 'bits', longint: 'bits', byte: 'bits', enum: 'bits',
-  sparam: 'bits', port: 'bits', real: 'real', realtime: 'real', shortreal: 'real', real_parameter: 'real', string: 'string',
+  event: 'bits',
+  integer: 'bits',
+  parameter: 'bits',
+  reg: 'bits',
+  supply0: 'bits',
+  supply1: 'bits',
+  time: 'bits',
+  tri: 'bits',
+  triand: 'bits',
+  trior: 'bits',
+  trireg: 'bits',
+  tri0: 'bits',
+  tri1: 'bits',
+  wand: 'bits',
+  wire: 'bits',
+  wor: 'bits',
+  logic: 'bits',
+  bit: 'bits',
+  int: 'bits',
+  shortint: 'bits',
+  longint: 'bits',
+  byte: 'bits',
+  enum: 'bits',
+  sparam: 'bits',
+  port: 'bits',
+  real: 'real',
+  realtime: 'real',
+  shortreal: 'real',
+  real_parameter: 'real',
+  string: 'string',
 };
 
 const COMMANDS_WITHOUT_DOLLAR_TOKENS = new Set(['scope', 'upscope', 'timescale', 'enddefinitions']);
 
 const SCOPE_TYPES = new Set([
-  'module', 'begin', 'fork', 'function', 'task', 'interface', 'package', 'program', 'class', 'struct', 'union',
-  'generate', 'vhdl_architecture', 'vhdl_record', 'vhdl_generate', 'vhdl_process', 'vhdl_block', 'vhdl_package',
+  'module',
+  'begin',
+  'fork',
+  'function',
+  'task',
+  'interface',
+  'package',
+  'program',
+  'class',
+  'struct',
+  'union',
+  'generate',
+  'vhdl_architecture',
+  'vhdl_record',
+  'vhdl_generate',
+  'vhdl_process',
+  'vhdl_block',
+  'vhdl_package',
 ]);
 
 /** Header commands longer than this are missing their `$end`; stop before reading a whole file into one. */
@@ -70,7 +112,8 @@ const REAL_VALUE = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^[-+]?(inf|nan)$/i;
 
 /** Reads a VCD file (streamed in 1 MB pieces). Malformed input is a FileFormatError naming the line. */
 export function readVcdFile(path: string, options: VcdReadOptions = {}): VcdTrace {
-  const cannotRead = (error: unknown) => new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  const cannotRead = (error: unknown) =>
+    new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -151,7 +194,8 @@ class VcdParser {
       start = newline + 1;
     }
     if (start < bytes.length) this.partialLine = Buffer.concat([this.partialLine, bytes.subarray(start)]);
-    if (this.partialLine.length > MAX_LINE_CHARACTERS) this.fail(`a line longer than ${MAX_LINE_CHARACTERS} characters`, this.line + 1);
+    if (this.partialLine.length > MAX_LINE_CHARACTERS)
+      this.fail(`a line longer than ${MAX_LINE_CHARACTERS} characters`, this.line + 1);
   }
 
   finish(): VcdTrace {
@@ -161,7 +205,8 @@ class VcdParser {
       this.partialLine = Buffer.alloc(0);
     }
     if (this.command) this.fail(`truncated: $${this.command.keyword} has no $end`, this.command.line);
-    if (this.inHeader) this.fail(this.line === 0 ? 'empty file' : 'truncated header: no $enddefinitions', Math.max(1, this.line));
+    if (this.inHeader)
+      this.fail(this.line === 0 ? 'empty file' : 'truncated header: no $enddefinitions', Math.max(1, this.line));
     if (this.pendingVector) this.fail('truncated value change: vector value without an id code');
     if (this.skippingComment) this.fail('truncated: $comment has no $end');
     return {
@@ -200,7 +245,8 @@ class VcdParser {
         this.fail(`$${command.keyword} (line ${command.line}) has no $end before ${token}`);
       }
       command.characters += token.length + 1;
-      if (command.characters > MAX_COMMAND_CHARACTERS) this.fail(`$${command.keyword} longer than ${MAX_COMMAND_CHARACTERS} characters (missing $end?)`, command.line);
+      if (command.characters > MAX_COMMAND_CHARACTERS)
+        this.fail(`$${command.keyword} longer than ${MAX_COMMAND_CHARACTERS} characters (missing $end?)`, command.line);
       command.tokens.push(token);
       return;
     }
@@ -227,7 +273,8 @@ class VcdParser {
       }
       case 'scope': {
         const [type, name] = tokens;
-        if (tokens.length !== 2 || type === undefined || name === undefined || !SCOPE_TYPES.has(type)) this.fail(`bad $scope '${printable(text)}'`, line);
+        if (tokens.length !== 2 || type === undefined || name === undefined || !SCOPE_TYPES.has(type))
+          this.fail(`bad $scope '${printable(text)}'`, line);
         this.scope.push(name);
         return;
       }
@@ -254,12 +301,23 @@ class VcdParser {
     const kind = VAR_KINDS[type];
     if (kind === undefined) this.fail(`unknown $var type '${printable(type)}'`, line);
     const width = /^\d{1,8}$/.test(widthText) ? Number(widthText) : 0;
-    if (width < 1 || width > WIDTH_LIMIT) this.fail(`bad width '${printable(widthText)}' for $var ${printable(name)}`, line);
+    if (width < 1 || width > WIDTH_LIMIT)
+      this.fail(`bad width '${printable(widthText)}' for $var ${printable(name)}`, line);
     if (!/^[!-~]+$/.test(id)) this.fail(`bad id code '${printable(id)}' for $var ${printable(name)}`, line);
-    if (range !== undefined && !/^\[\d+(:\d+)?\]$/.test(range)) this.fail(`bad bit range '${printable(range)}' for $var ${printable(name)}`, line);
+    if (range !== undefined && !/^\[\d+(:\d+)?\]$/.test(range))
+      this.fail(`bad bit range '${printable(range)}' for $var ${printable(name)}`, line);
     const known = this.widths.get(id);
-    if (known && (known.width !== width || known.kind !== kind)) this.fail(`$var ${printable(name)} reuses id code ${id} with a different width or type`, line);
-    const signal: VcdSignal = { id, path: [...this.scope], name, fullName: [...this.scope, name].join('.'), width, type, kind };
+    if (known && (known.width !== width || known.kind !== kind))
+      this.fail(`$var ${printable(name)} reuses id code ${id} with a different width or type`, line);
+    const signal: VcdSignal = {
+      id,
+      path: [...this.scope],
+      name,
+      fullName: [...this.scope, name].join('.'),
+      width,
+      type,
+      kind,
+    };
     this.signals.push(signal);
     this.widths.set(id, { width, kind });
     if (!this.changes.has(id) && (this.options.keep?.(signal) ?? true)) this.changes.set(id, { times: [], values: [] });

@@ -114,9 +114,11 @@ export class VcdWriter {
   /** Declares a signal at `scope` (outermost first); returns the handle `change` takes. */
   addSignal(scope: readonly string[], name: string, width: number, type: VcdWriteVarType = 'wire'): number {
     if (this.state !== 'declaring') throw new Error('VcdWriter.addSignal after beginDump');
-    if (!Number.isInteger(width) || width < 1) throw new RangeError(`VcdWriter: width of ${name} must be a positive integer, got ${width}`);
+    if (!Number.isInteger(width) || width < 1)
+      throw new RangeError(`VcdWriter: width of ${name} must be a positive integer, got ${width}`);
     for (const part of [...scope, name]) {
-      if (!IDENTIFIER.test(part)) throw new RangeError(`VcdWriter: name part '${part}' is empty or contains white space`);
+      if (!IDENTIFIER.test(part))
+        throw new RangeError(`VcdWriter: name part '${part}' is empty or contains white space`);
     }
     const fullName = [...scope, name].join('.');
     if (this.fullNames.has(fullName)) throw new RangeError(`VcdWriter: signal ${fullName} declared twice`);
@@ -143,7 +145,8 @@ export class VcdWriter {
   /** Moves simulation time forward (in timescale units); time never goes back. */
   setTime(time: number): void {
     if (time === this.time) return;
-    if (!(time > this.time) || !Number.isSafeInteger(time)) throw new RangeError(`VcdWriter: time ${time} is not an integer after ${this.time}`);
+    if (!(time > this.time) || !Number.isSafeInteger(time))
+      throw new RangeError(`VcdWriter: time ${time} is not an integer after ${this.time}`);
     if (this.state === 'initial') this.writeDumpVars();
     this.time = time;
     this.timeWritten = false;
@@ -221,7 +224,7 @@ export class VcdWriter {
 
   private writeToDisk(bytes: Buffer): void {
     try {
-      for (let offset = 0; offset < bytes.length; ) offset += writeSync(this.fd as number, bytes, offset);
+      for (let offset = 0; offset < bytes.length;) offset += writeSync(this.fd as number, bytes, offset);
     } catch (error) {
       this.abort();
       throw new UserError(`cannot write ${this.path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);

@@ -75,13 +75,19 @@ export function clockLane(name: string, cycles: number): WaveLane {
 }
 
 /** Checks a [from, to] cycle window against the trace's cycles and the picture limits. */
-export function clampWindow(edgeCount: number, fromCycle: number | undefined, toCycle: number | undefined): { from: number; to: number } {
+export function clampWindow(
+  edgeCount: number,
+  fromCycle: number | undefined,
+  toCycle: number | undefined,
+): { from: number; to: number } {
   if (edgeCount === 0) throw new UserError('the trace has no clock edges to cut cycles by');
   const from = fromCycle ?? 0;
   const to = Math.min(toCycle ?? from + DEFAULT_CYCLES - 1, edgeCount - 1);
-  if (!Number.isInteger(from) || from < 0 || from >= edgeCount) throw new UserError(`--from ${from} is outside the trace's cycles 0…${edgeCount - 1}`);
+  if (!Number.isInteger(from) || from < 0 || from >= edgeCount)
+    throw new UserError(`--from ${from} is outside the trace's cycles 0…${edgeCount - 1}`);
   if (to < from) throw new UserError(`--to ${toCycle} is before --from ${from}`);
-  if (to - from + 1 > MAX_CYCLES) throw new UserError(`a window of ${to - from + 1} cycles is too wide to draw; at most ${MAX_CYCLES}`);
+  if (to - from + 1 > MAX_CYCLES)
+    throw new UserError(`a window of ${to - from + 1} cycles is too wide to draw; at most ${MAX_CYCLES}`);
   return { from, to };
 }
 
@@ -110,14 +116,18 @@ export function groupByScope(entries: readonly { signal: VcdSignal; lane: WaveLa
 export function traceToWaveDrom(trace: VcdTrace, window: WaveWindow = {}): WaveDromSource {
   const spec = resolveCycles(trace, window.cycles);
   const signals = window.patterns ? selectSignals(trace.signals, window.patterns) : [...trace.signals];
-  if (signals.length > MAX_LANES) throw new UserError(`${signals.length} signals are too many to draw; select at most ${MAX_LANES} with --signals`);
+  if (signals.length > MAX_LANES)
+    throw new UserError(`${signals.length} signals are too many to draw; select at most ${MAX_LANES} with --signals`);
   const { from, to } = clampWindow(cycleEdges(trace, spec).length, window.fromCycle, window.toCycle);
   const { values } = sampleCycles(trace, spec, signals, { from, to });
   // A clock sampled once per cycle would look constant; draw it (and its aliases) as a clock.
   const clockId = 'clock' in spec ? trace.signals.find((signal) => signal.fullName === spec.clock)?.id : undefined;
   const entries = signals.map((signal) => ({
     signal,
-    lane: signal.id === clockId ? clockLane(signal.name, to - from + 1) : waveLane(signal.name, signal, values.get(signal) as string[]),
+    lane:
+      signal.id === clockId
+        ? clockLane(signal.name, to - from + 1)
+        : waveLane(signal.name, signal, values.get(signal) as string[]),
   }));
   const clockName = 'clock' in spec ? spec.clock : `period ${spec.period}`;
   const lanes = entries.map((entry) => entry.lane);
@@ -155,6 +165,9 @@ export function renderWaveDromSvg(source: WaveDromSource): string {
 /** PNG bytes of an SVG, drawn at twice its size with the system's fonts (resvg draws no text without fonts). */
 export function renderSvgToPng(svg: string): Uint8Array {
   const { Resvg } = require('@resvg/resvg-js') as typeof import('@resvg/resvg-js');
-  const resvg = new Resvg(svg, { font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' }, fitTo: { mode: 'zoom', value: 2 } });
+  const resvg = new Resvg(svg, {
+    font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' },
+    fitTo: { mode: 'zoom', value: 2 },
+  });
   return resvg.render().asPng();
 }

@@ -1,6 +1,6 @@
-import type { PortValues } from '../../verif/engines/engine.ts';
-import type { DecoderShape, DecoderStimulus } from '../../verif/golden/decoder.ts';
-import { mulberry32 } from '../../verif/memory/seededRandom.ts';
+import type { PortValues } from '../../engines/engine.ts';
+import type { DecoderShape, DecoderStimulus } from '../../golden/models/decoder.ts';
+import { mulberry32 } from '../../gpu/memory/seededRandom.ts';
 
 /** A row-tile bitmap of 30–70 % density (the pruning range the paper targets). */
 function randomBitmap(random: () => number, tileLength: number): bigint {

@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { EngineName } from '../../verif/engines/engine.ts';
+import type { EngineName } from '../../engines/engine.ts';
 
 /** The program each external engine needs on PATH; the in-process engine needs nothing. */
 const ENGINE_PROGRAMS: Record<EngineName, string | undefined> = { ts: undefined, verilator: 'verilator', icarus: 'iverilog' };

@@ -7,6 +7,13 @@ export { Signal, type SignalKind } from './signal.ts';
 export { input, output, vec, flattenPorts, type PortSpec, type PortTree, type IoOf } from './ports.ts';
 export { defineModule, ModuleBuilder, Memory, WhenChain, type ModuleDefinition, type Params } from './module.ts';
 export {
-  HdlError, WidthMismatchError, UndrivenSignalError, MultipleDriverError, CombinationalLoopError, SliceRangeError, DuplicateNameError, InvalidParameterError,
+  HdlError,
+  WidthMismatchError,
+  UndrivenSignalError,
+  MultipleDriverError,
+  CombinationalLoopError,
+  SliceRangeError,
+  DuplicateNameError,
+  InvalidParameterError,
 } from './errors.ts';
 export { captureSourceLocation, formatLocation, type SourceLocation } from './sourceLocation.ts';

@@ -37,8 +37,19 @@ export function defineModule<P extends Params, T extends PortTree>(
 /** An unconditional or conditional assignment, a memory write, or a when/elsewhen/otherwise chain. */
 export type Statement =
   | { readonly kind: 'assign'; readonly target: Signal; readonly value: Value; readonly location: SourceLocation }
-  | { readonly kind: 'write'; readonly memory: Memory; readonly address: Value; readonly data: Value; readonly enable: Value; readonly location: SourceLocation }
-  | { readonly kind: 'when'; readonly branches: { condition: Value | undefined; body: Statement[] }[]; readonly location: SourceLocation };
+  | {
+      readonly kind: 'write';
+      readonly memory: Memory;
+      readonly address: Value;
+      readonly data: Value;
+      readonly enable: Value;
+      readonly location: SourceLocation;
+    }
+  | {
+      readonly kind: 'when';
+      readonly branches: { condition: Value | undefined; body: Statement[] }[];
+      readonly location: SourceLocation;
+    };
 
 /** A `when` chain under construction: add `elsewhen` branches and an `otherwise`. */
 export class WhenChain {
@@ -95,9 +106,14 @@ export class Memory implements AssignmentSink {
     const location = captureSourceLocation();
     this.checkAddress(address, location);
     const dataValue = coerce(data, this.width, location);
-    if (dataValue.width !== this.width) throw new WidthMismatchError(location, `memory '${this.name}' holds ${this.width}-bit words, got ${dataValue.width} bits`);
+    if (dataValue.width !== this.width)
+      throw new WidthMismatchError(
+        location,
+        `memory '${this.name}' holds ${this.width}-bit words, got ${dataValue.width} bits`,
+      );
     const enableValue = coerce(enable, 1, location);
-    if (enableValue.width !== 1) throw new WidthMismatchError(location, `write enable must be 1 bit, got ${enableValue.width}`);
+    if (enableValue.width !== 1)
+      throw new WidthMismatchError(location, `write enable must be 1 bit, got ${enableValue.width}`);
     this.builder.recordWrite({ kind: 'write', memory: this, address, data: dataValue, enable: enableValue, location });
   }
 
@@ -107,7 +123,10 @@ export class Memory implements AssignmentSink {
 
   private checkAddress(address: Value, location: SourceLocation): void {
     if (address.width !== this.addressWidth)
-      throw new WidthMismatchError(location, `memory '${this.name}' (depth ${this.depth}) needs a ${this.addressWidth}-bit address, got ${address.width} bits`);
+      throw new WidthMismatchError(
+        location,
+        `memory '${this.name}' (depth ${this.depth}) needs a ${this.addressWidth}-bit address, got ${address.width} bits`,
+      );
   }
 }
 
@@ -149,7 +168,8 @@ export class ModuleBuilder implements AssignmentSink {
     let resetValue: bigint | undefined;
     if (options.reset !== undefined) {
       resetValue = BigInt(options.reset);
-      if (resetValue < 0n || resetValue > maskOf(width)) throw new WidthMismatchError(location, `reset value ${options.reset} does not fit in ${width} bits`);
+      if (resetValue < 0n || resetValue > maskOf(width))
+        throw new WidthMismatchError(location, `reset value ${options.reset} does not fit in ${width} bits`);
     }
     return this.addSignal(new Signal(name, width, 'reg', this, location, resetValue));
   }
@@ -166,7 +186,12 @@ export class ModuleBuilder implements AssignmentSink {
   memory(name: string, options: { depth: number; width: number }): Memory {
     const location = captureSourceLocation();
     checkWidth(options.width, location);
-    if (!Number.isInteger(options.depth) || options.depth < 2 || (options.depth & (options.depth - 1)) !== 0 || options.depth > 1 << 20)
+    if (
+      !Number.isInteger(options.depth) ||
+      options.depth < 2 ||
+      (options.depth & (options.depth - 1)) !== 0 ||
+      options.depth > 1 << 20
+    )
       throw new InvalidParameterError(location, `memory depth ${options.depth} must be a power of two from 2 to 2^20`);
     this.claimName(name, location);
     const memory = new Memory(name, options.width, options.depth, this, location);
@@ -175,16 +200,23 @@ export class ModuleBuilder implements AssignmentSink {
   }
 
   /** Places a sub-module; returns its ports: drive its inputs with `set`, read its outputs. */
-  instance<P extends Params, T extends PortTree>(definition: ModuleDefinition<P, T>, options: { name?: string; params?: Partial<P> } = {}): IoOf<T> {
+  instance<P extends Params, T extends PortTree>(
+    definition: ModuleDefinition<P, T>,
+    options: { name?: string; params?: Partial<P> } = {},
+  ): IoOf<T> {
     const location = captureSourceLocation();
-    const name = options.name ?? `${definition.name.charAt(0).toLowerCase()}${definition.name.slice(1)}_${this.instances.length}`;
+    const name =
+      options.name ?? `${definition.name.charAt(0).toLowerCase()}${definition.name.slice(1)}_${this.instances.length}`;
     this.claimName(name, location);
     const params = { ...definition.defaults, ...(options.params ?? {}) } as P;
     const ports: Signal[] = [];
     const io = mapPorts(definition.ports(params), (portName, spec) => {
       const kind = spec.direction === 'input' ? 'instanceInput' : 'instanceOutput';
       this.claimName(`${name}_${portName}`, location);
-      const signal = new Signal(`${name}_${portName}`, spec.width, kind, this, location, undefined, { instance: name, port: portName });
+      const signal = new Signal(`${name}_${portName}`, spec.width, kind, this, location, undefined, {
+        instance: name,
+        port: portName,
+      });
       ports.push(signal);
       return signal;
     });
@@ -205,7 +237,11 @@ export class ModuleBuilder implements AssignmentSink {
   /** @internal used by WhenChain */
   addBranch(statement: Extract<Statement, { kind: 'when' }>, condition: Value | undefined, body: () => void): void {
     const location = captureSourceLocation();
-    if (condition && condition.width !== 1) throw new WidthMismatchError(location, `a when condition must be 1 bit, got ${condition.width} bits (use orReduce() or a comparison)`);
+    if (condition && condition.width !== 1)
+      throw new WidthMismatchError(
+        location,
+        `a when condition must be 1 bit, got ${condition.width} bits (use orReduce() or a comparison)`,
+      );
     if (statement.branches.some((branch) => branch.condition === undefined))
       throw new InvalidParameterError(location, 'no branch may follow otherwise()');
     const branch = { condition, body: [] as Statement[] };
@@ -222,10 +258,17 @@ export class ModuleBuilder implements AssignmentSink {
   /** @internal called by Signal.set */
   recordAssignment(target: Signal, value: Value, location: SourceLocation): void {
     if (value.width !== target.width)
-      throw new WidthMismatchError(location, `cannot assign a ${value.width}-bit value to '${target.name}' (${target.width} bits); use zext/sext/trunc`);
+      throw new WidthMismatchError(
+        location,
+        `cannot assign a ${value.width}-bit value to '${target.name}' (${target.width} bits); use zext/sext/trunc`,
+      );
     if (this.current === this.statements) {
       const previous = this.unconditional.get(target);
-      if (previous) throw new MultipleDriverError(location, `'${target.name}' already has an unconditional driver (at line ${previous.line}); a signal has one driver`);
+      if (previous)
+        throw new MultipleDriverError(
+          location,
+          `'${target.name}' already has an unconditional driver (at line ${previous.line}); a signal has one driver`,
+        );
       this.unconditional.set(target, location);
     }
     this.current.push({ kind: 'assign', target, value, location });
@@ -237,7 +280,12 @@ export class ModuleBuilder implements AssignmentSink {
   }
 
   /** @internal the builder's own ports, made during elaboration */
-  addPort<W extends number>(name: string, width: W, direction: 'input' | 'output', location: SourceLocation): Signal<W> {
+  addPort<W extends number>(
+    name: string,
+    width: W,
+    direction: 'input' | 'output',
+    location: SourceLocation,
+  ): Signal<W> {
     return this.addSignal(new Signal(name, width, direction, this, location));
   }
 
@@ -253,10 +301,19 @@ export class ModuleBuilder implements AssignmentSink {
   }
 
   private claimName(name: string, location: SourceLocation): void {
-    if (RESERVED_NAMES.has(name)) throw new DuplicateNameError(location, `'${name}' is reserved for the implicit clock and reset`);
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new InvalidParameterError(location, `'${name}' is not a valid name (letters, digits, _; not starting with a digit)`);
+    if (RESERVED_NAMES.has(name))
+      throw new DuplicateNameError(location, `'${name}' is reserved for the implicit clock and reset`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new InvalidParameterError(
+        location,
+        `'${name}' is not a valid name (letters, digits, _; not starting with a digit)`,
+      );
     const previous = this.names.get(name);
-    if (previous) throw new DuplicateNameError(location, `'${name}' is already declared in module ${this.moduleName} (at line ${previous.line})`);
+    if (previous)
+      throw new DuplicateNameError(
+        location,
+        `'${name}' is already declared in module ${this.moduleName} (at line ${previous.line})`,
+      );
     this.names.set(name, location);
   }
 }

@@ -11,11 +11,12 @@ export interface PortSpec<W extends number = number> {
 export type PortTree = PortSpec | { readonly [name: string]: PortTree } | readonly PortTree[];
 
 /** The signals a module body (or a parent, for an instance) gets for a port tree, keeping its shape. */
-export type IoOf<T> = T extends PortSpec<infer W>
-  ? Signal<W>
-  : T extends readonly (infer E)[]
-    ? IoOf<E>[]
-    : { readonly [K in keyof T]: IoOf<T[K]> };
+export type IoOf<T> =
+  T extends PortSpec<infer W>
+    ? Signal<W>
+    : T extends readonly (infer E)[]
+      ? IoOf<E>[]
+      : { readonly [K in keyof T]: IoOf<T[K]> };
 
 /** An input port of `width` bits. */
 export function input<W extends number>(width: W, description?: string): PortSpec<W> {
@@ -37,7 +38,10 @@ export function isPortSpec(tree: PortTree): tree is PortSpec {
 }
 
 /** Walks a port tree in declaration order, giving each leaf its flattened name. */
-export function flattenPorts(tree: PortTree, prefix = ''): { name: string; spec: PortSpec; path: (string | number)[] }[] {
+export function flattenPorts(
+  tree: PortTree,
+  prefix = '',
+): { name: string; spec: PortSpec; path: (string | number)[] }[] {
   const out: { name: string; spec: PortSpec; path: (string | number)[] }[] = [];
   const walk = (node: PortTree, name: string, path: (string | number)[]): void => {
     if (isPortSpec(node)) {
@@ -57,9 +61,15 @@ export function flattenPorts(tree: PortTree, prefix = ''): { name: string; spec:
 export function mapPorts<T extends PortTree>(tree: T, make: (name: string, spec: PortSpec) => Signal): IoOf<T> {
   const build = (node: PortTree, name: string): unknown => {
     if (isPortSpec(node)) return make(name, node);
-    if (Array.isArray(node)) return node.map((element: PortTree, index: number) => build(element, name === '' ? String(index) : `${name}_${index}`));
+    if (Array.isArray(node))
+      return node.map((element: PortTree, index: number) =>
+        build(element, name === '' ? String(index) : `${name}_${index}`),
+      );
     return Object.fromEntries(
-      Object.entries(node as Record<string, PortTree>).map(([key, child]) => [key, build(child, name === '' ? key : `${name}_${key}`)]),
+      Object.entries(node as Record<string, PortTree>).map(([key, child]) => [
+        key,
+        build(child, name === '' ? key : `${name}_${key}`),
+      ]),
     );
   };
   return build(tree, '') as IoOf<T>;

@@ -11,7 +11,8 @@ export interface SourceLocation {
 /** Frames from these places are the framework itself; the user's line is the first frame outside them. */
 const coreFolder = fileURLToPath(new URL('.', import.meta.url));
 const FRAMEWORK_PREFIXES = [coreFolder, resolve(coreFolder, '..', 'ir') + sep, 'node:'];
-const isFramework = (file: string): boolean => FRAMEWORK_PREFIXES.some((prefix) => file.startsWith(prefix)) || file.includes(`${sep}node_modules${sep}`);
+const isFramework = (file: string): boolean =>
+  FRAMEWORK_PREFIXES.some((prefix) => file.startsWith(prefix)) || file.includes(`${sep}node_modules${sep}`);
 
 const FRAME = /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?$/;
 

@@ -6,12 +6,34 @@ export const MAX_WIDTH = 65536;
 
 /** Every operator a hardware expression can use; the IR, simulator and Verilog backend share this list. */
 export type Operator =
-  | 'const' | 'ref'
-  | 'not' | 'neg' | 'redand' | 'redor' | 'redxor'
-  | 'and' | 'or' | 'xor' | 'add' | 'sub' | 'mul'
-  | 'eq' | 'ne' | 'ltu' | 'leu' | 'lts' | 'les'
-  | 'shl' | 'shr' | 'sra'
-  | 'mux' | 'cat' | 'slice' | 'zext' | 'sext' | 'memread';
+  | 'const'
+  | 'ref'
+  | 'not'
+  | 'neg'
+  | 'redand'
+  | 'redor'
+  | 'redxor'
+  | 'and'
+  | 'or'
+  | 'xor'
+  | 'add'
+  | 'sub'
+  | 'mul'
+  | 'eq'
+  | 'ne'
+  | 'ltu'
+  | 'leu'
+  | 'lts'
+  | 'les'
+  | 'shl'
+  | 'shr'
+  | 'sra'
+  | 'mux'
+  | 'cat'
+  | 'slice'
+  | 'zext'
+  | 'sext'
+  | 'memread';
 
 /**
  * Anything that can stand where a value of width W is expected: a hardware value, or a literal
@@ -47,20 +69,35 @@ export class Value<W extends number = number> {
     readonly args: readonly Value[],
     readonly location: SourceLocation,
     /** Constant value (op 'const'), slice bounds (op 'slice'), referenced signal or memory. */
-    readonly attributes: { readonly constant?: bigint; readonly hi?: number; readonly lo?: number; readonly target?: Referable } = {},
+    readonly attributes: {
+      readonly constant?: bigint;
+      readonly hi?: number;
+      readonly lo?: number;
+      readonly target?: Referable;
+    } = {},
   ) {}
 
   // ---- bitwise and arithmetic, equal widths, result of the same width (modulo 2^W) ----
   /** Bitwise AND. */
-  and(other: ValueLike<W>): Value<W> { return this.sameWidth('and', other); }
+  and(other: ValueLike<W>): Value<W> {
+    return this.sameWidth('and', other);
+  }
   /** Bitwise OR. */
-  or(other: ValueLike<W>): Value<W> { return this.sameWidth('or', other); }
+  or(other: ValueLike<W>): Value<W> {
+    return this.sameWidth('or', other);
+  }
   /** Bitwise XOR. */
-  xor(other: ValueLike<W>): Value<W> { return this.sameWidth('xor', other); }
+  xor(other: ValueLike<W>): Value<W> {
+    return this.sameWidth('xor', other);
+  }
   /** Sum modulo 2^W; use `addCarry` to keep the carry. */
-  add(other: ValueLike<W>): Value<W> { return this.sameWidth('add', other); }
+  add(other: ValueLike<W>): Value<W> {
+    return this.sameWidth('add', other);
+  }
   /** Difference modulo 2^W. */
-  sub(other: ValueLike<W>): Value<W> { return this.sameWidth('sub', other); }
+  sub(other: ValueLike<W>): Value<W> {
+    return this.sameWidth('sub', other);
+  }
   /** Full sum, one bit wider than the operands (the carry out is the top bit). */
   addCarry(other: ValueLike<W>): Value {
     const rhs = coerce(other, this.width, captureSourceLocation());
@@ -75,62 +112,106 @@ export class Value<W extends number = number> {
 
   // ---- comparisons, equal widths, 1-bit result ----
   /** Equality. */
-  eq(other: ValueLike<W>): Value<1> { return this.compare('eq', other); }
+  eq(other: ValueLike<W>): Value<1> {
+    return this.compare('eq', other);
+  }
   /** Inequality. */
-  ne(other: ValueLike<W>): Value<1> { return this.compare('ne', other); }
+  ne(other: ValueLike<W>): Value<1> {
+    return this.compare('ne', other);
+  }
   /** Unsigned less-than. */
-  lt(other: ValueLike<W>): Value<1> { return this.compare('ltu', other); }
+  lt(other: ValueLike<W>): Value<1> {
+    return this.compare('ltu', other);
+  }
   /** Unsigned less-or-equal. */
-  le(other: ValueLike<W>): Value<1> { return this.compare('leu', other); }
+  le(other: ValueLike<W>): Value<1> {
+    return this.compare('leu', other);
+  }
   /** Unsigned greater-than. */
-  gt(other: ValueLike<W>): Value<1> { return coerce(other, this.width, captureSourceLocation()).compare('ltu', this); }
+  gt(other: ValueLike<W>): Value<1> {
+    return coerce(other, this.width, captureSourceLocation()).compare('ltu', this);
+  }
   /** Unsigned greater-or-equal. */
-  ge(other: ValueLike<W>): Value<1> { return coerce(other, this.width, captureSourceLocation()).compare('leu', this); }
+  ge(other: ValueLike<W>): Value<1> {
+    return coerce(other, this.width, captureSourceLocation()).compare('leu', this);
+  }
   /** Two's-complement less-than. */
-  slt(other: ValueLike<W>): Value<1> { return this.compare('lts', other); }
+  slt(other: ValueLike<W>): Value<1> {
+    return this.compare('lts', other);
+  }
   /** Two's-complement less-or-equal. */
-  sle(other: ValueLike<W>): Value<1> { return this.compare('les', other); }
+  sle(other: ValueLike<W>): Value<1> {
+    return this.compare('les', other);
+  }
 
   // ---- unary ----
   /** Bitwise NOT. */
-  not(): Value<W> { return this.unary('not', this.width); }
+  not(): Value<W> {
+    return this.unary('not', this.width);
+  }
   /** Two's-complement negation modulo 2^W. */
-  neg(): Value<W> { return this.unary('neg', this.width); }
+  neg(): Value<W> {
+    return this.unary('neg', this.width);
+  }
   /** AND of all bits. */
-  andReduce(): Value<1> { return this.unary('redand', 1); }
+  andReduce(): Value<1> {
+    return this.unary('redand', 1);
+  }
   /** OR of all bits (non-zero test). */
-  orReduce(): Value<1> { return this.unary('redor', 1); }
+  orReduce(): Value<1> {
+    return this.unary('redor', 1);
+  }
   /** XOR of all bits (parity). */
-  xorReduce(): Value<1> { return this.unary('redxor', 1); }
+  xorReduce(): Value<1> {
+    return this.unary('redxor', 1);
+  }
 
   // ---- shifts: amount is a constant or an unsigned value of any width; result keeps W ----
   /** Logical shift left, zeros shifted in. */
-  shl(amount: Value | number): Value<W> { return this.shift('shl', amount); }
+  shl(amount: Value | number): Value<W> {
+    return this.shift('shl', amount);
+  }
   /** Logical shift right, zeros shifted in. */
-  shr(amount: Value | number): Value<W> { return this.shift('shr', amount); }
+  shr(amount: Value | number): Value<W> {
+    return this.shift('shr', amount);
+  }
   /** Arithmetic shift right, the sign bit shifted in. */
-  sra(amount: Value | number): Value<W> { return this.shift('sra', amount); }
+  sra(amount: Value | number): Value<W> {
+    return this.shift('sra', amount);
+  }
 
   // ---- bit selection and resizing ----
   /** Bits hi..lo inclusive (Verilog `x[hi:lo]`). */
   bits(hi: number, lo: number): Value {
     const location = captureSourceLocation();
     if (!Number.isInteger(hi) || !Number.isInteger(lo) || lo < 0 || hi < lo || hi >= this.width)
-      throw new SliceRangeError(location, `slice [${hi}:${lo}] is outside a ${this.width}-bit value (bits ${this.width - 1}..0)`);
+      throw new SliceRangeError(
+        location,
+        `slice [${hi}:${lo}] is outside a ${this.width}-bit value (bits ${this.width - 1}..0)`,
+      );
     return new Value('slice', hi - lo + 1, [this], location, { hi, lo });
   }
   /** One bit. */
-  bit(index: number): Value<1> { return this.bits(index, index) as Value<1>; }
+  bit(index: number): Value<1> {
+    return this.bits(index, index) as Value<1>;
+  }
   /** The top bit (sign of a two's-complement value). */
-  msb(): Value<1> { return this.bits(this.width - 1, this.width - 1) as Value<1>; }
+  msb(): Value<1> {
+    return this.bits(this.width - 1, this.width - 1) as Value<1>;
+  }
   /** Zero-extend to `width` (≥ this width). */
-  zext<N extends number>(width: N): Value<N> { return this.extend('zext', width); }
+  zext<N extends number>(width: N): Value<N> {
+    return this.extend('zext', width);
+  }
   /** Sign-extend to `width` (≥ this width). */
-  sext<N extends number>(width: N): Value<N> { return this.extend('sext', width); }
+  sext<N extends number>(width: N): Value<N> {
+    return this.extend('sext', width);
+  }
   /** Keep the low `width` bits (≤ this width): the only way to narrow. */
   trunc<N extends number>(width: N): Value<N> {
     const location = captureSourceLocation();
-    if (width > this.width) throw new WidthMismatchError(location, `cannot truncate a ${this.width}-bit value to ${width} bits`);
+    if (width > this.width)
+      throw new WidthMismatchError(location, `cannot truncate a ${this.width}-bit value to ${width} bits`);
     if ((width as number) === this.width) return this as unknown as Value<N>;
     return new Value('slice', width, [this], location, { hi: width - 1, lo: 0 });
   }
@@ -156,7 +237,8 @@ export class Value<W extends number = number> {
   private shift(op: Operator, amount: Value | number): Value<W> {
     const location = captureSourceLocation();
     if (typeof amount === 'number') {
-      if (!Number.isInteger(amount) || amount < 0) throw new InvalidParameterError(location, `shift amount ${amount} is not a whole number ≥ 0`);
+      if (!Number.isInteger(amount) || amount < 0)
+        throw new InvalidParameterError(location, `shift amount ${amount} is not a whole number ≥ 0`);
       const amountWidth = Math.max(1, Math.ceil(Math.log2(amount + 1)));
       return new Value(op, this.width, [this, constant(amount, amountWidth, location)], location);
     }
@@ -166,14 +248,21 @@ export class Value<W extends number = number> {
   private extend<N extends number>(op: 'zext' | 'sext', width: N): Value<N> {
     const location = captureSourceLocation();
     checkWidth(width, location);
-    if (width < this.width) throw new WidthMismatchError(location, `cannot ${op} a ${this.width}-bit value to ${width} bits (use trunc to narrow)`);
+    if (width < this.width)
+      throw new WidthMismatchError(
+        location,
+        `cannot ${op} a ${this.width}-bit value to ${width} bits (use trunc to narrow)`,
+      );
     if ((width as number) === this.width) return this as unknown as Value<N>;
     return new Value(op, width, [this], location);
   }
 
   private requireSameWidth(op: string, other: Value, location = captureSourceLocation()): void {
     if (other.width !== this.width)
-      throw new WidthMismatchError(location, `'${op}' needs operands of equal width, got ${this.width} and ${other.width} bits (use zext/sext/trunc)`);
+      throw new WidthMismatchError(
+        location,
+        `'${op}' needs operands of equal width, got ${this.width} and ${other.width} bits (use zext/sext/trunc)`,
+      );
   }
 }
 
@@ -183,10 +272,17 @@ function checkedWidth(width: number, location: SourceLocation): number {
 }
 
 /** A literal of the given width; it must fit (0 ≤ v < 2^width). */
-export function constant<W extends number>(value: number | bigint, width: W, location = captureSourceLocation()): Value<W> {
+export function constant<W extends number>(
+  value: number | bigint,
+  width: W,
+  location = captureSourceLocation(),
+): Value<W> {
   checkWidth(width, location);
   if (typeof value === 'number' && !Number.isSafeInteger(value))
-    throw new InvalidParameterError(location, `literal ${value} is not a whole number (use a bigint for values above 2^53)`);
+    throw new InvalidParameterError(
+      location,
+      `literal ${value} is not a whole number (use a bigint for values above 2^53)`,
+    );
   const big = BigInt(value);
   if (big < 0n || big > maskOf(width))
     throw new WidthMismatchError(location, `literal ${value} does not fit in ${width} bits`);
@@ -199,14 +295,23 @@ export function coerce(value: ValueLike, width: number, location: SourceLocation
 }
 
 /** `condition ? whenTrue : whenFalse`; both arms of one width, a 1-bit condition. */
-export function mux<W extends number>(condition: Value<1> | Value, whenTrue: ValueLike<W>, whenFalse: ValueLike<W>): Value<W> {
+export function mux<W extends number>(
+  condition: Value<1> | Value,
+  whenTrue: ValueLike<W>,
+  whenFalse: ValueLike<W>,
+): Value<W> {
   const location = captureSourceLocation();
-  if (condition.width !== 1) throw new WidthMismatchError(location, `mux condition must be 1 bit, got ${condition.width}`);
-  const width = (whenTrue instanceof Value ? whenTrue.width : whenFalse instanceof Value ? whenFalse.width : undefined) as W | undefined;
-  if (width === undefined) throw new WidthMismatchError(location, 'mux of two literals has no width: give one arm a width with constant()');
+  if (condition.width !== 1)
+    throw new WidthMismatchError(location, `mux condition must be 1 bit, got ${condition.width}`);
+  const width = (
+    whenTrue instanceof Value ? whenTrue.width : whenFalse instanceof Value ? whenFalse.width : undefined
+  ) as W | undefined;
+  if (width === undefined)
+    throw new WidthMismatchError(location, 'mux of two literals has no width: give one arm a width with constant()');
   const a = coerce(whenTrue, width, location);
   const b = coerce(whenFalse, width, location);
-  if (a.width !== b.width) throw new WidthMismatchError(location, `mux arms must have equal width, got ${a.width} and ${b.width} bits`);
+  if (a.width !== b.width)
+    throw new WidthMismatchError(location, `mux arms must have equal width, got ${a.width} and ${b.width} bits`);
   return new Value('mux', width, [condition, a, b], location);
 }
 
@@ -215,7 +320,15 @@ export function cat(...parts: Value[]): Value {
   const location = captureSourceLocation();
   if (parts.length === 0) throw new WidthMismatchError(location, 'cat needs at least one part');
   if (parts.length === 1) return parts[0] as Value;
-  return new Value('cat', checkedWidth(parts.reduce((sum, part) => sum + part.width, 0), location), parts, location);
+  return new Value(
+    'cat',
+    checkedWidth(
+      parts.reduce((sum, part) => sum + part.width, 0),
+      location,
+    ),
+    parts,
+    location,
+  );
 }
 
 /** Selects `options[index]`; all options of one width. Out-of-range indices give the last option. */
@@ -226,7 +339,11 @@ export function select<W extends number>(index: Value, options: readonly Value<W
   let result: Value<W> = options[options.length - 1] as Value<W>;
   for (let i = options.length - 2; i >= 0; i--) {
     const option = options[i] as Value<W>;
-    if (option.width !== first.width) throw new WidthMismatchError(location, `select options must have equal width, got ${first.width} and ${option.width}`);
+    if (option.width !== first.width)
+      throw new WidthMismatchError(
+        location,
+        `select options must have equal width, got ${first.width} and ${option.width}`,
+      );
     if (i >= 2 ** index.width) continue;
     result = mux(index.eq(constant(i, index.width, location)), option, result);
   }

@@ -20,8 +20,9 @@ export const Lfsr = defineModule({
     const state = m.reg('shift', p.width, { reset: 1 });
     const taps = TAPS[p.width]!.map((tap) => state.bit(tap - 1));
     const feedback = taps.reduce((acc, bit) => acc.xor(bit));
-    m.when(io.load, () => state.set(io.seed))
-      .elsewhen(io.enable, () => state.set(cat(state.bits(p.width - 2, 0), feedback)));
+    m.when(io.load, () => state.set(io.seed)).elsewhen(io.enable, () =>
+      state.set(cat(state.bits(p.width - 2, 0), feedback)),
+    );
     io.state.set(state);
   },
 });

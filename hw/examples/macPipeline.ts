@@ -10,7 +10,13 @@ export const MacPipeline = defineModule({
   defaults: { width: 16, accumulatorWidth: 40 },
   parameterDocs: { width: 'operand width', accumulatorWidth: 'accumulator width (≥ 2·width)' },
   validate: (p) => (p.accumulatorWidth < 2 * p.width ? 'accumulatorWidth must be at least 2·width' : undefined),
-  ports: (p) => ({ valid: input(1), clear: input(1), a: input(p.width), b: input(p.width), accumulator: output(p.accumulatorWidth) }),
+  ports: (p) => ({
+    valid: input(1),
+    clear: input(1),
+    a: input(p.width),
+    b: input(p.width),
+    accumulator: output(p.accumulatorWidth),
+  }),
   build(m, io, p) {
     const product = m.reg('product', 2 * p.width, { reset: 0 });
     const productValid = m.reg('product_valid', 1, { reset: 0 });
@@ -21,8 +27,9 @@ export const MacPipeline = defineModule({
     clearPending.set(io.clear);
     const addend = m.named('addend', product.zext(p.accumulatorWidth));
     const zero = m.lit(0, p.accumulatorWidth);
-    m.when(clearPending, () => accumulator.set(mux(productValid, addend, zero)))
-      .elsewhen(productValid, () => accumulator.set(accumulator.add(addend)));
+    m.when(clearPending, () => accumulator.set(mux(productValid, addend, zero))).elsewhen(productValid, () =>
+      accumulator.set(accumulator.add(addend)),
+    );
     io.accumulator.set(accumulator);
   },
 });

@@ -20,22 +20,34 @@ export function moduleNameFor(definition: Pick<ModuleDefinition, 'name' | 'defau
  * Runs a generator and everything below it, lowers each distinct module once, and applies the
  * ordered pass list. The result lists modules children first, the top last.
  */
-export function elaborate<P extends Params, T extends PortTree>(definition: ModuleDefinition<P, T>, params: Partial<P> = {}): IrDesign {
+export function elaborate<P extends Params, T extends PortTree>(
+  definition: ModuleDefinition<P, T>,
+  params: Partial<P> = {},
+): IrDesign {
   const modules: IrModule[] = [];
   const byName = new Map<string, { definition: ModuleDefinition; module: IrModule }>();
 
   const visit = (current: ModuleDefinition, requested: Params, location = current.location): IrModule => {
     for (const key of Object.keys(requested))
-      if (!(key in current.defaults)) throw new InvalidParameterError(location, `${current.name} has no parameter '${key}' (it has: ${Object.keys(current.defaults).join(', ') || 'none'})`);
+      if (!(key in current.defaults))
+        throw new InvalidParameterError(
+          location,
+          `${current.name} has no parameter '${key}' (it has: ${Object.keys(current.defaults).join(', ') || 'none'})`,
+        );
     const full = { ...current.defaults, ...requested } as Params;
     for (const [key, value] of Object.entries(full))
-      if (typeof value !== typeof current.defaults[key]) throw new InvalidParameterError(location, `${current.name} parameter '${key}' must be a ${typeof current.defaults[key]}, got ${JSON.stringify(value)}`);
+      if (typeof value !== typeof current.defaults[key])
+        throw new InvalidParameterError(
+          location,
+          `${current.name} parameter '${key}' must be a ${typeof current.defaults[key]}, got ${JSON.stringify(value)}`,
+        );
     const problem = current.validate?.(full);
     if (problem) throw new InvalidParameterError(location, `${current.name}: ${problem}`);
     const name = moduleNameFor(current, full);
     const seen = byName.get(name);
     if (seen) {
-      if (seen.definition !== current) throw new DuplicateNameError(current.location, `two different module definitions are both named ${name}`);
+      if (seen.definition !== current)
+        throw new DuplicateNameError(current.location, `two different module definitions are both named ${name}`);
       return seen.module;
     }
     const builder = new ModuleBuilder(name);

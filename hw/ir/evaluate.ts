@@ -1,7 +1,8 @@
 import type { CellOp } from './ir.ts';
 
 const mask = (width: number): bigint => (1n << BigInt(width)) - 1n;
-const toSigned = (value: bigint, width: number): bigint => (value >> BigInt(width - 1) ? value - (1n << BigInt(width)) : value);
+const toSigned = (value: bigint, width: number): bigint =>
+  value >> BigInt(width - 1) ? value - (1n << BigInt(width)) : value;
 
 /** Widths an operator evaluation needs: the output's and each input's. */
 export interface OperandWidths {
@@ -43,7 +44,7 @@ const SEMANTICS: Record<Exclude<CellOp, 'const' | 'memread'>, (x: readonly bigin
   les: ([a, b], w) => (toSigned(a!, w.inputs[0]!) <= toSigned(b!, w.inputs[0]!) ? 1n : 0n),
   shl: ([a, b], w) => (a! << BigInt(shiftAmount(b!, w.output))) & mask(w.output),
   shr: ([a, b], w) => a! >> BigInt(shiftAmount(b!, w.output)),
-  sra: ([a, b], w) => toSigned(a!, w.output) >> BigInt(shiftAmount(b!, w.output)) & mask(w.output),
+  sra: ([a, b], w) => (toSigned(a!, w.output) >> BigInt(shiftAmount(b!, w.output))) & mask(w.output),
   mux: ([s, a, b]) => (s ? a! : b!),
   cat: (x, w) => {
     let value = 0n;
@@ -56,6 +57,10 @@ const SEMANTICS: Record<Exclude<CellOp, 'const' | 'memread'>, (x: readonly bigin
 };
 
 /** Evaluates one cell operator (not 'const' or 'memread') on unsigned bigint operands. */
-export function evaluateOperator(op: Exclude<CellOp, 'const' | 'memread'>, inputs: readonly bigint[], widths: OperandWidths): bigint {
+export function evaluateOperator(
+  op: Exclude<CellOp, 'const' | 'memread'>,
+  inputs: readonly bigint[],
+  widths: OperandWidths,
+): bigint {
   return SEMANTICS[op](inputs, widths);
 }

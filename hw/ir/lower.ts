@@ -3,7 +3,19 @@ import { Value } from '../core/value.ts';
 import { Signal, type SignalKind } from '../core/signal.ts';
 import { Memory, type ModuleBuilder, type Statement } from '../core/module.ts';
 import { UndrivenSignalError } from '../core/errors.ts';
-import { CLOCK_PORT, RESET_PORT, type IrCell, type IrInstance, type IrMemory, type IrMemoryWritePort, type IrModule, type IrNet, type IrPort, type IrRegister, type NetKind } from './ir.ts';
+import {
+  CLOCK_PORT,
+  RESET_PORT,
+  type IrCell,
+  type IrInstance,
+  type IrMemory,
+  type IrMemoryWritePort,
+  type IrModule,
+  type IrNet,
+  type IrPort,
+  type IrRegister,
+  type NetKind,
+} from './ir.ts';
 
 const NET_KIND: Record<SignalKind, NetKind> = {
   input: 'input',
@@ -55,14 +67,20 @@ export function lowerModule(input: LoweringInput): IrModule {
     return output;
   };
 
-  const clocked = builder.signals.some((signal) => signal.kind === 'reg') || builder.memories.length > 0 || input.children.some((child) => child.clocked);
+  const clocked =
+    builder.signals.some((signal) => signal.kind === 'reg') ||
+    builder.memories.length > 0 ||
+    input.children.some((child) => child.clocked);
   const irPorts: IrPort[] = [];
   let clockNet = -1;
   let resetNet = -1;
   if (clocked) {
     clockNet = addNet(CLOCK_PORT, 1, 'input', input.location);
     resetNet = addNet(RESET_PORT, 1, 'input', input.location);
-    irPorts.push({ name: CLOCK_PORT, direction: 'input', width: 1, net: clockNet }, { name: RESET_PORT, direction: 'input', width: 1, net: resetNet });
+    irPorts.push(
+      { name: CLOCK_PORT, direction: 'input', width: 1, net: clockNet },
+      { name: RESET_PORT, direction: 'input', width: 1, net: resetNet },
+    );
   }
   for (const port of input.ports) {
     const net = addNet(port.name, port.width, NET_KIND[port.kind], port.location);
@@ -87,7 +105,11 @@ export function lowerModule(input: LoweringInput): IrModule {
       }
       if (value instanceof Signal) {
         const net = netOfSignal.get(value);
-        if (net === undefined) throw new UndrivenSignalError(value.location, `'${value.name}' belongs to another module and cannot be used in ${input.name}`);
+        if (net === undefined)
+          throw new UndrivenSignalError(
+            value.location,
+            `'${value.name}' belongs to another module and cannot be used in ${input.name}`,
+          );
         netOfValue.set(value, net);
         stack.pop();
         continue;
@@ -102,7 +124,10 @@ export function lowerModule(input: LoweringInput): IrModule {
       const { constant, hi, lo, target } = value.attributes;
       const memory = target instanceof Memory ? memoryIndex.get(target) : undefined;
       if (target instanceof Memory && memory === undefined)
-        throw new UndrivenSignalError(value.location, `memory '${target.name}' belongs to another module and cannot be read in ${input.name}`);
+        throw new UndrivenSignalError(
+          value.location,
+          `memory '${target.name}' belongs to another module and cannot be read in ${input.name}`,
+        );
       const cell: Omit<IrCell, 'output'> = {
         op: value.op === 'ref' ? 'buf' : value.op,
         inputs,
@@ -119,7 +144,8 @@ export function lowerModule(input: LoweringInput): IrModule {
   const memoryWrites: IrMemoryWritePort[][] = builder.memories.map(() => []);
   const andConditions = (a: number | undefined, b: number, location: SourceLocation): number =>
     a === undefined ? b : addCell({ op: 'and', inputs: [a, b], location }, 1);
-  const notCondition = (a: number, location: SourceLocation): number => addCell({ op: 'not', inputs: [a], location }, 1);
+  const notCondition = (a: number, location: SourceLocation): number =>
+    addCell({ op: 'not', inputs: [a], location }, 1);
 
   const whenWhere = new Map<Signal, SourceLocation>();
   const run = (statements: readonly Statement[], environment: Environment, path: number | undefined): void => {
@@ -140,7 +166,11 @@ export function lowerModule(input: LoweringInput): IrModule {
     }
   };
 
-  const lowerWhen = (statement: Extract<Statement, { kind: 'when' }>, environment: Environment, path: number | undefined): void => {
+  const lowerWhen = (
+    statement: Extract<Statement, { kind: 'when' }>,
+    environment: Environment,
+    path: number | undefined,
+  ): void => {
     const results: { condition: number | undefined; environment: Environment }[] = [];
     // notEarlier: all earlier conditions false (undefined = no earlier condition).
     let notEarlier: number | undefined;
@@ -151,10 +181,12 @@ export function lowerModule(input: LoweringInput): IrModule {
       const branchEnvironment: Environment = new Map(environment);
       run(branch.body, branchEnvironment, branchPath);
       results.push({ condition, environment: branchEnvironment });
-      if (condition !== undefined) notEarlier = andConditions(notEarlier, notCondition(condition, statement.location), statement.location);
+      if (condition !== undefined)
+        notEarlier = andConditions(notEarlier, notCondition(condition, statement.location), statement.location);
     }
     const touched = new Set<Signal>();
-    for (const result of results) for (const [signal, net] of result.environment) if (environment.get(signal) !== net) touched.add(signal);
+    for (const result of results)
+      for (const [signal, net] of result.environment) if (environment.get(signal) !== net) touched.add(signal);
     for (const signal of touched) {
       const last = results[results.length - 1]!;
       let value = last.condition === undefined ? last.environment.get(signal) : environment.get(signal);
@@ -168,7 +200,10 @@ export function lowerModule(input: LoweringInput): IrModule {
           value = undefined;
           break;
         }
-        value = addCell({ op: 'mux', inputs: [result.condition, taken, value], location: statement.location }, signal.width);
+        value = addCell(
+          { op: 'mux', inputs: [result.condition, taken, value], location: statement.location },
+          signal.width,
+        );
       }
       environment.set(signal, value);
     }
@@ -195,7 +230,12 @@ export function lowerModule(input: LoweringInput): IrModule {
     else if (signal.kind === 'wire') drive(signal, 'wire');
     else if (signal.kind === 'reg') {
       const q = netOfSignal.get(signal)!;
-      registers.push({ q, d: environment.get(signal)!, location: signal.location, ...(signal.resetValue === undefined ? {} : { resetValue: signal.resetValue }) });
+      registers.push({
+        q,
+        d: environment.get(signal)!,
+        location: signal.location,
+        ...(signal.resetValue === undefined ? {} : { resetValue: signal.resetValue }),
+      });
     }
   }
 

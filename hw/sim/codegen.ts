@@ -32,7 +32,10 @@ function field(source: WordSource, position: number): string {
   const low = source.word(index);
   if (shift === 0) return low;
   const high = source.word(index + 1);
-  const parts = [...(low === ZERO ? [] : [`(${low} >>> ${shift})`]), ...(high === ZERO ? [] : [`(${high} << ${WORD_BITS - shift})`])];
+  const parts = [
+    ...(low === ZERO ? [] : [`(${low} >>> ${shift})`]),
+    ...(high === ZERO ? [] : [`(${high} << ${WORD_BITS - shift})`]),
+  ];
   return parts.length === 0 ? ZERO : parts.length === 1 ? parts[0]! : `(${parts.join(' | ')})`;
 }
 
@@ -65,7 +68,8 @@ class Operand implements WordSource {
     const top = wordsOf(width) - 1;
     if (index < top) return this.word(index);
     const bits = topBits(width);
-    const extended = bits === WORD_BITS ? this.word(top) : `((${this.word(top)} << ${WORD_BITS - bits}) >> ${WORD_BITS - bits})`;
+    const extended =
+      bits === WORD_BITS ? this.word(top) : `((${this.word(top)} << ${WORD_BITS - bits}) >> ${WORD_BITS - bits})`;
     return index === top ? extended : `(${extended} >> 31)`;
   }
 
@@ -111,9 +115,23 @@ const bool = (condition: string): string => `(${condition} ? 1 : 0)`;
 function addOrSubtract(context: CellContext, a: Operand, b: Operand, operator: '+' | '-'): Emitted {
   if (context.count === 1) return pure(maskTop([`((${a.word(0)} ${operator} ${b.word(0)}) | 0)`], context.width));
   const sum = (index: number): string => `s${context.id}_${index}`;
-  const carryIn = (index: number): string => (index === 0 ? '' : operator === '+' ? ` + (${sum(index - 1)} > 4294967295 ? 1 : 0)` : ` - (${sum(index - 1)} < 0 ? 1 : 0)`);
-  const pre = eachWord(context, (index) => `const ${sum(index)} = ${a.unsigned(index)} ${operator} ${b.unsigned(index)}${carryIn(index)};`);
-  return { pre, words: maskTop(eachWord(context, (index) => `(${sum(index)} | 0)`), context.width) };
+  const carryIn = (index: number): string =>
+    index === 0
+      ? ''
+      : operator === '+'
+        ? ` + (${sum(index - 1)} > 4294967295 ? 1 : 0)`
+        : ` - (${sum(index - 1)} < 0 ? 1 : 0)`;
+  const pre = eachWord(
+    context,
+    (index) => `const ${sum(index)} = ${a.unsigned(index)} ${operator} ${b.unsigned(index)}${carryIn(index)};`,
+  );
+  return {
+    pre,
+    words: maskTop(
+      eachWord(context, (index) => `(${sum(index)} | 0)`),
+      context.width,
+    ),
+  };
 }
 
 /** Unsigned or signed less-than (or less-or-equal), decided from the top word down. */
@@ -121,7 +139,8 @@ function compare(context: CellContext, strict: boolean, signed: boolean): Emitte
   const [a, b] = context.inputs as [Operand, Operand];
   const width = Math.max(a.width, b.width);
   const top = wordsOf(width) - 1;
-  const side = (operand: Operand, index: number): string => (signed && index === top ? operand.signed(index, width) : operand.unsigned(index));
+  const side = (operand: Operand, index: number): string =>
+    signed && index === top ? operand.signed(index, width) : operand.unsigned(index);
   let condition = `${side(a, 0)} ${strict ? '<' : '<='} ${side(b, 0)}`;
   for (let index = 1; index <= top; index++)
     condition = `(${side(a, index)} < ${side(b, index)} || (${a.word(index)} === ${b.word(index)} && ${condition}))`;
@@ -144,7 +163,11 @@ type Shift = 'shl' | 'shr' | 'sra';
 const STATIC_SHIFT: Record<Shift, (a: Operand, width: number, amount: number, index: number) => string> = {
   shl: (a, _width, amount, index) => field(a, WORD_BITS * index - amount),
   shr: (a, _width, amount, index) => field(a, WORD_BITS * index + amount),
-  sra: (a, width, amount, index) => field({ word: (word) => (word < 0 ? ZERO : a.signed(word, width)) }, WORD_BITS * index + Math.min(amount, width - 1)),
+  sra: (a, width, amount, index) =>
+    field(
+      { word: (word) => (word < 0 ? ZERO : a.signed(word, width)) },
+      WORD_BITS * index + Math.min(amount, width - 1),
+    ),
 };
 
 /** A one-word shift by a run-time amount `t` (already limited). */
@@ -168,20 +191,29 @@ function shift(kind: Shift): (context: CellContext) => Emitted {
     const { width } = context;
     if (amount !== undefined) {
       const limited = amount >= BigInt(width) ? width : Number(amount);
-      return pure(maskTop(eachWord(context, (index) => STATIC_SHIFT[kind](a, width, limited, index)), width));
+      return pure(
+        maskTop(
+          eachWord(context, (index) => STATIC_SHIFT[kind](a, width, limited, index)),
+          width,
+        ),
+      );
     }
     if (context.count === 1 && a.words.length === 1) {
       const t = `t${context.id}`;
       return { pre: [`const ${t} = ${b.small(width)};`], words: maskTop([DYNAMIC_SHIFT[kind](a, width, t)], width) };
     }
-    return viaBigInt(context, (aBig, bBig) => BIG_SHIFT[kind](aBig, `(${bBig} >= ${width}n ? ${width}n : ${bBig})`, width));
+    return viaBigInt(context, (aBig, bBig) =>
+      BIG_SHIFT[kind](aBig, `(${bBig} >= ${width}n ? ${width}n : ${bBig})`, width),
+    );
   };
 }
 
-const bitwise = (operator: '&' | '|' | '^') => (context: CellContext): Emitted => {
-  const [a, b] = context.inputs as [Operand, Operand];
-  return pure(eachWord(context, (index) => `(${a.word(index)} ${operator} ${b.word(index)})`));
-};
+const bitwise =
+  (operator: '&' | '|' | '^') =>
+  (context: CellContext): Emitted => {
+    const [a, b] = context.inputs as [Operand, Operand];
+    return pure(eachWord(context, (index) => `(${a.word(index)} ${operator} ${b.word(index)})`));
+  };
 
 /** Word-level code for every operator, following hw/ir/evaluate.ts exactly. */
 const OPERATORS: Record<CellOp, (context: CellContext) => Emitted> = {
@@ -192,7 +224,13 @@ const OPERATORS: Record<CellOp, (context: CellContext) => Emitted> = {
   not: (context) => {
     const top = context.count - 1;
     const topMask = maskLiteral(topBits(context.width));
-    return pure(eachWord(context, (index) => (index === top && topMask !== '(-1)' ? `(${context.inputs[0]!.word(index)} ^ ${topMask})` : `(~${context.inputs[0]!.word(index)})`)));
+    return pure(
+      eachWord(context, (index) =>
+        index === top && topMask !== '(-1)'
+          ? `(${context.inputs[0]!.word(index)} ^ ${topMask})`
+          : `(~${context.inputs[0]!.word(index)})`,
+      ),
+    );
   },
   neg: (context) => addOrSubtract(context, new Operand([ZERO], 1), context.inputs[0]!, '-'),
   and: bitwise('&'),
@@ -228,7 +266,9 @@ const OPERATORS: Record<CellOp, (context: CellContext) => Emitted> = {
     }
     return pure(
       eachWord(context, (index) => {
-        const parts = placed.map(({ operand, offset: at }) => field(operand, WORD_BITS * index - at)).filter((part) => part !== ZERO);
+        const parts = placed
+          .map(({ operand, offset: at }) => field(operand, WORD_BITS * index - at))
+          .filter((part) => part !== ZERO);
         return parts.length === 0 ? ZERO : parts.length === 1 ? parts[0]! : `(${parts.join(' | ')})`;
       }),
     );
@@ -239,10 +279,18 @@ const OPERATORS: Record<CellOp, (context: CellContext) => Emitted> = {
     // A slice up to the source's top bit reads zeros above it already (the storage invariant).
     return pure(context.cell.hi === source.width - 1 ? words : maskTop(words, context.width));
   },
-  sext: (context) => pure(maskTop(eachWord(context, (index) => context.inputs[0]!.signed(index)), context.width)),
+  sext: (context) =>
+    pure(
+      maskTop(
+        eachWord(context, (index) => context.inputs[0]!.signed(index)),
+        context.width,
+      ),
+    ),
   redand: (context) => {
     const a = context.inputs[0]!;
-    const full = a.words.map((word, index) => `${word} === ${index === a.words.length - 1 ? maskLiteral(topBits(a.width)) : '(-1)'}`);
+    const full = a.words.map(
+      (word, index) => `${word} === ${index === a.words.length - 1 ? maskLiteral(topBits(a.width)) : '(-1)'}`,
+    );
     return pure([bool(`(${full.join(' && ')})`)]);
   },
   redor: (context) => pure([bool(`(${context.inputs[0]!.words.join(' | ')}) !== 0`)]),
@@ -253,7 +301,8 @@ const OPERATORS: Record<CellOp, (context: CellContext) => Emitted> = {
     const stride = wordsOf(memory.width);
     const t = `t${context.id}`;
     const inRange = 2 ** address.width <= memory.depth;
-    const slot = (index: number): string => `m${context.cell.memory}[${stride === 1 ? t : `${t} * ${stride} + ${index}`}]`;
+    const slot = (index: number): string =>
+      `m${context.cell.memory}[${stride === 1 ? t : `${t} * ${stride} + ${index}`}]`;
     return {
       pre: [`const ${t} = ${address.small(memory.depth)};`],
       words: eachWord(context, (index) => (inRange ? slot(index) : `(${t} < ${memory.depth} ? ${slot(index)} : 0)`)),
@@ -281,7 +330,32 @@ export const WORDS_PER_FUNCTION = 500;
  * a one-word input read by nothing else can be written into the reader's expression instead of a
  * local (see `singleReaders`).
  */
-const READS_EACH_WORD_ONCE = new Set<CellOp>(['and', 'or', 'xor', 'not', 'add', 'sub', 'mul', 'eq', 'ne', 'ltu', 'leu', 'lts', 'les', 'shl', 'shr', 'sra', 'mux', 'cat', 'slice', 'sext', 'redand', 'redor', 'redxor', 'memread']);
+const READS_EACH_WORD_ONCE = new Set<CellOp>([
+  'and',
+  'or',
+  'xor',
+  'not',
+  'add',
+  'sub',
+  'mul',
+  'eq',
+  'ne',
+  'ltu',
+  'leu',
+  'lts',
+  'les',
+  'shl',
+  'shr',
+  'sra',
+  'mux',
+  'cat',
+  'slice',
+  'sext',
+  'redand',
+  'redor',
+  'redxor',
+  'memread',
+]);
 
 /** Nesting limit of such inlined expressions: deep chains must not overflow V8's parser. */
 const MAX_INLINE_DEPTH = 12;
@@ -323,7 +397,8 @@ class SettleWriter {
 
   /** Shared by every cell's context (made once: closures per cell cost measurably on 10⁵ cells). */
   private readonly constantOf = (input: number): bigint | undefined => this.plan.constants.get(this.plan.root[input]!);
-  private readonly memory = (index: number): { readonly width: number; readonly depth: number } => this.design.memories[index]!;
+  private readonly memory = (index: number): { readonly width: number; readonly depth: number } =>
+    this.design.memories[index]!;
 
   constructor(
     private readonly design: FlatDesign,
@@ -338,7 +413,8 @@ class SettleWriter {
   /** The word expressions of a net (its class root's). */
   wordsOf(net: number): readonly string[] {
     const root = this.plan.root[net]!;
-    const words = this.words[root] ?? (this.plan.layout.offset[root]! >= 0 ? (this.words[root] = this.slots(root)) : undefined);
+    const words =
+      this.words[root] ?? (this.plan.layout.offset[root]! >= 0 ? (this.words[root] = this.slots(root)) : undefined);
     if (!words) throw new Error(`internal: net ${net} read before it is computed`);
     return words;
   }
@@ -359,8 +435,17 @@ class SettleWriter {
     if (this.plan.aliased[cellIndex]) return;
     const width = this.design.nets[cell.output]!.width;
     const inputs = new Array<Operand>(cell.inputs.length);
-    for (let index = 0; index < inputs.length; index++) inputs[index] = new Operand(this.wordsOf(cell.inputs[index]!), this.design.nets[cell.inputs[index]!]!.width);
-    const context: CellContext = { cell, id: cellIndex, width, count: wordsOf(width), inputs, constantOf: this.constantOf, memory: this.memory };
+    for (let index = 0; index < inputs.length; index++)
+      inputs[index] = new Operand(this.wordsOf(cell.inputs[index]!), this.design.nets[cell.inputs[index]!]!.width);
+    const context: CellContext = {
+      cell,
+      id: cellIndex,
+      width,
+      count: wordsOf(width),
+      inputs,
+      constantOf: this.constantOf,
+      memory: this.memory,
+    };
     const { pre, words } = OPERATORS[cell.op](context);
     const stored = this.plan.layout.offset[cell.output]! >= 0;
     const out = stored && cell.op === 'const' ? this.constants : this.chunks[this.plan.chunkOf[cellIndex]!]!;
@@ -394,7 +479,8 @@ function chunked(prefix: string, bodies: readonly (readonly string[])[]): { defi
 /** Splits a statement list into bodies of at most WORDS_PER_FUNCTION statements. */
 function split(statements: readonly string[]): string[][] {
   const bodies: string[][] = [];
-  for (let start = 0; start < statements.length; start += WORDS_PER_FUNCTION) bodies.push(statements.slice(start, start + WORDS_PER_FUNCTION));
+  for (let start = 0; start < statements.length; start += WORDS_PER_FUNCTION)
+    bodies.push(statements.slice(start, start + WORDS_PER_FUNCTION));
   return bodies;
 }
 
@@ -409,7 +495,9 @@ function edgeStatements(design: FlatDesign, writer: SettleWriter): { statements:
     const reset = register.reset >= 0 ? writer.wordsOf(register.reset)[0] : undefined;
     q.forEach((slot, index) => {
       const held = d[index] ?? ZERO;
-      sample.push(`nn[${next}] = ${reset === undefined ? held : `${reset} ? ${wordLiteral(register.resetValue, index)} : ${held}`};`);
+      sample.push(
+        `nn[${next}] = ${reset === undefined ? held : `${reset} ? ${wordLiteral(register.resetValue, index)} : ${held}`};`,
+      );
       commit.push(`${slot} = nn[${next++}];`);
     });
   }
@@ -418,7 +506,10 @@ function edgeStatements(design: FlatDesign, writer: SettleWriter): { statements:
       const stride = wordsOf(memory.width);
       const address = new Operand(writer.wordsOf(port.address), design.nets[port.address]!.width).small(memory.depth);
       const data = writer.wordsOf(port.data);
-      const stores = Array.from({ length: stride }, (_, word) => `m${index}[${stride === 1 ? 'a' : `a * ${stride} + ${word}`}] = ${data[word] ?? ZERO};`);
+      const stores = Array.from(
+        { length: stride },
+        (_, word) => `m${index}[${stride === 1 ? 'a' : `a * ${stride} + ${word}`}] = ${data[word] ?? ZERO};`,
+      );
       return `if (${writer.wordsOf(port.enable)[0]}) { const a = ${address}; if (a < ${memory.depth}) { ${stores.join(' ')} } }`;
     }),
   );
@@ -432,7 +523,10 @@ function edgeStatements(design: FlatDesign, writer: SettleWriter): { statements:
  * The functions are made once per design and rebound, never remade: V8 ties optimized code to
  * the closures, so a second set of closures would run cold through the whole JIT warm-up again.
  */
-export function generateModel(design: FlatDesign, order: readonly number[]): { layout: StoragePlan['layout']; source: string } {
+export function generateModel(
+  design: FlatDesign,
+  order: readonly number[],
+): { layout: StoragePlan['layout']; source: string } {
   const plan = planStorage(design, order, WORDS_PER_FUNCTION);
   const writer = new SettleWriter(design, plan);
   for (const index of order) writer.emit(index);

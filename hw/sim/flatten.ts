@@ -62,14 +62,23 @@ export function flattenDesign(design: IrDesign): FlatDesign {
   const registers: FlatRegister[] = [];
   const memories: FlatMemory[] = [];
   const top = topModule(design);
-  const work: { module: IrModule; scope: string[]; after: (map: Int32Array) => void }[] = [{ module: top, scope: [], after: () => {} }];
+  const work: { module: IrModule; scope: string[]; after: (map: Int32Array) => void }[] = [
+    { module: top, scope: [], after: () => {} },
+  ];
   let topMap: Int32Array | undefined;
   while (work.length > 0) {
     const { module, scope, after } = work.pop()!;
     const map = new Int32Array(module.nets.length);
     for (const net of module.nets) {
       map[net.id] = nets.length;
-      nets.push({ id: nets.length, scope, name: net.name, width: net.width, named: net.kind !== 'node', location: net.location });
+      nets.push({
+        id: nets.length,
+        scope,
+        name: net.name,
+        width: net.width,
+        named: net.kind !== 'node',
+        location: net.location,
+      });
     }
     const memoryBase = memories.length;
     for (const memory of module.memories)
@@ -78,7 +87,11 @@ export function flattenDesign(design: IrDesign): FlatDesign {
         name: memory.name,
         width: memory.width,
         depth: memory.depth,
-        writePorts: memory.writePorts.map((port) => ({ address: map[port.address]!, data: map[port.data]!, enable: map[port.enable]! })),
+        writePorts: memory.writePorts.map((port) => ({
+          address: map[port.address]!,
+          data: map[port.data]!,
+          enable: map[port.enable]!,
+        })),
       });
     for (const cell of module.cells) cells.push(remapCell(cell, map, memoryBase));
     const resetPort = module.ports.find((port) => port.name === 'reset' && module.clocked);
@@ -112,7 +125,11 @@ export function flattenDesign(design: IrDesign): FlatDesign {
     }
   }
   const portMap = (direction: 'input' | 'output'): Map<string, number> =>
-    new Map(top.ports.filter((port) => port.direction === direction && port.name !== CLOCK_PORT).map((port) => [port.name, topMap![port.net]!]));
+    new Map(
+      top.ports
+        .filter((port) => port.direction === direction && port.name !== CLOCK_PORT)
+        .map((port) => [port.name, topMap![port.net]!]),
+    );
   return { top, nets, cells, registers, memories, inputs: portMap('input'), outputs: portMap('output') };
 }
 
@@ -120,8 +137,24 @@ function remapCell(cell: IrCell, map: Int32Array, memoryBase: number): FlatCell 
   const inputs = new Array<number>(cell.inputs.length);
   for (let index = 0; index < inputs.length; index++) inputs[index] = map[cell.inputs[index]!]!;
   // Every cell gets the same fields (unused ones undefined): one object shape keeps V8's accesses fast.
-  return { op: cell.op, output: map[cell.output]!, inputs, constant: cell.constant, hi: cell.hi, lo: cell.lo, memory: cell.memory === undefined ? undefined : cell.memory + memoryBase };
+  return {
+    op: cell.op,
+    output: map[cell.output]!,
+    inputs,
+    constant: cell.constant,
+    hi: cell.hi,
+    lo: cell.lo,
+    memory: cell.memory === undefined ? undefined : cell.memory + memoryBase,
+  };
 }
 
 /** A buffer between an instance port and its connection, in the same shape as remapped cells. */
-const buffer = (output: number, input: number): FlatCell => ({ op: 'buf', output, inputs: [input], constant: undefined, hi: undefined, lo: undefined, memory: undefined });
+const buffer = (output: number, input: number): FlatCell => ({
+  op: 'buf',
+  output,
+  inputs: [input],
+  constant: undefined,
+  hi: undefined,
+  lo: undefined,
+  memory: undefined,
+});

@@ -12,7 +12,8 @@ export function simplifyFlat(design: FlatDesign): FlatDesign {
   const { nets } = design;
   const driver = new Int32Array(nets.length).fill(-1);
   design.cells.forEach((cell, index) => (driver[cell.output] = index));
-  const sameWidthBuffer = (cell: FlatCell): boolean => cell.op === 'buf' && nets[cell.output]!.width === nets[cell.inputs[0]!]!.width;
+  const sameWidthBuffer = (cell: FlatCell): boolean =>
+    cell.op === 'buf' && nets[cell.output]!.width === nets[cell.inputs[0]!]!.width;
 
   const cells = design.cells.map((cell) => {
     if (cell.op !== 'slice') return cell;
@@ -39,7 +40,8 @@ export function simplifyFlat(design: FlatDesign): FlatDesign {
     observe(register.d);
     if (register.reset >= 0) observe(register.reset);
   }
-  for (const memory of design.memories) for (const port of memory.writePorts) [port.address, port.data, port.enable].forEach(observe);
+  for (const memory of design.memories)
+    for (const port of memory.writePorts) [port.address, port.data, port.enable].forEach(observe);
   while (work.length > 0) {
     const at = driver[work.pop()!]!;
     if (at >= 0) cells[at]!.inputs.forEach(observe);

@@ -88,7 +88,12 @@ export function compileDesign(design: IrDesign): CompiledDesign {
     if (prefix === undefined) prefixes.set(net.scope, (prefix = net.scope.map((part) => `${part}.`).join('')));
     const name = prefix + net.name;
     signalIndex.set(name, net.id);
-    slots.set(name, { offset: layout.offset[net.id]!, words: wordsOf(net.width), width: net.width, limit: 1n << BigInt(net.width) });
+    slots.set(name, {
+      offset: layout.offset[net.id]!,
+      words: wordsOf(net.width),
+      width: net.width,
+      limit: 1n << BigInt(net.width),
+    });
   }
   const inputSlots = new Map([...flat.inputs.keys()].map((name) => [name, slots.get(name)!]));
   const result = { flat, layout, source, signalIndex, slots, inputSlots };
@@ -99,7 +104,7 @@ export function compileDesign(design: IrDesign): CompiledDesign {
 /**
  * The in-process simulator: a design compiled to JavaScript, 2-state, one clock.
  *
- * Step contract (the same for every engine; see verif/engines/engine.ts):
+ * Step contract (the same for every engine; see engines/engine.ts):
  * `poke` sets inputs; `peek` settles combinational logic first if anything changed, so it sees
  * this cycle's outputs; `step` settles, lets registers and memories sample at the rising edge,
  * then marks the design to settle again on the next peek. All state starts at zero.
@@ -142,13 +147,25 @@ export class Simulator {
   /** Sets a top-level input; the value must fit the port's width. */
   poke(name: string, value: number | bigint): void {
     const slot = this.design.inputSlots.get(name);
-    if (slot === undefined) throw new UserError(`${this.design.flat.top.name} has no input '${name}' (inputs: ${[...this.design.flat.inputs.keys()].join(', ')})`);
+    if (slot === undefined)
+      throw new UserError(
+        `${this.design.flat.top.name} has no input '${name}' (inputs: ${[...this.design.flat.inputs.keys()].join(', ')})`,
+      );
     // The common cases first: one word, given as a bigint (engine streams) or a number.
-    if (slot.words === 1 && typeof value === 'bigint' && value >= 0n && value < slot.limit) this.words[slot.offset] = Number(value);
-    else if (typeof value === 'number' && slot.words === 1 && Number.isInteger(value) && value >= 0 && value < 2 ** slot.width) this.words[slot.offset] = value;
+    if (slot.words === 1 && typeof value === 'bigint' && value >= 0n && value < slot.limit)
+      this.words[slot.offset] = Number(value);
+    else if (
+      typeof value === 'number' &&
+      slot.words === 1 &&
+      Number.isInteger(value) &&
+      value >= 0 &&
+      value < 2 ** slot.width
+    )
+      this.words[slot.offset] = value;
     else {
       const big = BigInt(value);
-      if (big < 0n || big >= slot.limit) throw new UserError(`value ${value} does not fit the ${slot.width}-bit input '${name}'`);
+      if (big < 0n || big >= slot.limit)
+        throw new UserError(`value ${value} does not fit the ${slot.width}-bit input '${name}'`);
       if (slot.words === 1) this.words[slot.offset] = Number(big);
       else storeWords(this.words, slot.offset, slot.words, big);
     }
@@ -227,5 +244,4 @@ export class Simulator {
     if (offset < 0) throw new Error(`internal: net ${net} is an intermediate without storage`);
     return loadWords(this.words, offset, wordsOf(this.design.flat.nets[net]!.width));
   }
-
 }

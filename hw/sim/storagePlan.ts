@@ -39,7 +39,10 @@ export function planStorage(design: FlatDesign, order: readonly number[], wordsP
   let weight = 0;
   for (const index of order) {
     const cell = cells[index]!;
-    if ((cell.op === 'buf' || cell.op === 'zext') && wordsOf(nets[cell.output]!.width) === wordsOf(nets[cell.inputs[0]!]!.width)) {
+    if (
+      (cell.op === 'buf' || cell.op === 'zext') &&
+      wordsOf(nets[cell.output]!.width) === wordsOf(nets[cell.inputs[0]!]!.width)
+    ) {
       root[cell.output] = root[cell.inputs[0]!]!;
       aliased[index] = 1;
       continue;

@@ -14,7 +14,8 @@ export const topBits = (width: number): number => width - WORD_BITS * (wordsOf(w
 
 /** Splits an unsigned value into `count` int32 words into `target` from `offset`. */
 export function storeWords(target: Int32Array, offset: number, count: number, value: bigint): void {
-  for (let index = 0; index < count; index++) target[offset + index] = Number(BigInt.asIntN(WORD_BITS, value >> BigInt(WORD_BITS * index)));
+  for (let index = 0; index < count; index++)
+    target[offset + index] = Number(BigInt.asIntN(WORD_BITS, value >> BigInt(WORD_BITS * index)));
 }
 
 /** The unsigned value of `count` int32 words of `source` from `offset`. */

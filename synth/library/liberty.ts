@@ -12,7 +12,8 @@ function num(value: number): string {
   return String(Number(value.toFixed(6)));
 }
 
-const scalar = (group: string, value: number, indent: string): string => `${indent}${group} (scalar) { values ("${num(value)}"); }`;
+const scalar = (group: string, value: number, indent: string): string =>
+  `${indent}${group} (scalar) { values ("${num(value)}"); }`;
 
 /**
  * Output slew, which ABC's Liberty reader insists on. facts.md gives none; with scalar delays it
@@ -62,7 +63,11 @@ function flopOutputArcs(pin: OutputPin, clock: string, indent: string): string[]
 
 function inputPinText(cell: CellSpec, pin: InputPin): string[] {
   const flop = cell.flipFlop;
-  const lines = [`    pin (${pin.name}) {`, `      direction : input;`, `      capacitance : ${num(pin.capacitanceFf)};`];
+  const lines = [
+    `    pin (${pin.name}) {`,
+    `      direction : input;`,
+    `      capacitance : ${num(pin.capacitanceFf)};`,
+  ];
   if (flop?.clock === pin.name) lines.push(`      clock : true;`);
   if (flop?.data === pin.name) {
     const setupNs = flop.setupPs / 1000;
@@ -76,15 +81,28 @@ function inputPinText(cell: CellSpec, pin: InputPin): string[] {
     );
   }
   if (pin.energyFj !== undefined) {
-    lines.push(`      internal_power () {`, scalar('rise_power', pin.energyFj, '        '), scalar('fall_power', pin.energyFj, '        '), `      }`);
+    lines.push(
+      `      internal_power () {`,
+      scalar('rise_power', pin.energyFj, '        '),
+      scalar('fall_power', pin.energyFj, '        '),
+      `      }`,
+    );
   }
   lines.push(`    }`);
   return lines;
 }
 
 function outputPinText(cell: CellSpec, pin: OutputPin): string[] {
-  const arcs = cell.flipFlop ? flopOutputArcs(pin, cell.flipFlop.clock, '      ') : combinationalArcs(pin, cell.inputs, '      ');
-  return [`    pin (${pin.name}) {`, `      direction : output;`, `      function : "${pin.function}";`, ...arcs, `    }`];
+  const arcs = cell.flipFlop
+    ? flopOutputArcs(pin, cell.flipFlop.clock, '      ')
+    : combinationalArcs(pin, cell.inputs, '      ');
+  return [
+    `    pin (${pin.name}) {`,
+    `      direction : output;`,
+    `      function : "${pin.function}";`,
+    ...arcs,
+    `    }`,
+  ];
 }
 
 function cellText(cell: CellSpec): string[] {

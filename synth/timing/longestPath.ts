@@ -64,7 +64,8 @@ export function longestPath(mapped: MappedDesign, cells?: ReadonlySet<string>): 
   for (const [name, cell] of Object.entries(top.cells)) {
     const spec = specs.get(cell.type);
     const bit = spec?.flipFlop ? cell.connections[spec.flipFlop.data]?.[0] : undefined;
-    if (inside(name) && spec?.flipFlop && typeof bit === 'number') endpoints.push({ bit, extraPs: spec.flipFlop.setupPs });
+    if (inside(name) && spec?.flipFlop && typeof bit === 'number')
+      endpoints.push({ bit, extraPs: spec.flipFlop.setupPs });
   }
   for (const port of Object.values(top.ports)) {
     if (port.direction !== 'output') continue;
@@ -74,7 +75,8 @@ export function longestPath(mapped: MappedDesign, cells?: ReadonlySet<string>): 
   // instance is outside whatever the block, so its inputs end paths like a top output.
   for (const [name, cell] of Object.entries(top.cells)) {
     if (inside(name) && specs.has(cell.type)) continue;
-    for (const bits of Object.values(cell.connections)) for (const bit of bits) if (typeof bit === 'number' && driver.has(bit)) endpoints.push({ bit, extraPs: 0 });
+    for (const bits of Object.values(cell.connections))
+      for (const bit of bits) if (typeof bit === 'number' && driver.has(bit)) endpoints.push({ bit, extraPs: 0 });
   }
   let best = { delayPs: 0, bit: undefined as number | undefined };
   for (const { bit, extraPs } of endpoints) {

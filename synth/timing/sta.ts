@@ -1,8 +1,8 @@
 import { ToolError } from '../../common/errors.ts';
 import type { MappedDesign } from '../mapToCells.ts';
 import { moduleOf, portsOf } from '../netlist.ts';
-import { portRoles, type RoleOverrides } from '../sim/stimulus.ts';
-import { runTool } from '../tools/runTool.ts';
+import { portRoles, type RoleOverrides } from '../sim/gateStimulus.ts';
+import { runTool } from '../../tools/runToolSteps.ts';
 import { longestPath } from './longestPath.ts';
 
 export interface CriticalPath {
@@ -44,7 +44,9 @@ function staScript(top: string, clock: string | undefined, periodNs: number): st
     'read_liberty cells.lib',
     'read_verilog gate.v',
     `link_design ${top}`,
-    clock ? `create_clock -name clk -period ${periodNs} [get_ports ${clock}]` : `create_clock -name clk -period ${periodNs}`,
+    clock
+      ? `create_clock -name clk -period ${periodNs} [get_ports ${clock}]`
+      : `create_clock -name clk -period ${periodNs}`,
     `set_input_delay 0 -clock clk ${others}`,
     'set_output_delay 0 -clock clk [all_outputs]',
     'report_checks -path_delay max -digits 4',
@@ -53,7 +55,10 @@ function staScript(top: string, clock: string | undefined, periodNs: number): st
 }
 
 /** Reads slack and the start/end points from `report_checks` text. */
-export function parseReportChecks(report: string, periodNs: number): Omit<CriticalPath, 'engine' | 'report' | 'fallbackReason'> | undefined {
+export function parseReportChecks(
+  report: string,
+  periodNs: number,
+): Omit<CriticalPath, 'engine' | 'report' | 'fallbackReason'> | undefined {
   const slack = /(-?[0-9.]+)\s+slack \((?:MET|VIOLATED)\)/.exec(report);
   if (!slack?.[1]) return undefined;
   const delayPs = (periodNs - Number(slack[1])) * 1000;
@@ -88,7 +93,9 @@ export async function criticalPath(mapped: MappedDesign, options: TimingOptions 
   if (options.engine === 'longest-path') return fallback(mapped, `requested${partial}`);
   const periodNs = options.periodNs ?? 1;
   const roles = portRoles(portsOf(moduleOf(mapped.flat, mapped.gateTop)), options);
-  const [netlist, top] = options.hierarchical ? [mapped.hierarchicalVerilog, mapped.top] : [mapped.flatVerilog, mapped.gateTop];
+  const [netlist, top] = options.hierarchical
+    ? [mapped.hierarchicalVerilog, mapped.top]
+    : [mapped.flatVerilog, mapped.gateTop];
   try {
     const result = await runTool({
       steps: [{ command: 'sta', args: ['-no_init', '-no_splash', '-exit', 'timing.tcl'], debianPackage: 'opensta' }],
@@ -98,7 +105,8 @@ export async function criticalPath(mapped: MappedDesign, options: TimingOptions 
     });
     const report = `${result.stdout}\n${result.stderr}`;
     const parsed = parseReportChecks(report, periodNs);
-    if (result.exitCode !== 0 || !parsed) return fallback(mapped, `OpenSTA gave no path: ${report.trim().split('\n').slice(-2).join(' | ')}${partial}`);
+    if (result.exitCode !== 0 || !parsed)
+      return fallback(mapped, `OpenSTA gave no path: ${report.trim().split('\n').slice(-2).join(' | ')}${partial}`);
     return { ...parsed, engine: 'opensta', report: result.stdout };
   } catch (error) {
     if (error instanceof ToolError) return fallback(mapped, `${error.message}${partial}`);

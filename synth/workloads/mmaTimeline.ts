@@ -1,4 +1,9 @@
-import { decoderTimeline, type DecoderCycle, type DecoderShape, type DecoderStimulus } from '../../verif/golden/decoder.ts';
+import {
+  decoderTimeline,
+  type DecoderCycle,
+  type DecoderShape,
+  type DecoderStimulus,
+} from '../../golden/models/decoder.ts';
 import type { MmaOperands } from './prunedOperands.ts';
 
 /** One clock cycle of a stream of back-to-back sparse MMAs, seen from every block's ports. */
@@ -18,15 +23,20 @@ export interface MmaCycle {
  * The cycles of `mmas` run back to back through the decoder's real handshake (docs/decoder.md):
  * reset for `resetCycles`, `start` in the first cycle after it and again in every `last` cycle,
  * so the datapath never idles. What each cycle presents comes from the golden decoder
- * (verif/golden/decoder.ts), so the stimulus of a sub-block is what the decoder would feed it.
+ * (golden/models/decoder.ts), so the stimulus of a sub-block is what the decoder would feed it.
  */
-export function mmaTimeline(mmas: Iterator<MmaOperands>, shape: DecoderShape, cycles: number, resetCycles: number): MmaCycle[] {
+export function mmaTimeline(
+  mmas: Iterator<MmaOperands>,
+  shape: DecoderShape,
+  cycles: number,
+  resetCycles: number,
+): MmaCycle[] {
   const perMma = shape.tileLength / shape.slots;
   const stimulus: (DecoderStimulus & { started?: MmaOperands })[] = [];
   for (let cycle = 0; cycle < cycles; cycle++) {
     const reset = cycle < resetCycles;
     const start = !reset && (cycle - resetCycles) % perMma === 0;
-    const started = start ? mmas.next().value as MmaOperands : undefined;
+    const started = start ? (mmas.next().value as MmaOperands) : undefined;
     stimulus.push({ reset, start, ...(started ? { started, bitmaps: started.bitmaps } : {}) });
   }
   const decoded = decoderTimeline(stimulus, shape);
@@ -36,6 +46,12 @@ export function mmaTimeline(mmas: Iterator<MmaOperands>, shape: DecoderShape, cy
     const previous = stimulus[cycle - 1];
     if (previous?.started) current = previous.started;
     const output = decoded[cycle]!;
-    return { reset: step.reset ?? false, start: step.start ?? false, ...(step.started ? { started: step.started } : {}), decoded: output, ...(output.valid && current ? { current } : {}) };
+    return {
+      reset: step.reset ?? false,
+      start: step.start ?? false,
+      ...(step.started ? { started: step.started } : {}),
+      decoded: output,
+      ...(output.valid && current ? { current } : {}),
+    };
   });
 }

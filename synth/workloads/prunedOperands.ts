@@ -1,14 +1,14 @@
 import { UserError } from '../../common/errors.ts';
-import { encodeStc, STC_TILE_COLS } from '../../verif/formats/stcFormat.ts';
-import { numberToFp16 } from '../../verif/numerics/fp16.ts';
-import { checkSparsity } from '../../verif/pruning/sparsity.ts';
-import { Random } from '../../verif/pruning/random.ts';
-import { syntheticLlmLayer } from '../../verif/pruning/synthetic.ts';
-import { wandaPrune } from '../../verif/pruning/prune.ts';
+import { encodeStc, STC_TILE_COLS } from '../../golden/formats/stcFormat.ts';
+import { numberToFp16 } from '../../golden/numerics/fp16.ts';
+import { checkSparsity } from '../../golden/pruning/sparsity.ts';
+import { Random } from '../../golden/pruning/random.ts';
+import { syntheticLlmLayer } from '../../golden/pruning/synthetic.ts';
+import { wandaPrune } from '../../golden/pruning/prune.ts';
 
 /** What one MMA multiplies: each thread's row tile of pruned A and the dense B chunk. */
 export interface MmaOperands {
-  /** Per thread: the row tile's bitmap, bit c ↔ column c of the tile (LSB first, SPEC §3.2). */
+  /** Per thread: the row tile's bitmap, bit c ↔ column c of the tile (LSB first, docs/spec.md §3.2). */
   readonly bitmaps: readonly bigint[];
   /** Per thread: the tile's nonzero FP16 bit patterns in increasing column order. */
   readonly values: readonly Uint16Array[];
@@ -71,17 +71,22 @@ function rowWindow(row: PrunedRow, from: number, length: number): { bitmap: bigi
 export function* prunedMmaStream(options: PrunedOperandOptions): Generator<MmaOperands, never> {
   const { sparsity, seed, threads, tileLength } = options;
   checkSparsity(sparsity);
-  if (LAYER_COLS % tileLength !== 0) throw new UserError(`a sparse workload needs a tile length dividing ${LAYER_COLS}, not ${tileLength}`);
+  if (LAYER_COLS % tileLength !== 0)
+    throw new UserError(`a sparse workload needs a tile length dividing ${LAYER_COLS}, not ${tileLength}`);
   const rows = Math.ceil(Math.max(threads, MIN_LAYER_ROWS) / threads) * threads;
   const layer = syntheticLlmLayer(rows, LAYER_COLS, seed);
   const stc = encodeStc(wandaPrune(layer.weights, layer.activationNorms, sparsity));
-  const prunedRows = Array.from({ length: rows }, (_, m) => joinRowTiles(stc.tiles.slice(m * stc.tilesPerRow, (m + 1) * stc.tilesPerRow)));
+  const prunedRows = Array.from({ length: rows }, (_, m) =>
+    joinRowTiles(stc.tiles.slice(m * stc.tilesPerRow, (m + 1) * stc.tilesPerRow)),
+  );
   const activations = new Random(seed ^ 0x5bd1e995);
   const tilesPerRow = LAYER_COLS / tileLength;
   for (let mma = 0; ; mma++) {
     const rowBlock = Math.floor(mma / tilesPerRow) % (rows / threads);
     const from = (mma % tilesPerRow) * tileLength;
-    const windows = Array.from({ length: threads }, (_, thread) => rowWindow(prunedRows[rowBlock * threads + thread]!, from, tileLength));
+    const windows = Array.from({ length: threads }, (_, thread) =>
+      rowWindow(prunedRows[rowBlock * threads + thread]!, from, tileLength),
+    );
     yield {
       bitmaps: windows.map((window) => window.bitmap),
       values: windows.map((window) => window.values),

@@ -1,7 +1,7 @@
 import { UserError } from '../../common/errors.ts';
-import { fp16ToNumber } from '../../verif/numerics/fp16.ts';
-import type { DecoderShape } from '../../verif/golden/decoder.ts';
-import type { InputVector } from '../sim/stimulus.ts';
+import { fp16ToNumber } from '../../golden/numerics/fp16.ts';
+import type { DecoderShape } from '../../golden/models/decoder.ts';
+import type { InputVector } from '../sim/gateStimulus.ts';
 import { mmaTimeline, type MmaCycle } from './mmaTimeline.ts';
 import { prunedMmaStream } from './prunedOperands.ts';
 
@@ -22,7 +22,7 @@ function bOperand(cycle: MmaCycle, slot: number): number {
 
 const fp32 = new Float32Array(1);
 const fp32Bits = new Uint32Array(fp32.buffer);
-/** FP32 bits of an FP16 × FP16 product (exact, SPEC §2), what a multiplier hands the adder tree. */
+/** FP32 bits of an FP16 × FP16 product (exact, docs/spec.md §2), what a multiplier hands the adder tree. */
 function productBits(a: number, b: number): bigint {
   fp32[0] = fp16ToNumber(a) * fp16ToNumber(b);
   return BigInt(fp32Bits[0]!);
@@ -39,7 +39,8 @@ function laneBits(cycle: MmaCycle): bigint {
 function indexPorts(cycle: MmaCycle, shape: DecoderShape): Ports {
   const ports: Ports = {};
   const indexMask = BigInt(shape.tileLength - 1);
-  for (const slot of slotsOf(shape)) ports[`index_${slot}`] = BigInt(cycle.decoded.slots[0]![slot]!.valueIndex) & indexMask;
+  for (const slot of slotsOf(shape))
+    ports[`index_${slot}`] = BigInt(cycle.decoded.slots[0]![slot]!.valueIndex) & indexMask;
   return ports;
 }
 
@@ -79,7 +80,11 @@ const drivers: Readonly<Record<string, SparseDriver>> = {
       return ports;
     },
   },
-  BitmapThreadSlice: { threads: one, decoderParams: true, drive: (cycle) => ({ start: bit(cycle.start), bitmap: cycle.started?.bitmaps[0] ?? 0n }) },
+  BitmapThreadSlice: {
+    threads: one,
+    decoderParams: true,
+    drive: (cycle) => ({ start: bit(cycle.start), bitmap: cycle.started?.bitmaps[0] ?? 0n }),
+  },
   DensePointerIncrementer: { threads: one, decoderParams: true, drive: (cycle) => ({ start: bit(cycle.start) }) },
   LaneDetector: { threads: one, decoderParams: true, drive: (cycle) => ({ bits: laneBits(cycle) }) },
   AdderChain: {
@@ -88,29 +93,46 @@ const drivers: Readonly<Record<string, SparseDriver>> = {
     drive: (cycle, shape) => {
       const selects = cycle.decoded.slots[0]!;
       const ports: Ports = { start: bit(cycle.start), count: BigInt(selects.filter((select) => select.valid).length) };
-      for (const slot of slotsOf(shape)) ports[`rank_${slot}`] = BigInt(selects[slot]!.valueIndex - selects[0]!.valueIndex);
+      for (const slot of slotsOf(shape))
+        ports[`rank_${slot}`] = BigInt(selects[slot]!.valueIndex - selects[0]!.valueIndex);
       return ports;
     },
   },
-  RegisterIndexEmitter: { threads: one, decoderParams: true, drive: (cycle, shape) => ({ valid: laneBits(cycle), ...indexPorts(cycle, shape) }) },
-  Fp16Multiplier: { threads: one, decoderParams: false, drive: (cycle) => ({ a: BigInt(aOperand(cycle, 0, 0)), b: BigInt(bOperand(cycle, 0)) }) },
+  RegisterIndexEmitter: {
+    threads: one,
+    decoderParams: true,
+    drive: (cycle, shape) => ({ valid: laneBits(cycle), ...indexPorts(cycle, shape) }),
+  },
+  Fp16Multiplier: {
+    threads: one,
+    decoderParams: false,
+    drive: (cycle) => ({ a: BigInt(aOperand(cycle, 0, 0)), b: BigInt(bOperand(cycle, 0)) }),
+  },
   Fp32Adder: {
     threads: one,
     decoderParams: false,
-    drive: (cycle) => ({ a: productBits(aOperand(cycle, 0, 0), bOperand(cycle, 0)), b: productBits(aOperand(cycle, 0, 1), bOperand(cycle, 1)) }),
+    drive: (cycle) => ({
+      a: productBits(aOperand(cycle, 0, 0), bOperand(cycle, 0)),
+      b: productBits(aOperand(cycle, 0, 1), bOperand(cycle, 1)),
+    }),
   },
   DotProduct4: { threads: one, decoderParams: false, drive: dotPorts },
   TensorLane: {
     threads: one,
     decoderParams: false,
     // C = +0: each MMA starts a fresh output (loadC with its first chunk).
-    drive: (cycle, shape) => ({ ...dotPorts(cycle, shape), enable: bit(cycle.decoded.valid), loadC: bit(cycle.decoded.first), c: 0n }),
+    drive: (cycle, shape) => ({
+      ...dotPorts(cycle, shape),
+      enable: bit(cycle.decoded.valid),
+      loadC: bit(cycle.decoded.first),
+      c: 0n,
+    }),
   },
   MmaUnit: {
     threads: () => warp,
     decoderParams: false,
     // Coruscant mode; the register file outside the unit answers each read port with the register
-    // the golden decoder says it addresses this cycle (SPEC §3.2 register image), B pairs likewise.
+    // the golden decoder says it addresses this cycle (docs/spec.md §3.2 register image), B pairs likewise.
     drive: (cycle, shape) => {
       const ports: Ports = { start: bit(cycle.start), mode: 1n };
       for (let thread = 0; thread < warp; thread++) {
@@ -124,7 +146,9 @@ const drivers: Readonly<Record<string, SparseDriver>> = {
           ports[`read_${thread}_${slot}_data`] = (BigInt(high) << 16n) | BigInt(low);
         }
       }
-      for (const port of [0, 1]) ports[`vector_${port}_data`] = (BigInt(bOperand(cycle, 2 * port + 1)) << 16n) | BigInt(bOperand(cycle, 2 * port));
+      for (const port of [0, 1])
+        ports[`vector_${port}_data`] =
+          (BigInt(bOperand(cycle, 2 * port + 1)) << 16n) | BigInt(bOperand(cycle, 2 * port));
       return ports;
     },
   },
@@ -150,12 +174,27 @@ const paperShape: DecoderShape = { threads: warp, tileLength: 64, slots: 4 };
  */
 export function sparseWorkloadVectors(top: string, params: Params, options: SparseWorkloadOptions): InputVector[] {
   const driver = drivers[top];
-  if (!driver) throw new UserError(`${top} has no sparse workload (tops with one: ${sparseWorkloadTops.join(', ')}); use --workload random or zero`);
+  if (!driver)
+    throw new UserError(
+      `${top} has no sparse workload (tops with one: ${sparseWorkloadTops.join(', ')}); use --workload random or zero`,
+    );
   const threads = driver.threads(params);
   const shape: DecoderShape = driver.decoderParams
-    ? { threads, tileLength: Number(params['tileLength'] ?? paperShape.tileLength), slots: Number(params['slots'] ?? paperShape.slots) }
+    ? {
+        threads,
+        tileLength: Number(params['tileLength'] ?? paperShape.tileLength),
+        slots: Number(params['slots'] ?? paperShape.slots),
+      }
     : { ...paperShape, threads };
-  const mmas = prunedMmaStream({ sparsity: options.sparsity, seed: options.seed, threads, tileLength: shape.tileLength });
+  const mmas = prunedMmaStream({
+    sparsity: options.sparsity,
+    seed: options.seed,
+    threads,
+    tileLength: shape.tileLength,
+  });
   const resetCycles = options.resetCycles ?? 2;
-  return mmaTimeline(mmas, shape, options.cycles, resetCycles).map((cycle) => ({ reset: bit(cycle.reset), ...driver.drive(cycle, shape) }));
+  return mmaTimeline(mmas, shape, options.cycles, resetCycles).map((cycle) => ({
+    reset: bit(cycle.reset),
+    ...driver.drive(cycle, shape),
+  }));
 }

@@ -20,8 +20,22 @@ describe('svgChart', () => {
       xLabel: 'sparsity (%)',
       yLabel: 'size (%)',
       series: [
-        { name: 'A', points: [{ x: 30, y: 140 }, { x: 50, y: 100 }, { x: 70, y: 60 }] },
-        { name: 'B', points: [{ x: 30, y: 80 }, { x: 50, y: null }, { x: 70, y: 40 }] },
+        {
+          name: 'A',
+          points: [
+            { x: 30, y: 140 },
+            { x: 50, y: 100 },
+            { x: 70, y: 60 },
+          ],
+        },
+        {
+          name: 'B',
+          points: [
+            { x: 30, y: 80 },
+            { x: 50, y: null },
+            { x: 70, y: 40 },
+          ],
+        },
       ],
       referenceLines: [{ y: 100, label: 'dense (100 %)' }],
     });

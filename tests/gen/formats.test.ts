@@ -3,9 +3,9 @@ import { execa } from 'execa';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SizeReport } from '../../verif/formats/sizeReport.ts';
-import { writeNpy } from '../../verif/io/npy.ts';
-import { syntheticLlmLayer } from '../../verif/pruning/synthetic.ts';
+import type { SizeReport } from '../../golden/formats/sizeReport.ts';
+import { writeNpy } from '../../golden/io/npy.ts';
+import { syntheticLlmLayer } from '../../golden/pruning/synthetic.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gen-formats-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -15,7 +15,9 @@ function gen(...args: string[]) {
 }
 
 function percent(report: SizeReport, accounting: string, format: string, sparsity: number): number | null {
-  const entry = report.entries.find((e) => e.accounting === accounting && e.format === format && e.sparsity === sparsity);
+  const entry = report.entries.find(
+    (e) => e.accounting === accounting && e.format === format && e.sparsity === sparsity,
+  );
   if (!entry) throw new Error(`no ${accounting} ${format} at ${sparsity}`);
   return entry.percentOfDense;
 }
@@ -54,7 +56,8 @@ describe('gen formats', () => {
     const picture = readFileSync(svg, 'utf8');
     expect(picture).toMatch(/^<\?xml/);
     expect(picture).toContain('dense (100 %)');
-    for (const format of ['CSR', 'CSC', 'COO', 'ELL', 'Tiled-CSL', 'Coruscant']) expect(picture).toContain(`data-name="${format}"`);
+    for (const format of ['CSR', 'CSC', 'COO', 'ELL', 'Tiled-CSL', 'Coruscant'])
+      expect(picture).toContain(`data-name="${format}"`);
   });
 
   it('measures a real weight file pruned with Wanda', async () => {
@@ -77,14 +80,17 @@ describe('gen formats', () => {
     ['a malformed shape', ['--shape', '9216by9216'], /--shape must be MxK/],
     ['Wanda without activation norms', ['--weights', 'w.npy', '--prune', 'wanda'], /--prune wanda needs --norms/],
   ];
-  it.each(mistakes)('rejects %s with one line on stderr, a non-zero exit and no output', async (_what, args, message) => {
-    const svg = join(scratch, 'never.svg');
-    const run = await gen(...args, '--svg', svg);
-    expect(run.exitCode).not.toBe(0);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(message);
-    expect(run.stderr).not.toMatch(/\n\s+at /);
-    expect(run.stdout).toBe('');
-    expect(existsSync(svg)).toBe(false);
-  });
+  it.each(mistakes)(
+    'rejects %s with one line on stderr, a non-zero exit and no output',
+    async (_what, args, message) => {
+      const svg = join(scratch, 'never.svg');
+      const run = await gen(...args, '--svg', svg);
+      expect(run.exitCode).not.toBe(0);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(run.stdout).toBe('');
+      expect(existsSync(svg)).toBe(false);
+    },
+  );
 });

@@ -19,7 +19,27 @@ const repository = new URL('../..', import.meta.url).pathname;
 describe('gen regress', () => {
   it('catches a planted bug, shrinks it, saves a replayable folder, and the replay command reproduces it', async () => {
     const junit = join(scratch, 'junit.xml');
-    const run = await runGen(['regress', '--load', fixture, '--suite', 'PlantedBug', '--engine', 'ts', '--runs', '40', '--seed', '11', '--jobs', '2', '--max-saved', '1', '--out', scratch, '--junit', junit]);
+    const run = await runGen([
+      'regress',
+      '--load',
+      fixture,
+      '--suite',
+      'PlantedBug',
+      '--engine',
+      'ts',
+      '--runs',
+      '40',
+      '--seed',
+      '11',
+      '--jobs',
+      '2',
+      '--max-saved',
+      '1',
+      '--out',
+      scratch,
+      '--junit',
+      junit,
+    ]);
     expect(run.exitCode, run.stderr).toBe(1);
     expect(run.stderr).toMatch(/failing case\(s\)/);
     const [failing, more] = [...run.stdout.matchAll(/^FAIL PlantedBug on ts, case (\d+): (.*)$/gm)];
@@ -27,8 +47,18 @@ describe('gen regress', () => {
     expect(more).toBeDefined();
 
     const folder = join(scratch, 'PlantedBug-ts-11', `case-${failing![1]}`);
-    expect(readdirSync(folder).sort()).toEqual(['README.txt', 'case.json', 'divergence.svg', 'stimulus.jsonl', 'wave.vcd']);
-    const saved = JSON.parse(readFileSync(join(folder, 'case.json'), 'utf8')) as { case: number[]; path: string; runSeed: number };
+    expect(readdirSync(folder).sort()).toEqual([
+      'README.txt',
+      'case.json',
+      'divergence.svg',
+      'stimulus.jsonl',
+      'wave.vcd',
+    ]);
+    const saved = JSON.parse(readFileSync(join(folder, 'case.json'), 'utf8')) as {
+      case: number[];
+      path: string;
+      runSeed: number;
+    };
     // Shrunk to a chunk list that still holds the bad chunk 0b1011, at most a couple of chunks long.
     expect(saved.case).toContain(0b1011);
     expect(saved.case.length).toBeLessThanOrEqual(2);
@@ -43,15 +73,30 @@ describe('gen regress', () => {
     expect(rerun.exitCode, rerun.stderr).toBe(1);
     expect(rerun.stdout, rerun.stderr).toContain(`FAIL PlantedBug on ts, case ${failing![1]}: ${failing![2]}`);
 
-    const failures = [...run.stdout.matchAll(/^FAIL /gm)].length + Number(/… and (\d+) more/.exec(run.stdout)?.[1] ?? 0);
+    const failures =
+      [...run.stdout.matchAll(/^FAIL /gm)].length + Number(/… and (\d+) more/.exec(run.stdout)?.[1] ?? 0);
     expect(junitCounts(readFileSync(junit, 'utf8'))).toEqual([['PlantedBug.ts', 40, failures, 40, failures]]);
   }, 120_000);
 
   it('passes a clean block with exit 0 and a summary row; refuses an unknown suite with one line', async () => {
-    const run = await runGen(['regress', '--suite', 'LaneDetector', '--engine', 'ts', '--runs', '30', '--shard', '2/3', '--seed', '5']);
+    const run = await runGen([
+      'regress',
+      '--suite',
+      'LaneDetector',
+      '--engine',
+      'ts',
+      '--runs',
+      '30',
+      '--shard',
+      '2/3',
+      '--seed',
+      '5',
+    ]);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^LaneDetector\s+ts\s+10\s+0\s/m);
-    expect(expectCleanFailure(await runGen(['regress', '--suite', 'NoSuchBlock']))).toMatch(/unknown suite 'NoSuchBlock'/);
+    expect(expectCleanFailure(await runGen(['regress', '--suite', 'NoSuchBlock']))).toMatch(
+      /unknown suite 'NoSuchBlock'/,
+    );
     expect(existsSync(join(scratch, 'LaneDetector-ts-5'))).toBe(false);
   }, 120_000);
 });

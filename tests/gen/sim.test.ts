@@ -14,12 +14,25 @@ const file = (name: string, text: string): string => {
 
 describe('gen sim', () => {
   it('runs a sequential top cycle by cycle, checks expectations, writes outputs and a VCD', async () => {
-    const vectors = file('counter.jsonl', ['{"in":{"reset":"1","enable":1}}', '{"in":{"reset":"0"}}', '{"in":{}}', '{"in":{},"expect":{"count":"0x2"}}'].join('\n'));
+    const vectors = file(
+      'counter.jsonl',
+      [
+        '{"in":{"reset":"1","enable":1}}',
+        '{"in":{"reset":"0"}}',
+        '{"in":{}}',
+        '{"in":{},"expect":{"count":"0x2"}}',
+      ].join('\n'),
+    );
     const out = join(scratch, 'counter-out.jsonl');
     const vcd = join(scratch, 'counter.vcd');
     const run = await runGen(['sim', '--top', 'Counter', '--vectors', vectors, '--out', out, '--vcd', vcd]);
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line).out.count)).toEqual(['0x0', '0x0', '0x1', '0x2']);
+    expect(
+      readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).out.count),
+    ).toEqual(['0x0', '0x0', '0x1', '0x2']);
     expect(readFileSync(vcd, 'utf8')).toMatch(/\$scope module Counter \$end/);
   });
 
@@ -27,7 +40,12 @@ describe('gen sim', () => {
     const vectors = file('pop.jsonl', '{"in":{"value":"0xffffffffffffffff"}}\n{"in":{"value":"5"}}\n');
     const run = await runGen(['sim', '--top', 'Popcount', '--vectors', vectors]);
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.stdout.trim().split('\n').map((line) => JSON.parse(line).out.count)).toEqual(['0x40', '0x2']);
+    expect(
+      run.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).out.count),
+    ).toEqual(['0x40', '0x2']);
   });
 
   it('fails on a mismatch with the cycle, signal, expected and actual values', async () => {
@@ -38,18 +56,56 @@ describe('gen sim', () => {
 
   const misuse: [string, () => string[], RegExp][] = [
     ['unknown top', () => ['sim', '--top', 'Nope', '--vectors', file('a.jsonl', '')], /unknown top 'Nope'/],
-    ['malformed vector file', () => ['sim', '--top', 'Popcount', '--vectors', file('bad.jsonl', '{"in":{"value":"1"}}\n{not json\n')], /bad\.jsonl:2: not valid JSON/],
-    ['unknown signal', () => ['sim', '--top', 'Popcount', '--vectors', file('sig.jsonl', '{"in":{"valeu":"1"}}\n')], /sig\.jsonl:1: unknown input 'valeu'/],
-    ['value too wide', () => ['sim', '--top', 'Counter', '--vectors', file('wide.jsonl', '{"in":{"enable":"2"}}\n')], /does not fit in 1 bits/],
-    ['missing vector file', () => ['sim', '--top', 'Counter', '--vectors', join(scratch, 'absent.jsonl')], /cannot read .*absent\.jsonl: ENOENT/],
-    ['unwritable output directory', () => ['sim', '--top', 'Popcount', '--vectors', file('ok.jsonl', '{"in":{"value":"1"}}\n'), '--out', join(file('plain-file', ''), 'out.jsonl')], /cannot (create directory|write)/],
-    ['bad parameter', () => ['sim', '--top', 'Counter', '--param', 'width=eight', '--vectors', file('b.jsonl', '')], /needs a whole number/],
-    ['unknown option', () => ['sim', '--top', 'Counter', '--vectors', file('c.jsonl', ''), '--vectorz', 'x'], /Unknown argument/],
+    [
+      'malformed vector file',
+      () => ['sim', '--top', 'Popcount', '--vectors', file('bad.jsonl', '{"in":{"value":"1"}}\n{not json\n')],
+      /bad\.jsonl:2: not valid JSON/,
+    ],
+    [
+      'unknown signal',
+      () => ['sim', '--top', 'Popcount', '--vectors', file('sig.jsonl', '{"in":{"valeu":"1"}}\n')],
+      /sig\.jsonl:1: unknown input 'valeu'/,
+    ],
+    [
+      'value too wide',
+      () => ['sim', '--top', 'Counter', '--vectors', file('wide.jsonl', '{"in":{"enable":"2"}}\n')],
+      /does not fit in 1 bits/,
+    ],
+    [
+      'missing vector file',
+      () => ['sim', '--top', 'Counter', '--vectors', join(scratch, 'absent.jsonl')],
+      /cannot read .*absent\.jsonl: ENOENT/,
+    ],
+    [
+      'unwritable output directory',
+      () => [
+        'sim',
+        '--top',
+        'Popcount',
+        '--vectors',
+        file('ok.jsonl', '{"in":{"value":"1"}}\n'),
+        '--out',
+        join(file('plain-file', ''), 'out.jsonl'),
+      ],
+      /cannot (create directory|write)/,
+    ],
+    [
+      'bad parameter',
+      () => ['sim', '--top', 'Counter', '--param', 'width=eight', '--vectors', file('b.jsonl', '')],
+      /needs a whole number/,
+    ],
+    [
+      'unknown option',
+      () => ['sim', '--top', 'Counter', '--vectors', file('c.jsonl', ''), '--vectorz', 'x'],
+      /Unknown argument/,
+    ],
   ];
   it.each(misuse)('%s: one clear line, non-zero exit, no partial output', async (_name, args, message) => {
     const before = new Set(readdirSync(scratch));
     expect(expectCleanFailure(await runGen(args()))).toMatch(message);
-    const created = readdirSync(scratch).filter((entry) => !before.has(entry) && !/^[a-z]+\.jsonl$/.test(entry) && entry !== 'plain-file');
+    const created = readdirSync(scratch).filter(
+      (entry) => !before.has(entry) && !/^[a-z]+\.jsonl$/.test(entry) && entry !== 'plain-file',
+    );
     expect(created).toEqual([]);
     expect(existsSync(join(scratch, 'out.jsonl'))).toBe(false);
   });

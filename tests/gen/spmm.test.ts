@@ -5,20 +5,24 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../common/errors.ts';
 import { spmmCommand } from '../../gen/cli/commands/spmm.ts';
-import { spmm } from '../../verif/golden/spmm.ts';
-import { readFp32Matrix, writeNpy } from '../../verif/io/npy.ts';
+import { spmm } from '../../golden/models/spmm.ts';
+import { readFp32Matrix, writeNpy } from '../../golden/io/npy.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const directory = mkdtempSync(join(tmpdir(), 'gen-spmm-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 const file = (name: string): string => join(directory, name);
 
-const gen = (...args: string[]) => execa('node', [join(root, 'bin/gen.js'), ...args], { reject: false, cwd: directory });
+const gen = (...args: string[]) =>
+  execa('node', [join(root, 'bin/gen.js'), ...args], { reject: false, cwd: directory });
 
 // A 130×70 times 70×2 problem: M spans three row slabs, K crosses an STC row tile boundary;
 // −0, NaN and ∞ included.
 const M = 130;
-const A = Uint16Array.from({ length: M * 70 }, (_, i) => [0x3c00, 0xb800, 0x0000, 0x8000, 0x4500, 0x7c00, 0x1400][i % 7]!);
+const A = Uint16Array.from(
+  { length: M * 70 },
+  (_, i) => [0x3c00, 0xb800, 0x0000, 0x8000, 0x4500, 0x7c00, 0x1400][i % 7]!,
+);
 const B = Uint16Array.from({ length: 70 * 2 }, (_, i) => [0x3800, 0xc000, 0x3c00, 0x0001, 0x7e00][i % 5]!);
 const C = Float32Array.from({ length: M * 2 }, (_, i) => [0.5, -0, 1e30, -3, 2, 7, 1.25][i % 7]!);
 writeNpy(file('A.npy'), 'float16', [M, 70], A);
@@ -52,8 +56,16 @@ describe.concurrent('gen spmm', () => {
   });
 
   const failures: [string, string[], RegExp][] = [
-    ['A of the wrong dtype', ['--a', 'A32.npy', '--b', 'B.npy'], /A32\.npy: expected a 2-D float16 matrix, found a 2-D float32/],
-    ['shapes that do not multiply', ['--a', 'A.npy', '--b', 'B69.npy'], /cannot multiply A\.npy \(130×70\) by B69\.npy \(69×2\)/],
+    [
+      'A of the wrong dtype',
+      ['--a', 'A32.npy', '--b', 'B.npy'],
+      /A32\.npy: expected a 2-D float16 matrix, found a 2-D float32/,
+    ],
+    [
+      'shapes that do not multiply',
+      ['--a', 'A.npy', '--b', 'B69.npy'],
+      /cannot multiply A\.npy \(130×70\) by B69\.npy \(69×2\)/,
+    ],
     ['a missing file', ['--a', 'missing.npy', '--b', 'B.npy'], /cannot read missing\.npy: ENOENT/],
     ['an unknown engine', ['--a', 'A.npy', '--b', 'B.npy', '--engine', 'spice'], /Invalid values: .*engine.*"spice"/],
   ];
@@ -75,8 +87,14 @@ describe.concurrent('gen spmm', () => {
     ['an option without a file', { a: 'A.npy', b: '' }, /give --b exactly once/],
   ])('rejects %s as a UserError', async (name, options, message) => {
     const out = `D-${name.replaceAll(' ', '-')}.npy`;
-    const files = Object.fromEntries(Object.entries(options).map(([key, value]) => [key, Array.isArray(value) ? value.map(file) : value && file(value)]));
-    const run = async () => (spmmCommand.handler as (argv: object) => Promise<void>)({ engine: 'golden', out: file(out), ...files });
+    const files = Object.fromEntries(
+      Object.entries(options).map(([key, value]) => [
+        key,
+        Array.isArray(value) ? value.map(file) : value && file(value),
+      ]),
+    );
+    const run = async () =>
+      (spmmCommand.handler as (argv: object) => Promise<void>)({ engine: 'golden', out: file(out), ...files });
     await expect(run()).rejects.toThrow(UserError);
     await expect(run()).rejects.toThrow(message);
     expectNoOutput(out);
@@ -94,6 +112,7 @@ describe.concurrent('gen spmm', () => {
   it('documents every option in --help', async () => {
     const result = await gen('spmm', '--help');
     expect(result.exitCode).toBe(0);
-    for (const option of ['-a', '-b', '-c', '--out', '--engine', 'choices: "golden"']) expect(result.stdout).toContain(option);
+    for (const option of ['-a', '-b', '-c', '--out', '--engine', 'choices: "golden"'])
+      expect(result.stdout).toContain(option);
   });
 });

@@ -10,7 +10,11 @@ const directory = mkdtempSync(join(tmpdir(), 'gen-wave-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 function gen(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [join(root, 'bin', 'gen.js'), 'wave', ...args], { encoding: 'utf8', cwd: directory, env: { ...process.env, CI: '1' } });
+  const result = spawnSync(process.execPath, [join(root, 'bin', 'gen.js'), 'wave', ...args], {
+    encoding: 'utf8',
+    cwd: directory,
+    env: { ...process.env, CI: '1' },
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -36,17 +40,42 @@ describe('gen wave', () => {
   it('list prints the signal tree with widths', () => {
     const result = gen('list', '--vcd', a);
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain('timescale 1ns, 4 signals, ends at #400\ntop/\n  clk [1]\n  core/\n    count [8]\n    parity [1]\n    wide [100]\n');
+    expect(result.stdout).toContain(
+      'timescale 1ns, 4 signals, ends at #400\ntop/\n  clk [1]\n  core/\n    count [8]\n    parity [1]\n    wide [100]\n',
+    );
   });
 
   it('show writes WaveDrom JSON, SVG and PNG of the selected window', () => {
-    const [json, svg, png] = ['w.json', 'w.svg', 'w.png'].map((name) => join(directory, 'out', name)) as [string, string, string];
-    const result = gen('show', '--vcd', a, '--signals', 'top.core.c*,top.core.parity', '--from', '2', '--to', '5', '--json', json, '--svg', svg, '--png', png);
+    const [json, svg, png] = ['w.json', 'w.svg', 'w.png'].map((name) => join(directory, 'out', name)) as [
+      string,
+      string,
+      string,
+    ];
+    const result = gen(
+      'show',
+      '--vcd',
+      a,
+      '--signals',
+      'top.core.c*,top.core.parity',
+      '--from',
+      '2',
+      '--to',
+      '5',
+      '--json',
+      json,
+      '--svg',
+      svg,
+      '--png',
+      png,
+    );
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const source = JSON.parse(readFileSync(json, 'utf8')) as { signal: unknown[] };
     expect(source.signal[0]).toEqual({ name: 'top.clk', wave: 'p...' });
-    expect(source.signal[2]).toEqual(['top', ['core', { name: 'count', wave: '====', data: ['6', '9', 'c', 'f'] }, { name: 'parity', wave: '0...' }]]);
+    expect(source.signal[2]).toEqual([
+      'top',
+      ['core', { name: 'count', wave: '====', data: ['6', '9', 'c', 'f'] }, { name: 'parity', wave: '0...' }],
+    ]);
     expect(readFileSync(svg, 'utf8')).toMatch(/^<svg[\s\S]*<\/svg>$/);
     expect([...readFileSync(png).subarray(1, 4)].map((byte) => String.fromCharCode(byte)).join('')).toBe('PNG');
   });
@@ -62,7 +91,9 @@ describe('gen wave', () => {
     const result = gen('diff', a, planted, '--svg', svg);
     expect(result.status).toBe(1);
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('diverged at 170ns (cycle 17): top.core.count, top.core.parity, top.core.wide (compared 4 signals; 0 only in A, 0 only in B, 0 of different widths)');
+    expect(lines[0]).toBe(
+      'diverged at 170ns (cycle 17): top.core.count, top.core.parity, top.core.wide (compared 4 signals; 0 only in A, 0 only in B, 0 of different widths)',
+    );
     expect(lines[1]).toBe('  top.core.count: A=0x33 B=0x34');
     expect(result.stderr).toBe(`gen: ${a} and ${planted} diverge\n`);
     expect(readFileSync(svg, 'utf8')).toContain('A:top.core.count');

@@ -11,5 +11,9 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('gen option values', () => {
   const target = cliTarget(join(scratch, 'verilog'));
-  it('are accepted or refused with a one-line UserError, quickly', () => fuzzReaderAsync(target.name, target.inputs, target.run), 300_000);
+  it(
+    'are accepted or refused with a one-line UserError, quickly',
+    () => fuzzReaderAsync(target.name, target.inputs, target.run),
+    300_000,
+  );
 });

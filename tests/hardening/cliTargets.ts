@@ -40,12 +40,30 @@ export async function runGenInProcess(argv: readonly string[]): Promise<void> {
 /** Numbers as users (and scripts gone wrong) type them. */
 const numberText: fc.Arbitrary<string> = fc.oneof(
   fc.integer({ min: -5, max: 300 }).map(String),
-  fc.constantFrom('0', '-0', '1e400', '1e-400', 'NaN', 'Infinity', '-Infinity', '0x10', '1.5', '9007199254740993', '4294967296', '', ' ', '1,2', '٣'),
+  fc.constantFrom(
+    '0',
+    '-0',
+    '1e400',
+    '1e-400',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '0x10',
+    '1.5',
+    '9007199254740993',
+    '4294967296',
+    '',
+    ' ',
+    '1,2',
+    '٣',
+  ),
   fc.double().map(String),
   fc.string({ maxLength: 6 }),
 );
 
-const sparsityList = fc.array(fc.oneof(numberText, fc.double({ min: 0, max: 1 }).map(String)), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(','));
+const sparsityList = fc
+  .array(fc.oneof(numberText, fc.double({ min: 0, max: 1 }).map(String)), { minLength: 1, maxLength: 4 })
+  .map((parts) => parts.join(','));
 const shape = fc.oneof(
   fc.tuple(fc.integer({ min: 0, max: 70_000 }), fc.integer({ min: 0, max: 70_000 })).map(([m, k]) => `${m}x${k}`),
   fc.tuple(numberText, numberText).map(([m, k]) => `${m}x${k}`),
@@ -54,12 +72,38 @@ const shape = fc.oneof(
 
 const formatsCase = fc
   .record({ shape, sparsity: sparsityList, seed: numberText })
-  .map(({ shape, sparsity, seed }) => ['formats', '--accounting', 'paper', '--json', '--shape', shape, '--sparsity', sparsity, '--seed', seed]);
+  .map(({ shape, sparsity, seed }) => [
+    'formats',
+    '--accounting',
+    'paper',
+    '--json',
+    '--shape',
+    shape,
+    '--sparsity',
+    sparsity,
+    '--seed',
+    seed,
+  ]);
 
 /** Small valid byte counts, or huge / malformed ones that must be refused (never a valid multi-GB one: that is a long run, not a parse). */
 const byteCount = fc.oneof(
   fc.integer({ min: 1, max: 64 * 1024 }).map(String),
-  fc.constantFrom('4KiB', '1k', '64kb', '0', '-1', '1T', '999999G', '9007199254740993', '1e3', 'lots', '', '1.5', 'NaN', '0x10'),
+  fc.constantFrom(
+    '4KiB',
+    '1k',
+    '64kb',
+    '0',
+    '-1',
+    '1T',
+    '999999G',
+    '9007199254740993',
+    '1e3',
+    'lots',
+    '',
+    '1.5',
+    'NaN',
+    '0x10',
+  ),
   fc.string({ maxLength: 6 }),
 );
 const memsimCase = fc
@@ -67,10 +111,20 @@ const memsimCase = fc
     pattern: fc.constantFrom('stride', 'random', 'stream', 'zigzag'),
     bytes: byteCount,
     stride: fc.option(byteCount, { nil: undefined }),
-    requests: fc.option(fc.oneof(fc.integer({ min: -2, max: 2000 }).map(String), fc.constantFrom('1e12', '9007199254740991', '0.5', 'x')), { nil: undefined }),
+    requests: fc.option(
+      fc.oneof(fc.integer({ min: -2, max: 2000 }).map(String), fc.constantFrom('1e12', '9007199254740991', '0.5', 'x')),
+      { nil: undefined },
+    ),
   })
   .map(({ pattern, bytes, stride, requests }) => [
-    'memsim', '--json', '--profile', 'rtx4090', '--pattern', pattern, '--bytes', bytes,
+    'memsim',
+    '--json',
+    '--profile',
+    'rtx4090',
+    '--pattern',
+    pattern,
+    '--bytes',
+    bytes,
     ...(stride === undefined ? [] : ['--stride', stride]),
     ...(requests === undefined ? [] : ['--requests', requests]),
   ]);
@@ -90,10 +144,21 @@ const parameterValue = fc.oneof(
 
 export function verilogCase(out: string): fc.Arbitrary<string[]> {
   return fc
-    .tuple(fc.constantFrom(...PARAMETER_TOPS), fc.array(fc.tuple(fc.nat(3), parameterValue), { maxLength: 2 }), fc.string({ maxLength: 4 }))
+    .tuple(
+      fc.constantFrom(...PARAMETER_TOPS),
+      fc.array(fc.tuple(fc.nat(3), parameterValue), { maxLength: 2 }),
+      fc.string({ maxLength: 4 }),
+    )
     .map(([{ top, names }, pairs, junk]) => [
-      'verilog', '--top', top, '--out', out,
-      ...pairs.flatMap(([which, value]) => ['--param', which === 3 ? `${junk}=${value}` : `${names[which % names.length]}=${value}`]),
+      'verilog',
+      '--top',
+      top,
+      '--out',
+      out,
+      ...pairs.flatMap(([which, value]) => [
+        '--param',
+        which === 3 ? `${junk}=${value}` : `${names[which % names.length]}=${value}`,
+      ]),
     ]);
 }
 
@@ -101,7 +166,11 @@ export function verilogCase(out: string): fc.Arbitrary<string[]> {
 export const CLI_CASE_LIMIT_MS = 10_000;
 
 /** Fuzz target: one `gen` invocation per case; `out` is a scratch directory for `gen verilog`. */
-export function cliTarget(out: string): { name: string; inputs: fc.Arbitrary<string[]>; run: (argv: string[]) => Promise<Outcome> } {
+export function cliTarget(out: string): {
+  name: string;
+  inputs: fc.Arbitrary<string[]>;
+  run: (argv: string[]) => Promise<Outcome>;
+} {
   return {
     name: 'gen option values (formats, memsim, verilog --param)',
     inputs: fc.oneof(formatsCase, memsimCase, verilogCase(out)),

@@ -19,11 +19,40 @@ export const RUNS = SOAK ? SOAK_RUNS : FAST_RUNS;
 export const CASE_LIMIT_MS = SOAK ? 2_000 : 1_000;
 
 /** Bytes that mean something to at least one of our formats (delimiters, digits, value characters). */
-const INTERESTING_BYTES = [0x00, 0x0a, 0x0d, 0x20, 0x22, 0x23, 0x24, 0x27, 0x28, 0x29, 0x2c, 0x2d, 0x30, 0x31, 0x39, 0x3a, 0x5b, 0x5d, 0x62, 0x72, 0x78, 0x7a, 0x7b, 0x7d, 0x7f, 0x80, 0x93, 0xff];
+const INTERESTING_BYTES = [
+  0x00, 0x0a, 0x0d, 0x20, 0x22, 0x23, 0x24, 0x27, 0x28, 0x29, 0x2c, 0x2d, 0x30, 0x31, 0x39, 0x3a, 0x5b, 0x5d, 0x62,
+  0x72, 0x78, 0x7a, 0x7b, 0x7d, 0x7f, 0x80, 0x93, 0xff,
+];
 /** Tokens that stress number parsing and structure. */
 const INTERESTING_TOKENS = [
-  '99999999999999999999999', '4294967296', '-1', '1e309', 'NaN', 'Infinity', '0x', '0x7fffffff', '1.5', '', 'null', '[]', '{}',
-  '"__proto__"', '$end', '$var wire 65536 ! big $end', '#18446744073709551616', 'b', 'r', 's', '(', ')', ',', "'", '"', ':', '\n', '\u00ff',
+  '99999999999999999999999',
+  '4294967296',
+  '-1',
+  '1e309',
+  'NaN',
+  'Infinity',
+  '0x',
+  '0x7fffffff',
+  '1.5',
+  '',
+  'null',
+  '[]',
+  '{}',
+  '"__proto__"',
+  '$end',
+  '$var wire 65536 ! big $end',
+  '#18446744073709551616',
+  'b',
+  'r',
+  's',
+  '(',
+  ')',
+  ',',
+  "'",
+  '"',
+  ':',
+  '\n',
+  '\u00ff',
 ].map((text) => Buffer.from(text, 'latin1'));
 
 type Mutation =
@@ -37,10 +66,18 @@ type Mutation =
 const position = fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true });
 const MUTATION: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('flip' as const), at: position, bit: fc.integer({ min: 0, max: 7 }) }),
-  fc.record({ kind: fc.constant('set' as const), at: position, byte: fc.oneof(fc.constantFrom(...INTERESTING_BYTES), fc.integer({ min: 0, max: 255 })) }),
+  fc.record({
+    kind: fc.constant('set' as const),
+    at: position,
+    byte: fc.oneof(fc.constantFrom(...INTERESTING_BYTES), fc.integer({ min: 0, max: 255 })),
+  }),
   fc.record({ kind: fc.constant('delete' as const), at: position, length: fc.integer({ min: 1, max: 64 }) }),
   fc.record({ kind: fc.constant('duplicate' as const), at: position, length: fc.integer({ min: 1, max: 256 }) }),
-  fc.record({ kind: fc.constant('insert' as const), at: position, token: fc.integer({ min: 0, max: INTERESTING_TOKENS.length - 1 }) }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: position,
+    token: fc.integer({ min: 0, max: INTERESTING_TOKENS.length - 1 }),
+  }),
   fc.record({ kind: fc.constant('truncate' as const), at: position }),
 );
 
@@ -81,7 +118,9 @@ export function mutatedBytes(seeds: readonly Uint8Array[]): fc.Arbitrary<Buffer>
 /** Counterexamples print as their (Latin-1) text, cut short, instead of a list of thousands of byte values. */
 function describedBuffer(bytes: Buffer): Buffer {
   const text = JSON.stringify(bytes.toString('latin1'));
-  Object.defineProperty(bytes, fc.toStringMethod, { value: () => `<${bytes.length} bytes: ${text.length > 600 ? `${text.slice(0, 600)}…` : text}>` });
+  Object.defineProperty(bytes, fc.toStringMethod, {
+    value: () => `<${bytes.length} bytes: ${text.length > 600 ? `${text.slice(0, 600)}…` : text}>`,
+  });
   return bytes;
 }
 
@@ -131,7 +170,12 @@ export function fuzzReader<T>(label: string, inputs: fc.Arbitrary<T>, run: (inpu
 }
 
 /** fuzzReader for asynchronous targets (whole CLI invocations). */
-export async function fuzzReaderAsync<T>(label: string, inputs: fc.Arbitrary<T>, run: (input: T) => Promise<Outcome>, runs = RUNS): Promise<void> {
+export async function fuzzReaderAsync<T>(
+  label: string,
+  inputs: fc.Arbitrary<T>,
+  run: (input: T) => Promise<Outcome>,
+  runs = RUNS,
+): Promise<void> {
   const seed = fuzzSeed(label);
   const counts: Record<Outcome, number> = { parsed: 0, refused: 0 };
   await fc.assert(

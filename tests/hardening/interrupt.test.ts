@@ -27,7 +27,11 @@ async function waitFor(found: () => boolean, limitMs: number): Promise<void> {
 
 /** A long vector file for Counter: enough cycles that the run is still tracing when it is killed. */
 function longVectors(path: string, cycles: number): void {
-  const lines = ['{"in": {"reset": "1", "enable": 1}}', '{"in": {"reset": "0"}}', ...Array.from({ length: cycles }, () => '{"in": {}}')];
+  const lines = [
+    '{"in": {"reset": "1", "enable": 1}}',
+    '{"in": {"reset": "0"}}',
+    ...Array.from({ length: cycles }, () => '{"in": {}}'),
+  ];
   writeFileSync(path, `${lines.join('\n')}\n`);
 }
 
@@ -40,10 +44,25 @@ describe('interrupted gen runs leave no partial outputs', () => {
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(out, { recursive: true });
       longVectors(vectors, 400_000);
-      const child = execa('node', [GEN, 'sim', '--top', 'Counter', '--vectors', vectors, '--vcd', join(out, 'run.vcd'), '--out', join(out, 'run.jsonl')], {
-        reject: false,
-        env: { CI: '1' },
-      });
+      const child = execa(
+        'node',
+        [
+          GEN,
+          'sim',
+          '--top',
+          'Counter',
+          '--vectors',
+          vectors,
+          '--vcd',
+          join(out, 'run.vcd'),
+          '--out',
+          join(out, 'run.jsonl'),
+        ],
+        {
+          reject: false,
+          env: { CI: '1' },
+        },
+      );
       // Kill once the trace's temporary exists: the run is then mid-write.
       await waitFor(() => temporariesIn(out).length > 0, 60_000);
       expect(temporariesIn(out), 'the trace never started').not.toEqual([]);
@@ -82,11 +101,20 @@ describe('interrupted gen runs leave no partial outputs', () => {
     const out = join(scratch, 'complete');
     const vectors = join(scratch, 'short.jsonl');
     longVectors(vectors, 50);
-    const run = await runGen(['sim', '--top', 'Counter', '--vectors', vectors, '--vcd', join(out, 'run.vcd'), '--out', join(out, 'run.jsonl')]);
+    const run = await runGen([
+      'sim',
+      '--top',
+      'Counter',
+      '--vectors',
+      vectors,
+      '--vcd',
+      join(out, 'run.vcd'),
+      '--out',
+      join(out, 'run.jsonl'),
+    ]);
     expect(run.exitCode, run.stderr).toBe(0);
     const trace = parseVcd(readFileSync(join(out, 'run.vcd'), 'latin1'), 'run.vcd');
     expect(trace.endTime).toBeGreaterThan(100);
     expect(temporariesIn(out)).toEqual([]);
   }, 120_000);
 });
-

@@ -9,7 +9,9 @@ function netlistText(modules: Record<string, Record<string, string>>): string {
     cells: Object.fromEntries(Object.entries(cells).map(([name, type]) => [name, { type, connections: { A: [2] } }])),
     netnames: { a: { bits: [2] } },
   });
-  return JSON.stringify({ modules: Object.fromEntries(Object.entries(modules).map(([name, cells]) => [name, module(cells)])) });
+  return JSON.stringify({
+    modules: Object.fromEntries(Object.entries(modules).map(([name, cells]) => [name, module(cells)])),
+  });
 }
 
 describe('Yosys netlist reader on malformed output', () => {
@@ -19,7 +21,9 @@ describe('Yosys netlist reader on malformed output', () => {
   });
 
   it('names the module and the part that is malformed', () => {
-    const text = JSON.stringify({ modules: { top: { ports: { a: { direction: 'input', bits: 'nope' } }, cells: {}, netnames: {} } } });
+    const text = JSON.stringify({
+      modules: { top: { ports: { a: { direction: 'input', bits: 'nope' } }, cells: {}, netnames: {} } },
+    });
     expect(() => parseNetlist(text)).toThrow(/module top has a malformed port a/);
     expect(() => parseNetlist('{"modules": {"top": {}}}')).toThrow(/module top lacks ports, cells or netnames/);
   });

@@ -9,12 +9,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { FileFormatError, ToolError } from '../../common/errors.ts';
-import { encodeNpy, parseNpy } from '../../verif/io/npy.ts';
-import { parseVectors, type VectorPorts } from '../../verif/vectors.ts';
+import { encodeNpy, parseNpy } from '../../golden/io/npy.ts';
+import { parseVectors, type VectorPorts } from '../../engines/vectors.ts';
 import { parseVcd } from '../../waves/vcdReader.ts';
 import { instanceTree, leafCellOwners, parseNetlist, portsOf } from '../../synth/netlist.ts';
-import { encodeKernelFormat } from '../../verif/formats/kernelFormat.ts';
-import { KERNEL_FILES, readKernelFormatDir, writeKernelFormatDir } from '../../verif/formats/kernelFormatFiles.ts';
+import { encodeKernelFormat } from '../../golden/formats/kernelFormat.ts';
+import { KERNEL_FILES, readKernelFormatDir, writeKernelFormatDir } from '../../golden/formats/kernelFormatFiles.ts';
 import { expectParsesOrRefuses, mutatedBytes, type Outcome } from './fuzzHarness.ts';
 
 /** A reader under fuzz: how to make inputs, and how to judge one. */
@@ -30,7 +30,8 @@ function fileFormatErrorFor(file: string, position: 'offset' | 'line' | 'none') 
     if (!(error instanceof FileFormatError)) return false;
     expect(error.file).toBe(file);
     expect(error.message.startsWith(file)).toBe(true);
-    if (position !== 'none') expect(error.position?.[position], `no ${position} in: ${error.message}`).toBeTypeOf('number');
+    if (position !== 'none')
+      expect(error.position?.[position], `no ${position} in: ${error.message}`).toBeTypeOf('number');
     return true;
   };
 }
@@ -65,9 +66,15 @@ function npySeeds(): Uint8Array[] {
 /** Headers built from parts: any descr, odd fortran_order values, shapes with huge or many dimensions. */
 const generatedNpy: fc.Arbitrary<Buffer> = fc
   .record({
-    descr: fc.oneof(fc.constantFrom('<f2', '<f4', '<f8', '|u1', '<u2', '<u4', '<u8', '<i4', '>f2', '<c16', 'O'), fc.string({ maxLength: 6 })),
+    descr: fc.oneof(
+      fc.constantFrom('<f2', '<f4', '<f8', '|u1', '<u2', '<u4', '<u8', '<i4', '>f2', '<c16', 'O'),
+      fc.string({ maxLength: 6 }),
+    ),
     fortran: fc.constantFrom('False', 'True', '0', "'no'"),
-    shape: fc.array(fc.oneof(fc.nat(8), fc.constantFrom(2 ** 31, 2 ** 32, 2 ** 53, 2 ** 62), fc.bigInt({ min: 0n, max: 10n ** 30n })), { maxLength: 5 }),
+    shape: fc.array(
+      fc.oneof(fc.nat(8), fc.constantFrom(2 ** 31, 2 ** 32, 2 ** 53, 2 ** 62), fc.bigInt({ min: 0n, max: 10n ** 30n })),
+      { maxLength: 5 },
+    ),
     version: fc.constantFrom(1, 2, 3),
     data: fc.nat(96),
   })
@@ -85,11 +92,14 @@ export const npyTarget: ReaderTarget<Buffer> = {
   name: '.npy (parseNpy)',
   inputs: fc.oneof(mutatedBytes(npySeeds()), generatedNpy),
   run: (bytes) =>
-    expectParsesOrRefuses(() => {
-      const array = parseNpy(bytes, NPY_FILE);
-      expect(array.data.length).toBe(array.shape.reduce((a, b) => a * b, 1));
-      expect(array.shape.length).toBeGreaterThanOrEqual(1);
-    }, fileFormatErrorFor(NPY_FILE, 'offset')),
+    expectParsesOrRefuses(
+      () => {
+        const array = parseNpy(bytes, NPY_FILE);
+        expect(array.data.length).toBe(array.shape.reduce((a, b) => a * b, 1));
+        expect(array.shape.length).toBeGreaterThanOrEqual(1);
+      },
+      fileFormatErrorFor(NPY_FILE, 'offset'),
+    ),
 };
 
 // ---------------------------------------------------------------- JSONL vectors
@@ -118,7 +128,13 @@ const generatedVectors: fc.Arbitrary<Buffer> = fc
   .array(
     fc.oneof(
       fc.record({
-        in: fc.dictionary(fc.constantFrom('reset', 'enable', 'data', 'wide', 'count', '__proto__', ''), fc.oneof(fc.jsonValue(), fc.bigInt({ min: 0n, max: 2n ** 70n }).map((v) => `0x${v.toString(16)}`))),
+        in: fc.dictionary(
+          fc.constantFrom('reset', 'enable', 'data', 'wide', 'count', '__proto__', ''),
+          fc.oneof(
+            fc.jsonValue(),
+            fc.bigInt({ min: 0n, max: 2n ** 70n }).map((v) => `0x${v.toString(16)}`),
+          ),
+        ),
       }),
       fc.jsonValue(),
     ),
@@ -130,12 +146,16 @@ export const vectorsTarget: ReaderTarget<Buffer> = {
   name: 'JSONL vectors (parseVectors)',
   inputs: fc.oneof(mutatedBytes([Buffer.from(VECTOR_SEED, 'utf8')]), generatedVectors),
   run: (bytes) =>
-    expectParsesOrRefuses(() => {
-      const lines = parseVectors(bytes.toString('utf8'), VECTOR_FILE, VECTOR_PORTS);
-      for (const line of lines) {
-        for (const [port, value] of Object.entries(line.inputs)) expect(value >> BigInt(VECTOR_PORTS.inputs.get(port)!)).toBe(0n);
-      }
-    }, fileFormatErrorFor(VECTOR_FILE, 'line')),
+    expectParsesOrRefuses(
+      () => {
+        const lines = parseVectors(bytes.toString('utf8'), VECTOR_FILE, VECTOR_PORTS);
+        for (const line of lines) {
+          for (const [port, value] of Object.entries(line.inputs))
+            expect(value >> BigInt(VECTOR_PORTS.inputs.get(port)!)).toBe(0n);
+        }
+      },
+      fileFormatErrorFor(VECTOR_FILE, 'line'),
+    ),
 };
 
 // ---------------------------------------------------------------- VCD
@@ -185,9 +205,15 @@ const generatedVcd: fc.Arbitrary<Buffer> = fc
   .array(
     fc.oneof(
       fc.nat(1000).map((t) => `#${t}`),
-      fc.tuple(fc.constantFrom('0', '1', 'x', 'z', 'X'), fc.constantFrom('!', '"', '#', '$', '%', '&')).map(([v, id]) => `${v}${id}`),
-      fc.tuple(fc.stringMatching(/^[01xz]{0,70}$/), fc.constantFrom('!', '"', '#', '$', '%', '&')).map(([v, id]) => `b${v} ${id}`),
-      fc.tuple(fc.oneof(fc.double().map(String), fc.string({ maxLength: 4 })), fc.constantFrom('$', '%')).map(([v, id]) => `r${v} ${id}`),
+      fc
+        .tuple(fc.constantFrom('0', '1', 'x', 'z', 'X'), fc.constantFrom('!', '"', '#', '$', '%', '&'))
+        .map(([v, id]) => `${v}${id}`),
+      fc
+        .tuple(fc.stringMatching(/^[01xz]{0,70}$/), fc.constantFrom('!', '"', '#', '$', '%', '&'))
+        .map(([v, id]) => `b${v} ${id}`),
+      fc
+        .tuple(fc.oneof(fc.double().map(String), fc.string({ maxLength: 4 })), fc.constantFrom('$', '%'))
+        .map(([v, id]) => `r${v} ${id}`),
       fc.constantFrom('$dumpvars', '$end', '$comment', '$dumpoff', '$dumpon', '$var', '\n'),
     ),
     { maxLength: 40 },
@@ -198,13 +224,17 @@ export const vcdTarget: ReaderTarget<Buffer> = {
   name: 'VCD (parseVcd)',
   inputs: fc.oneof(mutatedBytes([Buffer.from(VCD_SEED, 'latin1')]), generatedVcd),
   run: (bytes) =>
-    expectParsesOrRefuses(() => {
-      const trace = parseVcd(bytes.toString('latin1'), VCD_FILE);
-      for (const changes of trace.changes.values()) {
-        expect(changes.times.length).toBe(changes.values.length);
-        for (let index = 1; index < changes.times.length; index++) expect(changes.times[index]!).toBeGreaterThan(changes.times[index - 1]!);
-      }
-    }, fileFormatErrorFor(VCD_FILE, 'line')),
+    expectParsesOrRefuses(
+      () => {
+        const trace = parseVcd(bytes.toString('latin1'), VCD_FILE);
+        for (const changes of trace.changes.values()) {
+          expect(changes.times.length).toBe(changes.values.length);
+          for (let index = 1; index < changes.times.length; index++)
+            expect(changes.times[index]!).toBeGreaterThan(changes.times[index - 1]!);
+        }
+      },
+      fileFormatErrorFor(VCD_FILE, 'line'),
+    ),
 };
 
 // ---------------------------------------------------------------- Yosys JSON netlists
@@ -235,7 +265,8 @@ function kernelSeedFormat() {
   const rows = 130;
   const cols = 3;
   const bits = new Uint16Array(rows * cols);
-  for (let index = 0; index < bits.length; index++) if (index % 3 !== 1 || index < 64 * cols) bits[index] = (0x3c00 + index) & 0xffff;
+  for (let index = 0; index < bits.length; index++)
+    if (index % 3 !== 1 || index < 64 * cols) bits[index] = (0x3c00 + index) & 0xffff;
   for (let row = 0; row < 64; row++) bits[row * cols + 2] = 0;
   return encodeKernelFormat({ rows, cols, bits });
 }

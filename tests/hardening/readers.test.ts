@@ -3,7 +3,14 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fuzzReader } from './fuzzHarness.ts';
-import { kernelFormatTarget, netlistTarget, npyTarget, vcdTarget, vectorsTarget, type ReaderTarget } from './readerTargets.ts';
+import {
+  kernelFormatTarget,
+  netlistTarget,
+  npyTarget,
+  vcdTarget,
+  vectorsTarget,
+  type ReaderTarget,
+} from './readerTargets.ts';
 
 // 10^3 mutated inputs per reader here; `make soak` runs 10^5 (tests/soak/readers.soak.test.ts, same targets).
 // Replay: FC_SEED=<printed seed> npx vitest run tests/hardening/readers.test.ts

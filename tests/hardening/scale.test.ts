@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { defineModule, input, output, MAX_WIDTH, InvalidParameterError } from '../../hw/core/index.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Simulator } from '../../hw/sim/simulator.ts';
-import { traceToVcd } from '../../hw/sim/trace.ts';
-import { emitVerilog } from '../../gen/verilog/emit.ts';
+import { traceToVcd } from '../../hw/sim/vcdTrace.ts';
+import { emitVerilog } from '../../hw/verilog/emit.ts';
 import { Counter } from '../../hw/examples/counter.ts';
 import { WideDesign } from '../../bench/scaleDesigns.ts';
 import { readVcdFile } from '../../waves/vcdReader.ts';
@@ -20,7 +20,11 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('designs beyond recursion depth', () => {
   it('a 10 000-operator combinational chain elaborates, simulates and emits', () => checkChain(10_000), 120_000);
-  it('a 1 000-instance pipeline elaborates, simulates and emits one line per instance', () => checkInstanceChain(1_000), 120_000);
+  it(
+    'a 1 000-instance pipeline elaborates, simulates and emits one line per instance',
+    () => checkInstanceChain(1_000),
+    120_000,
+  );
 });
 
 describe('wide signals', () => {
@@ -47,10 +51,16 @@ describe('wide signals', () => {
 
   it(`refuses widths beyond MAX_WIDTH (${MAX_WIDTH}) with the limit in the message`, () => {
     for (const width of [MAX_WIDTH + 1, 0, -1, 1.5, Number.NaN, 2 ** 40]) {
-      const Too = defineModule({ name: 'TooWide', description: 'refused', defaults: {}, ports: () => ({ a: input(1), y: output(1) }), build: (m, io) => {
-        m.wire('big', width);
-        io.y.set(io.a);
-      } });
+      const Too = defineModule({
+        name: 'TooWide',
+        description: 'refused',
+        defaults: {},
+        ports: () => ({ a: input(1), y: output(1) }),
+        build: (m, io) => {
+          m.wire('big', width);
+          io.y.set(io.a);
+        },
+      });
       expect(() => elaborate(Too)).toThrow(InvalidParameterError);
       expect(() => elaborate(Too)).toThrow(`from 1 to ${MAX_WIDTH}`);
     }
@@ -61,7 +71,9 @@ describe('wide signals', () => {
   it('gen refuses an oversized width in one line, writing nothing', async () => {
     const out = join(scratch, 'too-wide');
     const run = await runGen(['verilog', '--top', 'Counter', '--param', `width=${MAX_WIDTH + 1}`, '--out', out]);
-    expect(expectCleanFailure(run)).toMatch(new RegExp(`width ${MAX_WIDTH + 1} is not a whole number from 1 to ${MAX_WIDTH}`));
+    expect(expectCleanFailure(run)).toMatch(
+      new RegExp(`width ${MAX_WIDTH + 1} is not a whole number from 1 to ${MAX_WIDTH}`),
+    );
     expect(existsSync(out)).toBe(false);
   }, 60_000);
 });

@@ -5,13 +5,14 @@
 import { expect } from 'vitest';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Simulator } from '../../hw/sim/simulator.ts';
-import { emitVerilog } from '../../gen/verilog/emit.ts';
+import { emitVerilog } from '../../hw/verilog/emit.ts';
 import { ChainDesign, InstanceChainDesign, WideDesign } from '../../bench/scaleDesigns.ts';
 
 /** What ScaleChain computes, step by step, in plain 32-bit arithmetic. */
 export function chainModel(x: number, nodes: number): number {
   let value = x >>> 0;
-  for (let index = 0; index < nodes; index++) value = index % 2 === 0 ? (value + ((index * 2654435761) >>> 0)) >>> 0 : (value ^ index) >>> 0;
+  for (let index = 0; index < nodes; index++)
+    value = index % 2 === 0 ? (value + ((index * 2654435761) >>> 0)) >>> 0 : (value ^ index) >>> 0;
   return value;
 }
 

@@ -6,11 +6,11 @@ import { execa } from 'execa';
 import { ToolError } from '../../common/errors.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
-import { TsEngine } from '../../verif/engines/ts.ts';
-import { VerilatorEngine } from '../../verif/engines/verilator.ts';
+import { TsEngine } from '../../engines/tsEngine.ts';
+import { VerilatorEngine } from '../../engines/verilatorEngine.ts';
 import { compareEngines } from '../../verif/fuzz/differential.ts';
 import { expectCleanFailure } from '../support/cli.ts';
-import type { PortValues } from '../../verif/engines/engine.ts';
+import type { PortValues } from '../../engines/engine.ts';
 
 /*
  * External tools missing or crashing: `gen` names the tool and the next step in one line. The
@@ -72,7 +72,10 @@ describe('a multi-engine comparison with one engine missing', () => {
     process.env['PATH'] = pathWith('compare', ['g++']);
     const design = elaborate(Counter);
     const stimulus: PortValues[] = [{ reset: 1n, enable: 1n }, { reset: 0n }, {}];
-    const comparison = compareEngines(design, stimulus, [new TsEngine(), new VerilatorEngine({ cacheRoot: join(scratch, 'cache') })]);
+    const comparison = compareEngines(design, stimulus, [
+      new TsEngine(),
+      new VerilatorEngine({ cacheRoot: join(scratch, 'cache') }),
+    ]);
     await expect(comparison).rejects.toThrow(ToolError);
     await expect(comparison).rejects.toThrow(/^verilator: not installed/);
   }, 60_000);

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SOAK, SOAK_RUNS, fuzzReader, fuzzReaderAsync } from '../hardening/fuzzHarness.ts';
 import { cliTarget } from '../hardening/cliTargets.ts';
-import { kernelFormatTarget, netlistTarget, npyTarget, vcdTarget, vectorsTarget, type ReaderTarget } from '../hardening/readerTargets.ts';
+import {
+  kernelFormatTarget,
+  netlistTarget,
+  npyTarget,
+  vcdTarget,
+  vectorsTarget,
+  type ReaderTarget,
+} from '../hardening/readerTargets.ts';
 
 // `make soak` (SOAK=1): 10^5 inputs per reader, the same targets as tests/hardening/readers.test.ts.
 // Skipped in `make test`, which runs 10^3 of each. Replay: SOAK=1 FC_SEED=<seed> npx vitest run tests/soak/readers.soak.test.ts

@@ -2,7 +2,11 @@ import { execa } from 'execa';
 
 /** Runs `gen …` as a user would (a child process, CI mode: no progress bars), never throwing. */
 export function runGen(args: readonly string[], options: { cwd?: string } = {}) {
-  return execa('node', [new URL('../../bin/gen.js', import.meta.url).pathname, ...args], { reject: false, env: { CI: '1' }, ...options });
+  return execa('node', [new URL('../../bin/gen.js', import.meta.url).pathname, ...args], {
+    reject: false,
+    env: { CI: '1' },
+    ...options,
+  });
 }
 
 /** A user mistake: non-zero exit, exactly one line on stderr, no stack trace. */

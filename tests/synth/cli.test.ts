@@ -29,10 +29,26 @@ describe('gen synth', () => {
     writeFileSync(source, registeredPopcount.verilog);
     const out = join(directory, 'out');
     const svg = join(directory, 'chart.svg');
-    const result = await gen(['synth', '--verilog', source, '--top', 'regpop', '--engine', 'system', '--cycles', '40', '--svg', svg, '--out', out]);
+    const result = await gen([
+      'synth',
+      '--verilog',
+      source,
+      '--top',
+      'regpop',
+      '--engine',
+      'system',
+      '--cycles',
+      '40',
+      '--svg',
+      svg,
+      '--out',
+      out,
+    ]);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/^component\s+cells\s+area µm² 45 nm\s+area µm² 7 nm\s+leakage µW\s+dynamic µW\s+total µW 45 nm\s+total µW 7 nm\s+path ps 45 nm\s+path ps 7 nm/);
+    expect(result.stdout).toMatch(
+      /^component\s+cells\s+area µm² 45 nm\s+area µm² 7 nm\s+leakage µW\s+dynamic µW\s+total µW 45 nm\s+total µW 7 nm\s+path ps 45 nm\s+path ps 7 nm/,
+    );
     expect(result.stdout).toMatch(/^regpop \(total\)\s+\d+/m);
     expect(result.stdout).toMatch(/^popcount16\s+\d+/m);
     expect(result.stdout).toContain('by opensta');
@@ -40,10 +56,22 @@ describe('gen synth', () => {
     expect(chart).toMatch(/^<\?xml[^>]*>\n<svg xmlns[^>]*>\n<svg y="0" [\s\S]*<svg y="360" [\s\S]*<\/svg>\n$/);
     expect(chart.match(/popcount16/g)?.length).toBe(2);
     expect(chart.match(/<\?xml/g)?.length).toBe(1);
-    for (const name of ['cells.lib', 'cells.v', 'mapped.v', 'mapped_flat.v', 'report.json', 'report.txt', 'timing.txt', 'yosys.log']) {
+    for (const name of [
+      'cells.lib',
+      'cells.v',
+      'mapped.v',
+      'mapped_flat.v',
+      'report.json',
+      'report.txt',
+      'timing.txt',
+      'yosys.log',
+    ]) {
       expect(existsSync(join(out, name)), name).toBe(true);
     }
-    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { components: { module: string; area45: number }[]; yosysChipArea: number };
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
+      components: { module: string; area45: number }[];
+      yosysChipArea: number;
+    };
     expect(report.components[0]?.area45).toBeCloseTo(report.yosysChipArea, 3);
   });
 
@@ -54,13 +82,28 @@ describe('gen synth', () => {
     expect(result.stderr).toMatch(/^gen: cannot read .*absent\.v: ENOENT/);
   });
 
-  it.skipIf(!hasSystemYosys)('synthesizes a registered top with its parameters on the sparse workload by default', async () => {
-    const result = await gen(['synth', '--top', 'AdderChain', '--param', 'tileLength=32', '--engine', 'system', '--cycles', '40', '--timing', 'longest-path']);
-    expect(result.stderr).toBe('');
-    expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/^AdderChain_tileLength_32 \(total\)\s+\d+/m);
-    expect(result.stdout).toContain('40 cycles of back-to-back MMAs on Wanda-pruned weights at 50 % sparsity');
-  });
+  it.skipIf(!hasSystemYosys)(
+    'synthesizes a registered top with its parameters on the sparse workload by default',
+    async () => {
+      const result = await gen([
+        'synth',
+        '--top',
+        'AdderChain',
+        '--param',
+        'tileLength=32',
+        '--engine',
+        'system',
+        '--cycles',
+        '40',
+        '--timing',
+        'longest-path',
+      ]);
+      expect(result.stderr).toBe('');
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toMatch(/^AdderChain_tileLength_32 \(total\)\s+\d+/m);
+      expect(result.stdout).toContain('40 cycles of back-to-back MMAs on Wanda-pruned weights at 50 % sparsity');
+    },
+  );
 
   // In-process through the same command module (a `gen` process takes seconds to start).
   it.each([
@@ -79,7 +122,10 @@ describe('gen synth', () => {
       .fail((text, error) => {
         throw error ?? new UserError(text);
       });
-    const failure = await parser.parseAsync(['synth', ...args]).then(() => undefined, (error: unknown) => error);
+    const failure = await parser.parseAsync(['synth', ...args]).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(UserError);
     expect((failure as Error).message).toMatch(message);
   });

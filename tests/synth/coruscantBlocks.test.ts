@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findTop } from '../../gen/registry.ts';
-import { emitVerilog } from '../../gen/verilog/emit.ts';
+import { emitVerilog } from '../../hw/verilog/emit.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { measureActivity, type Activity } from '../../synth/activity.ts';
 import { areaOf } from '../../synth/area.ts';
@@ -18,14 +18,19 @@ import { sparseWorkloadVectors } from '../../synth/workloads/sparseWorkload.ts';
  * LaneDetector, AdderChain, RegisterIndexEmitter) as its hierarchy, so one mapping covers them all.
  */
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
-console.log(`synth decoder blocks: stimulus seed ${seed} (replay: FC_SEED=${seed} npx vitest run tests/synth/coruscantBlocks.test.ts)`);
+console.log(
+  `synth decoder blocks: stimulus seed ${seed} (replay: FC_SEED=${seed} npx vitest run tests/synth/coruscantBlocks.test.ts)`,
+);
 
 const params = { threads: 2 };
 const design = elaborate(findTop('BitmapDecoder').definition, params);
 const verilog = Object.fromEntries(emitVerilog(design));
 const libraryArea = new Map(nangate45.cells.map((cell) => [cell.name, cell.area]));
-const totalToggles = (activity: Activity): number => [...activity.netToggles.values()].reduce((sum, count) => sum + count, 0);
-const sparse = (sparsity: number) => ({ vectors: sparseWorkloadVectors('BitmapDecoder', params, { sparsity, seed, cycles: 120 }) });
+const totalToggles = (activity: Activity): number =>
+  [...activity.netToggles.values()].reduce((sum, count) => sum + count, 0);
+const sparse = (sparsity: number) => ({
+  vectors: sparseWorkloadVectors('BitmapDecoder', params, { sparsity, seed, cycles: 120 }),
+});
 
 let mapped: MappedDesign;
 beforeAll(async () => {
@@ -35,9 +40,20 @@ beforeAll(async () => {
 describe('BitmapDecoder (2 threads) through embedded Yosys', () => {
   it('reports every decoder block, with area = Σ library areas of the cells Yosys reports', async () => {
     expect(mapped.engine).toBe('yowasp');
-    const { report } = await synthesizeDesign(verilog, design.top, { mapped, stimulus: sparse(0.5), timingEngine: 'longest-path' });
+    const { report } = await synthesizeDesign(verilog, design.top, {
+      mapped,
+      stimulus: sparse(0.5),
+      timingEngine: 'longest-path',
+    });
     const rows = new Map(report.components.map((row) => [row.displayName.split(' ')[0]!.replace(/_.*$/, ''), row]));
-    for (const block of ['BitmapDecoder', 'DensePointerIncrementer', 'BitmapThreadSlice', 'LaneDetector', 'AdderChain', 'RegisterIndexEmitter']) {
+    for (const block of [
+      'BitmapDecoder',
+      'DensePointerIncrementer',
+      'BitmapThreadSlice',
+      'LaneDetector',
+      'AdderChain',
+      'RegisterIndexEmitter',
+    ]) {
       expect(rows.get(block)?.cells, block).toBeGreaterThan(0);
     }
     expect(rows.get('BitmapThreadSlice')?.instances).toBe(2);
@@ -47,7 +63,10 @@ describe('BitmapDecoder (2 threads) through embedded Yosys', () => {
     expect(report.components[0]!.area45).toBeCloseTo(mapped.yosysChipArea, 3);
     // Each block row is the Σ of the library areas of its own cells.
     const slice = rows.get('BitmapThreadSlice')!;
-    expect(slice.area45).toBeCloseTo(slice.byType.reduce((total, entry) => total + entry.count * libraryArea.get(entry.type)!, 0), 6);
+    expect(slice.area45).toBeCloseTo(
+      slice.byType.reduce((total, entry) => total + entry.count * libraryArea.get(entry.type)!, 0),
+      6,
+    );
     expect(slice.byType.find((entry) => entry.type.startsWith('DFF'))?.count).toBeGreaterThanOrEqual(2 * 64);
     expect(areaOf(moduleOf(mapped.flat, mapped.gateTop), nangate45).cells).toBe(cells.length);
   });
@@ -75,7 +94,10 @@ describe('BitmapDecoder (2 threads) through embedded Yosys', () => {
     // Bitmap bits alone toggle symmetrically (2p(1−p) at density p), but the adder chain's base
     // and every index/register select move by the chunk's popcount (2.8 vs 1.2 on average), and
     // zero-filled slots hold their register/half outputs at 0.
-    const [dense, sparser] = await Promise.all([measureActivity(mapped, sparse(0.3)), measureActivity(mapped, sparse(0.7))]);
+    const [dense, sparser] = await Promise.all([
+      measureActivity(mapped, sparse(0.3)),
+      measureActivity(mapped, sparse(0.7)),
+    ]);
     expect(dense.cycles).toBe(sparser.cycles);
     expect(totalToggles(dense)).toBeGreaterThan(totalToggles(sparser) * 1.1);
     expect(powerFromActivity(mapped, dense).dynamicUw).toBeGreaterThan(powerFromActivity(mapped, sparser).dynamicUw);

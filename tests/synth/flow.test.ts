@@ -31,7 +31,8 @@ const libraryArea = new Map(nangate45.cells.map((cell) => [cell.name, cell.area]
 const libraryLeakage = new Map(nangate45.cells.map((cell) => [cell.name, cell.leakageNw]));
 
 beforeAll(async () => {
-  for (const design of designs) mapped.set(design.top, await mapToCells({ [`${design.top}.v`]: design.verilog }, design.top));
+  for (const design of designs)
+    mapped.set(design.top, await mapToCells({ [`${design.top}.v`]: design.verilog }, design.top));
 });
 
 describe.each(designs)('$top through embedded Yosys', (design) => {
@@ -53,7 +54,11 @@ describe.each(designs)('$top through embedded Yosys', (design) => {
   });
 
   it('is equal to its RTL on random stimulus, cycle by cycle (Icarus)', async () => {
-    const result = await gateLevelEquivalence(design.verilog, design.top, { cycles: 300, seed, mapped: mappedOf(design) });
+    const result = await gateLevelEquivalence(design.verilog, design.top, {
+      cycles: 300,
+      seed,
+      mapped: mappedOf(design),
+    });
     expect(result.firstMismatches).toEqual([]);
     expect(result).toMatchObject({ equal: true, cycles: 300, mismatches: 0 });
   });
@@ -117,7 +122,8 @@ describe('power from measured activity', () => {
     const randomActivity = await measureActivity(result, { workload: 'random', cycles: 50, seed });
     const zero = powerFromActivity(result, zeroActivity);
     const random = powerFromActivity(result, randomActivity);
-    const leakageUw = Object.values(flat.cells).reduce((sum, cell) => sum + (libraryLeakage.get(cell.type) ?? Number.NaN), 0) / 1000;
+    const leakageUw =
+      Object.values(flat.cells).reduce((sum, cell) => sum + (libraryLeakage.get(cell.type) ?? Number.NaN), 0) / 1000;
     expect(zero.leakageUw).toBeCloseTo(leakageUw, 9);
     expect(zero.internalUw).toBe(0);
     expect(zero.switchingUw).toBe(0);
@@ -150,7 +156,10 @@ describe('power from measured activity', () => {
 
 describe('synthesizeDesign', () => {
   it('reports a Table-2-style breakdown at 45 nm and 7 nm', async () => {
-    const { report } = await synthesizeDesign({}, registeredPopcount.top, { mapped: mappedOf(registeredPopcount), stimulus: { workload: 'random', cycles: 60, seed } });
+    const { report } = await synthesizeDesign({}, registeredPopcount.top, {
+      mapped: mappedOf(registeredPopcount),
+      stimulus: { workload: 'random', cycles: 60, seed },
+    });
     expect(report.components.map((row) => row.module)).toEqual(['regpop', 'popcount16']);
     const [total, popcount] = report.components;
     expect(total?.area45).toBeCloseTo(report.yosysChipArea, 3);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findTop } from '../../gen/registry.ts';
-import { emitVerilog } from '../../gen/verilog/emit.ts';
+import { emitVerilog } from '../../hw/verilog/emit.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { areaOf } from '../../synth/area.ts';
 import { hierarchicalArea } from '../../synth/hierarchyArea.ts';
@@ -17,7 +17,9 @@ import { twinAccumulators } from './designs.ts';
  * measured instance, against the flat flow.
  */
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
-console.log(`synth hierarchy: stimulus seed ${seed} (replay: FC_SEED=${seed} npx vitest run tests/synth/hierarchy.test.ts)`);
+console.log(
+  `synth hierarchy: stimulus seed ${seed} (replay: FC_SEED=${seed} npx vitest run tests/synth/hierarchy.test.ts)`,
+);
 
 const libraryArea = new Map(nangate45.cells.map((cell) => [cell.name, cell.area]));
 
@@ -32,7 +34,10 @@ describe('hierarchical area of a two-thread BitmapDecoder', () => {
   it('is Σ (own cells of each unique module × its instances), and Yosys stat -top agrees', () => {
     const modules = hierarchicalArea(mapped.hierarchical, design.top, nangate45);
     const ownArea = (module: string): number =>
-      splitCells(mapped.hierarchical, moduleOf(mapped.hierarchical, module)).leaves.reduce((sum, [, cell]) => sum + (libraryArea.get(cell.type) ?? Number.NaN), 0);
+      splitCells(mapped.hierarchical, moduleOf(mapped.hierarchical, module)).leaves.reduce(
+        (sum, [, cell]) => sum + (libraryArea.get(cell.type) ?? Number.NaN),
+        0,
+      );
     const byInstances = modules.reduce((sum, entry) => sum + ownArea(entry.module) * entry.instances, 0);
     const total = modules[0]!;
     expect(total).toMatchObject({ module: design.top, instances: 1 });
@@ -44,7 +49,9 @@ describe('hierarchical area of a two-thread BitmapDecoder', () => {
   });
 
   it('splits into a flat remainder and composed instances that add up to the whole', () => {
-    const modules = new Map(hierarchicalArea(mapped.hierarchical, design.top, nangate45).map((entry) => [entry.module, entry]));
+    const modules = new Map(
+      hierarchicalArea(mapped.hierarchical, design.top, nangate45).map((entry) => [entry.module, entry]),
+    );
     const slice = mapped.composed?.['BitmapThreadSlice'];
     expect(slice).toBeDefined();
     const sliceArea = areaOf(moduleOf(slice!.flat, slice!.gateTop), nangate45);
@@ -59,7 +66,8 @@ describe('hierarchical area of a two-thread BitmapDecoder', () => {
 
 describe('power composed from one measured instance', () => {
   const expectSamePower = (actual: PowerReport, expected: PowerReport): void => {
-    for (const key of Object.keys(expected) as (keyof PowerReport)[]) expect(actual[key], key).toBeCloseTo(expected[key], 6);
+    for (const key of Object.keys(expected) as (keyof PowerReport)[])
+      expect(actual[key], key).toBeCloseTo(expected[key], 6);
   };
 
   it('equals the flat flow when every instance sees the composed stimulus', async () => {
@@ -89,6 +97,8 @@ describe('power composed from one measured instance', () => {
     expect(composedAcc.clockUw).toBeGreaterThan(flatAcc.clockUw);
     expect(flatRows.get('acc8')!.power45.internalUw).toBeGreaterThan(0);
     expect([composed.report.timing.engine, flat.report.timing.engine]).toEqual(['opensta', 'opensta']);
-    expect(composed.report.composition).toEqual([{ module: 'acc8', instances: 2, stimulus: 'the same random inputs', measuredCycles: flat.report.measuredCycles }]);
+    expect(composed.report.composition).toEqual([
+      { module: 'acc8', instances: 2, stimulus: 'the same random inputs', measuredCycles: flat.report.measuredCycles },
+    ]);
   }, 60_000);
 });

@@ -18,14 +18,17 @@ function expectPrinted(actual: number, printed: number, digits: number): void {
 }
 
 describe('Stillmaker & Baas scaling', () => {
-  it.each(factsTable)('reproduces facts.md §2: $from.flavor$from.node@$from.vdd → $to.flavor$to.node@$to.vdd', (row) => {
-    const factors = scalingFactors(row.from, row.to);
-    // facts.md prints the area factor as 0.0588 (= 1/17); nodeScale's table holds 0.059.
-    expect(factors.area).toBeCloseTo(row.area, 3);
-    expectPrinted(factors.delay, row.delay, 4);
-    expectPrinted(factors.energy, row.energy, 3);
-    expectPrinted(factors.power, row.power, 3);
-  });
+  it.each(factsTable)(
+    'reproduces facts.md §2: $from.flavor$from.node@$from.vdd → $to.flavor$to.node@$to.vdd',
+    (row) => {
+      const factors = scalingFactors(row.from, row.to);
+      // facts.md prints the area factor as 0.0588 (= 1/17); nodeScale's table holds 0.059.
+      expect(factors.area).toBeCloseTo(row.area, 3);
+      expectPrinted(factors.delay, row.delay, 4);
+      expectPrinted(factors.energy, row.energy, 3);
+      expectPrinted(factors.power, row.power, 3);
+    },
+  );
 
   it('reproduces the raw curve values facts.md prints', () => {
     expect(rawFactors(point('HP', 45, 1.0)).delay).toBeCloseTo(12.5, 3);
@@ -45,6 +48,8 @@ describe('Stillmaker & Baas scaling', () => {
   it('is the identity from a point to itself, and refuses rows facts.md does not list', () => {
     const same = scalingFactors(point('HP', 45, 1.1), point('HP', 45, 1.1));
     expect(same).toEqual({ area: 1, delay: 1, energy: 1, power: 1 });
-    expect(() => scalingFactors(point('HP', 45, 1.1), { node: 14, flavor: 'LP', vdd: 0.8 })).toThrow(/no Stillmaker coefficients for LP14/);
+    expect(() => scalingFactors(point('HP', 45, 1.1), { node: 14, flavor: 'LP', vdd: 0.8 })).toThrow(
+      /no Stillmaker coefficients for LP14/,
+    );
   });
 });

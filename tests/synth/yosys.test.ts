@@ -42,8 +42,10 @@ endmodule
     expect(result).toMatchObject({ equal: true, mismatches: 0 });
   });
 
-  it.skipIf(!hasSystemYosys)('reports generate-loop instances of a parameterized module as one readable row', async () => {
-    const verilog = `module inc(input [3:0] a, output [3:0] y);
+  it.skipIf(!hasSystemYosys)(
+    'reports generate-loop instances of a parameterized module as one readable row',
+    async () => {
+      const verilog = `module inc(input [3:0] a, output [3:0] y);
   assign y = a + 4'd1;
 endmodule
 module lane #(parameter W = 4) (input clk, input rst, input [W-1:0] x, output reg [W-1:0] q);
@@ -58,18 +60,19 @@ module lanes(input clk, input rst, input [7:0] x, output [7:0] q);
   end endgenerate
 endmodule
 `;
-    const mapped = await mapToCells({ 'lanes.v': verilog }, 'lanes', { engine: 'system' });
-    const rows = componentsOf(mapped);
-    expect(rows.map((row) => [row.displayName, row.instances])).toEqual([
-      ['lanes', 1],
-      ['lane(W=4)', 2],
-      ['inc', 2],
-    ]);
-    expect([...(rows[1]?.cells ?? [])].every((name) => /^lane_g\[[01]\]\.u_lane\./.test(name))).toBe(true);
-    expect(rows[1]?.cells.size).toBe(rows[0]?.cells.size);
-    const result = await gateLevelEquivalence(verilog, 'lanes', { cycles: 100, seed: 3, mapped });
-    expect(result.equal).toBe(true);
-  });
+      const mapped = await mapToCells({ 'lanes.v': verilog }, 'lanes', { engine: 'system' });
+      const rows = componentsOf(mapped);
+      expect(rows.map((row) => [row.displayName, row.instances])).toEqual([
+        ['lanes', 1],
+        ['lane(W=4)', 2],
+        ['inc', 2],
+      ]);
+      expect([...(rows[1]?.cells ?? [])].every((name) => /^lane_g\[[01]\]\.u_lane\./.test(name))).toBe(true);
+      expect(rows[1]?.cells.size).toBe(rows[0]?.cells.size);
+      const result = await gateLevelEquivalence(verilog, 'lanes', { cycles: 100, seed: 3, mapped });
+      expect(result.equal).toBe(true);
+    },
+  );
 
   it('names the Debian package when the binary is missing', async () => {
     const path = process.env['PATH'];
@@ -84,8 +87,10 @@ endmodule
   });
 
   it.skipIf(!hasSystemYosys)('reports a Verilog error with the user file name and line', async () => {
-    await expect(mapToCells({ 'src/broken.v': 'module broken(input a, output y);\n  assign y = ;\nendmodule\n' }, 'broken', { engine: 'system' })).rejects.toThrow(
-      /^yosys: src\/broken\.v:2: ERROR: syntax error/,
-    );
+    await expect(
+      mapToCells({ 'src/broken.v': 'module broken(input a, output y);\n  assign y = ;\nendmodule\n' }, 'broken', {
+        engine: 'system',
+      }),
+    ).rejects.toThrow(/^yosys: src\/broken\.v:2: ERROR: syntax error/);
   });
 });

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
 import { Testbench, ExpectationError } from '../../verif/testbench.ts';
-import { TsEngine } from '../../verif/engines/ts.ts';
-import { VerilatorEngine } from '../../verif/engines/verilator.ts';
-import { IcarusEngine } from '../../verif/engines/icarus.ts';
+import { TsEngine } from '../../engines/tsEngine.ts';
+import { VerilatorEngine } from '../../engines/verilatorEngine.ts';
+import { IcarusEngine } from '../../engines/icarusEngine.ts';
 
 /** One testbench, three engines: the same pokes, steps and expectations. */
 function counterBench(wrongAtCycle?: number): Testbench {
@@ -19,12 +19,17 @@ function counterBench(wrongAtCycle?: number): Testbench {
 
 describe('Testbench over the three engines', () => {
   const engines = [new TsEngine(), new VerilatorEngine(), new IcarusEngine()];
-  it.each(engines.map((engine) => [engine.name, engine] as const))('%s runs the counter bench with all expectations met', async (_name, engine) => {
-    await expect(counterBench().run(engine)).resolves.toHaveLength(22);
-  });
+  it.each(engines.map((engine) => [engine.name, engine] as const))(
+    '%s runs the counter bench with all expectations met',
+    async (_name, engine) => {
+      await expect(counterBench().run(engine)).resolves.toHaveLength(22);
+    },
+  );
 
   it('reports a mismatch with cycle, signal, expected and actual', async () => {
-    const failure = await counterBench(5).run(new TsEngine()).catch((error: unknown) => error);
+    const failure = await counterBench(5)
+      .run(new TsEngine())
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ExpectationError);
     expect((failure as Error).message).toContain('cycle 6: count expected 0x6, got 0x5');
   });

@@ -22,12 +22,9 @@ describe('divergence finder', () => {
     await writeCounterTrace(join(directory, 'planted.vcd'), { top: ['TOP', 'top'], plantAt: 17 });
     // the same trace in ps: 10 ns = 10000 ps
     await writeCounterTrace(join(directory, 'ps.vcd'), { timescale: '1ps', period: 10_000 });
-    [reference, verilatorLike, planted, otherTimescale] = ['reference', 'verilator-like', 'planted', 'ps'].map((name) => readVcdFile(join(directory, `${name}.vcd`))) as [
-      VcdTrace,
-      VcdTrace,
-      VcdTrace,
-      VcdTrace,
-    ];
+    [reference, verilatorLike, planted, otherTimescale] = ['reference', 'verilator-like', 'planted', 'ps'].map((name) =>
+      readVcdFile(join(directory, `${name}.vcd`)),
+    ) as [VcdTrace, VcdTrace, VcdTrace, VcdTrace];
   });
 
   it('reports no divergence for identical traces, stripping Verilator-style TOP automatically', () => {
@@ -51,7 +48,11 @@ describe('divergence finder', () => {
     expect(report.divergence).toMatchObject({ time: 170, cycle: 17 });
     const differences = report.divergence!.differences;
     // count 51 became 52: parity flips too (51 = 0b110011 has even popcount, 52 = 0b110100 odd)
-    expect(differences.map((difference) => difference.name)).toEqual(['top.core.count', 'top.core.parity', 'top.core.wide']);
+    expect(differences.map((difference) => difference.name)).toEqual([
+      'top.core.count',
+      'top.core.parity',
+      'top.core.wide',
+    ]);
     expect(differences[0]).toEqual({ name: 'top.core.count', a: bigIntToBits(51n, 8), b: bigIntToBits(52n, 8) });
     expect(differences[1]).toEqual({ name: 'top.core.parity', a: '0', b: '1' });
     expect(findDivergence(reference, planted, { align: 'cycle' }).divergence).toMatchObject({ cycle: 17, time: 170 });
@@ -76,10 +77,20 @@ describe('divergence finder', () => {
     const picture = divergencePicture(reference, planted, report);
     expect(picture.head).toEqual({ text: 'first divergence at cycle 17', tock: 9 });
     const lanes = picture.signal.filter((lane) => 'name' in lane) as { name: string; wave: string; data?: string[] }[];
-    expect(lanes.map((lane) => lane.name)).toEqual(['top.clk', 'A:top.core.count', 'B:top.core.count', 'A:top.core.parity', 'B:top.core.parity', 'A:top.core.wide', 'B:top.core.wide']);
+    expect(lanes.map((lane) => lane.name)).toEqual([
+      'top.clk',
+      'A:top.core.count',
+      'B:top.core.count',
+      'A:top.core.parity',
+      'B:top.core.parity',
+      'A:top.core.wide',
+      'B:top.core.wide',
+    ]);
     // cycles 9 … 25; the planted cycle is slot 8
     expect(lanes[1]!.data![8]).toBe('33');
     expect(lanes[2]!.data![8]).toBe('34');
-    expect(() => divergencePicture(reference, verilatorLike, findDivergence(reference, verilatorLike))).toThrow(/do not diverge/);
+    expect(() => divergencePicture(reference, verilatorLike, findDivergence(reference, verilatorLike))).toThrow(
+      /do not diverge/,
+    );
   });
 });

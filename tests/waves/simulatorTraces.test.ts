@@ -32,7 +32,9 @@ function verilatorBinary(): string {
   if (existsSync(binary)) return binary;
   mkdirSync(join(tmpdir(), 'coruscant-waves-cache'), { recursive: true });
   const building = `${cache}.${process.pid}.tmp`;
-  execFileSync('verilator', ['--binary', '--trace', '-Wno-fatal', '--top-module', 'tb', '-Mdir', building, source], { stdio: 'pipe' });
+  execFileSync('verilator', ['--binary', '--trace', '-Wno-fatal', '--top-module', 'tb', '-Mdir', building, source], {
+    stdio: 'pipe',
+  });
   rmSync(cache, { recursive: true, force: true });
   renameSync(building, cache);
   return binary;
@@ -91,7 +93,10 @@ function registerSamples(trace: VcdTrace, prefix: string, spec: CycleSpec): Reco
   const names = Object.keys(WIDTHS) as (keyof ModelState)[];
   const signals = names.map((name) => findSignal(trace, `${prefix}.${name}`));
   const { values } = sampleCycles(trace, spec, signals);
-  return Object.fromEntries(names.map((name, index) => [name, values.get(signals[index]!)!])) as Record<keyof ModelState, string[]>;
+  return Object.fromEntries(names.map((name, index) => [name, values.get(signals[index]!)!])) as Record<
+    keyof ModelState,
+    string[]
+  >;
 }
 
 function expectModel(samples: Record<keyof ModelState, string[]>): void {
@@ -119,7 +124,8 @@ describe.skipIf(!hasVerilator || !hasIcarus)('reading Verilator and Icarus trace
     }
     const prefix = (trace: VcdTrace) => (trace === verilator ? 'TOP.tb' : 'tb');
     for (const trace of [verilator, icarus]) {
-      for (const [name, width] of Object.entries(WIDTHS)) expect(findSignal(trace, `${prefix(trace)}.dut.${name}`).width).toBe(width);
+      for (const [name, width] of Object.entries(WIDTHS))
+        expect(findSignal(trace, `${prefix(trace)}.dut.${name}`).width).toBe(width);
     }
     // Verilator gives the port and the wire it drives one id code; Icarus keeps separate codes.
     expect(findSignal(verilator, 'TOP.tb.cnt').id).toBe(findSignal(verilator, 'TOP.tb.dut.cnt').id);
@@ -140,9 +146,16 @@ describe.skipIf(!hasVerilator || !hasIcarus)('reading Verilator and Icarus trace
     const strict = findDivergence(verilator, icarus);
     expect(strict.compared).toBe(16);
     expect(strict.divergence?.time).toBe(0);
-    expect(strict.divergence?.differences.map((difference) => difference.name).sort()).toEqual(
-      ['tb.cnt', 'tb.dut.cnt', 'tb.dut.lcg', 'tb.dut.q1', 'tb.dut.sh', 'tb.lcg', 'tb.q1', 'tb.sh'],
-    );
+    expect(strict.divergence?.differences.map((difference) => difference.name).sort()).toEqual([
+      'tb.cnt',
+      'tb.dut.cnt',
+      'tb.dut.lcg',
+      'tb.dut.q1',
+      'tb.dut.sh',
+      'tb.lcg',
+      'tb.q1',
+      'tb.sh',
+    ]);
     expect(findDivergence(verilator, icarus, { xMatchesAnything: true }).divergence).toBeUndefined();
     expect(findDivergence(verilator, icarus, { align: 'cycle' }).divergence).toBeUndefined();
   });

@@ -137,7 +137,13 @@ describe('VCD reader', () => {
   });
 
   it.each([
-    ['1 s', 1e15], ['10ms', 1e13], ['100 us', 1e11], ['1ns', 1e6], ['10 ps', 1e4], ['100fs', 100], ['1 fs', 1],
+    ['1 s', 1e15],
+    ['10ms', 1e13],
+    ['100 us', 1e11],
+    ['1ns', 1e6],
+    ['10 ps', 1e4],
+    ['100fs', 100],
+    ['1 fs', 1],
   ])('normalizes timescale %s', (text, femtoseconds) => {
     expect(parseVcd(`$timescale ${text} $end $enddefinitions $end`).timescale.femtoseconds).toBe(femtoseconds);
   });
@@ -151,7 +157,12 @@ describe('VCD reader', () => {
     ['a zero width', '$scope module m $end\n$var wire 0 ! v $end\n', 2, /bad width '0'/],
     ['a non-numeric width', '$scope module m $end\n$var wire 4x ! v $end\n', 2, /bad width '4x'/],
     ['a value wider than its signal', `${HEAD}#0\nb10101 !\n`, 7, /5 bits for a 4-bit signal/],
-    ['an alias with another width', '$scope module m $end\n$var wire 4 ! v $end\n$var wire 5 ! w $end\n', 3, /different width/],
+    [
+      'an alias with another width',
+      '$scope module m $end\n$var wire 4 ! v $end\n$var wire 5 ! w $end\n',
+      3,
+      /different width/,
+    ],
     ['garbage in the header', '$timescale 1ns $end\nhello\n', 2, /unexpected 'hello'/],
     ['garbage in the body', `${HEAD}#0\nq!\n`, 7, /unexpected 'q!'/],
     ['a bad timescale', '$timescale 3 ns $end\n', 1, /bad \$timescale/],
@@ -163,7 +174,12 @@ describe('VCD reader', () => {
     ['an unknown var type', '$scope module m $end\n$var bogus 1 ! v $end\n', 2, /unknown \$var type/],
     ['an unknown command', '$bogus $end\n', 1, /unknown header command/],
     ['a real value for a bit signal', `${HEAD}#0\nr1.5 !\n`, 7, /real value for bits signal/],
-    ['a missing $end before the next command', '$scope module m\n$var wire 1 ! v $end\n', 2, /has no \$end before \$var/],
+    [
+      'a missing $end before the next command',
+      '$scope module m\n$var wire 1 ! v $end\n',
+      2,
+      /has no \$end before \$var/,
+    ],
   ])('rejects %s with the line number', (_, text, line, detail) => expectFormatError(text, line, detail));
 
   it('rejects a header command without $end before it reads far', () => {
@@ -178,10 +194,22 @@ describe('VCD reader', () => {
     const bytes = Buffer.from(VALID, 'latin1');
     const mutation = fc.array(
       fc.oneof(
-        fc.record({ kind: fc.constant('flip' as const), at: fc.nat(bytes.length - 1), byte: fc.integer({ min: 0, max: 255 }) }),
-        fc.record({ kind: fc.constant('delete' as const), at: fc.nat(bytes.length - 1), length: fc.integer({ min: 1, max: 20 }) }),
+        fc.record({
+          kind: fc.constant('flip' as const),
+          at: fc.nat(bytes.length - 1),
+          byte: fc.integer({ min: 0, max: 255 }),
+        }),
+        fc.record({
+          kind: fc.constant('delete' as const),
+          at: fc.nat(bytes.length - 1),
+          length: fc.integer({ min: 1, max: 20 }),
+        }),
         fc.record({ kind: fc.constant('truncate' as const), at: fc.nat(bytes.length - 1) }),
-        fc.record({ kind: fc.constant('insert' as const), at: fc.nat(bytes.length - 1), text: fc.constantFrom('$end', '$var', '#', 'b', ' ', '\n', '$scope', '!', '99999999999999999999') }),
+        fc.record({
+          kind: fc.constant('insert' as const),
+          at: fc.nat(bytes.length - 1),
+          text: fc.constantFrom('$end', '$var', '#', 'b', ' ', '\n', '$scope', '!', '99999999999999999999'),
+        }),
       ),
       { minLength: 1, maxLength: 4 },
     );
@@ -191,7 +219,8 @@ describe('VCD reader', () => {
         for (const step of mutations) {
           const at = Math.min(step.at, Math.max(0, mutated.length - 1));
           if (step.kind === 'flip') mutated[at] = step.byte;
-          else if (step.kind === 'delete') mutated = Buffer.concat([mutated.subarray(0, at), mutated.subarray(at + step.length)]);
+          else if (step.kind === 'delete')
+            mutated = Buffer.concat([mutated.subarray(0, at), mutated.subarray(at + step.length)]);
           else if (step.kind === 'truncate') mutated = mutated.subarray(0, at);
           else mutated = Buffer.concat([mutated.subarray(0, at), Buffer.from(step.text), mutated.subarray(at)]);
         }

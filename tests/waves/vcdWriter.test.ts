@@ -18,7 +18,9 @@ function hasTool(name: string): boolean {
 
 /** A small trace with a scalar, short and wide vectors, x/z, and a signal that never changes. */
 async function writeSample(path: string, direct = false): Promise<void> {
-  const writer = direct ? await VcdWriter.open(path, { timescale: '10ps' }) : new VcdWriter(path, { timescale: '10ps' });
+  const writer = direct
+    ? await VcdWriter.open(path, { timescale: '10ps' })
+    : new VcdWriter(path, { timescale: '10ps' });
   const clk = writer.addSignal(['top'], 'clk', 1);
   const count = writer.addSignal(['top', 'dec'], 'count', 7);
   const wide = writer.addSignal(['top', 'dec'], 'wide', 100, 'reg');
@@ -49,7 +51,9 @@ describe('VcdWriter', () => {
     const text = readFileSync(path, 'utf8');
     expect(text).not.toContain('$date');
     expect(text).toContain('$timescale\n\t10ps\n$end');
-    expect(text).toMatch(/\$scope module top \$end\n \$var wire 1 ! clk \$end\n \$var wire 64 \$ still \[63:0\] \$end\n \$scope module dec \$end\n {2}\$var wire 7 " count \[6:0\] \$end\n {2}\$var reg 100 # wide \[99:0\] \$end\n \$upscope \$end\n\$upscope \$end\n\$enddefinitions \$end\n/);
+    expect(text).toMatch(
+      /\$scope module top \$end\n \$var wire 1 ! clk \$end\n \$var wire 64 \$ still \[63:0\] \$end\n \$scope module dec \$end\n {2}\$var wire 7 " count \[6:0\] \$end\n {2}\$var reg 100 # wide \[99:0\] \$end\n \$upscope \$end\n\$upscope \$end\n\$enddefinitions \$end\n/,
+    );
     expect(text).toContain('#0\n$dumpvars\n0!\nbx "\nbx #\nb11011110101011011011111011101111 $\n$end\n');
     expect(text).toContain('#5\n1!\nb1001 "\n#10\n0!\n');
     expect(text).toContain('bzx01 #');
@@ -136,30 +140,39 @@ describe('VcdWriter', () => {
     expect(maxQueued).toBeLessThan(2 * 2 ** 20);
   });
 
-  it.skipIf(!hasTool('vcd2fst') || !hasTool('fst2vcd'))('is accepted by GTKWave vcd2fst without warnings, and fst2vcd reads back to the same values', async () => {
-    const path = join(directory, 'gtkwave.vcd');
-    await writeSample(path);
-    const fst = join(directory, 'gtkwave.fst');
-    const conversion = spawnSync('vcd2fst', [path, fst], { encoding: 'utf8' });
-    expect(conversion.status).toBe(0);
-    expect(conversion.stderr).toBe('');
-    expect(conversion.stdout).not.toMatch(/warn|error/i);
-    const back = parseVcd(execFileSync('fst2vcd', [fst], { encoding: 'utf8' }), 'fst2vcd output');
-    const original = readVcdFile(path);
-    expect(back.timescale.text).toBe('10ps');
-    expect(back.signals.map((signal) => [signal.fullName, signal.width])).toEqual(original.signals.map((signal) => [signal.fullName, signal.width]));
-    for (const signal of original.signals) {
-      const other = findSignal(back, signal.fullName);
-      for (let time = 0; time <= original.endTime; time++) expect(valueAt(back, other, time)).toBe(valueAt(original, signal, time));
-    }
-  });
-  if (!hasTool('vcd2fst')) console.warn('vcd2fst/fst2vcd not found (apt-get install gtkwave): GTKWave acceptance test skipped');
+  it.skipIf(!hasTool('vcd2fst') || !hasTool('fst2vcd'))(
+    'is accepted by GTKWave vcd2fst without warnings, and fst2vcd reads back to the same values',
+    async () => {
+      const path = join(directory, 'gtkwave.vcd');
+      await writeSample(path);
+      const fst = join(directory, 'gtkwave.fst');
+      const conversion = spawnSync('vcd2fst', [path, fst], { encoding: 'utf8' });
+      expect(conversion.status).toBe(0);
+      expect(conversion.stderr).toBe('');
+      expect(conversion.stdout).not.toMatch(/warn|error/i);
+      const back = parseVcd(execFileSync('fst2vcd', [fst], { encoding: 'utf8' }), 'fst2vcd output');
+      const original = readVcdFile(path);
+      expect(back.timescale.text).toBe('10ps');
+      expect(back.signals.map((signal) => [signal.fullName, signal.width])).toEqual(
+        original.signals.map((signal) => [signal.fullName, signal.width]),
+      );
+      for (const signal of original.signals) {
+        const other = findSignal(back, signal.fullName);
+        for (let time = 0; time <= original.endTime; time++)
+          expect(valueAt(back, other, time)).toBe(valueAt(original, signal, time));
+      }
+    },
+  );
+  if (!hasTool('vcd2fst'))
+    console.warn('vcd2fst/fst2vcd not found (apt-get install gtkwave): GTKWave acceptance test skipped');
 
   it('streams 10^5 steps of 100 signals with bounded memory, from a loop that never yields', async () => {
     const path = join(directory, 'big.vcd');
     const steps = 100_000;
     const writer = await VcdWriter.open(path);
-    const ids = Array.from({ length: 100 }, (_, index) => writer.addSignal(['top', `block${index % 10}`], `s${index}`, index % 3 === 0 ? 1 : index % 3 === 1 ? 16 : 70));
+    const ids = Array.from({ length: 100 }, (_, index) =>
+      writer.addSignal(['top', `block${index % 10}`], `s${index}`, index % 3 === 0 ? 1 : index % 3 === 1 ? 16 : 70),
+    );
     writer.beginDump();
     // the 70-bit signals' values as a simulator would keep them: one bigint per distinct value
     let lastWide = -1;
@@ -193,12 +206,16 @@ describe('VcdWriter', () => {
     await writer.close();
     const seconds = process.cpuUsage(started).user / 1e6;
     const size = statSync(path).size;
-    console.log(`VcdWriter: ${steps} steps × 100 signals → ${(size / 2 ** 20).toFixed(1)} MB in ${seconds.toFixed(2)} s of CPU, retained heap growth ${((peak - baseline) / 2 ** 20).toFixed(1)} MB, at most ${(maxQueued / 2 ** 20).toFixed(1)} MB queued for the disk`);
+    console.log(
+      `VcdWriter: ${steps} steps × 100 signals → ${(size / 2 ** 20).toFixed(1)} MB in ${seconds.toFixed(2)} s of CPU, retained heap growth ${((peak - baseline) / 2 ** 20).toFixed(1)} MB, at most ${(maxQueued / 2 ** 20).toFixed(1)} MB queued for the disk`,
+    );
     expect(size).toBeGreaterThan(10 * 2 ** 20);
     expect(peak - baseline).toBeLessThan(size / 8);
     expect(maxQueued).toBeLessThan(2 * 2 ** 20);
     expect(seconds).toBeLessThan(10);
     const text = readFileSync(path, 'latin1');
-    expect(text.slice(text.lastIndexOf('\n#') + 1, text.indexOf('\n', text.lastIndexOf('\n#') + 1))).toBe(`#${(steps - 1) * 10}`);
+    expect(text.slice(text.lastIndexOf('\n#') + 1, text.indexOf('\n', text.lastIndexOf('\n#') + 1))).toBe(
+      `#${(steps - 1) * 10}`,
+    );
   });
 });

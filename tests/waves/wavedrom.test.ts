@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../common/errors.ts';
 import { globToRegExp } from '../../waves/signalSelect.ts';
 import { readVcdFile, type VcdTrace } from '../../waves/vcdReader.ts';
-import { renderSvgToPng, renderWaveDromSvg, traceToWaveDrom, type WaveGroup, type WaveLane } from '../../waves/wavedrom.ts';
+import {
+  renderSvgToPng,
+  renderWaveDromSvg,
+  traceToWaveDrom,
+  type WaveGroup,
+  type WaveLane,
+} from '../../waves/wavedrom.ts';
 import { VcdWriter } from '../../waves/vcdWriter.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'vcd-wavedrom-'));
@@ -16,7 +22,9 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 export function expectWellFormedXml(xml: string): void {
   const stack: string[] = [];
   const body = xml.replace(/<!--[\s\S]*?-->/g, '').replace(/<\?[\s\S]*?\?>/g, '');
-  for (const match of body.matchAll(/<(\/?)([A-Za-z][\w:.-]*)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|<|&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);)/gi)) {
+  for (const match of body.matchAll(
+    /<(\/?)([A-Za-z][\w:.-]*)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|<|&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);)/gi,
+  )) {
     if (match[2] === undefined) throw new Error(`stray '${match[0]}' at ${match.index}`);
     if (match[1]) expect(stack.pop(), `closing </${match[2]}>`).toBe(match[2]);
     else if (!match[4]) stack.push(match[2]);
@@ -33,7 +41,13 @@ export function pngSize(png: Uint8Array): { width: number; height: number } {
 }
 
 function lanesOf(items: readonly unknown[]): WaveLane[] {
-  return items.flatMap((item) => (Array.isArray(item) ? lanesOf(item.slice(1)) : item && typeof item === 'object' && 'wave' in item ? [item as WaveLane] : []));
+  return items.flatMap((item) =>
+    Array.isArray(item)
+      ? lanesOf(item.slice(1))
+      : item && typeof item === 'object' && 'wave' in item
+        ? [item as WaveLane]
+        : [],
+  );
 }
 
 describe('WaveDrom pictures', () => {
@@ -43,7 +57,10 @@ describe('WaveDrom pictures', () => {
     const path = join(directory, 'buses.vcd');
     const writer = new VcdWriter(path);
     const clk = writer.addSignal(['top'], 'clk', 1);
-    const ids = [1, 7, 64, 128].map((width) => ({ width, id: writer.addSignal(['top', 'dec'], `base${width}`, width) }));
+    const ids = [1, 7, 64, 128].map((width) => ({
+      width,
+      id: writer.addSignal(['top', 'dec'], `base${width}`, width),
+    }));
     const other = writer.addSignal(['top', 'other'], 'flag', 1);
     writer.beginDump();
     for (let cycle = 0; cycle < 12; cycle++) {
@@ -73,8 +90,14 @@ describe('WaveDrom pictures', () => {
     expect(lanes.map((lane) => lane.name)).toEqual(['top.clk', 'base1', 'base7', 'base64', 'base128']);
     // cycles 1…6: value(0), x, x, value(2), value(2), value(3)
     expect(lanes[1]).toEqual({ name: 'base1', wave: '0x.0.1' });
-    expect(lanes[3]).toEqual({ name: 'base64', wave: '=x.=.=', data: ['0', (2 * 0x9e3779b9).toString(16), (3 * 0x9e3779b9).toString(16)] });
-    expect(lanes[4]!.data![1]).toBe(((BigInt(2 * 0x9e3779b9) * 0x1000000000000000100000001n) & ((1n << 128n) - 1n)).toString(16));
+    expect(lanes[3]).toEqual({
+      name: 'base64',
+      wave: '=x.=.=',
+      data: ['0', (2 * 0x9e3779b9).toString(16), (3 * 0x9e3779b9).toString(16)],
+    });
+    expect(lanes[4]!.data![1]).toBe(
+      ((BigInt(2 * 0x9e3779b9) * 0x1000000000000000100000001n) & ((1n << 128n) - 1n)).toString(16),
+    );
     expect(source.config?.hscale).toBeGreaterThan(1);
     expect(source.head?.tock).toBe(1);
   });
@@ -90,7 +113,9 @@ describe('WaveDrom pictures', () => {
     expect(height).toBeGreaterThan(0);
     // without fonts resvg silently drops every label: the picture must differ from that one
     const { Resvg } = createRequire(import.meta.url)('@resvg/resvg-js') as typeof import('@resvg/resvg-js');
-    const textless = new Resvg(svg, { font: { loadSystemFonts: false }, fitTo: { mode: 'zoom', value: 2 } }).render().asPng();
+    const textless = new Resvg(svg, { font: { loadSystemFonts: false }, fitTo: { mode: 'zoom', value: 2 } })
+      .render()
+      .asPng();
     expect(Buffer.from(png).equals(Buffer.from(textless))).toBe(false);
   });
 
@@ -99,7 +124,10 @@ describe('WaveDrom pictures', () => {
     expect(globToRegExp('top.*').test('top.dec.base64')).toBe(false);
     expect(globToRegExp('top.**').test('top.dec.base64')).toBe(true);
     expect(globToRegExp('top.?lk').test('top.clk')).toBe(true);
-    expect(lanesOf(traceToWaveDrom(trace, { patterns: ['**.flag'] }).signal).map((lane) => lane.name)).toEqual(['top.clk', 'flag']);
+    expect(lanesOf(traceToWaveDrom(trace, { patterns: ['**.flag'] }).signal).map((lane) => lane.name)).toEqual([
+      'top.clk',
+      'flag',
+    ]);
     expect(() => traceToWaveDrom(trace, { patterns: ['top.nothing*'] })).toThrow(UserError);
   });
 

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { topModule, CLOCK_PORT, type IrDesign } from '../../hw/ir/ir.ts';
-import { emitVerilog } from '../../gen/verilog/emit.ts';
+import { emitVerilog } from '../../hw/verilog/emit.ts';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
-import type { Engine, PortValues } from '../engines/engine.ts';
-import { formatVectorValue } from '../vectors.ts';
+import type { Engine, PortValues } from '../../engines/engine.ts';
+import { formatVectorValue } from '../../engines/vectors.ts';
 import { buildDesignBatch, buildRandomDesign, fuzzDesignArbitrary, type FuzzDesign } from './randomDesign.ts';
 
 /** One fuzz case: a random design and the noise its per-cycle inputs are drawn from. */
@@ -23,14 +23,21 @@ export const fuzzCaseArbitrary: fc.Arbitrary<FuzzCase> = fc.tuple(
 export function caseStimulus(spec: FuzzDesign, noise: readonly bigint[], prefix = ''): PortValues[] {
   return Array.from({ length: FUZZ_CYCLES }, (_, cycle) => {
     const inputs: PortValues = { reset: cycle === 0 ? 1n : 0n };
-    spec.inputs.forEach((width, index) => (inputs[`${prefix}i${index}`] = noise[(cycle * 8 + index) % noise.length]! & ((1n << BigInt(width)) - 1n)));
+    spec.inputs.forEach(
+      (width, index) =>
+        (inputs[`${prefix}i${index}`] = noise[(cycle * 8 + index) % noise.length]! & ((1n << BigInt(width)) - 1n)),
+    );
     return inputs;
   });
 }
 
 /** Keeps only the inputs the design has (a combinational design has no reset). */
 function restrictTo(design: IrDesign, stimulus: readonly PortValues[]): PortValues[] {
-  const inputs = new Set(topModule(design).ports.filter((port) => port.direction === 'input' && port.name !== CLOCK_PORT).map((port) => port.name));
+  const inputs = new Set(
+    topModule(design)
+      .ports.filter((port) => port.direction === 'input' && port.name !== CLOCK_PORT)
+      .map((port) => port.name),
+  );
   return stimulus.map((cycle) => Object.fromEntries(Object.entries(cycle).filter(([name]) => inputs.has(name))));
 }
 
@@ -42,13 +49,19 @@ export interface Disagreement {
 }
 
 /** Runs the same stimulus through every engine; returns the first disagreement, if any. */
-export async function compareEngines(design: IrDesign, stimulus: readonly PortValues[], engines: readonly Engine[]): Promise<Disagreement | undefined> {
+export async function compareEngines(
+  design: IrDesign,
+  stimulus: readonly PortValues[],
+  engines: readonly Engine[],
+): Promise<Disagreement | undefined> {
   const inputs = restrictTo(design, stimulus);
   const runs = await Promise.all(engines.map((engine) => engine.run(design, inputs)));
   const reference = runs[0]!;
   for (let cycle = 0; cycle < inputs.length; cycle++)
     for (const port of Object.keys(reference.outputs[cycle] ?? {})) {
-      const values = Object.fromEntries(engines.map((engine, index) => [engine.name, runs[index]!.outputs[cycle]?.[port]]));
+      const values = Object.fromEntries(
+        engines.map((engine, index) => [engine.name, runs[index]!.outputs[cycle]?.[port]]),
+      );
       if (new Set(Object.values(values)).size > 1) return { cycle, port, values };
     }
   return undefined;
@@ -56,9 +69,18 @@ export async function compareEngines(design: IrDesign, stimulus: readonly PortVa
 
 /** A batch of cases under one top, so one Verilator build checks them all. */
 export function batchDesign(cases: readonly FuzzCase[], name: string): { design: IrDesign; stimulus: PortValues[] } {
-  const design = elaborate(buildDesignBatch(cases.map(([spec]) => spec), name));
+  const design = elaborate(
+    buildDesignBatch(
+      cases.map(([spec]) => spec),
+      name,
+    ),
+  );
   const perCase = cases.map(([spec, noise], member) => caseStimulus(spec, noise, `f${member}_`));
-  const stimulus = Array.from({ length: FUZZ_CYCLES }, (_, cycle) => Object.assign({ reset: cycle === 0 ? 1n : 0n }, ...perCase.map((streams) => streams[cycle]!)) as PortValues);
+  const stimulus = Array.from(
+    { length: FUZZ_CYCLES },
+    (_, cycle) =>
+      Object.assign({ reset: cycle === 0 ? 1n : 0n }, ...perCase.map((streams) => streams[cycle]!)) as PortValues,
+  );
   return { design, stimulus };
 }
 
@@ -74,7 +96,9 @@ export function serializeFuzzCase(fuzzCase: FuzzCase): string {
 
 /** The inverse of serializeFuzzCase. */
 export function parseFuzzCase(text: string): FuzzCase {
-  return JSON.parse(text, (_, value: unknown) => (typeof value === 'string' && value.startsWith('0x') ? BigInt(value) : value === null ? undefined : value)) as FuzzCase;
+  return JSON.parse(text, (_, value: unknown) =>
+    typeof value === 'string' && value.startsWith('0x') ? BigInt(value) : value === null ? undefined : value,
+  ) as FuzzCase;
 }
 
 /**
@@ -86,11 +110,20 @@ export function saveFailure(directory: string, fuzzCase: FuzzCase, disagreement:
   const design = caseDesign(fuzzCase);
   for (const [file, text] of emitVerilog(design)) writeFileAtomic(join(directory, file), text);
   const vectors = restrictTo(design, caseStimulus(fuzzCase[0], fuzzCase[1]))
-    .map((cycle) => JSON.stringify({ in: Object.fromEntries(Object.entries(cycle).map(([name, value]) => [name, formatVectorValue(value)])) }))
+    .map((cycle) =>
+      JSON.stringify({
+        in: Object.fromEntries(Object.entries(cycle).map(([name, value]) => [name, formatVectorValue(value)])),
+      }),
+    )
     .join('\n');
   writeFileAtomic(join(directory, 'vectors.jsonl'), `${vectors}\n`);
   writeFileAtomic(join(directory, 'case.json'), serializeFuzzCase(fuzzCase));
-  const values = Object.entries(disagreement.values).map(([engine, value]) => `${engine}=${value === undefined ? 'missing' : formatVectorValue(value)}`).join(' ');
-  writeFileAtomic(join(directory, 'README.txt'), `cycle ${disagreement.cycle}, output ${disagreement.port}: ${values}\nreplay: ${replay}\n`);
+  const values = Object.entries(disagreement.values)
+    .map(([engine, value]) => `${engine}=${value === undefined ? 'missing' : formatVectorValue(value)}`)
+    .join(' ');
+  writeFileAtomic(
+    join(directory, 'README.txt'),
+    `cycle ${disagreement.cycle}, output ${disagreement.port}: ${values}\nreplay: ${replay}\n`,
+  );
   return directory;
 }

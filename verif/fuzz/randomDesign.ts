@@ -1,5 +1,16 @@
 import fc from 'fast-check';
-import { defineModule, input, output, mux, cat, constant, type ModuleDefinition, type Value, type ModuleBuilder, type Signal } from '../../hw/core/index.ts';
+import {
+  defineModule,
+  input,
+  output,
+  mux,
+  cat,
+  constant,
+  type ModuleDefinition,
+  type Value,
+  type ModuleBuilder,
+  type Signal,
+} from '../../hw/core/index.ts';
 
 /**
  * Random designs for differential fuzzing of the framework itself: expression DAGs over every
@@ -9,9 +20,38 @@ import { defineModule, input, output, mux, cat, constant, type ModuleDefinition,
  */
 
 export const FUZZ_OPERATORS = [
-  'and', 'or', 'xor', 'add', 'sub', 'mul', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'slt', 'sle',
-  'not', 'neg', 'andReduce', 'orReduce', 'xorReduce', 'shl', 'shr', 'sra', 'shlConst', 'shrConst', 'sraConst',
-  'mux', 'cat', 'bits', 'zext', 'sext', 'const', 'addCarry',
+  'and',
+  'or',
+  'xor',
+  'add',
+  'sub',
+  'mul',
+  'eq',
+  'ne',
+  'lt',
+  'le',
+  'gt',
+  'ge',
+  'slt',
+  'sle',
+  'not',
+  'neg',
+  'andReduce',
+  'orReduce',
+  'xorReduce',
+  'shl',
+  'shr',
+  'sra',
+  'shlConst',
+  'shrConst',
+  'sraConst',
+  'mux',
+  'cat',
+  'bits',
+  'zext',
+  'sext',
+  'const',
+  'addCarry',
 ] as const;
 export type FuzzOperator = (typeof FUZZ_OPERATORS)[number];
 
@@ -47,7 +87,11 @@ export interface FuzzDesign {
 }
 
 export const MAX_FUZZ_WIDTH = 80;
-const widthArbitrary = fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: MAX_FUZZ_WIDTH }), fc.constantFrom(1, 31, 32, 33, 63, 64, 65));
+const widthArbitrary = fc.oneof(
+  fc.integer({ min: 1, max: 8 }),
+  fc.integer({ min: 1, max: MAX_FUZZ_WIDTH }),
+  fc.constantFrom(1, 31, 32, 33, 63, 64, 65),
+);
 
 const nodeArbitrary: fc.Arbitrary<FuzzNode> = fc.record({
   op: fc.constantFrom(...FUZZ_OPERATORS),
@@ -62,7 +106,14 @@ const nodeArbitrary: fc.Arbitrary<FuzzNode> = fc.record({
 function designArbitrary(depth: number): fc.Arbitrary<FuzzDesign> {
   return fc.record({
     inputs: fc.array(widthArbitrary, { minLength: 1, maxLength: 4 }),
-    registers: fc.array(fc.record({ width: widthArbitrary, reset: fc.option(fc.bigInt({ min: 0n, max: (1n << 80n) - 1n }), { nil: undefined }), next: fc.nat(1000) }), { maxLength: 3 }),
+    registers: fc.array(
+      fc.record({
+        width: widthArbitrary,
+        reset: fc.option(fc.bigInt({ min: 0n, max: (1n << 80n) - 1n }), { nil: undefined }),
+        next: fc.nat(1000),
+      }),
+      { maxLength: 3 },
+    ),
     nodes: fc.array(nodeArbitrary, { minLength: 1, maxLength: 24 }),
     outputs: fc.array(fc.record({ value: fc.nat(1000), width: widthArbitrary }), { minLength: 1, maxLength: 4 }),
     child: depth > 0 ? fc.option(designArbitrary(depth - 1), { nil: undefined, freq: 3 }) : fc.constant(undefined),
@@ -127,7 +178,7 @@ export function buildFuzzNode(node: FuzzNode, pool: readonly Value[], limits: Fu
     cat: () => cat(fit(a, Math.max(1, w >> 1)), fit(b, Math.max(1, w - (w >> 1)))),
     bits: () => {
       const lo = node.k % a.width;
-      const hi = lo + ((node.c % (a.width - lo)));
+      const hi = lo + (node.c % (a.width - lo));
       return a.bits(hi, lo);
     },
     zext: () => a.zext(Math.min(limits.maxWidth, a.width + (node.k % limits.extendSpan))),
@@ -138,9 +189,18 @@ export function buildFuzzNode(node: FuzzNode, pool: readonly Value[], limits: Fu
   return value.width > limits.maxWidth ? value.trunc(limits.maxWidth) : value;
 }
 
-function populate(m: ModuleBuilder, design: FuzzDesign, inputs: readonly Value[], child: ModuleDefinition | undefined): Value[] {
+function populate(
+  m: ModuleBuilder,
+  design: FuzzDesign,
+  inputs: readonly Value[],
+  child: ModuleDefinition | undefined,
+): Value[] {
   const registers = design.registers.map((register, index) =>
-    m.reg(`r${index}`, register.width, register.reset === undefined ? {} : { reset: register.reset & ((1n << BigInt(register.width)) - 1n) }),
+    m.reg(
+      `r${index}`,
+      register.width,
+      register.reset === undefined ? {} : { reset: register.reset & ((1n << BigInt(register.width)) - 1n) },
+    ),
   );
   const pool: Value[] = [...inputs, ...registers];
   if (child && design.child) {
@@ -182,7 +242,12 @@ export function buildRandomDesign(design: FuzzDesign, name: string): ModuleDefin
     }),
     build(m, io) {
       const ports = io as Record<string, Signal>;
-      const outputs = populate(m, design, design.inputs.map((_, index) => ports[`i${index}`]!), child);
+      const outputs = populate(
+        m,
+        design,
+        design.inputs.map((_, index) => ports[`i${index}`]!),
+        child,
+      );
       outputs.forEach((value, index) => ports[`o${index}`]!.set(value));
     },
   }) as unknown as ModuleDefinition;
@@ -193,7 +258,10 @@ export function buildRandomDesign(design: FuzzDesign, name: string): ModuleDefin
  * checks them all, since builds, not runs, dominate.
  */
 export function buildDesignBatch(designs: readonly FuzzDesign[], name: string): ModuleDefinition {
-  const members = designs.map((design, index) => ({ design, definition: buildRandomDesign(design, `${name}_f${index}`) }));
+  const members = designs.map((design, index) => ({
+    design,
+    definition: buildRandomDesign(design, `${name}_f${index}`),
+  }));
   return defineModule({
     name,
     defaults: {},
@@ -216,7 +284,14 @@ export function buildDesignBatch(designs: readonly FuzzDesign[], name: string): 
 }
 
 /** Random per-cycle inputs for a design's input widths (reset pulsed in cycle 0 when clocked). */
-export function stimulusArbitrary(inputs: ReadonlyMap<string, number>, cycles: number): fc.Arbitrary<Record<string, bigint>[]> {
-  const cycle = fc.record(Object.fromEntries([...inputs].map(([name, width]) => [name, fc.bigInt({ min: 0n, max: (1n << BigInt(width)) - 1n })])));
+export function stimulusArbitrary(
+  inputs: ReadonlyMap<string, number>,
+  cycles: number,
+): fc.Arbitrary<Record<string, bigint>[]> {
+  const cycle = fc.record(
+    Object.fromEntries(
+      [...inputs].map(([name, width]) => [name, fc.bigInt({ min: 0n, max: (1n << BigInt(width)) - 1n })]),
+    ),
+  );
   return fc.array(cycle, { minLength: cycles, maxLength: cycles });
 }

@@ -2,7 +2,7 @@ import type { IrDesign } from '../../hw/ir/ir.ts';
 import { evaluateOperator } from '../../hw/ir/evaluate.ts';
 import { orderCells } from '../../hw/ir/topology.ts';
 import { flattenDesign } from '../../hw/sim/flatten.ts';
-import type { PortValues } from '../engines/engine.ts';
+import type { PortValues } from '../../engines/engine.ts';
 
 /**
  * A deliberately plain interpreter of the flattened netlist over hw/ir/evaluate.ts (bigints,
@@ -23,7 +23,11 @@ export function runReference(design: IrDesign, inputs: readonly PortValues[]): P
         values[cell.output] = evaluateOperator(
           cell.op,
           cell.inputs.map((net) => values[net]!),
-          { output: flat.nets[cell.output]!.width, inputs: cell.inputs.map((net) => flat.nets[net]!.width), ...(cell.hi === undefined ? {} : { hi: cell.hi, lo: cell.lo! }) },
+          {
+            output: flat.nets[cell.output]!.width,
+            inputs: cell.inputs.map((net) => flat.nets[net]!.width),
+            ...(cell.hi === undefined ? {} : { hi: cell.hi, lo: cell.lo! }),
+          },
         );
     }
   };
@@ -32,9 +36,12 @@ export function runReference(design: IrDesign, inputs: readonly PortValues[]): P
     for (const [name, value] of Object.entries(cycle)) values[flat.inputs.get(name)!] = value;
     settle();
     outputs.push(Object.fromEntries([...flat.outputs].map(([name, net]) => [name, values[net]!])));
-    const next = flat.registers.map((register) => (register.reset >= 0 && values[register.reset] ? register.resetValue : values[register.d]!));
+    const next = flat.registers.map((register) =>
+      register.reset >= 0 && values[register.reset] ? register.resetValue : values[register.d]!,
+    );
     flat.memories.forEach((memory, index) => {
-      for (const port of memory.writePorts) if (values[port.enable]) memories[index]![Number(values[port.address])] = values[port.data]!;
+      for (const port of memory.writePorts)
+        if (values[port.enable]) memories[index]![Number(values[port.address])] = values[port.data]!;
     });
     flat.registers.forEach((register, index) => (values[register.q] = next[index]!));
   }

@@ -4,8 +4,8 @@
  * broadcast). C defaults to +0. Every mistake is a UserError naming the file.
  */
 import { FileFormatError } from '../../common/errors.ts';
-import { readNpy, type NpyArray } from '../io/npy.ts';
-import type { Fp16Matrix, Fp32Matrix } from '../matrix.ts';
+import { readNpy, type NpyArray } from '../../golden/io/npy.ts';
+import type { Fp16Matrix, Fp32Matrix } from '../../golden/matrix.ts';
 import { MMA_SHAPES, type MmaMode } from './registerImages.ts';
 
 export interface MmaBatch {
@@ -21,14 +21,29 @@ export interface MmaBatch {
 const shapeText = (shape: readonly number[]): string => shape.join('×');
 
 /** Slices of a 2-D or 3-D array as matrices of rows × cols; `count` copies when 2-D (broadcast). */
-function matrices<T extends Uint16Array | Uint32Array>(file: string, array: NpyArray, data: T, rows: number, cols: number, count: number | undefined): { rows: number; cols: number; bits: T }[] {
+function matrices<T extends Uint16Array | Uint32Array>(
+  file: string,
+  array: NpyArray,
+  data: T,
+  rows: number,
+  cols: number,
+  count: number | undefined,
+): { rows: number; cols: number; bits: T }[] {
   const { shape } = array;
-  const expected = count === undefined ? `${rows}×${cols} or T×${rows}×${cols}` : `${rows}×${cols} or ${count}×${rows}×${cols}`;
-  const fits = shape.length === 2 ? shape[0] === rows && shape[1] === cols : shape.length === 3 && shape[1] === rows && shape[2] === cols && (count === undefined || shape[0] === count);
+  const expected =
+    count === undefined ? `${rows}×${cols} or T×${rows}×${cols}` : `${rows}×${cols} or ${count}×${rows}×${cols}`;
+  const fits =
+    shape.length === 2
+      ? shape[0] === rows && shape[1] === cols
+      : shape.length === 3 && shape[1] === rows && shape[2] === cols && (count === undefined || shape[0] === count);
   if (!fits) throw new FileFormatError(file, `shape ${shapeText(shape)} does not fit: expected ${expected}`);
   const slices = shape.length === 3 ? shape[0]! : (count ?? 1);
   const size = rows * cols;
-  return Array.from({ length: slices }, (_, index) => ({ rows, cols, bits: (shape.length === 3 ? data.subarray(index * size, (index + 1) * size) : data) as T }));
+  return Array.from({ length: slices }, (_, index) => ({
+    rows,
+    cols,
+    bits: (shape.length === 3 ? data.subarray(index * size, (index + 1) * size) : data) as T,
+  }));
 }
 
 function requireDtype(file: string, array: NpyArray, dtype: 'float16' | 'float32'): void {

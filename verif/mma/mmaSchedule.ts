@@ -4,8 +4,8 @@
  * 0–3) while the previous MMA runs on the other bank, so MMAs start every 16 cycles, back to back.
  * An MMA with `resetAfter` = r gets `reset` r cycles after its start; the next one loads after it.
  */
-import type { PortValues } from '../engines/engine.ts';
-import type { Fp16Matrix, Fp32Matrix } from '../matrix.ts';
+import type { PortValues } from '../../engines/engine.ts';
+import type { Fp16Matrix, Fp32Matrix } from '../../golden/matrix.ts';
 import { C_SLOTS, registerImage, THREADS, type MmaMode, type RegisterImage } from './registerImages.ts';
 
 /** One MMA for the bench. */
@@ -47,11 +47,17 @@ function writebackOffsets(mode: MmaMode, latency: number): number[] {
 /** The write-port inputs that load `image` into `bank`, one object per load cycle. */
 function loadCycles(image: RegisterImage, bank: number): PortValues[] {
   return Array.from({ length: LOAD_CYCLES }, (_, group) => {
-    const cycle: PortValues = { write_enable: 1n, write_bank: BigInt(bank), write_group: BigInt(group), write_cEnable: group === 0 ? 1n : 0n };
+    const cycle: PortValues = {
+      write_enable: 1n,
+      write_bank: BigInt(bank),
+      write_group: BigInt(group),
+      write_cEnable: group === 0 ? 1n : 0n,
+    };
     for (let index = 0; index < REGISTERS_PER_WRITE; index++) {
       const register = group * REGISTERS_PER_WRITE + index;
       cycle[`write_vector_${index}`] = BigInt(image.vector[register]!);
-      for (let thread = 0; thread < THREADS; thread++) cycle[`write_data_${thread}_${index}`] = BigInt(image.values[thread]![register]!);
+      for (let thread = 0; thread < THREADS; thread++)
+        cycle[`write_data_${thread}_${index}`] = BigInt(image.values[thread]![register]!);
     }
     if (group === 0) {
       for (let thread = 0; thread < THREADS; thread++) {
@@ -82,7 +88,8 @@ export function scheduleMmas(jobs: readonly MmaJob[], latency: number): MmaSched
     image.bitmaps.forEach((bitmap, thread) => (at(start)[`bitmap_${thread}`] = bitmap));
     starts.push(start);
     if (job.resetAfter === undefined) {
-      for (const [slot, offset] of writebackOffsets(job.mode, latency).entries()) writebacks.push({ job: index, slot, cycle: start + offset });
+      for (const [slot, offset] of writebackOffsets(job.mode, latency).entries())
+        writebacks.push({ job: index, slot, cycle: start + offset });
       loadStart = start + 1;
       earliestStart = start + DATAPATH_CYCLES;
     } else {

@@ -4,8 +4,8 @@
  * bitmaps. This is the bench's side of the MmaUnit's register conventions, written from the
  * documentation rather than imported from the hardware, so a mismatch shows as a wrong result.
  */
-import { encodeStc, stcThreadRegisters } from '../formats/stcFormat.ts';
-import type { Fp16Matrix, Fp32Matrix } from '../matrix.ts';
+import { encodeStc, stcThreadRegisters } from '../../golden/formats/stcFormat.ts';
+import type { Fp16Matrix, Fp32Matrix } from '../../golden/matrix.ts';
 
 export type MmaMode = 'dense' | 'coruscant';
 
@@ -33,7 +33,7 @@ export interface RegisterImage {
   readonly bitmaps: bigint[];
 }
 
-/** Two FP16 values in one register, the first in the low half (SPEC §3.2). */
+/** Two FP16 values in one register, the first in the low half (docs/spec.md §3.2). */
 const pack = (low: number, high: number): number => (low | (high << 16)) >>> 0;
 
 /**
@@ -73,7 +73,8 @@ function denseImage(A: Fp16Matrix, B: Fp16Matrix, C: Fp32Matrix): RegisterImage 
 function coruscantImage(A: Fp16Matrix, B: Fp16Matrix, C: Fp32Matrix): RegisterImage {
   const tiles = encodeStc(A).tiles.map(stcThreadRegisters);
   const vector = new Uint32Array(VALUE_REGISTERS);
-  for (let register = 0; register < VALUE_REGISTERS; register++) vector[register] = pack(B.bits[2 * register]!, B.bits[2 * register + 1]!);
+  for (let register = 0; register < VALUE_REGISTERS; register++)
+    vector[register] = pack(B.bits[2 * register]!, B.bits[2 * register + 1]!);
   return {
     values: tiles.map((tile) => tile.values),
     c: tiles.map((_, thread) => Uint32Array.of(C.bits[thread]!, 0, 0, 0)),
@@ -86,7 +87,9 @@ function coruscantImage(A: Fp16Matrix, B: Fp16Matrix, C: Fp32Matrix): RegisterIm
 export function registerImage(mode: MmaMode, A: Fp16Matrix, B: Fp16Matrix, C: Fp32Matrix): RegisterImage {
   const { m, n, k } = MMA_SHAPES[mode];
   if (A.rows !== m || A.cols !== k || B.rows !== k || B.cols !== n || C.rows !== m || C.cols !== n) {
-    throw new RangeError(`${mode} MMA needs A ${m}×${k}, B ${k}×${n}, C ${m}×${n}; got A ${A.rows}×${A.cols}, B ${B.rows}×${B.cols}, C ${C.rows}×${C.cols}`);
+    throw new RangeError(
+      `${mode} MMA needs A ${m}×${k}, B ${k}×${n}, C ${m}×${n}; got A ${A.rows}×${A.cols}, B ${B.rows}×${B.cols}, C ${C.rows}×${C.cols}`,
+    );
   }
   return mode === 'dense' ? denseImage(A, B, C) : coruscantImage(A, B, C);
 }

@@ -4,10 +4,10 @@
  */
 import type { IrDesign } from '../../hw/ir/ir.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
-import { MmaBench } from '../../hw/designs/tensor/MmaBench.ts';
-import { mmaLatency } from '../../hw/designs/tensor/MmaUnit.ts';
-import type { Engine, PortValues } from '../engines/engine.ts';
-import { zerosFp32, type Fp32Matrix } from '../matrix.ts';
+import { MmaBench } from '../../hw/designs/tensor/mmaBench.ts';
+import { mmaLatency } from '../../hw/designs/tensor/mmaUnit.ts';
+import type { Engine, PortValues } from '../../engines/engine.ts';
+import { zerosFp32, type Fp32Matrix } from '../../golden/matrix.ts';
 import { denseOutput, MMA_SHAPES, THREADS } from './registerImages.ts';
 import { scheduleMmas, type MmaJob } from './mmaSchedule.ts';
 
@@ -37,16 +37,31 @@ export interface MmaRunResult {
 const bit = (outputs: PortValues, name: string): number => Number(outputs[name] ?? 0n);
 
 /** Runs `jobs` on the bench; throws if a write-back is missing, extra or in the wrong cycle. */
-export async function runMmasOnRtl(engine: Engine, jobs: readonly MmaJob[], options: { pipelined?: number; vcd?: string } = {}): Promise<MmaRunResult> {
+export async function runMmasOnRtl(
+  engine: Engine,
+  jobs: readonly MmaJob[],
+  options: { pipelined?: number; vcd?: string } = {},
+): Promise<MmaRunResult> {
   const pipelined = options.pipelined ?? 0;
   const schedule = scheduleMmas(jobs, mmaLatency(pipelined));
-  const run = await engine.run(mmaBenchDesign(pipelined), schedule.inputs, options.vcd === undefined ? {} : { vcd: options.vcd });
-  const seen = run.outputs.flatMap((outputs, cycle) => (bit(outputs, 'dValid') ? [{ cycle, slot: bit(outputs, 'dSlot'), outputs }] : []));
-  const describe = (list: readonly { cycle: number; slot: number }[]): string => list.map(({ cycle, slot }) => `${cycle}:${slot}`).join(' ');
+  const run = await engine.run(
+    mmaBenchDesign(pipelined),
+    schedule.inputs,
+    options.vcd === undefined ? {} : { vcd: options.vcd },
+  );
+  const seen = run.outputs.flatMap((outputs, cycle) =>
+    bit(outputs, 'dValid') ? [{ cycle, slot: bit(outputs, 'dSlot'), outputs }] : [],
+  );
+  const describe = (list: readonly { cycle: number; slot: number }[]): string =>
+    list.map(({ cycle, slot }) => `${cycle}:${slot}`).join(' ');
   if (describe(seen) !== describe(schedule.writebacks)) {
-    throw new Error(`${engine.name}: write-backs (cycle:slot) ${describe(seen) || 'none'}, expected ${describe(schedule.writebacks) || 'none'}`);
+    throw new Error(
+      `${engine.name}: write-backs (cycle:slot) ${describe(seen) || 'none'}, expected ${describe(schedule.writebacks) || 'none'}`,
+    );
   }
-  const results = jobs.map((job) => (job.resetAfter === undefined ? zerosFp32(MMA_SHAPES[job.mode].m, MMA_SHAPES[job.mode].n) : undefined));
+  const results = jobs.map((job) =>
+    job.resetAfter === undefined ? zerosFp32(MMA_SHAPES[job.mode].m, MMA_SHAPES[job.mode].n) : undefined,
+  );
   schedule.writebacks.forEach(({ job, slot }, index) => {
     const D = results[job]!;
     const { outputs } = seen[index]!;
@@ -58,7 +73,11 @@ export async function runMmasOnRtl(engine: Engine, jobs: readonly MmaJob[], opti
   });
   const startToLastWriteback = jobs.map((job, index) => {
     if (job.resetAfter !== undefined) return undefined;
-    return Math.max(...schedule.writebacks.filter((writeback) => writeback.job === index).map((writeback) => writeback.cycle)) - schedule.starts[index]!;
+    return (
+      Math.max(
+        ...schedule.writebacks.filter((writeback) => writeback.job === index).map((writeback) => writeback.cycle),
+      ) - schedule.starts[index]!
+    );
   });
   return { results, cycles: run.outputs.length, starts: schedule.starts, startToLastWriteback };
 }

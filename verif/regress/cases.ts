@@ -13,7 +13,8 @@ export function parseShard(text: string): Shard {
   const match = /^(\d+)\/(\d+)$/.exec(text);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || count < 1 || index < 1 || index > count) throw new UserError(`--shard '${text}' must be i/n with 1 ≤ i ≤ n, e.g. 2/4`);
+  if (!match || count < 1 || index < 1 || index > count)
+    throw new UserError(`--shard '${text}' must be i/n with 1 ≤ i ≤ n, e.g. 2/4`);
   return { index, count };
 }
 

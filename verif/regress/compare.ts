@@ -1,5 +1,5 @@
-import type { PortValues } from '../engines/engine.ts';
-import { formatVectorValue } from '../vectors.ts';
+import type { PortValues } from '../../engines/engine.ts';
+import { formatVectorValue } from '../../engines/vectors.ts';
 
 /** One output that differs from the golden model. */
 export interface PortMismatch {
@@ -28,7 +28,12 @@ export function firstMismatch(actual: readonly PortValues[], expected: readonly 
 
 /** `cycle 3: count = 0x2, golden 0x3; …` (the first few ports). */
 export function describeMismatch(mismatch: Mismatch): string {
-  const shown = mismatch.ports.slice(0, 4).map(({ port, expected, actual }) => `${port} = ${actual === undefined ? 'missing' : formatVectorValue(actual)}, golden ${formatVectorValue(expected)}`);
+  const shown = mismatch.ports
+    .slice(0, 4)
+    .map(
+      ({ port, expected, actual }) =>
+        `${port} = ${actual === undefined ? 'missing' : formatVectorValue(actual)}, golden ${formatVectorValue(expected)}`,
+    );
   const more = mismatch.ports.length > 4 ? ` (+${mismatch.ports.length - 4} more ports)` : '';
   return `cycle ${mismatch.cycle}: ${shown.join('; ')}${more}`;
 }

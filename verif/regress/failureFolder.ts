@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
 import { renderWaveDromSvg } from '../../waves/wavedrom.ts';
-import type { Engine } from '../engines/engine.ts';
-import { formatVectorValue } from '../vectors.ts';
+import type { Engine } from '../../engines/engine.ts';
+import { formatVectorValue } from '../../engines/vectors.ts';
 import { describeMismatch, firstMismatch, type Mismatch } from './compare.ts';
 import { mismatchPicture } from './divergencePicture.ts';
 import type { RegressSuite } from './suite.ts';
@@ -20,13 +20,21 @@ export interface FailureIdentity {
   readonly interrupted: boolean;
 }
 
-const hexPorts = (ports: Readonly<Record<string, bigint>>): Record<string, string> => Object.fromEntries(Object.entries(ports).map(([name, value]) => [name, formatVectorValue(value)]));
+const hexPorts = (ports: Readonly<Record<string, bigint>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(ports).map(([name, value]) => [name, formatVectorValue(value)]));
 
 /** JSON with bigints as `0x…` strings (cases of the decoder suites hold 64-bit bitmaps). */
-export const caseJson = (value: unknown): string => JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? formatVectorValue(item) : item), 2);
+export const caseJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? formatVectorValue(item) : item), 2);
 
 /** The files of a failure folder, by name. */
-export const FAILURE_FILES = { case: 'case.json', vectors: 'stimulus.jsonl', readme: 'README.txt', vcd: 'wave.vcd', picture: 'divergence.svg' } as const;
+export const FAILURE_FILES = {
+  case: 'case.json',
+  vectors: 'stimulus.jsonl',
+  readme: 'README.txt',
+  vcd: 'wave.vcd',
+  picture: 'divergence.svg',
+} as const;
 
 /**
  * Writes what one failing case needs to be understood and replayed: the case and its identity
@@ -35,15 +43,31 @@ export const FAILURE_FILES = { case: 'case.json', vectors: 'stimulus.jsonl', rea
  * picture of golden against actual around the first mismatch (divergence.svg). Returns the mismatch
  * of the rerun (undefined if the case no longer fails, which the README then says).
  */
-export async function saveFailureFolder(directory: string, suite: RegressSuite, engine: Engine, identity: FailureIdentity, value: unknown, replay: string): Promise<Mismatch | undefined> {
+export async function saveFailureFolder(
+  directory: string,
+  suite: RegressSuite,
+  engine: Engine,
+  identity: FailureIdentity,
+  value: unknown,
+  replay: string,
+): Promise<Mismatch | undefined> {
   const design = suite.design(value);
   const { stimulus, expected } = suite.vectors(value);
-  const vectorLines = stimulus.map((inputs, cycle) => JSON.stringify({ in: hexPorts(inputs), expect: hexPorts(expected[cycle] ?? {}) }));
+  const vectorLines = stimulus.map((inputs, cycle) =>
+    JSON.stringify({ in: hexPorts(inputs), expect: hexPorts(expected[cycle] ?? {}) }),
+  );
   writeFileAtomic(join(directory, FAILURE_FILES.vectors), `${vectorLines.join('\n')}\n`);
   const run = await engine.run(design, stimulus, { vcd: join(directory, FAILURE_FILES.vcd) });
   const mismatch = firstMismatch(run.outputs, expected);
-  writeFileAtomic(join(directory, FAILURE_FILES.case), `${caseJson({ ...identity, design: design.top, mismatch: mismatch ?? null, case: value })}\n`);
-  if (mismatch) writeFileAtomic(join(directory, FAILURE_FILES.picture), renderWaveDromSvg(mismatchPicture(design, stimulus, expected, run.outputs, mismatch)));
+  writeFileAtomic(
+    join(directory, FAILURE_FILES.case),
+    `${caseJson({ ...identity, design: design.top, mismatch: mismatch ?? null, case: value })}\n`,
+  );
+  if (mismatch)
+    writeFileAtomic(
+      join(directory, FAILURE_FILES.picture),
+      renderWaveDromSvg(mismatchPicture(design, stimulus, expected, run.outputs, mismatch)),
+    );
   const readme = [
     `${suite.name} on ${engine.name}: case ${identity.caseIndex} of seed ${identity.runSeed} (case seed ${identity.caseSeed}, fast-check path ${identity.path}, ${identity.shrinks} shrinks${identity.interrupted ? ', shrinking stopped at its time limit' : ''})`,
     mismatch ? `first mismatch: ${describeMismatch(mismatch)}` : 'the shrunk case passed when rerun (a flaky engine?)',

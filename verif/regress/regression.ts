@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { startProgress } from '../../common/progress.ts';
-import { createEngine } from '../engines/index.ts';
-import type { Engine, EngineName } from '../engines/engine.ts';
+import { createEngine } from '../../engines/index.ts';
+import type { Engine, EngineName } from '../../engines/engine.ts';
 import { caseSeed, shardCases, type Shard } from './cases.ts';
 import { describeMismatch } from './compare.ts';
 import { saveFailureFolder } from './failureFolder.ts';
@@ -54,32 +54,71 @@ export interface SuiteRun {
 }
 
 /** Runs cases in this process, or on worker threads after building once here. */
-async function runShare(suite: RegressSuite, engine: Engine, options: RegressionOptions, indices: readonly number[], tick: (count: number) => void): Promise<CaseOutcome[]> {
+async function runShare(
+  suite: RegressSuite,
+  engine: Engine,
+  options: RegressionOptions,
+  indices: readonly number[],
+  tick: (count: number) => void,
+): Promise<CaseOutcome[]> {
   if (options.jobs <= 1 || indices.length < 2) return runCases(suite, engine, options.seed, indices, tick);
   // Build (or find cached) the design before fanning out, so workers share one build.
   const first = drawCase(suite, caseSeed(options.seed, indices[0]!));
   await engine.runMany(suite.design(first), [suite.vectors(first).stimulus]);
-  return runOnWorkers({ suite: suite.name, engine: engine.name, seed: options.seed, load: options.load }, indices, options.jobs, tick);
+  return runOnWorkers(
+    { suite: suite.name, engine: engine.name, seed: options.seed, load: options.load },
+    indices,
+    options.jobs,
+    tick,
+  );
 }
 
 /** Shrinks a failing case on its engine and saves its folder. */
-async function recordFailure(suite: RegressSuite, engine: Engine, options: RegressionOptions, outcome: CaseOutcome, save: boolean): Promise<CaseFailure> {
+async function recordFailure(
+  suite: RegressSuite,
+  engine: Engine,
+  options: RegressionOptions,
+  outcome: CaseOutcome,
+  save: boolean,
+): Promise<CaseFailure> {
   const base = { caseIndex: outcome.index, caseSeed: outcome.seed };
   const firstMessage = describeMismatch(outcome.mismatch!);
-  if (!save) return { ...base, message: firstMessage, replay: options.replayCommand(suite.name, engine.name, outcome.index) };
+  if (!save)
+    return { ...base, message: firstMessage, replay: options.replayCommand(suite.name, engine.name, outcome.index) };
   const replayPath = options.replay?.path;
-  const shrunk = replayPath === undefined ? await shrinkCase(suite, engine, outcome.seed, options.shrinkTimeMs) : undefined;
+  const shrunk =
+    replayPath === undefined ? await shrinkCase(suite, engine, outcome.seed, options.shrinkTimeMs) : undefined;
   const path = shrunk?.path ?? replayPath ?? '0';
   const value = shrunk?.value ?? caseAtPath(suite, outcome.seed, path);
   const replay = options.replayCommand(suite.name, engine.name, outcome.index, path);
   const folder = join(options.out, `${suite.name}-${engine.name}-${options.seed}`, `case-${outcome.index}`);
-  const identity = { suite: suite.name, engine: engine.name, runSeed: options.seed, caseIndex: outcome.index, caseSeed: outcome.seed, path, shrinks: shrunk?.shrinks ?? 0, interrupted: shrunk?.interrupted ?? false };
+  const identity = {
+    suite: suite.name,
+    engine: engine.name,
+    runSeed: options.seed,
+    caseIndex: outcome.index,
+    caseSeed: outcome.seed,
+    path,
+    shrinks: shrunk?.shrinks ?? 0,
+    interrupted: shrunk?.interrupted ?? false,
+  };
   const mismatch = await saveFailureFolder(folder, suite, engine, identity, value, replay);
-  return { ...base, message: `${mismatch ? describeMismatch(mismatch) : firstMessage} (shrunk: path ${path})`, replay, folder };
+  return {
+    ...base,
+    message: `${mismatch ? describeMismatch(mismatch) : firstMessage} (shrunk: path ${path})`,
+    replay,
+    folder,
+  };
 }
 
 /** Runs the replayed case only: the value at its path, or case k as first drawn. */
-async function replayCase(suite: RegressSuite, engine: Engine, options: RegressionOptions, caseIndex: number, path: string | undefined): Promise<CaseOutcome[]> {
+async function replayCase(
+  suite: RegressSuite,
+  engine: Engine,
+  options: RegressionOptions,
+  caseIndex: number,
+  path: string | undefined,
+): Promise<CaseOutcome[]> {
   const seed = caseSeed(options.seed, caseIndex);
   const value = path === undefined ? drawCase(suite, seed) : caseAtPath(suite, seed, path);
   const mismatch = await checkCase(suite, engine, value);
@@ -104,7 +143,8 @@ export async function runRegression(options: RegressionOptions): Promise<SuiteRu
           : await runShare(suite, engine, options, indices, (count) => progress.tick(count));
         const failing = outcomes.filter((outcome) => outcome.mismatch);
         const failures: CaseFailure[] = [];
-        for (const [position, outcome] of failing.entries()) failures.push(await recordFailure(suite, engine, options, outcome, position < options.maxSavedFailures));
+        for (const [position, outcome] of failing.entries())
+          failures.push(await recordFailure(suite, engine, options, outcome, position < options.maxSavedFailures));
         results.push({
           suite: suite.name,
           engine: engineName,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { IrDesign } from '../../hw/ir/ir.ts';
-import type { Engine } from '../engines/engine.ts';
+import type { Engine } from '../../engines/engine.ts';
 import { caseSeed } from './cases.ts';
 import { firstMismatch, type Mismatch } from './compare.ts';
 import type { RegressSuite } from './suite.ts';
@@ -31,7 +31,13 @@ export async function checkCase(suite: RegressSuite, engine: Engine, value: unkn
  * Runs cases `indices` of a run with `seed` on one engine. Cases that share a design go in
  * batches through `runMany`, so an external engine starts one process per batch on one build.
  */
-export async function runCases(suite: RegressSuite, engine: Engine, seed: number, indices: readonly number[], onDone: (count: number) => void = () => {}): Promise<CaseOutcome[]> {
+export async function runCases(
+  suite: RegressSuite,
+  engine: Engine,
+  seed: number,
+  indices: readonly number[],
+  onDone: (count: number) => void = () => {},
+): Promise<CaseOutcome[]> {
   const byDesign = new Map<IrDesign, { index: number; seed: number; value: unknown }[]>();
   for (const index of indices) {
     const seedOfCase = caseSeed(seed, index);
@@ -46,7 +52,10 @@ export async function runCases(suite: RegressSuite, engine: Engine, seed: number
     for (let start = 0; start < cases.length; start += batchSize) {
       const batch = cases.slice(start, start + batchSize);
       const vectors = batch.map(({ value }) => suite.vectors(value));
-      const runs = await engine.runMany(design, vectors.map(({ stimulus }) => stimulus));
+      const runs = await engine.runMany(
+        design,
+        vectors.map(({ stimulus }) => stimulus),
+      );
       batch.forEach(({ index, seed: seedOfCase }, member) => {
         const mismatch = firstMismatch(runs[member]!.outputs, vectors[member]!.expected);
         outcomes.push({ index, seed: seedOfCase, ...(mismatch ? { mismatch } : {}) });

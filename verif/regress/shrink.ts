@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Engine } from '../engines/engine.ts';
+import type { Engine } from '../../engines/engine.ts';
 import type { Mismatch } from './compare.ts';
 import { checkCase } from './runCases.ts';
 import type { RegressSuite } from './suite.ts';
@@ -19,7 +19,12 @@ export interface ShrunkCase {
  * Shrinks case `seed` of a suite on the engine that failed it (each step is a run on that
  * engine), for at most `timeLimitMs`. Undefined if the case passes this time.
  */
-export async function shrinkCase(suite: RegressSuite, engine: Engine, seed: number, timeLimitMs: number): Promise<ShrunkCase | undefined> {
+export async function shrinkCase(
+  suite: RegressSuite,
+  engine: Engine,
+  seed: number,
+  timeLimitMs: number,
+): Promise<ShrunkCase | undefined> {
   let lastMismatch: Mismatch | undefined;
   const details = await fc.check(
     fc.asyncProperty(suite.arbitrary, async (value) => {
@@ -29,8 +34,15 @@ export async function shrinkCase(suite: RegressSuite, engine: Engine, seed: numb
     }),
     { seed, numRuns: 1, interruptAfterTimeLimit: timeLimitMs },
   );
-  if (!details.failed || details.counterexample === null || details.counterexamplePath === null || !lastMismatch) return undefined;
-  return { value: details.counterexample[0], path: details.counterexamplePath, mismatch: lastMismatch, shrinks: details.numShrinks, interrupted: details.interrupted };
+  if (!details.failed || details.counterexample === null || details.counterexamplePath === null || !lastMismatch)
+    return undefined;
+  return {
+    value: details.counterexample[0],
+    path: details.counterexamplePath,
+    mismatch: lastMismatch,
+    shrinks: details.numShrinks,
+    interrupted: details.interrupted,
+  };
 }
 
 /** The case at a fast-check path from a seed: what `shrinkCase` found, regenerated exactly. */

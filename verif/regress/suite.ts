@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
 import type { IrDesign } from '../../hw/ir/ir.ts';
-import type { PortValues } from '../engines/engine.ts';
+import type { PortValues } from '../../engines/engine.ts';
 
 /**
  * What one case of a suite asks of an engine: per-cycle inputs, and per cycle the outputs the

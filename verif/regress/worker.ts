@@ -4,9 +4,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { UserError } from '../../common/errors.ts';
-import { createEngine } from '../engines/index.ts';
+import { createEngine } from '../../engines/index.ts';
 import { runCases } from './runCases.ts';
-import { knownSuites } from './suites/index.ts';
+import { knownSuites } from '../suites/index.ts';
 import type { WorkerTask, WorkerMessage } from './workerPool.ts';
 
 const task = workerData as WorkerTask;
@@ -18,5 +18,9 @@ try {
   const outcomes = await runCases(suite, engine, task.seed, task.indices, (count) => post({ kind: 'progress', count }));
   post({ kind: 'done', outcomes });
 } catch (error) {
-  post({ kind: 'error', message: error instanceof Error ? error.message : String(error), user: error instanceof UserError });
+  post({
+    kind: 'error',
+    message: error instanceof Error ? error.message : String(error),
+    user: error instanceof UserError,
+  });
 }

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { UserError } from '../../common/errors.ts';
-import type { EngineName } from '../engines/engine.ts';
+import type { EngineName } from '../../engines/engine.ts';
 import type { CaseOutcome } from './runCases.ts';
 
 /** What one worker runs. */
@@ -56,8 +56,15 @@ function runWorker(task: WorkerTask, onProgress: (count: number) => void): Promi
  * and gathers their outcomes in case order. External builds must be warm before this: every
  * worker finds the cached build instead of building it again.
  */
-export async function runOnWorkers(task: Omit<WorkerTask, 'indices'>, indices: readonly number[], jobs: number, onProgress: (count: number) => void): Promise<CaseOutcome[]> {
-  const shares = Array.from({ length: Math.min(jobs, indices.length) }, (_, worker) => indices.filter((_, position) => position % jobs === worker));
+export async function runOnWorkers(
+  task: Omit<WorkerTask, 'indices'>,
+  indices: readonly number[],
+  jobs: number,
+  onProgress: (count: number) => void,
+): Promise<CaseOutcome[]> {
+  const shares = Array.from({ length: Math.min(jobs, indices.length) }, (_, worker) =>
+    indices.filter((_, position) => position % jobs === worker),
+  );
   const results = await Promise.all(shares.map((share) => runWorker({ ...task, indices: share }, onProgress)));
   return results.flat().sort((a, b) => a.index - b.index);
 }

@@ -19,7 +19,11 @@ export const listCommand: CommandModule<object, ListArguments> = {
         name: top.name,
         kind: top.kind,
         description: top.description,
-        parameters: Object.entries(top.definition.defaults).map(([name, value]) => ({ name, default: value, doc: top.definition.parameterDocs?.[name] ?? '' })),
+        parameters: Object.entries(top.definition.defaults).map(([name, value]) => ({
+          name,
+          default: value,
+          doc: top.definition.parameterDocs?.[name] ?? '',
+        })),
         ports: ports.map((port) => ({ name: port.name, direction: port.spec.direction, width: port.spec.width })),
       };
     });
@@ -31,7 +35,9 @@ export const listCommand: CommandModule<object, ListArguments> = {
       const parameters = row.parameters.map((parameter) => `${parameter.name}=${parameter.default}`).join(' ');
       process.stdout.write(`${row.name.padEnd(24)} ${row.kind.padEnd(8)} ${row.description}\n`);
       if (parameters) process.stdout.write(`${''.padEnd(24)} params: ${parameters}\n`);
-      const ports = row.ports.map((port) => `${port.direction === 'input' ? 'in' : 'out'} ${port.name}[${port.width}]`).join(', ');
+      const ports = row.ports
+        .map((port) => `${port.direction === 'input' ? 'in' : 'out'} ${port.name}[${port.width}]`)
+        .join(', ');
       process.stdout.write(`${''.padEnd(24)} ports: ${ports}\n`);
     }
   },

@@ -20,8 +20,13 @@ function progressPrinter(): (event: SectionEvent) => void {
 /** Where the report is and one line per section: what a user reads after `make demo`. */
 function textSummary(out: string, summary: ReportSummary): string {
   const width = Math.max(...summary.sections.map((section) => section.title.length));
-  const lines = summary.sections.map((section) => `  ${section.title.padEnd(width)}  ${section.status === 'ok' ? '' : `[${section.status}] `}${section.headline}`);
-  return [`report: ${out}/index.html (and summary.json), made in ${summary.seconds.toFixed(1)} s`, ...lines, ''].join('\n');
+  const lines = summary.sections.map(
+    (section) =>
+      `  ${section.title.padEnd(width)}  ${section.status === 'ok' ? '' : `[${section.status}] `}${section.headline}`,
+  );
+  return [`report: ${out}/index.html (and summary.json), made in ${summary.seconds.toFixed(1)} s`, ...lines, ''].join(
+    '\n',
+  );
 }
 
 /** `gen report`: the whole flow on the default configuration, as one self-contained HTML page. */
@@ -29,8 +34,17 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
   command: 'report',
   builder: (yargs: Argv) =>
     yargs
-      .option('out', { type: 'string', default: 'report', describe: 'report folder (index.html, summary.json, Verilog, VCD, SVG figures); replaced only when the run succeeds' })
-      .option('quick', { type: 'boolean', default: false, describe: 'reduced sizes (4-thread decoder, fewer cases) for a run well under two minutes' })
+      .option('out', {
+        type: 'string',
+        default: 'report',
+        describe:
+          'report folder (index.html, summary.json, Verilog, VCD, SVG figures); replaced only when the run succeeds',
+      })
+      .option('quick', {
+        type: 'boolean',
+        default: false,
+        describe: 'reduced sizes (4-thread decoder, fewer cases) for a run well under two minutes',
+      })
       .check((args) => {
         if (Array.isArray(args['out'])) throw new UserError('give --out once');
         return true;
@@ -40,6 +54,9 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
     const summary = await buildReport({ out: args.out, quick: args.quick, command, onSection: progressPrinter() });
     process.stdout.write(textSummary(args.out, summary));
     const failed = summary.sections.filter((section) => section.status === 'failed');
-    if (failed.length > 0) throw new UserError(`${failed.length} section(s) failed (${failed.map((section) => section.id).join(', ')}); the report shows where`);
+    if (failed.length > 0)
+      throw new UserError(
+        `${failed.length} section(s) failed (${failed.map((section) => section.id).join(', ')}); the report shows where`,
+      );
   },
 };

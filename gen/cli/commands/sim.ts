@@ -2,9 +2,9 @@ import type { CommandModule } from 'yargs';
 import { findTop, parseParams } from '../../registry.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { topModule, CLOCK_PORT } from '../../../hw/ir/ir.ts';
-import { readVectors, formatVectorValue } from '../../../verif/vectors.ts';
-import { createEngine, ENGINE_NAMES } from '../../../verif/engines/index.ts';
-import type { EngineName } from '../../../verif/engines/engine.ts';
+import { readVectors, formatVectorValue } from '../../../engines/vectors.ts';
+import { createEngine, ENGINE_NAMES } from '../../../engines/index.ts';
+import type { EngineName } from '../../../engines/engine.ts';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
 
@@ -23,8 +23,17 @@ export const simCommand: CommandModule<object, SimArguments> = {
   builder: (yargs) =>
     yargs
       .option('top', { type: 'string', demandOption: true, describe: 'registered top (see gen list)' })
-      .option('param', { type: 'string', array: true, default: [], describe: 'parameter override name=value (repeatable)' })
-      .option('vectors', { type: 'string', demandOption: true, describe: 'JSON Lines: {"in": {port: value}, "expect"?: {...}} per cycle' })
+      .option('param', {
+        type: 'string',
+        array: true,
+        default: [],
+        describe: 'parameter override name=value (repeatable)',
+      })
+      .option('vectors', {
+        type: 'string',
+        demandOption: true,
+        describe: 'JSON Lines: {"in": {port: value}, "expect"?: {...}} per cycle',
+      })
       .option('engine', { choices: ENGINE_NAMES, default: 'ts' as EngineName, describe: 'simulation engine' })
       .option('out', { type: 'string', describe: 'write the outputs per cycle as JSON Lines here (default: stdout)' })
       .option('vcd', { type: 'string', describe: 'write a VCD waveform of the run here' }),
@@ -33,12 +42,23 @@ export const simCommand: CommandModule<object, SimArguments> = {
     const design = elaborate(top.definition, parseParams(top, args.param));
     const module = topModule(design);
     const portsOf = (direction: 'input' | 'output'): Map<string, number> =>
-      new Map(module.ports.filter((port) => port.direction === direction && port.name !== CLOCK_PORT).map((port) => [port.name, port.width]));
+      new Map(
+        module.ports
+          .filter((port) => port.direction === direction && port.name !== CLOCK_PORT)
+          .map((port) => [port.name, port.width]),
+      );
     const vectors = readVectors(args.vectors, { inputs: portsOf('input'), outputs: portsOf('output') });
     const engine = await createEngine(args.engine);
-    const run = await engine.run(design, vectors.map((vector) => vector.inputs), args.vcd ? { vcd: args.vcd } : {});
+    const run = await engine.run(
+      design,
+      vectors.map((vector) => vector.inputs),
+      args.vcd ? { vcd: args.vcd } : {},
+    );
     const lines = run.outputs.map((outputs, cycle) =>
-      JSON.stringify({ cycle, out: Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, formatVectorValue(value)])) }),
+      JSON.stringify({
+        cycle,
+        out: Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, formatVectorValue(value)])),
+      }),
     );
     const text = lines.join('\n') + (lines.length > 0 ? '\n' : '');
     if (args.out) writeFileAtomic(args.out, text);
@@ -46,7 +66,10 @@ export const simCommand: CommandModule<object, SimArguments> = {
     const mismatches = vectors.flatMap((vector, cycle) =>
       Object.entries(vector.expected ?? {})
         .filter(([name, value]) => run.outputs[cycle]![name] !== value)
-        .map(([name, value]) => `cycle ${cycle} (${args.vectors}:${vector.line}): ${name} expected ${formatVectorValue(value)}, got ${formatVectorValue(run.outputs[cycle]![name]!)}`),
+        .map(
+          ([name, value]) =>
+            `cycle ${cycle} (${args.vectors}:${vector.line}): ${name} expected ${formatVectorValue(value)}, got ${formatVectorValue(run.outputs[cycle]![name]!)}`,
+        ),
     );
     if (mismatches.length > 0) throw new UserError(`${mismatches.length} mismatch(es); first: ${mismatches[0]}`);
   },

@@ -1,16 +1,16 @@
 import type { Argv, CommandModule } from 'yargs';
 import { UserError } from '../../../common/errors.ts';
 import { startProgress } from '../../../common/progress.ts';
-import { spmm } from '../../../verif/golden/spmm.ts';
-import { readFp16Matrix, readFp32Matrix, writeFp32Matrix } from '../../../verif/io/npy.ts';
-import { zerosFp32, type Fp16Matrix, type Fp32Matrix } from '../../../verif/matrix.ts';
+import { spmm } from '../../../golden/models/spmm.ts';
+import { readFp16Matrix, readFp32Matrix, writeFp32Matrix } from '../../../golden/io/npy.ts';
+import { zerosFp32, type Fp16Matrix, type Fp32Matrix } from '../../../golden/matrix.ts';
 import { spmmOnRtl } from '../../../verif/mma/spmmOnRtl.ts';
-import { createEngine } from '../../../verif/engines/index.ts';
-import type { Engine, EngineName } from '../../../verif/engines/engine.ts';
-import { GPU_MEMORY_PROFILES } from '../../../verif/memory/profiles.ts';
-import { runSpmmModel, SYSTEM_MODEL_OPTIONS, type SystemModelArgs } from '../../../verif/system/cli.ts';
+import { createEngine } from '../../../engines/index.ts';
+import type { Engine, EngineName } from '../../../engines/engine.ts';
+import { GPU_MEMORY_PROFILES } from '../../../gpu/memory/profiles.ts';
+import { runSpmmModel, SYSTEM_MODEL_OPTIONS, type SystemModelArgs } from '../gpuModelOptions.ts';
 
-/** Computes D = A·B + C bit-exactly in the SPEC §2 order; RTL-backed engines join this table. */
+/** Computes D = A·B + C bit-exactly in the docs/spec.md §2 order; RTL-backed engines join this table. */
 type SpmmEngine = (A: Fp16Matrix, B: Fp16Matrix, C: Fp32Matrix) => Fp32Matrix | Promise<Fp32Matrix>;
 
 /** The RTL (MmaBench) on an engine, created once per process. */
@@ -56,7 +56,9 @@ function readOperands(argv: SpmmFiles): { A: Fp16Matrix; B: Fp16Matrix; C: Fp32M
   const A = readFp16Matrix(argv.a);
   const B = readFp16Matrix(argv.b);
   if (A.cols !== B.rows) {
-    throw new UserError(`cannot multiply ${argv.a} (${shape(A)}) by ${argv.b} (${shape(B)}): A's ${A.cols} columns must equal B's rows`);
+    throw new UserError(
+      `cannot multiply ${argv.a} (${shape(A)}) by ${argv.b} (${shape(B)}): A's ${A.cols} columns must equal B's rows`,
+    );
   }
   if (argv.c === undefined) return { A, B, C: zerosFp32(A.rows, B.cols) };
   const C = readFp32Matrix(argv.c);
@@ -78,7 +80,12 @@ function rowSlab<M extends Fp16Matrix | Fp32Matrix>(matrix: M, r0: number, r1: n
  * Runs the engine on slabs of rows, with a progress bar: every output depends only on its own
  * row of A (and of C), so cutting M changes no result bit.
  */
-async function multiplyInRowSlabs(engine: SpmmEngine, A: Fp16Matrix, B: Fp16Matrix, C: Fp32Matrix): Promise<Fp32Matrix> {
+async function multiplyInRowSlabs(
+  engine: SpmmEngine,
+  A: Fp16Matrix,
+  B: Fp16Matrix,
+  C: Fp32Matrix,
+): Promise<Fp32Matrix> {
   const D = zerosFp32(A.rows, B.cols);
   const progress = startProgress('spmm rows', A.rows);
   try {
@@ -105,13 +112,32 @@ export const spmmCommand: CommandModule<object, SpmmArgs> = {
       .option('engine', {
         choices: Object.keys(SPMM_ENGINES) as SpmmEngineName[],
         default: 'golden' as SpmmEngineName,
-        describe: 'what computes D: the golden TypeScript model, or the MmaUnit RTL as Coruscant MMAs (ts: in-process simulator, verilator)',
+        describe:
+          'what computes D: the golden TypeScript model, or the MmaUnit RTL as Coruscant MMAs (ts: in-process simulator, verilator)',
       })
-      .option('model', { type: 'boolean', describe: 'instead of computing D: model the kernels\' time on a GPU (--profile, --shape, --n, --sparsity, --kernel; SPEC §7)' })
-      .option('profile', { choices: Object.keys(GPU_MEMORY_PROFILES), default: 'rtx6000ada', describe: 'with --model: GPU profile' })
+      .option('model', {
+        type: 'boolean',
+        describe:
+          "instead of computing D: model the kernels' time on a GPU (--profile, --shape, --n, --sparsity, --kernel; docs/spec.md §7)",
+      })
+      .option('profile', {
+        choices: Object.keys(GPU_MEMORY_PROFILES),
+        default: 'rtx6000ada',
+        describe: 'with --model: GPU profile',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'with --model: print the result as JSON' })
       .option('seed', { type: 'number', default: 1, describe: 'with --model: seed of the random pruning mask' })
-      .options(Object.fromEntries(['kernel', 'shape', 'n', 'sparsity', 'split-k', 'sample'].map((name) => [name, { ...SYSTEM_MODEL_OPTIONS[name], describe: `with --model: ${String(SYSTEM_MODEL_OPTIONS[name]!.describe)}` }]))) as unknown as Argv<SpmmArgs>,
+      .options(
+        Object.fromEntries(
+          ['kernel', 'shape', 'n', 'sparsity', 'split-k', 'sample'].map((name) => [
+            name,
+            {
+              ...SYSTEM_MODEL_OPTIONS[name],
+              describe: `with --model: ${String(SYSTEM_MODEL_OPTIONS[name]!.describe)}`,
+            },
+          ]),
+        ),
+      ) as unknown as Argv<SpmmArgs>,
   handler: async (argv) => {
     if (argv.model) return runSpmmModel({ ...argv, out: '' });
     const files: SpmmFiles = {

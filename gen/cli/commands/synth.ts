@@ -13,7 +13,7 @@ import type { ComposedModule } from '../../../synth/composedSynthesis.ts';
 import { sparseWorkloadTops, sparseWorkloadVectors } from '../../../synth/workloads/sparseWorkload.ts';
 import { yosysEngines, type YosysEngine } from '../../../synth/yosys.ts';
 import { findTop, parseParams } from '../../registry.ts';
-import { emitVerilog } from '../../verilog/emit.ts';
+import { emitVerilog } from '../../../hw/verilog/emit.ts';
 
 const workloads = ['random', 'zero', 'sparse'] as const;
 type WorkloadName = (typeof workloads)[number];
@@ -65,7 +65,8 @@ interface DesignSource {
 
 function designSource(args: SynthArgs): DesignSource {
   if (args.verilog !== undefined) {
-    if (args.param.length > 0) throw new UserError('--param applies to registered tops; external Verilog takes its parameters from the source');
+    if (args.param.length > 0)
+      throw new UserError('--param applies to registered tops; external Verilog takes its parameters from the source');
     return { files: readVerilog(args.verilog), module: args.top };
   }
   const top = findTop(args.top);
@@ -84,12 +85,18 @@ function workloadOf(args: SynthArgs, source: DesignSource): WorkloadName {
 function stimulusFor(args: SynthArgs, source: DesignSource): { stimulus: ActivityStimulus; label?: string } {
   const workload = workloadOf(args, source);
   if (workload !== 'sparse') {
-    if (args.sparsity !== undefined) throw new UserError(`--sparsity needs the sparse workload, not --workload ${workload}`);
+    if (args.sparsity !== undefined)
+      throw new UserError(`--sparsity needs the sparse workload, not --workload ${workload}`);
     return { stimulus: { workload, cycles: args.cycles, seed: args.seed } };
   }
-  if (!source.registered) throw new UserError('--workload sparse needs a registered top (--top NAME without --verilog)');
+  if (!source.registered)
+    throw new UserError('--workload sparse needs a registered top (--top NAME without --verilog)');
   const sparsity = args.sparsity ?? 0.5;
-  const vectors = sparseWorkloadVectors(source.registered.name, source.registered.params, { sparsity, seed: args.seed, cycles: args.cycles });
+  const vectors = sparseWorkloadVectors(source.registered.name, source.registered.params, {
+    sparsity,
+    seed: args.seed,
+    cycles: args.cycles,
+  });
   return {
     stimulus: { vectors },
     label: `${args.cycles} cycles of back-to-back MMAs on Wanda-pruned weights at ${Math.round(sparsity * 100)} % sparsity, random FP16 B (seed ${args.seed})`,
@@ -104,7 +111,10 @@ function composedModules(args: SynthArgs, source: DesignSource): ComposedModule[
   const workload = workloadOf(args, source);
   return args.compose.map((module) => {
     try {
-      const { stimulus, label } = stimulusFor({ ...args, workload }, { files: source.files, module, registered: { name: module, params: {} } });
+      const { stimulus, label } = stimulusFor(
+        { ...args, workload },
+        { files: source.files, module, registered: { name: module, params: {} } },
+      );
       return { module, stimulus, stimulusLabel: label ?? describeStimulus(stimulus) };
     } catch (error) {
       if (error instanceof UserError) throw new UserError(`--compose ${module}: ${error.message}`);
@@ -133,46 +143,110 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
   command: 'synth',
   builder: (yargs: Argv) =>
     yargs
-      .option('top', { type: 'string', demandOption: true, describe: 'registered top (see gen list), or with --verilog the name of the top module' })
-      .option('param', { type: 'string', array: true, default: [], describe: 'parameter override name=value of a registered top (repeatable)' })
-      .option('verilog', { type: 'string', array: true, describe: 'synthesize these Verilog source file(s) instead of a registered top' })
-      .option('engine', { choices: yosysEngines, default: 'yowasp' as YosysEngine, describe: 'Yosys to run: embedded WebAssembly build, or the system `yosys`' })
-      .option('node', { type: 'number', choices: supportedNodes.filter((node) => node !== 45), default: 7, describe: 'target node for scaled figures, nm' })
-      .option('flavor', { choices: ['HP', 'LP'] as Flavor[], default: 'HP' as Flavor, describe: 'Stillmaker device flavour at both nodes' })
-      .option('source-vdd', { type: 'number', default: 1.1, describe: 'supply the 45 nm figures are at, V (the library is characterized at 1.1 V)' })
+      .option('top', {
+        type: 'string',
+        demandOption: true,
+        describe: 'registered top (see gen list), or with --verilog the name of the top module',
+      })
+      .option('param', {
+        type: 'string',
+        array: true,
+        default: [],
+        describe: 'parameter override name=value of a registered top (repeatable)',
+      })
+      .option('verilog', {
+        type: 'string',
+        array: true,
+        describe: 'synthesize these Verilog source file(s) instead of a registered top',
+      })
+      .option('engine', {
+        choices: yosysEngines,
+        default: 'yowasp' as YosysEngine,
+        describe: 'Yosys to run: embedded WebAssembly build, or the system `yosys`',
+      })
+      .option('node', {
+        type: 'number',
+        choices: supportedNodes.filter((node) => node !== 45),
+        default: 7,
+        describe: 'target node for scaled figures, nm',
+      })
+      .option('flavor', {
+        choices: ['HP', 'LP'] as Flavor[],
+        default: 'HP' as Flavor,
+        describe: 'Stillmaker device flavour at both nodes',
+      })
+      .option('source-vdd', {
+        type: 'number',
+        default: 1.1,
+        describe: 'supply the 45 nm figures are at, V (the library is characterized at 1.1 V)',
+      })
       .option('vdd', { type: 'number', describe: 'target supply, V (default: the node nominal, 0.7 V at 7 nm)' })
       .option('clock', { type: 'number', default: 1, describe: 'clock frequency for power, GHz' })
       .option('workload', {
         choices: workloads,
         describe: `stimulus simulated to measure switching activity: random inputs, all zero, or sparse MMAs on Wanda-pruned weights (default: sparse for ${sparseWorkloadTops.join(', ')}; random otherwise)`,
       })
-      .option('sparsity', { type: 'number', describe: 'weight sparsity of the sparse workload, 0 ≤ S < 1 (default 0.5; implies --workload sparse)' })
-      .option('cycles', { type: 'number', default: 200, describe: 'simulated clock cycles for activity (reset included)' })
+      .option('sparsity', {
+        type: 'number',
+        describe: 'weight sparsity of the sparse workload, 0 ≤ S < 1 (default 0.5; implies --workload sparse)',
+      })
+      .option('cycles', {
+        type: 'number',
+        default: 200,
+        describe: 'simulated clock cycles for activity (reset included)',
+      })
       .option('seed', { type: 'number', default: 1, describe: 'seed of the random or sparse workload' })
-      .option('timeout', { type: 'number', default: 600, describe: 'limit for each external tool step (system Yosys, Icarus compile, Icarus run), seconds' })
-      .option('timing', { choices: ['opensta', 'longest-path'] as const, default: 'opensta' as const, describe: 'timing engine (OpenSTA falls back to longest-path if it fails)' })
+      .option('timeout', {
+        type: 'number',
+        default: 600,
+        describe: 'limit for each external tool step (system Yosys, Icarus compile, Icarus run), seconds',
+      })
+      .option('timing', {
+        choices: ['opensta', 'longest-path'] as const,
+        default: 'opensta' as const,
+        describe: 'timing engine (OpenSTA falls back to longest-path if it fails)',
+      })
       .option('compose', {
         type: 'string',
         array: true,
         default: [],
-        describe: 'module to measure once at gate level on its own stimulus and count by instances, the rest simulated around it as RTL (repeatable; for designs too large to simulate flat)',
+        describe:
+          'module to measure once at gate level on its own stimulus and count by instances, the rest simulated around it as RTL (repeatable; for designs too large to simulate flat)',
       })
       .option('clock-port', { type: 'string', describe: 'clock input (default: clk or clock)' })
-      .option('reset-port', { type: 'string', describe: 'synchronous reset input (default: rst/reset, or rst_n/reset_n active low)' })
+      .option('reset-port', {
+        type: 'string',
+        describe: 'synchronous reset input (default: rst/reset, or rst_n/reset_n active low)',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON instead of a table' })
       .option('svg', { type: 'string', describe: 'write a bar chart of area and power per block to this SVG file' })
       .option('out', { type: 'string', describe: 'directory for the library, netlists, logs and reports' })
-      .example('$0 synth --top BitmapDecoder --param threads=2 --sparsity 0.7', 'a two-thread decoder on a 70 %-sparse pruned layer')
-      .example('$0 synth --top MmaUnit --compose TensorLane --engine system', 'the 32-lane unit: one lane simulated at gate level, the decoder and glue around 32 RTL lanes')
-      .example('$0 synth --verilog adder.v --top adder --workload random', 'external Verilog') as unknown as Argv<SynthArgs>,
+      .example(
+        '$0 synth --top BitmapDecoder --param threads=2 --sparsity 0.7',
+        'a two-thread decoder on a 70 %-sparse pruned layer',
+      )
+      .example(
+        '$0 synth --top MmaUnit --compose TensorLane --engine system',
+        'the 32-lane unit: one lane simulated at gate level, the decoder and glue around 32 RTL lanes',
+      )
+      .example(
+        '$0 synth --verilog adder.v --top adder --workload random',
+        'external Verilog',
+      ) as unknown as Argv<SynthArgs>,
   handler: async (args) => {
     if (!(args.clock > 0)) throw new UserError(`--clock must be a positive frequency in GHz, not ${args.clock}`);
-    for (const [option, volts] of [['--source-vdd', args['source-vdd']], ['--vdd', args.vdd]] as const) {
-      if (volts !== undefined && !(volts > 0 && volts < 2)) throw new UserError(`${option} must be a supply voltage in volts (0–2), not ${volts}`);
+    for (const [option, volts] of [
+      ['--source-vdd', args['source-vdd']],
+      ['--vdd', args.vdd],
+    ] as const) {
+      if (volts !== undefined && !(volts > 0 && volts < 2))
+        throw new UserError(`${option} must be a supply voltage in volts (0–2), not ${volts}`);
     }
-    if (!Number.isInteger(args.cycles) || args.cycles < 4) throw new UserError(`--cycles must be an integer ≥ 4, not ${args.cycles}`);
+    if (!Number.isInteger(args.cycles) || args.cycles < 4)
+      throw new UserError(`--cycles must be an integer ≥ 4, not ${args.cycles}`);
     if (!(args.timeout > 0)) throw new UserError(`--timeout must be a positive number of seconds, not ${args.timeout}`);
-    for (const name of ['top', 'workload', 'sparsity'] as const) if (Array.isArray(args[name])) throw new UserError(`give --${name} once`);
+    for (const name of ['top', 'workload', 'sparsity'] as const)
+      if (Array.isArray(args[name])) throw new UserError(`give --${name} once`);
     const node = args.node as Node;
     const source = designSource(args);
     const { stimulus, label } = stimulusFor(args, source);

@@ -38,7 +38,10 @@ interface ListArgs {
 }
 
 /** Writes a WaveDrom picture in the format its option names. */
-function writePicture(source: WaveDromSource, outputs: { svg?: string | undefined; png?: string | undefined; json?: string | undefined }): void {
+function writePicture(
+  source: WaveDromSource,
+  outputs: { svg?: string | undefined; png?: string | undefined; json?: string | undefined },
+): void {
   if (outputs.json !== undefined) writeFileAtomic(outputs.json, `${JSON.stringify(source, null, 2)}\n`);
   if (outputs.svg === undefined && outputs.png === undefined) return;
   const svg = renderWaveDromSvg(source);
@@ -58,23 +61,35 @@ const show: CommandModule<object, ShowArgs> = {
   builder: (yargs: Argv) =>
     yargs
       .option('vcd', { type: 'string', demandOption: true, describe: 'the VCD file to read' })
-      .option('signals', { type: 'string', array: true, coerce: splitCommas, describe: 'comma-separated globs over dotted names (`*` within a scope, `**` across): top.dec.base*' })
+      .option('signals', {
+        type: 'string',
+        array: true,
+        coerce: splitCommas,
+        describe: 'comma-separated globs over dotted names (`*` within a scope, `**` across): top.dec.base*',
+      })
       .option('from', { type: 'number', describe: 'first cycle drawn (default 0)' })
       .option('to', { type: 'number', describe: 'last cycle drawn (default from + 31)' })
-      .option('clock', { type: 'string', describe: 'dotted name of the clock whose rising edges start cycles (default: the clk/clock nearest the top)' })
+      .option('clock', {
+        type: 'string',
+        describe: 'dotted name of the clock whose rising edges start cycles (default: the clk/clock nearest the top)',
+      })
       .option('period', { type: 'number', describe: 'cut cycles every PERIOD time units instead of by a clock' })
       .option('svg', { type: 'string', describe: 'write the picture as SVG here' })
       .option('png', { type: 'string', describe: 'write the picture as PNG here' })
       .option('json', { type: 'string', describe: 'write the WaveDrom JSON source here' })
       .check((argv) => {
-        if (argv.svg === undefined && argv.png === undefined && argv.json === undefined) throw new UserError('name an output: --svg, --png or --json');
+        if (argv.svg === undefined && argv.png === undefined && argv.json === undefined)
+          throw new UserError('name an output: --svg, --png or --json');
         return true;
       }) as unknown as Argv<ShowArgs>,
   handler: (argv) => {
     const spec = cycleSpec(argv.clock, argv.period);
     const patterns = argv.signals?.map(globToRegExp);
     const keep = (signal: VcdSignal) =>
-      patterns === undefined || patterns.some((pattern) => pattern.test(signal.fullName)) || signal.fullName === argv.clock || /^(clk|clock)$/i.test(signal.name);
+      patterns === undefined ||
+      patterns.some((pattern) => pattern.test(signal.fullName)) ||
+      signal.fullName === argv.clock ||
+      /^(clk|clock)$/i.test(signal.name);
     const trace = readVcdFile(argv.vcd, { keep });
     const source = traceToWaveDrom(trace, {
       ...(argv.signals ? { patterns: argv.signals } : {}),
@@ -107,14 +122,32 @@ const diff: CommandModule<object, DiffArgs> = {
     yargs
       .positional('a', { type: 'string', demandOption: true, describe: 'first VCD (lanes A:…)' })
       .positional('b', { type: 'string', demandOption: true, describe: 'second VCD (lanes B:…)' })
-      .option('strip-a', { type: 'string', describe: "dotted scope prefix removed from A's names before matching (default: TOP when everything is under it, as Verilator writes)" })
+      .option('strip-a', {
+        type: 'string',
+        describe:
+          "dotted scope prefix removed from A's names before matching (default: TOP when everything is under it, as Verilator writes)",
+      })
       .option('strip-b', { type: 'string', describe: "dotted scope prefix removed from B's names before matching" })
-      .option('align', { choices: ['time', 'cycle'] as const, default: 'time' as const, describe: 'compare at every change time, or per clock cycle (traces on different time bases)' })
-      .option('clock-a', { type: 'string', describe: "dotted name of A's clock (default: the clk/clock nearest the top)" })
+      .option('align', {
+        choices: ['time', 'cycle'] as const,
+        default: 'time' as const,
+        describe: 'compare at every change time, or per clock cycle (traces on different time bases)',
+      })
+      .option('clock-a', {
+        type: 'string',
+        describe: "dotted name of A's clock (default: the clk/clock nearest the top)",
+      })
       .option('clock-b', { type: 'string', describe: "dotted name of B's clock" })
-      .option('x-matches-any', { type: 'boolean', default: false, describe: 'a bit that is x or z in either trace matches anything (2-state vs 4-state simulators)' })
+      .option('x-matches-any', {
+        type: 'boolean',
+        default: false,
+        describe: 'a bit that is x or z in either trace matches anything (2-state vs 4-state simulators)',
+      })
       .option('svg', { type: 'string', describe: 'on divergence, draw the cycles around it here (SVG)' })
-      .option('png', { type: 'string', describe: 'on divergence, draw the cycles around it here (PNG)' }) as unknown as Argv<DiffArgs>,
+      .option('png', {
+        type: 'string',
+        describe: 'on divergence, draw the cycles around it here (PNG)',
+      }) as unknown as Argv<DiffArgs>,
   handler: (argv) => {
     const a = readVcdFile(argv.a);
     const b = readVcdFile(argv.b);
@@ -127,7 +160,8 @@ const diff: CommandModule<object, DiffArgs> = {
       ...(argv['clock-b'] !== undefined ? { cyclesB: { clock: argv['clock-b'] } } : {}),
     };
     const report = findDivergence(a, b, options);
-    if (report.compared === 0) throw new UserError(`${argv.a} and ${argv.b} share no signal names; try --strip-a/--strip-b`);
+    if (report.compared === 0)
+      throw new UserError(`${argv.a} and ${argv.b} share no signal names; try --strip-a/--strip-b`);
     const unmatched = `compared ${report.compared} signals; ${report.onlyInA.length} only in A, ${report.onlyInB.length} only in B, ${report.mismatchedWidths.length} of different widths`;
     const divergence = report.divergence;
     if (!divergence) {
@@ -137,7 +171,8 @@ const diff: CommandModule<object, DiffArgs> = {
     const cycle = divergence.cycle !== undefined ? ` (cycle ${divergence.cycle})` : '';
     const names = divergence.differences.map((difference) => difference.name).join(', ');
     process.stdout.write(`diverged at ${formatTime(report)}${cycle}: ${names} (${unmatched})\n`);
-    for (const difference of divergence.differences) process.stdout.write(`  ${difference.name}: A=${formatValue(difference.a)} B=${formatValue(difference.b)}\n`);
+    for (const difference of divergence.differences)
+      process.stdout.write(`  ${difference.name}: A=${formatValue(difference.a)} B=${formatValue(difference.b)}\n`);
     if (argv.svg !== undefined || argv.png !== undefined) writePicture(divergencePicture(a, b, report, options), argv);
     throw new UserError(`${argv.a} and ${argv.b} diverge`);
   },
@@ -150,7 +185,8 @@ function signalTree(trace: VcdTrace): string {
   for (const signal of trace.signals) {
     let common = 0;
     while (common < open.length && open[common] === signal.path[common]) common++;
-    for (let depth = common; depth < signal.path.length; depth++) text += `${'  '.repeat(depth)}${signal.path[depth]}/\n`;
+    for (let depth = common; depth < signal.path.length; depth++)
+      text += `${'  '.repeat(depth)}${signal.path[depth]}/\n`;
     open = signal.path;
     const kind = signal.kind === 'bits' ? `[${signal.width}]` : `(${signal.kind})`;
     text += `${'  '.repeat(signal.path.length)}${signal.name} ${kind}\n`;
@@ -161,7 +197,12 @@ function signalTree(trace: VcdTrace): string {
 const list: CommandModule<object, ListArgs> = {
   command: 'list',
   describe: 'print the signal tree of a VCD with widths',
-  builder: (yargs: Argv) => yargs.option('vcd', { type: 'string', demandOption: true, describe: 'the VCD file to read' }) as unknown as Argv<ListArgs>,
+  builder: (yargs: Argv) =>
+    yargs.option('vcd', {
+      type: 'string',
+      demandOption: true,
+      describe: 'the VCD file to read',
+    }) as unknown as Argv<ListArgs>,
   handler: (argv) => {
     process.stdout.write(signalTree(readVcdFile(argv.vcd, { keep: () => false })));
   },
@@ -174,6 +215,7 @@ function splitCommas(values: string[]): string[] {
 /** `gen wave show|diff|list`: waveform pictures, trace comparison, signal listing. */
 export const waveCommand: CommandModule<object, object> = {
   command: 'wave',
-  builder: (yargs: Argv) => yargs.command(show).command(diff).command(list).demandCommand(1, 'name an action: show, diff or list'),
+  builder: (yargs: Argv) =>
+    yargs.command(show).command(diff).command(list).demandCommand(1, 'name an action: show, diff or list'),
   handler: () => {},
 };

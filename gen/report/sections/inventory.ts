@@ -1,7 +1,7 @@
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { topModule } from '../../../hw/ir/ir.ts';
 import { registry, type RegisteredTop } from '../../registry.ts';
-import { verilogOutputs } from '../../verilog/writeDesign.ts';
+import { verilogOutputs } from '../../../hw/verilog/writeDesign.ts';
 import { escapeHtml, ShownNumbers, tableHtml } from '../html.ts';
 import type { ReportSection, SectionResult } from '../types.ts';
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import type { EngineName } from '../../../verif/engines/engine.ts';
+import type { EngineName } from '../../../engines/engine.ts';
 import { WHOLE } from '../../../verif/regress/cases.ts';
 import { runRegression, type SuiteRun } from '../../../verif/regress/regression.ts';
-import { REGRESS_SUITES } from '../../../verif/regress/suites/index.ts';
+import { REGRESS_SUITES } from '../../../verif/suites/index.ts';
 import type { RegressSuite } from '../../../verif/regress/suite.ts';
 import { availableEngines } from '../engines.ts';
 import { escapeHtml, ShownNumbers, tableHtml } from '../html.ts';

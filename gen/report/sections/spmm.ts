@@ -1,7 +1,7 @@
-import { KERNEL_TITLES, SPMM_KERNELS, type SpmmKernel } from '../../../verif/system/kernels.ts';
-import { sweepFigures } from '../../../verif/system/figures.ts';
-import { runSweep, type SweepOptions } from '../../../verif/system/sweep.ts';
-import type { KernelTiming } from '../../../verif/system/timingModel.ts';
+import { KERNEL_TITLES, SPMM_KERNELS, type SpmmKernel } from '../../../gpu/system/kernels.ts';
+import { sweepFigures } from '../../../gpu/system/figures.ts';
+import { runSweep, type SweepOptions } from '../../../gpu/system/sweep.ts';
+import type { KernelTiming } from '../../../gpu/system/timingModel.ts';
 import { escapeHtml, figureHtml, ShownNumbers, tableHtml } from '../html.ts';
 import type { ReportSection, SectionContext, SectionResult } from '../types.ts';
 
@@ -9,7 +9,7 @@ const PROFILE = 'rtx6000ada';
 const N = 8;
 const SEED = 1;
 
-/** The paper's claimed speedups of the Coruscant STC over cuBLAS (SPEC §7). */
+/** The paper's claimed speedups of the Coruscant STC over cuBLAS (docs/spec.md §7). */
 const PAPER_SPEEDUP: Readonly<Record<string, number>> = { '0.5': 1.5, '0.6': 1.72, '0.7': 2.02 };
 
 /** The sweep: OPT-30B and OPT-66B shapes at 30–70 % (--quick: OPT-66B at 50 and 70 %, fewer simulated sectors). */
@@ -39,7 +39,7 @@ function rowOf(runs: readonly KernelTiming[], shown: ShownNumbers): string[] {
 }
 
 /**
- * The SpMM system model (SPEC §7): dense, Flash-LLM, the Coruscant software kernel and the
+ * The SpMM system model (docs/spec.md §7): dense, Flash-LLM, the Coruscant software kernel and the
  * Coruscant STC on the modeled GPU memory path, with the tensor core's cycles and sampled tiles'
  * numerics taken from the RTL; the paper-style figures and the speedups next to the paper's claims.
  */

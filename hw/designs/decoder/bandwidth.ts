@@ -9,7 +9,7 @@ export const VOLTA_REGISTER_READ_BYTES_PER_CYCLE = 384;
 
 const FP16_BYTES = 2;
 const REGISTER_BYTES = 4;
-/** SPEC §2: accumulation in FP32. */
+/** docs/spec.md §2: accumulation in FP32. */
 const FP32_BYTES = 4;
 
 /** One kind of register-file read: how many items per cycle, of what size. */
@@ -77,8 +77,16 @@ export function decoderPortShape(ports: readonly IrPort[]): DecoderPortShape {
     }
   }
   const pointer = ports.find((port) => port.name === 'pointer');
-  if (threads.size === 0 || !pointer || bitmaps !== threads.size) throw new Error('internal: not a BitmapDecoder port list (operand_<t>_<s>_register, bitmap_<t>, pointer)');
-  return { threads: threads.size, slots: slots.size, tileLength, registerAddressBits, pointerBits: pointer.width, cyclesPerMma: tileLength / slots.size };
+  if (threads.size === 0 || !pointer || bitmaps !== threads.size)
+    throw new Error('internal: not a BitmapDecoder port list (operand_<t>_<s>_register, bitmap_<t>, pointer)');
+  return {
+    threads: threads.size,
+    slots: slots.size,
+    tileLength,
+    registerAddressBits,
+    pointerBits: pointer.width,
+    cyclesPerMma: tileLength / slots.size,
+  };
 }
 
 /** A line with its product. */
@@ -96,7 +104,9 @@ const formatBytes = (bytes: number): string => `${Number.isInteger(bytes) ? byte
 function render(title: string, result: BandwidthAccounting, budget: number): string[] {
   return [
     title,
-    ...result.lines.map((entry) => `  ${entry.item.padEnd(22)} ${formatBytes(entry.bytesPerCycle).padStart(9)}   ${entry.derivation}`),
+    ...result.lines.map(
+      (entry) => `  ${entry.item.padEnd(22)} ${formatBytes(entry.bytesPerCycle).padStart(9)}   ${entry.derivation}`,
+    ),
     `  ${'total'.padEnd(22)} ${formatBytes(result.total).padStart(9)}   ${result.withinBudget ? '≤' : '>'} ${budget} B budget`,
   ];
 }
@@ -106,25 +116,62 @@ function render(title: string, result: BandwidthAccounting, budget: number): str
  * elaborated BitmapDecoder's ports: the paper's accounting (344 B at the defaults), this design's,
  * and the two ways it could exceed Volta's 384 B.
  */
-export function registerFileBandwidthReport(params: Partial<typeof DECODER_DEFAULTS> = {}): RegisterFileBandwidthReport {
+export function registerFileBandwidthReport(
+  params: Partial<typeof DECODER_DEFAULTS> = {},
+): RegisterFileBandwidthReport {
   const shape = decoderPortShape(topModule(elaborate(BitmapDecoder, params)).ports);
   const { threads, slots, tileLength, cyclesPerMma } = shape;
   const budget = VOLTA_REGISTER_READ_BYTES_PER_CYCLE;
   const selects = threads * slots;
-  const aLine = line('A nonzeros (FP16)', selects, FP16_BYTES, `${threads} threads × ${slots} operand selects (operand_<t>_<s>_register/half) × ${FP16_BYTES} B`);
-  const bLine = line('B dense (FP16)', slots, FP16_BYTES, `${slots} consecutive elements from pointer[${shape.pointerBits - 1}:0], broadcast to all threads, × ${FP16_BYTES} B`);
+  const aLine = line(
+    'A nonzeros (FP16)',
+    selects,
+    FP16_BYTES,
+    `${threads} threads × ${slots} operand selects (operand_<t>_<s>_register/half) × ${FP16_BYTES} B`,
+  );
+  const bLine = line(
+    'B dense (FP16)',
+    slots,
+    FP16_BYTES,
+    `${slots} consecutive elements from pointer[${shape.pointerBits - 1}:0], broadcast to all threads, × ${FP16_BYTES} B`,
+  );
   const bitmapBitsPerCycle = (threads * tileLength) / cyclesPerMma;
-  const bitmapLine = line('bitmaps', bitmapBitsPerCycle / 8, 1, `${threads} threads × ${tileLength}-bit bitmap_<t> / ${cyclesPerMma} cycles = ${threads} × ${slots} bits = ${bitmapBitsPerCycle} bits`);
+  const bitmapLine = line(
+    'bitmaps',
+    bitmapBitsPerCycle / 8,
+    1,
+    `${threads} threads × ${tileLength}-bit bitmap_<t> / ${cyclesPerMma} cycles = ${threads} × ${slots} bits = ${bitmapBitsPerCycle} bits`,
+  );
 
   const paper = accounting(
-    [aLine, bLine, line('C accumulators', threads, FP16_BYTES, `${threads} threads × 1 × ${FP16_BYTES} B (the paper counts them as 2-byte operands)`), bitmapLine],
+    [
+      aLine,
+      bLine,
+      line(
+        'C accumulators',
+        threads,
+        FP16_BYTES,
+        `${threads} threads × 1 × ${FP16_BYTES} B (the paper counts them as 2-byte operands)`,
+      ),
+      bitmapLine,
+    ],
     budget,
   );
-  const accumulatorLine = line('C accumulators (FP32)', threads / cyclesPerMma, FP32_BYTES, `${threads} threads × ${FP32_BYTES} B once per MMA / ${cyclesPerMma} cycles (the lane keeps the sum in its register)`);
+  const accumulatorLine = line(
+    'C accumulators (FP32)',
+    threads / cyclesPerMma,
+    FP32_BYTES,
+    `${threads} threads × ${FP32_BYTES} B once per MMA / ${cyclesPerMma} cycles (the lane keeps the sum in its register)`,
+  );
   const design = accounting([aLine, bLine, accumulatorLine, bitmapLine], budget);
   // slots consecutive value indices b … b+slots−1 span ⌊slots/2⌋+1 registers when b is odd.
   const spanned = Math.floor(slots / 2) + 1;
-  const wholeRegisterA = line('A as whole registers', threads * spanned, REGISTER_BYTES, `${threads} threads × ${spanned} registers (odd base) × ${REGISTER_BYTES} B`);
+  const wholeRegisterA = line(
+    'A as whole registers',
+    threads * spanned,
+    REGISTER_BYTES,
+    `${threads} threads × ${spanned} registers (odd base) × ${REGISTER_BYTES} B`,
+  );
   const fp32AccumulatorEveryCycle = design.total - accumulatorLine.bytesPerCycle + threads * FP32_BYTES;
 
   const text = [
@@ -134,7 +181,7 @@ export function registerFileBandwidthReport(params: Partial<typeof DECODER_DEFAU
     ...render("Paper's accounting (every operand a 2-byte read, every cycle):", paper, budget),
     `  = (${selects} + ${slots} + ${threads}) × ${FP16_BYTES} B + ${formatBytes(bitmapLine.bytesPerCycle)} = ${formatBytes(paper.total)}`,
     '',
-    ...render("This design's accounting (FP32 accumulators per SPEC §2, read once per MMA):", design, budget),
+    ...render("This design's accounting (FP32 accumulators per docs/spec.md §2, read once per MMA):", design, budget),
     '',
     'Where it could exceed the budget:',
     `  FP32 accumulators read every cycle: ${formatBytes(fp32AccumulatorEveryCycle)} (${fp32AccumulatorEveryCycle <= budget ? '≤' : '>'} ${budget} B).`,

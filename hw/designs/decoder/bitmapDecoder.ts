@@ -20,7 +20,7 @@ export const BitmapDecoder = defineModule({
     const widths = decoderWidths(p);
     return {
       start: input(1, 'begin an MMA: load bitmap_* at this edge; operands from the next cycle'),
-      bitmap: vec(p.threads, input(p.tileLength, "thread t's row-tile bitmap, bit c ↔ column c (SPEC §3.2)")),
+      bitmap: vec(p.threads, input(p.tileLength, "thread t's row-tile bitmap, bit c ↔ column c (docs/spec.md §3.2)")),
       valid: output(1, "this cycle's operand selects and pointer belong to an MMA"),
       first: output(1, 'first cycle of an MMA'),
       last: output(1, 'last cycle of an MMA; start may be asserted now (no bubble)'),
@@ -29,7 +29,10 @@ export const BitmapDecoder = defineModule({
     };
   },
   build(m, io, p) {
-    const sequencer = m.instance(DensePointerIncrementer, { name: 'dense_pointer', params: { tileLength: p.tileLength, slots: p.slots } });
+    const sequencer = m.instance(DensePointerIncrementer, {
+      name: 'dense_pointer',
+      params: { tileLength: p.tileLength, slots: p.slots },
+    });
     sequencer.start.set(io.start);
     io.valid.set(sequencer.active);
     io.first.set(sequencer.first);
@@ -37,7 +40,10 @@ export const BitmapDecoder = defineModule({
     io.pointer.set(sequencer.pointer);
 
     io.bitmap.forEach((bitmap, thread) => {
-      const slice = m.instance(BitmapThreadSlice, { name: `thread_${thread}`, params: { tileLength: p.tileLength, slots: p.slots } });
+      const slice = m.instance(BitmapThreadSlice, {
+        name: `thread_${thread}`,
+        params: { tileLength: p.tileLength, slots: p.slots },
+      });
       slice.start.set(io.start);
       slice.bitmap.set(bitmap);
       slice.operand.forEach((select, slot) => {

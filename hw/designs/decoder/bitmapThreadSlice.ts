@@ -6,7 +6,7 @@ import { RegisterIndexEmitter, operandSelectPorts } from './registerIndexEmitter
 
 /**
  * One thread's part of the bitmap decoder: the thread's bitmap, consumed lowest bits first
- * (SPEC §3.2 is LSB first for exactly this reason), through lane detector → adder chain →
+ * (docs/spec.md §3.2 is LSB first for exactly this reason), through lane detector → adder chain →
  * register index emitter.
  */
 export const BitmapThreadSlice = defineModule({

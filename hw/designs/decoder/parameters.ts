@@ -1,10 +1,14 @@
 import { bitsFor } from '../../core/index.ts';
 
 /**
- * Parameters shared by the bitmap decoder blocks (SPEC §4.1). The defaults reproduce the paper:
+ * Parameters shared by the bitmap decoder blocks (docs/spec.md §4.1). The defaults reproduce the paper:
  * a warp of 32 threads, 64-element row tiles, 4 bitmap bits (4 MAC slots) per cycle.
  */
-export const DECODER_DEFAULTS: { readonly threads: number; readonly tileLength: number; readonly slots: number } = { threads: 32, tileLength: 64, slots: 4 };
+export const DECODER_DEFAULTS: { readonly threads: number; readonly tileLength: number; readonly slots: number } = {
+  threads: 32,
+  tileLength: 64,
+  slots: 4,
+};
 
 /** What each parameter means, for `gen list` and the docs. */
 export const DECODER_PARAMETER_DOCS = {
@@ -45,12 +49,21 @@ export function decoderWidths(p: { readonly tileLength: number; readonly slots: 
 const LIMITS = { slots: [1, 64], tileLength: [4, 4096], threads: [1, 1024] } as const;
 
 /** Rejects parameter sets the decoder cannot build; undefined when fine. */
-export function validateDecoderParams(p: { readonly threads?: number; readonly tileLength?: number; readonly slots?: number }): string | undefined {
+export function validateDecoderParams(p: {
+  readonly threads?: number;
+  readonly tileLength?: number;
+  readonly slots?: number;
+}): string | undefined {
   for (const [key, [low, high]] of Object.entries(LIMITS)) {
     const value = p[key as keyof typeof LIMITS];
-    if (value !== undefined && (!Number.isInteger(value) || value < low || value > high)) return `${key} must be a whole number from ${low} to ${high}, got ${value}`;
+    if (value !== undefined && (!Number.isInteger(value) || value < low || value > high))
+      return `${key} must be a whole number from ${low} to ${high}, got ${value}`;
   }
-  if (p.tileLength !== undefined && p.slots !== undefined && (p.tileLength % p.slots !== 0 || p.tileLength < 2 * p.slots))
+  if (
+    p.tileLength !== undefined &&
+    p.slots !== undefined &&
+    (p.tileLength % p.slots !== 0 || p.tileLength < 2 * p.slots)
+  )
     return `tileLength (${p.tileLength}) must be a multiple of slots (${p.slots}) and take at least 2 cycles`;
   return undefined;
 }

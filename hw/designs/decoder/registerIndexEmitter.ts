@@ -10,7 +10,7 @@ export const operandSelectPorts = (registerWidth: number) => ({
 
 /**
  * Paper Fig. 14 ❺: turns value indices into register-file reads — value v lives in register
- * v >> 1, high half when v is odd (SPEC §3.2) — and zero-fills empty slots so the lane always
+ * v >> 1, high half when v is odd (docs/spec.md §3.2) — and zero-fills empty slots so the lane always
  * receives `slots` operands per cycle.
  */
 export const RegisterIndexEmitter = defineModule({

@@ -62,7 +62,8 @@ export function leadingZeros(value: Value): Value {
     const upper = count(node.bits(node.width - 1, half));
     const lower = count(node.bits(half - 1, 0));
     // With one-bit halves there is no count below: the node's count is "upper bit is zero".
-    const nodeCount = upper.count && lower.count ? cat(upper.zero, mux(upper.zero, lower.count, upper.count)) : upper.zero;
+    const nodeCount =
+      upper.count && lower.count ? cat(upper.zero, mux(upper.zero, lower.count, upper.count)) : upper.zero;
     return { zero: upper.zero.and(lower.zero), count: nodeCount };
   };
   const tree = count(padded);
@@ -99,7 +100,12 @@ export type StageSignals = Readonly<Record<string, Value>>;
  * show the same names whether or not the cut is `registered` (then a register, one cycle of
  * latency; otherwise a wire).
  */
-export function pipelineCut<T extends StageSignals>(m: ModuleBuilder, stage: string, signals: T, registered: boolean): T {
+export function pipelineCut<T extends StageSignals>(
+  m: ModuleBuilder,
+  stage: string,
+  signals: T,
+  registered: boolean,
+): T {
   const out: Record<string, Value> = {};
   for (const [name, value] of Object.entries(signals)) {
     if (registered) {

@@ -4,7 +4,7 @@
  * lane has its own operands, C element and accumulator.
  */
 import { input, output, vec, type IoOf } from '../../core/index.ts';
-import { DOT_WIDTH } from './DotProduct4.ts';
+import { DOT_WIDTH } from './dotProduct4.ts';
 
 /** The port tree of a group of `lanes` lanes. */
 export function laneGroupPorts(lanes: number) {
@@ -25,7 +25,10 @@ export type LaneGroupIo = IoOf<ReturnType<typeof laneGroupPorts>>;
 export type LaneIo = LaneGroupIo['lane'][number];
 
 /** Wires a child's lane (inputs from the parent lane, accumulator back out). */
-export function connectLane(child: { a: LaneIo['a']; b: LaneIo['b']; c: LaneIo['c']; acc: LaneIo['acc'] }, parent: LaneIo): void {
+export function connectLane(
+  child: { a: LaneIo['a']; b: LaneIo['b']; c: LaneIo['c']; acc: LaneIo['acc'] },
+  parent: LaneIo,
+): void {
   child.a.forEach((a, k) => a.set(parent.a[k]!));
   child.b.forEach((b, k) => b.set(parent.b[k]!));
   child.c.set(parent.c);

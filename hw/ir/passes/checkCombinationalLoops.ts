@@ -84,7 +84,9 @@ function reportLoop(module: IrModule, loop: number[]): never {
 function summarize(module: IrModule, edges: number[][]): Map<string, Set<string>> {
   const reverse: number[][] = module.nets.map(() => []);
   edges.forEach((successors, net) => successors.forEach((successor) => reverse[successor]!.push(net)));
-  const inputPortOfNet = new Map(module.ports.filter((port) => port.direction === 'input').map((port) => [port.net, port.name]));
+  const inputPortOfNet = new Map(
+    module.ports.filter((port) => port.direction === 'input').map((port) => [port.net, port.name]),
+  );
   const summary = new Map<string, Set<string>>();
   for (const port of module.ports) {
     if (port.direction !== 'output') continue;

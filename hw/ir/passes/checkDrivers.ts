@@ -10,6 +10,7 @@ export function checkDrivers(module: IrModule): void {
   for (const instance of module.instances) for (const net of instance.outputs.values()) drivers[net]!++;
   module.nets.forEach((net, id) => {
     if (drivers[id] === 0) throw new UndrivenSignalError(net.location, `'${net.name}' in ${module.name} has no driver`);
-    if (drivers[id]! > 1) throw new MultipleDriverError(net.location, `'${net.name}' in ${module.name} has ${drivers[id]} drivers`);
+    if (drivers[id]! > 1)
+      throw new MultipleDriverError(net.location, `'${net.name}' in ${module.name} has ${drivers[id]} drivers`);
   });
 }

@@ -20,7 +20,10 @@ export function foldConstants(module: IrModule): void {
       if (select === undefined) continue;
       const chosen = select ? cell.inputs[1]! : cell.inputs[2]!;
       const value = constantOf.get(chosen);
-      module.cells[index] = value === undefined ? { op: 'buf', output: cell.output, inputs: [chosen], location: cell.location } : constantCell(cell, value);
+      module.cells[index] =
+        value === undefined
+          ? { op: 'buf', output: cell.output, inputs: [chosen], location: cell.location }
+          : constantCell(cell, value);
       if (value !== undefined) constantOf.set(cell.output, value);
       continue;
     }

@@ -17,7 +17,8 @@ export function removeDeadCode(module: IrModule): void {
   };
   module.nets.forEach((net) => net.kind !== 'node' && mark(net.id));
   for (const register of module.registers) mark(register.d);
-  for (const memory of module.memories) for (const port of memory.writePorts) [port.address, port.data, port.enable].forEach(mark);
+  for (const memory of module.memories)
+    for (const port of memory.writePorts) [port.address, port.data, port.enable].forEach(mark);
   for (const instance of module.instances) for (const net of instance.inputs.values()) mark(net);
   while (work.length > 0) {
     const cell = driver[work.pop()!]!;
@@ -34,12 +35,21 @@ function compactNets(module: IrModule, keep: Uint8Array): void {
   module.nets.forEach((_, id) => keep[id] && (newId[id] = next++));
   const map = (id: number): number => newId[id]!;
   module.nets = module.nets.filter((net) => keep[net.id]).map((net) => ({ ...net, id: map(net.id) }));
-  module.cells = module.cells.filter((cell) => keep[cell.output]).map((cell) => ({ ...cell, output: map(cell.output), inputs: cell.inputs.map(map) }));
-  module.registers.forEach((register, index) => (module.registers[index] = { ...register, q: map(register.q), d: map(register.d) }));
+  module.cells = module.cells
+    .filter((cell) => keep[cell.output])
+    .map((cell) => ({ ...cell, output: map(cell.output), inputs: cell.inputs.map(map) }));
+  module.registers.forEach(
+    (register, index) => (module.registers[index] = { ...register, q: map(register.q), d: map(register.d) }),
+  );
   module.memories.forEach((memory, index) => {
     module.memories[index] = {
       ...memory,
-      writePorts: memory.writePorts.map((port) => ({ ...port, address: map(port.address), data: map(port.data), enable: map(port.enable) })),
+      writePorts: memory.writePorts.map((port) => ({
+        ...port,
+        address: map(port.address),
+        data: map(port.data),
+        enable: map(port.enable),
+      })),
     };
   });
   module.instances.forEach((instance, index) => {

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { defineModule, input, output, vec, mux, cat, select, constant, bitsFor, flattenPorts, MAX_WIDTH, InvalidParameterError } from '../../../hw/core/index.ts';
+import {
+  defineModule,
+  input,
+  output,
+  vec,
+  mux,
+  cat,
+  select,
+  constant,
+  bitsFor,
+  flattenPorts,
+  MAX_WIDTH,
+  InvalidParameterError,
+} from '../../../hw/core/index.ts';
 import { elaborate, moduleNameFor } from '../../../hw/ir/elaborate.ts';
 import { topModule, type IrDesign } from '../../../hw/ir/ir.ts';
 import { Simulator } from '../../../hw/sim/simulator.ts';
@@ -14,12 +27,21 @@ describe('DSL building blocks', () => {
   it('ports: bundles and arrays flatten to name_field_index in declaration order', () => {
     const tree = { op: vec(2, { reg: output(5), zero: output(1) }), start: input(1) };
     expect(flattenPorts(tree).map((port) => `${port.name}:${port.spec.direction}:${port.spec.width}`)).toEqual([
-      'op_0_reg:output:5', 'op_0_zero:output:1', 'op_1_reg:output:5', 'op_1_zero:output:1', 'start:input:1',
+      'op_0_reg:output:5',
+      'op_0_zero:output:1',
+      'op_1_reg:output:5',
+      'op_1_zero:output:1',
+      'start:input:1',
     ]);
   });
 
   it('parameter sets name their modules deterministically', () => {
-    const Adder = defineModule({ name: 'Adder', defaults: { width: 8, wrap: true }, ports: (p) => ({ a: input(p.width), y: output(p.width) }), build: (_m, io) => io.y.set(io.a) });
+    const Adder = defineModule({
+      name: 'Adder',
+      defaults: { width: 8, wrap: true },
+      ports: (p) => ({ a: input(p.width), y: output(p.width) }),
+      build: (_m, io) => io.y.set(io.a),
+    });
     expect(moduleNameFor(Adder, { width: 8, wrap: true })).toBe('Adder');
     expect(moduleNameFor(Adder, { wrap: false, width: 16 })).toBe('Adder_width_16_wrap_false');
     expect(elaborate(Adder, { width: 16 }).top).toBe('Adder_width_16');
@@ -30,7 +52,18 @@ describe('DSL building blocks', () => {
     const Ops = defineModule({
       name: 'Ops',
       defaults: {},
-      ports: () => ({ a: input(8), b: input(8), s: input(2), pick: output(8), joined: output(16), selected: output(8), top: output(1), carry: output(9), signed: output(12), greater: output(1) }),
+      ports: () => ({
+        a: input(8),
+        b: input(8),
+        s: input(2),
+        pick: output(8),
+        joined: output(16),
+        selected: output(8),
+        top: output(1),
+        carry: output(9),
+        signed: output(12),
+        greater: output(1),
+      }),
       build(_m, io) {
         io.pick.set(mux(io.a.gt(io.b), io.a, io.b));
         io.joined.set(cat(io.a, io.b));
@@ -42,7 +75,12 @@ describe('DSL building blocks', () => {
       },
     });
     const sim = simulate(elaborate(Ops));
-    for (const [a, b, s] of [[0x80, 0x7f, 0], [3, 250, 1], [17, 17, 2], [0xff, 0x0f, 3]] as const) {
+    for (const [a, b, s] of [
+      [0x80, 0x7f, 0],
+      [3, 250, 1],
+      [17, 17, 2],
+      [0xff, 0x0f, 3],
+    ] as const) {
       sim.poke('a', a);
       sim.poke('b', b);
       sim.poke('s', s);
@@ -74,7 +112,12 @@ describe('DSL building blocks', () => {
       },
     });
     const sim = simulate(elaborate(Priority));
-    const cases: [number, number, number][] = [[1, 1, 2], [1, 0, 2], [0, 1, 3], [0, 0, 4]];
+    const cases: [number, number, number][] = [
+      [1, 1, 2],
+      [1, 0, 2],
+      [0, 1, 3],
+      [0, 0, 4],
+    ];
     for (const [x, y, expected] of cases) {
       sim.poke('x', x);
       sim.poke('y', y);
@@ -131,12 +174,42 @@ describe('DSL building blocks', () => {
     expect(sim.peekNumber('later')).toBe(0);
     sim.step();
     expect(sim.peekNumber('later')).toBe(99);
-    expect(() => elaborate(defineModule({ name: 'Odd', defaults: {}, ports: () => ({ y: output(1) }), build: (m, io) => { m.memory('m', { depth: 3, width: 1 }); io.y.set(0); } }))).toThrow(/power of two/);
+    expect(() =>
+      elaborate(
+        defineModule({
+          name: 'Odd',
+          defaults: {},
+          ports: () => ({ y: output(1) }),
+          build: (m, io) => {
+            m.memory('m', { depth: 3, width: 1 });
+            io.y.set(0);
+          },
+        }),
+      ),
+    ).toThrow(/power of two/);
   });
 
   it('instances: clock and reset are passed down; ports keep their names in the IR', () => {
-    const Inner = defineModule({ name: 'Inner', defaults: {}, ports: () => ({ d: input(4), q: output(4) }), build: (m, io) => { const r = m.reg('r', 4, { reset: 0 }); r.set(io.d); io.q.set(r); } });
-    const Outer = defineModule({ name: 'Outer', defaults: {}, ports: () => ({ d: input(4), q: output(4) }), build: (m, io) => { const inner = m.instance(Inner, { name: 'stage' }); inner.d.set(io.d); io.q.set(inner.q); } });
+    const Inner = defineModule({
+      name: 'Inner',
+      defaults: {},
+      ports: () => ({ d: input(4), q: output(4) }),
+      build: (m, io) => {
+        const r = m.reg('r', 4, { reset: 0 });
+        r.set(io.d);
+        io.q.set(r);
+      },
+    });
+    const Outer = defineModule({
+      name: 'Outer',
+      defaults: {},
+      ports: () => ({ d: input(4), q: output(4) }),
+      build: (m, io) => {
+        const inner = m.instance(Inner, { name: 'stage' });
+        inner.d.set(io.d);
+        io.q.set(inner.q);
+      },
+    });
     const design = elaborate(Outer);
     expect(design.modules.map((module) => module.name)).toEqual(['Inner', 'Outer']);
     expect(topModule(design).ports.map((port) => port.name)).toEqual(['clk', 'reset', 'd', 'q']);
@@ -149,7 +222,12 @@ describe('DSL building blocks', () => {
   });
 
   it('widths up to MAX_WIDTH are simulated exactly', () => {
-    const Wide = defineModule({ name: 'Wide', defaults: {}, ports: () => ({ a: input(4096), y: output(4096) }), build: (_m, io) => io.y.set(io.a.add(io.a.not().shr(4095))) });
+    const Wide = defineModule({
+      name: 'Wide',
+      defaults: {},
+      ports: () => ({ a: input(4096), y: output(4096) }),
+      build: (_m, io) => io.y.set(io.a.add(io.a.not().shr(4095))),
+    });
     const sim = simulate(elaborate(Wide));
     const value = (1n << 4095n) | 12345n;
     sim.poke('a', value);

@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { basename } from 'node:path';
 import {
-  defineModule, input, output, HdlError, WidthMismatchError, UndrivenSignalError, MultipleDriverError, CombinationalLoopError, SliceRangeError,
-  DuplicateNameError, InvalidParameterError, type ModuleDefinition,
+  defineModule,
+  input,
+  output,
+  HdlError,
+  WidthMismatchError,
+  UndrivenSignalError,
+  MultipleDriverError,
+  CombinationalLoopError,
+  SliceRangeError,
+  DuplicateNameError,
+  InvalidParameterError,
+  type ModuleDefinition,
 } from '../../../hw/core/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 
@@ -11,9 +21,14 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 const thisFile = fileURLToPath(import.meta.url);
 const source = readFileSync(thisFile, 'utf8').split('\n');
-const lineOf = (marker: string): number => source.findIndex((line) => line.includes(marker) && !line.includes('lineOf(')) + 1;
+const lineOf = (marker: string): number =>
+  source.findIndex((line) => line.includes(marker) && !line.includes('lineOf(')) + 1;
 
-function expectHdlError(definition: ModuleDefinition, kind: new (...args: never[]) => HdlError, marker: string): HdlError {
+function expectHdlError(
+  definition: ModuleDefinition,
+  kind: new (...args: never[]) => HdlError,
+  marker: string,
+): HdlError {
   let caught: unknown;
   try {
     elaborate(definition);
@@ -29,22 +44,35 @@ function expectHdlError(definition: ModuleDefinition, kind: new (...args: never[
 }
 
 const module = (build: ModuleDefinition['build']) =>
-  defineModule({ name: 'Faulty', defaults: {}, ports: () => ({ a: input(4), b: input(8), y: output(4) }), build }) as unknown as ModuleDefinition;
+  defineModule({
+    name: 'Faulty',
+    defaults: {},
+    ports: () => ({ a: input(4), b: input(8), y: output(4) }),
+    build,
+  }) as unknown as ModuleDefinition;
 
 describe('user mistakes raise HdlError at the user line', () => {
   it('width mismatch in an operator', () => {
-    const error = expectHdlError(module((_m, io) => {
-      const ports = io as unknown as { a: { add(x: unknown): unknown }; b: unknown; y: { set(x: unknown): void } };
-      ports.y.set(ports.a.add(ports.b)); // MARK-width-op
-    }), WidthMismatchError, 'MARK-width-op');
+    const error = expectHdlError(
+      module((_m, io) => {
+        const ports = io as unknown as { a: { add(x: unknown): unknown }; b: unknown; y: { set(x: unknown): void } };
+        ports.y.set(ports.a.add(ports.b)); // MARK-width-op
+      }),
+      WidthMismatchError,
+      'MARK-width-op',
+    );
     expect(error.message).toMatch(/4 and 8 bits/);
   });
 
   it('width mismatch in an assignment', () => {
-    expectHdlError(module((_m, io) => {
-      const ports = io as unknown as { b: unknown; y: { set(x: unknown): void } };
-      ports.y.set(ports.b); // MARK-width-assign
-    }), WidthMismatchError, 'MARK-width-assign');
+    expectHdlError(
+      module((_m, io) => {
+        const ports = io as unknown as { b: unknown; y: { set(x: unknown): void } };
+        ports.y.set(ports.b); // MARK-width-assign
+      }),
+      WidthMismatchError,
+      'MARK-width-assign',
+    );
   });
 
   it('undriven output (at its declaration: the module definition)', () => {
@@ -53,72 +81,128 @@ describe('user mistakes raise HdlError at the user line', () => {
   });
 
   it('wire driven on only some paths of a when', () => {
-    const error = expectHdlError(module((m, io) => {
-      const ports = io as unknown as { a: import('../../../hw/core/index.ts').Value; y: import('../../../hw/core/index.ts').Signal };
-      const partial = m.wire('partial', 4); // MARK-partial
-      m.when(ports.a.bit(0), () => partial.set(ports.a));
-      ports.y.set(partial);
-    }), UndrivenSignalError, 'MARK-partial');
+    const error = expectHdlError(
+      module((m, io) => {
+        const ports = io as unknown as {
+          a: import('../../../hw/core/index.ts').Value;
+          y: import('../../../hw/core/index.ts').Signal;
+        };
+        const partial = m.wire('partial', 4); // MARK-partial
+        m.when(ports.a.bit(0), () => partial.set(ports.a));
+        ports.y.set(partial);
+      }),
+      UndrivenSignalError,
+      'MARK-partial',
+    );
     expect(error.message).toMatch(/not driven on every path/);
   });
 
   it('two unconditional drivers', () => {
-    expectHdlError(module((_m, io) => {
-      const ports = io as unknown as { a: import('../../../hw/core/index.ts').Value; y: import('../../../hw/core/index.ts').Signal };
-      ports.y.set(ports.a);
-      ports.y.set(ports.a.not()); // MARK-multiple
-    }), MultipleDriverError, 'MARK-multiple');
+    expectHdlError(
+      module((_m, io) => {
+        const ports = io as unknown as {
+          a: import('../../../hw/core/index.ts').Value;
+          y: import('../../../hw/core/index.ts').Signal;
+        };
+        ports.y.set(ports.a);
+        ports.y.set(ports.a.not()); // MARK-multiple
+      }),
+      MultipleDriverError,
+      'MARK-multiple',
+    );
   });
 
   it('driving an input', () => {
-    expectHdlError(module((_m, io) => {
-      const ports = io as unknown as { a: import('../../../hw/core/index.ts').Signal; y: import('../../../hw/core/index.ts').Signal };
-      ports.a.set(0); // MARK-drive-input
-      ports.y.set(ports.a);
-    }), MultipleDriverError, 'MARK-drive-input');
+    expectHdlError(
+      module((_m, io) => {
+        const ports = io as unknown as {
+          a: import('../../../hw/core/index.ts').Signal;
+          y: import('../../../hw/core/index.ts').Signal;
+        };
+        ports.a.set(0); // MARK-drive-input
+        ports.y.set(ports.a);
+      }),
+      MultipleDriverError,
+      'MARK-drive-input',
+    );
   });
 
   it('combinational loop, with the path of signals', () => {
-    const error = expectHdlError(module((m, io) => {
-      const ports = io as unknown as { a: import('../../../hw/core/index.ts').Value; y: import('../../../hw/core/index.ts').Signal };
-      const first = m.wire('loop_first', 4); // MARK-loop
-      const second = m.wire('loop_second', 4);
-      first.set(second.xor(ports.a));
-      second.set(first);
-      ports.y.set(second);
-    }), CombinationalLoopError, 'MARK-loop') as CombinationalLoopError;
+    const error = expectHdlError(
+      module((m, io) => {
+        const ports = io as unknown as {
+          a: import('../../../hw/core/index.ts').Value;
+          y: import('../../../hw/core/index.ts').Signal;
+        };
+        const first = m.wire('loop_first', 4); // MARK-loop
+        const second = m.wire('loop_second', 4);
+        first.set(second.xor(ports.a));
+        second.set(first);
+        ports.y.set(second);
+      }),
+      CombinationalLoopError,
+      'MARK-loop',
+    ) as CombinationalLoopError;
     expect(error.path.map((step) => step.name).sort()).toEqual(['loop_first', 'loop_second']);
     expect(error.message).toMatch(/loop_first \(tests\/hw\/core\/errors\.test\.ts:\d+\) -> loop_second/);
   });
 
   it('out-of-range slice', () => {
-    expectHdlError(module((_m, io) => {
-      const ports = io as unknown as { a: import('../../../hw/core/index.ts').Value; y: import('../../../hw/core/index.ts').Signal };
-      ports.y.set(ports.a.bits(5, 2)); // MARK-slice
-    }), SliceRangeError, 'MARK-slice');
+    expectHdlError(
+      module((_m, io) => {
+        const ports = io as unknown as {
+          a: import('../../../hw/core/index.ts').Value;
+          y: import('../../../hw/core/index.ts').Signal;
+        };
+        ports.y.set(ports.a.bits(5, 2)); // MARK-slice
+      }),
+      SliceRangeError,
+      'MARK-slice',
+    );
   });
 
   it('duplicate name', () => {
-    expectHdlError(module((m, io) => {
-      const ports = io as unknown as { a: import('../../../hw/core/index.ts').Value; y: import('../../../hw/core/index.ts').Signal };
-      m.wire('twice', 4).set(ports.a);
-      m.wire('twice', 4); // MARK-duplicate
-      ports.y.set(ports.a);
-    }), DuplicateNameError, 'MARK-duplicate');
+    expectHdlError(
+      module((m, io) => {
+        const ports = io as unknown as {
+          a: import('../../../hw/core/index.ts').Value;
+          y: import('../../../hw/core/index.ts').Signal;
+        };
+        m.wire('twice', 4).set(ports.a);
+        m.wire('twice', 4); // MARK-duplicate
+        ports.y.set(ports.a);
+      }),
+      DuplicateNameError,
+      'MARK-duplicate',
+    );
   });
 
   it('literal that does not fit', () => {
-    expectHdlError(module((_m, io) => {
-      const ports = io as unknown as { a: import('../../../hw/core/index.ts').Value; y: import('../../../hw/core/index.ts').Signal };
-      ports.y.set(ports.a.add(16)); // MARK-literal
-    }), WidthMismatchError, 'MARK-literal');
+    expectHdlError(
+      module((_m, io) => {
+        const ports = io as unknown as {
+          a: import('../../../hw/core/index.ts').Value;
+          y: import('../../../hw/core/index.ts').Signal;
+        };
+        ports.y.set(ports.a.add(16)); // MARK-literal
+      }),
+      WidthMismatchError,
+      'MARK-literal',
+    );
   });
 
   it('width beyond the supported maximum', () => {
-    expectHdlError(module((m, io) => {
-      const ports = io as unknown as { a: import('../../../hw/core/index.ts').Value; y: import('../../../hw/core/index.ts').Signal };
-      m.wire('huge', 1 << 20); // MARK-huge
-      ports.y.set(ports.a);
-    }), InvalidParameterError, 'MARK-huge');
+    expectHdlError(
+      module((m, io) => {
+        const ports = io as unknown as {
+          a: import('../../../hw/core/index.ts').Value;
+          y: import('../../../hw/core/index.ts').Signal;
+        };
+        m.wire('huge', 1 << 20); // MARK-huge
+        ports.y.set(ports.a);
+      }),
+      InvalidParameterError,
+      'MARK-huge',
+    );
   });
 });

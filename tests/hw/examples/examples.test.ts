@@ -28,7 +28,14 @@ describe('example designs on the in-process simulator', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), (word) => {
         sim.poke('value', word);
-        expect(sim.peek('count')).toBe(BigInt(word.toString(2).split('').filter((bit) => bit === '1').length));
+        expect(sim.peek('count')).toBe(
+          BigInt(
+            word
+              .toString(2)
+              .split('')
+              .filter((bit) => bit === '1').length,
+          ),
+        );
       }),
       { seed, numRuns: 500 },
     );
@@ -55,19 +62,25 @@ describe('example designs on the in-process simulator', () => {
     const sim = new Simulator(elaborate(RegisterFile, { depth: 8, width: 40 }));
     const model = new Array<bigint>(8).fill(0n);
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.boolean(), fc.nat(7), fc.bigInt({ min: 0n, max: (1n << 40n) - 1n }), fc.nat(7), fc.nat(7)), { maxLength: 40 }), (ops) => {
-        for (const [enable, address, data, read0, read1] of ops) {
-          sim.poke('write_enable', enable ? 1 : 0);
-          sim.poke('write_address', address);
-          sim.poke('write_data', data);
-          sim.poke('read_0_address', read0);
-          sim.poke('read_1_address', read1);
-          expect(sim.peek('read_0_data')).toBe(model[read0]);
-          expect(sim.peek('read_1_data')).toBe(model[read1]);
-          sim.step();
-          if (enable) model[address] = data;
-        }
-      }),
+      fc.property(
+        fc.array(
+          fc.tuple(fc.boolean(), fc.nat(7), fc.bigInt({ min: 0n, max: (1n << 40n) - 1n }), fc.nat(7), fc.nat(7)),
+          { maxLength: 40 },
+        ),
+        (ops) => {
+          for (const [enable, address, data, read0, read1] of ops) {
+            sim.poke('write_enable', enable ? 1 : 0);
+            sim.poke('write_address', address);
+            sim.poke('write_data', data);
+            sim.poke('read_0_address', read0);
+            sim.poke('read_1_address', read1);
+            expect(sim.peek('read_0_data')).toBe(model[read0]);
+            expect(sim.peek('read_1_data')).toBe(model[read1]);
+            sim.step();
+            if (enable) model[address] = data;
+          }
+        },
+      ),
       { seed, numRuns: 50 },
     );
   });

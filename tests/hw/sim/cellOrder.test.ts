@@ -18,6 +18,11 @@ describe('depthFirstCellOrder', () => {
   });
 
   it('rejects a combinational cycle', () => {
-    expect(() => depthFirstCellOrder(4, [{ output: 1, inputs: [2] }, { output: 2, inputs: [1] }])).toThrow(/cycle/);
+    expect(() =>
+      depthFirstCellOrder(4, [
+        { output: 1, inputs: [2] },
+        { output: 2, inputs: [1] },
+      ]),
+    ).toThrow(/cycle/);
   });
 });

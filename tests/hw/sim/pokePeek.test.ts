@@ -64,7 +64,14 @@ describe('Simulator poke/peek at word boundaries', () => {
     const Scratch = defineModule({
       name: 'Scratch',
       defaults: {},
-      ports: () => ({ address: input(2), data: input(8), write: input(1), read: output(8), count: output(8), seven: output(8) }),
+      ports: () => ({
+        address: input(2),
+        data: input(8),
+        write: input(1),
+        read: output(8),
+        count: output(8),
+        seven: output(8),
+      }),
       build(m, io) {
         const memory = m.memory('words', { depth: 4, width: 8 });
         memory.write(io.address, io.data, io.write);

@@ -36,7 +36,8 @@ describe('simplifyFlat', () => {
     const flat = flattenDesign(elaborate(Picker));
     const simplified = simplifyFlat(flat);
     const driver = new Map(simplified.cells.map((cell) => [cell.output, cell]));
-    for (const cell of simplified.cells.filter((each) => each.op === 'slice')) expect(driver.get(cell.inputs[0]!)?.op).not.toBe('slice');
+    for (const cell of simplified.cells.filter((each) => each.op === 'slice'))
+      expect(driver.get(cell.inputs[0]!)?.op).not.toBe('slice');
     // The adder drives the named output `halves.unused`, so it stays; only unobserved nodes go.
     expect(simplified.cells.some((cell) => cell.op === 'add')).toBe(true);
     expect(simplified.cells.length).toBeLessThan(flat.cells.length);

@@ -6,7 +6,7 @@ import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { topModule, CLOCK_PORT, type IrDesign } from '../../../hw/ir/ir.ts';
 import { Simulator } from '../../../hw/sim/simulator.ts';
 import { runReference } from '../../../verif/fuzz/referenceSimulator.ts';
-import type { PortValues } from '../../../verif/engines/engine.ts';
+import type { PortValues } from '../../../engines/engine.ts';
 import { fastCheckSeed } from '../../support/seed.ts';
 
 /**
@@ -19,17 +19,67 @@ const MAX_WIDTH = 130;
 const BOUNDARY_WIDTHS = [1, 31, 32, 33, 63, 64, 65, 95, 96, 97, 127, 128, 129, 130];
 const widthArbitrary = fc.oneof(fc.constantFrom(...BOUNDARY_WIDTHS), fc.integer({ min: 1, max: MAX_WIDTH }));
 
-const OPERATORS = ['and', 'or', 'xor', 'not', 'neg', 'add', 'sub', 'addCarry', 'mul', 'eq', 'ne', 'lt', 'le', 'slt', 'sle', 'andReduce', 'orReduce', 'xorReduce',
-  'shl', 'shr', 'sra', 'shlConst', 'shrConst', 'sraConst', 'mux', 'cat', 'bits', 'zext', 'sext'] as const;
+const OPERATORS = [
+  'and',
+  'or',
+  'xor',
+  'not',
+  'neg',
+  'add',
+  'sub',
+  'addCarry',
+  'mul',
+  'eq',
+  'ne',
+  'lt',
+  'le',
+  'slt',
+  'sle',
+  'andReduce',
+  'orReduce',
+  'xorReduce',
+  'shl',
+  'shr',
+  'sra',
+  'shlConst',
+  'shrConst',
+  'sraConst',
+  'mux',
+  'cat',
+  'bits',
+  'zext',
+  'sext',
+] as const;
 type Operator = (typeof OPERATORS)[number];
 
-interface Node { op: Operator; a: number; b: number; c: number; k: number; width: number }
-interface WideDesign { inputs: number[]; registers: { width: number; next: number }[]; nodes: Node[] }
+interface Node {
+  op: Operator;
+  a: number;
+  b: number;
+  c: number;
+  k: number;
+  width: number;
+}
+interface WideDesign {
+  inputs: number[];
+  registers: { width: number; next: number }[];
+  nodes: Node[];
+}
 
 const designArbitrary: fc.Arbitrary<WideDesign> = fc.record({
   inputs: fc.array(widthArbitrary, { minLength: 1, maxLength: 4 }),
   registers: fc.array(fc.record({ width: widthArbitrary, next: fc.nat(1000) }), { maxLength: 2 }),
-  nodes: fc.array(fc.record({ op: fc.constantFrom(...OPERATORS), a: fc.nat(1000), b: fc.nat(1000), c: fc.nat(1000), k: fc.nat(1000), width: widthArbitrary }), { minLength: 1, maxLength: 24 }),
+  nodes: fc.array(
+    fc.record({
+      op: fc.constantFrom(...OPERATORS),
+      a: fc.nat(1000),
+      b: fc.nat(1000),
+      c: fc.nat(1000),
+      k: fc.nat(1000),
+      width: widthArbitrary,
+    }),
+    { minLength: 1, maxLength: 24 },
+  ),
 });
 
 /** The shared fuzz builder, allowed up to 130 bits and long extensions (70 bits at once). */
@@ -59,7 +109,9 @@ function buildDesign(spec: WideDesign): ModuleDefinition {
         return value;
       });
       memory.write(fit(pool.at(-1)!, 2), fit(pool.at(-2)!, 70), fit(pool.at(-3)!, 1));
-      registers.forEach((register, index) => register.set(fit(pool[spec.registers[index]!.next % pool.length]!, register.width)));
+      registers.forEach((register, index) =>
+        register.set(fit(pool[spec.registers[index]!.next % pool.length]!, register.width)),
+      );
       ports.digest!.set(nodes.map((value) => fit(value, MAX_WIDTH)).reduce((acc, value) => acc.xor(value)));
       ports.last!.set(fit(pool.at(-1)!, MAX_WIDTH));
     },
@@ -79,7 +131,10 @@ function runCompiled(design: IrDesign, stimulus: readonly PortValues[]): PortVal
 }
 
 /** Random values, or the patterns where carries and signs live: all ones, zero, only the top bit, all but the top bit. */
-const noiseArbitrary = fc.array(fc.record({ kind: fc.nat(4), value: fc.bigInt({ min: 0n, max: (1n << BigInt(MAX_WIDTH)) - 1n }) }), { minLength: 8 * 5, maxLength: 8 * 5 });
+const noiseArbitrary = fc.array(
+  fc.record({ kind: fc.nat(4), value: fc.bigInt({ min: 0n, max: (1n << BigInt(MAX_WIDTH)) - 1n }) }),
+  { minLength: 8 * 5, maxLength: 8 * 5 },
+);
 function shaped(noise: { kind: number; value: bigint }, width: number): bigint {
   const mask = (1n << BigInt(width)) - 1n;
   return [noise.value & mask, mask, 0n, 1n << BigInt(width - 1), mask >> 1n][noise.kind]!;
@@ -92,7 +147,16 @@ describe('compiled simulator on values spanning several 32-bit words', () => {
         const design = elaborate(buildDesign(spec));
         const ports = topModule(design).ports.filter((port) => port.direction === 'input' && port.name !== CLOCK_PORT);
         const stimulus = Array.from({ length: 8 }, (_, cycle) =>
-          Object.fromEntries(ports.map((port, index) => [port.name, port.name === 'reset' ? (cycle === 0 ? 1n : 0n) : shaped(noise[(cycle * 5 + index) % noise.length]!, port.width)])),
+          Object.fromEntries(
+            ports.map((port, index) => [
+              port.name,
+              port.name === 'reset'
+                ? cycle === 0
+                  ? 1n
+                  : 0n
+                : shaped(noise[(cycle * 5 + index) % noise.length]!, port.width),
+            ]),
+          ),
         );
         expect(runCompiled(design, stimulus)).toEqual(runReference(design, stimulus));
       }),
@@ -103,8 +167,21 @@ describe('compiled simulator on values spanning several 32-bit words', () => {
   const Arithmetic = defineModule({
     name: 'WordEdges',
     defaults: {},
-    ports: () => ({ a: input(130), b: input(130), shift: input(8), sum: output(130), difference: output(130), less: output(1), lessSigned: output(1),
-      shiftedLeft: output(130), shiftedRight: output(130), arithmetic: output(130), product: output(130), extended: output(130), middle: output(56) }),
+    ports: () => ({
+      a: input(130),
+      b: input(130),
+      shift: input(8),
+      sum: output(130),
+      difference: output(130),
+      less: output(1),
+      lessSigned: output(1),
+      shiftedLeft: output(130),
+      shiftedRight: output(130),
+      arithmetic: output(130),
+      product: output(130),
+      extended: output(130),
+      middle: output(56),
+    }),
     build(m, io) {
       io.sum.set(io.a.add(io.b));
       io.difference.set(io.a.sub(io.b));

@@ -1,9 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { libertyText } from '../../../synth/library/liberty.ts';
 import { nangate45 } from '../../../synth/library/nangate45.ts';
-import { runTool } from '../../../synth/tools/runTool.ts';
+import { runTool } from '../../../tools/runToolSteps.ts';
 
-const required = ['INV', 'BUF', 'NAND2', 'NAND3', 'NAND4', 'NOR2', 'NOR3', 'AND2', 'AND3', 'AND4', 'OR2', 'OR3', 'XOR2', 'XNOR2', 'AOI21', 'OAI21', 'AOI22', 'OAI22', 'MUX2', 'HA', 'FA', 'DFF', 'DFFR'];
+const required = [
+  'INV',
+  'BUF',
+  'NAND2',
+  'NAND3',
+  'NAND4',
+  'NOR2',
+  'NOR3',
+  'AND2',
+  'AND3',
+  'AND4',
+  'OR2',
+  'OR3',
+  'XOR2',
+  'XNOR2',
+  'AOI21',
+  'OAI21',
+  'AOI22',
+  'OAI22',
+  'MUX2',
+  'HA',
+  'FA',
+  'DFF',
+  'DFFR',
+];
 
 describe('the 45 nm cell library table', () => {
   it('has every cell the flow needs, with facts.md §4 figures', () => {
@@ -17,7 +41,8 @@ describe('the 45 nm cell library table', () => {
   });
 
   it('uses areas on the 0.266 µm² site grid (facts.md §4)', () => {
-    for (const cell of nangate45.cells) expect(Math.abs(cell.area / 0.266 - Math.round(cell.area / 0.266))).toBeLessThan(1e-9);
+    for (const cell of nangate45.cells)
+      expect(Math.abs(cell.area / 0.266 - Math.round(cell.area / 0.266))).toBeLessThan(1e-9);
   });
 });
 
@@ -26,7 +51,14 @@ describe('Liberty writer', () => {
 
   it('is deterministic and defines the thresholds OpenSTA requires', () => {
     expect(libertyText(nangate45)).toBe(text);
-    for (const attribute of ['input_threshold_pct_rise', 'input_threshold_pct_fall', 'output_threshold_pct_rise', 'output_threshold_pct_fall', 'slew_lower_threshold_pct_rise', 'slew_upper_threshold_pct_fall']) {
+    for (const attribute of [
+      'input_threshold_pct_rise',
+      'input_threshold_pct_fall',
+      'output_threshold_pct_rise',
+      'output_threshold_pct_fall',
+      'slew_lower_threshold_pct_rise',
+      'slew_upper_threshold_pct_fall',
+    ]) {
       expect(text).toMatch(new RegExp(`^\\s*${attribute} : \\d+;`, 'm'));
     }
     expect(text).toContain('nom_voltage : 1.1;');
@@ -36,7 +68,10 @@ describe('Liberty writer', () => {
   it('is read by OpenSTA without errors or warnings', async () => {
     const result = await runTool({
       steps: [{ command: 'sta', args: ['-no_init', '-no_splash', '-exit', 'check.tcl'], debianPackage: 'opensta' }],
-      inputs: { 'cells.lib': text, 'check.tcl': 'read_liberty cells.lib\nputs "cells=[llength [get_lib_cells */*]]"\n' },
+      inputs: {
+        'cells.lib': text,
+        'check.tcl': 'read_liberty cells.lib\nputs "cells=[llength [get_lib_cells */*]]"\n',
+      },
       outputs: [],
     });
     const output = `${result.stdout}${result.stderr}`;

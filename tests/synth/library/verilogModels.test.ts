@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nangate45 } from '../../../synth/library/nangate45.ts';
 import { cellModelsVerilog } from '../../../synth/library/verilogModels.ts';
-import { runIcarus } from '../../../synth/sim/icarus.ts';
+import { runIcarus } from '../../../synth/sim/gateIcarus.ts';
 
 type Truth = (inputs: Readonly<Record<string, boolean>>) => boolean;
 
@@ -42,15 +42,23 @@ describe('behavioural cell models', () => {
     for (const cell of combinational) {
       const n = cell.inputs.length;
       lines.push(`  reg [${n - 1}:0] in_${cell.name};`, `  wire [${cell.outputs.length - 1}:0] out_${cell.name};`);
-      const pins = [...cell.inputs.map((pin, index) => `.${pin.name}(in_${cell.name}[${index}])`), ...cell.outputs.map((pin, index) => `.${pin.name}(out_${cell.name}[${index}])`)];
+      const pins = [
+        ...cell.inputs.map((pin, index) => `.${pin.name}(in_${cell.name}[${index}])`),
+        ...cell.outputs.map((pin, index) => `.${pin.name}(out_${cell.name}[${index}])`),
+      ];
       lines.push(`  ${cell.name} u_${cell.name} (${pins.join(', ')});`);
     }
     lines.push('  initial begin');
     for (const cell of combinational) {
-      lines.push(`    for (i = 0; i < ${2 ** cell.inputs.length}; i = i + 1) begin in_${cell.name} = i; #1 $display("${cell.name} %0d %b", i, out_${cell.name}); end`);
+      lines.push(
+        `    for (i = 0; i < ${2 ** cell.inputs.length}; i = i + 1) begin in_${cell.name} = i; #1 $display("${cell.name} %0d %b", i, out_${cell.name}); end`,
+      );
     }
     lines.push('  end', 'endmodule', '');
-    const { stdout } = await runIcarus({ sources: { 'truth.v': lines.join('\n'), 'cells.v': cellModelsVerilog(nangate45) }, top: 'truth' });
+    const { stdout } = await runIcarus({
+      sources: { 'truth.v': lines.join('\n'), 'cells.v': cellModelsVerilog(nangate45) },
+      top: 'truth',
+    });
     let checked = 0;
     for (const line of stdout.split('\n').filter((text) => /^\w+_X1 /.test(text))) {
       const [name, index, bits] = line.split(' ');
@@ -59,7 +67,9 @@ describe('behavioural cell models', () => {
       const inputs = Object.fromEntries(cell.inputs.map((pin, bit) => [pin.name, ((Number(index) >> bit) & 1) === 1]));
       cell.outputs.forEach((pin, bit) => {
         const simulated = bits[bits.length - 1 - bit] === '1';
-        expect(simulated, `${name}.${pin.name} with ${JSON.stringify(inputs)}`).toBe(expected[cell.name]?.[pin.name]?.(inputs));
+        expect(simulated, `${name}.${pin.name} with ${JSON.stringify(inputs)}`).toBe(
+          expected[cell.name]?.[pin.name]?.(inputs),
+        );
         checked++;
       });
     }

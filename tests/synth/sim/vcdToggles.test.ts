@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { countVcdToggles } from '../../../synth/sim/vcdToggles.ts';
 
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
-console.log(`vcdToggles: fast-check seed ${seed} (replay: FC_SEED=${seed} npx vitest run tests/synth/sim/vcdToggles.test.ts)`);
+console.log(
+  `vcdToggles: fast-check seed ${seed} (replay: FC_SEED=${seed} npx vitest run tests/synth/sim/vcdToggles.test.ts)`,
+);
 
-const header = (vars: string): string => `$timescale 1ns $end\n$scope module tb $end\n$scope module dut $end\n${vars}$upscope $end\n$upscope $end\n$enddefinitions $end\n`;
+const header = (vars: string): string =>
+  `$timescale 1ns $end\n$scope module tb $end\n$scope module dut $end\n${vars}$upscope $end\n$upscope $end\n$enddefinitions $end\n`;
 
 describe('countVcdToggles', () => {
   it('counts 0↔1 changes per bit, not the initial value, not X resolution', () => {
@@ -24,23 +27,32 @@ describe('countVcdToggles', () => {
   });
 
   it('rejects garbage in the value changes, naming the file', () => {
-    expect(() => countVcdToggles(`${header('$var wire 1 ! y $end\n')}#0\n?!\n`, 'bad.vcd')).toThrow(/bad\.vcd: unexpected token/);
+    expect(() => countVcdToggles(`${header('$var wire 1 ! y $end\n')}#0\n?!\n`, 'bad.vcd')).toThrow(
+      /bad\.vcd: unexpected token/,
+    );
   });
 
   it('equals the popcount of successive XORs for any sequence of vector values', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 70 }), fc.array(fc.bigInt({ min: 0n, max: (1n << 70n) - 1n }), { minLength: 1, maxLength: 30 }), (width, raw) => {
-        const mask = (1n << BigInt(width)) - 1n;
-        const values = raw.map((value) => value & mask);
-        const body = values.map((value, time) => `#${time}\nb${value.toString(2)} !\n`).join('');
-        const counts = countVcdToggles(`${header(`$var wire ${width} ! v [${width - 1}:0] $end\n`)}${body}`).get('tb.dut.v');
-        const expected = new Array<number>(width).fill(0);
-        for (let index = 1; index < values.length; index++) {
-          const changed = (values[index - 1] ?? 0n) ^ (values[index] ?? 0n);
-          for (let bit = 0; bit < width; bit++) if ((changed >> BigInt(bit)) & 1n) expected[bit] = (expected[bit] ?? 0) + 1;
-        }
-        expect(counts).toEqual(expected);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 70 }),
+        fc.array(fc.bigInt({ min: 0n, max: (1n << 70n) - 1n }), { minLength: 1, maxLength: 30 }),
+        (width, raw) => {
+          const mask = (1n << BigInt(width)) - 1n;
+          const values = raw.map((value) => value & mask);
+          const body = values.map((value, time) => `#${time}\nb${value.toString(2)} !\n`).join('');
+          const counts = countVcdToggles(`${header(`$var wire ${width} ! v [${width - 1}:0] $end\n`)}${body}`).get(
+            'tb.dut.v',
+          );
+          const expected = new Array<number>(width).fill(0);
+          for (let index = 1; index < values.length; index++) {
+            const changed = (values[index - 1] ?? 0n) ^ (values[index] ?? 0n);
+            for (let bit = 0; bit < width; bit++)
+              if ((changed >> BigInt(bit)) & 1n) expected[bit] = (expected[bit] ?? 0) + 1;
+          }
+          expect(counts).toEqual(expected);
+        },
+      ),
       { seed, numRuns: 200 },
     );
   });

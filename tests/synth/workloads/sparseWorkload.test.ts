@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeMma } from '../../../verif/golden/decoder.ts';
+import { decodeMma } from '../../../golden/models/decoder.ts';
 import { prunedMmaStream } from '../../../synth/workloads/prunedOperands.ts';
 import { sparseWorkloadTops, sparseWorkloadVectors } from '../../../synth/workloads/sparseWorkload.ts';
 
@@ -76,7 +76,10 @@ describe('sparseWorkloadVectors', () => {
     for (const top of sparseWorkloadTops) {
       const vectors = sparseWorkloadVectors(top, { threads: 2 }, { sparsity: 0.5, seed: 2, cycles: 24 });
       expect(vectors, top).toHaveLength(24);
-      expect(Object.values(vectors[10]!).every((value) => value >= 0n), top).toBe(true);
+      expect(
+        Object.values(vectors[10]!).every((value) => value >= 0n),
+        top,
+      ).toBe(true);
     }
     const chain = sparseWorkloadVectors('AdderChain', {}, { sparsity: 0.5, seed: 2, cycles: 24 });
     const detector = sparseWorkloadVectors('LaneDetector', {}, { sparsity: 0.5, seed: 2, cycles: 24 });
@@ -102,12 +105,17 @@ describe('sparseWorkloadVectors', () => {
       }
       for (const port of [0, 1]) {
         const data = vector[`vector_${port}_data`]!;
-        expect([Number(data & 0xffffn), Number(data >> 16n)]).toEqual([mma.b[cycle.pointer + 2 * port], mma.b[cycle.pointer + 2 * port + 1]]);
+        expect([Number(data & 0xffffn), Number(data >> 16n)]).toEqual([
+          mma.b[cycle.pointer + 2 * port],
+          mma.b[cycle.pointer + 2 * port + 1],
+        ]);
       }
     });
   });
 
   it('refuses a top without a sparse workload', () => {
-    expect(() => sparseWorkloadVectors('Counter', {}, { sparsity: 0.5, seed: 1, cycles: 10 })).toThrow(/no sparse workload/);
+    expect(() => sparseWorkloadVectors('Counter', {}, { sparsity: 0.5, seed: 1, cycles: 10 })).toThrow(
+      /no sparse workload/,
+    );
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TsEngine } from '../../../verif/engines/ts.ts';
-import { VerilatorEngine } from '../../../verif/engines/verilator.ts';
-import { IcarusEngine } from '../../../verif/engines/icarus.ts';
+import { TsEngine } from '../../../engines/tsEngine.ts';
+import { VerilatorEngine } from '../../../engines/verilatorEngine.ts';
+import { IcarusEngine } from '../../../engines/icarusEngine.ts';
 import { batchDesign, compareEngines, parseFuzzCase } from '../../../verif/fuzz/differential.ts';
 
 /**
@@ -11,14 +11,20 @@ import { batchDesign, compareEngines, parseFuzzCase } from '../../../verif/fuzz/
  * of the differential fuzz), replayed on every engine each run so a fixed disagreement stays fixed.
  */
 const corpus = join(import.meta.dirname, 'corpus');
-const files = readdirSync(corpus).filter((file) => file.endsWith('.json')).sort();
+const files = readdirSync(corpus)
+  .filter((file) => file.endsWith('.json'))
+  .sort();
 
 describe('fuzz corpus: past disagreements stay fixed', () => {
   it(`${files.length} saved cases agree on the in-process simulator, Verilator and Icarus`, async () => {
     expect(files).toContain('verilator-5006-signed-compare.json');
     const cases = files.map((file) => parseFuzzCase(readFileSync(join(corpus, file), 'utf8')));
     const { design, stimulus } = batchDesign(cases, 'FuzzCorpus');
-    const disagreement = await compareEngines(design, stimulus, [new TsEngine(), new VerilatorEngine(), new IcarusEngine()]);
+    const disagreement = await compareEngines(design, stimulus, [
+      new TsEngine(),
+      new VerilatorEngine(),
+      new IcarusEngine(),
+    ]);
     const member = Number(/^f(\d+)_/.exec(disagreement?.port ?? '')?.[1] ?? -1);
     expect(disagreement, `corpus case ${files[member]} disagrees`).toBeUndefined();
   }, 600_000);

@@ -1,10 +1,18 @@
 import { describe, it } from 'vitest';
 import fc from 'fast-check';
 import { join } from 'node:path';
-import { TsEngine } from '../../../verif/engines/ts.ts';
-import { VerilatorEngine } from '../../../verif/engines/verilator.ts';
-import { IcarusEngine } from '../../../verif/engines/icarus.ts';
-import { batchDesign, caseDesign, caseStimulus, compareEngines, fuzzCaseArbitrary, saveFailure, type FuzzCase } from '../../../verif/fuzz/differential.ts';
+import { TsEngine } from '../../../engines/tsEngine.ts';
+import { VerilatorEngine } from '../../../engines/verilatorEngine.ts';
+import { IcarusEngine } from '../../../engines/icarusEngine.ts';
+import {
+  batchDesign,
+  caseDesign,
+  caseStimulus,
+  compareEngines,
+  fuzzCaseArbitrary,
+  saveFailure,
+  type FuzzCase,
+} from '../../../verif/fuzz/differential.ts';
 import { fastCheckSeed } from '../../support/seed.ts';
 
 /**
@@ -21,34 +29,55 @@ const replay = `FC_SEED=${seed} npx vitest run tests/verif/fuzz/differential.tes
 
 /** A disagreement as one line, values in hex. */
 function show(disagreement: unknown): string {
-  return JSON.stringify(disagreement, (_, value: unknown) => (typeof value === 'bigint' ? `0x${value.toString(16)}` : value));
+  return JSON.stringify(disagreement, (_, value: unknown) =>
+    typeof value === 'bigint' ? `0x${value.toString(16)}` : value,
+  );
 }
 
 describe('differential fuzz: in-process simulator = Verilator = Icarus', () => {
   const engines = [new TsEngine(), new VerilatorEngine(), new IcarusEngine()];
   const cases = fc.sample(fuzzCaseArbitrary, { seed, numRuns: BATCHES * CASES_PER_BATCH });
 
-  it.each(Array.from({ length: BATCHES }, (_, batch) => batch))(`batch %i of ${CASES_PER_BATCH} random designs agrees cycle for cycle`, async (batch) => {
-    const members = cases.slice(batch * CASES_PER_BATCH, (batch + 1) * CASES_PER_BATCH);
-    const { design, stimulus } = batchDesign(members, `FuzzBatch${batch}`);
-    const disagreement = await compareEngines(design, stimulus, engines);
-    if (!disagreement) return;
-    const member = Number(/^f(\d+)_/.exec(disagreement.port)?.[1] ?? 0);
-    const caseIndex = batch * CASES_PER_BATCH + member;
-    const folder = saveFailure(join('build', 'fuzz-failures', `seed-${seed}-case-${caseIndex}`), members[member]!, disagreement, replay);
-    // Shrink the failing case: the path jumps straight to its draw (fc.sample and fc.check draw the
-    // same cases for one seed), then fast-check minimizes it against the engines that disagreed.
-    const disagreeing = engines.filter((engine) => disagreement.values[engine.name] !== disagreement.values['ts'] || engine.name === 'ts');
-    const disagreementAlone = async (fuzzCase: FuzzCase) => compareEngines(caseDesign(fuzzCase), caseStimulus(fuzzCase[0], fuzzCase[1]), disagreeing);
-    const shrinking = await fc.check(
-      fc.asyncProperty(fuzzCaseArbitrary, async (fuzzCase: FuzzCase) => (await disagreementAlone(fuzzCase)) === undefined),
-      { seed, path: String(caseIndex), interruptAfterTimeLimit: 240_000 },
-    );
-    const smallest = shrinking.counterexample?.[0];
-    const smallestDisagreement = smallest && (await disagreementAlone(smallest));
-    if (!smallest || !smallestDisagreement)
-      throw new Error(`case ${caseIndex} disagrees (${show(disagreement)}) but did not fail alone; saved in ${folder}; replay: ${replay}`);
-    const shrunkFolder = saveFailure(`${folder}-shrunk`, smallest, smallestDisagreement, replay);
-    throw new Error(`case ${caseIndex} disagrees: ${show(disagreement)}; saved in ${folder}, shrunk (${shrinking.numShrinks} steps) to ${shrunkFolder}: ${show(smallestDisagreement)}; replay: ${replay}`);
-  }, 600_000);
+  it.each(Array.from({ length: BATCHES }, (_, batch) => batch))(
+    `batch %i of ${CASES_PER_BATCH} random designs agrees cycle for cycle`,
+    async (batch) => {
+      const members = cases.slice(batch * CASES_PER_BATCH, (batch + 1) * CASES_PER_BATCH);
+      const { design, stimulus } = batchDesign(members, `FuzzBatch${batch}`);
+      const disagreement = await compareEngines(design, stimulus, engines);
+      if (!disagreement) return;
+      const member = Number(/^f(\d+)_/.exec(disagreement.port)?.[1] ?? 0);
+      const caseIndex = batch * CASES_PER_BATCH + member;
+      const folder = saveFailure(
+        join('build', 'fuzz-failures', `seed-${seed}-case-${caseIndex}`),
+        members[member]!,
+        disagreement,
+        replay,
+      );
+      // Shrink the failing case: the path jumps straight to its draw (fc.sample and fc.check draw the
+      // same cases for one seed), then fast-check minimizes it against the engines that disagreed.
+      const disagreeing = engines.filter(
+        (engine) => disagreement.values[engine.name] !== disagreement.values['ts'] || engine.name === 'ts',
+      );
+      const disagreementAlone = async (fuzzCase: FuzzCase) =>
+        compareEngines(caseDesign(fuzzCase), caseStimulus(fuzzCase[0], fuzzCase[1]), disagreeing);
+      const shrinking = await fc.check(
+        fc.asyncProperty(
+          fuzzCaseArbitrary,
+          async (fuzzCase: FuzzCase) => (await disagreementAlone(fuzzCase)) === undefined,
+        ),
+        { seed, path: String(caseIndex), interruptAfterTimeLimit: 240_000 },
+      );
+      const smallest = shrinking.counterexample?.[0];
+      const smallestDisagreement = smallest && (await disagreementAlone(smallest));
+      if (!smallest || !smallestDisagreement)
+        throw new Error(
+          `case ${caseIndex} disagrees (${show(disagreement)}) but did not fail alone; saved in ${folder}; replay: ${replay}`,
+        );
+      const shrunkFolder = saveFailure(`${folder}-shrunk`, smallest, smallestDisagreement, replay);
+      throw new Error(
+        `case ${caseIndex} disagrees: ${show(disagreement)}; saved in ${folder}, shrunk (${shrinking.numShrinks} steps) to ${shrunkFolder}: ${show(smallestDisagreement)}; replay: ${replay}`,
+      );
+    },
+    600_000,
+  );
 });

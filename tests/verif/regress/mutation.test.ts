@@ -3,12 +3,12 @@
  * Icarus; the SAT miter proves the block equal to itself and a killed mutant different.
  */
 import { describe, expect, it } from 'vitest';
-import { emitVerilog } from '../../../gen/verilog/emit.ts';
+import { emitVerilog } from '../../../hw/verilog/emit.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { LaneDetector } from '../../../hw/designs/decoder/index.ts';
 import { scoreSuite } from '../../../verif/regress/mutation/mutationRun.ts';
 import { makeMutants, proveEquivalent } from '../../../verif/regress/mutation/yosysMutants.ts';
-import { REGRESS_SUITES } from '../../../verif/regress/suites/index.ts';
+import { REGRESS_SUITES } from '../../../verif/suites/index.ts';
 
 const suite = REGRESS_SUITES.find((candidate) => candidate.name === 'LaneDetector')!;
 
@@ -18,8 +18,14 @@ describe('mutation score', () => {
     expect(score.mutants).toBe(4);
     expect(Object.values(score.counts).reduce((sum, count) => sum + count, 0)).toBe(4);
     expect(score.counts.killed).toBeGreaterThan(0);
-    expect(score.score).toBeCloseTo(score.counts.killed / (4 - score.counts.equivalent - score.counts['equivalent-bounded'] - score.counts.invalid));
-    expect(score.results.filter((result) => result.status === 'killed').every((result) => /killed by case \d+/.test(result.detail ?? ''))).toBe(true);
+    expect(score.score).toBeCloseTo(
+      score.counts.killed / (4 - score.counts.equivalent - score.counts['equivalent-bounded'] - score.counts.invalid),
+    );
+    expect(
+      score.results
+        .filter((result) => result.status === 'killed')
+        .every((result) => /killed by case \d+/.test(result.detail ?? '')),
+    ).toBe(true);
   }, 120_000);
 
   it('the miter proves the block equal to itself and an inverted output different, with its counterexample', async () => {
@@ -28,7 +34,11 @@ describe('mutation score', () => {
     const [mutant] = await makeMutants(files, 'LaneDetector', 1, 1);
     const itself = { id: -1, command: 'none', verilog: [...files.values()].join('\n') };
     expect((await proveEquivalent(block, itself, false)).verdict).toBe('proved');
-    const inverted = { id: -2, command: 'inverted count', verilog: itself.verilog.replace(/assign count = ([^;]+);/, 'assign count = ~($1);') };
+    const inverted = {
+      id: -2,
+      command: 'inverted count',
+      verilog: itself.verilog.replace(/assign count = ([^;]+);/, 'assign count = ~($1);'),
+    };
     expect(inverted.verilog).not.toBe(itself.verilog);
     const different = await proveEquivalent(block, inverted, false);
     expect(different.verdict).toBe('different');

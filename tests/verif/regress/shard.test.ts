@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { caseSeed, parseShard, shardCases } from '../../../verif/regress/cases.ts';
 import { runRegression } from '../../../verif/regress/regression.ts';
-import { REGRESS_SUITES } from '../../../verif/regress/suites/index.ts';
+import { REGRESS_SUITES } from '../../../verif/suites/index.ts';
 import { regressionOptions } from './regressOptions.ts';
 
 const cheap = REGRESS_SUITES.filter((suite) => suite.name === 'LaneDetector' || suite.name === 'AdderChain');
@@ -9,11 +9,17 @@ const cheap = REGRESS_SUITES.filter((suite) => suite.name === 'LaneDetector' || 
 describe('sharding', () => {
   it('three shards run exactly the cases of one unsharded run: same count, same per-case seeds', async () => {
     const whole = await runRegression(regressionOptions({ suites: cheap, runs: 20, seed: 42 }));
-    const shards = await Promise.all([1, 2, 3].map((index) => runRegression(regressionOptions({ suites: cheap, runs: 20, seed: 42, shard: { index, count: 3 } }))));
+    const shards = await Promise.all(
+      [1, 2, 3].map((index) =>
+        runRegression(regressionOptions({ suites: cheap, runs: 20, seed: 42, shard: { index, count: 3 } })),
+      ),
+    );
     for (const [position, run] of whole.entries()) {
       const parts = shards.map((shard) => shard[position]!);
       expect(parts.map((part) => part.cases)).toEqual([7, 7, 6]);
-      const merged = parts.flatMap((part) => part.caseIndices.map((index, member) => [index, part.caseSeeds[member]!])).sort((a, b) => a[0]! - b[0]!);
+      const merged = parts
+        .flatMap((part) => part.caseIndices.map((index, member) => [index, part.caseSeeds[member]!]))
+        .sort((a, b) => a[0]! - b[0]!);
       expect(merged).toEqual(run.caseIndices.map((index, member) => [index, run.caseSeeds[member]!]));
       expect(run.cases).toBe(20);
     }

@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runRegression } from '../../../verif/regress/regression.ts';
-import { REGRESS_SUITES } from '../../../verif/regress/suites/index.ts';
-import type { EngineName } from '../../../verif/engines/engine.ts';
+import { REGRESS_SUITES } from '../../../verif/suites/index.ts';
+import type { EngineName } from '../../../engines/engine.ts';
 import type { RegressSuite } from '../../../verif/regress/suite.ts';
 import { fastCheckSeed } from '../../support/seed.ts';
 import { regressionOptions } from './regressOptions.ts';
@@ -17,17 +17,48 @@ import { regressionOptions } from './regressOptions.ts';
 describe('every suite on every engine', () => {
   it('has one suite per block of the FP datapath and the decoder, bottom up', () => {
     expect(REGRESS_SUITES.map((suite) => suite.name)).toEqual([
-      'Fp16Multiplier', 'Fp32Adder', 'DotProduct4', 'TensorLane', 'LaneDetector', 'RegisterIndexEmitter', 'AdderChain', 'DensePointerIncrementer', 'BitmapDecoder', 'MmaUnit', 'Fuzz',
+      'Fp16Multiplier',
+      'Fp32Adder',
+      'DotProduct4',
+      'TensorLane',
+      'LaneDetector',
+      'RegisterIndexEmitter',
+      'AdderChain',
+      'DensePointerIncrementer',
+      'BitmapDecoder',
+      'MmaUnit',
+      'Fuzz',
     ]);
   });
 
   const heavy = (suite: RegressSuite): boolean => suite.heavy === true;
-  it.each<EngineName>(['ts', 'icarus', 'verilator'])('%s: RTL = golden on a few cases of every suite', async (engine) => {
-    const seed = fastCheckSeed(`regress suites on ${engine}`);
-    const light = await runRegression(regressionOptions({ suites: REGRESS_SUITES.filter((suite) => !heavy(suite)), engines: [engine], runs: 3, seed }));
-    const runHeavy = engine === 'ts' || process.env['REGRESS_HEAVY'] !== undefined;
-    const heavyRuns = runHeavy ? await runRegression(regressionOptions({ suites: REGRESS_SUITES.filter(heavy), engines: [engine], runs: 1, seed })) : [];
-    const expected = REGRESS_SUITES.filter((suite) => runHeavy || !heavy(suite)).map((suite) => [suite.name, heavy(suite) ? 1 : 3, []]);
-    expect([...light, ...heavyRuns].map((run) => [run.suite, run.cases, run.failures.map((failure) => failure.message)])).toEqual(expected);
-  }, 900_000);
+  it.each<EngineName>(['ts', 'icarus', 'verilator'])(
+    '%s: RTL = golden on a few cases of every suite',
+    async (engine) => {
+      const seed = fastCheckSeed(`regress suites on ${engine}`);
+      const light = await runRegression(
+        regressionOptions({
+          suites: REGRESS_SUITES.filter((suite) => !heavy(suite)),
+          engines: [engine],
+          runs: 3,
+          seed,
+        }),
+      );
+      const runHeavy = engine === 'ts' || process.env['REGRESS_HEAVY'] !== undefined;
+      const heavyRuns = runHeavy
+        ? await runRegression(
+            regressionOptions({ suites: REGRESS_SUITES.filter(heavy), engines: [engine], runs: 1, seed }),
+          )
+        : [];
+      const expected = REGRESS_SUITES.filter((suite) => runHeavy || !heavy(suite)).map((suite) => [
+        suite.name,
+        heavy(suite) ? 1 : 3,
+        [],
+      ]);
+      expect(
+        [...light, ...heavyRuns].map((run) => [run.suite, run.cases, run.failures.map((failure) => failure.message)]),
+      ).toEqual(expected);
+    },
+    900_000,
+  );
 });

@@ -1,9 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { ToolError } from '../../../common/errors.ts';
-import { runTool } from '../../../synth/tools/runTool.ts';
+import { runTool } from '../../../tools/runToolSteps.ts';
 
 /** What one proof attempt on a miter gave: no difference, a counterexample, or no decision. */
-export type MiterOutcome = { readonly kind: 'success' } | { readonly kind: 'fail'; readonly counterexample: string } | { readonly kind: 'undecided' };
+export type MiterOutcome =
+  | { readonly kind: 'success' }
+  | { readonly kind: 'fail'; readonly counterexample: string }
+  | { readonly kind: 'undecided' };
 
 /**
  * Whether the ABC that ships with Yosys is installed. Its SAT sweeping (fraiging) merges the
@@ -26,7 +29,16 @@ const COUNTEREXAMPLE_CHARS = 400;
  * `opt -fast` merges the word-level cells original and mutant share (the three multipliers a
  * mutant of the fourth leaves alone) before `techmap` turns them into thousands of gates.
  */
-const TO_AIGER = ['setundef -zero -init', 'async2sync', 'opt -fast', 'techmap', 'opt -fast', 'dffunmap', 'aigmap', 'write_aiger -map miter.map miter.aig'];
+const TO_AIGER = [
+  'setundef -zero -init',
+  'async2sync',
+  'opt -fast',
+  'techmap',
+  'opt -fast',
+  'dffunmap',
+  'aigmap',
+  'write_aiger -map miter.map miter.aig',
+];
 
 /**
  * The counterexample ABC wrote (`write_cex -n`: `pi<k>@<step>=<bit>`) as `port=hex` words, with
@@ -34,7 +46,8 @@ const TO_AIGER = ['setundef -zero -init', 'async2sync', 'opt -fast', 'techmap', 
  */
 function counterexampleOf(cex: string, map: string, sequential: boolean): string {
   const inputs = new Map<number, { port: string; bit: number }>();
-  for (const [, index, bit, name] of map.matchAll(/^input (\d+) (\d+) in_(\S+)$/gm)) inputs.set(Number(index), { port: name!, bit: Number(bit) });
+  for (const [, index, bit, name] of map.matchAll(/^input (\d+) (\d+) in_(\S+)$/gm))
+    inputs.set(Number(index), { port: name!, bit: Number(bit) });
   const values = new Map<string, bigint>();
   for (const [, index, step, value] of cex.matchAll(/^pi(\d+)@(\d+)=([01])$/gm)) {
     const input = inputs.get(Number(index));
@@ -46,21 +59,34 @@ function counterexampleOf(cex: string, map: string, sequential: boolean): string
 }
 
 /** A counterexample cut to COUNTEREXAMPLE_CHARS for the report. */
-export const clipCounterexample = (text: string): string => (text.length > COUNTEREXAMPLE_CHARS ? `${text.slice(0, COUNTEREXAMPLE_CHARS)}…` : text);
+export const clipCounterexample = (text: string): string =>
+  text.length > COUNTEREXAMPLE_CHARS ? `${text.slice(0, COUNTEREXAMPLE_CHARS)}…` : text;
 
 /** Runs Yosys (the script building the miter, then TO_AIGER) and ABC `command` on the result. */
-async function runAbc(miterScript: readonly string[], inputs: Readonly<Record<string, string>>, command: string): Promise<{ log: string; cex?: string; map?: string }> {
+async function runAbc(
+  miterScript: readonly string[],
+  inputs: Readonly<Record<string, string>>,
+  command: string,
+): Promise<{ log: string; cex?: string; map?: string }> {
   const result = await runTool({
     steps: [
       { command: 'yosys', args: ['-q', '-s', 'miter.ys'], debianPackage: 'yosys' },
-      { command: 'yosys-abc', args: ['-c', `read miter.aig; ${command}; write_cex -n cex.txt`], debianPackage: 'yosys' },
+      {
+        command: 'yosys-abc',
+        args: ['-c', `read miter.aig; ${command}; write_cex -n cex.txt`],
+        debianPackage: 'yosys',
+      },
     ],
     inputs: { ...inputs, 'miter.ys': [...miterScript, ...TO_AIGER].join('\n') },
     outputs: ['cex.txt', 'miter.map'],
     timeoutMs: (ABC_SECONDS + 60) * 1000,
   });
   if (result.exitCode !== 0) throw new ToolError(result.failedStep ?? 'yosys', result.stderr.split('\n')[0] ?? '');
-  return { log: result.stdout, ...(result.files['cex.txt'] ? { cex: result.files['cex.txt'] } : {}), ...(result.files['miter.map'] ? { map: result.files['miter.map'] } : {}) };
+  return {
+    log: result.stdout,
+    ...(result.files['cex.txt'] ? { cex: result.files['cex.txt'] } : {}),
+    ...(result.files['miter.map'] ? { map: result.files['miter.map'] } : {}),
+  };
 }
 
 /**
@@ -68,11 +94,16 @@ async function runAbc(miterScript: readonly string[], inputs: Readonly<Record<st
  * without state; for sequential ones `pdr` (every cycle from reset), then, if PDR runs out of
  * time, `bmc3` over BOUNDED_CYCLES cycles — its success is returned as 'bounded'.
  */
-export async function abcDecide(miterScript: readonly string[], inputs: Readonly<Record<string, string>>, sequential: boolean): Promise<MiterOutcome | { readonly kind: 'bounded' }> {
+export async function abcDecide(
+  miterScript: readonly string[],
+  inputs: Readonly<Record<string, string>>,
+  sequential: boolean,
+): Promise<MiterOutcome | { readonly kind: 'bounded' }> {
   const attempt = async (command: string, proved: RegExp, refuted: RegExp): Promise<'proved' | MiterOutcome> => {
     try {
       const { log, cex, map } = await runAbc(miterScript, inputs, command);
-      if (refuted.test(log)) return { kind: 'fail', counterexample: counterexampleOf(cex ?? '', map ?? '', sequential) };
+      if (refuted.test(log))
+        return { kind: 'fail', counterexample: counterexampleOf(cex ?? '', map ?? '', sequential) };
       return proved.test(log) ? 'proved' : { kind: 'undecided' };
     } catch (error) {
       if (error instanceof ToolError) return { kind: 'undecided' };

@@ -1,8 +1,8 @@
 import type { IrDesign } from '../../../hw/ir/ir.ts';
-import type { CycleRun, Engine, PortValues } from '../../engines/engine.ts';
-import { buildIcarus, runIcarus, type IcarusBuild } from '../../tools/icarus.ts';
-import { icarusTestbench } from '../../tools/icarusTestbench.ts';
-import { simulateExternally, type ExternalSimulator } from '../../tools/externalSimulation.ts';
+import type { CycleRun, Engine, PortValues } from '../../../engines/engine.ts';
+import { buildIcarus, runIcarus, type IcarusBuild } from '../../../tools/icarus.ts';
+import { icarusTestbench } from '../../../engines/icarusTestbench.ts';
+import { simulateExternally, type ExternalSimulator } from '../../../engines/externalSimulation.ts';
 
 /**
  * Icarus on given Verilog in place of the design's own: the mutant of a block under the block's
@@ -16,7 +16,12 @@ export class MutantEngine implements Engine {
   constructor(verilog: string, cacheRoot?: string) {
     this.simulator = {
       tool: 'icarus',
-      build: (design, _files, ports) => buildIcarus(new Map([['mutant.v', verilog]]), icarusTestbench(design, ports), cacheRoot === undefined ? {} : { cacheRoot }),
+      build: (design, _files, ports) =>
+        buildIcarus(
+          new Map([['mutant.v', verilog]]),
+          icarusTestbench(design, ports),
+          cacheRoot === undefined ? {} : { cacheRoot },
+        ),
       run: runIcarus,
     };
   }

@@ -17,19 +17,40 @@ export interface Mutant {
  */
 const YOSYS: YosysEngine = spawnSync('yosys', ['-V'], { stdio: 'ignore' }).status === 0 ? 'system' : 'yowasp';
 
-const readDesign = (files: ReadonlyMap<string, string>, top: string): string[] => [...[...files.keys()].map((name) => `read_verilog ${name}`), `hierarchy -top ${top}`, 'proc', 'opt_clean'];
+const readDesign = (files: ReadonlyMap<string, string>, top: string): string[] => [
+  ...[...files.keys()].map((name) => `read_verilog ${name}`),
+  `hierarchy -top ${top}`,
+  'proc',
+  'opt_clean',
+];
 
 /**
  * `count` mutants of a design (Yosys `mutate -list`, evenly sampled over cells, ports and bits),
  * each applied to the processed design and written back as Verilog with its hierarchy and
  * register names kept (so the same testbench drives it).
  */
-export async function makeMutants(files: ReadonlyMap<string, string>, top: string, count: number, seed: number): Promise<Mutant[]> {
+export async function makeMutants(
+  files: ReadonlyMap<string, string>,
+  top: string,
+  count: number,
+  seed: number,
+): Promise<Mutant[]> {
   const inputs = Object.fromEntries(files);
-  const listed = await runYosysScript([...readDesign(files, top), `mutate -list ${count} -seed ${seed} -o mutants.ys`].join('\n'), inputs, ['mutants.ys'], YOSYS);
-  const commands = listed.files['mutants.ys']!.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('mutate '));
+  const listed = await runYosysScript(
+    [...readDesign(files, top), `mutate -list ${count} -seed ${seed} -o mutants.ys`].join('\n'),
+    inputs,
+    ['mutants.ys'],
+    YOSYS,
+  );
+  const commands = listed.files['mutants.ys']!.split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('mutate '));
   const outputs = commands.map((_, id) => `mutant${id}.v`);
-  const script = [...readDesign(files, top), 'design -save original', ...commands.flatMap((command, id) => ['design -load original', command, `write_verilog -noattr mutant${id}.v`])];
+  const script = [
+    ...readDesign(files, top),
+    'design -save original',
+    ...commands.flatMap((command, id) => ['design -load original', command, `write_verilog -noattr mutant${id}.v`]),
+  ];
   const written = await runYosysScript(script.join('\n'), inputs, outputs, YOSYS);
   return commands.map((command, id) => ({ id, command, verilog: written.files[outputs[id]!]! }));
 }
@@ -58,7 +79,9 @@ export interface ProofResult {
 
 /** The inputs of a failed `sat` proof's model, from its `-show-inputs` table (a Time column when sequential). */
 function satCounterexample(log: string): string {
-  const values = [...log.matchAll(/^\s*(?:(\d+)\s+)?\\in_(\S+)\s+\S+\s+(\S+)\s+[01x]+\s*$/gm)].map(([, step, port, hex]) => `${port}=${hex}${step === undefined ? '' : `@${step}`}`);
+  const values = [...log.matchAll(/^\s*(?:(\d+)\s+)?\\in_(\S+)\s+\S+\s+(\S+)\s+[01x]+\s*$/gm)].map(
+    ([, step, port, hex]) => `${port}=${hex}${step === undefined ? '' : `@${step}`}`,
+  );
   return clipCounterexample(values.join(' '));
 }
 
@@ -67,7 +90,11 @@ function satCounterexample(log: string): string {
  * by temporal induction from the all-zero state, then a bounded check of BOUNDED_CYCLES cycles.
  * A failed induction step is no counterexample; a failed bounded or combinational check is one.
  */
-async function satDecide(miterScript: readonly string[], inputs: Readonly<Record<string, string>>, sequential: boolean): Promise<MiterOutcome | { readonly kind: 'bounded' }> {
+async function satDecide(
+  miterScript: readonly string[],
+  inputs: Readonly<Record<string, string>>,
+  sequential: boolean,
+): Promise<MiterOutcome | { readonly kind: 'bounded' }> {
   const solve = async (satCommand: string): Promise<MiterOutcome> => {
     try {
       const { log } = await runYosysScript([...miterScript, satCommand].join('\n'), inputs, [], YOSYS, SAT_TIMEOUT_MS);
@@ -79,7 +106,11 @@ async function satDecide(miterScript: readonly string[], inputs: Readonly<Record
     }
   };
   if (!sequential) return solve('sat -prove trigger 0 -show-inputs miter');
-  if ((await solve(`sat -tempinduct -prove trigger 0 -set-init-zero -maxsteps ${BOUNDED_CYCLES} miter`)).kind === 'success') return { kind: 'success' };
+  if (
+    (await solve(`sat -tempinduct -prove trigger 0 -set-init-zero -maxsteps ${BOUNDED_CYCLES} miter`)).kind ===
+    'success'
+  )
+    return { kind: 'success' };
   const bounded = await solve(`sat -prove trigger 0 -set-init-zero -seq ${BOUNDED_CYCLES} -show-inputs miter`);
   return bounded.kind === 'success' ? { kind: 'bounded' } : bounded;
 }
@@ -94,19 +125,40 @@ async function satDecide(miterScript: readonly string[], inputs: Readonly<Record
  * design never gives the block — a rank the lane detector cannot produce — is proved equal
  * there). `sequential` is whether `context` has state.
  */
-export async function proveEquivalent(block: MiterDesign, mutant: Mutant, sequential: boolean, context: MiterDesign = block): Promise<ProofResult> {
+export async function proveEquivalent(
+  block: MiterDesign,
+  mutant: Mutant,
+  sequential: boolean,
+  context: MiterDesign = block,
+): Promise<ProofResult> {
   for (const [name, text] of block.files)
-    if (context.files.get(name) !== text) throw new UserError(`${context.top} does not contain ${block.top}'s module ${name} unchanged, so it cannot be its miter context`);
+    if (context.files.get(name) !== text)
+      throw new UserError(
+        `${context.top} does not contain ${block.top}'s module ${name} unchanged, so it cannot be its miter context`,
+      );
   const surroundings = [...context.files.keys()].filter((name) => !block.files.has(name));
   const miterScript = [
-    ...['mutant.v', ...surroundings].map((name) => `read_verilog ${name}`), `hierarchy -top ${context.top}`, 'proc', 'flatten', `rename ${context.top} gate`, 'design -stash mutant',
-    ...readDesign(context.files, context.top), 'flatten', `rename ${context.top} gold`,
+    ...['mutant.v', ...surroundings].map((name) => `read_verilog ${name}`),
+    `hierarchy -top ${context.top}`,
+    'proc',
+    'flatten',
+    `rename ${context.top} gate`,
+    'design -stash mutant',
+    ...readDesign(context.files, context.top),
+    'flatten',
+    `rename ${context.top} gold`,
     'design -copy-from mutant -as gate gate',
-    'miter -equiv -flatten gold gate miter', 'hierarchy -top miter',
+    'miter -equiv -flatten gold gate miter',
+    'hierarchy -top miter',
   ];
   const inputs = { ...Object.fromEntries(context.files), 'mutant.v': mutant.verilog };
-  const outcome = HAS_ABC && YOSYS === 'system' ? await abcDecide(miterScript, inputs, sequential) : await satDecide(miterScript, inputs, sequential);
+  const outcome =
+    HAS_ABC && YOSYS === 'system'
+      ? await abcDecide(miterScript, inputs, sequential)
+      : await satDecide(miterScript, inputs, sequential);
   if (outcome.kind === 'success') return { verdict: 'proved' };
   if (outcome.kind === 'bounded') return { verdict: 'bounded' };
-  return outcome.kind === 'fail' ? { verdict: 'different', counterexample: outcome.counterexample } : { verdict: 'undecided' };
+  return outcome.kind === 'fail'
+    ? { verdict: 'different', counterexample: outcome.counterexample }
+    : { verdict: 'undecided' };
 }

@@ -6,7 +6,14 @@ describe('registerFileBandwidthReport', () => {
   const report = registerFileBandwidthReport();
 
   it("reproduces the paper's 344 bytes per cycle per warp, within Volta's 384", () => {
-    expect(report.shape).toEqual({ threads: 32, slots: 4, tileLength: 64, registerAddressBits: 5, pointerBits: 6, cyclesPerMma: 16 });
+    expect(report.shape).toEqual({
+      threads: 32,
+      slots: 4,
+      tileLength: 64,
+      registerAddressBits: 5,
+      pointerBits: 6,
+      cyclesPerMma: 16,
+    });
     expect(report.paper.lines.map((line) => line.bytesPerCycle)).toEqual([256, 8, 64, 16]);
     expect(report.paper.total).toBe(344);
     expect(report.paper.withinBudget).toBe(true);
@@ -21,7 +28,13 @@ describe('registerFileBandwidthReport', () => {
 
   it('follows the elaborated ports when the decoder is reshaped', () => {
     const wide = registerFileBandwidthReport({ threads: 8, slots: 8, tileLength: 128 });
-    expect(wide.shape).toMatchObject({ threads: 8, slots: 8, tileLength: 128, registerAddressBits: 6, cyclesPerMma: 16 });
+    expect(wide.shape).toMatchObject({
+      threads: 8,
+      slots: 8,
+      tileLength: 128,
+      registerAddressBits: 6,
+      cyclesPerMma: 16,
+    });
     expect(wide.paper.total).toBe((8 * 8 + 8 + 8) * 2 + 8);
     expect(wide.wholeRegisterA.count).toBe(8 * 5);
   });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { elaborate } from '../../../../hw/ir/elaborate.ts';
 import { LaneDetector, RegisterIndexEmitter, decoderWidths } from '../../../../hw/designs/decoder/index.ts';
-import { TsEngine } from '../../../../verif/engines/ts.ts';
-import type { PortValues } from '../../../../verif/engines/engine.ts';
-import { decodeMma, operandSelect } from '../../../../verif/golden/decoder.ts';
+import { TsEngine } from '../../../../engines/tsEngine.ts';
+import type { PortValues } from '../../../../engines/engine.ts';
+import { decodeMma, operandSelect } from '../../../../golden/models/decoder.ts';
 import { expectCycles, flag } from './decoderStimulus.ts';
 
 const engine = new TsEngine();
@@ -20,8 +20,15 @@ function laneGolden(bits: number, slots: number): PortValues {
 describe('LaneDetector', () => {
   it.each([1, 2, 4, 8])('matches the golden decoder on all %i-bit chunks', async (slots) => {
     const chunks = Array.from({ length: 2 ** slots }, (_, bits) => bits);
-    const run = await engine.run(elaborate(LaneDetector, { slots }), chunks.map((bits) => ({ bits: BigInt(bits) })));
-    expectCycles(run.outputs, chunks.map((bits) => laneGolden(bits, slots)), `LaneDetector slots=${slots}`);
+    const run = await engine.run(
+      elaborate(LaneDetector, { slots }),
+      chunks.map((bits) => ({ bits: BigInt(bits) })),
+    );
+    expectCycles(
+      run.outputs,
+      chunks.map((bits) => laneGolden(bits, slots)),
+      `LaneDetector slots=${slots}`,
+    );
   });
 
   it('ranks a full chunk 0, 1, 2, 3 and counts it as 4', async () => {
@@ -55,7 +62,9 @@ describe('RegisterIndexEmitter', () => {
     const params = { tileLength: 8, slots: 2 };
     const indexWidth = decoderWidths(params).index;
     const vectors = Array.from({ length: 2 ** (2 + 2 * indexWidth) }, (_, word) =>
-      [0, 1].map((slot) => [((word >> slot) & 1) === 1, (word >> (2 + slot * indexWidth)) & ((1 << indexWidth) - 1)] as const),
+      [0, 1].map(
+        (slot) => [((word >> slot) & 1) === 1, (word >> (2 + slot * indexWidth)) & ((1 << indexWidth) - 1)] as const,
+      ),
     );
     const run = await engine.run(elaborate(RegisterIndexEmitter, params), vectors.map(emitterInputs));
     expectCycles(run.outputs, vectors.map(emitterGolden), 'RegisterIndexEmitter 2×8');

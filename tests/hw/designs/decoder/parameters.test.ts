@@ -5,8 +5,22 @@ import { BitmapDecoder, LaneDetector, decoderWidths } from '../../../../hw/desig
 
 describe('decoder parameters', () => {
   it('derive the paper widths at the defaults and grow with the tile', () => {
-    expect(decoderWidths({ tileLength: 64, slots: 4 })).toEqual({ rank: 2, count: 3, base: 7, index: 6, register: 5, pointer: 6 });
-    expect(decoderWidths({ tileLength: 128, slots: 8 })).toEqual({ rank: 3, count: 4, base: 8, index: 7, register: 6, pointer: 7 });
+    expect(decoderWidths({ tileLength: 64, slots: 4 })).toEqual({
+      rank: 2,
+      count: 3,
+      base: 7,
+      index: 6,
+      register: 5,
+      pointer: 6,
+    });
+    expect(decoderWidths({ tileLength: 128, slots: 8 })).toEqual({
+      rank: 3,
+      count: 4,
+      base: 8,
+      index: 7,
+      register: 6,
+      pointer: 7,
+    });
   });
 
   it.each([

@@ -6,15 +6,15 @@
  * raises the default to 20 000 pairs. Replay with FC_SEED=<seed>.
  */
 import { describe, expect, it } from 'vitest';
-import { Fp16Multiplier } from '../../../../hw/designs/fp/Fp16Multiplier.ts';
-import { Fp32Adder } from '../../../../hw/designs/fp/Fp32Adder.ts';
+import { Fp16Multiplier } from '../../../../hw/designs/fp/fp16Multiplier.ts';
+import { Fp32Adder } from '../../../../hw/designs/fp/fp32Adder.ts';
 import { elaborate } from '../../../../hw/ir/elaborate.ts';
 import type { ModuleDefinition } from '../../../../hw/core/index.ts';
-import type { Engine } from '../../../../verif/engines/engine.ts';
-import { VerilatorEngine } from '../../../../verif/engines/verilator.ts';
-import { IcarusEngine } from '../../../../verif/engines/icarus.ts';
-import { fp16Product, fp32Add } from '../../../../verif/numerics/fp32.ts';
-import { seededRandom, type SeededRandom } from '../../../verif/numerics/seededRandom.ts';
+import type { Engine } from '../../../../engines/engine.ts';
+import { VerilatorEngine } from '../../../../engines/verilatorEngine.ts';
+import { IcarusEngine } from '../../../../engines/icarusEngine.ts';
+import { fp16Product, fp32Add } from '../../../../golden/numerics/fp32.ts';
+import { seededRandom, type SeededRandom } from '../../../golden/numerics/seededRandom.ts';
 import { hardPair } from './fp32HardCases.ts';
 import { pairCount, type Golden } from './fpHarness.ts';
 
@@ -43,9 +43,24 @@ function multiplierPair(random: SeededRandom): readonly [number, number] {
 }
 
 describe('FP units on external engines', () => {
-  const units: { definition: ModuleDefinition; output: string; golden: Golden; pair: (random: SeededRandom) => readonly [number, number] }[] = [
-    { definition: Fp32Adder as unknown as ModuleDefinition, output: 's', golden: fp32Add, pair: (random) => hardPair(random.below) },
-    { definition: Fp16Multiplier as unknown as ModuleDefinition, output: 'p', golden: fp16Product, pair: multiplierPair },
+  const units: {
+    definition: ModuleDefinition;
+    output: string;
+    golden: Golden;
+    pair: (random: SeededRandom) => readonly [number, number];
+  }[] = [
+    {
+      definition: Fp32Adder as unknown as ModuleDefinition,
+      output: 's',
+      golden: fp32Add,
+      pair: (random) => hardPair(random.below),
+    },
+    {
+      definition: Fp16Multiplier as unknown as ModuleDefinition,
+      output: 'p',
+      golden: fp16Product,
+      pair: multiplierPair,
+    },
   ];
   for (const makeEngine of ENGINES) {
     const engine = makeEngine();
@@ -54,11 +69,18 @@ describe('FP units on external engines', () => {
         const random = seededRandom(`${engine.name} ${definition.name} pipelined=${pipelined}`);
         const pairs = Array.from({ length: pairCount(FULL ? 20_000 : 3_000) }, () => pair(random));
         const drain = Array.from({ length: pipelined }, () => pairs[0]!);
-        const run = await engine.run(elaborate(definition, { pipelined }), [...pairs, ...drain].map(([a, b]) => ({ a: BigInt(a >>> 0), b: BigInt(b >>> 0) })));
+        const run = await engine.run(
+          elaborate(definition, { pipelined }),
+          [...pairs, ...drain].map(([a, b]) => ({ a: BigInt(a >>> 0), b: BigInt(b >>> 0) })),
+        );
         const failures = pairs.flatMap(([a, b], index) => {
           const got = run.outputs[index + pipelined]![output];
           const want = BigInt(golden(a, b) >>> 0);
-          return got === want ? [] : [`a=0x${a.toString(16)} b=0x${b.toString(16)}: got 0x${got?.toString(16)}, golden 0x${want.toString(16)}`];
+          return got === want
+            ? []
+            : [
+                `a=0x${a.toString(16)} b=0x${b.toString(16)}: got 0x${got?.toString(16)}, golden 0x${want.toString(16)}`,
+              ];
         });
         expect(failures.slice(0, 10)).toEqual([]);
       });

@@ -10,13 +10,14 @@ export type Draw = (n: number) => number;
 
 const SIGN = 0x80000000;
 const MAX_EXPONENT = 254;
-const pack = (sign: number, exponent: number, fraction: number): number => ((sign << 31) | (exponent << 23) | fraction) >>> 0;
+const pack = (sign: number, exponent: number, fraction: number): number =>
+  ((sign << 31) | (exponent << 23) | fraction) >>> 0;
 
 /** Zeros, infinities, NaNs with payloads, subnormal/normal extremes, 1 and its neighbours. */
 export const FP32_SPECIALS: readonly number[] = [
   0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001, 0x7fbfffff, 0xffffffff,
-  0x00000001, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000, 0x00800001,
-  0x7f7fffff, 0xff7fffff, 0x7f000000, 0x3f800000, 0xbf800000, 0x3f800001, 0x3f7fffff, 0x33800000,
+  0x00000001, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000, 0x00800001, 0x7f7fffff, 0xff7fffff,
+  0x7f000000, 0x3f800000, 0xbf800000, 0x3f800001, 0x3f7fffff, 0x33800000,
 ];
 
 /** Fractions with the bit patterns rounding cares about: all zeros, all ones, lone top/bottom bits. */
@@ -29,9 +30,20 @@ function fraction(draw: Draw): number {
 const uint32 = (draw: Draw): number => (draw(0x10000) * 0x10000 + draw(0x10000)) >>> 0;
 
 /** The kinds of pair, with weights (out of their sum) for how often each is drawn. */
-const KINDS: readonly { readonly name: string; readonly weight: number; readonly make: (draw: Draw) => [number, number] }[] = [
+const KINDS: readonly {
+  readonly name: string;
+  readonly weight: number;
+  readonly make: (draw: Draw) => [number, number];
+}[] = [
   { name: 'uniform', weight: 2, make: (draw) => [uint32(draw), uint32(draw)] },
-  { name: 'special', weight: 1, make: (draw) => [FP32_SPECIALS[draw(FP32_SPECIALS.length)]!, draw(2) ? FP32_SPECIALS[draw(FP32_SPECIALS.length)]! : uint32(draw)] },
+  {
+    name: 'special',
+    weight: 1,
+    make: (draw) => [
+      FP32_SPECIALS[draw(FP32_SPECIALS.length)]!,
+      draw(2) ? FP32_SPECIALS[draw(FP32_SPECIALS.length)]! : uint32(draw),
+    ],
+  },
   {
     // Every alignment distance 0…31 (and beyond, saturating), with tie-prone fractions.
     name: 'aligned',
@@ -47,18 +59,28 @@ const KINDS: readonly { readonly name: string; readonly weight: number; readonly
     weight: 3,
     make: (draw) => {
       const a = uint32(draw) & 0x7f7fffff;
-      const magnitude = Math.min(0x7f7fffff, Math.max(0, a + draw(9) - 4 + (draw(4) === 0 ? (draw(2) ? 1 : -1) << 23 : 0)));
+      const magnitude = Math.min(
+        0x7f7fffff,
+        Math.max(0, a + draw(9) - 4 + (draw(4) === 0 ? (draw(2) ? 1 : -1) << 23 : 0)),
+      );
       const sign = draw(2) * SIGN;
       return [(a | sign) >>> 0, (magnitude | (sign ^ SIGN)) >>> 0];
     },
   },
-  { name: 'subnormal', weight: 2, make: (draw) => [pack(draw(2), draw(3), fraction(draw)), pack(draw(2), draw(3), fraction(draw))] },
+  {
+    name: 'subnormal',
+    weight: 2,
+    make: (draw) => [pack(draw(2), draw(3), fraction(draw)), pack(draw(2), draw(3), fraction(draw))],
+  },
   {
     name: 'overflow',
     weight: 1,
     make: (draw) => {
       const sign = draw(2);
-      return [pack(sign, MAX_EXPONENT - draw(3), fraction(draw)), pack(draw(8) ? sign : 1 - sign, MAX_EXPONENT - draw(26), fraction(draw))];
+      return [
+        pack(sign, MAX_EXPONENT - draw(3), fraction(draw)),
+        pack(draw(8) ? sign : 1 - sign, MAX_EXPONENT - draw(26), fraction(draw)),
+      ];
     },
   },
   {

@@ -22,17 +22,26 @@ export interface BinaryUnit {
 const hex = (bits: number): string => `0x${(bits >>> 0).toString(16).padStart(8, '0')}`;
 
 /** Elaborates `definition`, printing the time taken and each module's cell and register counts. */
-export function elaborateAndReport<P extends Params, T extends PortTree>(definition: ModuleDefinition<P, T>, params: Partial<P> = {}): IrDesign {
+export function elaborateAndReport<P extends Params, T extends PortTree>(
+  definition: ModuleDefinition<P, T>,
+  params: Partial<P> = {},
+): IrDesign {
   const start = performance.now();
   const design = elaborate(definition, params);
   const milliseconds = performance.now() - start;
-  const modules = design.modules.map((module) => `${module.name}: ${module.cells.length} cells, ${module.registers.length} registers`);
+  const modules = design.modules.map(
+    (module) => `${module.name}: ${module.cells.length} cells, ${module.registers.length} registers`,
+  );
   console.log(`elaborated ${design.top} in ${milliseconds.toFixed(0)} ms — ${modules.join('; ')}`);
   return design;
 }
 
 /** The simulator of `definition` with `pipelined` stages, ready to stream operand pairs. */
-export function binaryUnit<T extends PortTree>(definition: ModuleDefinition<{ pipelined: number }, T>, output: string, pipelined = 0): BinaryUnit {
+export function binaryUnit<T extends PortTree>(
+  definition: ModuleDefinition<{ pipelined: number }, T>,
+  output: string,
+  pipelined = 0,
+): BinaryUnit {
   return { simulator: new Simulator(elaborateAndReport(definition, { pipelined })), output, latency: pipelined };
 }
 
@@ -40,7 +49,12 @@ export function binaryUnit<T extends PortTree>(definition: ModuleDefinition<{ pi
  * Streams `count` pairs from `next` through the unit, one per cycle, and expects each result
  * (`latency` cycles later) to equal `golden`. Returns the number of vectors checked per second.
  */
-export function expectMatchesGolden(unit: BinaryUnit, golden: Golden, count: number, next: (index: number) => readonly [number, number]): number {
+export function expectMatchesGolden(
+  unit: BinaryUnit,
+  golden: Golden,
+  count: number,
+  next: (index: number) => readonly [number, number],
+): number {
   const { simulator, output, latency } = unit;
   const expected = new Uint32Array(latency + 1);
   const inputs: (readonly [number, number])[] = new Array<readonly [number, number]>(latency + 1);

@@ -16,7 +16,12 @@ const SHIFT_WIDTH = 7;
 const ShiftProbe = defineModule({
   name: 'ShiftProbe',
   defaults: {},
-  ports: () => ({ x: input<number>(SHIFT_WIDTH), amount: input<number>(4), shifted: output<number>(SHIFT_WIDTH), saturated: output<number>(2) }),
+  ports: () => ({
+    x: input<number>(SHIFT_WIDTH),
+    amount: input<number>(4),
+    shifted: output<number>(SHIFT_WIDTH),
+    saturated: output<number>(2),
+  }),
   build: (_m, io) => {
     io.shifted.set(shiftRightSticky(io.x, io.amount));
     io.saturated.set(saturate(io.amount, 2));

@@ -6,14 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MMA_DATAPATH_CYCLES, mmaLatency } from '../../../../hw/designs/tensor/MmaUnit.ts';
-import { TsEngine } from '../../../../verif/engines/ts.ts';
-import { coruscantMma, denseMma } from '../../../../verif/golden/mma.ts';
-import { coruscantMmaFromRegisters } from '../../../../verif/golden/stcMma.ts';
-import { encodeStc, stcThreadRegisters } from '../../../../verif/formats/stcFormat.ts';
+import { MMA_DATAPATH_CYCLES, mmaLatency } from '../../../../hw/designs/tensor/mmaUnit.ts';
+import { TsEngine } from '../../../../engines/tsEngine.ts';
+import { coruscantMma, denseMma } from '../../../../golden/models/mma.ts';
+import { coruscantMmaFromRegisters } from '../../../../golden/models/stcMma.ts';
+import { encodeStc, stcThreadRegisters } from '../../../../golden/formats/stcFormat.ts';
 import type { MmaJob } from '../../../../verif/mma/mmaSchedule.ts';
 import { runMmasOnRtl } from '../../../../verif/mma/runMmas.ts';
-import type { Fp32Matrix } from '../../../../verif/matrix.ts';
+import type { Fp32Matrix } from '../../../../golden/matrix.ts';
 import { fastCheckSeed } from '../../../support/seed.ts';
 import { mmaJob } from './mmaJobs.ts';
 
@@ -25,42 +25,60 @@ function golden(job: MmaJob): Fp32Matrix {
 }
 
 describe('MmaUnit', () => {
-  it('equals the golden MMAs in both modes, back to back and across a reset mid-MMA, with the documented cycle count', { timeout: 240_000 }, async () => {
-    const seed = fastCheckSeed('MmaUnit');
-    const dense = fc.sample(mmaJob('dense'), { seed, numRuns: 4 });
-    const coruscant = fc.sample(mmaJob('coruscant'), { seed, numRuns: 4 });
-    const jobs: MmaJob[] = [
-      dense[0]!, coruscant[0]!, coruscant[1]!, dense[1]!,
-      { ...coruscant[2]!, resetAfter: 9 },
-      dense[2]!, dense[3]!, coruscant[3]!,
-    ];
-    const run = await runMmasOnRtl(engine, jobs);
-    jobs.forEach((job, index) => {
-      if (job.resetAfter !== undefined) return expect(run.results[index]).toBeUndefined();
-      expect(hex(run.results[index]), `MMA ${index} (${job.mode}), seed ${seed}`).toEqual(hex(golden(job)));
-      // Measured: start to the last write-back is 16 datapath cycles + the documented latency.
-      expect(run.startToLastWriteback[index]).toBe(MMA_DATAPATH_CYCLES + mmaLatency(0));
-    });
-    // No bubbles: MMAs that follow each other start exactly 16 cycles apart.
-    expect(run.starts.slice(1, 5).map((start, i) => start - run.starts[i]!)).toEqual([16, 16, 16, 16]);
-    expect(run.starts[7]! - run.starts[6]!).toBe(16);
+  it(
+    'equals the golden MMAs in both modes, back to back and across a reset mid-MMA, with the documented cycle count',
+    { timeout: 240_000 },
+    async () => {
+      const seed = fastCheckSeed('MmaUnit');
+      const dense = fc.sample(mmaJob('dense'), { seed, numRuns: 4 });
+      const coruscant = fc.sample(mmaJob('coruscant'), { seed, numRuns: 4 });
+      const jobs: MmaJob[] = [
+        dense[0]!,
+        coruscant[0]!,
+        coruscant[1]!,
+        dense[1]!,
+        { ...coruscant[2]!, resetAfter: 9 },
+        dense[2]!,
+        dense[3]!,
+        coruscant[3]!,
+      ];
+      const run = await runMmasOnRtl(engine, jobs);
+      jobs.forEach((job, index) => {
+        if (job.resetAfter !== undefined) return expect(run.results[index]).toBeUndefined();
+        expect(hex(run.results[index]), `MMA ${index} (${job.mode}), seed ${seed}`).toEqual(hex(golden(job)));
+        // Measured: start to the last write-back is 16 datapath cycles + the documented latency.
+        expect(run.startToLastWriteback[index]).toBe(MMA_DATAPATH_CYCLES + mmaLatency(0));
+      });
+      // No bubbles: MMAs that follow each other start exactly 16 cycles apart.
+      expect(run.starts.slice(1, 5).map((start, i) => start - run.starts[i]!)).toEqual([16, 16, 16, 16]);
+      expect(run.starts[7]! - run.starts[6]!).toBe(16);
 
-    // Coruscant mode = the dense MMA of the decompressed matrix = the golden MMA straight from
-    // the STC registers through the decoder's selects.
-    for (const index of [1, 2, 7]) {
-      const job = jobs[index]!;
-      const registers = encodeStc(job.A).tiles.map(stcThreadRegisters);
-      expect(hex(run.results[index])).toEqual(hex(coruscantMmaFromRegisters(registers, job.B, job.C)));
-    }
-  });
+      // Coruscant mode = the dense MMA of the decompressed matrix = the golden MMA straight from
+      // the STC registers through the decoder's selects.
+      for (const index of [1, 2, 7]) {
+        const job = jobs[index]!;
+        const registers = encodeStc(job.A).tiles.map(stcThreadRegisters);
+        expect(hex(run.results[index])).toEqual(hex(coruscantMmaFromRegisters(registers, job.B, job.C)));
+      }
+    },
+  );
 
-  it('passes `pipelined` through to the FP units: pipelined=1 adds 3 cycles of latency and nothing else', { timeout: 240_000 }, async () => {
-    const seed = fastCheckSeed('MmaUnit pipelined=1');
-    const jobs = [fc.sample(mmaJob('coruscant'), { seed, numRuns: 1 })[0]!, fc.sample(mmaJob('dense'), { seed, numRuns: 1 })[0]!];
-    const run = await runMmasOnRtl(engine, jobs, { pipelined: 1 });
-    jobs.forEach((job, index) => expect(hex(run.results[index]), `MMA ${index}, seed ${seed}`).toEqual(hex(golden(job))));
-    expect(mmaLatency(1)).toBe(mmaLatency(0) + 3);
-    expect(run.startToLastWriteback).toEqual([16 + mmaLatency(1), 16 + mmaLatency(1)]);
-    expect(run.starts[1]! - run.starts[0]!).toBe(16);
-  });
+  it(
+    'passes `pipelined` through to the FP units: pipelined=1 adds 3 cycles of latency and nothing else',
+    { timeout: 240_000 },
+    async () => {
+      const seed = fastCheckSeed('MmaUnit pipelined=1');
+      const jobs = [
+        fc.sample(mmaJob('coruscant'), { seed, numRuns: 1 })[0]!,
+        fc.sample(mmaJob('dense'), { seed, numRuns: 1 })[0]!,
+      ];
+      const run = await runMmasOnRtl(engine, jobs, { pipelined: 1 });
+      jobs.forEach((job, index) =>
+        expect(hex(run.results[index]), `MMA ${index}, seed ${seed}`).toEqual(hex(golden(job))),
+      );
+      expect(mmaLatency(1)).toBe(mmaLatency(0) + 3);
+      expect(run.startToLastWriteback).toEqual([16 + mmaLatency(1), 16 + mmaLatency(1)]);
+      expect(run.starts[1]! - run.starts[0]!).toBe(16);
+    },
+  );
 });

@@ -6,13 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ModuleDefinition } from '../../../../hw/core/index.ts';
-import { ThreadGroup } from '../../../../hw/designs/tensor/ThreadGroup.ts';
-import { Octet } from '../../../../hw/designs/tensor/Octet.ts';
-import { TensorCore } from '../../../../hw/designs/tensor/TensorCore.ts';
-import { MmaUnit } from '../../../../hw/designs/tensor/MmaUnit.ts';
-import { OperandRegisterFile } from '../../../../hw/designs/tensor/OperandRegisterFile.ts';
-import { emitVerilog } from '../../../../gen/verilog/emit.ts';
-import { checkWithYosys, lintWithVerilator } from '../../../../verif/tools/lint.ts';
+import { ThreadGroup } from '../../../../hw/designs/tensor/threadGroup.ts';
+import { Octet } from '../../../../hw/designs/tensor/octet.ts';
+import { TensorCore } from '../../../../hw/designs/tensor/tensorCore.ts';
+import { MmaUnit } from '../../../../hw/designs/tensor/mmaUnit.ts';
+import { OperandRegisterFile } from '../../../../hw/designs/tensor/operandRegisterFile.ts';
+import { emitVerilog } from '../../../../hw/verilog/emit.ts';
+import { checkWithYosys, lintWithVerilator } from '../../../../tools/lint.ts';
 import { mmaBenchDesign } from '../../../../verif/mma/runMmas.ts';
 
 const blocks = [ThreadGroup, Octet, TensorCore, MmaUnit, OperandRegisterFile] as unknown as ModuleDefinition[];

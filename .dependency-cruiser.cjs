@@ -1,0 +1,57 @@
+/**
+ * The layers of the framework, lowest first, and what each may import (docs/architecture.md).
+ * Each folder may import only the folders listed for it (and itself); every other project
+ * import is an upward or sideways edge and fails `make lint`. Tests and benchmarks may import
+ * anything; nothing may import them, and nothing may form a cycle.
+ */
+const LAYERS = {
+  common: [],
+  tools: ['common'],
+  waves: ['common'],
+  golden: ['common'],
+  'hw/core': ['common'],
+  'hw/ir': ['common', 'hw/core'],
+  'hw/verilog': ['common', 'hw/core', 'hw/ir'],
+  'hw/sim': ['common', 'waves', 'hw/core', 'hw/ir'],
+  'hw/examples': ['common', 'hw/core', 'hw/ir'],
+  'hw/designs': ['common', 'hw/core', 'hw/ir'],
+  engines: ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim'],
+  'verif/testbench.ts': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'engines'],
+  'verif/fuzz': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'engines'],
+  'verif/regress': ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'engines', 'verif/fuzz', 'verif/testbench.ts'],
+  synth: ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'engines'],
+  // The Coruscant showcase on top of the framework: its RTL runners and regression suites.
+  'verif/mma': ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'hw/designs', 'engines'],
+  'verif/suites': ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'hw/designs', 'hw/examples', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress', 'verif/mma'],
+  gpu: ['common', 'golden', 'hw/core', 'hw/ir', 'hw/sim', 'hw/designs', 'engines', 'verif/mma'],
+  gen: ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'hw/examples', 'hw/designs', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress', 'verif/mma', 'verif/suites', 'synth', 'gpu'],
+};
+const PROJECT = [...Object.keys(LAYERS), 'verif', 'gen', 'bench', 'tests', 'bin'];
+const escape = (folder) => folder.replace(/[.]/g, '\\.');
+const under = (folders) => `^(${folders.map(escape).join('|')})(/|$)`;
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'Import cycles hide which module is the lower one.', from: {}, to: { circular: true } },
+    {
+      name: 'no-import-of-tests-or-benchmarks',
+      severity: 'error',
+      from: { pathNot: '^(tests|bench)/' },
+      to: { path: '^(tests|bench|bin)/' },
+    },
+    ...Object.entries(LAYERS).map(([layer, allowed]) => ({
+      name: `layer-${layer.replace(/[/.]/g, '-')}`,
+      severity: 'error',
+      comment: `${layer} may import only: ${allowed.join(', ') || 'nothing of the project'}`,
+      from: { path: under([layer]) },
+      to: { path: under(PROJECT), pathNot: under([layer, ...allowed]) },
+    })),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|build|out|report|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

@@ -1,0 +1,169 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Options } from 'yargs';
+import { writeFileAtomic } from '../../common/atomicWrite.ts';
+import { UserError } from '../../common/errors.ts';
+import { startProgress } from '../../common/progress.ts';
+import { formatMemoryPathResult } from '../../gpu/memory/formatResult.ts';
+import { checkSparsity } from '../../golden/pruning/sparsity.ts';
+import { sweepFigures } from '../../gpu/system/figures.ts';
+import { parseShape, SPMM_KERNELS } from '../../gpu/system/kernels.ts';
+import { comparisonTable, formatKernelTiming, formatSweep } from '../../gpu/system/report.ts';
+import { kernelsNamed, runModel } from '../../gpu/system/run.ts';
+import { runSweep } from '../../gpu/system/sweep.ts';
+
+/**
+ * The system-model options of `gen memsim` (--kernel, --sweep) and `gen spmm --model`, and their
+ * handlers; kept here so the two commands share one definition.
+ */
+export interface SystemModelArgs {
+  profile: string;
+  kernel?: string;
+  shape: string;
+  n: number;
+  sparsity: number;
+  'split-k'?: number;
+  sample?: number;
+  seed: number;
+  sweep?: boolean;
+  shapes: string;
+  sparsities: string;
+  'n-values': string;
+  'sector-budget': number;
+  out: string;
+  json: boolean;
+}
+
+export const SYSTEM_MODEL_OPTIONS: Record<string, Options> = {
+  kernel: {
+    type: 'string',
+    describe: `SpMM kernel whose address trace to model: ${SPMM_KERNELS.join(', ')} (gen spmm --model also takes all)`,
+  },
+  shape: { type: 'string', default: '9216x9216', describe: 'weight matrix A as MxK (M a multiple of 256, K of 64)' },
+  n: { type: 'number', default: 8, describe: 'columns of B (the batch; 8 = decode)' },
+  sparsity: {
+    type: 'number',
+    default: 0.5,
+    describe: 'fraction of A pruned, in [0, 1) (a seeded random unstructured mask)',
+  },
+  'split-k': { type: 'number', describe: 'K splits (default: the fewest, fullest waves, up to 16)' },
+  sample: {
+    type: 'number',
+    describe:
+      'simulate 1 in this many block-iterations (one drawn per stratum of the whole grid) in the memory model and scale (default 1: all)',
+  },
+  sweep: {
+    type: 'boolean',
+    describe: 'sweep shapes × sparsities × kernels (and N) and write SVG figures and a table to --out',
+  },
+  shapes: { type: 'string', default: '7168x7168,9216x9216', describe: 'with --sweep: shapes, comma-separated' },
+  sparsities: { type: 'string', default: '0.3,0.4,0.5,0.6,0.7', describe: 'with --sweep: sparsities, comma-separated' },
+  'n-values': {
+    type: 'string',
+    default: '8,32,128,256',
+    describe: 'with --sweep: N values of the speedup-vs-N figure (first shape, 50 %); "" for none',
+  },
+  'sector-budget': {
+    type: 'number',
+    default: 300000,
+    describe:
+      'with --sweep: sector requests simulated per kernel run, the rest scaled (never fewer than 6 block-iterations per SM)',
+  },
+  out: {
+    type: 'string',
+    default: 'system-sweep',
+    describe: 'with --sweep: folder for the SVG figures, sweep.json and table.md',
+  },
+};
+
+function numberList(option: string, text: string): number[] {
+  if (text.trim() === '') return [];
+  return text.split(',').map((item) => {
+    const value = Number(item);
+    if (item.trim() === '' || !Number.isFinite(value))
+      throw new UserError(`--${option} ${text}: give numbers separated by commas`);
+    return value;
+  });
+}
+
+/** `gen memsim --kernel K`: one kernel's trace through the memory path, and its modeled time. */
+export async function runMemsimKernel(argv: SystemModelArgs): Promise<void> {
+  const { m, k } = parseShape(argv.shape);
+  const run = await runModel({
+    profile: argv.profile,
+    kernels: kernelsNamed(argv.kernel ?? ''),
+    shape: { m, k, n: argv.n },
+    sparsity: argv.sparsity,
+    seed: argv.seed,
+    ...(argv['split-k'] === undefined ? {} : { splitK: argv['split-k'] }),
+    ...(argv.sample === undefined ? {} : { sample: argv.sample }),
+  });
+  const timing = run.timings[0]!;
+  process.stdout.write(
+    argv.json
+      ? `${JSON.stringify({ ...timing, tensorCore: run.mma, numerics: run.numerics }, null, 2)}\n`
+      : `${formatMemoryPathResult(timing.memory)}\n${formatKernelTiming(timing)}`,
+  );
+}
+
+/** `gen spmm --model`: the modeled time of one or all kernels, with speedups. */
+export async function runSpmmModel(argv: SystemModelArgs): Promise<void> {
+  const { m, k } = parseShape(argv.shape);
+  const run = await runModel({
+    profile: argv.profile,
+    kernels: kernelsNamed(argv.kernel ?? 'all'),
+    shape: { m, k, n: argv.n },
+    sparsity: argv.sparsity,
+    seed: argv.seed,
+    ...(argv['split-k'] === undefined ? {} : { splitK: argv['split-k'] }),
+    ...(argv.sample === undefined ? {} : { sample: argv.sample }),
+  });
+  if (argv.json) {
+    process.stdout.write(
+      `${JSON.stringify({ tensorCore: run.mma, numerics: run.numerics, kernels: run.timings }, null, 2)}\n`,
+    );
+    return;
+  }
+  const header = `tensor core ${run.mma.periodCycles} + ${run.mma.latencyCycles} cycles per MMA (${run.mma.source}); ${run.numerics.mmas} sampled MMAs on the RTL equal golden\n\n`;
+  process.stdout.write(
+    header +
+      run.timings.map(formatKernelTiming).join('\n') +
+      (run.timings.length > 1 ? `\n${comparisonTable(run.timings)}` : ''),
+  );
+}
+
+/** `gen memsim --sweep`: the paper-style figures, sweep.json and table.md in --out. */
+export async function runMemsimSweep(argv: SystemModelArgs): Promise<void> {
+  const sparsities = numberList('sparsities', argv.sparsities);
+  sparsities.forEach(checkSparsity);
+  const shapes = argv.shapes.split(',').map(parseShape);
+  if (!(Number.isSafeInteger(argv['sector-budget']) && argv['sector-budget'] > 0))
+    throw new UserError(`--sector-budget ${argv['sector-budget']}: give a positive whole number`);
+  let progress: ReturnType<typeof startProgress> | undefined;
+  const result = await runSweep({
+    profile: argv.profile,
+    shapes,
+    sparsities,
+    n: argv.n,
+    nValues: numberList('n-values', argv['n-values']),
+    nSweepSparsity: 0.5,
+    seed: argv.seed,
+    sectorBudget: argv['sector-budget'],
+    ...(argv['split-k'] === undefined ? {} : { splitK: argv['split-k'] }),
+    onRun: (done, total) => {
+      progress ??= startProgress('system sweep', total);
+      progress.tick();
+      if (done === total) progress.stop();
+    },
+  });
+  mkdirSync(argv.out, { recursive: true });
+  const written = Object.entries(sweepFigures(result)).map(([name, text]) => {
+    writeFileAtomic(join(argv.out, name), text);
+    return name;
+  });
+  writeFileAtomic(join(argv.out, 'sweep.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileAtomic(join(argv.out, 'table.md'), comparisonTable(result.runs));
+  process.stdout.write(
+    `${formatSweep(result)}wrote ${[...written, 'sweep.json', 'table.md'].map((name) => join(argv.out, name)).join(', ')}\n`,
+  );
+}

@@ -1,0 +1,280 @@
+import { UserError } from '../../common/errors.ts';
+import { foldedSliceMasks, xorFoldMasks } from './parityHash.ts';
+import type { GpuMemoryProfile } from './profileTypes.ts';
+
+/**
+ * Named GPU memory-path profiles, as data. `memory.md §x` cites shared/reference/memory.md;
+ * "seed" is the RTX 4090 L1/L2/DRAM study (shared/seeds/001_*.txt), whose numbers memory.md §0
+ * could not verify. The seed gives only fragments of its slice and set functions (its masks are
+ * over mixed terms we cannot complete), so every profile uses the seed's *shape* — a mod term and
+ * parities of q = line / modulus — with XOR-fold masks; see SliceHashSpec.
+ */
+
+const RTX4090_L2_MASKS = foldedSliceMasks(2, 10);
+const AD102_FULL_L2_MASKS = foldedSliceMasks(4, 10);
+const H200_L2_MASKS = foldedSliceMasks(5, 8);
+const FOLDED_MASKS_SOURCE =
+  "parityMasks and setIndexMasks: XOR-fold of q that is a bijection on q's low bits (foldedSliceMasks), a stand-in for masks the seed " +
+  'gives only in part (memory.md §0: "slice hash … set_index … remain unverified"); assumption.';
+
+const LINE = 128;
+const SECTOR = 32;
+const LINE_SECTOR_SOURCE =
+  'lineBytes/sectorBytes: 128-byte lines of four 32-byte sectors, sector-granular fills (memory.md §0, NVIDIA forum 49571; §5).';
+
+const rtx4090: GpuMemoryProfile = {
+  name: 'rtx4090',
+  title: 'GeForce RTX 4090 (AD102, 128 of 144 SMs, 72 MB L2, 1008 GB/s GDDR6X)',
+  sm: { count: 128, clockMHz: 2520, source: 'count 128 SMs, clockMHz 2520 boost (memory.md §2a pcspecchart; §5).' },
+  l1: {
+    sets: 128,
+    ways: 8,
+    lineBytes: LINE,
+    sectorBytes: SECTOR,
+    hitLatencyCycles: 40,
+    bytesPerCycle: 128,
+    setIndexMasks: xorFoldMasks(7, 7),
+    source:
+      'ways 8: seed ("8-way set-associative"). sets 128: 128 KB L1+smem per SM (memory.md §2a, §5) / (8 ways × 128 B), i.e. no shared-memory carve-out ' +
+      '(assumption; shrink with withL1DataBytes). ' +
+      LINE_SECTOR_SOURCE +
+      ' hitLatencyCycles 40 (memory.md §1a markdewing). ' +
+      'bytesPerCycle 128: assumption (one 128-byte wavefront per cycle; memory.md has no L1 bandwidth). setIndexMasks: XOR-fold of line-address ' +
+      "bits stands in for the seed's parity function, whose masks are not given (memory.md §0).",
+  },
+  l2: {
+    slices: 36,
+    setsPerSlice: 1024,
+    ways: 16,
+    lineBytes: LINE,
+    sectorBytes: SECTOR,
+    hitLatencyCycles: 296,
+    hitLatencySpreadCycles: 0,
+    bytesPerCyclePerSlice: 1536 / 36,
+    slicesPerChannel: 3,
+    sliceHash: {
+      granuleBytes: LINE,
+      modulus: 9,
+      parityMasks: RTX4090_L2_MASKS.parityMasks,
+      source:
+        "modulus 9 and 2 parity bits: the seed's `_state` (a mod-9 term and parities P1, P2 pick one of 36 slices); granuleBytes 128 " +
+        "and q = line / 9: the seed's set_index works on q = a // 1152 = a // (9 · 128). " +
+        FOLDED_MASKS_SOURCE,
+    },
+    setIndexMasks: RTX4090_L2_MASKS.setIndexMasks,
+    source:
+      "slices 36 = 12 controllers × 3 (seed; unverified, memory.md §0, where an Nsight note counts 48). setsPerSlice 1024: the seed's " +
+      'set_index has 10 bits b0..b9. ways 16: seed. 36 × 1024 × 16 × 128 B = 72 MiB, the 72 MB of memory.md §2a. ' +
+      LINE_SECTOR_SOURCE +
+      ' hitLatencyCycles 296 (memory.md §1a); hitLatencySpreadCycles 0: no per-SM data for this card (memory.md §1b has the L40 only). bytesPerCyclePerSlice = 1536 B/cycle theoretical L2 (memory.md §2a, Nsight note) / 36. ' +
+      'slicesPerChannel 3 (seed). setIndexMasks: see sliceHash.',
+  },
+  dram: {
+    channels: 12,
+    banksPerChannel: 16,
+    rowBytes: 1024,
+    bandwidthGBps: 1008,
+    latencyCycles: 636,
+    columnNs: 3.4,
+    activateNs: 23.8,
+    prechargeNs: 23.8,
+    mapping: {
+      rowWindowBytes: 1024 * 12,
+      source:
+        'rowWindowBytes = rowBytes × channels: one row per channel per window (assumption; the real map is not found, memory.md §6).',
+    },
+    source:
+      'channels 12 × 32-bit, bandwidthGBps 1008 = 384 bit × 21 Gb/s / 8 (memory.md §2a). latencyCycles 636 (memory.md §1a). ' +
+      'rowBytes 1024: seed (1 KiB rows, not found elsewhere, memory.md §0). banksPerChannel 16: Accel-Sim GDDR6 nbk=16 (memory.md §3a; ' +
+      "GDDR6X bank count not found, §6). columnNs 3.4: seed (≈3.4 ns per read in an open row). activateNs + prechargeNs = 47.6: the seed's " +
+      '"a new row costs ≈15×" (15 × 3.4 − 3.4), split evenly between precharge and activate (assumption).',
+  },
+  assumptions: [
+    'L1 holds the full 128 KB (no shared-memory carve-out); kernels that use shared memory should call withL1DataBytes.',
+    'L1 bandwidth 128 B per SM cycle.',
+    'L1 set index: XOR-fold of line-address bits (the seed says parity; its masks are not published).',
+    "L2 slice = (line mod 9) + 9 · (2 parities of q = line / 9), set = 10 parities of q: the seed's shape with XOR-fold masks.",
+    'L2 runs at the SM clock; each slice returns 1536/36 B per cycle (theoretical, not the ≈2/3 measured).',
+    'DRAM: 16 banks per channel; rows of 1 KiB; row conflict = precharge 23.8 ns + activate 23.8 ns + column 3.4 ns.',
+    'DRAM map: 12 KiB windows, bank = XOR-fold of the window number, row = window / banks.',
+    'Addresses are physical (the L1 is virtually indexed per the seed; the model does not translate).',
+  ],
+};
+
+const rtx6000ada: GpuMemoryProfile = {
+  name: 'rtx6000ada',
+  title: "RTX 6000 Ada Generation (AD102, 142 SMs, 96 MB L2, 960 GB/s GDDR6) — the paper's GPU",
+  sm: {
+    count: 142,
+    clockMHz: 2505,
+    source:
+      'count 142 SMs (memory.md §2b grafikkarten; L40 also 142, §1b). clockMHz 2505 boost (memory.md §2b cputronic, 3P; grafikkarten says 2535).',
+  },
+  l1: {
+    ...rtx4090.l1,
+    source:
+      'Same AD102 SM as the RTX 4090 (memory.md §2b), so its L1 numbers are taken over (assumption): ' +
+      rtx4090.l1.source,
+  },
+  l2: {
+    slices: 48,
+    setsPerSlice: 1024,
+    ways: 16,
+    lineBytes: LINE,
+    sectorBytes: SECTOR,
+    hitLatencyCycles: 279,
+    hitLatencySpreadCycles: 58.5,
+    bytesPerCyclePerSlice: 32,
+    slicesPerChannel: 4,
+    sliceHash: {
+      granuleBytes: LINE,
+      modulus: 3,
+      parityMasks: AD102_FULL_L2_MASKS.parityMasks,
+      source:
+        "modulus 3 (the seed's mod-3 term) and 4 parity bits give 48 slices; the full-AD102 function is not known (assumption). " +
+        'granuleBytes 128: assumption. ' +
+        FOLDED_MASKS_SOURCE,
+    },
+    setIndexMasks: AD102_FULL_L2_MASKS.setIndexMasks,
+    source:
+      'slices 48 = 12 controllers × 4, slicesPerChannel 4: the seed says L40S (AD102, full L2) has 4 slices per controller (not found, memory.md §2b) and an ' +
+      'Nsight note counts 48 L2 units on AD102 (memory.md §0). setsPerSlice 1024 and ways 16 as measured on the RTX 4090 (seed); ' +
+      '48 × 1024 × 16 × 128 B = 96 MiB, the 96 MB of memory.md §2b. ' +
+      LINE_SECTOR_SOURCE +
+      ' hitLatencyCycles 279 and hitLatencySpreadCycles 58.5: the L40 ' +
+      '(same die, 142 SMs) spans 222–339 cycles by SM, "not a constant near 279" (memory.md §1b); (222 + 339) / 2 − 279 = 1.5 cycles is ignored. bytesPerCyclePerSlice 32: "32 B × 8 × 6" per L2 unit (memory.md §2a). setIndexMasks: see sliceHash.',
+  },
+  dram: {
+    channels: 12,
+    banksPerChannel: 16,
+    rowBytes: 2048,
+    bandwidthGBps: 960,
+    latencyCycles: 636,
+    columnNs: 4 / 3.5005,
+    activateNs: 24 / 3.5005,
+    prechargeNs: 24 / 3.5005,
+    mapping: {
+      rowWindowBytes: 2048 * 12,
+      source:
+        'rowWindowBytes = rowBytes × channels (assumption, as for rtx4090; the real map is not found, memory.md §6).',
+    },
+    source:
+      'channels 12 × 32-bit (384-bit bus) and bandwidthGBps 960 = 384 × 20 Gb/s / 8 (memory.md §2b). latencyCycles 636: not found for this ' +
+      "card; the RTX 4090's (memory.md §1a; assumption). GDDR6 per Accel-Sim (memory.md §3a): banksPerChannel 16 (nbk=16), rowBytes 2048 " +
+      '(6 column bits × 32 B), activateNs = tRCD 24 cy, prechargeNs = tRP 24 cy, columnNs = tCCD 4 cy, all at the 3500.5 MHz command clock.',
+  },
+  assumptions: [
+    'L1 as on the RTX 4090 (same AD102 SM): 128 KB, 8 ways, no carve-out.',
+    '48 L2 slices (4 per controller), 1024 sets × 16 ways each; slice = (line mod 3) + 3 · (4 parities of line / 3), XOR-fold masks.',
+    "L2 hit latency: 279 ± 58.5 cycles (the L40's 222–339), fixed per (SM, slice) pair but drawn uniformly: the real geometry is unknown.",
+    'DRAM latency 636 cycles, taken from the RTX 4090.',
+    "GDDR6 timing and 2 KiB rows from Accel-Sim's GDDR6 configs (RTX 3070 / RTX 4060 laptop).",
+    'DRAM map: 24 KiB windows, bank = XOR-fold of the window number, row = window / banks.',
+    'Addresses are physical.',
+  ],
+};
+
+const h200: GpuMemoryProfile = {
+  name: 'h200',
+  title: 'H200 SXM (GH100, 132 SMs, HBM3e 4.8 TB/s)',
+  sm: {
+    count: 132,
+    clockMHz: 1980,
+    source: 'count 132 SMs, clockMHz 1980 (memory.md §2c, §3c Accel-Sim clock_domains, §5).',
+  },
+  l1: {
+    sets: 256,
+    ways: 8,
+    lineBytes: LINE,
+    sectorBytes: SECTOR,
+    hitLatencyCycles: 40,
+    bytesPerCycle: 128,
+    setIndexMasks: xorFoldMasks(8, 7),
+    source:
+      'sets 256 × ways 8 × 128 B = 256 KB unified L1 per SM, no carve-out (memory.md §2c, §5); 8 ways as measured on Ada (seed; assumption). ' +
+      LINE_SECTOR_SOURCE +
+      ' hitLatencyCycles 40 (H100 SXM, memory.md §1a). bytesPerCycle 128: assumption. setIndexMasks: XOR-fold (assumption).',
+  },
+  l2: {
+    slices: 96,
+    setsPerSlice: 256,
+    ways: 20,
+    lineBytes: LINE,
+    sectorBytes: SECTOR,
+    hitLatencyCycles: 291,
+    hitLatencySpreadCycles: 0,
+    bytesPerCyclePerSlice: 5120 / 96,
+    slicesPerChannel: 2,
+    sliceHash: {
+      granuleBytes: LINE,
+      modulus: 3,
+      parityMasks: H200_L2_MASKS.parityMasks,
+      source:
+        'modulus 3 and 5 parity bits give 96 slices; Accel-Sim uses "IPOLY_Modulo for non-2^k partition count" and says "we don\'t know ' +
+        'L2 address mapping" (memory.md §3c). granuleBytes 128: assumption. ' +
+        FOLDED_MASKS_SOURCE,
+    },
+    setIndexMasks: H200_L2_MASKS.setIndexMasks,
+    source:
+      'slices 96 = 48 channels × 2 sub-partitions, setsPerSlice 256, ways 20 (Accel-Sim SM90_H200 dl2 S:256:128:20, memory.md §3c) = 60 MiB, ' +
+      'the full-die size Accel-Sim models; the enabled H200 L2 size is not found (memory.md §2c, §6; H100 SXM5 enables 50 MB). ' +
+      LINE_SECTOR_SOURCE +
+      ' hitLatencyCycles 291 (H100 SXM, memory.md §1a); hitLatencySpreadCycles 0: no per-SM data (memory.md §1b is the L40 only). bytesPerCyclePerSlice = 5120 B/cycle (H100 L2 8986 GB/s at ' +
+      '1755 MHz, memory.md §1d) / 96. slicesPerChannel 2 (Accel-Sim n_sub_partition_per_mchannel, §3c). setIndexMasks: see sliceHash.',
+  },
+  dram: {
+    channels: 48,
+    banksPerChannel: 16,
+    rowBytes: 2048,
+    bandwidthGBps: 4800,
+    latencyCycles: 700,
+    columnNs: 1 / 3.106,
+    activateNs: 19 / 3.106,
+    prechargeNs: 19 / 3.106,
+    mapping: {
+      rowWindowBytes: 2048 * 48,
+      source:
+        'rowWindowBytes = rowBytes × channels (assumption, as for rtx4090; the real map is not found, memory.md §6).',
+    },
+    source:
+      'bandwidthGBps 4800: 4.8 TB/s HBM3e (memory.md §2c; 6 × 1024 bit × 6.2 Gb/s = 4762 derived). channels 48 (Accel-Sim n_mem, §3c). ' +
+      'latencyCycles 700: H100 SXM HBM3 (memory.md §1a; HBM3e not found). Accel-Sim HBM3 (memory.md §3c): banksPerChannel 16 (nbk=16), ' +
+      'rowBytes 2048 (same address map as §3a), activateNs = tRCD 19 cy, prechargeNs = tRP 19 cy, columnNs = tCCD 1 cy at 3106 MHz.',
+  },
+  assumptions: [
+    'L1: 256 KB, 8 ways (the way count measured on Ada), no carve-out.',
+    "L2 organized as Accel-Sim's 96 × 256 sets × 20 ways = 60 MiB (the enabled size is not published).",
+    "L2 slice = (line mod 3) + 3 · (5 parities of line / 3), XOR-fold masks: a stand-in, not GH100's function.",
+    'DRAM latency of H100 HBM3 (700 cycles) for HBM3e; HBM3 timings from Accel-Sim.',
+    'DRAM map: 96 KiB windows, bank = XOR-fold of the window number, row = window / banks.',
+    'Addresses are physical.',
+  ],
+};
+
+/** Every profile by name, in the order `gen memsim --help` lists them. */
+export const GPU_MEMORY_PROFILES: Readonly<Record<string, GpuMemoryProfile>> = { rtx4090, rtx6000ada, h200 };
+
+/** The profile called `name`; a UserError naming the choices otherwise. */
+export function memoryProfile(name: string): GpuMemoryProfile {
+  const profile = GPU_MEMORY_PROFILES[name];
+  if (!profile)
+    throw new UserError(`unknown GPU profile '${name}' (choose ${Object.keys(GPU_MEMORY_PROFILES).join(', ')})`);
+  return profile;
+}
+
+/**
+ * The profile with an L1 of `bytes` (what is left after the shared-memory carve-out): the set count
+ * and index stay, the way count shrinks, as when the unified L1/shared array is split.
+ */
+export function withL1DataBytes(profile: GpuMemoryProfile, bytes: number): GpuMemoryProfile {
+  const ways = Math.floor(bytes / (profile.l1.sets * profile.l1.lineBytes));
+  if (ways < 1) throw new UserError(`L1 of ${bytes} bytes holds less than one way of ${profile.l1.sets} sets`);
+  return {
+    ...profile,
+    l1: {
+      ...profile.l1,
+      ways,
+      source: `${profile.l1.source} ways reduced to ${ways} for a ${bytes}-byte L1 data carve-out.`,
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { startProgress } from '../../common/progress.ts';
+import { UserError } from '../../common/errors.ts';
+import { memoryProfile } from '../memory/profiles.ts';
+import { checkSparsity } from '../../golden/pruning/sparsity.ts';
+import { checkShape, gridPlan, SPMM_KERNELS, type SpmmKernel, type SpmmShape } from './kernels.ts';
+import { randomLayout } from './sparseLayout.ts';
+import { measureTensorCore } from './sweep.ts';
+import type { MmaCycles, NumericsCheck } from './tensorCoreCycles.ts';
+import { modelKernel, type KernelTiming } from './timingModel.ts';
+
+/** What `gen memsim --kernel` and `gen spmm --model` ask for. */
+export interface ModelRequest {
+  readonly profile: string;
+  readonly kernels: readonly SpmmKernel[];
+  readonly shape: SpmmShape;
+  readonly sparsity: number;
+  readonly seed: number;
+  readonly splitK?: number;
+  readonly sample?: number;
+}
+
+/** Model runs of one problem: the RTL measurement and check, and one timing per kernel. */
+export interface ModelRun {
+  readonly mma: MmaCycles;
+  readonly numerics: NumericsCheck;
+  readonly timings: readonly KernelTiming[];
+}
+
+/** The kernels a `--kernel` value names ('all' = the four). */
+export function kernelsNamed(name: string): SpmmKernel[] {
+  if (name === 'all') return [...SPMM_KERNELS];
+  if (!(SPMM_KERNELS as readonly string[]).includes(name))
+    throw new UserError(`--kernel ${name}: choose ${SPMM_KERNELS.join(', ')} or all`);
+  return [name as SpmmKernel];
+}
+
+/** Runs the system model for one problem, with a progress bar over the memory model's rounds. */
+export async function runModel(request: ModelRequest): Promise<ModelRun> {
+  memoryProfile(request.profile);
+  checkShape(request.shape);
+  checkSparsity(request.sparsity);
+  if (request.splitK !== undefined) gridPlan(request.shape, request.splitK);
+  if (request.sample !== undefined && !(Number.isSafeInteger(request.sample) && request.sample >= 1))
+    throw new UserError(`--sample ${request.sample}: give a whole number ≥ 1`);
+  const layout = randomLayout(request.shape.m, request.shape.k, request.sparsity, request.seed);
+  const { mma, numerics } = await measureTensorCore(layout, request.seed);
+  if (numerics.mismatches > 0)
+    throw new Error(`RTL lane disagrees with golden SpMM on sampled tiles: ${numerics.firstMismatch ?? ''}`);
+  const timings = request.kernels.map((kernel) => {
+    let progress: ReturnType<typeof startProgress> | undefined;
+    const timing = modelKernel(
+      {
+        profile: request.profile,
+        kernel,
+        shape: request.shape,
+        layout,
+        mma,
+        ...(request.splitK === undefined ? {} : { splitK: request.splitK }),
+        ...(request.sample === undefined ? {} : { sample: request.sample }),
+      },
+      (done, total) => {
+        progress ??= startProgress(`${kernel} rounds`, total);
+        progress.tick();
+        if (done === total) progress.stop();
+      },
+    );
+    return timing;
+  });
+  return { mma, numerics, timings };
+}

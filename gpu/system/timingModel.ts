@@ -1,0 +1,304 @@
+import { MemoryPathSimulator, type MemoryPathResult } from '../memory/pathModel.ts';
+import { memoryProfile } from '../memory/profiles.ts';
+import { sortedByTime, TraceBuilder } from '../memory/requestTrace.ts';
+import { computeProfile } from './computeProfiles.ts';
+import { iterationCosts, residentBlocks, type IterationCosts } from './kernelCosts.ts';
+import { kernelLoads, LoadRecorder, type LoadAccounting } from './kernelTraces.ts';
+import { sampleIterations } from './iterationSample.ts';
+import {
+  autoSplitK,
+  blockWork,
+  checkShape,
+  gridPlan,
+  WARPS_PER_BLOCK,
+  type GridPlan,
+  type SpmmKernel,
+  type SpmmShape,
+} from './kernels.ts';
+import { kernelLayoutBytes, tiledCslLayoutBytes, type SparseWeightLayout } from './sparseLayout.ts';
+import type { MmaCycles } from './tensorCoreCycles.ts';
+
+/**
+ * The timing model of one SpMM kernel on one GPU (docs/spec.md §7), following the Fig. 4 pipeline: each
+ * thread-block iteration is a memory stage (global loads of the next tile; zero-init and
+ * decompression into shared memory) overlapped with the compute stage of the previous tile.
+ *
+ * Per block-iteration the SM needs max(issue, shared memory, tensor core, chain / resident) cycles,
+ * where issue = each warp's instructions on its own scheduler, shared memory = wavefronts, tensor
+ * = MMAs × the RTL's cycles per MMA, and chain = the block's own critical path (load latency or
+ * MMA, then decompression, then barriers) that only other resident blocks can hide. The global
+ * loads of every block-iteration are issued at that pace, SM by SM, into the memory path model,
+ * which adds bandwidth, queueing and latency. The kernel time is the later of the two —
+ * memory makespan + the last tile's decompression and MMA, or load latency + the busiest SM's
+ * compute — plus the split-K reduction. The larger term names the bounding resource.
+ */
+
+/** What limits a kernel. */
+export type BoundingResource =
+  'DRAM' | 'L2' | 'L1' | 'memory latency' | 'issue' | 'shared memory' | 'tensor core' | 'load→decompress chain';
+
+const MEMORY_BOUND_NAMES: Readonly<Record<MemoryPathResult['boundingResource'], BoundingResource>> = {
+  dramChannel: 'DRAM',
+  dramBank: 'DRAM',
+  l2Slice: 'L2',
+  l1: 'L1',
+  latency: 'memory latency',
+};
+
+/** Inputs of one model run. */
+export interface KernelModelInput {
+  readonly profile: string;
+  readonly kernel: SpmmKernel;
+  readonly shape: SpmmShape;
+  /** The pruned A's layout (any, for dense: only its shape is used). */
+  readonly layout: SparseWeightLayout;
+  readonly mma: MmaCycles;
+  /** Split-K (default: autoSplitK). */
+  readonly splitK?: number;
+  /** Simulate about 1/sample of the block-iterations in the memory model and scale (default 1 = all). */
+  readonly sample?: number;
+}
+
+/** Cycles per block-iteration of each SM-side stage. */
+export interface IterationCycles {
+  readonly issue: number;
+  readonly decompressIssue: number;
+  readonly sharedMemory: number;
+  readonly tensorCore: number;
+  readonly chain: number;
+  /** max(issue, sharedMemory, tensorCore, chain / resident) at full residency. */
+  readonly effective: number;
+}
+
+/** One kernel's modeled time and where it goes. */
+export interface KernelTiming {
+  readonly kernel: SpmmKernel;
+  readonly profile: string;
+  readonly shape: SpmmShape;
+  readonly sparsity: number;
+  readonly splitK: number;
+  readonly blocks: number;
+  readonly residentBlocksPerSm: number;
+  readonly timeNs: number;
+  readonly bound: BoundingResource;
+  readonly stagesNs: {
+    readonly memory: number;
+    readonly compute: number;
+    readonly prologue: number;
+    readonly epilogue: number;
+    readonly reduction: number;
+  };
+  readonly perIteration: IterationCycles;
+  readonly costs: IterationCosts;
+  /** Bytes of A as stored (the format's exact size) and as requested/moved. */
+  readonly bytes: {
+    readonly aStored: number;
+    readonly aSectorRequests: number;
+    readonly bSectorRequests: number;
+    readonly dramRead: number;
+  };
+  readonly loads: { readonly A: LoadAccounting; readonly B: LoadAccounting };
+  /** The memory path result of the simulated part. */
+  readonly memory: MemoryPathResult;
+  /** Fraction of block-iterations simulated (1 = all; times and bytes are scaled by its inverse). */
+  readonly simulatedFraction: number;
+}
+
+/** Per SM, its block-iterations in issue order: blocks dealt round-robin; `resident` of them interleave iteration by iteration. */
+function smSequences(
+  plan: GridPlan,
+  smCount: number,
+  resident: number,
+): Array<Array<[rowBlock: number, kTile: number]>> {
+  return Array.from({ length: smCount }, (_, sm) => {
+    const sequence: Array<[number, number]> = [];
+    const blocks: number[] = [];
+    for (let b = sm; b < plan.blocks; b += smCount) blocks.push(b);
+    for (let g = 0; g < blocks.length; g += resident) {
+      const group = blocks.slice(g, g + resident).map((b) => blockWork(plan, b));
+      const longest = Math.max(...group.map((w) => w.iterations));
+      for (let j = 0; j < longest; j++)
+        for (const w of group) if (j < w.iterations) sequence.push([w.rowBlock, w.firstKTile + j]);
+    }
+    return sequence;
+  });
+}
+
+/** The SM-side cycles of one block-iteration. */
+function iterationCycles(
+  costs: IterationCosts,
+  input: KernelModelInput,
+  resident: number,
+  loadLatencyCycles: number,
+  barrierCycles: number,
+  schedulers: number,
+  wavefrontsPerCycle: number,
+  mmaUnits: number,
+): IterationCycles {
+  const { mma } = input;
+  const tensorCore = (costs.mmasPerWarp * mma.periodCycles) / mmaUnits + mma.latencyCycles;
+  const barriers = costs.barriers * barrierCycles;
+  // Register-staged kernels wait for this iteration's loads before decompressing them; the MMA of
+  // the previous tile runs meanwhile (Fig. 4). The dense kernel's multi-stage cp.async (3 stages)
+  // leaves half the latency to hide.
+  const wait = costs.loadsInRegisters
+    ? Math.max(loadLatencyCycles, tensorCore)
+    : Math.max(loadLatencyCycles / 2, tensorCore);
+  const chain = wait + costs.decompressInstructions + barriers;
+  const issue = (costs.warpInstructions * WARPS_PER_BLOCK) / schedulers;
+  const sharedMemory = costs.sharedWavefronts / wavefrontsPerCycle;
+  return {
+    issue,
+    decompressIssue: costs.decompressInstructions,
+    sharedMemory,
+    tensorCore,
+    chain,
+    effective: Math.max(issue, sharedMemory, tensorCore, chain / resident),
+  };
+}
+
+/** Runs the model for one kernel. `onRound` reports memory-model progress (rounds simulated, total). */
+export function modelKernel(input: KernelModelInput, onRound?: (done: number, total: number) => void): KernelTiming {
+  const { shape, kernel, layout } = input;
+  checkShape(shape);
+  const memory = memoryProfile(input.profile);
+  const compute = computeProfile(input.profile);
+  const smCount = memory.sm.count;
+  const nsPerCycle = 1000 / memory.sm.clockMHz;
+  const costs = iterationCosts(kernel, layout, shape.n);
+  const resident = residentBlocks(costs, compute);
+  const plan = gridPlan(shape, input.splitK ?? autoSplitK(shape, smCount));
+  const loadLatency = memory.dram.latencyCycles;
+  const cyclesAt = (r: number): IterationCycles =>
+    iterationCycles(
+      costs,
+      input,
+      r,
+      loadLatency,
+      compute.barrierCycles,
+      compute.schedulersPerSm,
+      compute.sharedWavefrontsPerCycle,
+      compute.mmaUnitsPerSubCore,
+    );
+  const full = cyclesAt(resident);
+  const sequences = smSequences(plan, smCount, resident);
+  // An SM with fewer blocks than residency slots has fewer blocks to hide its chain behind.
+  const blocksOn = (sm: number): number => (sm < plan.blocks ? Math.floor((plan.blocks - 1 - sm) / smCount) + 1 : 0);
+  const smComputeCycles = sequences.map(
+    (sequence, sm) => sequence.length * cyclesAt(Math.max(1, Math.min(resident, blocksOn(sm)))).effective,
+  );
+  const computeCycles = Math.max(...smComputeCycles);
+
+  // Memory: rounds q = 0, 1, …: every SM issues its q-th block-iteration at (q + stagger) × effective cycles.
+  const loads = kernelLoads(kernel, shape, layout);
+  const l1Bytes = memory.l1.sets * memory.l1.ways * memory.l1.lineBytes;
+  const l1DataBytes = Math.max(memory.l1.sets * memory.l1.lineBytes, l1Bytes - resident * costs.sharedBytesPerBlock);
+  const simulator = new MemoryPathSimulator(memory, { l1DataBytes: Math.min(l1Bytes, l1DataBytes) });
+  // A sampled run draws iterations from the whole grid (iterationSample.ts) at the full run's request rate.
+  const { picks, total, timeScale } = sampleIterations(sequences, input.sample ?? 1);
+  // In the full run the SMs of one round that share a K tile read its B tile together: one DRAM
+  // read, L2 hits for the rest, so B costs DRAM its K·N·2 bytes once. Sampled iterations rarely
+  // share a B tile, and their first touches scaled by 1/fraction would charge B dozens of times
+  // (+20 % at N = 256). So a sampled run starts with B in L2 and charges those compulsory bytes at
+  // the DRAM's peak bandwidth instead.
+  const b = loads.regions.find((region) => region.name === 'B');
+  const preloadedBytes = picks.length < total && b !== undefined ? b.bytes : 0;
+  if (preloadedBytes > 0) simulator.preloadL2(b!.base, preloadedBytes);
+  const accounting = {
+    A: { instructions: 0, threadBytes: 0, sectors: 0 },
+    B: { instructions: 0, threadBytes: 0, sectors: 0 },
+  };
+  // Fed in batches of one round's worth of iterations: picks are in issue order, so batches are too.
+  const batches = Math.ceil(picks.length / smCount);
+  for (let batch = 0; batch < batches; batch++) {
+    const recorder = new LoadRecorder(new TraceBuilder(1 << 14));
+    for (const { sm, round, rowBlock, kTile } of picks.slice(batch * smCount, (batch + 1) * smCount)) {
+      // SMs are not in lockstep: their iterations start evenly staggered over the interval.
+      loads.blockIteration(recorder, sm, (round + sm / smCount) * full.effective * timeScale, rowBlock, kTile);
+    }
+    simulator.feed(sortedByTime(recorder.trace.build()));
+    for (const operand of ['A', 'B'] as const) {
+      accounting[operand].instructions += recorder.accounting[operand].instructions;
+      accounting[operand].threadBytes += recorder.accounting[operand].threadBytes;
+      accounting[operand].sectors += recorder.accounting[operand].sectors;
+    }
+    onRound?.(batch + 1, batches);
+  }
+  const result = simulator.result();
+  const fraction = picks.length / total;
+  const latencyNs = loadLatency * nsPerCycle;
+  const preloadNs = preloadedBytes / memory.dram.bandwidthGBps;
+  const memoryNs =
+    fraction === 1 ? result.makespanNs : latencyNs + Math.max(0, result.makespanNs - latencyNs) / fraction + preloadNs;
+  const epilogueNs = (full.decompressIssue + full.tensorCore) * nsPerCycle;
+  const prologueNs = latencyNs;
+  const computeNs = computeCycles * nsPerCycle;
+  const l2GBps = (memory.l2.slices * memory.l2.bytesPerCyclePerSlice * memory.sm.clockMHz) / 1000;
+  const reductionNs = reductionTimeNs(shape, plan.splitK, l2GBps, compute.reductionLaunchNs);
+  const memorySide = memoryNs + epilogueNs;
+  const computeSide = prologueNs + computeNs;
+  const sectorBytes = (sectors: number): number => (32 * sectors) / fraction;
+  return {
+    kernel,
+    profile: input.profile,
+    shape,
+    sparsity: 1 - layout.nonzeros / (layout.m * layout.k),
+    splitK: plan.splitK,
+    blocks: plan.blocks,
+    residentBlocksPerSm: resident,
+    timeNs: Math.max(memorySide, computeSide) + reductionNs,
+    bound: memorySide >= computeSide ? MEMORY_BOUND_NAMES[result.boundingResource] : smBound(full, resident),
+    stagesNs: {
+      memory: memoryNs,
+      compute: computeNs,
+      prologue: prologueNs,
+      epilogue: epilogueNs,
+      reduction: reductionNs,
+    },
+    perIteration: full,
+    costs,
+    bytes: {
+      aStored: storedBytes(kernel, shape, layout),
+      aSectorRequests: sectorBytes(accounting.A.sectors),
+      bSectorRequests: sectorBytes(accounting.B.sectors),
+      dramRead: result.bytes.dramToL2 / fraction + preloadedBytes,
+    },
+    loads: accounting,
+    memory: result,
+    simulatedFraction: fraction,
+  };
+}
+
+/** The SM-side term that sets the iteration time. */
+function smBound(cycles: IterationCycles, resident: number): BoundingResource {
+  const terms: Array<[BoundingResource, number]> = [
+    ['issue', cycles.issue],
+    ['shared memory', cycles.sharedMemory],
+    ['tensor core', cycles.tensorCore],
+    ['load→decompress chain', cycles.chain / resident],
+  ];
+  return terms.reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+}
+
+/** Bytes of A as the kernel stores it. */
+export function storedBytes(kernel: SpmmKernel, shape: SpmmShape, layout: SparseWeightLayout): number {
+  const table: Record<SpmmKernel, () => number> = {
+    dense: () => 2 * shape.m * shape.k,
+    flashllm: () => tiledCslLayoutBytes(layout),
+    coruscant: () => kernelLayoutBytes(layout),
+    stc: () => kernelLayoutBytes(layout),
+  };
+  return table[kernel]();
+}
+
+/**
+ * Split-K epilogue: every split writes an M×N FP32 partial, a reduction kernel (one launch) reads
+ * them and writes D in FP16. The partials (M·N·4·splitK bytes, a few MB) stay in L2, so they are
+ * charged at the L2's aggregate bandwidth; the path model traces loads only. Without split-K the
+ * main kernel writes D itself.
+ */
+export function reductionTimeNs(shape: SpmmShape, splitK: number, l2GBps: number, launchNs: number): number {
+  const out = shape.m * shape.n;
+  if (splitK === 1) return (2 * out) / l2GBps;
+  return launchNs + (2 * 4 * out * splitK + 2 * out) / l2GBps;
+}

@@ -1,0 +1,167 @@
+/**
+ * The sub-core's MMA unit (docs/spec.md §4.2, paper Fig. 12–13): two TensorCores = 32 lanes = 128 MACs
+ * per cycle, serving one warp's MMA in 16 datapath cycles, in one of two modes chosen per MMA:
+ *
+ * - dense (`mode` = 0, the original datapath): HMMA m16n8k16. Lane t computes a 2×2 block of D,
+ *   rows 2·(t >> 2) + {0, 1}, columns 2·(t & 3) + {0, 1}; output slot s = 2·(row parity) + column
+ *   parity. Cycle i of the MMA accumulates slot s = i >> 2 over K chunk i & 3, so every output
+ *   walks K in increasing chunks of 4 from its C (docs/spec.md §2). Thread t's registers hold its
+ *   fragment: A rows in registers 0–7 and 8–15, B columns in registers 16–23 and 24–31, two FP16
+ *   per register along k (docs/tensor-core.md).
+ * - coruscant (`mode` = 1): m32n1k64. Lane t is thread t: one STC row tile of A (docs/spec.md §3.2),
+ *   whose operands the BitmapDecoder selects from the thread's value registers, zero-filling
+ *   pruned slots; B is broadcast four elements per cycle from the dense pointer.
+ *
+ * The register file is the SM's, outside this unit: per lane four 32-bit read ports (address
+ * out, data in, combinational within the cycle), one shared pair for B, and one per lane for C.
+ * Results leave through a write-back stream: `d_valid`, `d_slot` and each lane's `d_<t>`.
+ */
+import {
+  cat,
+  constant,
+  defineModule,
+  input,
+  mux,
+  output,
+  vec,
+  type ModuleBuilder,
+  type Value,
+} from '../../core/index.ts';
+import { BitmapDecoder } from '../decoder/bitmapDecoder.ts';
+import { DECODER_DEFAULTS } from '../decoder/parameters.ts';
+import { DOT_WIDTH, validateUnitStages } from './dotProduct4.ts';
+import { tensorLaneLatency } from './tensorLane.ts';
+import { TENSOR_CORE_LANES, TensorCore } from './tensorCore.ts';
+import { PIPELINED_DOC } from './threadGroup.ts';
+
+/** Lanes = threads of the warp. */
+export const MMA_UNIT_LANES = 2 * TENSOR_CORE_LANES;
+/** Datapath cycles of one MMA in either mode. */
+export const MMA_DATAPATH_CYCLES = DECODER_DEFAULTS.tileLength / DECODER_DEFAULTS.slots;
+/** Register-address width of the read ports (32 value registers per thread, docs/spec.md §3.2). */
+export const REGISTER_ADDRESS_BITS = 5;
+/** `mode` encodings. */
+export const MMA_MODES = { dense: 0, coruscant: 1 } as const;
+
+/**
+ * Cycles from an MMA's last datapath cycle to the write-back of its last output (the lane
+ * latency). With `start` in cycle t, chunk i is read in cycle t + 1 + i and the last output is
+ * written back in cycle t + 16 + mmaLatency(pipelined) = t + 17 + 3·pipelined.
+ */
+export function mmaLatency(pipelined: number): number {
+  return tensorLaneLatency(pipelined);
+}
+
+/** `value` delayed by `cycles` resettable registers named `<name>_d1…`. */
+function delayed(m: ModuleBuilder, name: string, value: Value, cycles: number): Value {
+  let current = value;
+  for (let cycle = 1; cycle <= cycles; cycle++) {
+    const register = m.reg(`${name}_d${cycle}`, value.width, { reset: 0 });
+    register.set(current);
+    current = register;
+  }
+  return current;
+}
+
+/** The FP16 half of a 32-bit register the select names. */
+const halfOf = (register: Value, high: Value): Value => mux(high, register.bits(31, 16), register.bits(15, 0));
+
+export const MmaUnit = defineModule({
+  name: 'MmaUnit',
+  description: 'Two tensor cores (32 lanes, 128 MACs/cycle) with dense HMMA m16n8k16 and Coruscant m32n1k64 modes',
+  defaults: { pipelined: 0 },
+  parameterDocs: { pipelined: PIPELINED_DOC },
+  validate: validateUnitStages,
+  ports: () => ({
+    start: input<number>(
+      1,
+      'begin an MMA: mode and bitmaps are sampled at this edge; chunk 0 is read in the next cycle',
+    ),
+    mode: input<number>(1, '0 = dense m16n8k16, 1 = coruscant m32n1k64 (sampled with start)'),
+    bitmap: vec(
+      MMA_UNIT_LANES,
+      input<number>(64, "thread t's row-tile bitmap, bit c ↔ column c (coruscant; sampled with start)"),
+    ),
+    read: vec(
+      MMA_UNIT_LANES,
+      vec(DOT_WIDTH, {
+        register: output<number>(REGISTER_ADDRESS_BITS, 'register of thread t this read port addresses'),
+        data: input<number>(32, 'that register, returned in the same cycle'),
+      }),
+    ),
+    vector: vec(2, {
+      register: output<number>(REGISTER_ADDRESS_BITS, 'coruscant: register of the shared B vector (pointer/2 + port)'),
+      data: input<number>(32, 'that register: B[pointer + 2·port] low, B[pointer + 2·port + 1] high'),
+    }),
+    cSlot: output<number>(
+      2,
+      "which of the lane's C elements c_<t> must hold this cycle (dense: the output slot; coruscant: 0)",
+    ),
+    c: vec(MMA_UNIT_LANES, input<number>(32, 'FP32 C element of lane t for slot cSlot')),
+    busy: output<number>(1, 'a datapath cycle of an MMA'),
+    last: output<number>(1, 'last datapath cycle of an MMA: start may be asserted now (no bubble)'),
+    dValid: output<number>(1, 'write-back: every d_<t> holds a finished output this cycle'),
+    dSlot: output<number>(2, 'write-back: the output slot of d_<t> (dense 0…3, coruscant 0)'),
+    d: vec(MMA_UNIT_LANES, output<number>(32, 'FP32 D element of lane t, valid with dValid')),
+  }),
+  build(m, io, params) {
+    const decoder = m.instance(BitmapDecoder, { name: 'decoder' });
+    decoder.start.set(io.start);
+    io.bitmap.forEach((bitmap, thread) => decoder.bitmap[thread]!.set(bitmap));
+
+    const coruscant = m.reg('coruscant', 1, { reset: 0 });
+    m.when(io.start, () => coruscant.set(io.mode));
+
+    // The dense pointer is the MMA's cycle counter in both modes: cycle i = pointer / 4.
+    const chunk = decoder.pointer.bits(3, 2);
+    const denseSlot = decoder.pointer.bits(5, 4);
+    const slot = m.named('slot', mux(coruscant, 0, denseSlot));
+    const lastChunkOfOutput = m.named(
+      'lastChunkOfOutput',
+      decoder.valid.and(mux(coruscant, decoder.last, chunk.eq(3))),
+    );
+    const loadC = m.named('loadC', mux(coruscant, decoder.first, chunk.eq(0)));
+
+    // Dense fragment registers: A row (slot >> 1) at 8·(slot >> 1) + 2·chunk + {0, 1}, B column
+    // (slot & 1) at 16 + 8·(slot & 1) + 2·chunk + {0, 1}.
+    const denseRegisters = [
+      cat(constant(0, 1), denseSlot.bit(1), chunk, constant(0, 1)),
+      cat(constant(0, 1), denseSlot.bit(1), chunk, constant(1, 1)),
+      cat(constant(1, 1), denseSlot.bit(0), chunk, constant(0, 1)),
+      cat(constant(1, 1), denseSlot.bit(0), chunk, constant(1, 1)),
+    ];
+    io.cSlot.set(slot);
+    io.busy.set(decoder.valid);
+    io.last.set(decoder.last);
+    io.vector.forEach((port, index) => port.register.set(cat(decoder.pointer.bits(5, 2), constant(index, 1))));
+    const broadcastB = io.vector.flatMap((port) => [port.data.bits(15, 0), port.data.bits(31, 16)]);
+
+    const cores = [0, 1].map((index) =>
+      m.instance(TensorCore, { name: `tensorCore${index}`, params: { pipelined: params.pipelined } }),
+    );
+    for (const core of cores) {
+      core.enable.set(decoder.valid);
+      core.loadC.set(loadC);
+    }
+    io.read.forEach((ports, thread) => {
+      const lane = cores[Math.floor(thread / TENSOR_CORE_LANES)]!.lane[thread % TENSOR_CORE_LANES]!;
+      const selects = decoder.operand[thread]!;
+      ports.forEach((port, index) =>
+        port.register.set(mux(coruscant, selects[index]!.register, denseRegisters[index]!)),
+      );
+      const denseHalves = ports.flatMap((port) => [port.data.bits(15, 0), port.data.bits(31, 16)]);
+      for (let k = 0; k < DOT_WIDTH; k++) {
+        const select = selects[k]!;
+        const sparseA = mux(select.zero, 0, halfOf(ports[k]!.data, select.half));
+        lane.a[k]!.set(mux(coruscant, sparseA, denseHalves[k]!));
+        lane.b[k]!.set(mux(coruscant, broadcastB[k]!, denseHalves[DOT_WIDTH + k]!));
+      }
+      lane.c.set(io.c[thread]!);
+      io.d[thread]!.set(lane.acc);
+    });
+
+    const latency = tensorLaneLatency(params.pipelined);
+    io.dValid.set(delayed(m, 'dValid', lastChunkOfOutput, latency));
+    io.dSlot.set(delayed(m, 'dSlot', slot, latency));
+  },
+});

@@ -1,0 +1,222 @@
+import { CLOCK_PORT, RESET_PORT, type IrCell, type IrDesign, type IrModule, type IrNet } from '../ir/ir.ts';
+import { orderCells } from '../ir/topology.ts';
+import type { SourceLocation } from '../core/sourceLocation.ts';
+import { sourceText } from './sourceText.ts';
+import { verilogIdentifier } from './identifiers.ts';
+import { NEEDS_NAMED_OPERAND, NEVER_INLINED, asOperand, literal, renderOperator } from './operators.ts';
+import { analyzeUsage, type NetUsage } from './usage.ts';
+
+/** Inlined expressions longer than this get a wire of their own, so lines stay readable. */
+const MAX_INLINE_LENGTH = 100;
+
+const INDENT = '  ';
+
+/** A write enable that is constant true needs no `if`. */
+const ALWAYS = literal(1n, 1);
+
+/** `[W-1:0] ` for vectors, nothing for single bits. */
+function range(width: number): string {
+  return width === 1 ? '' : `[${width - 1}:0] `;
+}
+
+function where(location: SourceLocation): string {
+  return `// ${sourceText(location)}`;
+}
+
+/** Wraps declaration lines in a local Verilator waiver when some of their bits are never read. */
+function waived(lines: string[], warnings: readonly string[]): string[] {
+  if (warnings.length === 0) return lines;
+  const on = warnings.map((warning) => `/* verilator lint_off ${warning} */`).join(' ');
+  const off = warnings.map((warning) => `/* verilator lint_on ${warning} */`).join(' ');
+  const indent = /^\s*/.exec(lines[0] ?? '')?.[0] ?? '';
+  return [`${indent}${on}`, ...lines, `${indent}${off}`];
+}
+
+/**
+ * Per net: its text as a whole right-hand side (`whole`) and, internally, as an operand. Single-use
+ * unnamed nodes (and every constant) are inlined into their reader; everything else is referred to
+ * by name and gets an assign (`assigns`). Built in topological order, so no recursion, however
+ * deep the expression.
+ */
+function renderExpressions(
+  module: IrModule,
+  usage: NetUsage,
+): { whole: string[]; assigns: { cell: IrCell; text: string }[] } {
+  const names = module.nets.map((net) => verilogIdentifier(net.name));
+  const operand = [...names];
+  /** The same text without the outer parentheses, for whole right-hand sides. */
+  const whole = [...names];
+  const namedOnly = new Set<number>();
+  for (const cell of module.cells) if (NEEDS_NAMED_OPERAND.has(cell.op)) namedOnly.add(cell.inputs[0]!);
+  // Icarus 11 evaluates array indices wider than the standard's self-determined width, so an
+  // inlined `address + 1` would not wrap there: addresses are names (or literals).
+  const addresses = new Set<number>();
+  for (const cell of module.cells) if (cell.op === 'memread') addresses.add(cell.inputs[0]!);
+  for (const memory of module.memories) for (const port of memory.writePorts) addresses.add(port.address);
+  const memoryNames = module.memories.map((memory) => verilogIdentifier(memory.name));
+  const assigns: { cell: IrCell; text: string }[] = [];
+  for (const index of orderCells(module.nets.length, module.cells)) {
+    const cell = module.cells[index]!;
+    const net = module.nets[cell.output]!;
+    const text =
+      cell.op === 'const'
+        ? literal(cell.constant!, net.width)
+        : cell.op === 'buf'
+          ? whole[cell.inputs[0]!]!
+          : renderOperator(cell.op, {
+              args: cell.inputs.map((input) => operand[input]!),
+              widths: cell.inputs.map((input) => module.nets[input]!.width),
+              width: net.width,
+              ...(cell.hi === undefined ? {} : { hi: cell.hi, lo: cell.lo! }),
+              ...(cell.memory === undefined ? {} : { memory: memoryNames[cell.memory]! }),
+            });
+    const inlinable =
+      net.kind === 'node' &&
+      !namedOnly.has(net.id) &&
+      (cell.op === 'const' || !addresses.has(net.id)) &&
+      !NEVER_INLINED.has(cell.op) &&
+      (cell.op === 'const' || usage.uses[net.id] === 1) &&
+      text.length <= MAX_INLINE_LENGTH;
+    if (inlinable) {
+      operand[net.id] = cell.op === 'buf' ? operand[cell.inputs[0]!]! : asOperand(cell.op, text);
+      whole[net.id] = text;
+    } else assigns.push({ cell, text });
+  }
+  return { whole, assigns };
+}
+
+function portLines(module: IrModule, usage: NetUsage): string[] {
+  const lines: string[] = [];
+  module.ports.forEach((port, index) => {
+    const net = module.nets[port.net]!;
+    const comma = index === module.ports.length - 1 ? '' : ',';
+    const line = `${INDENT}${port.direction === 'input' ? 'input ' : 'output'} wire ${range(port.width)}${verilogIdentifier(port.name)}${comma} ${where(net.location)}`;
+    lines.push(...waived([line], port.direction === 'input' && !usage.fullyRead[port.net] ? ['UNUSED'] : []));
+  });
+  return lines;
+}
+
+function declarationLines(module: IrModule, usage: NetUsage, materialized: ReadonlySet<number>): string[] {
+  const lines: string[] = [];
+  const declare = (net: IrNet): void => {
+    const kind = net.kind === 'reg' ? 'reg ' : 'wire';
+    const line = `${INDENT}${kind} ${range(net.width)}${verilogIdentifier(net.name)}; ${where(net.location)}`;
+    lines.push(...waived([line], usage.fullyRead[net.id] ? [] : ['UNUSED']));
+  };
+  for (const net of module.nets) {
+    if (net.kind === 'input' || net.kind === 'output') continue;
+    if (net.kind === 'node' && !materialized.has(net.id)) continue;
+    declare(net);
+  }
+  module.memories.forEach((memory, index) => {
+    const line = `${INDENT}reg ${range(memory.width)}${verilogIdentifier(memory.name)} [0:${memory.depth - 1}]; ${where(memory.location)}`;
+    const warnings = [
+      ...(usage.unreadMemories.has(index) ? ['UNUSED'] : []),
+      ...(memory.writePorts.length === 0 ? ['UNDRIVEN'] : []),
+    ];
+    lines.push(...waived([line], warnings));
+  });
+  return lines;
+}
+
+function registerLines(module: IrModule, whole: readonly string[]): string[] {
+  const lines: string[] = [];
+  const clock = verilogIdentifier(CLOCK_PORT);
+  for (const register of module.registers) {
+    const q = verilogIdentifier(module.nets[register.q]!.name);
+    const d = whole[register.d]!;
+    const width = module.nets[register.q]!.width;
+    if (register.resetValue === undefined) {
+      lines.push(`${INDENT}always @(posedge ${clock}) ${q} <= ${d}; ${where(register.location)}`);
+      continue;
+    }
+    lines.push(
+      `${INDENT}always @(posedge ${clock}) begin ${where(register.location)}`,
+      `${INDENT}${INDENT}if (${verilogIdentifier(RESET_PORT)}) ${q} <= ${literal(register.resetValue, width)};`,
+      `${INDENT}${INDENT}else ${q} <= ${d};`,
+      `${INDENT}end`,
+    );
+  }
+  return lines;
+}
+
+function memoryWriteLines(module: IrModule, whole: readonly string[]): string[] {
+  const lines: string[] = [];
+  for (const memory of module.memories) {
+    if (memory.writePorts.length === 0) continue;
+    const name = verilogIdentifier(memory.name);
+    lines.push(`${INDENT}// ${memory.name}: writes in port order, so a later port wins on the same address`);
+    lines.push(`${INDENT}always @(posedge ${verilogIdentifier(CLOCK_PORT)}) begin`);
+    for (const port of memory.writePorts) {
+      const enable = whole[port.enable]!;
+      const write = `${name}[${whole[port.address]}] <= ${whole[port.data]}; ${where(port.location)}`;
+      lines.push(`${INDENT}${INDENT}${enable === ALWAYS ? '' : `if (${enable}) `}${write}`);
+    }
+    lines.push(`${INDENT}end`);
+  }
+  return lines;
+}
+
+function instanceLines(module: IrModule): string[] {
+  const lines: string[] = [];
+  for (const instance of module.instances) {
+    const connections = [...instance.inputs, ...instance.outputs].map(
+      ([port, net]) => `${INDENT}${INDENT}.${verilogIdentifier(port)}(${verilogIdentifier(module.nets[net]!.name)})`,
+    );
+    lines.push(
+      `${INDENT}${instance.module} ${verilogIdentifier(instance.name)} ( ${where(instance.location)}`,
+      connections.join(',\n'),
+      `${INDENT});`,
+    );
+  }
+  return lines;
+}
+
+/** User text (descriptions, string parameters) kept on one comment line. */
+const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ');
+
+function headerLines(module: IrModule): string[] {
+  const parameters = Object.entries(module.parameters)
+    .map(([key, value]) => `${key}=${String(value)}`)
+    .join(', ');
+  return [
+    `// ${module.name}${module.description === undefined ? '' : `: ${oneLine(module.description)}`}`,
+    `// Generated from ${module.definition} (${sourceText(module.location)})${parameters === '' ? '' : ` with ${oneLine(parameters)}`}; do not edit.`,
+  ];
+}
+
+/** One module as readable Verilog-2005 text (one file, named after the module). */
+export function emitModule(module: IrModule): string {
+  const usage = analyzeUsage(module);
+  const { whole, assigns } = renderExpressions(module, usage);
+  const materialized = new Set(assigns.map(({ cell }) => cell.output));
+  const sections = [
+    declarationLines(module, usage, materialized),
+    assigns.map(
+      ({ cell, text }) =>
+        `${INDENT}assign ${verilogIdentifier(module.nets[cell.output]!.name)} = ${text}; ${where(cell.location)}`,
+    ),
+    registerLines(module, whole),
+    memoryWriteLines(module, whole),
+    instanceLines(module),
+  ].filter((section) => section.length > 0);
+  const body = sections.map((section) => section.join('\n')).join('\n\n');
+  return [
+    ...headerLines(module),
+    '`default_nettype none',
+    '',
+    `module ${module.name} (`,
+    ...portLines(module, usage),
+    ');',
+    ...(body === '' ? [] : [body]),
+    'endmodule',
+    '',
+    '`default_nettype wire',
+    '',
+  ].join('\n');
+}
+
+/** The whole design: `<Module>.v` → text, one per elaborated module, children first. */
+export function emitVerilog(design: IrDesign): Map<string, string> {
+  return new Map(design.modules.map((module) => [`${module.name}.v`, emitModule(module)]));
+}

@@ -1,0 +1,81 @@
+import { join, resolve } from 'node:path';
+import { execa } from 'execa';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ArgumentsCamelCase } from 'yargs';
+import { UserError } from '../../../common/errors.ts';
+import { memsimCommand, parseByteCount } from '../../../gen/cli/commands/memsim.ts';
+
+// The `gen memsim` command (gen/cli/commands/memsim.ts): once end to end through bin/gen.js, the rest in-process.
+const root = resolve(import.meta.dirname, '../../..');
+
+type MemsimArgv = Parameters<NonNullable<typeof memsimCommand.handler>>[0];
+const argv = (options: Record<string, unknown>): MemsimArgv =>
+  ({
+    _: ['memsim'],
+    $0: 'gen',
+    profile: 'rtx6000ada',
+    seed: 1,
+    json: false,
+    ...options,
+  }) as unknown as ArgumentsCamelCase<MemsimArgv>;
+
+/** Runs the handler and returns what it printed. */
+async function runHandler(options: Record<string, unknown>): Promise<string> {
+  const chunks: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    chunks.push(String(chunk));
+    return true;
+  });
+  await memsimCommand.handler(argv(options));
+  return chunks.join('');
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('gen memsim', () => {
+  it('runs through bin/gen.js: a DRAM-bound stream as JSON', async () => {
+    const stream = await execa(
+      'node',
+      [join(root, 'bin/gen.js'), 'memsim', '--profile', 'rtx4090', '--pattern', 'stream', '--bytes', '4MiB', '--json'],
+      {
+        reject: false,
+        cwd: root,
+      },
+    );
+    expect(stream.exitCode, stream.stderr).toBe(0);
+    const result = JSON.parse(stream.stdout) as {
+      profile: string;
+      bytes: { dramToL2: number };
+      boundingResource: string;
+    };
+    expect(result.profile).toBe('rtx4090');
+    expect(result.bytes.dramToL2).toBe(4 * 2 ** 20);
+    expect(result.boundingResource).toBe('dramChannel');
+  });
+
+  it('prints a text report of a strided pattern', async () => {
+    const text = await runHandler({ pattern: 'stride', bytes: '1M', stride: '4K', requests: 5000 });
+    expect(text).toMatch(/^profile +rtx6000ada$/m);
+    expect(text).toMatch(/^sector requests +5000$/m);
+    expect(text).toMatch(/^bound by /m);
+  });
+
+  it('turns bad sizes and counts into UserErrors', async () => {
+    await expect(runHandler({ pattern: 'random', bytes: 'lots' })).rejects.toThrow(
+      '--bytes lots: give a positive byte count such as 4096, 64MiB or 2G',
+    );
+    await expect(runHandler({ pattern: 'random', bytes: '1M', requests: -3 })).rejects.toThrow(UserError);
+    await expect(runHandler({ pattern: 'stream', bytes: '1M', 'l1-data-bytes': '1K' })).rejects.toThrow(UserError);
+  });
+
+  it('reads byte counts with binary units', () => {
+    expect(parseByteCount('bytes', '4096')).toBe(4096);
+    expect(parseByteCount('bytes', '64MiB')).toBe(64 * 2 ** 20);
+    expect(parseByteCount('bytes', '2G')).toBe(2 ** 31);
+    expect(parseByteCount('bytes', '8kB')).toBe(8192);
+    expect(() => parseByteCount('bytes', '0')).toThrow(UserError);
+    expect(() => parseByteCount('stride', '1.5M')).toThrow(/--stride/);
+  });
+});

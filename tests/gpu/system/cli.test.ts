@@ -1,0 +1,50 @@
+/** Misuse of gen memsim --kernel/--sweep and gen spmm --model ends in one-line UserErrors, before any work. */
+import { describe, expect, it } from 'vitest';
+import { UserError } from '../../../common/errors.ts';
+import {
+  runMemsimKernel,
+  runMemsimSweep,
+  runSpmmModel,
+  type SystemModelArgs,
+} from '../../../gen/cli/gpuModelOptions.ts';
+import { autoSplitK, gridPlan } from '../../../gpu/system/kernels.ts';
+
+const args = (options: Partial<SystemModelArgs>): SystemModelArgs => ({
+  profile: 'rtx6000ada',
+  shape: '512x512',
+  n: 8,
+  sparsity: 0.5,
+  seed: 1,
+  shapes: '512x512',
+  sparsities: '0.5',
+  'n-values': '',
+  'sector-budget': 1000,
+  out: '',
+  json: false,
+  ...options,
+});
+
+describe('system model CLI', () => {
+  it.each([
+    ['a shape that is not M×K', () => runMemsimKernel(args({ kernel: 'stc', shape: '512' })), /--shape 512/],
+    ['M not a multiple of 256', () => runMemsimKernel(args({ kernel: 'stc', shape: '300x512' })), /M = 300/],
+    ['an unknown kernel', () => runSpmmModel(args({ kernel: 'cusparse' })), /--kernel cusparse/],
+    ['a sparsity of 1', () => runSpmmModel(args({ sparsity: 1 })), /sparsity must be in \[0, 1\)/],
+    ['an unknown profile', () => runSpmmModel(args({ profile: 'a100' })), /unknown GPU profile 'a100'/],
+    ['a bad sparsity list', () => runMemsimSweep(args({ sweep: true, sparsities: '0.3,x' })), /--sparsities/],
+    ['a bad split-K', () => runMemsimKernel(args({ kernel: 'dense', 'split-k': 99 })), /--split-k 99/],
+  ])('%s', async (_, run, message) => {
+    const error = await Promise.resolve()
+      .then(run)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UserError);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('split-K: auto picks the fewest, fullest waves; a split covers all K tiles', () => {
+    expect(autoSplitK({ m: 9216, k: 9216, n: 8 }, 142)).toBe(15);
+    const plan = gridPlan({ m: 9216, k: 9216, n: 8 }, 15);
+    expect(plan.itersPerSplit * plan.splitK).toBeGreaterThanOrEqual(plan.kTiles);
+    expect(plan.blocks).toBe(36 * plan.splitK);
+  });
+});

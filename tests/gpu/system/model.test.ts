@@ -1,0 +1,45 @@
+/** Sanity of the timing model's regimes (docs/spec.md §7) on a 4096×4096 layer, N = 8. */
+import { describe, expect, it } from 'vitest';
+import { randomLayouts, type SparseWeightLayout } from '../../../gpu/system/sparseLayout.ts';
+import { modelKernel, type KernelTiming } from '../../../gpu/system/timingModel.ts';
+import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
+import { MEASURED_MMA } from './support.ts';
+
+const shape = { m: 4096, k: 4096, n: 8 };
+const layouts = randomLayouts(shape.m, shape.k, [0, 0.3, 0.7], 1);
+const [at0, at30, at70] = [0, 1, 2].map((i) => layouts[i]!) as [
+  SparseWeightLayout,
+  SparseWeightLayout,
+  SparseWeightLayout,
+];
+const run = (profile: string, kernel: SpmmKernel, layout: SparseWeightLayout): KernelTiming =>
+  modelKernel({ profile, kernel, shape, layout, mma: MEASURED_MMA, sample: 4 });
+
+describe('timing model regimes', () => {
+  it('rtx6000ada: memory-bound; at 0 % the STC moves more bytes than dense, at 70 % it is > 2× faster', () => {
+    const dense = run('rtx6000ada', 'dense', at0);
+    const stc0 = run('rtx6000ada', 'stc', at0);
+    const stc70 = run('rtx6000ada', 'stc', at70);
+    expect(dense.bound).toBe('DRAM');
+    expect(stc70.bound).toBe('DRAM');
+    // No compression at 0 %: bitmaps and offsets make the format 9 % larger than dense.
+    expect(stc0.bytes.aStored / dense.bytes.aStored).toBeCloseTo(1.09, 2);
+    expect(stc0.bytes.dramRead).toBeGreaterThan(dense.bytes.dramRead);
+    const speedup0 = dense.timeNs / stc0.timeNs;
+    const speedup70 = dense.timeNs / stc70.timeNs;
+    expect(speedup70).toBeGreaterThan(2);
+    expect(speedup70).toBeGreaterThan(1.8 * speedup0);
+  });
+
+  it('h200: at 30 % the software kernel is issue-bound (decompression) and no faster than dense; the STC stays memory-bound and wins', () => {
+    const dense = run('h200', 'dense', at0);
+    const software = run('h200', 'coruscant', at30);
+    const stc = run('h200', 'stc', at30);
+    expect(software.bound).toBe('issue');
+    expect(software.perIteration.decompressIssue).toBeGreaterThan(0.8 * software.costs.warpInstructions);
+    expect(dense.timeNs / software.timeNs).toBeLessThan(1.05);
+    expect(stc.bound).toBe('DRAM');
+    expect(stc.timeNs).toBeLessThan(dense.timeNs);
+    expect(stc.timeNs).toBeLessThan(software.timeNs);
+  });
+});

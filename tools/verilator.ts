@@ -1,0 +1,146 @@
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { BUILD_ROOT, cachedBuild, contentHash } from './buildCache.ts';
+import { runTool, toolVersion } from './runTool.ts';
+import { verilatorHarness } from '../engines/verilatorHarness.ts';
+import type { HarnessPorts } from '../engines/harnessStimulus.ts';
+
+/**
+ * Build flags: Verilator's usual optimized build (its -O3; the C++ at verilated.mk's -Os), used
+ * for tests and benchmarks alike so both share one cached build. `--x-initial 0` and
+ * `--x-assign 0` make every register and memory start at 0, as the step contract says (the TS
+ * simulator and the Icarus testbench do the same; `fast` would break that); -Wno-fatal because
+ * lint is a separate, stricter step (lintWithVerilator) and must not block a simulation.
+ * `--output-split-cfuncs`: Verilator inlines the whole MmaUnit into eval functions of 11–15 k
+ * lines, on which g++ is superlinear; ~1 000-statement functions cut the MmaBench's compile from
+ * 114 to 79 s of CPU with identical outputs and no slower cycles (-O1 would save 9 s more,
+ * -O0 15 s more but doubles the run time: not worth a second build flavour).
+ */
+const BUILD_FLAGS = [
+  '--cc',
+  '--exe',
+  '-O3',
+  '--output-split-cfuncs',
+  '1000',
+  '--x-assign',
+  '0',
+  '--x-initial',
+  '0',
+  '-Wno-fatal',
+  '-Wno-lint',
+  '-Wno-style',
+];
+
+/** A Verilator build takes seconds to a few minutes; a stuck compiler is killed after this. */
+const BUILD_TIMEOUT_MS = 15 * 60_000;
+const RUN_TIMEOUT_MS = 15 * 60_000;
+
+export interface VerilatorBuildOptions {
+  /** Build with VCD tracing (`--trace`); a separate cache entry from the untraced build. */
+  readonly trace?: boolean;
+  /** Where cached builds live; `build/verilator` in the project by default. */
+  readonly cacheRoot?: string;
+}
+
+export interface VerilatorBuild {
+  readonly binary: string;
+  /** False when the cache already had this exact build. */
+  readonly built: boolean;
+}
+
+let versionsPromise: Promise<string> | undefined;
+
+/** Verilator's and the C++ compiler's versions: a change in either invalidates cached builds. */
+function toolchainVersions(): Promise<string> {
+  versionsPromise ??= Promise.all([toolVersion('verilator'), toolVersion(process.env.CXX ?? 'g++')]).then((versions) =>
+    versions.join('; '),
+  );
+  return versionsPromise;
+}
+
+/**
+ * Verilates `files` (name → Verilog text) with a generated harness for `ports`, once per distinct
+ * content: the cache key covers the Verilog, the harness, the flags and the toolchain's versions.
+ */
+export async function buildVerilator(
+  files: ReadonlyMap<string, string>,
+  ports: HarnessPorts,
+  options: VerilatorBuildOptions = {},
+): Promise<VerilatorBuild> {
+  const version = await toolchainVersions();
+  const harness = verilatorHarness(ports);
+  const runtimeFlags = [...BUILD_FLAGS, ...(options.trace ? ['--trace'] : [])];
+  const flags = [...runtimeFlags, '--top-module', ports.top];
+  const names = [...files.keys()].sort();
+  const key = contentHash([version, flags.join(' '), harness, ...names.flatMap((name) => [name, files.get(name)!])]);
+  const { dir, built } = await cachedBuild(options.cacheRoot ?? join(BUILD_ROOT, 'verilator'), key, async (work) => {
+    for (const name of names) writeFileSync(join(work, name), files.get(name)!);
+    writeFileSync(join(work, 'harness.cpp'), harness);
+    await runTool('verilator', [...flags, '-Mdir', 'obj', '-o', 'simulate', 'harness.cpp', ...names], {
+      cwd: work,
+      timeout: BUILD_TIMEOUT_MS,
+    });
+    await compileWithRuntimeCache(
+      join(work, 'obj'),
+      ports.top,
+      contentHash([version, runtimeFlags.join(' ')]),
+      options,
+    );
+    // Keep the sources and the binary; the object files are big and never reused.
+    copyFileSync(join(work, 'obj', 'simulate'), join(work, 'simulate'));
+    rmSync(join(work, 'obj'), { recursive: true, force: true });
+  });
+  return { binary: join(dir, 'simulate'), built };
+}
+
+/** Verilator's own runtime objects: the same for every design built with the same flags. */
+const RUNTIME_OBJECT = /^verilated.*\.o$/;
+
+/**
+ * Compiles the Verilated C++ in `obj`. Half of a small build is Verilator's runtime library
+ * (verilated.cpp and friends), identical for every design with the same flags, so its objects are
+ * cached too: copied in fresh (newer than their sources, so make skips them) before compiling.
+ */
+async function compileWithRuntimeCache(
+  obj: string,
+  top: string,
+  runtimeKey: string,
+  options: VerilatorBuildOptions,
+): Promise<void> {
+  const root = join(options.cacheRoot ?? join(BUILD_ROOT, 'verilator'), 'runtime');
+  const cached = join(root, runtimeKey);
+  for (const name of listObjects(cached)) copyFileSync(join(cached, name), join(obj, name));
+  await runTool('make', ['-C', obj, '-f', `V${top}.mk`, '-j', '2'], { timeout: BUILD_TIMEOUT_MS });
+  await cachedBuild(root, runtimeKey, async (dir) => {
+    for (const name of listObjects(obj)) copyFileSync(join(obj, name), join(dir, name));
+  });
+}
+
+function listObjects(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((name) => RUNTIME_OBJECT.test(name))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Runs a built harness on stimulus text (see stimulus.ts) and returns its results text. */
+export async function runVerilator(
+  build: VerilatorBuild,
+  stimulus: string,
+  options: { vcd?: string } = {},
+): Promise<string> {
+  const work = mkdtempSync(join(tmpdir(), 'verilator-run-'));
+  try {
+    const input = join(work, 'stimulus.txt');
+    const output = join(work, 'results.txt');
+    writeFileSync(input, stimulus);
+    await runTool(build.binary, [input, output, ...(options.vcd ? [options.vcd] : [])], { timeout: RUN_TIMEOUT_MS });
+    return readFileSync(output, 'utf8');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
