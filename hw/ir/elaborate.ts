@@ -4,7 +4,7 @@ import { DuplicateNameError, InvalidParameterError } from '../core/errors.ts';
 import type { Signal } from '../core/signal.ts';
 import type { IrDesign, IrModule } from './ir.ts';
 import { lowerModule } from './lower.ts';
-import { runPasses } from './passes/index.ts';
+import { PassPipeline, PASSES, type Pass } from './passes/index.ts';
 
 /** Module name of a parameter set: the plain name for the defaults, else `Name_key_value…` (sorted keys). */
 export function moduleNameFor(definition: Pick<ModuleDefinition, 'name' | 'defaults'>, params: Params): string {
@@ -16,6 +16,11 @@ export function moduleNameFor(definition: Pick<ModuleDefinition, 'name' | 'defau
   return [definition.name, ...changed.map((key) => `${key}_${part(params[key]!)}`)].join('_');
 }
 
+/** How to elaborate: the pass list (default `PASSES`; add your own with `insertPass`). */
+export interface ElaborateOptions {
+  readonly passes?: readonly Pass[];
+}
+
 /**
  * Runs a generator and everything below it, lowers each distinct module once, and applies the
  * ordered pass list. The result lists modules children first, the top last.
@@ -23,8 +28,10 @@ export function moduleNameFor(definition: Pick<ModuleDefinition, 'name' | 'defau
 export function elaborate<P extends Params, T extends PortTree>(
   definition: ModuleDefinition<P, T>,
   params: Partial<P> = {},
+  options: ElaborateOptions = {},
 ): IrDesign {
   const modules: IrModule[] = [];
+  const pipeline = new PassPipeline(options.passes ?? PASSES);
   const byName = new Map<string, { definition: ModuleDefinition; module: IrModule }>();
 
   const visit = (current: ModuleDefinition, requested: Params, location = current.location): IrModule => {
@@ -62,7 +69,7 @@ export function elaborate<P extends Params, T extends PortTree>(
       const child = visit(instance.definition, instance.params, instance.location);
       return { module: child.name, clocked: child.clocked };
     });
-    const module = lowerModule({
+    const lowered = lowerModule({
       builder,
       name,
       definition: current.name,
@@ -72,7 +79,7 @@ export function elaborate<P extends Params, T extends PortTree>(
       children,
       ...(current.description === undefined ? {} : { description: current.description }),
     });
-    runPasses(module, (childName) => byName.get(childName)!.module);
+    const module = pipeline.run(lowered);
     byName.set(name, { definition: current, module });
     modules.push(module);
     return module;

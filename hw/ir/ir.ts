@@ -4,6 +4,8 @@ import type { Operator } from '../core/value.ts';
 /**
  * The flat netlist IR, separate from the DSL objects (Amaranth's NIR idea): per module, arrays of
  * nets and single-output cells; hierarchy kept as instances; every net named once, uniquely.
+ * Immutable throughout: a transform pass returns a new module (hw/ir/passes/pass.ts), so the module
+ * a check saw stays as it was. `printModule`/`printDesign` (print.ts) show it as text.
  */
 
 /** Cell operators: the DSL operators less 'ref' (named references become nets) plus 'buf'. */
@@ -86,12 +88,12 @@ export interface IrModule {
   readonly parameters: Readonly<Record<string, unknown>>;
   readonly location: SourceLocation;
   /** Ports in declaration order; `clk` and `reset` come first when the module is clocked. */
-  readonly ports: IrPort[];
-  nets: IrNet[];
-  cells: IrCell[];
-  readonly registers: IrRegister[];
-  readonly memories: IrMemory[];
-  readonly instances: IrInstance[];
+  readonly ports: readonly IrPort[];
+  readonly nets: readonly IrNet[];
+  readonly cells: readonly IrCell[];
+  readonly registers: readonly IrRegister[];
+  readonly memories: readonly IrMemory[];
+  readonly instances: readonly IrInstance[];
   /** True when the module has registers, memory writes or clocked children. */
   readonly clocked: boolean;
 }

@@ -1,27 +1,25 @@
 import { CombinationalLoopError } from '../../core/errors.ts';
 import { formatLocation } from '../../core/sourceLocation.ts';
 import type { IrModule } from '../ir.ts';
-import type { ChildLookup } from './index.ts';
+import type { CombinationalPaths, PassContext } from './pass.ts';
 
-/** For each module: output port → the input ports it depends on combinationally. */
-const summaries = new WeakMap<IrModule, Map<string, Set<string>>>();
-
-/** The combinational input→output dependencies of an elaborated module (used for its instances). */
-export function combinationalPathsOf(module: IrModule): ReadonlyMap<string, ReadonlySet<string>> {
-  const summary = summaries.get(module);
-  if (!summary) throw new Error(`internal: ${module.name} has not been checked for loops yet`);
-  return summary;
+/**
+ * The combinational output→input dependencies of a module (what its instances contribute to their
+ * parent's loop check); its children's come from the context.
+ */
+export function combinationalPathsOf(module: IrModule, context: PassContext): CombinationalPaths {
+  return summarize(module, combinationalEdges(module, context));
 }
 
 /** Forward adjacency over nets: which nets each net feeds without passing a register. */
-function combinationalEdges(module: IrModule, child: ChildLookup): number[][] {
+function combinationalEdges(module: IrModule, context: PassContext): number[][] {
   const edges: number[][] = module.nets.map(() => []);
   for (const cell of module.cells) {
     const inputs = cell.op === 'memread' ? [cell.inputs[0]!] : cell.inputs;
     for (const input of inputs) edges[input]!.push(cell.output);
   }
   for (const instance of module.instances) {
-    const paths = combinationalPathsOf(child(instance.module));
+    const paths = context.combinationalPaths(instance.module);
     for (const [outputPort, inputPorts] of paths) {
       const outputNet = instance.outputs.get(outputPort);
       if (outputNet === undefined) continue;
@@ -38,8 +36,8 @@ function combinationalEdges(module: IrModule, child: ChildLookup): number[][] {
  * Finds combinational cycles (iterative DFS, so huge designs do not overflow the stack) and
  * reports the loop's signals with their source lines, as Amaranth does.
  */
-export function checkCombinationalLoops(module: IrModule, child: ChildLookup): void {
-  const edges = combinationalEdges(module, child);
+export function checkCombinationalLoops(module: IrModule, context: PassContext): void {
+  const edges = combinationalEdges(module, context);
   const state = new Uint8Array(module.nets.length); // 0 unvisited, 1 on the DFS path, 2 done
   const stack: number[] = [];
   const nextEdge: number[] = [];
@@ -69,7 +67,6 @@ export function checkCombinationalLoops(module: IrModule, child: ChildLookup): v
       }
     }
   }
-  summaries.set(module, summarize(module, edges));
 }
 
 function reportLoop(module: IrModule, loop: number[]): never {

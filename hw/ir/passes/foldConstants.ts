@@ -6,7 +6,9 @@ import { orderCells } from '../topology.ts';
  * Replaces unnamed cells whose inputs are all constants by constants, and muxes with a constant
  * select by the chosen arm. Named nets keep their cells, so the Verilog still reads like the source.
  */
-export function foldConstants(module: IrModule): void {
+export function foldConstants(module: IrModule): IrModule {
+  const cells = [...module.cells];
+  let changed = false;
   const constantOf = new Map<number, bigint>();
   for (const index of orderCells(module.nets.length, module.cells)) {
     const cell = module.cells[index]!;
@@ -20,7 +22,8 @@ export function foldConstants(module: IrModule): void {
       if (select === undefined) continue;
       const chosen = select ? cell.inputs[1]! : cell.inputs[2]!;
       const value = constantOf.get(chosen);
-      module.cells[index] =
+      changed = true;
+      cells[index] =
         value === undefined
           ? { op: 'buf', output: cell.output, inputs: [chosen], location: cell.location }
           : constantCell(cell, value);
@@ -34,9 +37,11 @@ export function foldConstants(module: IrModule): void {
       inputs: cell.inputs.map((net) => module.nets[net]!.width),
       ...(cell.hi === undefined ? {} : { hi: cell.hi, lo: cell.lo! }),
     });
-    module.cells[index] = constantCell(cell, value);
+    changed = true;
+    cells[index] = constantCell(cell, value);
     constantOf.set(cell.output, value);
   }
+  return changed ? { ...module, cells } : module;
 }
 
 function constantCell(cell: IrCell, value: bigint): IrCell {

@@ -5,7 +5,7 @@ import type { IrModule } from '../ir.ts';
  * memory writes and instance connections are observable (named signals stay for waveforms).
  * Net ids are compacted afterwards, so backends see a dense array.
  */
-export function removeDeadCode(module: IrModule): void {
+export function removeDeadCode(module: IrModule): IrModule {
   const driver = new Int32Array(module.nets.length).fill(-1);
   module.cells.forEach((cell, index) => (driver[cell.output] = index));
   const live = new Uint8Array(module.nets.length);
@@ -24,25 +24,26 @@ export function removeDeadCode(module: IrModule): void {
     const cell = driver[work.pop()!]!;
     if (cell >= 0) module.cells[cell]!.inputs.forEach(mark);
   }
-  if (live.every((flag) => flag === 1)) return;
-  compactNets(module, live);
+  if (live.every((flag) => flag === 1)) return module;
+  return compactNets(module, live);
 }
 
 /** Keeps the nets flagged in `keep` (and the cells driving them), renumbering ids densely. */
-function compactNets(module: IrModule, keep: Uint8Array): void {
+function compactNets(module: IrModule, keep: Uint8Array): IrModule {
   const newId = new Int32Array(module.nets.length).fill(-1);
   let next = 0;
   module.nets.forEach((_, id) => keep[id] && (newId[id] = next++));
   const map = (id: number): number => newId[id]!;
-  module.nets = module.nets.filter((net) => keep[net.id]).map((net) => ({ ...net, id: map(net.id) }));
-  module.cells = module.cells
-    .filter((cell) => keep[cell.output])
-    .map((cell) => ({ ...cell, output: map(cell.output), inputs: cell.inputs.map(map) }));
-  module.registers.forEach(
-    (register, index) => (module.registers[index] = { ...register, q: map(register.q), d: map(register.d) }),
-  );
-  module.memories.forEach((memory, index) => {
-    module.memories[index] = {
+  const remap = (nets: ReadonlyMap<string, number>): Map<string, number> =>
+    new Map([...nets].map(([port, net]) => [port, map(net)]));
+  return {
+    ...module,
+    nets: module.nets.filter((net) => keep[net.id]).map((net) => ({ ...net, id: map(net.id) })),
+    cells: module.cells
+      .filter((cell) => keep[cell.output])
+      .map((cell) => ({ ...cell, output: map(cell.output), inputs: cell.inputs.map(map) })),
+    registers: module.registers.map((register) => ({ ...register, q: map(register.q), d: map(register.d) })),
+    memories: module.memories.map((memory) => ({
       ...memory,
       writePorts: memory.writePorts.map((port) => ({
         ...port,
@@ -50,14 +51,12 @@ function compactNets(module: IrModule, keep: Uint8Array): void {
         data: map(port.data),
         enable: map(port.enable),
       })),
-    };
-  });
-  module.instances.forEach((instance, index) => {
-    module.instances[index] = {
+    })),
+    instances: module.instances.map((instance) => ({
       ...instance,
-      inputs: new Map([...instance.inputs].map(([port, net]) => [port, map(net)])),
-      outputs: new Map([...instance.outputs].map(([port, net]) => [port, map(net)])),
-    };
-  });
-  module.ports.forEach((port, index) => (module.ports[index] = { ...port, net: map(port.net) }));
+      inputs: remap(instance.inputs),
+      outputs: remap(instance.outputs),
+    })),
+    ports: module.ports.map((port) => ({ ...port, net: map(port.net) })),
+  };
 }
