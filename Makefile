@@ -13,6 +13,7 @@ typecheck: setup
 lint: setup
 	npx prettier --check .
 	npx eslint .
+	npx tsx scripts/checkFileNames.ts
 	npx depcruise common tools waves golden hw engines verif synth gpu gen bench tests --config .dependency-cruiser.cjs
 
 format: setup
