@@ -42,242 +42,347 @@ export interface LoweringInput {
 /** Per assigned signal: its current value's net, or undefined where nothing drives it yet. */
 type Environment = Map<Signal, number | undefined>;
 
+type WhenStatement = Extract<Statement, { kind: 'when' }>;
+type WriteStatement = Extract<Statement, { kind: 'write' }>;
+
 /**
  * Lowers a built module to IR: expression trees to single-output cells (shared subexpressions
  * once), when/elsewhen/otherwise to mux chains with last-assignment-wins, registers to D/Q pairs.
- * Iterative throughout, so 10^5-deep expression chains do not overflow the stack.
+ * Iterative throughout, so 10^5-deep expression chains do not overflow the stack. Each lowering
+ * rule is one method of `ModuleLowering`, called in this order (the order fixes net and cell ids):
+ * ports, signals and instance ports become nets; statements run (`assign`, `write`, `when`);
+ * outputs and wires get their driving `buf`, registers their D input; instances and memories last.
  */
 export function lowerModule(input: LoweringInput): IrModule {
-  const nets: IrNet[] = [];
-  const cells: IrCell[] = [];
-  const registers: IrRegister[] = [];
-  const netOfSignal = new Map<Signal, number>();
-  const netOfValue = new Map<Value, number>();
-  const memoryIndex = new Map<Memory, number>();
-  const builder = input.builder;
+  const lowering = new ModuleLowering(input);
+  lowering.declarePorts();
+  lowering.declareSignals();
+  const environment = lowering.runBody();
+  lowering.driveSignals(environment);
+  const instances = lowering.lowerInstances(environment);
+  return lowering.finish(instances);
+}
 
-  const addNet = (name: string, width: number, kind: NetKind, location: SourceLocation): number => {
-    const id = nets.length;
-    nets.push({ id, name, width, kind, location });
+/** The state of lowering one module: the IR under construction and what each DSL object became. */
+class ModuleLowering {
+  private readonly nets: IrNet[] = [];
+  private readonly cells: IrCell[] = [];
+  private readonly registers: IrRegister[] = [];
+  private readonly ports: IrPort[] = [];
+  private readonly netOfSignal = new Map<Signal, number>();
+  private readonly netOfValue = new Map<Value, number>();
+  private readonly memoryIndex = new Map<Memory, number>();
+  private readonly memoryWrites: IrMemoryWritePort[][];
+  /** Signals left undriven on some path of a `when`: that when's location, for the error. */
+  private readonly whenWhere = new Map<Signal, SourceLocation>();
+  private readonly builder: ModuleBuilder;
+  private readonly clocked: boolean;
+  private clockNet = -1;
+  private resetNet = -1;
+
+  constructor(private readonly input: LoweringInput) {
+    this.builder = input.builder;
+    this.clocked =
+      this.builder.signals.some((signal) => signal.kind === 'reg') ||
+      this.builder.memories.length > 0 ||
+      input.children.some((child) => child.clocked);
+    this.memoryWrites = this.builder.memories.map(() => []);
+  }
+
+  private addNet(name: string, width: number, kind: NetKind, location: SourceLocation): number {
+    const id = this.nets.length;
+    this.nets.push({ id, name, width, kind, location });
     return id;
-  };
-  const addCell = (cell: Omit<IrCell, 'output'>, width: number): number => {
-    const output = addNet(`_n${nets.length}`, width, 'node', cell.location);
-    cells.push({ ...cell, output });
+  }
+
+  private addCell(cell: Omit<IrCell, 'output'>, width: number): number {
+    const output = this.addNet(`_n${this.nets.length}`, width, 'node', cell.location);
+    this.cells.push({ ...cell, output });
     return output;
-  };
+  }
 
-  const clocked =
-    builder.signals.some((signal) => signal.kind === 'reg') ||
-    builder.memories.length > 0 ||
-    input.children.some((child) => child.clocked);
-  const irPorts: IrPort[] = [];
-  let clockNet = -1;
-  let resetNet = -1;
-  if (clocked) {
-    clockNet = addNet(CLOCK_PORT, 1, 'input', input.location);
-    resetNet = addNet(RESET_PORT, 1, 'input', input.location);
-    irPorts.push(
-      { name: CLOCK_PORT, direction: 'input', width: 1, net: clockNet },
-      { name: RESET_PORT, direction: 'input', width: 1, net: resetNet },
-    );
+  /** Rule: ports. A clocked module gets `clk` and `reset` first; then the declared ports, in order. */
+  declarePorts(): void {
+    if (this.clocked) {
+      this.clockNet = this.addNet(CLOCK_PORT, 1, 'input', this.input.location);
+      this.resetNet = this.addNet(RESET_PORT, 1, 'input', this.input.location);
+      this.ports.push(
+        { name: CLOCK_PORT, direction: 'input', width: 1, net: this.clockNet },
+        { name: RESET_PORT, direction: 'input', width: 1, net: this.resetNet },
+      );
+    }
+    for (const port of this.input.ports) {
+      const net = this.addNet(port.name, port.width, NET_KIND[port.kind], port.location);
+      this.netOfSignal.set(port, net);
+      this.ports.push({
+        name: port.name,
+        direction: port.kind === 'input' ? 'input' : 'output',
+        width: port.width,
+        net,
+      });
+    }
   }
-  for (const port of input.ports) {
-    const net = addNet(port.name, port.width, NET_KIND[port.kind], port.location);
-    netOfSignal.set(port, net);
-    irPorts.push({ name: port.name, direction: port.kind === 'input' ? 'input' : 'output', width: port.width, net });
-  }
-  for (const signal of builder.signals) {
-    if (netOfSignal.has(signal)) continue;
-    netOfSignal.set(signal, addNet(signal.name, signal.width, NET_KIND[signal.kind], signal.location));
-  }
-  for (const instance of builder.instances)
-    for (const port of instance.ports) netOfSignal.set(port, addNet(port.name, port.width, 'wire', port.location));
-  builder.memories.forEach((memory, index) => memoryIndex.set(memory, index));
 
-  const lowerValue = (root: Value): number => {
+  /** Rule: wires, registers and instance ports. Each named signal is one net of its own name. */
+  declareSignals(): void {
+    for (const signal of this.builder.signals) {
+      if (this.netOfSignal.has(signal)) continue;
+      this.netOfSignal.set(signal, this.addNet(signal.name, signal.width, NET_KIND[signal.kind], signal.location));
+    }
+    for (const instance of this.builder.instances)
+      for (const port of instance.ports)
+        this.netOfSignal.set(port, this.addNet(port.name, port.width, 'wire', port.location));
+    this.builder.memories.forEach((memory, index) => this.memoryIndex.set(memory, index));
+  }
+
+  /** Rule: expressions. Every operator node becomes one cell (once, however often it is used), depth first. */
+  lowerValue(root: Value): number {
     const stack: Value[] = [root];
     while (stack.length > 0) {
       const value = stack[stack.length - 1]!;
-      if (netOfValue.has(value)) {
+      if (this.netOfValue.has(value)) {
         stack.pop();
         continue;
       }
       if (value instanceof Signal) {
-        const net = netOfSignal.get(value);
-        if (net === undefined)
-          throw new UndrivenSignalError(
-            value.location,
-            `'${value.name}' belongs to another module and cannot be used in ${input.name}`,
-          );
-        netOfValue.set(value, net);
+        this.netOfValue.set(value, this.signalNet(value));
         stack.pop();
         continue;
       }
-      const pending = value.args.filter((arg) => !netOfValue.has(arg));
+      const pending = value.args.filter((arg) => !this.netOfValue.has(arg));
       if (pending.length > 0) {
         stack.push(...pending);
         continue;
       }
       stack.pop();
-      const inputs = value.args.map((arg) => netOfValue.get(arg)!);
-      const { constant, hi, lo, target } = value.attributes;
-      const memory = target instanceof Memory ? memoryIndex.get(target) : undefined;
-      if (target instanceof Memory && memory === undefined)
-        throw new UndrivenSignalError(
-          value.location,
-          `memory '${target.name}' belongs to another module and cannot be read in ${input.name}`,
-        );
-      const cell: Omit<IrCell, 'output'> = {
-        op: value.op === 'ref' ? 'buf' : value.op,
-        inputs,
-        location: value.location,
-        ...(constant === undefined ? {} : { constant }),
-        ...(hi === undefined ? {} : { hi, lo: lo! }),
-        ...(memory === undefined ? {} : { memory }),
-      };
-      netOfValue.set(value, addCell(cell, value.width));
+      this.netOfValue.set(value, this.addCell(this.cellOf(value), value.width));
     }
-    return netOfValue.get(root)!;
-  };
+    return this.netOfValue.get(root)!;
+  }
 
-  const memoryWrites: IrMemoryWritePort[][] = builder.memories.map(() => []);
-  const andConditions = (a: number | undefined, b: number, location: SourceLocation): number =>
-    a === undefined ? b : addCell({ op: 'and', inputs: [a, b], location }, 1);
-  const notCondition = (a: number, location: SourceLocation): number =>
-    addCell({ op: 'not', inputs: [a], location }, 1);
+  /** Rule: a signal used in an expression is its net; one of another module is refused. */
+  private signalNet(signal: Signal): number {
+    const net = this.netOfSignal.get(signal);
+    if (net === undefined)
+      throw new UndrivenSignalError(
+        signal.location,
+        `'${signal.name}' belongs to another module and cannot be used in ${this.input.name}`,
+      );
+    return net;
+  }
 
-  const whenWhere = new Map<Signal, SourceLocation>();
-  const run = (statements: readonly Statement[], environment: Environment, path: number | undefined): void => {
+  /**
+   * Rule: one operator node (its operands already lowered) as a cell: the same operator ('ref'
+   * becomes 'buf'), with a constant's value, a slice's bounds or a read's memory index.
+   */
+  private cellOf(value: Value): Omit<IrCell, 'output'> {
+    const inputs = value.args.map((arg) => this.netOfValue.get(arg)!);
+    const { constant, hi, lo, target } = value.attributes;
+    const memory = target instanceof Memory ? this.memoryIndex.get(target) : undefined;
+    if (target instanceof Memory && memory === undefined)
+      throw new UndrivenSignalError(
+        value.location,
+        `memory '${target.name}' belongs to another module and cannot be read in ${this.input.name}`,
+      );
+    return {
+      op: value.op === 'ref' ? 'buf' : value.op,
+      inputs,
+      location: value.location,
+      ...(constant === undefined ? {} : { constant }),
+      ...(hi === undefined ? {} : { hi, lo: lo! }),
+      ...(memory === undefined ? {} : { memory }),
+    };
+  }
+
+  private andConditions(a: number | undefined, b: number, location: SourceLocation): number {
+    return a === undefined ? b : this.addCell({ op: 'and', inputs: [a, b], location }, 1);
+  }
+
+  private notCondition(a: number, location: SourceLocation): number {
+    return this.addCell({ op: 'not', inputs: [a], location }, 1);
+  }
+
+  /** Runs the module body from the registers' own values (a register not assigned holds). */
+  runBody(): Environment {
+    const environment: Environment = new Map();
+    for (const signal of this.builder.signals)
+      if (signal.kind === 'reg') environment.set(signal, this.netOfSignal.get(signal));
+    this.lowerStatements(this.builder.statements, environment, undefined);
+    return environment;
+  }
+
+  /** Rule: a statement list, in order; `path` is the condition under which it runs (undefined: always). */
+  private lowerStatements(statements: readonly Statement[], environment: Environment, path: number | undefined): void {
     for (const statement of statements) {
-      if (statement.kind === 'assign') {
-        environment.set(statement.target, lowerValue(statement.value));
-      } else if (statement.kind === 'write') {
-        const enable = andConditions(path, lowerValue(statement.enable), statement.location);
-        memoryWrites[memoryIndex.get(statement.memory)!]!.push({
-          address: lowerValue(statement.address),
-          data: lowerValue(statement.data),
-          enable,
-          location: statement.location,
-        });
-      } else {
-        lowerWhen(statement, environment, path);
-      }
+      if (statement.kind === 'assign') this.lowerAssign(statement.target, statement.value, environment);
+      else if (statement.kind === 'write') this.lowerWrite(statement, path);
+      else this.lowerWhen(statement, environment, path);
     }
-  };
+  }
 
-  const lowerWhen = (
-    statement: Extract<Statement, { kind: 'when' }>,
-    environment: Environment,
-    path: number | undefined,
-  ): void => {
-    const results: { condition: number | undefined; environment: Environment }[] = [];
+  /** Rule: assignment. The target's current value becomes the assigned one (last assignment wins). */
+  private lowerAssign(target: Signal, value: Value, environment: Environment): void {
+    environment.set(target, this.lowerValue(value));
+  }
+
+  /** Rule: memory write. A write port whose enable is the statement's enable and the enclosing path. */
+  private lowerWrite(statement: WriteStatement, path: number | undefined): void {
+    const enable = this.andConditions(path, this.lowerValue(statement.enable), statement.location);
+    this.memoryWrites[this.memoryIndex.get(statement.memory)!]!.push({
+      address: this.lowerValue(statement.address),
+      data: this.lowerValue(statement.data),
+      enable,
+      location: statement.location,
+    });
+  }
+
+  /**
+   * Rule: when/elsewhen/otherwise. Each branch runs on a copy of the environment under its guard
+   * (its condition and no earlier one); then every signal a branch changed is merged.
+   */
+  private lowerWhen(statement: WhenStatement, environment: Environment, path: number | undefined): void {
+    const results: BranchResult[] = [];
     // notEarlier: all earlier conditions false (undefined = no earlier condition).
     let notEarlier: number | undefined;
     for (const branch of statement.branches) {
-      const condition = branch.condition === undefined ? undefined : lowerValue(branch.condition);
-      const guard = condition === undefined ? notEarlier : andConditions(notEarlier, condition, statement.location);
-      const branchPath = guard === undefined ? path : andConditions(path, guard, statement.location);
+      const condition = branch.condition === undefined ? undefined : this.lowerValue(branch.condition);
+      const guard =
+        condition === undefined ? notEarlier : this.andConditions(notEarlier, condition, statement.location);
+      const branchPath = guard === undefined ? path : this.andConditions(path, guard, statement.location);
       const branchEnvironment: Environment = new Map(environment);
-      run(branch.body, branchEnvironment, branchPath);
+      this.lowerStatements(branch.body, branchEnvironment, branchPath);
       results.push({ condition, environment: branchEnvironment });
       if (condition !== undefined)
-        notEarlier = andConditions(notEarlier, notCondition(condition, statement.location), statement.location);
+        notEarlier = this.andConditions(
+          notEarlier,
+          this.notCondition(condition, statement.location),
+          statement.location,
+        );
     }
     const touched = new Set<Signal>();
     for (const result of results)
       for (const [signal, net] of result.environment) if (environment.get(signal) !== net) touched.add(signal);
-    for (const signal of touched) {
-      const last = results[results.length - 1]!;
-      let value = last.condition === undefined ? last.environment.get(signal) : environment.get(signal);
-      for (let index = results.length - 1; index >= 0; index--) {
-        const result = results[index]!;
-        if (result.condition === undefined) continue;
-        const taken = result.environment.get(signal);
-        if (taken === value) continue;
-        if (taken === undefined || value === undefined) {
-          whenWhere.set(signal, statement.location);
-          value = undefined;
-          break;
-        }
-        value = addCell(
-          { op: 'mux', inputs: [result.condition, taken, value], location: statement.location },
-          signal.width,
-        );
+    for (const signal of touched) environment.set(signal, this.mergeBranches(signal, results, environment, statement));
+  }
+
+  /**
+   * Rule: the value of one signal after a `when` chain: a mux per conditional branch, the last
+   * branch innermost; the fallback is the otherwise branch's value, else the value before the chain.
+   * Undefined (recorded for the error) where some path leaves the signal undriven.
+   */
+  private mergeBranches(
+    signal: Signal,
+    results: readonly BranchResult[],
+    before: Environment,
+    statement: WhenStatement,
+  ): number | undefined {
+    const last = results[results.length - 1]!;
+    let value = last.condition === undefined ? last.environment.get(signal) : before.get(signal);
+    for (let index = results.length - 1; index >= 0; index--) {
+      const result = results[index]!;
+      if (result.condition === undefined) continue;
+      const taken = result.environment.get(signal);
+      if (taken === value) continue;
+      if (taken === undefined || value === undefined) {
+        this.whenWhere.set(signal, statement.location);
+        return undefined;
       }
-      environment.set(signal, value);
+      value = this.addCell(
+        { op: 'mux', inputs: [result.condition, taken, value], location: statement.location },
+        signal.width,
+      );
     }
-  };
+    return value;
+  }
 
-  const environment: Environment = new Map();
-  for (const signal of builder.signals) if (signal.kind === 'reg') environment.set(signal, netOfSignal.get(signal));
-  run(builder.statements, environment, undefined);
-
-  const drive = (signal: Signal, what: string): void => {
+  /** Rule: a combinational signal (output, wire, instance input) is a `buf` from its final value. */
+  private drive(signal: Signal, environment: Environment, what: string): void {
     const value = environment.get(signal);
     if (value === undefined) {
-      const partial = whenWhere.get(signal);
+      const partial = this.whenWhere.get(signal);
       const detail = partial
         ? `${what} '${signal.name}' is not driven on every path of the when at line ${partial.line} (give it a default assignment first)`
         : `${what} '${signal.name}' is never driven`;
       throw new UndrivenSignalError(signal.location, detail);
     }
-    cells.push({ op: 'buf', output: netOfSignal.get(signal)!, inputs: [value], location: signal.location });
-  };
+    this.cells.push({ op: 'buf', output: this.netOfSignal.get(signal)!, inputs: [value], location: signal.location });
+  }
 
-  for (const signal of builder.signals) {
-    if (signal.kind === 'output') drive(signal, 'output');
-    else if (signal.kind === 'wire') drive(signal, 'wire');
-    else if (signal.kind === 'reg') {
-      const q = netOfSignal.get(signal)!;
-      registers.push({
-        q,
-        d: environment.get(signal)!,
-        location: signal.location,
-        ...(signal.resetValue === undefined ? {} : { resetValue: signal.resetValue }),
-      });
+  /** Rules: outputs and wires get their `buf`; registers their D input (and reset value), in declaration order. */
+  driveSignals(environment: Environment): void {
+    for (const signal of this.builder.signals) {
+      if (signal.kind === 'output') this.drive(signal, environment, 'output');
+      else if (signal.kind === 'wire') this.drive(signal, environment, 'wire');
+      else if (signal.kind === 'reg') this.lowerRegister(signal, environment);
     }
   }
 
-  const instances: IrInstance[] = builder.instances.map((instance, index) => {
-    const inputs = new Map<string, number>();
-    const outputs = new Map<string, number>();
-    if (input.children[index]!.clocked) {
-      inputs.set(CLOCK_PORT, clockNet);
-      inputs.set(RESET_PORT, resetNet);
-    }
-    for (const port of instance.ports) {
-      const portName = port.instancePort!.port;
-      if (port.kind === 'instanceInput') {
-        drive(port, `input '${portName}' of instance '${instance.name}':`);
-        inputs.set(portName, netOfSignal.get(port)!);
-      } else {
-        outputs.set(portName, netOfSignal.get(port)!);
+  /** Rule: register. Q is the register's net, D its value after the body (itself when never assigned). */
+  private lowerRegister(signal: Signal, environment: Environment): void {
+    this.registers.push({
+      q: this.netOfSignal.get(signal)!,
+      d: environment.get(signal)!,
+      location: signal.location,
+      ...(signal.resetValue === undefined ? {} : { resetValue: signal.resetValue }),
+    });
+  }
+
+  /** Rule: instance. Clock and reset passed to a clocked child; inputs driven like wires; outputs are nets. */
+  lowerInstances(environment: Environment): IrInstance[] {
+    return this.builder.instances.map((instance, index) => {
+      const child = this.input.children[index]!;
+      const inputs = new Map<string, number>();
+      const outputs = new Map<string, number>();
+      if (child.clocked) {
+        inputs.set(CLOCK_PORT, this.clockNet);
+        inputs.set(RESET_PORT, this.resetNet);
       }
-    }
-    return { name: instance.name, module: input.children[index]!.module, inputs, outputs, location: instance.location };
-  });
+      for (const port of instance.ports) {
+        const portName = port.instancePort!.port;
+        if (port.kind === 'instanceInput') {
+          this.drive(port, environment, `input '${portName}' of instance '${instance.name}':`);
+          inputs.set(portName, this.netOfSignal.get(port)!);
+        } else {
+          outputs.set(portName, this.netOfSignal.get(port)!);
+        }
+      }
+      return { name: instance.name, module: child.module, inputs, outputs, location: instance.location };
+    });
+  }
 
-  const memories: IrMemory[] = builder.memories.map((memory, index) => ({
-    name: memory.name,
-    width: memory.width,
-    depth: memory.depth,
-    writePorts: memoryWrites[index]!,
-    location: memory.location,
-  }));
+  /** Rule: memory. Its shape and the write ports its `write` statements made, in statement order. */
+  private lowerMemories(): IrMemory[] {
+    return this.builder.memories.map((memory, index) => ({
+      name: memory.name,
+      width: memory.width,
+      depth: memory.depth,
+      writePorts: this.memoryWrites[index]!,
+      location: memory.location,
+    }));
+  }
 
-  return {
-    name: input.name,
-    definition: input.definition,
-    parameters: input.parameters,
-    location: input.location,
-    ports: irPorts,
-    nets,
-    cells,
-    registers,
-    memories,
-    instances,
-    clocked,
-    ...(input.description === undefined ? {} : { description: input.description }),
-  };
+  /** The module: everything lowered so far. */
+  finish(instances: IrInstance[]): IrModule {
+    const input = this.input;
+    return {
+      name: input.name,
+      definition: input.definition,
+      parameters: input.parameters,
+      location: input.location,
+      ports: this.ports,
+      nets: this.nets,
+      cells: this.cells,
+      registers: this.registers,
+      memories: this.lowerMemories(),
+      instances,
+      clocked: this.clocked,
+      ...(input.description === undefined ? {} : { description: input.description }),
+    };
+  }
+}
+
+/** What one branch of a `when` chain made: its condition (undefined for otherwise) and environment. */
+interface BranchResult {
+  readonly condition: number | undefined;
+  readonly environment: Environment;
 }

@@ -1,0 +1,117 @@
+import { formatLocation, type SourceLocation } from '../core/sourceLocation.ts';
+import type { IrCell, IrDesign, IrModule } from './ir.ts';
+
+/** What to add to the printed text beyond the netlist itself. */
+export interface PrintOptions {
+  /**
+   * Append `@ file:line` (file relative to the working directory) to every net, cell,
+   * register, memory, write port and instance. Off by default, so printed IR compared in tests
+   * does not change when the source moves.
+   */
+  readonly locations?: boolean;
+}
+
+/**
+ * The IR of one module as stable, readable text (the idea of Amaranth's `Netlist.__repr__`): what
+ * tests compare in full and what a reader looks at to see what lowering and the passes made.
+ * Deterministic: everything in IR order (nets by id, cells, registers, memories and instances as
+ * stored, instance connections by port name, parameters by key), no object identities. One line
+ * per item, indented under the module header:
+ *
+ * ```text
+ * module Counter definition=Counter clocked
+ *   parameters width=8
+ *   port input clk: 1 = clk
+ *   net 3 reg count: 8
+ *   net 4 node _n0: 8
+ *   cell _n0: 8 = add count, _n1
+ *   cell _n2: 4 = slice count [7:4]
+ *   register count: 8 <= _n0 reset=0x0
+ *   memory mem: 16 x 8
+ *     write mem[addr] <= data when we
+ *   instance child0: Child
+ *     input clk <- clk
+ *     output o -> child0_o
+ * ```
+ *
+ * Nets are named by their name, or `name#id` where two nets of the module share one (possible
+ * before `assignNames`). Every net line carries its kind and width; cells, registers and memories
+ * repeat the width they produce. Constants are hex.
+ */
+export function printModule(module: IrModule, options: PrintOptions = {}): string {
+  const counts = new Map<string, number>();
+  for (const net of module.nets) counts.set(net.name, (counts.get(net.name) ?? 0) + 1);
+  const ref = (id: number): string => {
+    const net = module.nets[id];
+    if (!net) return `?${id}`;
+    return counts.get(net.name)! > 1 ? `${net.name}#${id}` : net.name;
+  };
+  const width = (id: number): number | string => module.nets[id]?.width ?? '?';
+  const at = (location: SourceLocation): string => (options.locations ? ` @ ${formatLocation(location)}` : '');
+
+  const lines: string[] = [];
+  lines.push(
+    `module ${module.name} definition=${module.definition}${module.clocked ? ' clocked' : ''}${at(module.location)}`,
+  );
+  if (module.description !== undefined) lines.push(`  description ${JSON.stringify(module.description)}`);
+  const parameters = Object.keys(module.parameters).sort();
+  if (parameters.length > 0)
+    lines.push(`  parameters ${parameters.map((key) => `${key}=${showValue(module.parameters[key])}`).join(' ')}`);
+  for (const port of module.ports)
+    lines.push(`  port ${port.direction} ${port.name}: ${port.width} = ${ref(port.net)}`);
+  for (const net of module.nets)
+    lines.push(`  net ${net.id} ${net.kind} ${ref(net.id)}: ${net.width}${at(net.location)}`);
+  for (const cell of module.cells)
+    lines.push(
+      `  cell ${ref(cell.output)}: ${width(cell.output)} = ${showCell(cell, ref, module)}${at(cell.location)}`,
+    );
+  for (const register of module.registers)
+    lines.push(
+      `  register ${ref(register.q)}: ${width(register.q)} <= ${ref(register.d)}` +
+        `${register.resetValue === undefined ? '' : ` reset=${hex(register.resetValue)}`}${at(register.location)}`,
+    );
+  for (const memory of module.memories) {
+    lines.push(`  memory ${memory.name}: ${memory.depth} x ${memory.width}${at(memory.location)}`);
+    for (const port of memory.writePorts)
+      lines.push(
+        `    write ${memory.name}[${ref(port.address)}] <= ${ref(port.data)} when ${ref(port.enable)}${at(port.location)}`,
+      );
+  }
+  for (const instance of module.instances) {
+    lines.push(`  instance ${instance.name}: ${instance.module}${at(instance.location)}`);
+    for (const [port, net] of sortedEntries(instance.inputs)) lines.push(`    input ${port} <- ${ref(net)}`);
+    for (const [port, net] of sortedEntries(instance.outputs)) lines.push(`    output ${port} -> ${ref(net)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A whole design as text: `design <top>`, then every module (children first, as stored), blank-line separated. */
+export function printDesign(design: IrDesign, options: PrintOptions = {}): string {
+  return [`design ${design.top}\n`, ...design.modules.map((module) => printModule(module, options))].join('\n');
+}
+
+function showCell(cell: IrCell, ref: (id: number) => string, module: IrModule): string {
+  const args = cell.inputs.map(ref);
+  switch (cell.op) {
+    case 'const':
+      return `const ${cell.constant === undefined ? '?' : hex(cell.constant)}`;
+    case 'slice':
+      return `slice ${args[0]} [${cell.hi}:${cell.lo}]`;
+    case 'memread':
+      return `memread ${module.memories[cell.memory!]?.name ?? `?${cell.memory}`}[${args[0]}]`;
+    default:
+      return `${cell.op} ${args.join(', ')}`;
+  }
+}
+
+const hex = (value: bigint): string => `0x${value.toString(16)}`;
+
+function showValue(value: unknown): string {
+  if (typeof value === 'bigint') return hex(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value) ?? String(value);
+}
+
+function sortedEntries(map: ReadonlyMap<string, number>): [string, number][] {
+  return [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
