@@ -4,7 +4,7 @@ import { UserError } from '../common/errors.ts';
  * Technology scaling after Stillmaker & Baas, "Scaling equations for the accurate prediction of
  * CMOS device performance from 180 nm to 7 nm", Integration 58 (2017) 74–81, as implemented by
  * nodeScale.py (github.com/wromaszkan/nodeScale, commit 0676b74). Coefficients and the area table
- * are copied from reference/facts.md §2, which lists only the rows below (no LP14/LP10 there).
+ * are copied from docs/reference/facts.md §2, which lists only the rows below (no LP14/LP10 there).
  */
 
 export type Flavor = 'HP' | 'LP';

@@ -33,7 +33,7 @@ import { TILED_CSL_OFFSET_PADDING, TILED_CSL_TILE_COLS, TILED_CSL_TILE_ROWS, til
  *
  * Measured at 9216×9216 (`gen formats --accounting exact`, seed 1), Coruscant exact is 84.80 /
  * 74.82 / 64.83 / 54.86 / 44.91 % at 30…70 % sparsity against the paper's 76.25 … 36.25 %: the
- * uint32 offsets add 3.125 % and the ×8-halves padding ~5.5 %, as reference/facts.md §5 predicts.
+ * uint32 offsets add 3.125 % and the ×8-halves padding ~5.5 %, as docs/reference/facts.md §5 predicts.
  */
 export const SIZE_FORMATS = ['CSR', 'CSC', 'COO', 'ELL', 'Tiled-CSL', '2:4', 'Coruscant'] as const;
 export type SizeFormat = (typeof SIZE_FORMATS)[number];

@@ -1,6 +1,6 @@
 /**
  * The shape of a GPU memory-path profile. Every group of numbers carries a `source` that cites
- * `reference/memory.md` (or the seed study) for each of its fields; numbers that are guesses are
+ * `docs/reference/memory.md` (or the seed study, its §0) for each of its fields; numbers that are guesses are
  * also listed in the profile's `assumptions`.
  */
 

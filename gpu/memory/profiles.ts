@@ -3,8 +3,8 @@ import { foldedSliceMasks, xorFoldMasks } from './parityHash.ts';
 import type { GpuMemoryProfile } from './profileTypes.ts';
 
 /**
- * Named GPU memory-path profiles, as data. `memory.md §x` cites shared/reference/memory.md;
- * "seed" is the RTX 4090 L1/L2/DRAM study (shared/seeds/001_*.txt), whose numbers memory.md §0
+ * Named GPU memory-path profiles, as data. `memory.md §x` cites docs/reference/memory.md;
+ * "seed" is the RTX 4090 L1/L2/DRAM study (summarized in docs/reference/memory.md §0), whose numbers memory.md §0
  * could not verify. The seed gives only fragments of its slice and set functions (its masks are
  * over mixed terms we cannot complete), so every profile uses the seed's *shape* — a mod term and
  * parities of q = line / modulus — with XOR-fold masks; see SliceHashSpec.

@@ -39,9 +39,9 @@ const ADA: ComputeProfile = {
   pcieGBps: 31.5,
   reductionLaunchNs: 2000,
   source:
-    'schedulersPerSm 4 and registersPerSm 65536: every SM since Volta (4 SMSPs, 64 K 32-bit registers; GPGPU-Sim configs, facts.md §3). ' +
+    'schedulersPerSm 4 and registersPerSm 65536: every SM since Volta (4 SMSPs, 64 K 32-bit registers; GPGPU-Sim configs, docs/reference/facts.md §3). ' +
     'sharedMemoryBytesPerSm 100 KB: the largest CC 8.9 carve-out (memory.md §2a). sharedWavefrontsPerCycle 1 (32 banks × 4 B, memory.md §2d; one wavefront per cycle: assumption). ' +
-    'mmaUnitsPerSubCore 1: AD102 FP16-with-FP32-accumulate tensor throughput is 128 FMA per cycle per SMSP (RTX 6000 Ada 364 TFLOPS = 142 SMs × 4 × 128 × 2 × 2.505 GHz; vendor spec, not in reference/), the same as one MmaUnit. ' +
+    'mmaUnitsPerSubCore 1: AD102 FP16-with-FP32-accumulate tensor throughput is 128 FMA per cycle per SMSP (RTX 6000 Ada 364 TFLOPS = 142 SMs × 4 × 128 × 2 × 2.505 GHz; vendor spec, not in docs/reference/), the same as one MmaUnit. ' +
     "barrierCycles 24: assumption. pcieGBps 31.5: PCIe 4.0 ×16, 16 GT/s × 16 lanes × 128/130 / 8 (the RTX 6000 Ada's link; theoretical, one direction). " +
     'reductionLaunchNs 2000: a back-to-back kernel launch gap (assumption).',
 };
@@ -57,7 +57,7 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
     source:
       'schedulersPerSm, registersPerSm, sharedWavefrontsPerCycle, barrierCycles, reductionLaunchNs as for Ada (see rtx6000ada). ' +
       'sharedMemoryBytesPerSm 228 KB (memory.md §2c, Accel-Sim shmem option). mmaUnitsPerSubCore 4: H100/H200 SXM dense FP16 989 TFLOPS ≈ ' +
-      '132 SMs × 4 × 512 × 2 × 1.83 GHz (vendor spec, not in reference/), i.e. 4 MmaUnits per SMSP. pcieGBps 63: PCIe 5.0 ×16, 32 GT/s × 16 × 128/130 / 8.',
+      '132 SMs × 4 × 512 × 2 × 1.83 GHz (vendor spec, not in docs/reference/), i.e. 4 MmaUnits per SMSP. pcieGBps 63: PCIe 5.0 ×16, 32 GT/s × 16 × 128/130 / 8.',
   },
 };
 

@@ -149,7 +149,7 @@ function denseLoads(shape: SpmmShape): KernelLoads {
 /**
  * The bitmap format (Coruscant software kernel and STC): warp w of the block owns 64-row block
  * i = 4·rowBlock + w and its 64 tiles t0 … t0+63 (t0 = i·K + 64·kTile, consecutive in memory);
- * thread l owns tiles t0+2l and t0+2l+1 (facts.md §1a). Per warp: one LDG.128 of the two bitmaps
+ * thread l owns tiles t0+2l and t0+2l+1 (docs/reference/facts.md §1a). Per warp: one LDG.128 of the two bitmaps
  * per thread; one LDG.64 of offsets[t0+2l], offsets[t0+2l+1] and one LDG.32 by lane 31 of the
  * closing offsets[t0+64]; then per tile slot s, step j = 0 … 7, an LDG.128 of words 4j … 4j+3 by
  * every thread whose tile has more than 4j words (the unrolled, guarded loads of the reference).

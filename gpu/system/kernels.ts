@@ -2,7 +2,7 @@ import { UserError } from '../../common/errors.ts';
 
 /**
  * The four SpMM kernels the system model compares (docs/spec.md §7) and the tiling they share. All four
- * use the reference Coruscant kernel's thread-block tile (reference/facts.md §1a: TILE_M 256,
+ * use the reference Coruscant kernel's thread-block tile (docs/reference/facts.md §1a: TILE_M 256,
  * TILE_K 64, 4 warps of 32 threads, warp w owning rows 64w … 64w+63 of the block) and the same
  * split-K, so differences come from what each kernel loads and does per tile, not from tuning.
  */

@@ -4,7 +4,7 @@
  * read one table (`nangate45.ts`) and cannot disagree.
  */
 
-/** Where a figure came from: read from reference/facts.md §4, or a plausible value we assumed. */
+/** Where a figure came from: read from docs/reference/facts.md §4, or a plausible value we assumed. */
 export type Provenance = 'facts' | 'assumed';
 
 export interface InputPin {

@@ -2,7 +2,7 @@ import type { CellLibrary, CellSpec, InputPin, OutputPin, Provenance } from './c
 
 /*
  * The project's 45 nm standard-cell library, as data. Area, leakage, internal energy and delay come
- * from reference/facts.md §4 (NanGate FreePDK45 Open Cell Library, typical corner, 25 °C, 1.1 V):
+ * from docs/reference/facts.md §4 (NanGate FreePDK45 Open Cell Library, typical corner, 25 °C, 1.1 V):
  * energy per output is the mean of the arcs facts.md lists (the midpoint where it gives only a
  * range), delay is the worst arc it lists. facts.md has no pin capacitances, no setup times and no
  * delays for some multi-input cells: those are plausible NanGate-like values, marked 'assumed'.

@@ -47,7 +47,7 @@ describe('gen formats', () => {
       const paper = percent(report, 'paper', 'Coruscant', sparsity)!;
       const exact = percent(report, 'exact', 'Coruscant', sparsity)!;
       expect(exact).toBeGreaterThanOrEqual(paper);
-      // reference/facts.md §5: "as coded" = 64.83 % at 50 %, 44.90 % at 70 % for a uniform mask.
+      // docs/reference/facts.md §5: "as coded" = 64.83 % at 50 %, 44.90 % at 70 % for a uniform mask.
       expect(exact - paper).toBeGreaterThan(8);
       expect(exact - paper).toBeLessThan(9);
       expect(percent(report, 'exact', 'Tiled-CSL', sparsity)).toBeCloseTo(sparsity === 0.5 ? 100.06 : 60.06, 1);

@@ -3,7 +3,7 @@ import { defaultSource, defaultTarget, rawFactors, scalingFactors, type TechPoin
 
 const point = (flavor: 'HP' | 'LP', node: 45 | 7, vdd: number): TechPoint => ({ flavor, node, vdd });
 
-/** reference/facts.md §2, "Computed 45 nm → 7 nm factors". */
+/** docs/reference/facts.md §2, "Computed 45 nm → 7 nm factors". */
 const factsTable: { from: TechPoint; to: TechPoint; area: number; delay: number; energy: number; power: number }[] = [
   { from: point('HP', 45, 1.0), to: point('HP', 7, 0.7), area: 0.0588, delay: 0.2591, energy: 0.0555, power: 0.0805 },
   { from: point('HP', 45, 1.1), to: point('HP', 7, 0.7), area: 0.0588, delay: 0.2375, energy: 0.0458, power: 0.0655 },
