@@ -25,6 +25,8 @@ const LAYERS = {
   'verif/suites': ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'hw/designs', 'hw/examples', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress', 'verif/mma'],
   gpu: ['common', 'golden', 'hw/core', 'hw/ir', 'hw/sim', 'hw/designs', 'engines', 'verif/mma'],
   gen: ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'hw/examples', 'hw/designs', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress', 'verif/mma', 'verif/suites', 'synth', 'gpu'],
+  // The package's public entry points (package.json `exports`): re-exports of the framework below the CLI.
+  api: ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress', 'synth', 'gen/project'],
 };
 const PROJECT = [...Object.keys(LAYERS), 'verif', 'gen', 'bench', 'tests', 'bin'];
 const escape = (folder) => folder.replace(/[.]/g, '\\.');

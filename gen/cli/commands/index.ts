@@ -15,6 +15,11 @@ export interface CommandEntry {
  */
 export const COMMANDS: readonly CommandEntry[] = [
   {
+    name: 'init',
+    describe: 'Start a project of your own: a design, its golden model, a test, a regression suite and gen.config.ts',
+    load: async () => (await import('./init.ts')).initCommand,
+  },
+  {
     name: 'list',
     describe: 'List the registered tops, their parameters and ports',
     load: async () => (await import('./list.ts')).listCommand,

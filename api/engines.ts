@@ -1,0 +1,44 @@
+/**
+ * `coruscant-hdl/engines`: the three simulation engines behind one interface — the in-process
+ * compiled simulator (`ts`), Verilator and Icarus — and the JSON Lines vector format of `gen sim`.
+ */
+export {
+  /** The engine of that name (`ts`, `verilator` or `icarus`); external ones load only when asked for. */
+  createEngine,
+  /** Every engine name. */
+  ENGINE_NAMES,
+  /** The engine table: name, description, the programs it needs, and how to make one. */
+  ENGINES,
+  /** The table row of an engine. */
+  engineEntry,
+  /** The engines this machine can run (`available`), and for the others the first program that is missing. */
+  availableEngines,
+  /** One row of the engine table. */
+  type EngineEntry,
+} from '../engines/index.ts';
+export {
+  /** What every engine does: `run` one stimulus (optionally tracing a VCD), `runMany` independent streams on one build. */
+  type Engine,
+  /** `ts`, `verilator` or `icarus`. */
+  type EngineName,
+  /** Values of top-level ports by name, as bigints. */
+  type PortValues,
+  /** The sampled outputs of a run, one record per cycle. */
+  type CycleRun,
+  /** Options of a run (a VCD file to write). */
+  type RunOptions,
+} from '../engines/engine.ts';
+export {
+  /** Reads a JSON Lines vector file against a top's ports. */
+  readVectors,
+  /** Parses vector text (the file name is for messages). */
+  parseVectors,
+  /** Parses one vector value (`"0x1f"`, `"31"` or a JSON integer). */
+  parseVectorValue,
+  /** `0x…` text of a value, as vector outputs are written. */
+  formatVectorValue,
+  /** One line of a vector file: inputs, optional expectations, line number. */
+  type VectorLine,
+  /** The input and output widths a vector file is checked against. */
+  type VectorPorts,
+} from '../engines/vectors.ts';

@@ -1,0 +1,84 @@
+/**
+ * `coruscant-hdl`: the hardware description DSL. Define modules with typed ports, build them
+ * from values, registers, memories and instances; elaborate them with `coruscant-hdl/ir`.
+ */
+export {
+  /** Defines a parameterized hardware module: its name, parameter defaults, ports and `build(m, io, p)`. */
+  defineModule,
+  /** What `build` receives as `m`: makes wires, registers, memories, instances and `when` blocks. */
+  ModuleBuilder,
+  /** A memory made by `m.memory(name, { depth, width })`: `read` (combinational), `readSync` (registered), `write` at the clock edge. */
+  Memory,
+  /** The chain returned by `m.when(...)`: `.elsewhen(...)`, `.otherwise(...)`. */
+  WhenChain,
+  /** A module definition as `defineModule` returns it (name, defaults, ports, build). */
+  type ModuleDefinition,
+  /** A module's parameter values: numbers, booleans or strings by name. */
+  type Params,
+} from '../hw/core/index.ts';
+export {
+  /** An input port of the given width (in the `ports` function of a module). */
+  input,
+  /** An output port of the given width. */
+  output,
+  /** `count` copies of a port or group: `vec(4, input(8))` is four 8-bit inputs `name_0 … name_3`. */
+  vec,
+  /** The leaf ports of a port tree, with their dotted names. */
+  flattenPorts,
+  /** One port: direction and width. */
+  type PortSpec,
+  /** Ports as a tree of port specs, arrays and records. */
+  type PortTree,
+  /** The signals `build` receives as `io` for a port tree. */
+  type IoOf,
+} from '../hw/core/index.ts';
+export {
+  /** A width-checked hardware value: operators (`add`, `and`, `eq`, `slice`, `zext`, …) build new values. */
+  Value,
+  /** A constant of a given width: `constant(5, 8)`. */
+  constant,
+  /** Two-way choice: `mux(select, whenTrue, whenFalse)`. */
+  mux,
+  /** Concatenation, most significant first. */
+  cat,
+  /** `options[index]`, all options of one width (an out-of-range index gives the last option). */
+  select,
+  /** The number of bits needed to hold the values 0 … maxValue. */
+  bitsFor,
+  /** The widest value the DSL allows, in bits. */
+  MAX_WIDTH,
+  /** What operators accept: a Value, a signal, or a number/bigint that fits. */
+  type ValueLike,
+  /** The operator names of the IR. */
+  type Operator,
+} from '../hw/core/index.ts';
+export {
+  /** A named wire, register or port inside a module. */
+  Signal,
+  /** What a signal is: input, output, wire, register, or a port of an instance. */
+  type SignalKind,
+} from '../hw/core/index.ts';
+export {
+  /** The root of every design error; carries the user's source location and prints as `file:line: message`. */
+  HdlError,
+  /** Operands or an assignment of different widths (no silent truncation). */
+  WidthMismatchError,
+  /** An output or wire nothing drives. */
+  UndrivenSignalError,
+  /** A signal driven from two places. */
+  MultipleDriverError,
+  /** A combinational loop; the message lists the path with source lines. */
+  CombinationalLoopError,
+  /** A slice outside a value's bits. */
+  SliceRangeError,
+  /** Two signals or instances of one name in a module. */
+  DuplicateNameError,
+  /** A parameter the module does not have, or of the wrong type. */
+  InvalidParameterError,
+} from '../hw/core/index.ts';
+export {
+  /** Where in the user's code a construct was made (file, line, column). */
+  type SourceLocation,
+  /** `file:line` text of a source location. */
+  formatLocation,
+} from '../hw/core/index.ts';

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { elaborate } from 'coruscant-hdl/ir';
+import { availableEngines, createEngine } from 'coruscant-hdl/engines';
+import { Testbench } from 'coruscant-hdl/sim';
+import { Accumulator } from '../src/accumulator.js';
+import { accumulatorSums, type AccumulatorInputs } from '../src/accumulatorModel.js';
+
+const WIDTH = 8;
+const design = elaborate(Accumulator, { width: WIDTH });
+
+/** A fixed stream that wraps the sum around and resets it in the middle. */
+const cycles: AccumulatorInputs[] = [
+  { reset: true, enable: false, value: 0n },
+  ...[200n, 100n, 7n, 0n, 255n].map((value) => ({ reset: false, enable: true, value })),
+  { reset: false, enable: false, value: 99n },
+  { reset: true, enable: true, value: 5n },
+  ...[1n, 2n, 3n].map((value) => ({ reset: false, enable: true, value })),
+  { reset: false, enable: false, value: 0n },
+];
+
+// The in-process simulator always; Verilator and Icarus when they are installed.
+describe.each(availableEngines().available)('Accumulator on %s', (engineName) => {
+  it('matches the golden model cycle by cycle', async () => {
+    const bench = new Testbench(design);
+    accumulatorSums(WIDTH, cycles).forEach((sum, index) => {
+      const cycle = cycles[index]!;
+      bench
+        .poke('reset', cycle.reset ? 1 : 0)
+        .poke('enable', cycle.enable ? 1 : 0)
+        .poke('value', cycle.value);
+      bench.expect('sum', sum);
+      bench.step();
+    });
+    const outputs = await bench.run(await createEngine(engineName));
+    expect(outputs.map((cycle) => cycle.sum)).toEqual(accumulatorSums(WIDTH, cycles));
+  });
+});

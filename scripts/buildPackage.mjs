@@ -1,0 +1,38 @@
+// `npm run build` (and `npm pack`, through prepack): the framework compiled to JavaScript with
+// .d.ts files in dist/, the `gen init` template copied beside the compiled code.
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import process from 'node:process';
+import { fileURLToPath, URL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+
+// A fresh folder each time: a file deleted from the sources must not live on in the package.
+rmSync(dist, { recursive: true, force: true });
+execFileSync(
+  process.execPath,
+  [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')],
+  {
+    stdio: 'inherit',
+  },
+);
+
+// tsc rewrites `./x.ts` to `./x.js` in the JavaScript it emits but keeps `./x.ts` in .d.ts files,
+// which a user's compiler (without allowImportingTsExtensions) refuses or resolves to nothing.
+const RELATIVE_TS = /((?:from|import)\s*\(?\s*['"])(\.\.?\/[^'"]*?)\.ts(['"])/g;
+function rewriteDeclarations(folder) {
+  for (const name of readdirSync(folder)) {
+    const path = join(folder, name);
+    if (statSync(path).isDirectory()) rewriteDeclarations(path);
+    else if (name.endsWith('.d.ts')) {
+      const text = readFileSync(path, 'utf8');
+      const fixed = text.replace(RELATIVE_TS, '$1$2.js$3');
+      if (fixed !== text) writeFileSync(path, fixed);
+    }
+  }
+}
+rewriteDeclarations(dist);
+
+cpSync(join(root, 'gen/init/template'), join(dist, 'gen/init/template'), { recursive: true });
