@@ -22,11 +22,14 @@ export interface PrintOptions {
  * module Counter definition=Counter clocked
  *   parameters width=8
  *   port input clk: 1 = clk
+ *   port output value: 8 = value
+ *   net 0 input clk: 1
  *   net 3 reg count: 8
- *   net 4 node _n0: 8
- *   cell _n0: 8 = add count, _n1
- *   cell _n2: 4 = slice count [7:4]
- *   register count: 8 <= _n0 reset=0x0
+ *   cell 4 _n0: 8 = const 0x1
+ *   cell 5 _n1: 8 = add count, _n0
+ *   cell 6 _n2: 4 = slice count [7:4]
+ *   cell 2 output value: 8 = buf count
+ *   register count: 8 <= _n1 reset=0x0
  *   memory mem: 16 x 8
  *     write mem[addr] <= data when we
  *   instance child0: Child
@@ -34,9 +37,11 @@ export interface PrintOptions {
  *     output o -> child0_o
  * ```
  *
- * Nets are named by their name, or `name#id` where two nets of the module share one (possible
- * before `assignNames`). Every net line carries its kind and width; cells, registers and memories
- * repeat the width they produce. Constants are hex.
+ * Every net appears with its id, kind and width: on the line of the cell that drives it (the kind
+ * left out for unnamed nodes), or else on a `net` line (ports' inputs, registers, instance
+ * outputs, and anything undriven). Elsewhere a net is named by its name, or `name#id` where two
+ * nets of the module share one (possible before `assignNames`). Registers and memories repeat
+ * their width; constants are hex.
  */
 export function printModule(module: IrModule, options: PrintOptions = {}): string {
   const counts = new Map<string, number>();
@@ -59,12 +64,17 @@ export function printModule(module: IrModule, options: PrintOptions = {}): strin
     lines.push(`  parameters ${parameters.map((key) => `${key}=${showValue(module.parameters[key])}`).join(' ')}`);
   for (const port of module.ports)
     lines.push(`  port ${port.direction} ${port.name}: ${port.width} = ${ref(port.net)}`);
+  const cellDriven = new Set(module.cells.map((cell) => cell.output));
   for (const net of module.nets)
-    lines.push(`  net ${net.id} ${net.kind} ${ref(net.id)}: ${net.width}${at(net.location)}`);
-  for (const cell of module.cells)
+    if (!cellDriven.has(net.id))
+      lines.push(`  net ${net.id} ${net.kind} ${ref(net.id)}: ${net.width}${at(net.location)}`);
+  for (const cell of module.cells) {
+    const net = module.nets[cell.output];
+    const kind = net === undefined || net.kind === 'node' ? '' : `${net.kind} `;
     lines.push(
-      `  cell ${ref(cell.output)}: ${width(cell.output)} = ${showCell(cell, ref, module)}${at(cell.location)}`,
+      `  cell ${cell.output} ${kind}${ref(cell.output)}: ${width(cell.output)} = ${showCell(cell, ref, module)}${at(cell.location)}`,
     );
+  }
   for (const register of module.registers)
     lines.push(
       `  register ${ref(register.q)}: ${width(register.q)} <= ${ref(register.d)}` +
