@@ -1,4 +1,4 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { UserError } from '../../../common/errors.ts';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { startProgress } from '../../../common/progress.ts';
@@ -76,7 +76,7 @@ function matrixSource(argv: FormatsArgs): MatrixSource {
 
 export const formatsCommand: CommandModule<object, FormatsArgs> = {
   command: 'formats',
-  builder: (yargs: Argv) =>
+  builder: (yargs) =>
     yargs
       .option('shape', {
         type: 'string',
@@ -116,7 +116,7 @@ export const formatsCommand: CommandModule<object, FormatsArgs> = {
       .option('norms', {
         type: 'string',
         describe: "for --prune wanda: 1-D float32/float64 .npy of the K input channels' activation norms ‖X_j‖₂",
-      }) as unknown as Argv<FormatsArgs>,
+      }),
   handler: (argv) => {
     // Validate everything before any work or output, so a mistake leaves nothing behind.
     const sparsities = parseSparsities(argv.sparsity);

@@ -1,4 +1,4 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { UserError } from '../../../common/errors.ts';
 import { coruscantMma, denseMma } from '../../../golden/models/mma.ts';
 import { createEngine, ENGINE_NAMES } from '../../../engines/index.ts';
@@ -61,7 +61,7 @@ async function compute(
 
 export const mmaCommand: CommandModule<object, MmaArgs> = {
   command: 'mma',
-  builder: (yargs: Argv) =>
+  builder: (yargs) =>
     yargs
       .option('mode', {
         choices: MODES,
@@ -93,7 +93,7 @@ export const mmaCommand: CommandModule<object, MmaArgs> = {
       .option('vcd', {
         type: 'string',
         describe: 'write a VCD waveform of the RTL run here',
-      }) as unknown as Argv<MmaArgs>,
+      }),
   handler: async (argv) => {
     const out = fileOption('out', argv.out);
     const files = {

@@ -1,4 +1,4 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { UserError } from '../../../common/errors.ts';
 import { buildReport, type ReportSummary, type SectionEvent } from '../../report/buildReport.ts';
 
@@ -32,7 +32,7 @@ function textSummary(out: string, summary: ReportSummary): string {
 /** `gen report`: the whole flow on the default configuration, as one self-contained HTML page. */
 export const reportCommand: CommandModule<object, ReportArgs> = {
   command: 'report',
-  builder: (yargs: Argv) =>
+  builder: (yargs) =>
     yargs
       .option('out', {
         type: 'string',
@@ -48,7 +48,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       .check((args) => {
         if (Array.isArray(args['out'])) throw new UserError('give --out once');
         return true;
-      }) as unknown as Argv<ReportArgs>,
+      }),
   handler: async (args) => {
     const command = `node bin/gen.js report --out ${args.out}${args.quick ? ' --quick' : ''}`;
     const summary = await buildReport({ out: args.out, quick: args.quick, command, onSection: progressPrinter() });

@@ -1,4 +1,4 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
 import { divergencePicture, findDivergence, type DivergenceReport } from '../../../waves/divergence.ts';
@@ -58,7 +58,7 @@ function cycleSpec(clock: string | undefined, period: number | undefined): Cycle
 const show: CommandModule<object, ShowArgs> = {
   command: 'show',
   describe: 'draw a window of a VCD as WaveDrom JSON, SVG or PNG',
-  builder: (yargs: Argv) =>
+  builder: (yargs) =>
     yargs
       .option('vcd', { type: 'string', demandOption: true, describe: 'the VCD file to read' })
       .option('signals', {
@@ -81,7 +81,7 @@ const show: CommandModule<object, ShowArgs> = {
         if (argv.svg === undefined && argv.png === undefined && argv.json === undefined)
           throw new UserError('name an output: --svg, --png or --json');
         return true;
-      }) as unknown as Argv<ShowArgs>,
+      }),
   handler: (argv) => {
     const spec = cycleSpec(argv.clock, argv.period);
     const patterns = argv.signals?.map(globToRegExp);
@@ -118,7 +118,7 @@ const diff: CommandModule<object, DiffArgs> = {
   command: 'diff <a> <b>',
   describe:
     'find the first time two VCDs of the same design differ. Exit 0 and "identical" when they agree; when they diverge, exit 1 with a summary on stdout (one line, then one line per differing signal)',
-  builder: (yargs: Argv) =>
+  builder: (yargs) =>
     yargs
       .positional('a', { type: 'string', demandOption: true, describe: 'first VCD (lanes A:…)' })
       .positional('b', { type: 'string', demandOption: true, describe: 'second VCD (lanes B:…)' })
@@ -147,7 +147,7 @@ const diff: CommandModule<object, DiffArgs> = {
       .option('png', {
         type: 'string',
         describe: 'on divergence, draw the cycles around it here (PNG)',
-      }) as unknown as Argv<DiffArgs>,
+      }),
   handler: (argv) => {
     const a = readVcdFile(argv.a);
     const b = readVcdFile(argv.b);
@@ -197,12 +197,12 @@ function signalTree(trace: VcdTrace): string {
 const list: CommandModule<object, ListArgs> = {
   command: 'list',
   describe: 'print the signal tree of a VCD with widths',
-  builder: (yargs: Argv) =>
+  builder: (yargs) =>
     yargs.option('vcd', {
       type: 'string',
       demandOption: true,
       describe: 'the VCD file to read',
-    }) as unknown as Argv<ListArgs>,
+    }),
   handler: (argv) => {
     process.stdout.write(signalTree(readVcdFile(argv.vcd, { keep: () => false })));
   },
@@ -215,7 +215,7 @@ function splitCommas(values: string[]): string[] {
 /** `gen wave show|diff|list`: waveform pictures, trace comparison, signal listing. */
 export const waveCommand: CommandModule<object, object> = {
   command: 'wave',
-  builder: (yargs: Argv) =>
+  builder: (yargs) =>
     yargs.command(show).command(diff).command(list).demandCommand(1, 'name an action: show, diff or list'),
   handler: () => {},
 };
