@@ -23,7 +23,7 @@ export {
   output,
   /** `count` copies of a port or group: `vec(4, input(8))` is four 8-bit inputs `name_0 … name_3`. */
   vec,
-  /** The leaf ports of a port tree, with their dotted names. */
+  /** The leaf ports of a port tree in declaration order, with their flattened names (`name_field_0`). */
   flattenPorts,
   /** One port: direction and width. */
   type PortSpec,
@@ -33,7 +33,7 @@ export {
   type IoOf,
 } from '../hw/core/index.ts';
 export {
-  /** A width-checked hardware value: operators (`add`, `and`, `eq`, `slice`, `zext`, …) build new values. */
+  /** A width-checked hardware value: operators (`add`, `and`, `eq`, `bits`, `zext`, …) build new values. */
   Value,
   /** A constant of a given width: `constant(5, 8)`. */
   constant,

@@ -7,7 +7,33 @@ export {
   elaborate,
   /** The Verilog/IR module name of a parameter set: the plain name for the defaults, else `Name_key_value…`. */
   moduleNameFor,
+  /** Options of `elaborate`: the pass list to run (default `PASSES`). */
+  type ElaborateOptions,
 } from '../hw/ir/elaborate.ts';
+export {
+  /** The ordered pass list `elaborate` runs: checks (widths, drivers, loops), then transforms, then naming. */
+  PASSES,
+  /** A new pass list with your pass placed before or after a named one: `elaborate(def, params, { passes })`. */
+  insertPass,
+  /** A pass: a check (throws an `HdlError` at the user's line) or a transform (returns a new module). */
+  type Pass,
+  /** A pass that reads a module and throws when it is wrong. */
+  type CheckPass,
+  /** A pass that returns a new module (never mutates its input). */
+  type TransformPass,
+  /** What a pass may ask about the rest of the design (child modules, combinational paths). */
+  type PassContext,
+  /** Where `insertPass` puts a pass: `{ before: name }` or `{ after: name }`. */
+  type PassPosition,
+} from '../hw/ir/passes/index.ts';
+export {
+  /** A whole design as readable text, one line per net and cell (`locations: true` adds `@ file:line`). */
+  printDesign,
+  /** One module as readable text. */
+  printModule,
+  /** Options of the printers. */
+  type PrintOptions,
+} from '../hw/ir/print.ts';
 export {
   /** An elaborated design: its modules, children first, and the name of the top. */
   type IrDesign,
