@@ -64,12 +64,17 @@ export function parseNetlist(text: string): Netlist {
   } catch (error) {
     throw new ToolError('yosys', `write_json produced invalid JSON (${(error as Error).message})`);
   }
+  assertNetlist(parsed);
+  return parsed;
+}
+
+/** Throws a ToolError unless `parsed` has the shape of a Yosys netlist, checked module by module. */
+function assertNetlist(parsed: unknown): asserts parsed is Netlist {
   if (!isRecord(parsed) || !isRecord(parsed['modules'])) throw new ToolError('yosys', 'write_json produced no modules');
   for (const [name, module] of Object.entries(parsed['modules'])) {
     const problem = moduleProblem(module);
     if (problem) throw new ToolError('yosys', `write_json module ${name} ${problem}`);
   }
-  return parsed as unknown as Netlist;
 }
 
 /** Whether `name` is a module of the netlist (own keys only: a cell type `constructor` is not one). */
