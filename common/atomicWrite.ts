@@ -1,17 +1,21 @@
 import {
-  mkdirSync,
+  chmodSync,
+  closeSync,
+  createWriteStream,
+  lstatSync,
+  openSync,
   readdirSync,
+  readFileSync,
+  readlinkSync,
   renameSync,
   rmSync,
   writeFileSync,
-  openSync,
-  closeSync,
-  createWriteStream,
   type WriteStream,
 } from 'node:fs';
-import { dirname, basename, join } from 'node:path';
+import { dirname, basename, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UserError } from './errors.ts';
+import { errorCode, makeFolder, writeError } from './fileErrors.ts';
 
 /** A temporary name beside `path`, so the final rename stays on one file system (and is atomic). */
 function temporaryNameFor(path: string): string {
@@ -21,13 +25,13 @@ function temporaryNameFor(path: string): string {
 /** `.name.PID.hex.tmp`: the pid says whose temporary it is. */
 const TEMPORARY_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
-function isRunning(pid: number): boolean {
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
     // EPERM: alive but someone else's; only ESRCH means no such process.
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+    return errorCode(error) !== 'ESRCH';
   }
 }
 
@@ -54,68 +58,160 @@ function removeStaleTemporaries(directory: string): void {
   }
 }
 
-function ensureDirectory(path: string): void {
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-  } catch (error) {
-    throw new UserError(
-      `cannot create directory for ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
+/** Symbolic links followed from one name before giving up (Linux's own limit is 40). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Where a write to `path` really lands. A symbolic link is followed to its final target (which
+ * need not exist yet), so the link stays a link and its target is what gets replaced. `special`
+ * is true for a FIFO, a device (/dev/null) or a socket: those are written through, never renamed
+ * over, as Verilator and Yosys do.
+ */
+export interface OutputTarget {
+  readonly path: string;
+  readonly special: boolean;
+  /** The permission bits of the file being replaced, kept on its successor. */
+  readonly mode?: number;
+}
+
+export function resolveOutput(path: string): OutputTarget {
+  let current = resolve(path);
+  for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
+    let stats;
+    try {
+      stats = lstatSync(current);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return { path: current, special: false };
+      throw writeError(path, error);
+    }
+    if (stats.isSymbolicLink()) {
+      current = resolve(dirname(current), readlinkSync(current));
+      continue;
+    }
+    if (stats.isDirectory()) throw new UserError(`cannot write ${path}: it is a folder`);
+    if (stats.isFile()) return { path: current, special: false, mode: stats.mode & 0o7777 };
+    return { path: current, special: true };
   }
-  removeStaleTemporaries(dirname(path));
+  throw new UserError(`cannot write ${path}: too many symbolic links (ELOOP)`);
+}
+
+function ensureDirectory(target: string, shownPath: string): void {
+  makeFolder(dirname(target), shownPath);
+  removeStaleTemporaries(dirname(target));
+}
+
+/**
+ * Moves a finished temporary file to `path` under the same rules as `writeFileAtomic`: a symlink's
+ * target is replaced, a special file is written through (the temporary copied into it, then removed).
+ */
+export function moveIntoPlace(temporary: string, path: string): void {
+  const target = resolveOutput(path);
+  try {
+    if (target.special) {
+      writeFileSync(target.path, readFileSync(temporary));
+      rmSync(temporary, { force: true });
+      return;
+    }
+    if (target.mode !== undefined) chmodSync(temporary, target.mode);
+    renameSync(temporary, target.path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw writeError(path, error);
+  }
 }
 
 /** Writes a whole file atomically: readers see the old file or the new one, never half of one. */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  ensureDirectory(path);
-  const temporary = temporaryNameFor(path);
+  const target = resolveOutput(path);
+  if (target.special) {
+    try {
+      writeFileSync(target.path, data);
+    } catch (error) {
+      throw writeError(path, error);
+    }
+    return;
+  }
+  ensureDirectory(target.path, path);
+  const temporary = temporaryNameFor(target.path);
   try {
-    writeFileSync(temporary, data);
-    renameSync(temporary, path);
+    writeFileSync(temporary, data, target.mode === undefined ? {} : { mode: target.mode });
+    if (target.mode !== undefined) chmodSync(temporary, target.mode);
+    renameSync(temporary, target.path);
   } catch (error) {
     rmSync(temporary, { force: true });
-    throw new UserError(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw writeError(path, error);
   }
 }
 
 /**
  * A streamed output (VCD traces, long logs) that appears under its final name only on `commit()`;
- * `abort()` (or a crash) leaves nothing under that name.
+ * `abort()` (or a crash) leaves nothing under that name. A special file (FIFO, device) is
+ * streamed into directly. A write error (a full disk) is kept and reported by `commit()` as one
+ * line naming the path; the temporary is removed.
  */
 export class AtomicFileStream {
   readonly stream: WriteStream;
-  private readonly temporary: string;
+  private readonly temporary: string | undefined;
+  private readonly target: OutputTarget;
   private done = false;
+  private failure: unknown;
 
   constructor(readonly path: string) {
-    ensureDirectory(path);
-    this.temporary = temporaryNameFor(path);
-    try {
-      closeSync(openSync(this.temporary, 'w'));
-    } catch (error) {
-      throw new UserError(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    this.target = resolveOutput(path);
+    if (this.target.special) {
+      this.temporary = undefined;
+      this.stream = createWriteStream(this.target.path, { flags: 'w' });
+    } else {
+      ensureDirectory(this.target.path, path);
+      const temporary = temporaryNameFor(this.target.path);
+      try {
+        closeSync(openSync(temporary, 'w', this.target.mode ?? 0o666));
+      } catch (error) {
+        rmSync(temporary, { force: true });
+        throw writeError(path, error);
+      }
+      this.temporary = temporary;
+      this.stream = createWriteStream(temporary);
     }
-    this.stream = createWriteStream(this.temporary);
+    this.stream.on('error', (error) => {
+      this.failure ??= error;
+    });
   }
 
   write(text: string): void {
     this.stream.write(text);
   }
 
-  /** Flushes, then renames into place. */
+  /** The first write error seen so far (the stream reports them asynchronously). */
+  get error(): unknown {
+    return this.failure;
+  }
+
+  /** Flushes, then renames into place; on a write error removes the temporary and throws one line naming the path. */
   async commit(): Promise<void> {
     if (this.done) return;
     this.done = true;
-    await new Promise<void>((resolve, reject) =>
-      this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
-    renameSync(this.temporary, this.path);
+    try {
+      if (this.failure !== undefined) throw this.failure;
+      await new Promise<void>((resolve, reject) =>
+        this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+      );
+      if (this.failure !== undefined) throw this.failure;
+      if (this.temporary !== undefined) {
+        if (this.target.mode !== undefined) chmodSync(this.temporary, this.target.mode);
+        renameSync(this.temporary, this.target.path);
+      }
+    } catch (error) {
+      this.stream.destroy();
+      if (this.temporary !== undefined) rmSync(this.temporary, { force: true });
+      throw writeError(this.path, error);
+    }
   }
 
   abort(): void {
     if (this.done) return;
     this.done = true;
     this.stream.destroy();
-    rmSync(this.temporary, { force: true });
+    if (this.temporary !== undefined) rmSync(this.temporary, { force: true });
   }
 }

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { writeSync } from 'node:fs';
 import { AtomicFileStream } from '../common/atomicWrite.ts';
-import { UserError } from '../common/errors.ts';
+import { writeError } from '../common/fileErrors.ts';
 import { requireTimescale } from './timescale.ts';
 
 /** A value handed to `change`: a number for signals up to 32 bits, a bigint for any width, or a bit string with x/z. */
@@ -91,7 +91,7 @@ export class VcdWriter {
       if (stream.pending) await once(stream, 'open');
     } catch (error) {
       writer.abort();
-      throw new UserError(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw writeError(path, error);
     }
     // WriteStream keeps its descriptor in `fd` (untyped); nothing has gone through the stream yet,
     // so writing beside it keeps the order, and the stream still closes the file on commit.
@@ -201,7 +201,7 @@ export class VcdWriter {
       await this.file.commit();
     } catch (error) {
       this.file.abort();
-      throw new UserError(`cannot write ${this.path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw writeError(this.path, error);
     }
   }
 
@@ -212,7 +212,7 @@ export class VcdWriter {
   }
 
   private throwIfFailed(): void {
-    if (this.streamError) throw this.streamError;
+    if (this.streamError) throw writeError(this.path, this.streamError);
   }
 
   private flush(): void {
@@ -227,7 +227,7 @@ export class VcdWriter {
       for (let offset = 0; offset < bytes.length;) offset += writeSync(this.fd as number, bytes, offset);
     } catch (error) {
       this.abort();
-      throw new UserError(`cannot write ${this.path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw writeError(this.path, error);
     }
   }
 

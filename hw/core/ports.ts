@@ -1,4 +1,6 @@
 import type { Signal } from './signal.ts';
+import { checkWidth } from './value.ts';
+import { captureSourceLocation } from './sourceLocation.ts';
 
 /** One port: its direction and width, as declared in a module definition's `ports`. */
 export interface PortSpec<W extends number = number> {
@@ -20,11 +22,15 @@ export type IoOf<T> =
 
 /** An input port of `width` bits. */
 export function input<W extends number>(width: W, description?: string): PortSpec<W> {
+  // Checked where the port is declared, before `build` runs: a width of 10^6 is refused at once
+  // instead of after minutes of building a million-bit design.
+  checkWidth(width, captureSourceLocation());
   return { direction: 'input', width, ...(description === undefined ? {} : { description }) };
 }
 
 /** An output port of `width` bits. */
 export function output<W extends number>(width: W, description?: string): PortSpec<W> {
+  checkWidth(width, captureSourceLocation());
   return { direction: 'output', width, ...(description === undefined ? {} : { description }) };
 }
 

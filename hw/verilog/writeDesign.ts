@@ -1,5 +1,7 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { createStagingFolder, folderTarget, swapFolderIn } from '../../common/folderSwap.ts';
+import { writeError } from '../../common/fileErrors.ts';
 import { UserError } from '../../common/errors.ts';
 import type { IrDesign } from '../ir/ir.ts';
 import { emitVerilog } from './emit.ts';
@@ -12,33 +14,56 @@ export function verilogOutputs(design: IrDesign): Map<string, string> {
   return files;
 }
 
-const reason = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? String(error);
+/** What `gen verilog` writes: module files and manifests, at the top or in one folder per top (`--all`). */
+const isGeneratedFile = (name: string): boolean => name.endsWith('.v') || name === 'manifest.json';
+
+/** A top-level entry of the output folder that gen verilog may replace: its own files, or an `--all` top folder of them. */
+function isGeneratedEntry(folder: string, name: string, newNames: ReadonlySet<string>): boolean {
+  if (newNames.has(name) || isGeneratedFile(name)) return true;
+  try {
+    if (!statSync(join(folder, name)).isDirectory()) return false;
+    return readdirSync(join(folder, name)).every(isGeneratedFile);
+  } catch {
+    return false;
+  }
+}
 
 /**
- * Writes a set of files into `directory` so that a failure leaves none of them behind: all are
- * written into a staging folder beside the target first, then each is renamed into place
- * (renames within one file system are atomic and do not fail for want of space).
+ * Writes a set of files as `directory`'s whole content, switching from the old set to the new one
+ * in one step: all are written into a staging folder beside the target, which is then swapped in
+ * (common/folderSwap.ts), so a failure, SIGINT or SIGKILL leaves the complete old set or the
+ * complete new one. Because the folder is replaced whole, it must hold nothing but generated
+ * files: one holding anything else (notes, other tools' output, the current folder) is refused.
  */
 export function writeFilesStaged(directory: string, files: ReadonlyMap<string, string>): void {
-  const target = resolve(directory);
-  let staging: string;
+  const target = folderTarget(directory);
+  const here = relative(target, process.cwd());
+  if (here === '' || (!here.startsWith('..') && !here.startsWith(sep)))
+    throw new UserError(`--out ${directory} contains the current folder; name a folder of its own`);
+  const newNames = new Set([...files.keys()].map((name) => name.split('/')[0]!));
+  let existing: string[] = [];
   try {
-    mkdirSync(target, { recursive: true });
-    staging = mkdtempSync(join(dirname(target), `.${basename(target)}.staging-`));
-  } catch (error) {
-    throw new UserError(`cannot write to ${directory}: ${reason(error)}`);
+    existing = readdirSync(target);
+  } catch {
+    // No folder yet: nothing to keep.
   }
+  const foreign = existing.filter((name) => !isGeneratedEntry(target, name, newNames));
+  if (foreign.length > 0)
+    throw new UserError(
+      `--out ${directory} holds ${foreign.length === 1 ? 'a file' : 'files'} gen verilog did not write (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}); the folder is replaced whole, so name an empty one or one gen verilog wrote`,
+    );
+  const staging = createStagingFolder(target, directory);
   try {
     for (const [name, text] of files) {
       mkdirSync(dirname(join(staging, name)), { recursive: true });
       writeFileSync(join(staging, name), text);
     }
-    for (const name of files.keys()) {
-      mkdirSync(dirname(join(target, name)), { recursive: true });
-      renameSync(join(staging, name), join(target, name));
-    }
   } catch (error) {
-    throw new UserError(`cannot write to ${directory}: ${reason(error)}`);
+    rmSync(staging, { recursive: true, force: true });
+    throw writeError(directory, error);
+  }
+  try {
+    swapFolderIn(staging, target, directory);
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
