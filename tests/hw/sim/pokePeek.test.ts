@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { constant, defineModule, input, output, type Signal } from '../../../hw/core/index.ts';
+import { constant, defineModule, input, output, type PortSpec } from '../../../hw/core/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { Simulator, compileDesign } from '../../../hw/sim/simulator.ts';
 import { UserError } from '../../../common/errors.ts';
@@ -10,13 +10,13 @@ const WIDTHS = [1, 31, 32, 33, 63, 64, 65, 96, 128, 130] as const;
 const PassThrough = defineModule({
   name: 'PassThrough',
   defaults: {},
-  ports: () => ({
+  // Port names computed from WIDTHS: a record of ports, whose signals the body looks up by name.
+  ports: (): Record<string, PortSpec> => ({
     ...Object.fromEntries(WIDTHS.map((width) => [`i${width}`, input(width)])),
     ...Object.fromEntries(WIDTHS.map((width) => [`o${width}`, output(width)])),
     held: output(130),
   }),
-  build(m, io) {
-    const ports = io as unknown as Record<string, Signal>;
+  build(m, ports) {
     for (const width of WIDTHS) ports[`o${width}`]!.set(ports[`i${width}`]!);
     const held = m.reg('held_reg', 130, { reset: (1n << 129n) | 5n });
     held.set(ports.i130!);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { defineModule, input, output, type ModuleDefinition, type Value, type Signal } from '../../../hw/core/index.ts';
+import {
+  defineModule,
+  input,
+  output,
+  type ModuleDefinition,
+  type PortSpec,
+  type Value,
+} from '../../../hw/core/index.ts';
 import { buildFuzzNode, fit } from '../../../verif/fuzz/randomDesign.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { topModule, CLOCK_PORT, type IrDesign } from '../../../hw/ir/ir.ts';
@@ -91,13 +98,12 @@ function buildDesign(spec: WideDesign): ModuleDefinition {
   return defineModule({
     name: 'WideFuzz',
     defaults: {},
-    ports: () => ({
+    ports: (): Record<string, PortSpec> => ({
       ...Object.fromEntries(spec.inputs.map((width, index) => [`i${index}`, input(width)])),
       digest: output(MAX_WIDTH),
       last: output(MAX_WIDTH),
     }),
-    build(m, io) {
-      const ports = io as unknown as Record<string, Signal>;
+    build(m, ports) {
       const pool: Value[] = spec.inputs.map((_, index) => ports[`i${index}`]!);
       const memory = m.memory('store', { depth: 4, width: 70 });
       pool.push(memory.read(fit(pool[0]!, 2)));
