@@ -21,13 +21,14 @@ import { parseArgs } from 'node:util';
 import { elaborate } from '../hw/ir/elaborate.ts';
 import { compileDesign } from '../hw/sim/simulator.ts';
 import { MmaUnit } from '../hw/designs/tensor/mmaUnit.ts';
-import { createEngine } from '../engines/index.ts';
+import { createEngine, ENGINE_NAMES } from '../engines/index.ts';
 import type { EngineName } from '../engines/engine.ts';
 import { emitVerilog } from '../hw/verilog/emit.ts';
 import { mmaLatency } from '../hw/designs/tensor/mmaUnit.ts';
 import { scheduleMmas } from '../verif/mma/mmaSchedule.ts';
 import { mmaBenchDesign } from '../verif/mma/runMmas.ts';
-import { buildVerilator, runVerilator } from '../tools/verilator.ts';
+import { runVerilator } from '../tools/verilator.ts';
+import { buildVerilatorHarness } from '../engines/verilatorEngine.ts';
 import { formatStimulus, harnessPortsOf } from '../engines/harnessStimulus.ts';
 import { measureProcess, type ProcessMeasure } from './measureProcess.ts';
 import { randomCoruscantMmas } from './mmaStream.ts';
@@ -42,14 +43,14 @@ const { values } = parseArgs({
     'decoder-streams': { type: 'string', default: '400' },
     'fuzz-streams': { type: 'string', default: '4000' },
     seed: { type: 'string', default: '1' },
-    engines: { type: 'string', default: 'ts,verilator,icarus' },
+    engines: { type: 'string', default: ENGINE_NAMES.join(',') },
     child: { type: 'string' },
     workload: { type: 'string' },
     count: { type: 'string' },
   },
 });
 
-const ENGINES: readonly EngineName[] = ['ts', 'verilator', 'icarus'];
+const ENGINES: readonly EngineName[] = ENGINE_NAMES;
 /** Icarus runs this share of the decoder and fuzz streams (it is two orders slower). */
 const ICARUS_SHARE = 0.1;
 
@@ -102,7 +103,7 @@ async function verilatorAloneChild(seed: number): Promise<void> {
     mmaLatency(0),
   );
   const stimulus = formatStimulus(ports, [schedule.inputs]);
-  const build = await buildVerilator(emitVerilog(design), ports);
+  const build = await buildVerilatorHarness(emitVerilog(design), ports);
   const started = performance.now();
   await runVerilator(build, stimulus);
   process.stdout.write(`${JSON.stringify({ cycles: schedule.inputs.length, seconds: seconds(started) })}\n`);

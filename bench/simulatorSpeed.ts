@@ -17,9 +17,8 @@ import { elaborate } from '../hw/ir/elaborate.ts';
 import { Simulator } from '../hw/sim/simulator.ts';
 import { BenchPipeline } from '../hw/examples/benchPipeline.ts';
 import { emitVerilog } from '../hw/verilog/emit.ts';
-import { buildVerilator } from '../tools/verilator.ts';
-import { buildIcarus } from '../tools/icarus.ts';
-import { icarusTestbench } from '../engines/icarusTestbench.ts';
+import { buildVerilatorHarness } from '../engines/verilatorEngine.ts';
+import { buildIcarusTestbench } from '../engines/icarusEngine.ts';
 import { formatStimulus, harnessPortsOf } from '../engines/harnessStimulus.ts';
 import { measureProcess } from './measureProcess.ts';
 import type { PortValues } from '../engines/engine.ts';
@@ -59,10 +58,10 @@ async function main(): Promise<void> {
   const files = emitVerilog(design);
 
   let started = performance.now();
-  const verilator = await buildVerilator(files, ports);
+  const verilator = await buildVerilatorHarness(files, ports);
   const verilatorBuild = (performance.now() - started) / 1000;
   started = performance.now();
-  const icarus = await buildIcarus(files, icarusTestbench(design, ports));
+  const icarus = await buildIcarusTestbench(design, files, ports);
   const icarusBuild = (performance.now() - started) / 1000;
 
   const lastOutputs = (path: string): string =>

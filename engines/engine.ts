@@ -4,16 +4,29 @@ import type { IrDesign } from '../hw/ir/ir.ts';
 export type PortValues = Record<string, bigint>;
 
 /**
- * The one step contract all engines share (written down once, tested against all three):
- * for cycle t = 0, 1, …
- *   1. the inputs of cycle t are applied (ports not given keep their previous value, 0 at start);
- *   2. combinational logic settles; the outputs are sampled: that is `outputs[t]`;
- *   3. the clock rises: registers and memory writes take their new values.
- * Reset is the ordinary synchronous input `reset`: set it in a cycle's inputs.
- * A purely combinational design is the same with step 3 doing nothing.
+ * The phases of one cycle, in order: the one step contract all engines share (written down here
+ * once, tested against all of them; Hardcaml's Cyclesim names the same phases). For cycle
+ * t = 0, 1, …:
+ *   1. `cycle_check` — the inputs of cycle t are checked against the top's ports (an unknown name
+ *      or a value wider than its port is an error, never a silent 0) and applied; ports not given
+ *      keep their previous value (0 at the start of a stream).
+ *   2. `before_edge` — combinational logic settles; every output is sampled: that is `outputs[t]`.
+ *   3. `at_edge` — the clock rises: registers and memory writes take their new values, all at
+ *      once (no register sees another's new value).
+ *   4. `after_edge` — logic settles again and the clock falls; nothing is sampled (the next
+ *      cycle's `before_edge` sees these values once its inputs are applied).
+ * All state (registers, memory words) is 0 at the start of every stream. Reset is the ordinary
+ * synchronous input `reset`: set it in a cycle's inputs. A purely combinational design is the same
+ * with `at_edge` changing nothing. The ts engine runs the phases in Simulator.poke/peek/step,
+ * Verilator in its harness (engines/verilatorHarness.ts), Icarus in its testbench
+ * (engines/icarusTestbench.ts); runLockstep (lockstep.ts) compares engines phase 2 by phase 2.
  */
+export const CYCLE_PHASES = ['cycle_check', 'before_edge', 'at_edge', 'after_edge'] as const;
+
+export type CyclePhase = (typeof CYCLE_PHASES)[number];
+
 export interface CycleRun {
-  /** Per cycle, every output port, sampled before that cycle's clock edge. */
+  /** Per cycle, every output port, sampled in that cycle's `before_edge` phase. */
   readonly outputs: PortValues[];
 }
 
@@ -22,11 +35,13 @@ export interface RunOptions {
   readonly vcd?: string;
 }
 
+/** The engines of the engine table (engines/index.ts). */
 export type EngineName = 'ts' | 'verilator' | 'icarus';
 
 /**
  * A simulator behind the testbench API: the in-process compiled simulator, Verilator or Icarus.
- * External engines build once per design (cached) and run many stimulus streams per build.
+ * External engines build once per design (cached) and run many stimulus streams per build
+ * (externalEngine.ts is their common base).
  */
 export interface Engine {
   readonly name: EngineName;

@@ -1,32 +1,59 @@
+import { resolve } from 'node:path';
 import type { IrDesign } from '../hw/ir/ir.ts';
+import { VCD_ROOT } from '../hw/verilog/manifest.ts';
 import { buildIcarus, runIcarus, type IcarusBuild } from '../tools/icarus.ts';
+import { ExternalEngine } from './externalEngine.ts';
+import type { HarnessPorts } from './harnessStimulus.ts';
 import { icarusTestbench } from './icarusTestbench.ts';
-import { simulateExternally, type ExternalSimulator } from './externalSimulation.ts';
-import type { CycleRun, Engine, PortValues, RunOptions } from './engine.ts';
+
+/** The testbench's file name among the design's files. */
+const TESTBENCH = 'testbench.v';
+
+/** Compiles `files` with the engine testbench of `design` (cached by content under build/icarus). */
+export function buildIcarusTestbench(
+  design: IrDesign,
+  files: ReadonlyMap<string, string>,
+  ports: HarnessPorts,
+  options: { readonly cacheRoot?: string } = {},
+): Promise<IcarusBuild> {
+  return buildIcarus(new Map([...files, [TESTBENCH, icarusTestbench(design, ports)]]), { root: VCD_ROOT, ...options });
+}
+
+/** Runs stimulus text on a compiled engine testbench and returns the results text. */
+export async function runIcarusTestbench(
+  build: IcarusBuild,
+  stimulus: string,
+  options: { readonly vcd?: string } = {},
+): Promise<string> {
+  const { files } = await runIcarus(build, {
+    files: { 'stimulus.txt': stimulus },
+    plusargs: [
+      '+stimulus=stimulus.txt',
+      '+results=results.txt',
+      ...(options.vcd ? [`+vcd=${resolve(options.vcd)}`] : []),
+    ],
+    outputs: ['results.txt'],
+  });
+  return files['results.txt'] ?? '';
+}
 
 /**
  * Icarus Verilog behind the Engine interface: the emitted Verilog plus a generated testbench
- * (`iverilog -g2005`, then `vvp`), compiled once per distinct design, many streams per process.
+ * (`iverilog`, then `vvp`), compiled once per distinct design, many streams per process.
  */
-export class IcarusEngine implements Engine {
+export class IcarusEngine extends ExternalEngine<IcarusBuild> {
   readonly name = 'icarus' as const;
-  private readonly simulator: ExternalSimulator<IcarusBuild>;
 
   /** `cacheRoot` overrides where compiled testbenches are cached. */
-  constructor(options: { cacheRoot?: string } = {}) {
-    this.simulator = {
-      tool: 'icarus',
-      build: (design, files, ports) => buildIcarus(files, icarusTestbench(design, ports), options),
-      run: runIcarus,
-    };
+  constructor(private readonly options: { readonly cacheRoot?: string } = {}) {
+    super();
   }
 
-  async run(design: IrDesign, inputs: readonly PortValues[], options: RunOptions = {}): Promise<CycleRun> {
-    const [run] = await simulateExternally(this.simulator, design, [inputs], options.vcd);
-    return run!;
+  protected build(design: IrDesign, files: ReadonlyMap<string, string>, ports: HarnessPorts): Promise<IcarusBuild> {
+    return buildIcarusTestbench(design, files, ports, this.options);
   }
 
-  runMany(design: IrDesign, streams: readonly (readonly PortValues[])[]): Promise<CycleRun[]> {
-    return simulateExternally(this.simulator, design, streams);
+  protected execute(build: IcarusBuild, stimulus: string, options: { readonly vcd?: string }): Promise<string> {
+    return runIcarusTestbench(build, stimulus, options);
   }
 }

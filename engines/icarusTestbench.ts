@@ -1,9 +1,42 @@
-import { moduleByName, type IrDesign } from '../hw/ir/ir.ts';
+import { CLOCK_PORT, moduleByName, type IrDesign } from '../hw/ir/ir.ts';
 import { verilogIdentifier } from '../hw/verilog/identifiers.ts';
 import { VCD_ROOT } from '../hw/verilog/manifest.ts';
 import type { HarnessPorts } from './harnessStimulus.ts';
 
 const range = (width: number): string => (width === 1 ? '' : `[${width - 1}:0] `);
+
+const plainIdentifier = /^[A-Za-z_][A-Za-z0-9_$]*$/;
+
+/** A Verilog reference to `name`, escaped when it is not a plain identifier (Yosys flat names have dots). */
+export function verilogName(name: string): string {
+  return plainIdentifier.test(name) ? name : `\\${name} `;
+}
+
+/** One design instance in the testbench; all instances get the same inputs. */
+export interface TestbenchInstance {
+  readonly module: string;
+  readonly name: string;
+}
+
+/**
+ * What the one Icarus testbench generator needs. The engines give a design's ports and the
+ * lines that zero its state; gate-level simulation (synth/) gives the netlist's ports, its clock
+ * port's name, several instances (RTL beside gates) and a VCD window of chosen signals.
+ */
+export interface TestbenchSpec {
+  readonly ports: HarnessPorts;
+  /** The clock input's name (default `clk`); used only when `ports.clocked`. */
+  readonly clock?: string;
+  /** Default: one instance of `ports.top` named after it (so VCD names match Verilator's). */
+  readonly instances?: readonly TestbenchInstance[];
+  /** Statements run at each stream start to put all state at 0 (see zeroStateLines). */
+  readonly zeroState?: readonly string[];
+  /**
+   * VCD of these references (relative to the testbench), from cycle `fromCycle` of the stream on;
+   * default: everything under the testbench from the start. Either way only with `+vcd=`.
+   */
+  readonly dump?: { readonly fromCycle: number; readonly signals: readonly string[] };
+}
 
 /**
  * Icarus starts every `reg` at X, but the step contract starts all state at 0 (as the TS
@@ -11,7 +44,7 @@ const range = (width: number): string => (width === 1 ? '' : `[${width - 1}:0] `
  * word by hierarchical reference at the start of each stream, so the design's Verilog stays free
  * of simulation-only `initial` blocks.
  */
-function zeroStateLines(design: IrDesign): string[] {
+export function zeroStateLines(design: IrDesign): string[] {
   const lines: string[] = [];
   const work = [{ module: design.top, path: `${VCD_ROOT}.${design.top}` }];
   while (work.length > 0) {
@@ -29,76 +62,124 @@ function zeroStateLines(design: IrDesign): string[] {
   return lines;
 }
 
-/**
- * A Verilog testbench for Icarus that reads the stimulus format of stimulus.ts (`+stimulus=`),
- * writes results (`+results=`) and optionally a VCD (`+vcd=`), following the step contract:
- * apply inputs → settle → sample outputs → clock rises → settle → clock falls. The module is
- * named `TOP` and the design instance after its module, so VCD names match Verilator's.
- */
+/** The engine testbench of an IR design: one instance, state zeroed per stream, a full VCD on request. */
 export function icarusTestbench(design: IrDesign, ports: HarnessPorts): string {
-  const indent = (lines: readonly string[], depth: number): string =>
-    lines.map((line) => `${'  '.repeat(depth)}${line}`).join('\n');
+  return testbenchVerilog({ ports, zeroState: zeroStateLines(design) });
+}
+
+/**
+ * The one Verilog testbench generator for Icarus. It reads the stimulus format of
+ * harnessStimulus.ts (`+stimulus=`), writes the results format (`+results=`; with several
+ * instances each `O` line holds every instance's outputs, instance after instance) and optionally
+ * a VCD (`+vcd=`), following the step contract (engines/engine.ts): inputs applied → settle →
+ * outputs sampled → clock rises → settle → clock falls, 10 time units per cycle. The module is
+ * named `TOP` (VCD_ROOT).
+ */
+export function testbenchVerilog(spec: TestbenchSpec): string {
+  const { ports } = spec;
+  const instances = spec.instances ?? [{ module: ports.top, name: ports.top }];
+  const several = instances.length > 1;
+  const clock = ports.clocked ? verilogIdentifier(spec.clock ?? CLOCK_PORT) : undefined;
   const inputs = ports.inputs.map((port) => ({ ...port, id: verilogIdentifier(port.name) }));
-  const outputs = ports.outputs.map((port) => ({ ...port, id: verilogIdentifier(port.name) }));
-  const connections = [
-    ...(ports.clocked ? ['.clk(clk)'] : []),
-    ...[...inputs, ...outputs].map((port) => `.${port.id}(${port.id})`),
-  ];
+  const outputs = instances.flatMap((instance) =>
+    ports.outputs.map((port) => {
+      const id = verilogIdentifier(port.name);
+      return { ...port, id, wire: several ? `${id}__${instance.name}` : id, instance: instance.name };
+    }),
+  );
+  const instanceLines = instances.map((instance) => {
+    const connections = [
+      ...(clock ? [`.${clock}(${clock})`] : []),
+      ...inputs.map((port) => `.${port.id}(${port.id})`),
+      ...outputs.filter((port) => port.instance === instance.name).map((port) => `.${port.id}(${port.wire})`),
+    ];
+    return `${verilogName(instance.module)} ${verilogName(instance.name)} (${connections.join(', ')});`;
+  });
   const format = ['O', ...outputs.map(() => '%h')].join(' ');
-  return `// Generated by engines/icarusTestbench.ts for ${ports.top}; the stimulus format is in engines/harnessStimulus.ts.
-\`timescale 1ns/1ns
-module ${VCD_ROOT};
-  reg clk = 1'b0;
-${indent(
-  inputs.map((port) => `reg ${range(port.width)}${port.id} = 0;`),
-  1,
-)}
-${indent(
-  outputs.map((port) => `wire ${range(port.width)}${port.id};`),
-  1,
-)}
-  integer tb_in, tb_out, tb_code, tb_tag, tb_i;
-  reg [8*4096-1:0] tb_stimulus, tb_results, tb_vcd;
+  // Without a clock the testbench still toggles a `clk` of its own (the engines' VCDs show it).
+  const tick = clock ?? (inputs.some((port) => port.id === 'clk') ? undefined : 'clk');
+  const window = spec.dump;
+  const dumpLines = (signals: readonly string[]): string[] => [
+    '$dumpfile(tb_vcd);',
+    ...signals.map((signal) => `$dumpvars(0, ${signal});`),
+  ];
+  const lines = [
+    `// Generated by engines/icarusTestbench.ts for ${ports.top}; the stimulus format is in engines/harnessStimulus.ts.`,
+    '`timescale 1ns/1ns',
+    `module ${VCD_ROOT};`,
+    ...indentLines(
+      [
+        ...(tick ? [`reg ${tick} = 1'b0;`] : []),
+        ...inputs.map((port) => `reg ${range(port.width)}${port.id} = 0;`),
+        ...outputs.map((port) => `wire ${range(port.width)}${port.wire};`),
+        `integer tb_in, tb_out, tb_code, tb_tag, tb_i${window ? ', tb_cycle' : ''};`,
+        'reg [8*4096-1:0] tb_stimulus, tb_results, tb_vcd;',
+        '',
+        ...instanceLines,
+        '',
+        'initial begin',
+      ],
+      1,
+    ),
+    ...indentLines(
+      [
+        'if (!$value$plusargs("stimulus=%s", tb_stimulus) || !$value$plusargs("results=%s", tb_results)) begin',
+        '  $display("testbench: need +stimulus= and +results=");',
+        '  $finish;',
+        'end',
+        'tb_in = $fopen(tb_stimulus, "r");',
+        'tb_out = $fopen(tb_results, "w");',
+        ...(window
+          ? []
+          : ['if ($value$plusargs("vcd=%s", tb_vcd)) begin', ...indentLines(dumpLines([VCD_ROOT]), 1), 'end']),
+        'tb_code = $fscanf(tb_in, " %c", tb_tag);',
+        'while (tb_code == 1) begin',
+        '  if (tb_tag == "S") begin',
+        ...indentLines(
+          [
+            ...(tick ? [`${tick} = 1'b0;`] : []),
+            ...inputs.map((port) => `${port.id} = 0;`),
+            ...(spec.zeroState ?? []),
+            ...(window ? ['tb_cycle = 0;'] : []),
+            '$fwrite(tb_out, "S\\n");',
+          ],
+          2,
+        ),
+        '  end else begin',
+        ...indentLines(
+          [
+            ...(window
+              ? [
+                  `if (tb_cycle == ${window.fromCycle} && $value$plusargs("vcd=%s", tb_vcd)) begin`,
+                  ...indentLines(dumpLines(window.signals), 1),
+                  'end',
+                ]
+              : []),
+            ...inputs.map((port) => `tb_code = $fscanf(tb_in, "%h", ${port.id});`),
+            '#5;',
+            `$fwrite(tb_out, "${format}\\n"${outputs.map((port) => `, ${port.wire}`).join('')});`,
+            ...(tick ? [`${tick} = 1'b1;`] : []),
+            '#5;',
+            ...(tick ? [`${tick} = 1'b0;`] : []),
+            ...(window ? ['tb_cycle = tb_cycle + 1;'] : []),
+          ],
+          2,
+        ),
+        '  end',
+        '  tb_code = $fscanf(tb_in, " %c", tb_tag);',
+        'end',
+        '$fclose(tb_out);',
+        '$finish;',
+      ],
+      2,
+    ),
+    '  end',
+    'endmodule',
+    '',
+  ];
+  return lines.join('\n');
+}
 
-  ${ports.top} ${ports.top} (${connections.join(', ')});
-
-  initial begin
-    if (!$value$plusargs("stimulus=%s", tb_stimulus) || !$value$plusargs("results=%s", tb_results)) begin
-      $display("testbench: need +stimulus= and +results=");
-      $finish;
-    end
-    tb_in = $fopen(tb_stimulus, "r");
-    tb_out = $fopen(tb_results, "w");
-    if ($value$plusargs("vcd=%s", tb_vcd)) begin
-      $dumpfile(tb_vcd);
-      $dumpvars(0, ${VCD_ROOT});
-    end
-    tb_code = $fscanf(tb_in, " %c", tb_tag);
-    while (tb_code == 1) begin
-      if (tb_tag == "S") begin
-        clk = 1'b0;
-${indent(
-  inputs.map((port) => `${port.id} = 0;`),
-  4,
-)}
-${indent(zeroStateLines(design), 4)}
-        $fwrite(tb_out, "S\\n");
-      end else begin
-${indent(
-  inputs.map((port) => `tb_code = $fscanf(tb_in, "%h", ${port.id});`),
-  4,
-)}
-        #5;
-        $fwrite(tb_out, "${format}\\n"${outputs.map((port) => `, ${port.id}`).join('')});
-        clk = 1'b1;
-        #5;
-        clk = 1'b0;
-      end
-      tb_code = $fscanf(tb_in, " %c", tb_tag);
-    end
-    $fclose(tb_out);
-    $finish;
-  end
-endmodule
-`;
+function indentLines(lines: readonly string[], depth: number): string[] {
+  return lines.map((line) => (line === '' ? '' : `${'  '.repeat(depth)}${line}`));
 }

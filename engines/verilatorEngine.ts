@@ -1,31 +1,40 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
-import { buildVerilator, runVerilator, type VerilatorBuild } from '../tools/verilator.ts';
-import { simulateExternally, type ExternalSimulator } from './externalSimulation.ts';
-import type { CycleRun, Engine, PortValues, RunOptions } from './engine.ts';
+import { buildVerilator, runVerilator, type VerilatorBuild, type VerilatorBuildOptions } from '../tools/verilator.ts';
+import { ExternalEngine } from './externalEngine.ts';
+import type { HarnessPorts } from './harnessStimulus.ts';
+import { verilatorHarness } from './verilatorHarness.ts';
+
+/** Verilates `files` with the generated C++ harness for `ports` (cached by content under build/verilator). */
+export function buildVerilatorHarness(
+  files: ReadonlyMap<string, string>,
+  ports: HarnessPorts,
+  options: VerilatorBuildOptions = {},
+): Promise<VerilatorBuild> {
+  return buildVerilator(files, { top: ports.top, source: verilatorHarness(ports) }, options);
+}
 
 /**
  * Verilator behind the Engine interface: the emitted Verilog plus a generated C++ harness, built
  * once per distinct design (cached under build/verilator), many streams per process.
  */
-export class VerilatorEngine implements Engine {
+export class VerilatorEngine extends ExternalEngine<VerilatorBuild> {
   readonly name = 'verilator' as const;
-  private readonly simulator: ExternalSimulator<VerilatorBuild>;
 
   /** `cacheRoot` overrides where builds are cached (tests use a private folder). */
-  constructor(options: { cacheRoot?: string } = {}) {
-    this.simulator = {
-      tool: 'verilator',
-      build: (_design, files, ports, traced) => buildVerilator(files, ports, { trace: traced, ...options }),
-      run: runVerilator,
-    };
+  constructor(private readonly options: { readonly cacheRoot?: string } = {}) {
+    super();
   }
 
-  async run(design: IrDesign, inputs: readonly PortValues[], options: RunOptions = {}): Promise<CycleRun> {
-    const [run] = await simulateExternally(this.simulator, design, [inputs], options.vcd);
-    return run!;
+  protected build(
+    _design: IrDesign,
+    files: ReadonlyMap<string, string>,
+    ports: HarnessPorts,
+    traced: boolean,
+  ): Promise<VerilatorBuild> {
+    return buildVerilatorHarness(files, ports, { trace: traced, ...this.options });
   }
 
-  runMany(design: IrDesign, streams: readonly (readonly PortValues[])[]): Promise<CycleRun[]> {
-    return simulateExternally(this.simulator, design, streams);
+  protected execute(build: VerilatorBuild, stimulus: string, options: { readonly vcd?: string }): Promise<string> {
+    return runVerilator(build, stimulus, options);
   }
 }

@@ -3,9 +3,9 @@ import { cellModelsVerilog } from './library/verilogModels.ts';
 import { cellIndex } from './area.ts';
 import type { MappedDesign } from './mapToCells.ts';
 import { moduleOf, portsOf, splitCells, type NetBit } from './netlist.ts';
-import { runIcarus } from './sim/gateIcarus.ts';
+import { verilogName } from '../engines/icarusTestbench.ts';
+import { GATE_TESTBENCH, simulateGates } from './sim/gateSimulation.ts';
 import { portRoles, workloadVectors, type InputVector, type RoleOverrides, type Workload } from './sim/gateStimulus.ts';
-import { buildTestbench, verilogName } from './sim/gateTestbench.ts';
 import { countVcdToggles } from './sim/vcdToggles.ts';
 
 /** What the gate-level netlist is simulated on to measure switching activity. */
@@ -85,28 +85,21 @@ export async function measureActivity(
     ...inputs.map(([name]) => `${gateInstance}.${verilogName(name)}`),
     ...outputPins.map(({ cell, pin }) => `${gateInstance}.${verilogName(cell)}.${pin}`),
   ];
-  const bench = buildTestbench({
+  const run = await simulateGates({
     roles,
     vectors,
-    duts: [{ module: mapped.gateTop, instance: gateInstance, suffix: 'gate' }],
-    compare: false,
-    dump: { file: 'activity.vcd', fromCycle: warmupCycles, signals },
-  });
-  const scope = `${bench.moduleName}.${gateInstance}`;
-  const { files } = await runIcarus({
+    instances: [{ module: mapped.gateTop, name: gateInstance }],
     // Models under plain names: Icarus runs in a flat sandbox, and a user path may have folders.
     sources: {
       ...Object.fromEntries(Object.values(options.models ?? {}).map((text, index) => [`model${index}.v`, text])),
-      'tb.v': bench.verilog,
       'gate.v': mapped.flatVerilog,
       'cells.v': cellModelsVerilog(mapped.library),
     },
-    top: bench.moduleName,
-    data: { [bench.stimulusFile]: bench.stimulusHex },
-    outputs: ['activity.vcd'],
+    dump: { fromCycle: warmupCycles, signals },
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
-  const toggles = countVcdToggles(files['activity.vcd'] ?? '');
+  const scope = `${GATE_TESTBENCH}.${gateInstance}`;
+  const toggles = countVcdToggles(run.vcd ?? '');
   const countsOf = (name: string): readonly number[] => {
     const counts = toggles.get(`${scope}.${name}`);
     // A name we dumped but cannot find would silently read as "never toggles".

@@ -1,12 +1,47 @@
 import type { AreaReport, CellTypeUsage } from './area.ts';
 import { describeStimulus, type Activity } from './activity.ts';
-import type { CompositionNote } from './composedSynthesis.ts';
-import type { FlowSettings } from './flowSettings.ts';
+import type { FlowSettings, SynthesizeOptions } from './flowSettings.ts';
 import type { MappedDesign } from './mapToCells.ts';
-import type { SynthesisResult, SynthesizeOptions } from './synthesizeDesign.ts';
 import type { CriticalPath } from './timing/sta.ts';
 import type { PowerReport } from './power.ts';
-import type { ScalingFactors } from './scaling.ts';
+import type { ScalingFactors, TechPoint } from './scaling.ts';
+import type { YosysEngine } from '../tools/yosys.ts';
+
+/** How a composed module entered the report: measured once, counted `instances` times. */
+export interface CompositionNote {
+  readonly module: string;
+  readonly instances: number;
+  readonly stimulus: string;
+  readonly measuredCycles: number;
+}
+
+/** The report of one synthesis run. */
+export interface SynthReport {
+  readonly top: string;
+  readonly engine: YosysEngine;
+  readonly library: string;
+  readonly clockGhz: number;
+  readonly stimulus: string;
+  readonly measuredCycles: number;
+  readonly source: TechPoint;
+  readonly target: TechPoint;
+  readonly factors: ScalingFactors;
+  /** Top first (the whole design), then each module of the hierarchy. */
+  readonly components: readonly ComponentReport[];
+  /** Whole-design critical path; block rows use the built-in longest path inside the block. */
+  readonly timing: Omit<CriticalPath, 'report'>;
+  /** Yosys `stat -liberty` chip area, a cross-check of components[0].area45. */
+  readonly yosysChipArea: number;
+  /** Modules whose power was measured on one instance and multiplied (`SynthesizeOptions.compose`). */
+  readonly composition?: readonly CompositionNote[];
+}
+
+export interface SynthesisResult {
+  readonly report: SynthReport;
+  readonly mapped: MappedDesign;
+  /** OpenSTA's report text, if it ran. */
+  readonly staReport: string;
+}
 
 /** One row of the report: a block (all its instances, submodules included). */
 export interface ComponentReport {

@@ -1,32 +1,23 @@
 import { UserError } from '../common/errors.ts';
-import { measureActivity, type Activity, type ActivityStimulus } from './activity.ts';
-import { componentReport, synthesisResult, type ComponentReport } from './componentReport.ts';
+import { measureActivity, type Activity } from './activity.ts';
+import {
+  componentReport,
+  synthesisResult,
+  type ComponentReport,
+  type CompositionNote,
+  type SynthesisResult,
+} from './componentReport.ts';
 import { componentsOf, displayModuleName } from './components.ts';
 import { hierarchicalArea, scaleArea } from './hierarchyArea.ts';
 import { mapToCells, type MappedDesign } from './mapToCells.ts';
 import { instanceTree, leafCellOwners, type ModuleInstance } from './netlist.ts';
 import { powerFromActivity, type PowerReport } from './power.ts';
 import { addPower, noPower } from './powerSum.ts';
-import { flowSettings } from './flowSettings.ts';
-import type { SynthesisResult, SynthesizeOptions } from './synthesizeDesign.ts';
+import { flowSettings, type ComposedModule, type SynthesizeOptions } from './flowSettings.ts';
 import { longestPath } from './timing/longestPath.ts';
 import { criticalPath } from './timing/sta.ts';
 
-/** A module measured once on its own stimulus and counted by its instances (`SynthesizeOptions.compose`). */
-export interface ComposedModule {
-  readonly module: string;
-  /** What one instance is simulated on, e.g. lane 0's operand stream. */
-  readonly stimulus: ActivityStimulus;
-  readonly stimulusLabel: string;
-}
-
-/** How a composed module entered the report: measured once, counted `instances` times. */
-export interface CompositionNote {
-  readonly module: string;
-  readonly instances: number;
-  readonly stimulus: string;
-  readonly measuredCycles: number;
-}
+export type { ComposedModule, CompositionNote };
 
 /** One instance of a module inside a composed module's own run: its power and its longest path. */
 interface PerInstance {

@@ -1,9 +1,8 @@
 import { cellModelsVerilog } from './library/verilogModels.ts';
 import { mapToCells, type MapOptions, type MappedDesign } from './mapToCells.ts';
 import { moduleOf, portsOf } from './netlist.ts';
-import { runIcarus } from './sim/gateIcarus.ts';
+import { simulateGates } from './sim/gateSimulation.ts';
 import { portRoles, workloadVectors, type RoleOverrides } from './sim/gateStimulus.ts';
-import { buildTestbench } from './sim/gateTestbench.ts';
 
 export interface EquivalenceOptions extends MapOptions, RoleOverrides {
   readonly cycles: number;
@@ -20,6 +19,9 @@ export interface EquivalenceResult {
   readonly firstMismatches: readonly string[];
   readonly seed: number;
 }
+
+/** Mismatch lines kept in a result. */
+const MISMATCHES_SHOWN = 10;
 
 /** Accepts one Verilog text or several named files. */
 function asFiles(rtl: string | Readonly<Record<string, string>>): Readonly<Record<string, string>> {
@@ -41,36 +43,42 @@ export async function gateLevelEquivalence(
   const mapped = options.mapped ?? (await mapToCells(files, top, options));
   const roles = portRoles(portsOf(moduleOf(mapped.flat, mapped.gateTop)), options);
   const vectors = workloadVectors(roles, 'random', { cycles: options.cycles, seed: options.seed });
-  const bench = buildTestbench({
-    roles,
-    vectors,
-    duts: [
-      { module: top, instance: 'rtl', suffix: 'rtl' },
-      { module: mapped.gateTop, instance: 'gate', suffix: 'gate' },
-    ],
-    compare: true,
-    // Before reset's first edge both sides hold unknown state, and gates resolve X differently
-    // from RTL (an AND with a known 0 is 0 in gates, a mux on an X select is X in RTL).
-    compareFromCycle: roles.reset ? 1 : 0,
-  });
   const sources: Record<string, string> = {
-    'tb.v': bench.verilog,
     'gate.v': mapped.flatVerilog,
     'cells.v': cellModelsVerilog(mapped.library),
   };
   Object.values(files).forEach((text, index) => (sources[`rtl${index}.v`] = text));
-  const { stdout } = await runIcarus({
+  const { outputs } = await simulateGates({
+    roles,
+    vectors,
+    instances: [
+      { module: top, name: 'rtl' },
+      { module: mapped.gateTop, name: 'gate' },
+    ],
     sources,
-    top: bench.moduleName,
-    data: { [bench.stimulusFile]: bench.stimulusHex },
   });
-  const done = /DONE cycles=(\d+) mismatches=(\d+)/.exec(stdout);
-  const mismatches = done ? Number(done[2]) : Number.NaN;
+  // Before reset's first edge both sides hold unknown state, and gates resolve X differently
+  // from RTL (an AND with a known 0 is 0 in gates, a mux on an X select is X in RTL).
+  const compareFromCycle = roles.reset ? 1 : 0;
+  // Compared as printed, so an X in one and not the other is a mismatch too (Verilog's !==).
+  const firstMismatches: string[] = [];
+  let mismatches = 0;
+  outputs.forEach(([rtl, gate], cycle) => {
+    if (cycle < compareFromCycle) return;
+    roles.outputs.forEach((port, index) => {
+      if (rtl?.[index] === gate?.[index]) return;
+      mismatches++;
+      if (firstMismatches.length < MISMATCHES_SHOWN)
+        firstMismatches.push(`MISMATCH cycle=${cycle} port=${port.name} rtl=${rtl?.[index]} gate=${gate?.[index]}`);
+    });
+  });
+  const done = outputs.length === vectors.length;
+  if (!done) mismatches = Number.NaN;
   return {
     equal: mismatches === 0,
-    cycles: done ? Number(done[1]) : 0,
+    cycles: outputs.length,
     mismatches,
-    firstMismatches: stdout.split('\n').filter((line) => line.startsWith('MISMATCH')),
+    firstMismatches,
     seed: options.seed,
   };
 }

@@ -1,8 +1,44 @@
 import type { ActivityStimulus } from './activity.ts';
 import { defaultSource, defaultTarget, scalingFactors, type ScalingFactors, type TechPoint } from './scaling.ts';
 import type { RoleOverrides } from './sim/gateStimulus.ts';
-import type { SynthesizeOptions } from './synthesizeDesign.ts';
-import type { YosysEngine } from './yosys.ts';
+import type { MappedDesign } from './mapToCells.ts';
+import type { YosysEngine } from '../tools/yosys.ts';
+
+/** Options of one synthesis run (synthesizeDesign), flat or composed. */
+export interface SynthesizeOptions extends RoleOverrides {
+  readonly engine?: YosysEngine;
+  /** Clock for power (and the report), GHz; default 1. */
+  readonly clockGhz?: number;
+  /** Activity source; default 200 cycles of seeded random inputs. */
+  readonly stimulus?: ActivityStimulus;
+  /** How the report names the stimulus (default: derived from it, e.g. "200 given vectors"). */
+  readonly stimulusLabel?: string;
+  readonly source?: TechPoint;
+  readonly target?: TechPoint;
+  /** 'longest-path' skips OpenSTA. */
+  readonly timingEngine?: 'opensta' | 'longest-path';
+  /** Reuse an existing mapping of the same Verilog instead of running Yosys again. */
+  readonly mapped?: MappedDesign;
+  /**
+   * Limit for each external tool step (system Yosys, Icarus compile and run); default 120 s.
+   * Icarus runs a zero-delay netlist event by event: a 9000-cell FP lane takes about a second per cycle.
+   */
+  readonly toolTimeoutMs?: number;
+  /**
+   * Synthesize by composition (composedSynthesis.ts): these modules are simulated once each on
+   * their own stimulus and counted by instances; the rest at gate level around them as RTL.
+   * For designs too large to simulate flat (the MmaUnit's 32 FP lanes).
+   */
+  readonly compose?: readonly ComposedModule[];
+}
+
+/** A module measured once on its own stimulus and counted by its instances (`SynthesizeOptions.compose`). */
+export interface ComposedModule {
+  readonly module: string;
+  /** What one instance is simulated on, e.g. lane 0's operand stream. */
+  readonly stimulus: ActivityStimulus;
+  readonly stimulusLabel: string;
+}
 
 /** The options of one synthesis run with every default filled in, shared by the flat and the composed flow. */
 export interface FlowSettings {

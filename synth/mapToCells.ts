@@ -3,7 +3,7 @@ import type { CellLibrary } from './library/cellTypes.ts';
 import { libertyText } from './library/liberty.ts';
 import { nangate45 } from './library/nangate45.ts';
 import { parseNetlist, type Netlist } from './netlist.ts';
-import { runYosysScript, type YosysEngine } from './yosys.ts';
+import { runYosysScript, type YosysEngine } from '../tools/yosys.ts';
 
 /** The result of technology mapping: the same design as a hierarchical and a flat cell netlist. */
 export interface MappedDesign {

@@ -1,53 +1,85 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { BUILD_ROOT, cachedBuild, contentHash } from './buildCache.ts';
-import { runTool, toolVersion } from './runTool.ts';
-import { VCD_ROOT } from '../hw/verilog/manifest.ts';
+import { readOutputs, runTool, toolVersion, withWorkspace } from './runTool.ts';
 
 const COMPILE_TIMEOUT_MS = 5 * 60_000;
 const RUN_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * The language Icarus compiles: SystemVerilog 2012's keyword set is a superset that the emitted
+ * Verilog avoids (hw/verilog/identifiers.ts escapes it) and that user RTL and Yosys netlists may
+ * need; one setting for engines and gate-level simulation alike.
+ */
+const GENERATION = '-g2012';
+
+export interface IcarusBuildOptions {
+  /** The root module to elaborate (`iverilog -s`): the testbench. */
+  readonly root: string;
+  /** Where compiled designs are cached; `build/icarus` in the project by default. */
+  readonly cacheRoot?: string;
+  /** Limit for the compile, ms (default 5 min). */
+  readonly timeout?: number;
+}
 
 export interface IcarusBuild {
   readonly program: string;
   readonly built: boolean;
 }
 
+export interface IcarusRunOptions {
+  /** `+name=value` arguments for the testbench's $value$plusargs. */
+  readonly plusargs?: readonly string[];
+  /** Files the run reads (stimulus, $readmemh data), written into its private working folder. */
+  readonly files?: Readonly<Record<string, string>>;
+  /** Files the run writes that the caller wants back; one not written is undefined. */
+  readonly outputs?: readonly string[];
+  /** Limit for the run, ms (default 30 min). */
+  readonly timeout?: number;
+}
+
+export interface IcarusRun {
+  readonly stdout: string;
+  readonly files: Readonly<Record<string, string | undefined>>;
+}
+
 let versionPromise: Promise<string> | undefined;
 
-/** Compiles design files plus a testbench with `iverilog -g2005`, cached by content like Verilator builds. */
+/**
+ * The one Icarus runner, step one: compiles Verilog files (name → text, the testbench among them)
+ * with `iverilog`, cached by content like Verilator builds (the key covers the files, the root,
+ * the flags and the Icarus version).
+ */
 export async function buildIcarus(
   files: ReadonlyMap<string, string>,
-  testbench: string,
-  options: { cacheRoot?: string } = {},
+  options: IcarusBuildOptions,
 ): Promise<IcarusBuild> {
   versionPromise ??= toolVersion('vvp', '-V');
   const version = await versionPromise;
   const names = [...files.keys()].sort();
-  const key = contentHash([version, testbench, ...names.flatMap((name) => [name, files.get(name)!])]);
+  const flags = [GENERATION, '-s', options.root];
+  const key = contentHash([version, flags.join(' '), ...names.flatMap((name) => [name, files.get(name)!])]);
   const { dir, built } = await cachedBuild(options.cacheRoot ?? join(BUILD_ROOT, 'icarus'), key, async (work) => {
     for (const name of names) writeFileSync(join(work, name), files.get(name)!);
-    writeFileSync(join(work, 'testbench.v'), testbench);
-    await runTool('iverilog', ['-g2005', '-s', VCD_ROOT, '-o', 'design.vvp', 'testbench.v', ...names], {
+    await runTool('iverilog', [...flags, '-o', 'design.vvp', ...names], {
       cwd: work,
-      timeout: COMPILE_TIMEOUT_MS,
+      timeout: options.timeout ?? COMPILE_TIMEOUT_MS,
     });
   });
   return { program: join(dir, 'design.vvp'), built };
 }
 
-/** Runs a compiled testbench on stimulus text (see stimulus.ts) and returns its results text. */
-export async function runIcarus(build: IcarusBuild, stimulus: string, options: { vcd?: string } = {}): Promise<string> {
-  const work = mkdtempSync(join(tmpdir(), 'icarus-run-'));
-  try {
-    const input = join(work, 'stimulus.txt');
-    const output = join(work, 'results.txt');
-    writeFileSync(input, stimulus);
-    const plusargs = [`+stimulus=${input}`, `+results=${output}`, ...(options.vcd ? [`+vcd=${options.vcd}`] : [])];
+/**
+ * Step two: runs a compiled design with `vvp` in a private working folder (removed afterwards)
+ * holding `files`, and returns what it printed and the `outputs` it wrote.
+ */
+export function runIcarus(build: IcarusBuild, options: IcarusRunOptions = {}): Promise<IcarusRun> {
+  return withWorkspace('icarus-run', options.files ?? {}, async (work) => {
     // -n: a $stop would otherwise drop into the interactive prompt and hang.
-    await runTool('vvp', ['-n', build.program, ...plusargs], { cwd: work, timeout: RUN_TIMEOUT_MS });
-    return readFileSync(output, 'utf8');
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+    const { stdout } = await runTool('vvp', ['-n', build.program, ...(options.plusargs ?? [])], {
+      cwd: work,
+      timeout: options.timeout ?? RUN_TIMEOUT_MS,
+    });
+    return { stdout, files: readOutputs(work, options.outputs ?? []) };
+  });
 }

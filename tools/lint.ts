@@ -1,23 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { runYosys } from '@yowasp/yosys';
 import { ToolError } from '../common/errors.ts';
-import { runTool, tail } from './runTool.ts';
+import { runTool, tail, withWorkspace } from './runTool.ts';
+import { findYosys } from './toolchain.ts';
+import { runEmbeddedYosys } from './yosys.ts';
 
 /** Verilog files by name (`Module.v` → text), as the emitter returns them. */
 export type VerilogFiles = ReadonlyMap<string, string>;
 
 /** Runs `use` with the files written to a fresh temporary folder, removed afterwards. */
-async function withFiles<T>(files: VerilogFiles, use: (dir: string, names: string[]) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'lint-'));
-  try {
-    const names = [...files.keys()].sort();
-    for (const name of names) writeFileSync(join(dir, name), files.get(name)!);
-    return await use(dir, names);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+function withFiles<T>(files: VerilogFiles, use: (dir: string, names: string[]) => Promise<T>): Promise<T> {
+  return withWorkspace('lint', Object.fromEntries(files), (dir) => use(dir, [...files.keys()].sort()));
 }
 
 /**
@@ -57,7 +48,7 @@ export async function checkWithYosys(
   options: { system?: boolean } = {},
 ): Promise<string[]> {
   const names = [...files.keys()].sort();
-  if (options.system) {
+  if (findYosys(options.system ? 'system' : 'yowasp') === 'system') {
     return withFiles(files, async (dir) => {
       const { stdout, stderr, exitCode } = await runTool('yosys', ['-p', checkScript(names, top)], {
         cwd: dir,
@@ -67,16 +58,6 @@ export async function checkWithYosys(
       return yosysWarnings(`${stdout}\n${stderr}`, exitCode !== 0);
     });
   }
-  const decoder = new TextDecoder();
-  const chunks: string[] = [];
-  const collect = (bytes: Uint8Array | null): void =>
-    void (bytes && chunks.push(decoder.decode(bytes, { stream: true })));
-  let failed = false;
-  try {
-    await runYosys(['-p', checkScript(names, top)], Object.fromEntries(files), { stdout: collect, stderr: collect });
-  } catch (error) {
-    if (!(error instanceof Error && 'code' in error)) throw error;
-    failed = true;
-  }
-  return yosysWarnings(chunks.join(''), failed);
+  const { output, failed } = await runEmbeddedYosys(['-p', checkScript(names, top)], Object.fromEntries(files));
+  return yosysWarnings(output, failed);
 }

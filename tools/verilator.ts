@@ -3,8 +3,6 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { BUILD_ROOT, cachedBuild, contentHash } from './buildCache.ts';
 import { runTool, toolVersion } from './runTool.ts';
-import { verilatorHarness } from '../engines/verilatorHarness.ts';
-import type { HarnessPorts } from '../engines/harnessStimulus.ts';
 
 /**
  * Build flags: Verilator's usual optimized build (its -O3; the C++ at verilated.mk's -Os), used
@@ -43,6 +41,13 @@ export interface VerilatorBuildOptions {
   readonly cacheRoot?: string;
 }
 
+/** The C++ main Verilator links with the model (engines/verilatorHarness.ts writes it), and the top it drives. */
+export interface VerilatorHarness {
+  readonly top: string;
+  /** C++ source, compiled as harness.cpp. */
+  readonly source: string;
+}
+
 export interface VerilatorBuild {
   readonly binary: string;
   /** False when the cache already had this exact build. */
@@ -53,25 +58,24 @@ let versionsPromise: Promise<string> | undefined;
 
 /** Verilator's and the C++ compiler's versions: a change in either invalidates cached builds. */
 function toolchainVersions(): Promise<string> {
-  versionsPromise ??= Promise.all([toolVersion('verilator'), toolVersion(process.env.CXX ?? 'g++')]).then((versions) =>
+  versionsPromise ??= Promise.all([toolVersion('verilator'), toolVersion('g++')]).then((versions) =>
     versions.join('; '),
   );
   return versionsPromise;
 }
 
 /**
- * Verilates `files` (name → Verilog text) with a generated harness for `ports`, once per distinct
- * content: the cache key covers the Verilog, the harness, the flags and the toolchain's versions.
+ * Verilates `files` (name → Verilog text) with a harness, once per distinct content: the cache
+ * key covers the Verilog, the harness, the flags and the toolchain's versions.
  */
 export async function buildVerilator(
   files: ReadonlyMap<string, string>,
-  ports: HarnessPorts,
+  { top, source: harness }: VerilatorHarness,
   options: VerilatorBuildOptions = {},
 ): Promise<VerilatorBuild> {
   const version = await toolchainVersions();
-  const harness = verilatorHarness(ports);
   const runtimeFlags = [...BUILD_FLAGS, ...(options.trace ? ['--trace'] : [])];
-  const flags = [...runtimeFlags, '--top-module', ports.top];
+  const flags = [...runtimeFlags, '--top-module', top];
   const names = [...files.keys()].sort();
   const key = contentHash([version, flags.join(' '), harness, ...names.flatMap((name) => [name, files.get(name)!])]);
   const { dir, built } = await cachedBuild(options.cacheRoot ?? join(BUILD_ROOT, 'verilator'), key, async (work) => {
@@ -81,12 +85,7 @@ export async function buildVerilator(
       cwd: work,
       timeout: BUILD_TIMEOUT_MS,
     });
-    await compileWithRuntimeCache(
-      join(work, 'obj'),
-      ports.top,
-      contentHash([version, runtimeFlags.join(' ')]),
-      options,
-    );
+    await compileWithRuntimeCache(join(work, 'obj'), top, contentHash([version, runtimeFlags.join(' ')]), options);
     // Keep the sources and the binary; the object files are big and never reused.
     copyFileSync(join(work, 'obj', 'simulate'), join(work, 'simulate'));
     rmSync(join(work, 'obj'), { recursive: true, force: true });
@@ -127,7 +126,7 @@ function listObjects(dir: string): string[] {
   }
 }
 
-/** Runs a built harness on stimulus text (see stimulus.ts) and returns its results text. */
+/** Runs a built harness on stimulus text (engines/harnessStimulus.ts) and returns its results text. */
 export async function runVerilator(
   build: VerilatorBuild,
   stimulus: string,

@@ -2,7 +2,7 @@ import { ToolError } from '../../common/errors.ts';
 import type { MappedDesign } from '../mapToCells.ts';
 import { moduleOf, portsOf } from '../netlist.ts';
 import { portRoles, type RoleOverrides } from '../sim/gateStimulus.ts';
-import { runTool } from '../../tools/runToolSteps.ts';
+import { runTool, withWorkspace } from '../../tools/runTool.ts';
 import { longestPath } from './longestPath.ts';
 
 export interface CriticalPath {
@@ -97,12 +97,19 @@ export async function criticalPath(mapped: MappedDesign, options: TimingOptions 
     ? [mapped.hierarchicalVerilog, mapped.top]
     : [mapped.flatVerilog, mapped.gateTop];
   try {
-    const result = await runTool({
-      steps: [{ command: 'sta', args: ['-no_init', '-no_splash', '-exit', 'timing.tcl'], debianPackage: 'opensta' }],
-      inputs: { 'cells.lib': mapped.liberty, 'gate.v': netlist, 'timing.tcl': staScript(top, roles.clock, periodNs) },
-      outputs: [],
-      timeoutMs: options.timeoutMs ?? 60_000,
-    });
+    const inputs = {
+      'cells.lib': mapped.liberty,
+      'gate.v': netlist,
+      'timing.tcl': staScript(top, roles.clock, periodNs),
+    };
+    // A failed analysis is read from the report (the fallback records why), not thrown.
+    const result = await withWorkspace('sta', inputs, (dir) =>
+      runTool('sta', ['-no_init', '-no_splash', '-exit', 'timing.tcl'], {
+        cwd: dir,
+        timeout: options.timeoutMs ?? 60_000,
+        acceptExitCodes: 'any',
+      }),
+    );
     const report = `${result.stdout}\n${result.stderr}`;
     const parsed = parseReportChecks(report, periodNs);
     if (result.exitCode !== 0 || !parsed)

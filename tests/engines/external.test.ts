@@ -3,11 +3,10 @@ import fc from 'fast-check';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import type { IrDesign } from '../../hw/ir/ir.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
-import { VerilatorEngine } from '../../engines/verilatorEngine.ts';
+import { buildVerilatorHarness, VerilatorEngine } from '../../engines/verilatorEngine.ts';
 import { IcarusEngine } from '../../engines/icarusEngine.ts';
 import { TsEngine } from '../../engines/tsEngine.ts';
 import type { CycleRun, PortValues } from '../../engines/engine.ts';
-import { buildVerilator } from '../../tools/verilator.ts';
 import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
 import { Everything } from '../hw/verilog/testDesigns.ts';
 import { referenceRun } from './referenceSimulator.ts';
@@ -94,7 +93,7 @@ describe('Verilator and Icarus engines', () => {
 
   it('cache the Verilator build: the second build of the same design is skipped', async () => {
     const started = performance.now();
-    const build = await buildVerilator(emitVerilog(design), harnessPortsOf(design));
+    const build = await buildVerilatorHarness(emitVerilog(design), harnessPortsOf(design));
     const elapsed = performance.now() - started;
     expect(build.built).toBe(false);
     expect(elapsed).toBeLessThan(1000);

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { UserError } from '../../../common/errors.ts';
 import { coruscantMma, denseMma } from '../../../golden/models/mma.ts';
-import { createEngine, ENGINE_NAMES } from '../../../engines/index.ts';
+import { createEngine, ENGINE_NAMES, engineHelp } from '../../../engines/index.ts';
 import type { EngineName } from '../../../engines/engine.ts';
 import { writeNpy } from '../../../golden/io/npy.ts';
 import { readMmaBatch, type MmaBatch } from '../../../verif/mma/batchOperands.ts';
@@ -88,7 +88,7 @@ export const mmaCommand: CommandModule<object, MmaArgs> = {
       .option('engine', {
         choices: ['golden', ...ENGINE_NAMES] as MmaEngineName[],
         default: 'ts' as MmaEngineName,
-        describe: 'golden model, or the RTL on the in-process simulator, Verilator or Icarus',
+        describe: `golden model, or the RTL on an engine: ${engineHelp()}`,
       })
       .option('vcd', {
         type: 'string',

@@ -7,10 +7,9 @@ import type { ActivityStimulus } from '../../../synth/activity.ts';
 import { reportChartSvg } from '../../../synth/reportText.ts';
 import { synthesizeDesign, type ComponentReport, type SynthReport } from '../../../synth/synthesizeDesign.ts';
 import type { DecoderShape } from '../../../golden/models/decoder.ts';
-import type { YosysEngine } from '../../../synth/yosys.ts';
+import { findYosys } from '../../../tools/toolchain.ts';
 import { verilogOutputs } from '../../../hw/verilog/writeDesign.ts';
 import { decoderInputVectors, decoderMmaStream } from '../decoderWorkload.ts';
-import { onPath } from '../engines.ts';
 import { escapeHtml, figureHtml, ShownNumbers, tableHtml } from '../html.ts';
 import type { ReportSection, SectionContext, SectionResult, SkippedSection } from '../types.ts';
 
@@ -38,7 +37,7 @@ function targets(context: SectionContext): SynthTarget[] {
 }
 
 /** The system Yosys maps about five times faster than the WebAssembly build; the latter needs nothing installed. */
-const yosysEngine = (): YosysEngine => (onPath('yosys') ? 'system' : 'yowasp');
+const yosysEngine = (): ReturnType<typeof findYosys> => findYosys('fastest');
 
 const paramText = (params: Readonly<Record<string, number>>): string =>
   Object.entries(params).map(([name, value]) => ` --param ${name}=${value}`).join('');

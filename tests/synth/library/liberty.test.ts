@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { libertyText } from '../../../synth/library/liberty.ts';
 import { nangate45 } from '../../../synth/library/nangate45.ts';
-import { runTool } from '../../../tools/runToolSteps.ts';
+import { runTool, withWorkspace } from '../../../tools/runTool.ts';
 
 const required = [
   'INV',
@@ -66,14 +66,13 @@ describe('Liberty writer', () => {
   });
 
   it('is read by OpenSTA without errors or warnings', async () => {
-    const result = await runTool({
-      steps: [{ command: 'sta', args: ['-no_init', '-no_splash', '-exit', 'check.tcl'], debianPackage: 'opensta' }],
-      inputs: {
-        'cells.lib': text,
-        'check.tcl': 'read_liberty cells.lib\nputs "cells=[llength [get_lib_cells */*]]"\n',
-      },
-      outputs: [],
-    });
+    const inputs = {
+      'cells.lib': text,
+      'check.tcl': 'read_liberty cells.lib\nputs "cells=[llength [get_lib_cells */*]]"\n',
+    };
+    const result = await withWorkspace('liberty-test', inputs, (dir) =>
+      runTool('sta', ['-no_init', '-no_splash', '-exit', 'check.tcl'], { cwd: dir, timeout: 120_000 }),
+    );
     const output = `${result.stdout}${result.stderr}`;
     expect(result.exitCode).toBe(0);
     expect(output).not.toMatch(/error|warning/i);

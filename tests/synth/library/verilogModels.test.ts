@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nangate45 } from '../../../synth/library/nangate45.ts';
 import { cellModelsVerilog } from '../../../synth/library/verilogModels.ts';
-import { runIcarus } from '../../../synth/sim/gateIcarus.ts';
+import { buildIcarus, runIcarus } from '../../../tools/icarus.ts';
 
 type Truth = (inputs: Readonly<Record<string, boolean>>) => boolean;
 
@@ -55,10 +55,14 @@ describe('behavioural cell models', () => {
       );
     }
     lines.push('  end', 'endmodule', '');
-    const { stdout } = await runIcarus({
-      sources: { 'truth.v': lines.join('\n'), 'cells.v': cellModelsVerilog(nangate45) },
-      top: 'truth',
-    });
+    const build = await buildIcarus(
+      new Map([
+        ['truth.v', lines.join('\n')],
+        ['cells.v', cellModelsVerilog(nangate45)],
+      ]),
+      { root: 'truth' },
+    );
+    const { stdout } = await runIcarus(build);
     let checked = 0;
     for (const line of stdout.split('\n').filter((text) => /^\w+_X1 /.test(text))) {
       const [name, index, bits] = line.split(' ');

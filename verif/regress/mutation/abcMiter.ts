@@ -1,6 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import { ToolError } from '../../../common/errors.ts';
-import { runTool } from '../../../tools/runToolSteps.ts';
+import { readOutputs, runTool, withWorkspace } from '../../../tools/runTool.ts';
+import { hasTool } from '../../../tools/toolchain.ts';
 
 /** What one proof attempt on a miter gave: no difference, a counterexample, or no decision. */
 export type MiterOutcome =
@@ -14,7 +14,7 @@ export type MiterOutcome =
  * in a second where Yosys `sat` on the flat miter runs for minutes; and its PDR proves sequential
  * miters for every cycle, where `sat -tempinduct` often cannot close.
  */
-export const HAS_ABC = spawnSync('yosys-abc', ['-c', 'quit'], { stdio: 'ignore' }).status === 0;
+export const HAS_ABC = hasTool('yosys-abc');
 
 /** Seconds per ABC engine run; a run that needs longer leaves the mutant undecided. */
 const ABC_SECONDS = 60;
@@ -68,25 +68,24 @@ async function runAbc(
   inputs: Readonly<Record<string, string>>,
   command: string,
 ): Promise<{ log: string; cex?: string; map?: string }> {
-  const result = await runTool({
-    steps: [
-      { command: 'yosys', args: ['-q', '-s', 'miter.ys'], debianPackage: 'yosys' },
-      {
-        command: 'yosys-abc',
-        args: ['-c', `read miter.aig; ${command}; write_cex -n cex.txt`],
-        debianPackage: 'yosys',
-      },
-    ],
-    inputs: { ...inputs, 'miter.ys': [...miterScript, ...TO_AIGER].join('\n') },
-    outputs: ['cex.txt', 'miter.map'],
-    timeoutMs: (ABC_SECONDS + 60) * 1000,
-  });
-  if (result.exitCode !== 0) throw new ToolError(result.failedStep ?? 'yosys', result.stderr.split('\n')[0] ?? '');
-  return {
-    log: result.stdout,
-    ...(result.files['cex.txt'] ? { cex: result.files['cex.txt'] } : {}),
-    ...(result.files['miter.map'] ? { map: result.files['miter.map'] } : {}),
-  };
+  const timeout = (ABC_SECONDS + 60) * 1000;
+  return withWorkspace(
+    'abc-miter',
+    { ...inputs, 'miter.ys': [...miterScript, ...TO_AIGER].join('\n') },
+    async (dir) => {
+      await runTool('yosys', ['-q', '-s', 'miter.ys'], { cwd: dir, timeout });
+      const { stdout } = await runTool('yosys-abc', ['-c', `read miter.aig; ${command}; write_cex -n cex.txt`], {
+        cwd: dir,
+        timeout,
+      });
+      const files = readOutputs(dir, ['cex.txt', 'miter.map']);
+      return {
+        log: stdout,
+        ...(files['cex.txt'] ? { cex: files['cex.txt'] } : {}),
+        ...(files['miter.map'] ? { map: files['miter.map'] } : {}),
+      };
+    },
+  );
 }
 
 /**

@@ -1,6 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { ToolError, UserError } from '../../../common/errors.ts';
-import { runYosysScript, type YosysEngine } from '../../../synth/yosys.ts';
+import { findYosys, runYosysScript, type YosysEngine } from '../../../tools/yosys.ts';
 import { abcDecide, BOUNDED_CYCLES, clipCounterexample, HAS_ABC, type MiterOutcome } from './abcMiter.ts';
 
 /** One mutant: the Yosys command that makes it, and every module of the mutated design as Verilog. */
@@ -11,11 +10,10 @@ export interface Mutant {
 }
 
 /**
- * Which Yosys runs the mutation scripts: the system one when installed (a native start takes
- * milliseconds, the WebAssembly build seconds, and a survivor costs up to two SAT runs), else the
- * npm WebAssembly build, which needs nothing installed.
+ * Which Yosys runs the mutation scripts: the fastest there is (a native start takes milliseconds,
+ * the WebAssembly build seconds, and a survivor costs up to two SAT runs).
  */
-const YOSYS: YosysEngine = spawnSync('yosys', ['-V'], { stdio: 'ignore' }).status === 0 ? 'system' : 'yowasp';
+const YOSYS: YosysEngine = findYosys('fastest');
 
 const readDesign = (files: ReadonlyMap<string, string>, top: string): string[] => [
   ...[...files.keys()].map((name) => `read_verilog ${name}`),

@@ -1,0 +1,81 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { elaborate } from '../../hw/ir/elaborate.ts';
+import { emitVerilog } from '../../hw/verilog/emit.ts';
+import { Counter } from '../../hw/examples/counter.ts';
+import { TsEngine } from '../../engines/tsEngine.ts';
+import { IcarusEngine } from '../../engines/icarusEngine.ts';
+import { VerilatorEngine } from '../../engines/verilatorEngine.ts';
+import { describeDifference, runLockstep } from '../../engines/lockstep.ts';
+import { CYCLE_PHASES, type PortValues } from '../../engines/engine.ts';
+import { MutantEngine } from '../../verif/regress/mutation/mutantEngine.ts';
+
+const cache = mkdtempSync(join(tmpdir(), 'lockstep-test-'));
+afterAll(() => rmSync(cache, { recursive: true, force: true }));
+
+const design = elaborate(Counter);
+/** Reset in cycle 0, then counting: the count sampled in cycle t (before its edge) is t − 1. */
+const stimulus: PortValues[] = [{ reset: 1n, enable: 1n }, { reset: 0n }, ...Array.from({ length: 10 }, () => ({}))];
+
+/** The Counter's Verilog with one planted bug: from 5 it counts by two. */
+function plantedVerilog(): string {
+  const verilog = emitVerilog(design).get('Counter.v')!;
+  const planted = verilog.replace("(value + 8'd1)", "(value == 8'd5 ? value + 8'd2 : value + 8'd1)");
+  expect(planted).not.toBe(verilog);
+  return planted;
+}
+
+describe('runLockstep', () => {
+  it('names the four phases of a cycle once', () => {
+    expect(CYCLE_PHASES).toEqual(['cycle_check', 'before_edge', 'at_edge', 'after_edge']);
+  });
+
+  it('finds a planted difference at the cycle it first shows, with each engine’s value', async () => {
+    const result = await runLockstep([new TsEngine(), new MutantEngine(plantedVerilog(), cache)], design, stimulus);
+    // The count is 5 in cycle 6; at that edge the planted bug makes it 7 instead of 6, seen in cycle 7.
+    expect(result.difference).toEqual({ cycle: 7, port: 'count', values: { ts: 6n, icarus: 7n } });
+    expect(describeDifference(result.difference!)).toBe('cycle 7, port count: ts=0x6 icarus=0x7');
+    expect(result.runs['ts']!.outputs.map((outputs) => outputs['count'])).toEqual([
+      0n,
+      0n,
+      1n,
+      2n,
+      3n,
+      4n,
+      5n,
+      6n,
+      7n,
+      8n,
+      9n,
+      10n,
+    ]);
+  }, 120_000);
+
+  it('agrees across all three engines on the same stimulus', async () => {
+    const result = await runLockstep(
+      [new TsEngine(), new VerilatorEngine(), new IcarusEngine({ cacheRoot: cache })],
+      design,
+      stimulus,
+    );
+    expect(result.engines).toEqual(['ts', 'verilator', 'icarus']);
+    expect(result.cycles).toBe(stimulus.length);
+    expect(result.difference).toBeUndefined();
+  }, 600_000);
+
+  it('labels engines that share a name and reports a missing cycle as a difference', async () => {
+    const short: TsEngine = Object.assign(new TsEngine(), {
+      run: async (...args: Parameters<TsEngine['run']>) => {
+        const run = await new TsEngine().run(...args);
+        return { outputs: run.outputs.slice(0, 3) };
+      },
+    });
+    const result = await runLockstep([new TsEngine(), short], design, stimulus);
+    expect(result.difference).toEqual({ cycle: 3, port: 'count', values: { 'ts#0': 2n, 'ts#1': undefined } });
+  });
+
+  it('needs two engines', async () => {
+    await expect(runLockstep([new TsEngine()], design, stimulus)).rejects.toThrow(/two or more engines, got 1/);
+  });
+});
