@@ -9,14 +9,17 @@ import {
   type ModuleDefinition,
   type Value,
   type ModuleBuilder,
+  type Memory,
   type Signal,
 } from '../../hw/core/index.ts';
 
 /**
  * Random designs for differential fuzzing of the framework itself: expression DAGs over every
- * operator, widths 1–80, registers, and sub-module instances. A design is plain data (so
- * fast-check can shrink it); `buildRandomDesign` turns it into a module definition, resizing
- * operands explicitly so that every generated design is legal.
+ * operator, widths 1–80, registers, sub-module instances, `when`/`elsewhen`/`otherwise` chains
+ * (nested, with partial and repeated assignments) and memories (combinational and registered
+ * reads, write ports, writes under a `when`). A design is plain data (so fast-check can shrink
+ * it); `buildRandomDesign` turns it into a module definition, resizing operands explicitly so
+ * that every generated design is legal.
  */
 
 export const FUZZ_OPERATORS = [
@@ -75,6 +78,62 @@ export interface FuzzRegister {
   readonly next: number;
 }
 
+/** A memory write: address, data and enable are pool choices (enable: bit 0). */
+export interface FuzzWrite {
+  /** Which memory (index modulo the design's memories). */
+  readonly memory: number;
+  readonly address: number;
+  readonly data: number;
+  readonly enable: number;
+}
+
+/**
+ * A memory of 2^depthLog2 words. Its reads come before the nodes (their words join the pool);
+ * its top-level writes come after them.
+ */
+export interface FuzzMemory {
+  readonly width: number;
+  readonly depthLog2: number;
+  /** Read addresses (pool choices); `sync` reads are registered (`readSync`). */
+  readonly reads: readonly { readonly address: number; readonly sync: boolean }[];
+  /** Write ports outside any `when`, in order (a later port wins on the same address). */
+  readonly writes: readonly Omit<FuzzWrite, 'memory'>[];
+}
+
+/** What one branch of a when chain does, in order: assignments, a memory write, a nested chain. */
+export interface FuzzBody {
+  /** Target (index modulo the targets) ← pool value; a target may be assigned twice or not at all. */
+  readonly assigns: readonly { readonly target: number; readonly value: number }[];
+  /** A write whose enable is also the branch's path (needs a memory in the design). */
+  readonly write?: FuzzWrite;
+  readonly nested?: FuzzWhenChain;
+}
+
+/** `when(c0) … elsewhen(c1) … otherwise …`: conditions are pool choices (bit 0). */
+export interface FuzzWhenChain {
+  readonly conditions: readonly number[];
+  /** One body per condition, then the otherwise body when there is one more body than conditions. */
+  readonly bodies: readonly FuzzBody[];
+}
+
+/**
+ * A signal the when chains assign: a wire (given a default value first, so every path drives it)
+ * or a register (holds where no branch assigns it, unless it has a default too).
+ */
+export interface FuzzTarget {
+  readonly width: number;
+  readonly register: boolean;
+  readonly reset: bigint | undefined;
+  /** Pool choice assigned before the chains; always used for wires. */
+  readonly initial: number | undefined;
+}
+
+/** Conditional logic after the nodes: targets, then the chains; the targets' values join the pool. */
+export interface FuzzConditional {
+  readonly targets: readonly FuzzTarget[];
+  readonly chains: readonly FuzzWhenChain[];
+}
+
 export interface FuzzDesign {
   readonly inputs: readonly number[];
   readonly registers: readonly FuzzRegister[];
@@ -84,6 +143,10 @@ export interface FuzzDesign {
   /** A child design instanced `instances` times, its inputs fed from the pool, its outputs added to it. */
   readonly child?: FuzzDesign;
   readonly instances: number;
+  /** Memories (absent in cases saved before memories were fuzzed: those build as they did). */
+  readonly memories?: readonly FuzzMemory[];
+  /** When chains (absent likewise in older saved cases). */
+  readonly conditional?: FuzzConditional;
 }
 
 export const MAX_FUZZ_WIDTH = 80;
@@ -103,6 +166,55 @@ const nodeArbitrary: fc.Arbitrary<FuzzNode> = fc.record({
   literal: fc.bigInt({ min: 0n, max: (1n << 80n) - 1n }),
 });
 
+const choice = fc.nat(1000);
+const writeArbitrary: fc.Arbitrary<FuzzWrite> = fc.record({
+  memory: fc.nat(3),
+  address: choice,
+  data: choice,
+  enable: choice,
+});
+
+const memoryArbitrary: fc.Arbitrary<FuzzMemory> = fc.record({
+  width: widthArbitrary,
+  depthLog2: fc.integer({ min: 1, max: 4 }),
+  reads: fc.array(fc.record({ address: choice, sync: fc.boolean() }), { minLength: 1, maxLength: 3 }),
+  writes: fc.array(fc.record({ address: choice, data: choice, enable: choice }), { maxLength: 2 }),
+});
+
+/** A when chain nested up to `depth` more levels: 1–3 conditions, an otherwise half the time. */
+function chainArbitrary(depth: number): fc.Arbitrary<FuzzWhenChain> {
+  const body: fc.Arbitrary<FuzzBody> = fc.record(
+    {
+      assigns: fc.array(fc.record({ target: fc.nat(7), value: choice }), { maxLength: 3 }),
+      write: writeArbitrary,
+      nested: depth > 0 ? chainArbitrary(depth - 1) : fc.constant(undefined),
+    },
+    { requiredKeys: ['assigns'] },
+  );
+  return fc.tuple(fc.array(choice, { minLength: 1, maxLength: 3 }), fc.boolean()).chain(([conditions, otherwise]) =>
+    fc.record({
+      conditions: fc.constant(conditions),
+      bodies: fc.array(body, {
+        minLength: conditions.length + (otherwise ? 1 : 0),
+        maxLength: conditions.length + (otherwise ? 1 : 0),
+      }),
+    }),
+  );
+}
+
+const conditionalArbitrary: fc.Arbitrary<FuzzConditional> = fc.record({
+  targets: fc.array(
+    fc.record({
+      width: widthArbitrary,
+      register: fc.boolean(),
+      reset: fc.option(fc.bigInt({ min: 0n, max: (1n << 80n) - 1n }), { nil: undefined }),
+      initial: fc.option(choice, { nil: undefined }),
+    }),
+    { minLength: 1, maxLength: 3 },
+  ),
+  chains: fc.array(chainArbitrary(2), { minLength: 1, maxLength: 2 }),
+});
+
 function designArbitrary(depth: number): fc.Arbitrary<FuzzDesign> {
   return fc.record({
     inputs: fc.array(widthArbitrary, { minLength: 1, maxLength: 4 }),
@@ -118,6 +230,8 @@ function designArbitrary(depth: number): fc.Arbitrary<FuzzDesign> {
     outputs: fc.array(fc.record({ value: fc.nat(1000), width: widthArbitrary }), { minLength: 1, maxLength: 4 }),
     child: depth > 0 ? fc.option(designArbitrary(depth - 1), { nil: undefined, freq: 3 }) : fc.constant(undefined),
     instances: fc.integer({ min: 1, max: 2 }),
+    memories: fc.array(memoryArbitrary, { maxLength: 2 }),
+    conditional: fc.option(conditionalArbitrary, { nil: undefined }),
   });
 }
 
@@ -211,15 +325,79 @@ function populate(
       outputWidths(childDesign).forEach((_, index) => pool.push(io[`o${index}`]!));
     }
   }
+  // Values the digest shows besides the nodes: memory words read, when-chain targets.
+  const extra: Value[] = [];
+  const memories = (design.memories ?? []).map((spec, index) => {
+    const memory = m.memory(`mem${index}`, { depth: 1 << spec.depthLog2, width: spec.width });
+    for (const read of spec.reads) {
+      const address = fit(pick(pool, read.address), memory.addressWidth);
+      extra.push(read.sync ? memory.readSync(address) : memory.read(address));
+    }
+    return memory;
+  });
+  pool.push(...extra);
   const nodes = design.nodes.map((node) => {
     const value = buildFuzzNode(node, pool);
     pool.push(value);
     return value;
   });
+  const write = (spec: Omit<FuzzWrite, 'memory'>, memory: Memory): void =>
+    memory.write(
+      fit(pick(pool, spec.address), memory.addressWidth),
+      fit(pick(pool, spec.data), memory.width),
+      pick(pool, spec.enable).bit(0),
+    );
+  if (design.conditional) extra.push(...buildConditional(m, design.conditional, pool, memories, write));
+  (design.memories ?? []).forEach((spec, index) => spec.writes.forEach((port) => write(port, memories[index]!)));
   registers.forEach((register, index) => register.set(fit(pick(pool, design.registers[index]!.next), register.width)));
-  // Every node reaches an output through the digest, so a wrong value anywhere is seen.
-  const digest = nodes.map((value) => fit(value, MAX_FUZZ_WIDTH)).reduce((acc, value) => acc.xor(value));
+  // Every node (and memory word and when target) reaches an output through the digest, so a wrong value anywhere is seen.
+  const digest = [...nodes, ...extra].map((value) => fit(value, MAX_FUZZ_WIDTH)).reduce((acc, value) => acc.xor(value));
   return [...design.outputs.map((output) => fit(pick(pool, output.value), output.width)), digest];
+}
+
+/**
+ * The when chains of a design: targets `t<k>` (wires get their default first), then each chain
+ * over values of the pool as it is now. The targets join the pool afterwards (a wire read before
+ * it is assigned could close a combinational loop). Returns the targets.
+ */
+function buildConditional(
+  m: ModuleBuilder,
+  conditional: FuzzConditional,
+  pool: Value[],
+  memories: readonly Memory[],
+  write: (spec: Omit<FuzzWrite, 'memory'>, memory: Memory) => void,
+): Signal[] {
+  const targets = conditional.targets.map((target, index) => {
+    const signal = target.register
+      ? m.reg(
+          `t${index}`,
+          target.width,
+          target.reset === undefined ? {} : { reset: target.reset & ((1n << BigInt(target.width)) - 1n) },
+        )
+      : m.wire(`t${index}`, target.width);
+    const initial = target.initial ?? (target.register ? undefined : 0);
+    if (initial !== undefined) signal.set(fit(pick(pool, initial), target.width));
+    return signal;
+  });
+  const runBody = (body: FuzzBody): void => {
+    for (const assign of body.assigns) {
+      const target = targets[assign.target % targets.length]!;
+      target.set(fit(pick(pool, assign.value), target.width));
+    }
+    if (body.write && memories.length > 0) write(body.write, memories[body.write.memory % memories.length]!);
+    if (body.nested) runChain(body.nested);
+  };
+  const runChain = (chain: FuzzWhenChain): void => {
+    const condition = (index: number): Value => pick(pool, chain.conditions[index]!).bit(0);
+    const when = m.when(condition(0), () => runBody(chain.bodies[0]!));
+    for (let index = 1; index < chain.conditions.length; index++)
+      when.elsewhen(condition(index), () => runBody(chain.bodies[index]!));
+    const otherwise = chain.bodies[chain.conditions.length];
+    if (otherwise) when.otherwise(() => runBody(otherwise));
+  };
+  for (const chain of conditional.chains) runChain(chain);
+  pool.push(...targets);
+  return targets;
 }
 
 /** Widths of a design's outputs: the chosen ones, then the digest of all its nodes. */
