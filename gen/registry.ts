@@ -1,67 +1,33 @@
-import type { ModuleDefinition } from '../hw/core/index.ts';
 import { UserError } from '../common/errors.ts';
-import { Counter } from '../hw/examples/counter.ts';
-import { Popcount } from '../hw/examples/popcount.ts';
-import { Lfsr } from '../hw/examples/lfsr.ts';
-import { RegisterFile } from '../hw/examples/registerFile.ts';
-import { MacPipeline } from '../hw/examples/macPipeline.ts';
-import { BenchPipeline } from '../hw/examples/benchPipeline.ts';
-import { Fp16Multiplier } from '../hw/designs/fp/fp16Multiplier.ts';
-import { Fp32Adder } from '../hw/designs/fp/fp32Adder.ts';
-import { DotProduct4 } from '../hw/designs/tensor/dotProduct4.ts';
-import { TensorLane } from '../hw/designs/tensor/tensorLane.ts';
-import { ThreadGroup } from '../hw/designs/tensor/threadGroup.ts';
-import { Octet } from '../hw/designs/tensor/octet.ts';
-import { TensorCore } from '../hw/designs/tensor/tensorCore.ts';
-import { MmaUnit } from '../hw/designs/tensor/mmaUnit.ts';
-import { OperandRegisterFile } from '../hw/designs/tensor/operandRegisterFile.ts';
-import { MmaBench } from '../hw/designs/tensor/mmaBench.ts';
-import {
-  LaneDetector,
-  AdderChain,
-  RegisterIndexEmitter,
-  DensePointerIncrementer,
-  BitmapThreadSlice,
-  BitmapDecoder,
-} from '../hw/designs/decoder/index.ts';
+import { isModuleDefinition } from '../hw/core/index.ts';
+import frameworkConfig from '../gen.config.ts';
+import { findTop as findIn, type RegisteredTop } from './project/project.ts';
+import type { DesignEntry } from './project/config.ts';
 
-/** A design the CLI can elaborate by name. */
-export interface RegisteredTop {
-  readonly name: string;
-  readonly definition: ModuleDefinition;
-  readonly description: string;
-  /** 'example': small designs that exercise the framework; 'design': the Coruscant hardware. */
-  readonly kind: 'example' | 'design';
-}
+export type { RegisteredTop } from './project/project.ts';
 
-const entry = (definition: ModuleDefinition, kind: RegisteredTop['kind']): RegisteredTop => ({
-  name: definition.name,
-  definition,
-  description: definition.description ?? '',
-  kind,
-});
+/**
+ * This repository's own tops, as its gen.config.ts lists them (for the report and the tests, which
+ * run inside the repository). The CLI does not use this list: it loads whatever project it is run
+ * in (loadProject), and this repository is one such project.
+ */
+const groups: Readonly<Record<string, readonly DesignEntry[]>> = Array.isArray(frameworkConfig.designs)
+  ? { design: frameworkConfig.designs as readonly DesignEntry[] }
+  : ((frameworkConfig.designs ?? {}) as Readonly<Record<string, readonly DesignEntry[]>>);
 
-/** Every top `gen` knows, examples first, then the Coruscant blocks. */
-export const registry: RegisteredTop[] = [
-  ...[Counter, Popcount, Lfsr, RegisterFile, MacPipeline, BenchPipeline].map((definition) =>
-    entry(definition as unknown as ModuleDefinition, 'example'),
-  ),
-  ...[Fp16Multiplier, Fp32Adder, DotProduct4, TensorLane].map((definition) =>
-    entry(definition as unknown as ModuleDefinition, 'design'),
-  ),
-  ...[LaneDetector, AdderChain, RegisterIndexEmitter, DensePointerIncrementer, BitmapThreadSlice, BitmapDecoder].map(
-    (definition) => entry(definition as unknown as ModuleDefinition, 'design'),
-  ),
-  ...[ThreadGroup, Octet, TensorCore, MmaUnit, OperandRegisterFile, MmaBench].map((definition) =>
-    entry(definition as unknown as ModuleDefinition, 'design'),
-  ),
-];
+export const registry: readonly RegisteredTop[] = Object.entries(groups).flatMap(([kind, entries]) =>
+  entries.filter(isModuleDefinition).map((definition) => ({
+    name: definition.name,
+    definition,
+    description: definition.description ?? '',
+    kind,
+    file: new URL('../gen.config.ts', import.meta.url).pathname,
+  })),
+);
 
-/** The registered top of that name, or a UserError listing the known ones. */
-export function findTop(name: string): RegisteredTop {
-  const found = registry.find((top) => top.name === name);
-  if (!found) throw new UserError(`unknown top '${name}' (known: ${registry.map((top) => top.name).join(', ')})`);
-  return found;
+/** The top of that name among `tops` (default: this repository's), or a UserError listing the known ones. */
+export function findTop(name: string, tops: readonly RegisteredTop[] = registry): RegisteredTop {
+  return findIn(tops, name);
 }
 
 /** Parses `k=v` parameter overrides against a top's defaults (numbers, booleans, strings by the default's type). */

@@ -1,10 +1,28 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { projectRoot } from '../common/projectRoot.ts';
 
-/** The project's `build/` folder (gitignored): tool builds live here, not in a system temp dir. */
-export const BUILD_ROOT = fileURLToPath(new URL('../build/', import.meta.url));
+/** Names a build cache folder instead of the project's default (an absolute path, or relative to the working directory). */
+export const CACHE_ENV = 'GEN_CACHE';
+
+/** Where the build cache is by default: `$GEN_CACHE`, else `<project root>/.gen-cache` (never inside node_modules). */
+function defaultBuildRoot(): string {
+  const fromEnvironment = process.env[CACHE_ENV];
+  return fromEnvironment ? resolve(fromEnvironment) : join(projectRoot(), '.gen-cache');
+}
+
+/**
+ * The build cache of the user's project (gitignored): tool builds live here, not in a system temp
+ * dir and not in the installed package. Read at each build, so setBuildRoot (the CLI applies the
+ * config's `defaults.cache`) takes effect for everything built after it.
+ */
+export let BUILD_ROOT = defaultBuildRoot();
+
+/** Moves the build cache (`defaults.cache` of the project config); `$GEN_CACHE` still wins. */
+export function setBuildRoot(folder: string): void {
+  BUILD_ROOT = process.env[CACHE_ENV] ? defaultBuildRoot() : resolve(folder);
+}
 
 /** Marks a finished cache entry; an entry without it is never used. */
 const COMPLETE = '.complete';

@@ -4,8 +4,8 @@ import { UserError } from '../../common/errors.ts';
 import { COMMANDS } from './commands/index.ts';
 
 /**
- * The `gen` command line. User mistakes (UserError, bad options) print one line and exit 1;
- * only real bugs show a stack trace.
+ * The `gen` command line. User mistakes (UserError, bad options) print one line and exit 1 (2 for
+ * a design, suite or config file that cannot be loaded); only real bugs show a stack trace.
  */
 export async function runCli(argv: string[]): Promise<number> {
   const parser = yargs(argv)
@@ -32,8 +32,9 @@ export async function runCli(argv: string[]): Promise<number> {
     await parser.parseAsync();
   } catch (error) {
     if (error instanceof UserError) {
-      process.stderr.write(`gen: ${error.message}\n`);
-      return 1;
+      process.stderr.write(`gen: ${error.message.split('\n')[0]}\n`);
+      // A design, suite or config file that cannot be used exits 2; a failed check or bad option 1.
+      return (error as { exitCode?: number }).exitCode ?? 1;
     }
     throw error;
   }

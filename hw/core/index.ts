@@ -5,7 +5,16 @@
 export { Value, constant, mux, cat, select, bitsFor, MAX_WIDTH, type ValueLike, type Operator } from './value.ts';
 export { Signal, type SignalKind } from './signal.ts';
 export { input, output, vec, flattenPorts, type PortSpec, type PortTree, type IoOf } from './ports.ts';
-export { defineModule, ModuleBuilder, Memory, WhenChain, type ModuleDefinition, type Params } from './module.ts';
+export {
+  defineModule,
+  isModuleDefinition,
+  MODULE_DEFINITION,
+  ModuleBuilder,
+  Memory,
+  WhenChain,
+  type ModuleDefinition,
+  type Params,
+} from './module.ts';
 export {
   HdlError,
   WidthMismatchError,

@@ -11,27 +11,62 @@ const RESERVED_NAMES: ReadonlySet<string> = new Set(['clk', 'reset']);
 export type Params = Readonly<Record<string, number | boolean | string>>;
 
 /**
+ * The brand every module definition carries. A registered symbol (`Symbol.for`), so a definition
+ * made by one copy of the framework (a user's project, a second install) is still recognized by
+ * another: recognize definitions with isModuleDefinition, never with instanceof.
+ */
+export const MODULE_DEFINITION: unique symbol = Symbol.for('coruscant-hdl.moduleDefinition');
+
+/**
  * A hardware generator: ports and body as functions of parameters. Each distinct parameter set
  * elaborates to its own module, named `Name` for the defaults and `Name_k_v…` otherwise.
+ *
+ * The functions are declared as methods, so a `ModuleDefinition<{ width: number }, …>` is a
+ * `ModuleDefinition` (a registry, an instance list or a config holds any definition with no cast).
  */
 export interface ModuleDefinition<P extends Params = Params, T extends PortTree = PortTree> {
+  readonly [MODULE_DEFINITION]: true;
   readonly name: string;
   readonly description?: string;
   readonly defaults: P;
   /** Documents each parameter for `gen list` and the docs. */
   readonly parameterDocs?: { readonly [K in keyof P]?: string };
   /** Rejects parameter sets the generator cannot build (return a message), before elaboration. */
+  validate?(params: P): string | undefined;
+  ports(params: P): T;
+  build(m: ModuleBuilder, io: IoOf<T>, params: P): void;
+  readonly location: SourceLocation;
+}
+
+/** Whether `value` is a module definition (made by defineModule of any copy of the framework). */
+export function isModuleDefinition(value: unknown): value is ModuleDefinition {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[MODULE_DEFINITION] === true &&
+    typeof (value as { name?: unknown }).name === 'string'
+  );
+}
+
+/**
+ * What defineModule is given: a definition without its brand and location. Function properties
+ * (not methods) here, so the parameter type is inferred from `defaults` alone.
+ */
+export interface ModuleSpec<P extends Params, T extends PortTree> {
+  readonly name: string;
+  readonly description?: string;
+  readonly defaults: P;
+  readonly parameterDocs?: { readonly [K in keyof P]?: string };
   readonly validate?: (params: P) => string | undefined;
   readonly ports: (params: P) => T;
   readonly build: (m: ModuleBuilder, io: IoOf<T>, params: P) => void;
-  readonly location: SourceLocation;
 }
 
 /** Declares a hardware generator. */
 export function defineModule<P extends Params, T extends PortTree>(
-  definition: Omit<ModuleDefinition<P, T>, 'location'>,
+  definition: ModuleSpec<P, T>,
 ): ModuleDefinition<P, T> {
-  return { ...definition, location: captureSourceLocation() };
+  return { ...definition, [MODULE_DEFINITION]: true, location: captureSourceLocation() };
 }
 
 /** An unconditional or conditional assignment, a memory write, or a when/elsewhen/otherwise chain. */
@@ -220,7 +255,7 @@ export class ModuleBuilder implements AssignmentSink {
       ports.push(signal);
       return signal;
     });
-    this.instances.push({ name, definition: definition as unknown as ModuleDefinition, params, ports, location });
+    this.instances.push({ name, definition, params, ports, location });
     return io;
   }
 

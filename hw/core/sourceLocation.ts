@@ -19,7 +19,8 @@ const FRAME = /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?$/;
 function parseFrame(frame: string): SourceLocation | undefined {
   const match = FRAME.exec(frame.trim());
   if (!match) return undefined;
-  const raw = match[1] ?? '';
+  // A loader may add a query to the URL (`?namespace=…`); the file is the path without it.
+  const raw = (match[1] ?? '').replace(/\?[^/]*$/, '');
   const file = raw.startsWith('file://') ? fileURLToPath(raw) : raw;
   return { file, line: Number(match[2]), column: Number(match[3]) };
 }

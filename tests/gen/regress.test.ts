@@ -67,8 +67,10 @@ describe('gen regress', () => {
     expect(readFileSync(join(folder, 'wave.vcd'), 'utf8')).toMatch(/\$var .* count /);
     expect(readFileSync(join(folder, 'divergence.svg'), 'utf8')).toMatch(/golden:count[\s\S]*actual:count/);
 
-    const replay = /^replay: (.*)$/m.exec(readFileSync(join(folder, 'README.txt'), 'utf8'))![1]!;
-    expect(replay).toContain(`--path ${saved.path}`);
+    const readme = readFileSync(join(folder, 'README.txt'), 'utf8');
+    const replay = /^replay: (.*)$/m.exec(readme)![1]!;
+    expect(replay).toBe(`npx gen regress --replay ${folder}`);
+    expect(/^same as: (.*)$/m.exec(readme)![1]).toContain(`--path ${saved.path}`);
     const rerun = await execa('sh', ['-c', replay], { cwd: repository, reject: false, env: { CI: '1' } });
     expect(rerun.exitCode, rerun.stderr).toBe(1);
     expect(rerun.stdout, rerun.stderr).toContain(`FAIL PlantedBug on ts, case ${failing![1]}: ${failing![2]}`);

@@ -87,7 +87,7 @@ describe('gen sim', () => {
         '--out',
         join(file('plain-file', ''), 'out.jsonl'),
       ],
-      /cannot (create directory|write)/,
+      /cannot (create directory|create folder|write)/,
     ],
     [
       'bad parameter',

@@ -6,6 +6,8 @@ import { formatVectorValue } from '../../engines/vectors.ts';
 import { describeMismatch, firstMismatch, type Mismatch } from './compare.ts';
 import { mismatchPicture } from './divergencePicture.ts';
 import type { RegressSuite } from './suite.ts';
+import { topModule } from '../../hw/ir/ir.ts';
+import type { Params } from '../../hw/core/index.ts';
 
 /** Where a failing case came from and how to get it back. */
 export interface FailureIdentity {
@@ -18,6 +20,18 @@ export interface FailureIdentity {
   readonly path: string;
   readonly shrinks: number;
   readonly interrupted: boolean;
+  /** Suite files the run loaded besides the project config (relative to the project root); `--replay` loads them again. */
+  readonly suiteFiles?: readonly string[];
+}
+
+/** How to get a failing case back, for the folder's README.txt. */
+export interface ReplayCommands {
+  /** Reruns the case (e.g. `npx gen regress --replay <folder>`). */
+  readonly replay: string;
+  /** The same with every option spelled out, when it differs. */
+  readonly longReplay?: string;
+  /** Runs stimulus.jsonl on the failing top with `gen sim` (its definition name and parameters). */
+  readonly sim?: (top: string, params: Params, vectors: string) => string;
 }
 
 const hexPorts = (ports: Readonly<Record<string, bigint>>): Record<string, string> =>
@@ -49,9 +63,12 @@ export async function saveFailureFolder(
   engine: Engine,
   identity: FailureIdentity,
   value: unknown,
-  replay: string,
+  commands: ReplayCommands | string,
 ): Promise<Mismatch | undefined> {
+  const { replay, longReplay, sim } =
+    typeof commands === 'string' ? ({ replay: commands } as ReplayCommands) : commands;
   const design = suite.design(value);
+  const top = topModule(design);
   const { stimulus, expected } = suite.vectors(value);
   const vectorLines = stimulus.map((inputs, cycle) =>
     JSON.stringify({ in: hexPorts(inputs), expect: hexPorts(expected[cycle] ?? {}) }),
@@ -72,6 +89,10 @@ export async function saveFailureFolder(
     `${suite.name} on ${engine.name}: case ${identity.caseIndex} of seed ${identity.runSeed} (case seed ${identity.caseSeed}, fast-check path ${identity.path}, ${identity.shrinks} shrinks${identity.interrupted ? ', shrinking stopped at its time limit' : ''})`,
     mismatch ? `first mismatch: ${describeMismatch(mismatch)}` : 'the shrunk case passed when rerun (a flaky engine?)',
     `replay: ${replay}`,
+    ...(longReplay !== undefined && longReplay !== replay ? [`same as: ${longReplay}`] : []),
+    ...(sim
+      ? [`simulate: ${sim(top.definition, top.parameters as Params, join(directory, FAILURE_FILES.vectors))}`]
+      : []),
     `files: ${Object.values(FAILURE_FILES).join(', ')} (stimulus.jsonl is a \`gen sim --vectors\` file for ${design.top})`,
   ];
   writeFileAtomic(join(directory, FAILURE_FILES.readme), `${readme.join('\n')}\n`);

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { startProgress } from '../../common/progress.ts';
 import { createEngine } from '../../engines/index.ts';
 import type { Engine, EngineName } from '../../engines/engine.ts';
@@ -9,6 +9,9 @@ import { checkCase, drawCase, runCases, type CaseOutcome } from './runCases.ts';
 import { caseAtPath, shrinkCase } from './shrink.ts';
 import type { RegressSuite } from './suite.ts';
 import { runOnWorkers } from './workerPool.ts';
+import type { SuiteSources } from './suiteSources.ts';
+import { findConfigFile, projectRoot } from '../../common/projectRoot.ts';
+import type { Params } from '../../hw/core/index.ts';
 
 /** How a regression runs. */
 export interface RegressionOptions {
@@ -24,10 +27,26 @@ export interface RegressionOptions {
   readonly shrinkTimeMs: number;
   /** Failures shrunk and saved per suite × engine; the rest are listed with their replay command. */
   readonly maxSavedFailures: number;
-  /** The command that reruns one case (the CLI knows its own spelling and `--load` files). */
-  readonly replayCommand: (suite: string, engine: EngineName, caseIndex: number, path?: string) => string;
-  /** `--load` modules, handed to workers. */
-  readonly load: readonly string[];
+  /**
+   * The command that reruns one case (the CLI knows its own spelling and `--load` files); `folder`
+   * is the case's failure folder when it is saved (a replay may then name just the folder).
+   */
+  readonly replayCommand: (
+    suite: string,
+    engine: EngineName,
+    caseIndex: number,
+    path?: string,
+    folder?: string,
+  ) => string;
+  /** The command that runs a saved stimulus.jsonl on the failing top (written in the failure folder's README). */
+  readonly simCommand?: (top: string, params: Params, vectors: string) => string;
+  /**
+   * Where `suites` came from, handed to worker threads so they load the same suites (default: the
+   * project config found from the working directory, plus `load`).
+   */
+  readonly sources?: SuiteSources;
+  /** Suite files beside the config (the CLI's `--load`), when `sources` is not given. */
+  readonly load?: readonly string[];
   /** Replay one case (and its fast-check path) instead of running the case space. */
   readonly replay?: { readonly caseIndex: number; readonly path?: string };
 }
@@ -53,6 +72,12 @@ export interface SuiteRun {
   readonly milliseconds: number;
 }
 
+function sourcesOf(options: RegressionOptions): SuiteSources {
+  if (options.sources) return options.sources;
+  const config = findConfigFile();
+  return { ...(config === undefined ? {} : { config }), files: options.load ?? [] };
+}
+
 /** Runs cases in this process, or on worker threads after building once here. */
 async function runShare(
   suite: RegressSuite,
@@ -66,7 +91,7 @@ async function runShare(
   const first = drawCase(suite, caseSeed(options.seed, indices[0]!));
   await engine.runMany(suite.design(first), [suite.vectors(first).stimulus]);
   return runOnWorkers(
-    { suite: suite.name, engine: engine.name, seed: options.seed, load: options.load },
+    { suite: suite.name, engine: engine.name, seed: options.seed, sources: sourcesOf(options) },
     indices,
     options.jobs,
     tick,
@@ -90,8 +115,9 @@ async function recordFailure(
     replayPath === undefined ? await shrinkCase(suite, engine, outcome.seed, options.shrinkTimeMs) : undefined;
   const path = shrunk?.path ?? replayPath ?? '0';
   const value = shrunk?.value ?? caseAtPath(suite, outcome.seed, path);
-  const replay = options.replayCommand(suite.name, engine.name, outcome.index, path);
   const folder = join(options.out, `${suite.name}-${engine.name}-${options.seed}`, `case-${outcome.index}`);
+  const replay = options.replayCommand(suite.name, engine.name, outcome.index, path, folder);
+  const sources = sourcesOf(options);
   const identity = {
     suite: suite.name,
     engine: engine.name,
@@ -101,8 +127,15 @@ async function recordFailure(
     path,
     shrinks: shrunk?.shrinks ?? 0,
     interrupted: shrunk?.interrupted ?? false,
+    // Relative to the project root, so the folder replays after the project moves.
+    suiteFiles: sources.files.map((file) => relative(projectRoot(), file).split(sep).join('/')),
   };
-  const mismatch = await saveFailureFolder(folder, suite, engine, identity, value, replay);
+  const commands = {
+    replay,
+    longReplay: options.replayCommand(suite.name, engine.name, outcome.index, path),
+    ...(options.simCommand ? { sim: options.simCommand } : {}),
+  };
+  const mismatch = await saveFailureFolder(folder, suite, engine, identity, value, commands);
   return {
     ...base,
     message: `${mismatch ? describeMismatch(mismatch) : firstMessage} (shrunk: path ${path})`,

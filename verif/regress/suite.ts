@@ -45,9 +45,17 @@ export interface RegressSuite<Case = unknown> {
   readonly mutationContext?: () => IrDesign;
 }
 
-/** Erases a suite's case type so suites of different cases sit in one table. */
-export function defineSuite<Case>(suite: RegressSuite<Case>): RegressSuite {
-  return suite as unknown as RegressSuite;
+/** What defineSuite is given: a suite whose groups (default none) and description (default its name) may be left out. */
+export type SuiteSpec<Case> = Omit<RegressSuite<Case>, 'groups' | 'description'> &
+  Partial<Pick<RegressSuite<Case>, 'groups' | 'description'>>;
+
+/** Erases a suite's case type so suites of different cases sit in one table; fills the defaults. */
+export function defineSuite<Case>(suite: SuiteSpec<Case>): RegressSuite {
+  return {
+    ...suite,
+    groups: suite.groups ?? [],
+    description: suite.description ?? suite.name,
+  } as unknown as RegressSuite;
 }
 
 /** A function computed once, on first use (elaboration is not free and most runs use few suites). */

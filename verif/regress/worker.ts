@@ -6,13 +6,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { UserError } from '../../common/errors.ts';
 import { createEngine } from '../../engines/index.ts';
 import { runCases } from './runCases.ts';
-import { knownSuites } from '../suites/index.ts';
+import { loadSuites } from './suiteSources.ts';
 import type { WorkerTask, WorkerMessage } from './workerPool.ts';
 
 const task = workerData as WorkerTask;
 const post = (message: WorkerMessage): void => parentPort!.postMessage(message);
 try {
-  const suite = (await knownSuites(task.load)).find((candidate) => candidate.name === task.suite);
+  const suite = (await loadSuites(task.sources)).find((candidate) => candidate.name === task.suite);
   if (!suite) throw new Error(`worker: no suite ${task.suite}`);
   const engine = await createEngine(task.engine);
   const outcomes = await runCases(suite, engine, task.seed, task.indices, (count) => post({ kind: 'progress', count }));

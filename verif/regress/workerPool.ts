@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { UserError } from '../../common/errors.ts';
 import type { EngineName } from '../../engines/engine.ts';
 import type { CaseOutcome } from './runCases.ts';
+import type { SuiteSources } from './suiteSources.ts';
 
 /** What one worker runs. */
 export interface WorkerTask {
@@ -9,8 +10,8 @@ export interface WorkerTask {
   readonly engine: EngineName;
   readonly seed: number;
   readonly indices: readonly number[];
-  /** `--load` modules, so workers know the same suites. */
-  readonly load: readonly string[];
+  /** Where the suites come from, so workers load the same ones. */
+  readonly sources: SuiteSources;
 }
 
 export type WorkerMessage =
@@ -24,7 +25,8 @@ export type WorkerMessage =
  */
 function bootstrapCode(): string {
   const tsxApi = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./worker.ts', import.meta.url).href;
+  // The compiled package (dist/) has worker.js beside this file, the checkout worker.ts.
+  const entry = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url).href;
   return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
 }
 

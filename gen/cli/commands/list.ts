@@ -1,19 +1,21 @@
 import type { CommandModule } from 'yargs';
-import { registry } from '../../registry.ts';
+import { projectOf, withDesigns, type DesignArguments } from '../project.ts';
 import { flattenPorts, type Params } from '../../../hw/core/index.ts';
 
-interface ListArguments {
+interface ListArguments extends DesignArguments {
   json: boolean;
 }
 
-/** `gen list`: the registered tops, their parameters (with defaults) and ports. */
+/** `gen list`: the project's tops (gen.config.ts and --design files), their parameters (with defaults) and ports. */
 export const listCommand: CommandModule<object, ListArguments> = {
   command: 'list',
-  builder: (yargs) => yargs.option('json', { type: 'boolean', default: false, describe: 'machine-readable output' }),
-  handler: (args) => {
+  builder: (yargs) =>
+    withDesigns(yargs.option('json', { type: 'boolean', default: false, describe: 'machine-readable output' })),
+  handler: async (args) => {
+    const { tops } = await projectOf(args);
     // Ports come from the definitions, without elaborating (the MmaUnit alone takes seconds);
     // clocked tops also have the implicit clk and reset.
-    const rows = registry.map((top) => {
+    const rows = tops.map((top) => {
       const ports = flattenPorts(top.definition.ports(top.definition.defaults as Params));
       return {
         name: top.name,

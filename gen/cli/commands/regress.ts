@@ -1,5 +1,7 @@
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
+import { projectRoot } from '../../../common/projectRoot.ts';
 import { UserError } from '../../../common/errors.ts';
 import { ENGINE_NAMES } from '../../../engines/index.ts';
 import type { EngineName } from '../../../engines/engine.ts';
@@ -7,18 +9,22 @@ import { parseShard } from '../../../verif/regress/cases.ts';
 import { writeJunit } from '../../../verif/regress/junit.ts';
 import { runRegression } from '../../../verif/regress/regression.ts';
 import { summaryTable } from '../../../verif/regress/summary.ts';
-import { knownSuites, selectSuites } from '../../../verif/suites/index.ts';
+import { selectSuites } from '../../../verif/regress/suiteSources.ts';
+import { FAILURE_FILES, type FailureIdentity } from '../../../verif/regress/failureFolder.ts';
+import { projectSuites } from '../../project/project.ts';
+import { outputFolder, projectOf, withDesigns, type DesignArguments } from '../project.ts';
 import { runMutation } from '../../../verif/regress/mutation/mutationRun.ts';
 
-interface RegressArguments {
-  suite: string;
-  engine: string;
+interface RegressArguments extends DesignArguments {
+  suite?: string;
+  engine?: string;
   runs: number;
   seed?: number;
   jobs: number;
   shard: string;
   junit?: string;
-  out: string;
+  out?: string;
+  replay?: string;
   case?: number;
   path?: string;
   load: string[];
@@ -51,16 +57,14 @@ const wholeNumber = (name: string, value: number, min: number): number => {
 export const regressCommand: CommandModule<object, RegressArguments> = {
   command: 'regress',
   builder: (yargs) =>
-    yargs
+    withDesigns(yargs)
       .option('suite', {
         type: 'string',
-        default: 'all',
-        describe: 'all, a group (fp, tensor, decoder, mma, fuzz) or suite names, comma-separated',
+        describe: 'all (the default), a group or suite names, comma-separated (gen regress --suite x lists them)',
       })
       .option('engine', {
         type: 'string',
-        default: 'ts',
-        describe: `engine(s): ${ENGINE_NAMES.join('|')}|all, comma-separated`,
+        describe: `engine(s): ${ENGINE_NAMES.join('|')}|all, comma-separated (default: defaults.engine of gen.config.ts, else ts)`,
       })
       .option('runs', {
         type: 'number',
@@ -80,8 +84,11 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
       .option('junit', { type: 'string', describe: 'write JUnit XML here (one testsuite per suite × engine)' })
       .option('out', {
         type: 'string',
-        default: 'out/regress',
-        describe: 'failure folders go to OUT/<suite>-<engine>-<seed>/case-<k>/',
+        describe: 'failure folders go to OUT/<suite>-<engine>-<seed>/case-<k>/ (default: out/regress)',
+      })
+      .option('replay', {
+        type: 'string',
+        describe: 'rerun the saved failure in this folder (OUT/<suite>-<engine>-<seed>/case-<k>) as it was found',
       })
       .option('case', { type: 'number', describe: 'replay: run only case k of --seed' })
       .option('path', {
@@ -92,7 +99,7 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
         type: 'string',
         array: true,
         default: [] as string[],
-        describe: 'extra module(s) exporting `suites` (e.g. a test fixture)',
+        describe: 'module file(s) exporting `suites`, besides the suites of gen.config.ts (e.g. a test fixture)',
       })
       .option('shrink-time', {
         type: 'number',
@@ -115,17 +122,30 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
         describe: 'with --mutate: mutants per block (yosys mutate -list N)',
       }),
   handler: async (args) => {
-    const load = args.load.map((file) => resolve(file));
-    const suites = selectSuites(await knownSuites(load), args.suite);
+    if (args.replay !== undefined) Object.assign(args, replayArguments(args));
+    // Here --design files are suite files (a design's file may export its `suites` too).
+    const project = await projectOf({ design: [] });
+    const load = [...args.load, ...args.design].map((file) => resolve(file));
+    const { suites: known, sources } = await projectSuites(project, load);
+    const suites = selectSuites(known, args.suite ?? 'all');
     const seed = args.seed ?? Date.now() % 2 ** 31;
     const runs = wholeNumber('runs', args.runs, 1);
+    const out = outputFolder(project, args.out, 'regress');
     if (args.mutate) {
-      await runMutation({ suites, runs, seed, mutants: wholeNumber('mutants', args.mutants, 1), out: args.out });
+      await runMutation({ suites, runs, seed, mutants: wholeNumber('mutants', args.mutants, 1), out });
       return;
     }
     if (args.path !== undefined && args.case === undefined) throw new UserError('--path needs --case');
-    const engines = parseEngines(args.engine);
-    const loadArguments = load.map((file) => ` --load ${file}`).join('');
+    const engines = parseEngines(args.engine ?? project.defaults.engine ?? 'ts');
+    // Replay commands are typed where the user is: `npx gen`, paths relative to here.
+    const here = (file: string): string => {
+      const path = relative(process.cwd(), file);
+      return path === '' ? '.' : path.startsWith('..') ? file : path;
+    };
+    const fileArguments = [
+      ...args.design.map((file) => ` --design ${here(resolve(file))}`),
+      ...args.load.map((file) => ` --load ${here(resolve(file))}`),
+    ].join('');
     const checked = {
       shard: parseShard(args.shard),
       jobs: wholeNumber('jobs', args.jobs, 1),
@@ -139,10 +159,18 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
       engines,
       runs,
       seed,
-      out: args.out,
-      load,
-      replayCommand: (suite, engine, caseIndex, path) =>
-        `node bin/gen.js regress --suite ${suite} --engine ${engine} --seed ${seed} --case ${caseIndex}${path === undefined ? '' : ` --path ${path}`}${loadArguments} --out ${args.out}`,
+      out,
+      sources,
+      replayCommand: (suite, engine, caseIndex, path, folder) =>
+        folder !== undefined
+          ? `npx gen regress --replay ${here(folder)}`
+          : `npx gen regress --suite ${suite} --engine ${engine} --seed ${seed} --case ${caseIndex}${path === undefined ? '' : ` --path ${path}`}${fileArguments} --out ${here(out)}`,
+      simCommand: (top, params, vectors) =>
+        `npx gen sim --top ${top}${Object.entries(params)
+          .map(([name, value]) => ` --param ${name}=${value}`)
+          .join(
+            '',
+          )} --vectors ${here(vectors)}${args.design.map((file) => ` --design ${here(resolve(file))}`).join('')}`,
       ...(args.case === undefined
         ? {}
         : {
@@ -153,11 +181,11 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
           }),
     });
     process.stdout.write(`${summaryTable(results)}\n`);
-    if (args.junit) writeJunit(args.junit, results);
+    if (args.junit) writeJunit(resolve(args.junit), results);
     const failures = results.flatMap((run) => run.failures.map((failure) => ({ run, failure })));
     for (const { run, failure } of failures.slice(0, MAX_LISTED_FAILURES))
       process.stdout.write(
-        `FAIL ${run.suite} on ${run.engine}, case ${failure.caseIndex}: ${failure.message}\n  replay: ${failure.replay}\n${failure.folder ? `  saved: ${failure.folder}\n` : ''}`,
+        `FAIL ${run.suite} on ${run.engine}, case ${failure.caseIndex}: ${failure.message}\n  replay: ${failure.replay}\n${failure.folder ? `  saved: ${here(failure.folder)}\n` : ''}`,
       );
     if (failures.length > MAX_LISTED_FAILURES)
       process.stdout.write(
@@ -166,3 +194,42 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
     if (failures.length > 0) throw new UserError(`${failures.length} failing case(s); see above`);
   },
 };
+
+/**
+ * `--replay FOLDER`: the options that rerun a saved failure (its suite, engine, run seed, case
+ * and shrunk path from case.json), writing its folder again in place. `--design`/`--load` are the
+ * user's (the printed replay command carries those of the original run).
+ */
+function replayArguments(args: RegressArguments): Partial<RegressArguments> {
+  const folder = resolve(args.replay!);
+  const file = join(folder, FAILURE_FILES.case);
+  if (!existsSync(file))
+    throw new UserError(
+      `--replay ${args.replay}: no ${FAILURE_FILES.case} there (give a failure folder, OUT/<suite>-<engine>-<seed>/case-<k>)`,
+    );
+  for (const name of ['suite', 'engine', 'seed', 'case', 'path', 'mutate', 'shard'] as const)
+    if (
+      args[name] !== undefined &&
+      !(name === 'mutate' && args.mutate === false) &&
+      !(name === 'shard' && args.shard === '1/1')
+    )
+      throw new UserError(`--replay takes the ${name} from the folder; leave out --${name}`);
+  let saved: FailureIdentity;
+  try {
+    saved = JSON.parse(readFileSync(file, 'utf8')) as FailureIdentity;
+  } catch (error) {
+    throw new UserError(`${file}: not a failure record (${(error as Error).message})`);
+  }
+  // The folder is OUT/<suite>-<engine>-<seed>/case-<k>: the rerun saves into it again.
+  return {
+    suite: saved.suite,
+    engine: saved.engine,
+    seed: saved.runSeed,
+    case: saved.caseIndex,
+    path: saved.path,
+    out: args.out ?? dirname(dirname(folder)),
+    load: [...args.load, ...(saved.suiteFiles ?? []).map((path) => resolve(projectRoot(), path))].filter(
+      (path, index, all) => all.indexOf(path) === index,
+    ),
+  };
+}

@@ -1,5 +1,7 @@
 import type { CommandModule } from 'yargs';
-import { findTop, parseParams } from '../../registry.ts';
+import { resolve } from 'node:path';
+import { parseParams } from '../../registry.ts';
+import { topOf, withDesigns, type DesignArguments } from '../project.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { topModule, CLOCK_PORT } from '../../../hw/ir/ir.ts';
 import { readVectors, formatVectorValue } from '../../../engines/vectors.ts';
@@ -8,11 +10,11 @@ import type { EngineName } from '../../../engines/engine.ts';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
 
-interface SimArguments {
+interface SimArguments extends DesignArguments {
   top: string;
   param: string[];
   vectors: string;
-  engine: EngineName;
+  engine?: EngineName;
   out?: string;
   vcd?: string;
 }
@@ -21,8 +23,8 @@ interface SimArguments {
 export const simCommand: CommandModule<object, SimArguments> = {
   command: 'sim',
   builder: (yargs) =>
-    yargs
-      .option('top', { type: 'string', demandOption: true, describe: 'registered top (see gen list)' })
+    withDesigns(yargs)
+      .option('top', { type: 'string', demandOption: true, describe: 'top to simulate (see gen list)' })
       .option('param', {
         type: 'string',
         array: true,
@@ -34,11 +36,14 @@ export const simCommand: CommandModule<object, SimArguments> = {
         demandOption: true,
         describe: 'JSON Lines: {"in": {port: value}, "expect"?: {...}} per cycle',
       })
-      .option('engine', { choices: ENGINE_NAMES, default: 'ts' as EngineName, describe: 'simulation engine' })
+      .option('engine', {
+        choices: ENGINE_NAMES,
+        describe: 'simulation engine (default: defaults.engine of gen.config.ts, else ts)',
+      })
       .option('out', { type: 'string', describe: 'write the outputs per cycle as JSON Lines here (default: stdout)' })
       .option('vcd', { type: 'string', describe: 'write a VCD waveform of the run here' }),
   handler: async (args) => {
-    const top = findTop(args.top);
+    const { project, top } = await topOf(args, args.top);
     const design = elaborate(top.definition, parseParams(top, args.param));
     const module = topModule(design);
     const portsOf = (direction: 'input' | 'output'): Map<string, number> =>
@@ -47,12 +52,14 @@ export const simCommand: CommandModule<object, SimArguments> = {
           .filter((port) => port.direction === direction && port.name !== CLOCK_PORT)
           .map((port) => [port.name, port.width]),
       );
+    // Every path is the user's, relative to where they typed it: engines may run in other folders.
+    const vcd = args.vcd === undefined ? undefined : resolve(args.vcd);
     const vectors = readVectors(args.vectors, { inputs: portsOf('input'), outputs: portsOf('output') });
-    const engine = await createEngine(args.engine);
+    const engine = await createEngine(args.engine ?? project.defaults.engine ?? 'ts');
     const run = await engine.run(
       design,
       vectors.map((vector) => vector.inputs),
-      args.vcd ? { vcd: args.vcd } : {},
+      vcd ? { vcd } : {},
     );
     const lines = run.outputs.map((outputs, cycle) =>
       JSON.stringify({
@@ -61,7 +68,7 @@ export const simCommand: CommandModule<object, SimArguments> = {
       }),
     );
     const text = lines.join('\n') + (lines.length > 0 ? '\n' : '');
-    if (args.out) writeFileAtomic(args.out, text);
+    if (args.out) writeFileAtomic(resolve(args.out), text);
     else process.stdout.write(text);
     const mismatches = vectors.flatMap((vector, cycle) =>
       Object.entries(vector.expected ?? {})

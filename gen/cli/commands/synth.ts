@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
@@ -10,15 +10,17 @@ import { nominalVdd, supportedNodes, type Flavor, type Node } from '../../../syn
 import { synthesizeDesign, type SynthesisResult } from '../../../synth/synthesizeDesign.ts';
 import { describeStimulus, type ActivityStimulus } from '../../../synth/activity.ts';
 import type { ComposedModule } from '../../../synth/composedSynthesis.ts';
-import { sparseWorkloadTops, sparseWorkloadVectors } from '../../../synth/workloads/sparseWorkload.ts';
 import { yosysEngines, type YosysEngine } from '../../../synth/yosys.ts';
-import { findTop, parseParams } from '../../registry.ts';
+import { parseParams } from '../../registry.ts';
+import { projectOf, topOf, withDesigns, type DesignArguments } from '../project.ts';
+import type { Project } from '../../project/project.ts';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';
 
-const workloads = ['random', 'zero', 'sparse'] as const;
+/** `design` is the top's own workload from the project config; `sparse` is its older name (Coruscant's are sparse MMA streams). */
+const workloads = ['random', 'zero', 'design', 'sparse'] as const;
 type WorkloadName = (typeof workloads)[number];
 
-interface SynthArgs {
+interface SynthArgs extends DesignArguments {
   verilog?: string[];
   top: string;
   param: string[];
@@ -46,7 +48,7 @@ function readVerilog(paths: readonly string[]): Record<string, string> {
   const files: Record<string, string> = {};
   for (const path of paths) {
     try {
-      files[path] = readFileSync(path, 'utf8');
+      files[path] = readFileSync(resolve(path), 'utf8');
     } catch (error) {
       throw new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
@@ -63,13 +65,13 @@ interface DesignSource {
   readonly registered?: { readonly name: string; readonly params: Record<string, number | boolean | string> };
 }
 
-function designSource(args: SynthArgs): DesignSource {
+async function designSource(args: SynthArgs): Promise<DesignSource> {
   if (args.verilog !== undefined) {
     if (args.param.length > 0)
       throw new UserError('--param applies to registered tops; external Verilog takes its parameters from the source');
     return { files: readVerilog(args.verilog), module: args.top };
   }
-  const top = findTop(args.top);
+  const { top } = await topOf(args, args.top);
   const params = parseParams(top, args.param);
   const design = elaborate(top.definition, params);
   return { files: Object.fromEntries(emitVerilog(design)), module: design.top, registered: { name: top.name, params } };
@@ -77,29 +79,40 @@ function designSource(args: SynthArgs): DesignSource {
 
 /** The stimulus the activity is measured on; sparse streams pruned matrices through the top's ports. */
 /** The workload asked for, or the top's default: sparse for tops that have one (or with --sparsity), random otherwise. */
-function workloadOf(args: SynthArgs, source: DesignSource): WorkloadName {
-  const sparseByDefault = source.registered !== undefined && sparseWorkloadTops.includes(source.registered.name);
-  return args.workload ?? (args.sparsity !== undefined || sparseByDefault ? 'sparse' : 'random');
+function workloadOf(args: SynthArgs, source: DesignSource, project: Project): WorkloadName {
+  const ownByDefault = source.registered !== undefined && project.workloads[source.registered.name] !== undefined;
+  const workload = args.workload ?? (args.sparsity !== undefined || ownByDefault ? 'design' : 'random');
+  return workload === 'sparse' ? 'design' : workload;
 }
 
-function stimulusFor(args: SynthArgs, source: DesignSource): { stimulus: ActivityStimulus; label?: string } {
-  const workload = workloadOf(args, source);
-  if (workload !== 'sparse') {
+function stimulusFor(
+  args: SynthArgs,
+  source: DesignSource,
+  project: Project,
+): { stimulus: ActivityStimulus; label?: string } {
+  const workload = workloadOf(args, source, project);
+  if (workload !== 'design' && workload !== 'sparse') {
     if (args.sparsity !== undefined)
-      throw new UserError(`--sparsity needs the sparse workload, not --workload ${workload}`);
+      throw new UserError(`--sparsity needs the design's sparse workload, not --workload ${workload}`);
     return { stimulus: { workload, cycles: args.cycles, seed: args.seed } };
   }
   if (!source.registered)
-    throw new UserError('--workload sparse needs a registered top (--top NAME without --verilog)');
+    throw new UserError(
+      `--workload ${args.workload ?? 'design'} needs a top of the project (--top NAME without --verilog)`,
+    );
+  const own = project.workloads[source.registered.name];
+  if (!own) {
+    const known = Object.keys(project.workloads);
+    throw new UserError(
+      `${source.registered.name} has no design workload (synthesis.workloads of gen.config.ts${known.length > 0 ? `; tops with one: ${known.join(', ')}` : ''}); use --workload random or zero`,
+    );
+  }
   const sparsity = args.sparsity ?? 0.5;
-  const vectors = sparseWorkloadVectors(source.registered.name, source.registered.params, {
-    sparsity,
-    seed: args.seed,
-    cycles: args.cycles,
-  });
+  const options = { sparsity, seed: args.seed, cycles: args.cycles };
+  const vectors = own.vectors(source.registered.params, options);
   return {
     stimulus: { vectors },
-    label: `${args.cycles} cycles of back-to-back MMAs on Wanda-pruned weights at ${Math.round(sparsity * 100)} % sparsity, random FP16 B (seed ${args.seed})`,
+    label: `${args.cycles} cycles of ${own.describe?.(options) ?? `${source.registered.name}'s design workload`} (seed ${args.seed})`,
   };
 }
 
@@ -107,13 +120,14 @@ function stimulusFor(args: SynthArgs, source: DesignSource): { stimulus: Activit
  * What one instance of a composed module is simulated on: the same workload as the top, through
  * the module's own ports (the sparse one as the decoder would feed that block, e.g. lane 0's stream).
  */
-function composedModules(args: SynthArgs, source: DesignSource): ComposedModule[] {
-  const workload = workloadOf(args, source);
+function composedModules(args: SynthArgs, source: DesignSource, project: Project): ComposedModule[] {
+  const workload = workloadOf(args, source, project);
   return args.compose.map((module) => {
     try {
       const { stimulus, label } = stimulusFor(
         { ...args, workload },
         { files: source.files, module, registered: { name: module, params: {} } },
+        project,
       );
       return { module, stimulus, stimulusLabel: label ?? describeStimulus(stimulus) };
     } catch (error) {
@@ -142,7 +156,7 @@ function writeOutputs(directory: string, result: SynthesisResult, table: string)
 export const synthCommand: CommandModule<object, SynthArgs> = {
   command: 'synth',
   builder: (yargs: Argv) =>
-    yargs
+    withDesigns(yargs)
       .option('top', {
         type: 'string',
         demandOption: true,
@@ -184,11 +198,12 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
       .option('clock', { type: 'number', default: 1, describe: 'clock frequency for power, GHz' })
       .option('workload', {
         choices: workloads,
-        describe: `stimulus simulated to measure switching activity: random inputs, all zero, or sparse MMAs on Wanda-pruned weights (default: sparse for ${sparseWorkloadTops.join(', ')}; random otherwise)`,
+        describe:
+          "stimulus simulated to measure switching activity: random inputs, all zero, or the top's design workload (synthesis.workloads of gen.config.ts; here sparse MMAs on Wanda-pruned weights; `sparse` is its older name). Default: design for tops that have one, random otherwise",
       })
       .option('sparsity', {
         type: 'number',
-        describe: 'weight sparsity of the sparse workload, 0 ≤ S < 1 (default 0.5; implies --workload sparse)',
+        describe: 'weight sparsity of the design workload, 0 ≤ S < 1 (default 0.5; implies --workload design)',
       })
       .option('cycles', {
         type: 'number',
@@ -248,8 +263,9 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
     for (const name of ['top', 'workload', 'sparsity'] as const)
       if (Array.isArray(args[name])) throw new UserError(`give --${name} once`);
     const node = args.node as Node;
-    const source = designSource(args);
-    const { stimulus, label } = stimulusFor(args, source);
+    const project = await projectOf(args);
+    const source = await designSource(args);
+    const { stimulus, label } = stimulusFor(args, source, project);
     const result = await synthesizeDesign(source.files, source.module, {
       engine: args.engine,
       clockGhz: args.clock,
@@ -259,13 +275,13 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
       source: { node: 45, flavor: args.flavor, vdd: args['source-vdd'] },
       target: { node, flavor: args.flavor, vdd: args.vdd ?? nominalVdd[node] },
       timingEngine: args.timing,
-      compose: composedModules(args, source),
+      compose: composedModules(args, source, project),
       ...(args['clock-port'] !== undefined ? { clock: args['clock-port'] } : {}),
       ...(args['reset-port'] !== undefined ? { reset: args['reset-port'] } : {}),
     });
     const table = formatSynthReport(result.report);
     process.stdout.write(args.json ? `${JSON.stringify(result.report, null, 2)}\n` : table);
-    if (args.svg !== undefined) writeFileAtomic(args.svg, reportChartSvg(result.report));
-    if (args.out !== undefined) writeOutputs(args.out, result, table);
+    if (args.svg !== undefined) writeFileAtomic(resolve(args.svg), reportChartSvg(result.report));
+    if (args.out !== undefined) writeOutputs(resolve(args.out), result, table);
   },
 };

@@ -1,0 +1,72 @@
+/**
+ * Loading a user's module file (a design, a suite file, a project config) at run time: .js/.mjs
+ * with Node's own import, TypeScript (.ts/.mts/.cts) through tsx's API, so a project needs no
+ * build step and the framework's installed (compiled) code loads it just the same.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { UserError } from '../../common/errors.ts';
+
+/**
+ * A design, suite or config file that cannot be used: missing, not valid code, exporting nothing
+ * usable, or clashing with another. `gen` prints the one line and exits 2 (1 is a failed check).
+ */
+export class ModuleFileError extends UserError {
+  readonly exitCode = 2;
+
+  constructor(
+    readonly file: string,
+    detail: string,
+  ) {
+    super(`${file}: ${detail}`);
+  }
+}
+
+const TYPESCRIPT = new Set(['.ts', '.mts', '.cts', '.tsx']);
+const JAVASCRIPT = new Set(['.js', '.mjs', '.cjs']);
+
+let tsxRegistered: Promise<void> | undefined;
+
+/**
+ * tsx's loader hooks, registered once per thread (they also apply to what the user's file imports,
+ * e.g. its own .ts helpers). Registered globally rather than through `tsImport`'s namespaces: one
+ * module instance per file keeps a design and the framework it imports a single copy, and stack
+ * frames (source locations in the Verilog) name the real file and line.
+ */
+function ensureTypeScript(): Promise<void> {
+  tsxRegistered ??= import('tsx/esm/api').then((tsx) => {
+    tsx.register();
+  });
+  return tsxRegistered;
+}
+
+/** The first line of an error's message, with the file's URL spelled as its path. */
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n').find((line) => line.trim() !== '') ?? text).trim();
+}
+
+/**
+ * Imports `file` (relative to the working directory) and returns its exports. A missing file, a
+ * file of another kind, or one that fails to load (syntax error, failing import, exception at top
+ * level) is a ModuleFileError naming `shown` (the path as the user wrote it, by default `file`).
+ */
+export async function importModuleFile(file: string, shown: string = file): Promise<Record<string, unknown>> {
+  const path = resolve(file);
+  if (!existsSync(path)) throw new ModuleFileError(shown, 'no such file');
+  if (!statSync(path).isFile()) throw new ModuleFileError(shown, 'not a file');
+  const extension = extname(path);
+  if (!TYPESCRIPT.has(extension) && !JAVASCRIPT.has(extension))
+    throw new ModuleFileError(
+      shown,
+      `not a module file (.ts, .mts, .js or .mjs), got '${extension || 'no extension'}'`,
+    );
+  if (TYPESCRIPT.has(extension)) await ensureTypeScript();
+  try {
+    return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof ModuleFileError) throw error;
+    throw new ModuleFileError(shown, `cannot load: ${firstLine(error)}`);
+  }
+}
