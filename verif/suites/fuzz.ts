@@ -25,8 +25,9 @@ function stimulusOf(fuzzCase: FuzzCase): PortValues[] {
 
 /**
  * The cross-engine property of the framework itself (verif/fuzz): a random design (every IR
- * operator, widths 1–80, registers, instances) gives on the engine what the plain netlist
- * interpreter gives. Each case is its own design, hence its own build: heavy on Verilator.
+ * operator, widths 1–80, registers, instances, when chains, memories) gives on the engine what
+ * the plain netlist interpreter gives. Each case is its own design, hence its own build: heavy
+ * on Verilator.
  */
 export const fuzzSuites: readonly RegressSuite[] = [
   defineSuite({
