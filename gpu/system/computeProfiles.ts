@@ -17,7 +17,7 @@ export interface ComputeProfile {
   /**
    * How many of the project's MmaUnits (docs/spec.md §4.2: 128 MACs per cycle per sub-core) one sub-core's
    * tensor hardware equals on this GPU — the paper scales its Volta-derived core "to the
-   * throughput of each generation" (seed 000 §3.3).
+   * throughput of each generation" (the paper, §3.3).
    */
   readonly mmaUnitsPerSubCore: number;
   /** Cycles of a block-wide barrier (__syncthreads) with all warps arriving together. */

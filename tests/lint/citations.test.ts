@@ -1,6 +1,6 @@
 /**
  * Citations lead somewhere in the repository: every `docs/spec.md §N` names a section that
- * docs/spec.md has, every `reference/facts.md §N` / `memory.md §N` one that docs/reference has,
+ * docs/spec.md has, every `facts.md §N`, `memory.md §N`, `h200-silicon.md §N` one that docs/reference has,
  * nothing cites a document outside the repository, and relative links in the Markdown resolve.
  * docs/architecture.md's layer table is the LAYERS table `make lint` enforces.
  */
@@ -60,14 +60,17 @@ describe('citations', () => {
     expect(cited.filter(({ section }) => !sections.has(section))).toEqual([]);
   });
 
-  it('name sections docs/reference/facts.md and docs/reference/memory.md have', () => {
+  it('name sections docs/reference/facts.md, memory.md and h200-silicon.md have', () => {
     const facts = sectionsOf('docs/reference/facts.md');
     const memory = sectionsOf('docs/reference/memory.md');
     const factCitations = citations(/facts\.md (?:§|section )([0-9]+[a-z]?)/g);
-    const memoryCitations = citations(/memory\.md §([0-9]+[a-z]?)/g);
+    const memoryCitations = citations(/(?<!-)memory\.md §([0-9]+[a-z]?)/g);
+    const silicon = sectionsOf('docs/reference/h200-silicon.md');
+    const siliconCitations = citations(/h200-silicon\.md §([0-9]+)/g);
     expect(factCitations.length + memoryCitations.length).toBeGreaterThan(20);
     expect(factCitations.filter(({ section }) => !facts.has(section))).toEqual([]);
     expect(memoryCitations.filter(({ section }) => !memory.has(section))).toEqual([]);
+    expect(siliconCitations.filter(({ section }) => !silicon.has(section))).toEqual([]);
   });
 
   it('never point outside the repository', () => {
