@@ -52,6 +52,49 @@ export interface DivergenceReport {
   readonly mismatchedWidths: readonly string[];
   /** Undefined when the compared signals never differ. */
   readonly divergence?: Divergence;
+  /**
+   * How long each trace is: end times in the finer timescale (`time` alignment) or clock cycles
+   * (`cycle` alignment, unit `cycles`). The comparison stops at the shorter one, so a trace cut short (a run that
+   * died, a full disk) agrees with the prefix of a good one: `coverageProblems` names that.
+   */
+  readonly length: { readonly unit: string; readonly a: number; readonly b: number };
+}
+
+/** What the caller explicitly accepts not being compared. */
+export interface CoverageAllowance {
+  /** Compare only up to the end of the shorter trace. */
+  readonly shorter?: boolean;
+  /** Compare only the signals both traces have, with the same width. */
+  readonly commonSignals?: boolean;
+}
+
+/** Names listed in a message before `and N more`. */
+const NAMES_SHOWN = 5;
+const someNames = (names: readonly string[]): string =>
+  names.length <= NAMES_SHOWN
+    ? names.join(', ')
+    : `${names.slice(0, NAMES_SHOWN).join(', ')} and ${names.length - NAMES_SHOWN} more`;
+
+/**
+ * Why "no divergence" would not mean "the same": traces of different lengths, signals only one
+ * trace has, signals of different widths. Empty when the comparison covered both traces whole
+ * (or the caller allowed what it skipped).
+ */
+export function coverageProblems(report: DivergenceReport, allow: CoverageAllowance = {}): string[] {
+  const problems: string[] = [];
+  const { length } = report;
+  if (!allow.shorter && length.a !== length.b)
+    problems.push(
+      length.unit === 'cycles'
+        ? `A has ${length.a} cycles and B ${length.b} (a trace cut short?)`
+        : `A ends at ${length.a}${length.unit} and B at ${length.b}${length.unit} (a trace cut short?)`,
+    );
+  if (!allow.commonSignals) {
+    if (report.onlyInA.length > 0) problems.push(`only in A: ${someNames(report.onlyInA)}`);
+    if (report.onlyInB.length > 0) problems.push(`only in B: ${someNames(report.onlyInB)}`);
+    if (report.mismatchedWidths.length > 0) problems.push(`different widths: ${someNames(report.mismatchedWidths)}`);
+  }
+  return problems;
 }
 
 interface Pair {
@@ -79,7 +122,39 @@ export function findDivergence(a: VcdTrace, b: VcdTrace, options: DivergenceOpti
     options.align === 'cycle'
       ? firstCycleDivergence(a, b, pairs, equal, options)
       : firstTimeDivergence(a, b, pairs, equal, options);
-  return { compared: pairs.length, onlyInA, onlyInB, mismatchedWidths, ...(divergence ? { divergence } : {}) };
+  const length = options.align === 'cycle' ? cycleLengths(a, b, options) : timeLengths(a, b);
+  return {
+    compared: pairs.length,
+    onlyInA,
+    onlyInB,
+    mismatchedWidths,
+    length,
+    ...(divergence ? { divergence } : {}),
+  };
+}
+
+/** The finer of the two timescales, and each trace's factor to it. */
+function commonTimescale(a: VcdTrace, b: VcdTrace): { timescale: Timescale; scaleA: number; scaleB: number } {
+  const timescale = a.timescale.femtoseconds <= b.timescale.femtoseconds ? a.timescale : b.timescale;
+  return {
+    timescale,
+    scaleA: a.timescale.femtoseconds / timescale.femtoseconds,
+    scaleB: b.timescale.femtoseconds / timescale.femtoseconds,
+  };
+}
+
+function timeLengths(a: VcdTrace, b: VcdTrace): DivergenceReport['length'] {
+  const { timescale, scaleA, scaleB } = commonTimescale(a, b);
+  const factor = timescale.magnitude;
+  return { unit: timescale.unit, a: a.endTime * scaleA * factor, b: b.endTime * scaleB * factor };
+}
+
+function cycleLengths(a: VcdTrace, b: VcdTrace, options: DivergenceOptions): DivergenceReport['length'] {
+  return {
+    unit: 'cycles',
+    a: cycleEdges(a, resolveCycles(a, options.cyclesA)).length,
+    b: cycleEdges(b, resolveCycles(b, options.cyclesB)).length,
+  };
 }
 
 /** Names for matching: full names without the stripped prefix; signals outside the prefix keep their names. */
@@ -148,9 +223,7 @@ function firstTimeDivergence(
   equal: Equality,
   options: DivergenceOptions,
 ): Divergence | undefined {
-  const timescale = a.timescale.femtoseconds <= b.timescale.femtoseconds ? a.timescale : b.timescale;
-  const scaleA = a.timescale.femtoseconds / timescale.femtoseconds;
-  const scaleB = b.timescale.femtoseconds / timescale.femtoseconds;
+  const { timescale, scaleA, scaleB } = commonTimescale(a, b);
   // Past the end of the shorter trace there is nothing to compare with; its last time stamp
   // often only marks the end (VcdWriter, Icarus), so it counts only when both traces end there.
   const endA = a.endTime * scaleA;

@@ -1,7 +1,12 @@
 import type { CommandModule } from 'yargs';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
-import { divergencePicture, findDivergence, type DivergenceReport } from '../../../waves/divergence.ts';
+import {
+  coverageProblems,
+  divergencePicture,
+  findDivergence,
+  type DivergenceReport,
+} from '../../../waves/divergence.ts';
 import type { CycleSpec } from '../../../waves/sampling.ts';
 import { globToRegExp } from '../../../waves/signalSelect.ts';
 import { readVcdFile, type VcdSignal, type VcdTrace } from '../../../waves/vcdReader.ts';
@@ -29,6 +34,8 @@ interface DiffArgs {
   'clock-a'?: string;
   'clock-b'?: string;
   'x-matches-any': boolean;
+  shorter: boolean;
+  'common-signals': boolean;
   svg?: string;
   png?: string;
 }
@@ -143,6 +150,17 @@ const diff: CommandModule<object, DiffArgs> = {
         default: false,
         describe: 'a bit that is x or z in either trace matches anything (2-state vs 4-state simulators)',
       })
+      .option('shorter', {
+        type: 'boolean',
+        default: false,
+        describe: 'compare only up to the end of the shorter trace (by default traces of different lengths fail)',
+      })
+      .option('common-signals', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'compare only the signals both traces have with the same width (by default a missing or resized signal fails)',
+      })
       .option('svg', { type: 'string', describe: 'on divergence, draw the cycles around it here (SVG)' })
       .option('png', {
         type: 'string',
@@ -165,6 +183,12 @@ const diff: CommandModule<object, DiffArgs> = {
     const unmatched = `compared ${report.compared} signals; ${report.onlyInA.length} only in A, ${report.onlyInB.length} only in B, ${report.mismatchedWidths.length} of different widths`;
     const divergence = report.divergence;
     if (!divergence) {
+      // No difference in what was compared is no pass if part of either trace was not compared.
+      const problems = coverageProblems(report, { shorter: argv.shorter, commonSignals: argv['common-signals'] });
+      if (problems.length > 0)
+        throw new UserError(
+          `${argv.a} and ${argv.b} do not cover the same: ${problems.join('; ')} (--shorter / --common-signals narrow the comparison)`,
+        );
       process.stdout.write(`identical (${unmatched})\n`);
       return;
     }
