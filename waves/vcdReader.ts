@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { FileFormatError, UserError } from '../common/errors.ts';
 import { parseTimescale, type Timescale } from './timescale.ts';
 import { extendBits } from './vcdValues.ts';
@@ -105,6 +105,17 @@ const MAX_COMMAND_CHARACTERS = 1 << 16;
 /** Longest line we accept (a 16-Mbit vector); beyond, the file is garbage. */
 const MAX_LINE_CHARACTERS = 1 << 24;
 const WIDTH_LIMIT = 1 << 24;
+/**
+ * Limits that bound a reader's time and memory before the work (docs/hardening.md): nesting
+ * deeper than any design (a 10^5-deep file made `wave list` indent quadratically), more signals
+ * than fit comfortably (each costs a few hundred bytes; 10^7 took 4.3 GB), files larger than the
+ * traces the framework writes by orders of magnitude.
+ */
+export const VCD_LIMITS = {
+  scopeDepth: 1024,
+  signals: 1 << 20,
+  fileBytes: 2 ** 32,
+} as const;
 const CHUNK_BYTES = 1 << 20;
 const SCALAR_VALUE = /^[01xzXZ]$/;
 const VECTOR_VALUE = /^[01xzXZ]+$/;
@@ -121,6 +132,14 @@ export function readVcdFile(path: string, options: VcdReadOptions = {}): VcdTrac
     throw cannotRead(error);
   }
   try {
+    let size: number;
+    try {
+      size = fstatSync(fd).size;
+    } catch (error) {
+      throw cannotRead(error);
+    }
+    if (size > VCD_LIMITS.fileBytes)
+      throw new UserError(`${path}: ${size} bytes, more than the ${VCD_LIMITS.fileBytes / 2 ** 30} GiB a VCD may have`);
     const parser = new VcdParser(path, options);
     const chunk = Buffer.alloc(CHUNK_BYTES);
     for (;;) {
@@ -160,6 +179,8 @@ class VcdParser {
   private inHeader = true;
   private command: PendingCommand | undefined;
   private readonly scope: string[] = [];
+  /** The current scope path as one shared array: signals of one scope share it instead of each copying it. */
+  private scopePath: readonly string[] = [];
   private readonly signals: VcdSignal[] = [];
   private readonly widths = new Map<string, { width: number; kind: VcdSignalKind }>();
   private readonly changes = new Map<string, VcdChanges>();
@@ -275,11 +296,15 @@ class VcdParser {
         const [type, name] = tokens;
         if (tokens.length !== 2 || type === undefined || name === undefined || !SCOPE_TYPES.has(type))
           this.fail(`bad $scope '${printable(text)}'`, line);
+        if (this.scope.length >= VCD_LIMITS.scopeDepth)
+          this.fail(`scopes nested deeper than ${VCD_LIMITS.scopeDepth}`, line);
         this.scope.push(name);
+        this.scopePath = [...this.scope];
         return;
       }
       case 'upscope':
         if (tokens.length !== 0 || this.scope.pop() === undefined) this.fail('$upscope without an open $scope', line);
+        this.scopePath = [...this.scope];
         return;
       case 'var':
         this.declareVar(tokens, line);
@@ -309,9 +334,10 @@ class VcdParser {
     const known = this.widths.get(id);
     if (known && (known.width !== width || known.kind !== kind))
       this.fail(`$var ${printable(name)} reuses id code ${id} with a different width or type`, line);
+    if (this.signals.length >= VCD_LIMITS.signals) this.fail(`more than ${VCD_LIMITS.signals} signals`, line);
     const signal: VcdSignal = {
       id,
-      path: [...this.scope],
+      path: this.scopePath,
       name,
       fullName: [...this.scope, name].join('.'),
       width,
