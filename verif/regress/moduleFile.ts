@@ -41,9 +41,14 @@ function ensureTypeScript(): Promise<void> {
   return tsxRegistered;
 }
 
-/** The first line of an error's message, with the file's URL spelled as its path. */
+/**
+ * What went wrong, in one line: a compile error as `line L:C: message` (esbuild's report, behind
+ * tsx, starts with "Transform failed" and names the position on a later line), else the first line.
+ */
 function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
+  const compile = /:(\d+):(\d+): ERROR: (.*)/.exec(text);
+  if (compile) return `line ${compile[1]}:${compile[2]}: ${compile[3]!.trim()}`;
   return (text.split('\n').find((line) => line.trim() !== '') ?? text).trim();
 }
 
