@@ -1,4 +1,4 @@
-import { barChartSvg } from '../common/svgChart.ts';
+import { barChartSvg } from '../common/charts.ts';
 import { figure } from './figure.ts';
 import type { ComponentReport, SynthReport } from './componentReport.ts';
 
@@ -66,11 +66,13 @@ export function formatSynthReport(report: SynthReport): string {
   ].join('\n');
 }
 
-/** Area and power of every row (the whole design first) as two bar charts stacked in one SVG document. */
+/**
+ * Area and power of every row (the whole design first) as two horizontal bar charts stacked in
+ * one SVG document; sideways bars give every component name its own line.
+ */
 export function reportChartSvg(report: SynthReport): string {
   const categories = report.components.map(label);
-  const width = Math.max(640, 150 * categories.length + 280);
-  const height = 360;
+  const width = 720;
   const node = `${report.target.node} nm`;
   const charts = [
     barChartSvg({
@@ -78,12 +80,12 @@ export function reportChartSvg(report: SynthReport): string {
       xLabel: 'component',
       yLabel: 'area (µm²)',
       categories,
+      horizontal: true,
       series: [
         { name: '45 nm', values: report.components.map((row) => row.area45) },
         { name: node, values: report.components.map((row) => row.areaTarget) },
       ],
       width,
-      height,
     }),
     barChartSvg({
       title: `Power of ${report.top} at ${report.clockGhz} GHz`,
@@ -95,13 +97,17 @@ export function reportChartSvg(report: SynthReport): string {
         { name: 'dynamic 45 nm', values: report.components.map((row) => row.power45.dynamicUw) },
         { name: `total ${node}`, values: report.components.map((row) => row.totalUwTarget) },
       ],
+      horizontal: true,
       width,
-      height,
     }),
   ];
   // Each chart is a standalone document; nested <svg> elements stack them without re-drawing anything.
-  const nested = charts.map((chart, index) =>
-    chart.replace(/^<\?xml[^>]*>\n/, '').replace('<svg ', `<svg y="${index * height}" `),
-  );
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${2 * height}" viewBox="0 0 ${width} ${2 * height}">\n${nested.join('')}</svg>\n`;
+  const heights = charts.map((chart) => Number(/<svg[^>]* height="(\d+(?:\.\d+)?)"/.exec(chart)?.[1] ?? 0));
+  let top = 0;
+  const nested = charts.map((chart, index) => {
+    const placed = chart.replace(/^<\?xml[^>]*>\n/, '').replace('<svg ', `<svg y="${top}" `);
+    top += heights[index]!;
+    return placed;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${top}" viewBox="0 0 ${width} ${top}">\n${nested.join('')}</svg>\n`;
 }

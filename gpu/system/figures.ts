@@ -1,4 +1,4 @@
-import { barChartSvg, lineChartSvg } from '../../common/svgChart.ts';
+import { barChartSvg, lineChartSvg } from '../../common/charts.ts';
 import { SPMM_KERNELS, type SpmmKernel } from './kernels.ts';
 import type { SweepResult } from './sweep.ts';
 import type { KernelTiming } from './timingModel.ts';
@@ -77,6 +77,7 @@ export function sweepFigures(result: SweepResult): Record<string, string> {
     figures['speedup-vs-n.svg'] = lineChartSvg({
       title: `Speedup over dense vs N, ${shapeName(first)} at ${percent(targetOf(first))}, ${result.profile} (cf. paper Fig. 24b)`,
       xLabel: 'N (batch)',
+      xScale: 'log',
       yLabel: 'speedup over dense',
       yIncludes: [0],
       referenceLines: [{ y: 1, label: 'dense' }],
