@@ -16,7 +16,9 @@ import type { Fp16Matrix } from '../matrix.ts';
  * Deviations from the reference, both forced by docs/spec.md: an element is zero iff its bits are 0x0000
  * (the reference tests `__half2float(v) != 0`, which also drops −0; we keep −0 = 0x8000 as a
  * value so round trips are bit-exact), and M need not be a multiple of 64 (the last row block is
- * padded with zero rows; the reference truncates).
+ * padded with zero rows; the reference's `rows / 64` silently drops the partial block).
+ * `cudaReferenceMatrix` undoes both, so encoding its result gives the reference's bytes
+ * (`gen formats encode --compat cuda`).
  */
 export interface KernelFormat {
   readonly rows: number;
@@ -141,4 +143,32 @@ export function popcount32(word: number): number {
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   x = (x + (x >>> 4)) & 0x0f0f0f0f;
   return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/** What making a matrix encodable exactly as the reference encoder would changed. */
+export interface CudaReferenceMatrix {
+  /** The matrix the reference encodes: −0 turned into +0, rows past the last full 64-row block dropped. */
+  readonly matrix: Fp16Matrix;
+  /** Elements that were −0 (0x8000), now 0x0000: the reference treats them as zero. */
+  readonly negativeZeros: number;
+  /** Rows of a partial last row block (M mod 64), not in `matrix`. */
+  readonly droppedRows: number;
+}
+
+/**
+ * The matrix as `InitSparseMatrixA_API_bmp_real` sees it: its zero test `__half2float(v) != 0`
+ * also drops −0, and its `rows / 64` tile count leaves out a partial last row block.
+ * `encodeKernelFormat` of the result is byte for byte the reference encoder's output.
+ */
+export function cudaReferenceMatrix(matrix: Fp16Matrix): CudaReferenceMatrix {
+  const rows = Math.floor(matrix.rows / KERNEL_TILE_ROWS) * KERNEL_TILE_ROWS;
+  const bits = matrix.bits.slice(0, rows * matrix.cols);
+  let negativeZeros = 0;
+  for (let i = 0; i < bits.length; i++) {
+    if (bits[i] === 0x8000) {
+      bits[i] = 0;
+      negativeZeros++;
+    }
+  }
+  return { matrix: { rows, cols: matrix.cols, bits }, negativeZeros, droppedRows: matrix.rows - rows };
 }

@@ -8,7 +8,14 @@ import { KERNEL_TILE_ROWS, kernelRowBlocks, kernelTileWords, popcount64, type Ke
 /**
  * The kernel format on disk, for exchange with the CUDA implementation: a directory holding the
  * three arrays exactly as the kernel takes them (little-endian, no headers, so a C program can
- * `fread` them straight into `uint64_t*` / `uint32_t*`), plus `header.json` with the shape.
+ * `fread` them straight into `uint64_t*` / `uint32_t*`), plus `header.json` with the shape. The
+ * reference encoder writes no header: such a directory is read when the shape is given instead.
+ *
+ * Device-side padding: the reference kernel loads each tile's values 16 bytes (one uint4) at a
+ * time and, for a tile whose nonzero count is a multiple of 8, issues one more load past the
+ * tile's end; for the last tile that is past the end of the array. `devicePadding` appends those
+ * 16 zero bytes (4 words) to values.bin so a buffer sized from the file is never over-read; the
+ * offsets do not count them, and readers accept the file with or without them.
  */
 export const KERNEL_FILES = {
   header: 'header.json',
@@ -17,18 +24,53 @@ export const KERNEL_FILES = {
   values: 'values.bin',
 } as const;
 
+/** Zero words `devicePadding` appends to values.bin: one 16-byte vector load. */
+export const DEVICE_PADDING_WORDS = 4;
+
+/** The three arrays every tiled format here is stored as: uint64 bitmaps, uint32 prefix offsets, uint32 packed values. */
+export interface TileArrays {
+  readonly rows: number;
+  readonly cols: number;
+  readonly bitmaps: BigUint64Array;
+  readonly offsets: Uint32Array;
+  readonly values: Uint32Array;
+}
+
+/** What distinguishes one tiled format's files from another's. */
+export interface TileFileLayout {
+  /** `format` field of header.json. */
+  readonly tag: string;
+  /** Tiles of a rows×cols matrix. */
+  tiles(rows: number, cols: number): number;
+  /** Bits of tile t that lie outside the matrix (must be clear), as a mask. */
+  outsideMask(tile: number, rows: number, cols: number): bigint;
+  /** How the outside bits are named in an error: "rows past M=3". */
+  outsideName(rows: number, cols: number): string;
+}
+
+export interface WriteTileOptions {
+  /** Append DEVICE_PADDING_WORDS zero words to values.bin (see above). */
+  readonly devicePadding?: boolean;
+}
+
+export interface ReadTileOptions {
+  /** The shape, for a directory without header.json (as the CUDA encoder leaves it). */
+  readonly shape?: { readonly rows: number; readonly cols: number };
+}
+
 const FORMAT_TAG = 'coruscant-kernel-format';
 const FORMAT_VERSION = 1;
 
-interface KernelHeader {
-  format: typeof FORMAT_TAG;
+interface TileHeader {
+  format: string;
   version: number;
   rows: number;
   cols: number;
   tiles: number;
   valueWords: number;
+  /** Zero words after the last tile's values (device padding); absent = 0. */
+  paddingWords?: number;
 }
-
 function littleEndianBytes(array: BigUint64Array | Uint32Array): Uint8Array {
   const bytes = new Uint8Array(array.byteLength);
   const view = new DataView(bytes.buffer);
@@ -38,31 +80,40 @@ function littleEndianBytes(array: BigUint64Array | Uint32Array): Uint8Array {
 }
 
 /**
- * Writes the format into directory `dir`. The whole directory appears at once: it is built under
+ * Writes the arrays into directory `dir`. The whole directory appears at once: it is built under
  * a temporary sibling name and renamed into place, so a reader never sees a mix of old and new
  * arrays. An existing directory is replaced only if it holds nothing but these files.
  */
-export function writeKernelFormatDir(dir: string, format: KernelFormat): void {
+export function writeTileArraysDir(
+  dir: string,
+  layout: TileFileLayout,
+  arrays: TileArrays,
+  options: WriteTileOptions = {},
+): void {
   if (existsSync(dir)) {
     const foreign = readdirSync(dir).filter((name) => !Object.values(KERNEL_FILES).includes(name as never));
     if (!statSync(dir).isDirectory() || foreign.length > 0) {
-      throw new UserError(`${dir}: exists and is not a kernel-format directory; refusing to overwrite it`);
+      throw new UserError(`${dir}: exists and is not a ${layout.tag} directory; refusing to overwrite it`);
     }
   }
   const temporary = join(dirname(dir), `.${basename(dir)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const header: KernelHeader = {
-    format: FORMAT_TAG,
+  const paddingWords = options.devicePadding ? DEVICE_PADDING_WORDS : 0;
+  const header: TileHeader = {
+    format: layout.tag,
     version: FORMAT_VERSION,
-    rows: format.rows,
-    cols: format.cols,
-    tiles: format.bitmaps.length,
-    valueWords: format.values.length,
+    rows: arrays.rows,
+    cols: arrays.cols,
+    tiles: arrays.bitmaps.length,
+    valueWords: arrays.values.length,
+    ...(paddingWords > 0 ? { paddingWords } : {}),
   };
+  const values = new Uint32Array(arrays.values.length + paddingWords);
+  values.set(arrays.values);
   try {
     mkdirSync(temporary, { recursive: true });
-    writeFileAtomic(join(temporary, KERNEL_FILES.bitmaps), littleEndianBytes(format.bitmaps));
-    writeFileAtomic(join(temporary, KERNEL_FILES.offsets), littleEndianBytes(format.offsets));
-    writeFileAtomic(join(temporary, KERNEL_FILES.values), littleEndianBytes(format.values));
+    writeFileAtomic(join(temporary, KERNEL_FILES.bitmaps), littleEndianBytes(arrays.bitmaps));
+    writeFileAtomic(join(temporary, KERNEL_FILES.offsets), littleEndianBytes(arrays.offsets));
+    writeFileAtomic(join(temporary, KERNEL_FILES.values), littleEndianBytes(values));
     writeFileAtomic(join(temporary, KERNEL_FILES.header), `${JSON.stringify(header, null, 2)}\n`);
     const previous = existsSync(dir) ? `${temporary}.old` : undefined;
     if (previous) renameSync(dir, previous);
@@ -75,6 +126,25 @@ export function writeKernelFormatDir(dir: string, format: KernelFormat): void {
   }
 }
 
+/** Mask of the bitmap bits that belong to rows past M in the last (padded) row block. */
+function paddingRowsMask(rows: number): bigint {
+  const used = rows - (kernelRowBlocks(rows) - 1) * KERNEL_TILE_ROWS;
+  return used >= KERNEL_TILE_ROWS ? 0n : (1n << BigInt(KERNEL_TILE_ROWS - used)) - 1n;
+}
+
+/** The kernel format's files: 64×1 column tiles, MSB-first bitmaps (kernelFormat.ts). */
+export const KERNEL_FILE_LAYOUT: TileFileLayout = {
+  tag: FORMAT_TAG,
+  tiles: (rows, cols) => kernelRowBlocks(rows) * cols,
+  outsideMask: (tile, rows, cols) => (tile >= (kernelRowBlocks(rows) - 1) * cols ? paddingRowsMask(rows) : 0n),
+  outsideName: (rows) => `rows past M=${rows}`,
+};
+
+/** Writes the kernel format into directory `dir` (see writeTileArraysDir). */
+export function writeKernelFormatDir(dir: string, format: KernelFormat, options: WriteTileOptions = {}): void {
+  writeTileArraysDir(dir, KERNEL_FILE_LAYOUT, format, options);
+}
+
 function readBytes(file: string): Uint8Array {
   try {
     return readFileSync(file);
@@ -83,7 +153,7 @@ function readBytes(file: string): Uint8Array {
   }
 }
 
-function readHeader(file: string): KernelHeader {
+function readHeader(file: string, layout: TileFileLayout): TileHeader {
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder().decode(readBytes(file)));
@@ -91,31 +161,30 @@ function readHeader(file: string): KernelHeader {
     if (error instanceof FileFormatError) throw error;
     throw new FileFormatError(file, `not valid JSON (${(error as Error).message})`);
   }
-  const header = parsed as Partial<KernelHeader> | null;
-  if (typeof header !== 'object' || header === null || header.format !== FORMAT_TAG) {
-    throw new FileFormatError(file, `not a ${FORMAT_TAG} header`);
+  const header = parsed as Partial<TileHeader> | null;
+  if (typeof header !== 'object' || header === null || header.format !== layout.tag) {
+    throw new FileFormatError(file, `not a ${layout.tag} header`);
   }
   if (header.version !== FORMAT_VERSION)
     throw new FileFormatError(file, `unsupported version ${String(header.version)}`);
-  for (const key of ['rows', 'cols', 'tiles', 'valueWords'] as const) {
+  for (const key of ['rows', 'cols', 'tiles', 'valueWords', 'paddingWords'] as const) {
     const value = header[key];
+    if (key === 'paddingWords' && value === undefined) continue;
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
       throw new FileFormatError(file, `"${key}" must be a non-negative integer`);
     }
   }
-  const full = header as KernelHeader;
-  if (full.tiles !== kernelRowBlocks(full.rows) * full.cols) {
-    throw new FileFormatError(
-      file,
-      `"tiles" is ${full.tiles} but a ${full.rows}×${full.cols} matrix has ${kernelRowBlocks(full.rows) * full.cols}`,
-    );
+  const full = header as TileHeader;
+  const tiles = layout.tiles(full.rows, full.cols);
+  if (full.tiles !== tiles) {
+    throw new FileFormatError(file, `"tiles" is ${full.tiles} but a ${full.rows}×${full.cols} matrix has ${tiles}`);
   }
   return full;
 }
 
 /** Opens a little-endian array file and checks it holds exactly `count` elements. */
-function arrayView(file: string, elementBytes: number, count: number): DataView {
-  const bytes = readBytes(file);
+function arrayView(file: string, elementBytes: number, count: number, read?: Uint8Array): DataView {
+  const bytes = read ?? readBytes(file);
   if (bytes.byteLength !== elementBytes * count) {
     throw new FileFormatError(
       file,
@@ -132,41 +201,69 @@ function readUint64s(file: string, count: number): BigUint64Array {
   return out;
 }
 
-function readUint32s(file: string, count: number): Uint32Array {
-  const view = arrayView(file, 4, count);
+function readUint32s(file: string, count: number, read?: Uint8Array): Uint32Array {
+  const view = arrayView(file, 4, count, read);
   const out = new Uint32Array(count);
   for (let i = 0; i < count; i++) out[i] = view.getUint32(i * 4, true);
   return out;
 }
 
-/** Mask of the bitmap bits that belong to rows past M in the last (padded) row block. */
-function paddingRowsMask(rows: number): bigint {
-  const used = rows - (kernelRowBlocks(rows) - 1) * KERNEL_TILE_ROWS;
-  return used >= KERNEL_TILE_ROWS ? 0n : (1n << BigInt(KERNEL_TILE_ROWS - used)) - 1n;
-}
-
 /**
- * Reads a directory written by writeKernelFormatDir (or by the CUDA side) and checks it is a
- * consistent encoding: sizes match the header, offsets agree with the bitmaps' popcounts and the
- * ×8-halves padding, padding is zero, and padded rows carry no bits. Any violation is a
- * FileFormatError naming the file and byte offset.
+ * Reads a directory written by writeTileArraysDir (or, given the shape, by the CUDA side) and
+ * checks it is a consistent encoding: sizes match the shape, offsets agree with the bitmaps'
+ * popcounts and the ×8-halves padding, padding is zero (device padding included), and bits
+ * outside the matrix are clear. Any violation is a FileFormatError naming the file and byte offset.
  */
-export function readKernelFormatDir(dir: string): KernelFormat {
-  const header = readHeader(join(dir, KERNEL_FILES.header));
+export function readTileArraysDir(dir: string, layout: TileFileLayout, options: ReadTileOptions = {}): TileArrays {
+  const headerFile = join(dir, KERNEL_FILES.header);
   const bitmapsFile = join(dir, KERNEL_FILES.bitmaps);
   const offsetsFile = join(dir, KERNEL_FILES.offsets);
   const valuesFile = join(dir, KERNEL_FILES.values);
-  const bitmaps = readUint64s(bitmapsFile, header.tiles);
-  const offsets = readUint32s(offsetsFile, header.tiles + 1);
-  const values = readUint32s(valuesFile, header.valueWords);
+  let rows: number;
+  let cols: number;
+  let valueWords: number | undefined;
+  let paddingWords: number | undefined;
+  if (existsSync(headerFile)) {
+    const header = readHeader(headerFile, layout);
+    ({ rows, cols, valueWords } = header);
+    paddingWords = header.paddingWords ?? 0;
+    if (options.shape && (options.shape.rows !== rows || options.shape.cols !== cols)) {
+      throw new FileFormatError(
+        headerFile,
+        `holds a ${rows}×${cols} matrix, not the ${options.shape.rows}×${options.shape.cols} asked for`,
+      );
+    }
+  } else if (options.shape) {
+    ({ rows, cols } = options.shape);
+  } else {
+    throw new FileFormatError(headerFile, 'missing; give the shape (MxK) to read the arrays without it');
+  }
+  const tiles = layout.tiles(rows, cols);
+  const bitmaps = readUint64s(bitmapsFile, tiles);
+  const offsets = readUint32s(offsetsFile, tiles + 1);
+  const end = offsets[tiles]!;
+  if (valueWords !== undefined && end !== valueWords) {
+    throw new FileFormatError(offsetsFile, `ends at ${end} but header.json says ${valueWords} value words`, {
+      offset: tiles * 4,
+    });
+  }
+  const valueBytes = readBytes(valuesFile);
+  // Without a header the device padding is recognised by the length: exactly 4 words more.
+  const padding =
+    paddingWords ?? (valueBytes.byteLength === 4 * (end + DEVICE_PADDING_WORDS) ? DEVICE_PADDING_WORDS : 0);
+  const stored = readUint32s(valuesFile, end + padding, valueBytes);
+  for (let word = end; word < end + padding; word++) {
+    if (stored[word] !== 0) throw new FileFormatError(valuesFile, 'nonzero device padding', { offset: word * 4 });
+  }
+  const values = stored.subarray(0, end);
 
   if (offsets[0] !== 0) throw new FileFormatError(offsetsFile, `entry 0 must be 0, found ${offsets[0]}`, { offset: 0 });
-  const lastBlockStart = (kernelRowBlocks(header.rows) - 1) * header.cols;
-  const padMask = paddingRowsMask(header.rows);
-  for (let tile = 0; tile < header.tiles; tile++) {
+  for (let tile = 0; tile < tiles; tile++) {
     const bitmap = bitmaps[tile]!;
-    if (tile >= lastBlockStart && (bitmap & padMask) !== 0n) {
-      throw new FileFormatError(bitmapsFile, `tile ${tile} marks rows past M=${header.rows}`, { offset: tile * 8 });
+    if ((bitmap & layout.outsideMask(tile, rows, cols)) !== 0n) {
+      throw new FileFormatError(bitmapsFile, `tile ${tile} marks ${layout.outsideName(rows, cols)}`, {
+        offset: tile * 8,
+      });
     }
     const nonzeros = popcount64(bitmap);
     const expected = offsets[tile]! + kernelTileWords(nonzeros);
@@ -174,14 +271,11 @@ export function readKernelFormatDir(dir: string): KernelFormat {
       throw new FileFormatError(
         offsetsFile,
         `entry ${tile + 1} is ${offsets[tile + 1]}, expected ${expected} (tile ${tile} has ${nonzeros} nonzeros)`,
-        {
-          offset: (tile + 1) * 4,
-        },
+        { offset: (tile + 1) * 4 },
       );
     }
     for (let half = 0; half < kernelTileWords(nonzeros) * 2; half++) {
       const word = offsets[tile]! + (half >> 1);
-      if (word >= values.length) break; // reported below as a length mismatch
       const isZero = (half & 1 ? values[word]! >>> 16 : values[word]! & 0xffff) === 0;
       // A marked 0x0000 would decode to a zero the bitmap calls nonzero: not a round-trippable file.
       if (half < nonzeros && isZero)
@@ -190,11 +284,10 @@ export function readKernelFormatDir(dir: string): KernelFormat {
         throw new FileFormatError(valuesFile, `tile ${tile} has nonzero padding`, { offset: word * 4 });
     }
   }
-  if (offsets[header.tiles] !== header.valueWords) {
-    throw new FileFormatError(
-      valuesFile,
-      `holds ${header.valueWords} words but the offsets end at ${offsets[header.tiles]}`,
-    );
-  }
-  return { rows: header.rows, cols: header.cols, bitmaps, offsets, values };
+  return { rows, cols, bitmaps, offsets, values };
+}
+
+/** Reads the kernel format from a directory (see readTileArraysDir). */
+export function readKernelFormatDir(dir: string, options: ReadTileOptions = {}): KernelFormat {
+  return readTileArraysDir(dir, KERNEL_FILE_LAYOUT, options);
 }

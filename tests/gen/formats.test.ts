@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SizeReport } from '../../golden/formats/sizeReport.ts';
-import { writeNpy } from '../../golden/io/npy.ts';
+import { readNpy, writeNpy } from '../../golden/io/npy.ts';
 import { syntheticLlmLayer } from '../../golden/pruning/synthetic.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gen-formats-'));
@@ -57,7 +57,7 @@ describe('gen formats', () => {
     expect(picture).toMatch(/^<\?xml/);
     expect(picture).toContain('dense (100 %)');
     for (const format of ['CSR', 'CSC', 'COO', 'ELL', 'Tiled-CSL', 'Coruscant'])
-      expect(picture).toContain(`data-name="${format}"`);
+      expect(picture).toMatch(new RegExp(`<text[^>]*>${format}</text>`));
   });
 
   it('measures a real weight file pruned with Wanda', async () => {
@@ -93,4 +93,138 @@ describe('gen formats', () => {
       expect(existsSync(svg)).toBe(false);
     },
   );
+});
+
+/**
+ * The layout `InitSparseMatrixA_API_bmp_real` (github.com/dhjoo98/coruscant,
+ * kernel_sources/coruscant_kernel/csrc/Coruscant_SpMM_API.cu) produces, written from its
+ * description rather than from our encoder: ⌊M/64⌋ row blocks (a partial one is dropped), tiles
+ * block-outer column-inner, bit 63−r for tile row r when the half is nonzero as a float (so −0 is
+ * a zero), nonzeros two per uint32 low half first, each tile padded to a multiple of 8 halves,
+ * offsets a prefix sum in uint32 words from 0.
+ */
+function referenceLayout(rows: number, cols: number, bits: Uint16Array) {
+  const bitmaps: bigint[] = [];
+  const offsets = [0];
+  const halves: number[] = [];
+  for (let block = 0; block < Math.floor(rows / 64); block++) {
+    for (let col = 0; col < cols; col++) {
+      let bitmap = 0n;
+      const tile: number[] = [];
+      for (let r = 0; r < 64; r++) {
+        const half = bits[(block * 64 + r) * cols + col]!;
+        if ((half & 0x7fff) === 0) continue;
+        bitmap |= 1n << BigInt(63 - r);
+        tile.push(half);
+      }
+      while (tile.length % 8 !== 0) tile.push(0);
+      halves.push(...tile);
+      bitmaps.push(bitmap);
+      offsets.push(offsets[offsets.length - 1]! + tile.length / 2);
+    }
+  }
+  const bytes = (width: 2 | 4 | 8, values: readonly (number | bigint)[]): Buffer => {
+    const out = Buffer.alloc(width * values.length);
+    values.forEach((v, i) =>
+      width === 8
+        ? out.writeBigUInt64LE(v as bigint, i * 8)
+        : width === 4
+          ? out.writeUInt32LE(v as number, i * 4)
+          : out.writeUInt16LE(v as number, i * 2),
+    );
+    return out;
+  };
+  return { bitmaps: bytes(8, bitmaps), offsets: bytes(4, offsets), values: bytes(2, halves) };
+}
+
+/** A 150×5 matrix: two full row blocks and 22 rows of a partial one; −0, NaNs, infinities and subnormals among random values. */
+function exchangeMatrix(): { rows: number; cols: number; bits: Uint16Array } {
+  const [rows, cols] = [150, 5];
+  const bits = new Uint16Array(rows * cols);
+  let state = 12345;
+  const next = (): number => (state = (Math.imul(state, 1103515245) + 12345) >>> 0);
+  for (let i = 0; i < bits.length; i++) {
+    const pick = next() % 10;
+    bits[i] =
+      pick < 5 ? 0 : pick === 5 ? 0x8000 : pick === 6 ? [0x7e00, 0x7c00, 0xfc01, 0x0001][next() % 4]! : next() & 0xffff;
+  }
+  bits[0] = 0x8000; // the first element of the first tile, so the −0 is inside the kept blocks
+  return { rows, cols, bits };
+}
+
+const countOf = (bits: Uint16Array, half: number): number => bits.filter((b) => b === half).length;
+
+describe('gen formats encode / decode', () => {
+  const matrix = exchangeMatrix();
+  const input = join(scratch, 'exchange.npy');
+  writeNpy(input, 'float16', [matrix.rows, matrix.cols], matrix.bits);
+
+  it.each(['kernel', 'stc'])(
+    'round-trips a matrix bit for bit through the %s format, with and without header.json',
+    async (format) => {
+      const dir = join(scratch, `exchange-${format}`);
+      const encoded = await gen('encode', '--a', input, '--out', dir, '--format', format, '--device-padding');
+      expect(encoded.exitCode, encoded.stderr).toBe(0);
+      expect(encoded.stderr).toBe('');
+      expect(readdirSync(dir).sort()).toEqual(['bitmaps.bin', 'header.json', 'offsets.bin', 'values.bin']);
+      const back = join(scratch, `exchange-${format}.npy`);
+      const decoded = await gen('decode', '--in', dir, '--out', back, '--format', format);
+      expect(decoded.exitCode, decoded.stderr).toBe(0);
+      expect(readFileSync(back)).toEqual(readFileSync(input));
+      // Without the header the shape comes from the command line, and the device padding from the length.
+      rmSync(join(dir, 'header.json'));
+      const missing = await gen('decode', '--in', dir, '--out', back, '--format', format);
+      expect(missing.exitCode).toBe(1);
+      expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+      expect(missing.stderr).toMatch(/header\.json: missing; give the shape/);
+      const headerless = await gen('decode', '--in', dir, '--out', back, '--format', format, '--shape', '150x5');
+      expect(headerless.exitCode, headerless.stderr).toBe(0);
+      expect(readFileSync(back)).toEqual(readFileSync(input));
+    },
+  );
+
+  it('--compat cuda refuses a partial row block unless told to drop it', async () => {
+    const dir = join(scratch, 'refused');
+    const run = await gen('encode', '--a', input, '--out', dir, '--compat', 'cuda');
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(
+      /exchange\.npy: M=150 is not a multiple of 64; the reference encoder drops the last 22 rows/,
+    );
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it("--compat cuda writes the reference encoder's bytes: −0 as zero, the partial row block dropped, each with a warning", async () => {
+    const dir = join(scratch, 'cuda');
+    const run = await gen(
+      'encode',
+      '--a',
+      input,
+      '--out',
+      dir,
+      '--compat',
+      'cuda',
+      '--partial',
+      'drop',
+      '--device-padding',
+    );
+    expect(run.exitCode, run.stderr).toBe(0);
+    const kept = matrix.bits.subarray(0, 128 * 5);
+    expect(countOf(kept, 0x8000)).toBeGreaterThan(1);
+    expect(run.stderr).toContain('warning: dropped the last 22 rows (M=150 is not a multiple of 64)');
+    expect(run.stderr).toContain(`warning: ${countOf(kept, 0x8000)} elements are −0 (0x8000), encoded as zero`);
+    const reference = referenceLayout(matrix.rows, matrix.cols, matrix.bits);
+    expect(readFileSync(join(dir, 'bitmaps.bin'))).toEqual(reference.bitmaps);
+    expect(readFileSync(join(dir, 'offsets.bin'))).toEqual(reference.offsets);
+    // values.bin = the reference's packed nonzeros, then 16 zero bytes the kernel may over-read.
+    expect(readFileSync(join(dir, 'values.bin'))).toEqual(Buffer.concat([reference.values, Buffer.alloc(16)]));
+    // Decoding gives the 128 kept rows, +0 where the input had −0.
+    const back = join(scratch, 'cuda.npy');
+    rmSync(join(dir, 'header.json'));
+    const decoded = await gen('decode', '--in', dir, '--out', back, '--shape', '128x5');
+    expect(decoded.exitCode, decoded.stderr).toBe(0);
+    const array = readNpy(back);
+    expect(array.shape).toEqual([128, 5]);
+    expect([...(array.data as Uint16Array)]).toEqual([...kept].map((half) => (half === 0x8000 ? 0 : half)));
+  });
 });

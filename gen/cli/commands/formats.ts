@@ -12,6 +12,7 @@ import { MEASURE_STRIP_ROWS, type Accounting } from '../../../golden/formats/siz
 import { magnitudePrune, wandaPrune } from '../../../golden/pruning/prune.ts';
 import { checkSparsity } from '../../../golden/pruning/sparsity.ts';
 import { readActivationNormsNpy, readWeightsNpy } from '../../../golden/pruning/weightsFile.ts';
+import { formatsDecodeCommand, formatsEncodeCommand } from './formatsFiles.ts';
 
 interface FormatsArgs {
   shape?: string;
@@ -78,6 +79,8 @@ export const formatsCommand: CommandModule<object, FormatsArgs> = {
   command: 'formats',
   builder: (yargs) =>
     yargs
+      .command(formatsEncodeCommand)
+      .command(formatsDecodeCommand)
       .option('shape', {
         type: 'string',
         describe: `shape MxK (rows × columns) of the random mask measured [default: ${DEFAULT_SHAPE}]`,

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { FileFormatError, UserError } from '../../../common/errors.ts';
 import { encodeKernelFormat } from '../../../golden/formats/kernelFormat.ts';
 import { KERNEL_FILES, readKernelFormatDir, writeKernelFormatDir } from '../../../golden/formats/kernelFormatFiles.ts';
+import { encodeStc } from '../../../golden/formats/stcFormat.ts';
+import { readStcDir, writeStcDir } from '../../../golden/formats/stcFormatFiles.ts';
 import { arbitraryFp16Matrix, firstDifference, propertySeed } from './arbitraryMatrix.ts';
 
 const seed = propertySeed('tests/golden/formats/kernelFormatFiles.test.ts');
@@ -116,5 +118,41 @@ describe('kernel format files', () => {
     writeFileSync(join(foreign, 'notes.txt'), 'mine');
     expect(() => writeKernelFormatDir(foreign, example())).toThrow(UserError);
     expect(readFileSync(join(foreign, 'notes.txt'), 'utf8')).toBe('mine');
+  });
+
+  it('writes and checks the device padding, and reads a directory without header.json given the shape', () => {
+    const dir = join(scratch, 'padded');
+    writeKernelFormatDir(dir, example(), { devicePadding: true });
+    expect(readFileSync(join(dir, KERNEL_FILES.values)).byteLength).toBe(4 * (8 + 4));
+    expect(JSON.parse(readFileSync(join(dir, KERNEL_FILES.header), 'utf8'))).toMatchObject({
+      valueWords: 8,
+      paddingWords: 4,
+    });
+    expect(readKernelFormatDir(dir).values).toEqual(example().values);
+    rmSync(join(dir, KERNEL_FILES.header));
+    expect(() => readKernelFormatDir(dir)).toThrow(/header\.json: missing; give the shape/);
+    expect(readKernelFormatDir(dir, { shape: { rows: 64, cols: 2 } }).values).toEqual(example().values);
+    const values = readFileSync(join(dir, KERNEL_FILES.values));
+    values.writeUInt32LE(1, 40);
+    writeFileSync(join(dir, KERNEL_FILES.values), values);
+    expect(() => readKernelFormatDir(dir, { shape: { rows: 64, cols: 2 } })).toThrow(
+      /values\.bin \(byte 40\): nonzero device padding/,
+    );
+  });
+
+  it('round-trips the STC format through files and rejects bits for columns past K', () => {
+    fc.assert(
+      fc.property(arbitraryFp16Matrix(90), (matrix) => {
+        const stc = encodeStc(matrix);
+        const dir = join(scratch, 'stc');
+        writeStcDir(dir, stc);
+        expect(readStcDir(dir)).toEqual(stc);
+      }),
+      { seed, numRuns: 20 },
+    );
+    const dir = join(scratch, 'stc-outside');
+    const stc = encodeStc({ rows: 1, cols: 3, bits: Uint16Array.of(1, 0, 2) });
+    writeStcDir(dir, { ...stc, tiles: [{ bitmap: stc.tiles[0]!.bitmap | 8n, values: Uint16Array.of(1, 2, 3) }] });
+    expect(() => readStcDir(dir)).toThrow(/bitmaps\.bin \(byte 0\): tile 0 marks columns past K=3/);
   });
 });
