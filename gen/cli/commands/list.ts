@@ -13,6 +13,8 @@ export const listCommand: CommandModule<object, ListArguments> = {
     withDesigns(yargs.option('json', { type: 'boolean', default: false, describe: 'machine-readable output' })),
   handler: async (args) => {
     const { tops } = await projectOf(args);
+    if (tops.length === 0 && !args.json)
+      process.stderr.write('gen list: no tops here (list designs in gen.config.ts, or give --design FILE)\n');
     // Ports come from the definitions, without elaborating (the MmaUnit alone takes seconds);
     // clocked tops also have the implicit clk and reset.
     const rows = tops.map((top) => {

@@ -93,7 +93,7 @@ function stimulusFor(
   const workload = workloadOf(args, source, project);
   if (workload !== 'design' && workload !== 'sparse') {
     if (args.sparsity !== undefined)
-      throw new UserError(`--sparsity needs the design's sparse workload, not --workload ${workload}`);
+      throw new UserError(`--sparsity needs the sparse workload, not --workload ${workload}`);
     return { stimulus: { workload, cycles: args.cycles, seed: args.seed } };
   }
   if (!source.registered)
@@ -104,7 +104,7 @@ function stimulusFor(
   if (!own) {
     const known = Object.keys(project.workloads);
     throw new UserError(
-      `${source.registered.name} has no design workload (synthesis.workloads of gen.config.ts${known.length > 0 ? `; tops with one: ${known.join(', ')}` : ''}); use --workload random or zero`,
+      `${source.registered.name} has no sparse workload (no design workload in synthesis.workloads of gen.config.ts${known.length > 0 ? `; tops with one: ${known.join(', ')}` : ''}); use --workload random or zero`,
     );
   }
   const sparsity = args.sparsity ?? 0.5;
