@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { FileFormatError, UserError } from '../common/errors.ts';
 import type { PortValues } from './engine.ts';
 
@@ -16,8 +16,11 @@ export interface VectorPorts {
   readonly outputs: ReadonlyMap<string, number>;
 }
 
-/** Vector files are at most this big; larger ones are refused rather than read into memory. */
-const MAX_VECTOR_FILE_BYTES = 512 * 1024 * 1024;
+/** Vector files are at most this big; larger ones are refused before a byte is read. */
+export const MAX_VECTOR_FILE_BYTES = 512 * 1024 * 1024;
+/** One line of a vector file is at most this long (a cycle of the widest ports fits many times over). */
+export const MAX_VECTOR_LINE_BYTES = 16 * 1024 * 1024;
+const CHUNK_BYTES = 1 << 20;
 
 /** Parses `"0x1f"`, `"31"` or a safe-integer JSON number into a bigint (any width). */
 export function parseVectorValue(value: unknown): bigint | undefined {
@@ -69,44 +72,100 @@ function parsePortMap(
  * `"expect": {port: value}`; for sequential tops one line per clock cycle. Blank lines are skipped.
  */
 export function parseVectors(text: string, file: string, ports: VectorPorts): VectorLine[] {
-  const lines = text.split('\n');
   const vectors: VectorLine[] = [];
-  lines.forEach((raw, index) => {
-    const line = index + 1;
-    if (raw.trim() === '') return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch (error) {
-      throw new FileFormatError(file, `not valid JSON (${(error as Error).message})`, { line });
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-      throw new FileFormatError(file, 'each line must be a JSON object like {"in": {...}}', { line });
-    const record = parsed as Record<string, unknown>;
-    const unknownKeys = Object.keys(record).filter((key) => key !== 'in' && key !== 'expect');
-    if (unknownKeys.length > 0)
-      throw new FileFormatError(file, `unknown key '${unknownKeys[0]}' (a line has "in" and optionally "expect")`, {
-        line,
-      });
-    const inputs = parsePortMap(record['in'] ?? {}, ports.inputs, 'in', file, line);
-    const expected =
-      record['expect'] === undefined ? undefined : parsePortMap(record['expect'], ports.outputs, 'expect', file, line);
-    vectors.push({ inputs, line, ...(expected ? { expected } : {}) });
-  });
+  text.split('\n').forEach((raw, index) => parseVectorLine(raw, index + 1, file, ports, vectors));
   return vectors;
 }
 
-/** Reads and parses a vector file, with a clear error for a missing or oversized file. */
-export function readVectors(file: string, ports: VectorPorts): VectorLine[] {
-  let text: string;
+/** One line of a vector file, appended to `vectors` (blank lines are skipped). */
+function parseVectorLine(raw: string, line: number, file: string, ports: VectorPorts, vectors: VectorLine[]): void {
+  if (raw.trim() === '') return;
+  let parsed: unknown;
   try {
-    const bytes = readFileSync(file);
-    if (bytes.length > MAX_VECTOR_FILE_BYTES)
-      throw new UserError(`${file}: vector file is larger than ${MAX_VECTOR_FILE_BYTES} bytes`);
-    text = bytes.toString('utf8');
+    parsed = JSON.parse(raw);
   } catch (error) {
-    if (error instanceof UserError) throw error;
-    throw new UserError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new FileFormatError(file, `not valid JSON (${(error as Error).message})`, { line });
   }
-  return parseVectors(text, file, ports);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new FileFormatError(file, 'each line must be a JSON object like {"in": {...}}', { line });
+  const record = parsed as Record<string, unknown>;
+  const unknownKeys = Object.keys(record).filter((key) => key !== 'in' && key !== 'expect');
+  if (unknownKeys.length > 0)
+    throw new FileFormatError(file, `unknown key '${unknownKeys[0]}' (a line has "in" and optionally "expect")`, {
+      line,
+    });
+  const inputs = parsePortMap(record['in'] ?? {}, ports.inputs, 'in', file, line);
+  const expected =
+    record['expect'] === undefined ? undefined : parsePortMap(record['expect'], ports.outputs, 'expect', file, line);
+  vectors.push({ inputs, line, ...(expected ? { expected } : {}) });
+}
+
+/**
+ * Reads and parses a vector file line by line (1 MiB at a time: the text is never held whole),
+ * after checking its size: a file over the limit is refused before any of it is read.
+ */
+export function readVectors(file: string, ports: VectorPorts): VectorLine[] {
+  const cannotRead = (error: unknown): UserError =>
+    new UserError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    throw cannotRead(error);
+  }
+  try {
+    let size: number;
+    try {
+      size = fstatSync(fd).size;
+    } catch (error) {
+      throw cannotRead(error);
+    }
+    if (size > MAX_VECTOR_FILE_BYTES)
+      throw new UserError(
+        `${file}: vector file is larger than ${MAX_VECTOR_FILE_BYTES} bytes (512 MiB): ${size} bytes`,
+      );
+    const vectors: VectorLine[] = [];
+    const chunk = Buffer.alloc(CHUNK_BYTES);
+    let partial: Buffer[] = [];
+    let partialBytes = 0;
+    let line = 0;
+    let total = 0;
+    for (;;) {
+      let length: number;
+      try {
+        length = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+      } catch (error) {
+        throw cannotRead(error);
+      }
+      if (length === 0) break;
+      // A file that grows while being read is held to the same limit.
+      total += length;
+      if (total > MAX_VECTOR_FILE_BYTES)
+        throw new UserError(`${file}: vector file is larger than ${MAX_VECTOR_FILE_BYTES} bytes (512 MiB)`);
+      let start = 0;
+      for (
+        let newline = chunk.indexOf(10, start);
+        newline >= 0 && newline < length;
+        newline = chunk.indexOf(10, start)
+      ) {
+        // Lines are cut at the newline byte, so a multi-byte UTF-8 character is never split.
+        const piece = chunk.subarray(start, newline);
+        const text = partialBytes > 0 ? Buffer.concat([...partial, piece]).toString('utf8') : piece.toString('utf8');
+        partial = [];
+        partialBytes = 0;
+        parseVectorLine(text, ++line, file, ports, vectors);
+        start = newline + 1;
+      }
+      if (start < length) {
+        partial.push(Buffer.from(chunk.subarray(start, length)));
+        partialBytes += length - start;
+        if (partialBytes > MAX_VECTOR_LINE_BYTES)
+          throw new FileFormatError(file, `a line longer than ${MAX_VECTOR_LINE_BYTES} bytes`, { line: line + 1 });
+      }
+    }
+    if (partialBytes > 0) parseVectorLine(Buffer.concat(partial).toString('utf8'), ++line, file, ports, vectors);
+    return vectors;
+  } finally {
+    closeSync(fd);
+  }
 }
