@@ -181,17 +181,17 @@ const memoryArbitrary: fc.Arbitrary<FuzzMemory> = fc.record({
   writes: fc.array(fc.record({ address: choice, data: choice, enable: choice }), { maxLength: 2 }),
 });
 
-/** A when chain nested up to `depth` more levels: 1–3 conditions, an otherwise half the time. */
+/** A when chain nested up to `depth` more levels: 1–2 conditions, an otherwise half the time. */
 function chainArbitrary(depth: number): fc.Arbitrary<FuzzWhenChain> {
   const body: fc.Arbitrary<FuzzBody> = fc.record(
     {
-      assigns: fc.array(fc.record({ target: fc.nat(7), value: choice }), { maxLength: 3 }),
+      assigns: fc.array(fc.record({ target: fc.nat(7), value: choice }), { maxLength: 2 }),
       write: writeArbitrary,
       nested: depth > 0 ? chainArbitrary(depth - 1) : fc.constant(undefined),
     },
     { requiredKeys: ['assigns'] },
   );
-  return fc.tuple(fc.array(choice, { minLength: 1, maxLength: 3 }), fc.boolean()).chain(([conditions, otherwise]) =>
+  return fc.tuple(fc.array(choice, { minLength: 1, maxLength: 2 }), fc.boolean()).chain(([conditions, otherwise]) =>
     fc.record({
       conditions: fc.constant(conditions),
       bodies: fc.array(body, {
@@ -212,7 +212,7 @@ const conditionalArbitrary: fc.Arbitrary<FuzzConditional> = fc.record({
     }),
     { minLength: 1, maxLength: 3 },
   ),
-  chains: fc.array(chainArbitrary(2), { minLength: 1, maxLength: 2 }),
+  chains: fc.array(chainArbitrary(1), { minLength: 1, maxLength: 2 }),
 });
 
 function designArbitrary(depth: number): fc.Arbitrary<FuzzDesign> {
@@ -230,8 +230,8 @@ function designArbitrary(depth: number): fc.Arbitrary<FuzzDesign> {
     outputs: fc.array(fc.record({ value: fc.nat(1000), width: widthArbitrary }), { minLength: 1, maxLength: 4 }),
     child: depth > 0 ? fc.option(designArbitrary(depth - 1), { nil: undefined, freq: 3 }) : fc.constant(undefined),
     instances: fc.integer({ min: 1, max: 2 }),
-    memories: fc.array(memoryArbitrary, { maxLength: 2 }),
-    conditional: fc.option(conditionalArbitrary, { nil: undefined }),
+    memories: fc.array(memoryArbitrary, { maxLength: 1 }),
+    conditional: fc.option(conditionalArbitrary, { nil: undefined, freq: 2 }),
   });
 }
 

@@ -34,7 +34,7 @@ describe('random designs for the differential fuzz', () => {
       true,
     );
     expect(chains.some((chain) => chain.bodies.length === chain.conditions.length)).toBe(true);
-    expect(Math.max(...chains.map(depthOf))).toBe(3);
+    expect(Math.max(...chains.map(depthOf))).toBe(2);
     expect(chains.some((chain) => chain.bodies.some((body) => body.assigns.length === 0))).toBe(true);
     expect(
       designs.some((design) => design.conditional?.targets.some((t) => t.register && t.initial === undefined)),
