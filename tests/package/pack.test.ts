@@ -85,7 +85,7 @@ describe('the packed framework in a user project', () => {
   });
 
   it("passes gen init's own tests at once, on every installed engine", () => {
-    const result = ok('npm', ['test'], project, 280);
+    const result = ok('npm', ['test', '--', '--reporter=verbose'], project, 280);
     for (const engine of engines) expect(result.stdout).toContain(`Accumulator on ${engine}`);
     expect(result.stdout).toMatch(new RegExp(`Tests\\s+${engines.length} passed`));
   });
@@ -110,6 +110,15 @@ describe('the packed framework in a user project', () => {
     const refused = run('npx', ['--no-install', 'gen', 'init', second], project);
     expect(refused.status).not.toBe(0);
     expect(refused.stderr.trim()).toMatch(/^gen: .*second is not empty/);
+  });
+
+  it('a broken design file is one line naming the file, exit 2', () => {
+    writeFileSync(join(project, 'broken.ts'), 'export const = ;\n');
+    const result = gen('list', '--design', 'broken.ts');
+    expect(result.status).toBe(2);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/broken\.ts/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('gen list shows the project design from gen.config.ts', () => {
@@ -190,6 +199,7 @@ describe('the packed framework in a user project', () => {
     expect(passing.stdout).toMatch(/Accumulator/);
 
     const original = readFileSync(DESIGN, 'utf8');
+    let stimulus = '';
     expect(original).toContain(BUG[0]);
     writeFileSync(
       DESIGN,
@@ -221,10 +231,10 @@ describe('the packed framework in a user project', () => {
       expect(replay).toMatch(/^npx gen regress /);
       expect(saved).toBeDefined();
       const folder = join(project, saved!.trim());
+      stimulus = relative(project, join(folder, 'stimulus.jsonl'));
       // Shrunk: the saved case is a short stream in which a value above 200 is added.
-      const shrunk = JSON.parse(readFileSync(join(folder, 'case.json'), 'utf8')) as unknown;
-      const cycles = (Array.isArray(shrunk) ? shrunk : (shrunk as { value: unknown[] }).value) as unknown[];
-      expect(cycles.length).toBeLessThanOrEqual(4);
+      const savedCase = JSON.parse(readFileSync(join(folder, 'case.json'), 'utf8')) as { case: unknown[] };
+      expect(savedCase.case.length).toBeLessThanOrEqual(4);
 
       const replayed = run('sh', ['-c', replay!], project);
       expect(replayed.status, replayed.stdout + replayed.stderr).toBe(1);
@@ -234,19 +244,39 @@ describe('the packed framework in a user project', () => {
       expect(short.status, short.stdout + short.stderr).toBe(1);
       expect(short.stdout).toMatch(/FAIL Accumulator on ts/);
 
-      // The saved stimulus runs with gen sim (and shows the same wrong sum).
-      const stimulus = relative(project, join(folder, 'stimulus.jsonl'));
+      // The saved stimulus runs with gen sim: its golden expectations catch the same wrong sum.
       const simulated = gen('sim', '--top', 'Accumulator', '--vectors', stimulus);
-      expect(simulated.status, simulated.stderr).toBe(0);
+      expect(simulated.status, simulated.stdout + simulated.stderr).toBe(1);
+      expect(simulated.stderr).toMatch(/^gen: .*stimulus\.jsonl:\d+\): sum expected 0x[0-9a-f]+, got 0x[0-9a-f]+\n$/);
     } finally {
       writeFileSync(DESIGN, original);
     }
     genOk('regress', '--suite', 'Accumulator', '--engine', 'ts', '--runs', '30', '--seed', '7');
+    genOk('sim', '--top', 'Accumulator', '--vectors', stimulus);
   });
 
-  it('gen synth reports area for the project design', () => {
-    const result = genOk('synth', '--top', 'Accumulator', '--timing', 'longest-path', '--cycles', '50', '--json');
-    const report = JSON.parse(result.stdout) as { components: { area45: number }[] };
-    expect(report.components[0]!.area45).toBeGreaterThan(10);
+  it("runs the README's “Your own project” commands as written", () => {
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const section = readme.slice(
+      readme.indexOf('## Your own project'),
+      readme.indexOf('\n## ', readme.indexOf('## Your own project') + 3),
+    );
+    const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
+      .flatMap((block) => block[1]!.split('\n'))
+      .map((line) => line.replace(/\s+#.*$/, '').trim())
+      .filter((line) => line.startsWith('npx gen '));
+    expect(commands.length).toBeGreaterThanOrEqual(6);
+    const outputs = new Map<string, string>();
+    for (const command of commands) {
+      const result = run('sh', ['-c', command], project);
+      expect(result.status, `${command}\n${result.stdout}\n${result.stderr}`).toBe(0);
+      outputs.set(command.split(' ')[2]!, result.stdout);
+    }
+    expect(readFileSync(join(project, 'out', 'accumulator.svg'), 'utf8')).toContain('<svg');
+    // gen synth reports the design's area (and power and timing), the whole design first.
+    const synth = outputs.get('synth') ?? '';
+    expect(synth).toMatch(/area µm² 45 nm/);
+    const area = /^Accumulator \(total\)\s+\d+\s+(\d+\.\d+)/m.exec(synth)?.[1];
+    expect(Number(area), synth).toBeGreaterThan(10);
   });
 });
