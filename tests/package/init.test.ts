@@ -33,6 +33,7 @@ describe('gen init', () => {
         'src',
         'tests',
         'tsconfig.json',
+        'vectors.jsonl',
         'vitest.config.ts',
       ].sort(),
     );
