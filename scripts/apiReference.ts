@@ -116,6 +116,25 @@ export function readApi(): ApiEntry[] {
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
 
+/** How the package is made and run: the part of the reference that is not in the doc comments. */
+const PACKAGE_NOTES = [
+  '## The package',
+  '',
+  '- `npm run build` compiles the framework with `tsc -p tsconfig.build.json` into `dist/`: JavaScript, and',
+  '  `.d.ts` files whose imports name `.js` files, so a project type-checks them with no special compiler',
+  '  flags. `npm pack` and `npm publish` run it themselves (`prepack`). The package ships `dist/` and',
+  '  `bin/gen.js`, not the TypeScript sources or the tests. Each import path is one file in `api/`, which',
+  '  only re-exports.',
+  '- `gen` (`bin/gen.js`) runs `dist/` in an installed package; in a checkout of the framework it runs the',
+  '  TypeScript sources through tsx, so nothing there needs a build and a stale `dist/` is never run.',
+  '- Design, suite and config files of a project are loaded at run time by tsx, a runtime dependency: the',
+  '  checkout already runs on it, it maps the `./x.js` imports of a NodeNext project to `./x.ts`, and its',
+  '  hooks also compile the files a design imports; jiti would have been a second loader for the same job.',
+  '- `gen init [dir]` writes a project: a design, its golden model, a vitest test on every installed engine,',
+  '  a regression suite, a vector file, `gen.config.ts`, `tsconfig.json` and a README. `--framework',
+  '  file:<tarball>` makes it depend on a packed checkout instead of the running version.',
+];
+
 /** docs/api.md. */
 export function apiReference(entries: readonly ApiEntry[] = readApi()): string {
   const lines = [
@@ -131,6 +150,8 @@ export function apiReference(entries: readonly ApiEntry[] = readApi()): string {
     ...entries.map(
       (entry) => `| [\`${entry.specifier}\`](#${anchor(entry.specifier)}) | ${cell(firstSentence(entry.doc))} |`,
     ),
+    '',
+    ...PACKAGE_NOTES,
   ];
   for (const entry of entries) {
     lines.push('', `## \`${entry.specifier}\``, '', entry.doc, '', '| export | kind | what |', '|---|---|---|');
