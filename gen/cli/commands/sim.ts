@@ -4,19 +4,51 @@ import { parseParams } from '../../registry.ts';
 import { topOf, withDesigns, type DesignArguments } from '../project.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { topModule, CLOCK_PORT } from '../../../hw/ir/ir.ts';
-import { readVectors, formatVectorValue } from '../../../engines/vectors.ts';
+import { readVectors, formatVectorValue, type VectorLine } from '../../../engines/vectors.ts';
 import { createEngine, ENGINE_NAMES } from '../../../engines/index.ts';
-import type { EngineName } from '../../../engines/engine.ts';
+import type { CycleRun, EngineName } from '../../../engines/engine.ts';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
 
-interface SimArguments extends DesignArguments {
+/** What names a simulation: a top of the project with its parameters, a vector file and an engine. */
+export interface SimulationArguments extends DesignArguments {
   top: string;
   param: string[];
   vectors: string;
-  engine?: EngineName;
+  engine?: EngineName | undefined;
+}
+
+interface SimArguments extends SimulationArguments {
   out?: string;
   vcd?: string;
+}
+
+/**
+ * Runs a vector file through a top of the project on one engine (the project's default engine
+ * unless one is named), tracing to `vcd` when given. Every path is the user's, relative to where
+ * they typed it: engines may run their simulator in other folders.
+ */
+export async function simulateTop(
+  args: SimulationArguments,
+  vcd: string | undefined,
+): Promise<{ run: CycleRun; vectors: VectorLine[] }> {
+  const { project, top } = await topOf(args, args.top);
+  const design = elaborate(top.definition, parseParams(top, args.param));
+  const module = topModule(design);
+  const portsOf = (direction: 'input' | 'output'): Map<string, number> =>
+    new Map(
+      module.ports
+        .filter((port) => port.direction === direction && port.name !== CLOCK_PORT)
+        .map((port) => [port.name, port.width]),
+    );
+  const vectors = readVectors(args.vectors, { inputs: portsOf('input'), outputs: portsOf('output') });
+  const engine = await createEngine(args.engine ?? project.defaults.engine ?? 'ts');
+  const run = await engine.run(
+    design,
+    vectors.map((vector) => vector.inputs),
+    vcd === undefined ? {} : { vcd: resolve(vcd) },
+  );
+  return { run, vectors };
 }
 
 /** `gen sim`: runs a vector file through a top on one engine; checks `expect` entries if present. */
@@ -43,24 +75,7 @@ export const simCommand: CommandModule<object, SimArguments> = {
       .option('out', { type: 'string', describe: 'write the outputs per cycle as JSON Lines here (default: stdout)' })
       .option('vcd', { type: 'string', describe: 'write a VCD waveform of the run here' }),
   handler: async (args) => {
-    const { project, top } = await topOf(args, args.top);
-    const design = elaborate(top.definition, parseParams(top, args.param));
-    const module = topModule(design);
-    const portsOf = (direction: 'input' | 'output'): Map<string, number> =>
-      new Map(
-        module.ports
-          .filter((port) => port.direction === direction && port.name !== CLOCK_PORT)
-          .map((port) => [port.name, port.width]),
-      );
-    // Every path is the user's, relative to where they typed it: engines may run in other folders.
-    const vcd = args.vcd === undefined ? undefined : resolve(args.vcd);
-    const vectors = readVectors(args.vectors, { inputs: portsOf('input'), outputs: portsOf('output') });
-    const engine = await createEngine(args.engine ?? project.defaults.engine ?? 'ts');
-    const run = await engine.run(
-      design,
-      vectors.map((vector) => vector.inputs),
-      vcd ? { vcd } : {},
-    );
+    const { run, vectors } = await simulateTop(args, args.vcd);
     const lines = run.outputs.map((outputs, cycle) =>
       JSON.stringify({
         cycle,

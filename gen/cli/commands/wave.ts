@@ -1,4 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
+import { ENGINE_NAMES } from '../../../engines/index.ts';
+import type { EngineName } from '../../../engines/engine.ts';
+import type { DesignArguments } from '../project.ts';
+import { simulateTop } from './sim.ts';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
 import {
@@ -13,8 +20,12 @@ import { readVcdFile, type VcdSignal, type VcdTrace } from '../../../waves/vcdRe
 import { bitsToHex } from '../../../waves/vcdValues.ts';
 import { renderSvgToPng, renderWaveDromSvg, traceToWaveDrom, type WaveDromSource } from '../../../waves/wavedrom.ts';
 
-interface ShowArgs {
-  vcd: string;
+interface ShowArgs extends DesignArguments {
+  vcd?: string;
+  top?: string;
+  param: string[];
+  vectors?: string;
+  engine?: EngineName;
   signals?: string[];
   from?: number;
   to?: number;
@@ -67,7 +78,22 @@ const show: CommandModule<object, ShowArgs> = {
   describe: 'draw a window of a VCD as WaveDrom JSON, SVG or PNG',
   builder: (yargs) =>
     yargs
-      .option('vcd', { type: 'string', demandOption: true, describe: 'the VCD file to read' })
+      .option('vcd', { type: 'string', describe: 'the VCD file to read (or simulate one: --top with --vectors)' })
+      .option('top', { type: 'string', describe: 'simulate this top of the project on --vectors and draw its run' })
+      .option('param', {
+        type: 'string',
+        array: true,
+        default: [] as string[],
+        describe: 'with --top: parameter override name=value (repeatable)',
+      })
+      .option('vectors', { type: 'string', describe: 'with --top: the JSON Lines vector file to run (as gen sim)' })
+      .option('engine', { choices: ENGINE_NAMES, describe: 'with --top: simulation engine (default as gen sim)' })
+      .option('design', {
+        type: 'string',
+        array: true,
+        default: [] as string[],
+        describe: 'with --top: module file whose exported module definitions become tops (repeatable)',
+      })
       .option('signals', {
         type: 'string',
         array: true,
@@ -87,26 +113,45 @@ const show: CommandModule<object, ShowArgs> = {
       .check((argv) => {
         if (argv.svg === undefined && argv.png === undefined && argv.json === undefined)
           throw new UserError('name an output: --svg, --png or --json');
+        if ((argv.vcd === undefined) === (argv.top === undefined))
+          throw new UserError('give exactly one of --vcd FILE or --top NAME --vectors FILE');
+        if (argv.top !== undefined && argv.vectors === undefined) throw new UserError('--top needs --vectors');
         return true;
       }),
-  handler: (argv) => {
-    const spec = cycleSpec(argv.clock, argv.period);
-    const patterns = argv.signals?.map(globToRegExp);
-    const keep = (signal: VcdSignal) =>
-      patterns === undefined ||
-      patterns.some((pattern) => pattern.test(signal.fullName)) ||
-      signal.fullName === argv.clock ||
-      /^(clk|clock)$/i.test(signal.name);
-    const trace = readVcdFile(argv.vcd, { keep });
-    const source = traceToWaveDrom(trace, {
-      ...(argv.signals ? { patterns: argv.signals } : {}),
-      ...(argv.from !== undefined ? { fromCycle: argv.from } : {}),
-      ...(argv.to !== undefined ? { toCycle: argv.to } : {}),
-      ...(spec ? { cycles: spec } : {}),
-    });
-    writePicture(source, argv);
+  handler: async (argv) => {
+    let vcd = argv.vcd;
+    let scratch: string | undefined;
+    if (argv.top !== undefined) {
+      scratch = mkdtempSync(join(tmpdir(), 'gen-wave-'));
+      vcd = join(scratch, 'run.vcd');
+      await simulateTop({ ...argv, top: argv.top, vectors: argv.vectors! }, vcd);
+    }
+    try {
+      drawWindow({ ...argv, vcd: vcd! });
+    } finally {
+      if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+    }
   },
 };
+
+/** Draws the asked window of a VCD file. */
+function drawWindow(argv: ShowArgs & { vcd: string }): void {
+  const spec = cycleSpec(argv.clock, argv.period);
+  const patterns = argv.signals?.map(globToRegExp);
+  const keep = (signal: VcdSignal) =>
+    patterns === undefined ||
+    patterns.some((pattern) => pattern.test(signal.fullName)) ||
+    signal.fullName === argv.clock ||
+    /^(clk|clock)$/i.test(signal.name);
+  const trace = readVcdFile(argv.vcd, { keep });
+  const source = traceToWaveDrom(trace, {
+    ...(argv.signals ? { patterns: argv.signals } : {}),
+    ...(argv.from !== undefined ? { fromCycle: argv.from } : {}),
+    ...(argv.to !== undefined ? { toCycle: argv.to } : {}),
+    ...(spec ? { cycles: spec } : {}),
+  });
+  writePicture(source, argv);
+}
 
 /** `25ns`-style text of a time in timescale units. */
 function formatTime(report: DivergenceReport): string {

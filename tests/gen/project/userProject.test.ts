@@ -132,6 +132,23 @@ describe('a user project with gen.config.ts', () => {
     expect(readFileSync(join(configured, `waves/${engine}.svg`), 'utf8')).toMatch(/<svg[\s\S]*sum/);
   });
 
+  it('gen wave show --top simulates a top of the project and draws its run', async () => {
+    const run = await genIn(configured, [
+      'wave',
+      'show',
+      '--top',
+      'Accumulator',
+      '--vectors',
+      'vectors.jsonl',
+      '--svg',
+      'direct.svg',
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(readFileSync(join(configured, 'direct.svg'), 'utf8')).toMatch(/<svg[\s\S]*sum/);
+    const neither = await genIn(configured, ['wave', 'show', '--svg', 'x.svg']);
+    expect(expectCleanFailure(neither)).toMatch(/exactly one of --vcd FILE or --top NAME/);
+  });
+
   it('regresses its suite from the config', async () => {
     const run = await genIn(configured, ['regress', '--runs', '30', '--seed', '2', '--jobs', '2']);
     expect(run.exitCode, run.stderr).toBe(0);
