@@ -3,7 +3,7 @@
  * with `--design` alone, then through its gen.config.ts (designs, suites, defaults).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -148,6 +148,23 @@ describe('a user project with gen.config.ts', () => {
     const neither = await genIn(configured, ['wave', 'show', '--svg', 'x.svg']);
     expect(expectCleanFailure(neither)).toMatch(/exactly one of --vcd FILE or --top NAME/);
   });
+
+  it.runIf(engines.includes('icarus'))(
+    'keeps its build cache in <project>/.gen-cache, or where $GEN_CACHE says',
+    async () => {
+      // The icarus test above built the Accumulator here, not in the framework's folder.
+      expect(readdirSync(join(configured, '.gen-cache', 'icarus')).length).toBeGreaterThan(0);
+      const elsewhere = join(moved, 'elsewhere-cache');
+      writeFileSync(join(configured, 'adder.jsonl'), '{"in": {"a": 3, "b": 4}, "expect": {"y": "7"}}\n');
+      const run = await execa(
+        'node',
+        [`${repository}/bin/gen.js`, 'sim', '--top', 'Adder', '--vectors', 'adder.jsonl', '--engine', 'icarus'],
+        { cwd: configured, reject: false, env: { CI: '1', GEN_CACHE: elsewhere } },
+      );
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(readdirSync(join(elsewhere, 'icarus')).length).toBeGreaterThan(0);
+    },
+  );
 
   it('regresses its suite from the config', async () => {
     const run = await genIn(configured, ['regress', '--runs', '30', '--seed', '2', '--jobs', '2']);
