@@ -31,4 +31,4 @@ soak: setup
 	SOAK=1 npx vitest run tests/soak
 
 clean:
-	rm -rf build .gen-cache out report
+	rm -rf build .gen-cache dist out report
