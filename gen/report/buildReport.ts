@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
 import { ToolError, UserError } from '../../common/errors.ts';
+import { findingsHtml } from './findings.ts';
 import { reportPage, type PageSection } from './page.ts';
 import { REPORT_SECTIONS } from './sections/index.ts';
 import type { ReportSection, SectionContext, SectionResult, SkippedSection } from './types.ts';
@@ -111,7 +112,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportSummary
       options.onSection?.({ kind: 'end', index, total: sections.length, section, outcome });
     }
     const generatedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    writeFileAtomic(join(staging, 'index.html'), reportPage({ command: options.command, quick: options.quick, generatedAt }, pageSections));
+    writeFileAtomic(join(staging, 'index.html'), reportPage({ command: options.command, quick: options.quick, generatedAt }, pageSections, findingsHtml(outcomes, numbers)));
     const summary: ReportSummary = { command: options.command, quick: options.quick, generatedAt, seconds: (performance.now() - started) / 1000, sections: outcomes, numbers };
     writeFileAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     publish(staging, target);

@@ -8,7 +8,7 @@ export function escapeHtml(text: string): string {
 /** How a number is printed: fixed decimals, or a whole number with thousands separators. */
 export type NumberFormat = { readonly digits: number } | 'integer';
 
-function formatNumber(value: number, format: NumberFormat): string {
+export function formatNumber(value: number, format: NumberFormat): string {
   if (format === 'integer') return Math.round(value).toLocaleString('en-US');
   return value.toLocaleString('en-US', { minimumFractionDigits: format.digits, maximumFractionDigits: format.digits });
 }
@@ -56,4 +56,24 @@ export function inlineSvg(svg: string, idPrefix: string): string {
 /** A figure: the inlined SVG and a caption; `data-figure` names it for checks. */
 export function figureHtml(name: string, svg: string, caption: string): string {
   return `<figure data-figure="${escapeHtml(name)}">\n${inlineSvg(svg, name)}\n<figcaption>${escapeHtml(caption)}</figcaption>\n</figure>`;
+}
+
+/**
+ * A WaveDrom picture with room for its lane names: WaveDrom sizes the name column for Helvetica,
+ * and a browser substituting a wider sans-serif (DejaVu Sans, Liberation Sans) would cut the
+ * longest name off at the left edge. The view box grows to the left by a fifth of an 11 pt
+ * character per character of the longest name, which covers the widest common substitute.
+ */
+export function waveSvgWithNameRoom(svg: string): string {
+  const names = [...svg.matchAll(/class="info"[^>]*>(?:<tspan>)?([^<]*)/g)].map((match) => match[1]!.length);
+  const extra = Math.ceil(Math.max(0, ...names) * 3);
+  const root = /<svg\b[^>]*>/.exec(svg);
+  if (root === null || extra === 0) return svg;
+  const size = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(root[0]);
+  if (size === null) return svg;
+  const width = Number(size[1]) + extra;
+  const widened = root[0]
+    .replace(size[0], `viewBox="${-extra} 0 ${width} ${size[2]}"`)
+    .replace(/\swidth="[\d.]+"/, ` width="${width}"`);
+  return svg.replace(root[0], widened);
 }

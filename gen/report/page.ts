@@ -20,7 +20,8 @@ const STYLE = `
 :root { color-scheme: light; }
 body { font-family: system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; margin: 0 auto; max-width: 1180px; padding: 1.5rem 2rem 4rem; color: #1b1f24; line-height: 1.45; }
 h1 { font-size: 1.7rem; margin-bottom: .2rem; } h2 { font-size: 1.3rem; margin-top: 2.4rem; border-bottom: 2px solid #d0d7de; padding-bottom: .2rem; }
-nav ol { columns: 2; padding-left: 1.2rem; } code, pre { font-family: "DejaVu Sans Mono", ui-monospace, monospace; font-size: .86em; }
+nav ol { columns: 2; padding-left: 1.2rem; margin-top: 0; } #findings { background: #f6f8fa; border: 1px solid #d0d7de; border-radius: 6px; padding: .2rem 1.2rem .4rem; margin: 1rem 0; }
+#findings h2 { margin-top: .6rem; border: none; } #findings li { margin: .35rem 0; } code, pre { font-family: "DejaVu Sans Mono", ui-monospace, monospace; font-size: .86em; }
 pre.reproduce { background: #f6f8fa; border: 1px solid #d0d7de; border-radius: 6px; padding: .5rem .8rem; overflow-x: auto; white-space: pre-wrap; }
 table { border-collapse: collapse; margin: .8rem 0; font-size: .88rem; } th, td { border: 1px solid #d0d7de; padding: .25rem .5rem; vertical-align: top; text-align: left; }
 th { background: #f6f8fa; } table.numeric td:not(:first-child) { text-align: right; font-variant-numeric: tabular-nums; }
@@ -43,8 +44,8 @@ function sectionHtml(section: PageSection): string {
   ].join('\n');
 }
 
-/** The whole self-contained report page. */
-export function reportPage(header: PageHeader, sections: readonly PageSection[]): string {
+/** The whole self-contained report page: what it found (`findings`, HTML) first, then the sections. */
+export function reportPage(header: PageHeader, sections: readonly PageSection[], findings = ''): string {
   const toc = sections.map((section) => `<li><a href="#${escapeHtml(section.id)}">${escapeHtml(section.title)}</a>${'note' in section.body ? ' (not available)' : ''}</li>`).join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
@@ -59,7 +60,8 @@ export function reportPage(header: PageHeader, sections: readonly PageSection[])
 <h1>Coruscant sparse tensor core: report</h1>
 <p class="meta">Made by <code>${escapeHtml(header.command)}</code>${header.quick ? ' (<code>--quick</code>: reduced sizes)' : ''} on ${escapeHtml(header.generatedAt)}.
 Every number on this page is also in <a href="summary.json">summary.json</a>; each section names the command that reproduces it on its own.</p>
-<nav><ol>
+${findings}
+<nav><p class="meta">Sections:</p><ol>
 ${toc}
 </ol></nav>
 </header>

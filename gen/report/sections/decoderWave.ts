@@ -7,7 +7,7 @@ import { TsEngine } from '../../../engines/tsEngine.ts';
 import { decoderTimeline, type DecoderShape } from '../../../golden/models/decoder.ts';
 import { readVcdFile } from '../../../waves/vcdReader.ts';
 import { renderWaveDromSvg, traceToWaveDrom } from '../../../waves/wavedrom.ts';
-import { escapeHtml, figureHtml, ShownNumbers } from '../html.ts';
+import { escapeHtml, figureHtml, ShownNumbers, waveSvgWithNameRoom } from '../html.ts';
 import type { ReportSection, SectionResult } from '../types.ts';
 
 /** One thread is enough to show the decode; the other 31 slices are copies of it. */
@@ -56,7 +56,7 @@ export const decoderWaveSection: ReportSection = {
     const trace = readVcdFile(vcd);
     const source = traceToWaveDrom(trace, { patterns: SIGNALS, fromCycle: 0, toCycle: CYCLES - 1 });
     // The 64-bit bitmap label spans the whole lane, so one slot per cycle is wide enough (the default widens every slot for it).
-    const svg = renderWaveDromSvg({ ...source, head: { text: `BitmapDecoder (threads=1): bitmap 0x${BITMAP.toString(16)} decoded in 16 cycles (values in hex)`, tock: 0 }, config: { hscale: 1 } });
+    const svg = waveSvgWithNameRoom(renderWaveDromSvg({ ...source, head: { text: `BitmapDecoder (threads=1): bitmap 0x${BITMAP.toString(16)} decoded in 16 cycles (values in hex)`, tock: 0 }, config: { hscale: 1 } }));
     const shown = new ShownNumbers('decoderWave');
     const activeCycles = outputs.filter((ports) => ports['valid'] === 1n).length;
     const html = [

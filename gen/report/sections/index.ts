@@ -7,13 +7,13 @@ import { formatsSection } from './formats.ts';
 import { synthesisSection } from './synthesis.ts';
 import { spmmSection } from './spmm.ts';
 
-/** The report's sections, in page order. */
+/** The report's sections, in page order: results first, the inventory of designs last (an appendix). */
 export const REPORT_SECTIONS: readonly ReportSection[] = [
-  inventorySection,
   regressionSection,
   decoderWaveSection,
   mmaWaveSection,
   formatsSection,
   synthesisSection,
   spmmSection,
+  inventorySection,
 ];

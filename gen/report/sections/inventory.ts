@@ -39,7 +39,7 @@ function describeTop(top: RegisteredTop, shown: ShownNumbers, files: Map<string,
 /** Every registered top at its default parameters: ports, parameters, and its generated Verilog. */
 export const inventorySection: ReportSection = {
   id: 'inventory',
-  title: 'Design inventory',
+  title: 'Appendix: design inventory',
   reproduce: () => ['node bin/gen.js list', 'node bin/gen.js verilog --all --out out/verilog'],
   run: async (): Promise<SectionResult> => {
     const shown = new ShownNumbers('inventory');

@@ -11,7 +11,7 @@ import { runMmasOnRtl } from '../../../verif/mma/runMmas.ts';
 import { globToRegExp } from '../../../waves/signalSelect.ts';
 import { readVcdFile } from '../../../waves/vcdReader.ts';
 import { renderWaveDromSvg, traceToWaveDrom } from '../../../waves/wavedrom.ts';
-import { figureHtml, ShownNumbers } from '../html.ts';
+import { figureHtml, ShownNumbers, waveSvgWithNameRoom } from '../html.ts';
 import type { ReportSection, SectionResult } from '../types.ts';
 
 const SEED = 3;
@@ -59,7 +59,7 @@ export const mmaWaveSection: ReportSection = {
     // The trace has thousands of nets; read only the drawn ones (and the clock).
     const trace = readVcdFile(vcd, { keep: (signal) => signal.fullName === 'MmaBench.clk' || DRAWN.some((pattern) => pattern.test(signal.fullName)) });
     const source = traceToWaveDrom(trace, { patterns: SIGNALS, fromCycle: Math.max(0, start - 2), toCycle: start + latency });
-    const svg = renderWaveDromSvg({ ...source, head: { text: 'MmaUnit, Coruscant mode: one m32n1k64 MMA, A 50 % sparse (values in hex)', tock: Math.max(0, start - 2) } });
+    const svg = waveSvgWithNameRoom(renderWaveDromSvg({ ...source, head: { text: 'MmaUnit, Coruscant mode: one m32n1k64 MMA, A 50 % sparse (values in hex)', tock: Math.max(0, start - 2) } }));
     const shown = new ShownNumbers('mmaWave');
     const nonzeros = A.bits.filter((bits) => bits !== 0).length;
     const html = [

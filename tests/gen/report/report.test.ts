@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportSummary } from '../../../gen/report/buildReport.ts';
-import { withPage } from './browser.ts';
+import { figureTextProblems, withPage } from './browser.ts';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -96,5 +96,31 @@ describe('gen report --quick', () => {
       expect(section.reproduce, section.id).toMatch(/node bin\/gen\.js|npx/);
       expect(section.status, section.id).toBe(summary.sections.find((entry) => entry.id === section.id)?.status === 'skipped' ? 'skipped' : 'ok');
     }
+  }, 120_000);
+
+  it('opens with what it found, each finding linking to its section, and the inventory last as an appendix', async () => {
+    const page = readFileSync(join(out, 'index.html'), 'utf8');
+    const findings = page.indexOf('<div id="findings">');
+    expect(findings).toBeGreaterThan(0);
+    expect(findings).toBeLessThan(page.indexOf('<section '));
+    const items = [...page.matchAll(/<li data-finding="([^"]+)">(.*?)<\/li>/g)];
+    expect(items.map((m) => m[1])).toEqual(summary.sections.filter((s) => s.id !== 'inventory').map((s) => s.id));
+    for (const [, id, text] of items) expect(text, id).toContain(`<a href="#${id}">`);
+    const text = Object.fromEntries(items.map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, '')]));
+    expect(text['regression']).toMatch(/87 cases of 11 suites on 3 engines \(ts, verilator, icarus\), equal to the golden models on every engine/);
+    expect(text['formats']).toMatch(/56\.25 % \/ 36\.25 % of the dense bytes, as in the paper's Fig\. 3/);
+    expect(text['synthesis']).toMatch(/BitmapDecoder_threads_4 decoder takes [\d,.]+ µm² and [\d,]+ µW at 45 nm .*BitmapThreadSlice is \d+ % of its area and \d+ % of its power/);
+    expect(text['spmm']).toMatch(/STC over dense [\d.]+× at 50 % on 9216×9216 \(paper 1\.50×\)/);
+    expect(summary.sections.at(-1)?.id).toBe('inventory');
+    expect(page.lastIndexOf('<section ')).toBe(page.indexOf('<section id="inventory"'));
+  });
+
+  it('draws every figure with no text clipped by its SVG or overlapping another text (headless Chromium)', async () => {
+    const problems = await withPage(pathToFileURL(join(out, 'index.html')).href, async (page) => {
+      await page.screenshot({ path: join(folder, 'first-screen.png') });
+      console.log(`first screen: ${join(folder, 'first-screen.png')}`);
+      return figureTextProblems(page);
+    });
+    expect(problems).toEqual([]);
   }, 120_000);
 });
