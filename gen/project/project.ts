@@ -156,3 +156,27 @@ export async function projectSuites(
   const sources: SuiteSources = { ...(project.configFile === undefined ? {} : { config: project.configFile }), files };
   return { suites: await loadSuites(sources), sources };
 }
+
+/** Parses `k=v` parameter overrides against a top's defaults (numbers, booleans, strings by the default's type). */
+export function parseParams(top: RegisteredTop, pairs: readonly string[]): Record<string, number | boolean | string> {
+  const params: Record<string, number | boolean | string> = {};
+  for (const pair of pairs) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(pair);
+    if (!match) throw new UserError(`--param '${pair}' is not of the form name=value`);
+    const [, key, text] = match as unknown as [string, string, string];
+    const fallback = top.definition.defaults[key];
+    if (fallback === undefined)
+      throw new UserError(
+        `${top.name} has no parameter '${key}' (it has: ${Object.keys(top.definition.defaults).join(', ') || 'none'})`,
+      );
+    if (typeof fallback === 'number') {
+      const value = Number(text);
+      if (!Number.isInteger(value)) throw new UserError(`--param ${key} needs a whole number, got '${text}'`);
+      params[key] = value;
+    } else if (typeof fallback === 'boolean') {
+      if (text !== 'true' && text !== 'false') throw new UserError(`--param ${key} needs true or false, got '${text}'`);
+      params[key] = text === 'true';
+    } else params[key] = text;
+  }
+  return params;
+}

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { resolve } from 'node:path';
-import { parseParams } from '../../registry.ts';
+import { parseParams } from '../../project/project.ts';
 import { topOf, withDesigns, type DesignArguments } from '../project.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { topModule, CLOCK_PORT } from '../../../hw/ir/ir.ts';

@@ -11,7 +11,7 @@ import { synthesizeDesign, type SynthesisResult } from '../../../synth/synthesiz
 import { describeStimulus, type ActivityStimulus } from '../../../synth/activity.ts';
 import type { ComposedModule } from '../../../synth/composedSynthesis.ts';
 import { yosysEngines, type YosysEngine } from '../../../synth/yosys.ts';
-import { parseParams } from '../../registry.ts';
+import { parseParams } from '../../project/project.ts';
 import { projectOf, topOf, withDesigns, type DesignArguments } from '../project.ts';
 import type { Project } from '../../project/project.ts';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';

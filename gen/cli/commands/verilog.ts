@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { UserError } from '../../../common/errors.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
-import { parseParams } from '../../registry.ts';
+import { parseParams } from '../../project/project.ts';
 import { once, outputFolder, projectOf, topOf, withDesigns, type DesignArguments } from '../project.ts';
 import { verilogOutputs, writeFilesStaged } from '../../../hw/verilog/writeDesign.ts';
 
