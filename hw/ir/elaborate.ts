@@ -85,6 +85,6 @@ export function elaborate<P extends Params, T extends PortTree>(
     return module;
   };
 
-  const top = visit(definition as unknown as ModuleDefinition, params as Params);
+  const top = visit(definition, params as Params);
   return { top: top.name, modules };
 }

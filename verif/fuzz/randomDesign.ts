@@ -428,7 +428,7 @@ export function buildRandomDesign(design: FuzzDesign, name: string): ModuleDefin
       );
       outputs.forEach((value, index) => ports[`o${index}`]!.set(value));
     },
-  }) as unknown as ModuleDefinition;
+  });
 }
 
 /**
@@ -458,7 +458,7 @@ export function buildDesignBatch(designs: readonly FuzzDesign[], name: string): 
         outputWidths(design).forEach((_, index) => ports[`f${member}_o${index}`]!.set(instance[`o${index}`]!));
       });
     },
-  }) as unknown as ModuleDefinition;
+  });
 }
 
 /** Random per-cycle inputs for a design's input widths (reset pulsed in cycle 0 when clocked). */

@@ -30,9 +30,9 @@ function targets(context: SectionContext): SynthTarget[] {
   // The decoder's power comes from a realistic sparse workload: back-to-back MMAs over 30–70 % dense bitmaps.
   const mmas: ActivityStimulus = { vectors: decoderInputVectors(decoderMmaStream(shape, context.quick ? 4 : 3, WORKLOAD_SEED), shape) };
   return [
-    { definition: LaneDetector as unknown as ModuleDefinition, params: {}, stimulus: random },
-    { definition: AdderChain as unknown as ModuleDefinition, params: {}, stimulus: random },
-    { definition: BitmapDecoder as unknown as ModuleDefinition, params: context.quick ? { threads: shape.threads } : {}, stimulus: mmas },
+    { definition: LaneDetector, params: {}, stimulus: random },
+    { definition: AdderChain, params: {}, stimulus: random },
+    { definition: BitmapDecoder, params: context.quick ? { threads: shape.threads } : {}, stimulus: mmas },
   ];
 }
 

@@ -49,7 +49,7 @@ const module = (build: ModuleDefinition['build']) =>
     defaults: {},
     ports: () => ({ a: input(4), b: input(8), y: output(4) }),
     build,
-  }) as unknown as ModuleDefinition;
+  });
 
 describe('user mistakes raise HdlError at the user line', () => {
   it('width mismatch in an operator', () => {
@@ -77,7 +77,7 @@ describe('user mistakes raise HdlError at the user line', () => {
 
   it('undriven output (at its declaration: the module definition)', () => {
     const Undriven = defineModule({ name: 'Undriven', defaults: {}, ports: () => ({ y: output(4) }), build() {} }); // MARK-undriven
-    expectHdlError(Undriven as unknown as ModuleDefinition, UndrivenSignalError, 'MARK-undriven');
+    expectHdlError(Undriven, UndrivenSignalError, 'MARK-undriven');
   });
 
   it('wire driven on only some paths of a when', () => {

@@ -121,7 +121,7 @@ function buildDesign(spec: WideDesign): ModuleDefinition {
       ports.digest!.set(nodes.map((value) => fit(value, MAX_WIDTH)).reduce((acc, value) => acc.xor(value)));
       ports.last!.set(fit(pool.at(-1)!, MAX_WIDTH));
     },
-  }) as unknown as ModuleDefinition;
+  });
 }
 
 /** The compiled simulator's outputs under the engine contract (poke, peek every output, step). */

@@ -32,14 +32,14 @@ function documentedPorts(
 }
 
 describe('docs/decoder.md port tables', () => {
-  const blocks = [
+  const blocks: ModuleDefinition[] = [
     LaneDetector,
     AdderChain,
     RegisterIndexEmitter,
     DensePointerIncrementer,
     BitmapThreadSlice,
     BitmapDecoder,
-  ] as unknown as ModuleDefinition[];
+  ];
   it.each(blocks.map((definition) => [definition.name, definition] as const))(
     '%s: every port documented with its width and direction, no stale rows',
     (name, definition) => {

@@ -12,14 +12,14 @@ import {
 import { emitVerilog } from '../../../../hw/verilog/emit.ts';
 import { checkWithYosys, lintWithVerilator } from '../../../../tools/lint.ts';
 
-const blocks = [
+const blocks: ModuleDefinition[] = [
   LaneDetector,
   AdderChain,
   RegisterIndexEmitter,
   DensePointerIncrementer,
   BitmapThreadSlice,
   BitmapDecoder,
-] as unknown as ModuleDefinition[];
+];
 
 describe('generated Verilog of the decoder blocks', () => {
   it.each(blocks.map((definition) => [definition.name, definition] as const))(

@@ -50,13 +50,13 @@ describe('FP units on external engines', () => {
     pair: (random: SeededRandom) => readonly [number, number];
   }[] = [
     {
-      definition: Fp32Adder as unknown as ModuleDefinition,
+      definition: Fp32Adder,
       output: 's',
       golden: fp32Add,
       pair: (random) => hardPair(random.below),
     },
     {
-      definition: Fp16Multiplier as unknown as ModuleDefinition,
+      definition: Fp16Multiplier,
       output: 'p',
       golden: fp16Product,
       pair: multiplierPair,

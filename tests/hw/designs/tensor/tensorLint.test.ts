@@ -15,7 +15,7 @@ import { emitVerilog } from '../../../../hw/verilog/emit.ts';
 import { checkWithYosys, lintWithVerilator } from '../../../../tools/lint.ts';
 import { mmaBenchDesign } from '../../../../verif/mma/runMmas.ts';
 
-const blocks = [ThreadGroup, Octet, TensorCore, MmaUnit, OperandRegisterFile] as unknown as ModuleDefinition[];
+const blocks: ModuleDefinition[] = [ThreadGroup, Octet, TensorCore, MmaUnit, OperandRegisterFile];
 
 describe('generated Verilog of the tensor-core blocks', () => {
   it('MmaBench and every module below it are verilator --lint-only -Wall clean', { timeout: 300_000 }, async () => {
