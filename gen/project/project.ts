@@ -92,6 +92,14 @@ async function addDesigns(table: TopTable, entries: readonly DesignEntry[], kind
   }
 }
 
+/** Those of `files` (absolute) that export at least one module definition. */
+export async function filesWithModules(files: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const file of files)
+    if (Object.values(await importModuleFile(file, shownPath(file))).some(isModuleDefinition)) found.push(file);
+  return found;
+}
+
 /** The config's default export, checked for shape (not for every field's type: tsc does that). */
 async function loadConfig(file: string): Promise<ProjectConfig> {
   const config = (await importModuleFile(file, shownPath(file)))['default'];

@@ -1,3 +1,4 @@
+import { integerOption, SEED_RANGE } from '../../../common/optionValues.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
@@ -11,7 +12,7 @@ import { runRegression } from '../../../verif/regress/regression.ts';
 import { summaryTable } from '../../../verif/regress/summary.ts';
 import { selectSuites } from '../../../verif/regress/suiteSources.ts';
 import { FAILURE_FILES, type FailureIdentity } from '../../../verif/regress/failureFolder.ts';
-import { projectSuites } from '../../project/project.ts';
+import { filesWithModules, projectSuites } from '../../project/project.ts';
 import { outputFolder, projectOf, withDesigns, type DesignArguments } from '../project.ts';
 import { runMutation } from '../../../verif/regress/mutation/mutationRun.ts';
 
@@ -67,16 +68,19 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
         describe: `engine(s): ${ENGINE_NAMES.join('|')}|all, comma-separated (default: defaults.engine of gen.config.ts, else ts)`,
       })
       .option('runs', {
-        type: 'number',
+        type: 'string',
+        coerce: (text: unknown) => integerOption('runs', text, { min: 1 }),
         default: 100,
         describe: 'cases per suite (the whole case space, before sharding)',
       })
       .option('seed', {
-        type: 'number',
+        type: 'string',
+        coerce: (text: unknown) => integerOption('seed', text, SEED_RANGE),
         describe: 'run seed (random and printed when absent); case k uses a seed derived from (seed, k)',
       })
       .option('jobs', {
-        type: 'number',
+        type: 'string',
+        coerce: (text: unknown) => integerOption('jobs', text, { min: 1 }),
         default: 1,
         describe: 'worker threads (external builds are made once, before fanning out)',
       })
@@ -90,7 +94,11 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
         type: 'string',
         describe: 'rerun the saved failure in this folder (OUT/<suite>-<engine>-<seed>/case-<k>) as it was found',
       })
-      .option('case', { type: 'number', describe: 'replay: run only case k of --seed' })
+      .option('case', {
+        type: 'string',
+        coerce: (text: unknown) => integerOption('case', text, { min: 0 }),
+        describe: 'replay: run only case k of --seed',
+      })
       .option('path', {
         type: 'string',
         describe: 'replay: with --case, the fast-check path of the shrunk case (from its folder)',
@@ -127,6 +135,8 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
     const project = await projectOf({ design: [] });
     const load = [...args.load, ...args.design].map((file) => resolve(file));
     const { suites: known, sources } = await projectSuites(project, load);
+    // The suite files that also export module definitions: `gen sim` of a saved stimulus needs them.
+    const designFiles = await filesWithModules(load);
     const suites = selectSuites(known, args.suite ?? 'all');
     const seed = args.seed ?? Date.now() % 2 ** 31;
     const runs = wholeNumber('runs', args.runs, 1);
@@ -170,7 +180,7 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
           .map(([name, value]) => ` --param ${name}=${value}`)
           .join(
             '',
-          )} --vectors ${here(vectors)}${args.design.map((file) => ` --design ${here(resolve(file))}`).join('')}`,
+          )} --vectors ${here(vectors)}${designFiles.map((file) => ` --design ${here(file)}`).join('')}`,
       ...(args.case === undefined
         ? {}
         : {

@@ -206,8 +206,10 @@ describe('a user project with gen.config.ts', () => {
     expect(replay.stdout).toContain(`FAIL BuggyAccumulator on ts, case ${failing[1]}: ${failing[2]}`);
 
     const simulate = /^simulate: (.*)$/m.exec(readme)![1]!;
-    expect(simulate).toMatch(/^npx gen sim --top BuggyAccumulator --vectors \S+stimulus\.jsonl/);
-    const sim = await execa('sh', ['-c', `${simulate.replace('npx gen', gen)} --design verif/buggy.ts`], {
+    expect(simulate).toMatch(
+      /^npx gen sim --top BuggyAccumulator --vectors \S+stimulus\.jsonl --design verif\/buggy\.ts$/,
+    );
+    const sim = await execa('sh', ['-c', simulate.replace('npx gen', gen)], {
       cwd: configured,
       reject: false,
       env: { CI: '1' },
