@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { FileFormatError, UserError } from '../common/errors.ts';
+import { quoteValue } from '../common/optionValues.ts';
 import type { PortValues } from './engine.ts';
 
 /** One line of a vector file: the inputs of one cycle, and optionally the outputs expected then. */
@@ -35,6 +36,9 @@ export function formatVectorValue(value: bigint): string {
   return `0x${value.toString(16)}`;
 }
 
+/** A port name from the file, as shown in a message: short, printable. */
+const quoteName = (name: string): string => quoteValue(name).slice(1, -1);
+
 function parsePortMap(
   raw: unknown,
   ports: ReadonlyMap<string, number>,
@@ -50,18 +54,27 @@ function parsePortMap(
     if (width === undefined)
       throw new FileFormatError(
         file,
-        `unknown ${what === 'in' ? 'input' : 'output'} '${name}' (known: ${[...ports.keys()].join(', ')})`,
+        `unknown ${what === 'in' ? 'input' : 'output'} '${quoteName(name)}' (known: ${[...ports.keys()].join(', ')})`,
         { line },
       );
     const value = parseVectorValue(text);
-    if (value === undefined)
+    if (value === undefined) {
+      // JSON.parse makes 1e309 Infinity (which JSON.stringify would print as null) and rounds
+      // integers past 2^53: say so, and how to write such a value.
+      const problem =
+        typeof text === 'number' && !Number.isFinite(text)
+          ? 'a number beyond ±1.8e308 (such as 1e309), more than a JSON number holds; write big values as "0x…" strings'
+          : typeof text === 'number' && Number.isInteger(text) && !Number.isSafeInteger(text)
+            ? `a whole number beyond 2^53 (read as ${text}), which a JSON number does not hold exactly; write it as a "0x…" or decimal string`
+            : `${typeof text === 'string' ? quoteValue(text) : quoteValue(JSON.stringify(text) ?? String(text))} is not a decimal string, "0x…" hex string or non-negative integer`;
+      throw new FileFormatError(file, `'${quoteName(name)}': ${problem}`, { line });
+    }
+    if (value >> BigInt(width) !== 0n)
       throw new FileFormatError(
         file,
-        `'${name}': ${JSON.stringify(text)} is not a decimal string, "0x…" hex string or non-negative integer`,
+        `'${quoteName(name)}': ${quoteValue(String(text))} does not fit in ${width} bits`,
         { line },
       );
-    if (value >> BigInt(width) !== 0n)
-      throw new FileFormatError(file, `'${name}': ${text} does not fit in ${width} bits`, { line });
     values[name] = value;
   }
   return values;

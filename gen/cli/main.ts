@@ -2,6 +2,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { UserError } from '../../common/errors.ts';
 import { COMMANDS } from './commands/index.ts';
+import { joinNegativeValues } from '../../common/optionValues.ts';
 
 /**
  * The `gen` command line. User mistakes (UserError, bad options) print one line and exit 1 (2 for
@@ -31,7 +32,8 @@ export async function runCli(argv: string[]): Promise<number> {
   try {
     await parser.parseAsync();
   } catch (error) {
-    if (error instanceof UserError) {
+    // yargs reports an option's failed `coerce` check as a YError: a usage mistake like any other.
+    if (error instanceof UserError || (error instanceof Error && error.name === 'YError')) {
       process.stderr.write(`gen: ${error.message.split('\n')[0]}\n`);
       // A design, suite or config file that cannot be used exits 2; a failed check or bad option 1.
       return (error as { exitCode?: number }).exitCode ?? 1;
@@ -47,4 +49,4 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-process.exitCode = await runCli(hideBin(process.argv));
+process.exitCode = await runCli(joinNegativeValues(hideBin(process.argv)));

@@ -32,6 +32,10 @@ export async function runGenInProcess(argv: readonly string[]): Promise<void> {
   const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
   try {
     await parser.parseAsync();
+  } catch (error) {
+    // As main.ts: yargs reports a failed option `coerce` check as a YError, a usage mistake.
+    if (error instanceof Error && error.name === 'YError') throw new UserError(error.message);
+    throw error;
   } finally {
     write.mockRestore();
   }

@@ -1,3 +1,4 @@
+import { integerOption, quoteValue } from '../../../common/optionValues.ts';
 import type { CommandModule } from 'yargs';
 import { UserError } from '../../../common/errors.ts';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
@@ -34,7 +35,7 @@ function parseShape(text: string): { rows: number; cols: number } {
   const match = /^(\d+)x(\d+)$/.exec(text.trim());
   const [rows, cols] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
   if (!(rows >= 1 && cols >= 1 && rows <= MAX_SIDE && cols <= MAX_SIDE)) {
-    throw new UserError(`--shape must be MxK with 1 ≤ M, K ≤ ${MAX_SIDE} (e.g. 9216x9216), got "${text}"`);
+    throw new UserError(`--shape must be MxK with 1 ≤ M, K ≤ ${MAX_SIDE} (e.g. 9216x9216), got ${quoteValue(text)}`);
   }
   return { rows, cols };
 }
@@ -43,7 +44,7 @@ function parseSparsities(text: string): number[] {
   const values = text.split(',').map((part) => {
     const value = part.trim() === '' ? NaN : Number(part);
     if (Number.isNaN(value))
-      throw new UserError(`--sparsity must be a comma-separated list of numbers in [0, 1), got "${text}"`);
+      throw new UserError(`--sparsity must be a comma-separated list of numbers in [0, 1), got ${quoteValue(text)}`);
     checkSparsity(value);
     return value;
   });
@@ -102,7 +103,8 @@ export const formatsCommand: CommandModule<object, FormatsArgs> = {
         describe: 'also write a Fig. 3-style line chart here (paper accounting when computed, else exact), atomically',
       })
       .option('seed', {
-        type: 'number',
+        type: 'string',
+        coerce: (text: unknown) => integerOption('seed', text),
         default: 1,
         describe: 'seed of the random masks (exactly round(s·M·K) zeros each)',
       })
