@@ -10,8 +10,13 @@ import {
   type Value,
   type ModuleBuilder,
   type Memory,
+  type Params,
+  type PortSpec,
   type Signal,
 } from '../../hw/core/index.ts';
+
+/** A random design's module: its ports are named by index (`i0…`, `o0…`), so they are a record. */
+export type FuzzModule = ModuleDefinition<Params, Record<string, PortSpec>>;
 
 /**
  * Random designs for differential fuzzing of the framework itself: expression DAGs over every
@@ -307,7 +312,7 @@ function populate(
   m: ModuleBuilder,
   design: FuzzDesign,
   inputs: readonly Value[],
-  child: ModuleDefinition | undefined,
+  child: FuzzModule | undefined,
 ): Value[] {
   const registers = design.registers.map((register, index) =>
     m.reg(
@@ -320,7 +325,7 @@ function populate(
   if (child && design.child) {
     const childDesign = design.child;
     for (let instance = 0; instance < design.instances; instance++) {
-      const io = m.instance(child, { name: `child${instance}` }) as unknown as Record<string, Signal>;
+      const io = m.instance(child, { name: `child${instance}` });
       childDesign.inputs.forEach((width, index) => io[`i${index}`]!.set(fit(pick(pool, index * 7 + instance), width)));
       outputWidths(childDesign).forEach((_, index) => pool.push(io[`o${index}`]!));
     }
@@ -409,17 +414,16 @@ function outputWidths(design: FuzzDesign): number[] {
  * The module definition of a random design: inputs `i0…`, outputs `o0…`; its child (if any) is
  * its own module, `<name>_c`.
  */
-export function buildRandomDesign(design: FuzzDesign, name: string): ModuleDefinition {
+export function buildRandomDesign(design: FuzzDesign, name: string): FuzzModule {
   const child = design.child ? buildRandomDesign(design.child, `${name}_c`) : undefined;
   return defineModule({
     name,
     defaults: {},
-    ports: () => ({
+    ports: (): Record<string, PortSpec> => ({
       ...Object.fromEntries(design.inputs.map((width, index) => [`i${index}`, input(width)])),
       ...Object.fromEntries(outputWidths(design).map((width, index) => [`o${index}`, output(width)])),
     }),
-    build(m, io) {
-      const ports = io as Record<string, Signal>;
+    build(m, ports) {
       const outputs = populate(
         m,
         design,
@@ -453,7 +457,7 @@ export function buildDesignBatch(designs: readonly FuzzDesign[], name: string): 
     build(m, io) {
       const ports = io as Record<string, Signal>;
       members.forEach(({ design, definition }, member) => {
-        const instance = m.instance(definition, { name: `member${member}` }) as unknown as Record<string, Signal>;
+        const instance = m.instance(definition, { name: `member${member}` });
         design.inputs.forEach((_, index) => instance[`i${index}`]!.set(ports[`f${member}_i${index}`]!));
         outputWidths(design).forEach((_, index) => ports[`f${member}_o${index}`]!.set(instance[`o${index}`]!));
       });
