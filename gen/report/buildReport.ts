@@ -92,6 +92,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportSummary
     const outcomes: SectionOutcome[] = [];
     const pageSections: PageSection[] = [];
     const numbers: Record<string, number> = {};
+    const findings: Record<string, readonly string[]> = {};
     for (const [index, section] of sections.entries()) {
       options.onSection?.({ kind: 'start', index, total: sections.length, section });
       const sectionStarted = performance.now();
@@ -106,13 +107,14 @@ export async function buildReport(options: ReportOptions): Promise<ReportSummary
         outcome = { id: section.id, title: section.title, status: result.failed ? 'failed' : 'ok', headline: result.failed ?? result.headline, seconds, reproduce };
         pageSections.push({ id: section.id, title: section.title, reproduce, body: { html: result.html } });
         Object.assign(numbers, result.numbers);
+        if (result.findings) findings[section.id] = result.findings;
         for (const [name, data] of result.files ?? []) writeFileAtomic(join(staging, name), data);
       }
       outcomes.push(outcome);
       options.onSection?.({ kind: 'end', index, total: sections.length, section, outcome });
     }
     const generatedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    writeFileAtomic(join(staging, 'index.html'), reportPage({ command: options.command, quick: options.quick, generatedAt }, pageSections, findingsHtml(outcomes, numbers)));
+    writeFileAtomic(join(staging, 'index.html'), reportPage({ command: options.command, quick: options.quick, generatedAt }, pageSections, findingsHtml(outcomes, numbers, findings)));
     const summary: ReportSummary = { command: options.command, quick: options.quick, generatedAt, seconds: (performance.now() - started) / 1000, sections: outcomes, numbers };
     writeFileAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     publish(staging, target);

@@ -41,8 +41,8 @@ function regressionFinding(numbers: Numbers): string | undefined {
   const verdict =
     failures === 0
       ? `<span class="pass">equal to the golden models on every engine</span>`
-      : `<span class="fail">${shown(numbers, 'regression.failures', 'integer')} cases differ from the golden models</span>`;
-  return `Regression: ${cases} cases of ${suites} suites on ${engines.length} engines (${escapeHtml(engines.join(', '))}), ${verdict}.`;
+      : `<span class="fail">${shown(numbers, 'regression.failures', 'integer')} ${failures === 1 ? 'case differs' : 'cases differ'} from the golden models</span>`;
+  return `Regression: ${cases} cases of ${suites} suite${suites === 1 ? '' : 's'} on ${engines.length} engine${engines.length === 1 ? '' : 's'} (${escapeHtml(engines.join(', '))}), ${verdict}.`;
 }
 
 function formatsFinding(numbers: Numbers): string | undefined {
@@ -101,15 +101,24 @@ const SUMMARIZERS: Readonly<Record<string, (numbers: Numbers, headline: string) 
   spmm: spmmFinding,
 };
 
-/** The findings list, in page order; the inventory (an appendix) is not a finding. */
-export function findingsHtml(sections: readonly FindingSource[], numbers: Numbers): string {
+/**
+ * The findings list, in page order; the inventory (an appendix) is not a finding. A section's own
+ * `findings` (SectionResult) win over what is derived here.
+ */
+export function findingsHtml(
+  sections: readonly FindingSource[],
+  numbers: Numbers,
+  own: Readonly<Record<string, readonly string[]>> = {},
+): string {
   const items = sections
     .filter((section) => section.id !== 'inventory')
     .map((section) => {
       const text =
         section.status === 'skipped'
           ? `${escapeHtml(section.title)}: not available here (${escapeHtml(section.headline)}).`
-          : section.status === 'failed'
+          : own[section.id] !== undefined && section.status === 'ok'
+            ? own[section.id]!.join(' ')
+            : section.status === 'failed'
             ? `${escapeHtml(section.title)}: <span class="fail">${escapeHtml(section.headline)}</span>.`
             : (SUMMARIZERS[section.id]?.(numbers, section.headline) ??
               `${escapeHtml(section.title)}: ${escapeHtml(section.headline)}.`);

@@ -22,6 +22,12 @@ export interface SectionResult {
   readonly html: string;
   /** One line for the terminal summary. */
   readonly headline: string;
+  /**
+   * What the section found, for the page's opening summary (HTML; numbers rendered with
+   * `ShownNumbers` so they carry their keys). Without it the summary derives a line from the
+   * section's numbers, or shows the headline.
+   */
+  readonly findings?: readonly string[];
   /** Extra files for the report folder, by relative path. */
   readonly files?: ReadonlyMap<string, string | Uint8Array>;
   /** Something the reader must know: a failed regression makes `gen report` exit 1 after writing the report. */
