@@ -15,7 +15,7 @@ export const initCommand: CommandModule<object, InitArguments> = {
       .option('framework', {
         type: 'string',
         describe:
-          'what package.json depends on for the framework: a version, or file:<tarball> (default: this version)',
+          'what package.json depends on for the framework: a version, or file:<tarball> (relative to the new folder; default: this version)',
       }),
   handler: (args) => {
     const files = scaffoldProject(args.dir, args.framework === undefined ? {} : { framework: args.framework });
