@@ -9,6 +9,7 @@ import { checkCase, drawCase, runCases, type CaseOutcome } from './runCases.ts';
 import { caseAtPath, shrinkCase } from './shrink.ts';
 import type { RegressSuite } from './suite.ts';
 import { runOnWorkers } from './workerPool.ts';
+import { BUILD_ROOT } from '../../tools/buildCache.ts';
 import type { SuiteSources } from './suiteSources.ts';
 import { findConfigFile, projectRoot } from '../../common/projectRoot.ts';
 import type { Params } from '../../hw/core/index.ts';
@@ -91,7 +92,13 @@ async function runShare(
   const first = drawCase(suite, caseSeed(options.seed, indices[0]!));
   await engine.runMany(suite.design(first), [suite.vectors(first).stimulus]);
   return runOnWorkers(
-    { suite: suite.name, engine: engine.name, seed: options.seed, sources: sourcesOf(options) },
+    {
+      suite: suite.name,
+      engine: engine.name,
+      seed: options.seed,
+      sources: sourcesOf(options),
+      roots: { project: projectRoot(), build: BUILD_ROOT },
+    },
     indices,
     options.jobs,
     tick,

@@ -7,11 +7,17 @@ import { UserError } from '../../common/errors.ts';
 import { createEngine } from '../../engines/index.ts';
 import { runCases } from './runCases.ts';
 import { loadSuites } from './suiteSources.ts';
+import { setProjectRoot } from '../../common/projectRoot.ts';
+import { setBuildRoot } from '../../tools/buildCache.ts';
 import type { WorkerTask, WorkerMessage } from './workerPool.ts';
 
 const task = workerData as WorkerTask;
 const post = (message: WorkerMessage): void => parentPort!.postMessage(message);
 try {
+  if (task.roots) {
+    setProjectRoot(task.roots.project);
+    setBuildRoot(task.roots.build);
+  }
   const suite = (await loadSuites(task.sources)).find((candidate) => candidate.name === task.suite);
   if (!suite) throw new Error(`worker: no suite ${task.suite}`);
   const engine = await createEngine(task.engine);

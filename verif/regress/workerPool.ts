@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { availableParallelism, freemem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { UserError } from '../../common/errors.ts';
 import type { EngineName } from '../../engines/engine.ts';
@@ -12,6 +14,8 @@ export interface WorkerTask {
   readonly indices: readonly number[];
   /** Where the suites come from, so workers load the same ones. */
   readonly sources: SuiteSources;
+  /** The project root and build cache of the run (set by the config), so workers cite and cache alike. */
+  readonly roots?: { readonly project: string; readonly build: string };
 }
 
 export type WorkerMessage =
@@ -54,6 +58,46 @@ function runWorker(task: WorkerTask, onProgress: (count: number) => void): Promi
 }
 
 /**
+ * Peak memory one more worker adds, measured with `gen regress --suite all --engine ts --runs 8
+ * --seed 1`: 237 MB peak RSS at --jobs 1, 858 MB at --jobs 4, so 207 MB per worker (each loads
+ * tsx, the suites and their designs); a run of --jobs 32 peaked at 9.5 GB (~300 MB each).
+ * Budgeted with margin.
+ */
+export const WORKER_MEMORY_BYTES = 320 * 2 ** 20;
+/** Share of the available memory the workers may take together. */
+const MEMORY_SHARE = 0.75;
+
+/** Memory the kernel says can be had without swapping (MemAvailable counts reclaimable cache; freemem does not). */
+function availableMemoryBytes(): number {
+  try {
+    const match = /^MemAvailable:\s+(\d+) kB$/m.exec(readFileSync('/proc/meminfo', 'utf8'));
+    if (match) return Number(match[1]) * 1024;
+  } catch {
+    // Not Linux: fall back to free memory.
+  }
+  return freemem();
+}
+
+/** How many workers this machine can run: no more than its cores, nor than fit in 3/4 of its available memory. */
+export function jobsCap(): { readonly jobs: number; readonly cores: number; readonly availableBytes: number } {
+  const cores = availableParallelism();
+  const availableBytes = availableMemoryBytes();
+  const byMemory = Math.floor((availableBytes * MEMORY_SHARE) / WORKER_MEMORY_BYTES);
+  return { jobs: Math.max(1, Math.min(cores, byMemory)), cores, availableBytes };
+}
+
+/** `requested` workers capped by `jobsCap()`, with the line that says so when it was. */
+export function capJobs(requested: number): { readonly jobs: number; readonly note?: string } {
+  const cap = jobsCap();
+  if (requested <= cap.jobs) return { jobs: requested };
+  const gib = (cap.availableBytes / 2 ** 30).toFixed(1);
+  return {
+    jobs: cap.jobs,
+    note: `--jobs ${requested} capped at ${cap.jobs}: ${cap.cores} cores, ${gib} GiB available at ${WORKER_MEMORY_BYTES / 2 ** 20} MiB per worker`,
+  };
+}
+
+/**
  * Splits `indices` over `jobs` worker threads (case k to worker k mod jobs, so each gets a mix)
  * and gathers their outcomes in case order. External builds must be warm before this: every
  * worker finds the cached build instead of building it again.
@@ -64,8 +108,9 @@ export async function runOnWorkers(
   jobs: number,
   onProgress: (count: number) => void,
 ): Promise<CaseOutcome[]> {
-  const shares = Array.from({ length: Math.min(jobs, indices.length) }, (_, worker) =>
-    indices.filter((_, position) => position % jobs === worker),
+  const workers = Math.min(capJobs(jobs).jobs, indices.length);
+  const shares = Array.from({ length: workers }, (_, worker) =>
+    indices.filter((_, position) => position % workers === worker),
   );
   const results = await Promise.all(shares.map((share) => runWorker({ ...task, indices: share }, onProgress)));
   return results.flat().sort((a, b) => a.index - b.index);

@@ -112,10 +112,11 @@ export default defineConfig({
 });
 `;
 
-/** Writes the project (with gen.config.ts when `config`) into a new temporary folder. */
-export function makeProject(options: { config: boolean; root?: string }): string {
+/** Writes the project (with gen.config.ts when `config`: CONFIG, or the text given) into a new temporary folder. */
+export function makeProject(options: { config: boolean | string; root?: string }): string {
   const root = options.root ?? mkdtempSync(join(tmpdir(), 'gen-user-'));
-  const files = { ...FILES, ...(options.config ? { 'gen.config.ts': CONFIG } : {}) };
+  const config = options.config === true ? CONFIG : options.config;
+  const files = { ...FILES, ...(config === false ? {} : { 'gen.config.ts': config }) };
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text.endsWith('\n') ? text : `${text}\n`);

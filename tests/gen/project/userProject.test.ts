@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { availableEngines } from '../../../engines/index.ts';
 import { expectCleanFailure } from '../../support/cli.ts';
-import { genIn, makeProject, removeProject, repository } from './fixture.ts';
+import { CONFIG, genIn, makeProject, removeProject, repository } from './fixture.ts';
 
 const bare = makeProject({ config: false });
 const configured = makeProject({ config: true });
@@ -163,6 +163,24 @@ describe('a user project with gen.config.ts', () => {
       );
       expect(run.exitCode, run.stderr).toBe(0);
       expect(readdirSync(join(elsewhere, 'icarus')).length).toBeGreaterThan(0);
+    },
+  );
+
+  it.runIf(engines.includes('icarus'))(
+    "defaults.cache moves the build cache, for the regression's worker threads too",
+    async () => {
+      const root = makeProject({
+        config: CONFIG.replace("defaults: { out: 'build-out' }", "defaults: { cache: 'my-cache', engine: 'icarus' }"),
+      });
+      try {
+        const run = await genIn(root, ['regress', '--runs', '6', '--seed', '3', '--jobs', '2']);
+        expect(run.exitCode, run.stderr).toBe(0);
+        expect(run.stdout).toMatch(/^Accumulator\s+icarus\s+6\s+0\s/m);
+        expect(readdirSync(join(root, 'my-cache', 'icarus')).filter((name) => !name.startsWith('.')).length).toBe(1);
+        expect(existsSync(join(root, '.gen-cache'))).toBe(false);
+      } finally {
+        removeProject(root);
+      }
     },
   );
 
