@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
@@ -155,7 +155,7 @@ function writeOutputs(directory: string, result: SynthesisResult, table: string)
 
 export const synthCommand: CommandModule<object, SynthArgs> = {
   command: 'synth',
-  builder: (yargs: Argv) =>
+  builder: (yargs) =>
     withDesigns(yargs)
       .option('top', {
         type: 'string',
@@ -244,10 +244,7 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
         '$0 synth --top MmaUnit --compose TensorLane --engine system',
         'the 32-lane unit: one lane simulated at gate level, the decoder and glue around 32 RTL lanes',
       )
-      .example(
-        '$0 synth --verilog adder.v --top adder --workload random',
-        'external Verilog',
-      ) as unknown as Argv<SynthArgs>,
+      .example('$0 synth --verilog adder.v --top adder --workload random', 'external Verilog'),
   handler: async (args) => {
     if (!(args.clock > 0)) throw new UserError(`--clock must be a positive frequency in GHz, not ${args.clock}`);
     for (const [option, volts] of [
