@@ -4,7 +4,7 @@
  * Verilog and VCD names.
  */
 export {
-  /** Verilog text of every module of a design, by module name. */
+  /** Verilog text of every module of a design, by file name (`<Module>.v`). */
   emitVerilog,
   /** Verilog text of one IR module. */
   emitModule,

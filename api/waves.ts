@@ -15,7 +15,7 @@ export {
   type VcdReadOptions,
 } from '../waves/vcdReader.ts';
 export {
-  /** Writes a VCD: declare signals, `beginDump`, then `setTime`/`change`; the file appears whole on `close`. */
+  /** Writes a VCD: `addSignal` each signal, `beginDump`, then `setTime`/`change`; the file takes its name at `close` (a crash leaves none). */
   VcdWriter,
   /** Options of a writer (timescale, date, version text). */
   type VcdWriterOptions,
