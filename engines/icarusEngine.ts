@@ -23,9 +23,10 @@ export function buildIcarusTestbench(
 export async function runIcarusTestbench(
   build: IcarusBuild,
   stimulus: string,
-  options: { readonly vcd?: string } = {},
+  options: { readonly vcd?: string; readonly timeout?: number } = {},
 ): Promise<string> {
   const { files } = await runIcarus(build, {
+    ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
     files: { 'stimulus.txt': stimulus },
     plusargs: [
       '+stimulus=stimulus.txt',
@@ -43,6 +44,8 @@ export async function runIcarusTestbench(
  */
 export class IcarusEngine extends ExternalEngine<IcarusBuild> {
   readonly name = 'icarus' as const;
+  /** Icarus ran the MmaBench at a few cycles per second (about 3.5 µs per cell-cycle). */
+  protected readonly cellCycleMicros = 50;
 
   /** `cacheRoot` overrides where compiled testbenches are cached. */
   constructor(private readonly options: { readonly cacheRoot?: string } = {}) {
@@ -53,7 +56,11 @@ export class IcarusEngine extends ExternalEngine<IcarusBuild> {
     return buildIcarusTestbench(design, files, ports, this.options);
   }
 
-  protected execute(build: IcarusBuild, stimulus: string, options: { readonly vcd?: string }): Promise<string> {
+  protected execute(
+    build: IcarusBuild,
+    stimulus: string,
+    options: { readonly vcd?: string; readonly timeout: number },
+  ): Promise<string> {
     return runIcarusTestbench(build, stimulus, options);
   }
 }

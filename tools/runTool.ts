@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { ToolError } from '../common/errors.ts';
-import { findTool, isToolName, TOOLS } from './toolchain.ts';
+import { findTool, isToolName, onPath, TOOLS } from './toolchain.ts';
+import { isDeadProcess } from './processes.ts';
 
 /** Lines of a failing tool's stderr worth showing: enough to see the error, not a whole log. */
 const TAIL_LINES = 20;
@@ -24,6 +25,8 @@ export interface ToolOptions {
    * A crash (killed by a signal) and a timeout are failures whatever this says.
    */
   readonly acceptExitCodes?: readonly number[] | 'any';
+  /** The name messages give the tool (default: the program), e.g. `verilator` for a Verilated binary. */
+  readonly name?: string;
 }
 
 /** The last lines of a tool's output, for error messages. */
@@ -35,33 +38,75 @@ export function tail(text: string, lines = TAIL_LINES): string {
 const packageOf = (program: string): string => (isToolName(program) ? TOOLS[program].debianPackage : program);
 
 /**
+ * The shell that runs every tool, so that a tool and everything it starts (make's g++, a
+ * simulator's children) live in one process group of their own and end with it: the program runs
+ * in the background with stdin from /dev/null, and a guard waits on the pipe from this process;
+ * when that pipe closes — this process ended (even by SIGKILL) or gave up on the tool — the guard
+ * kills the whole group. A program killed by a signal is reported as killed by that signal.
+ */
+const GUARD_SCRIPT = [
+  'exec 3<&0',
+  '"$@" </dev/null 3<&- &',
+  'child=$!',
+  '(read -r _ <&3; kill -KILL 0) &',
+  'guard=$!',
+  'exec 3<&-',
+  'wait "$child" 2>/dev/null; status=$?',
+  'kill "$guard" 2>/dev/null',
+  'if [ "$status" -gt 128 ] && [ "$status" -lt 160 ]; then kill -$((status - 128)) $$; fi',
+  'exit "$status"',
+].join('\n');
+
+/** After a timeout closes the guard's pipe, how long before the group is killed from here. */
+const KILL_GRACE_MS = 5_000;
+
+/**
  * Runs an external program: the one contract for every tool. A toolchain name (`verilator`,
  * `yosys`, `sta`, … see toolchain.ts) runs the program findTool resolves (so its environment
- * override applies), any other program as given. Stdin is closed. A missing program, a non-zero
- * exit (unless accepted), a crash or a timeout becomes a ToolError naming the tool (and, when
- * missing, the Debian package to install) with the last lines of its output.
+ * override applies), any other program as given. The tool gets no stdin and runs in its own
+ * process group, ended with this process or at the timeout (children included). A missing
+ * program, a non-zero exit (unless accepted), a crash or a timeout becomes a ToolError naming the
+ * tool (and, when missing, the Debian package to install) with the last lines of its output.
  */
 export async function runTool(program: string, args: readonly string[], options: ToolOptions = {}): Promise<ToolRun> {
   const executable = isToolName(program) ? findTool(program) : program;
-  const result = await execa(executable, args, {
+  const name = options.name ?? program;
+  if (!onPath(executable)) throw new ToolError(name, `not installed (apt-get install ${packageOf(program)})`);
+  const subprocess = execa('/bin/sh', ['-c', GUARD_SCRIPT, 'tool-guard', executable, ...args], {
     cwd: options.cwd,
-    timeout: options.timeout,
     reject: false,
     all: false,
-    stdin: 'ignore',
+    stdin: 'pipe',
+    detached: true,
     stripFinalNewline: false,
   });
-  if ((result as { code?: string }).code === 'ENOENT')
-    throw new ToolError(program, `not installed (apt-get install ${packageOf(program)})`);
+  let timedOut = false;
+  const timers: NodeJS.Timeout[] = [];
+  if (options.timeout !== undefined)
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        subprocess.stdin?.end();
+        timers.push(
+          setTimeout(() => {
+            if (subprocess.pid !== undefined && !isDeadProcess(subprocess.pid))
+              process.kill(-subprocess.pid, 'SIGKILL');
+          }, KILL_GRACE_MS),
+        );
+      }, options.timeout),
+    );
+  const result = await subprocess;
+  for (const timer of timers) clearTimeout(timer);
+  subprocess.stdin?.destroy();
   const stdout = String(result.stdout ?? '');
   const stderr = String(result.stderr ?? '');
-  if (result.timedOut) throw new ToolError(program, `timed out after ${options.timeout} ms\n${tail(stderr || stdout)}`);
+  if (timedOut) throw new ToolError(name, `timed out after ${options.timeout} ms\n${tail(stderr || stdout)}`);
   const accept = options.acceptExitCodes ?? [];
   const accepted =
     result.exitCode !== undefined && !result.signal && (accept === 'any' || accept.includes(result.exitCode));
   if (result.failed && !accepted) {
     const how = result.signal ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`;
-    throw new ToolError(program, `${how}\n${tail(stderr || stdout)}`);
+    throw new ToolError(name, `${how}\n${tail(stderr || stdout)}`);
   }
   return { stdout, stderr, exitCode: result.exitCode ?? 0 };
 }
@@ -72,16 +117,44 @@ export async function toolVersion(program: string, flag = '--version'): Promise<
   return stdout.split('\n')[0]!.trim();
 }
 
+/** Workspace folders are `gen-<prefix>-<pid>-<random>` in the system temp folder. */
+const WORKSPACE = /^gen-[A-Za-z0-9-]+?-(\d+)-[A-Za-z0-9]{6}$/;
+
+let workspacesSwept = false;
+
+/** Removes the workspaces of processes that are gone (a kill leaves them behind); returns their names. */
+export function sweepWorkspaces(): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const match = WORKSPACE.exec(name);
+    if (!match || !isDeadProcess(Number(match[1]))) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
 /**
  * Runs `use` in a fresh private folder under the system temp folder holding `files` (name → text),
- * removed afterwards whatever happens, so concurrent runs never see each other's files.
+ * removed afterwards whatever happens, so concurrent runs never see each other's files. The folder
+ * is named after this process, and the first workspace of a process removes those of dead ones.
  */
 export async function withWorkspace<T>(
   prefix: string,
   files: Readonly<Record<string, string>>,
   use: (dir: string) => Promise<T>,
 ): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  if (!workspacesSwept) {
+    workspacesSwept = true;
+    sweepWorkspaces();
+  }
+  const dir = mkdtempSync(join(tmpdir(), `gen-${prefix}-${process.pid}-`));
   try {
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     return await use(dir);

@@ -1,8 +1,7 @@
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { BUILD_ROOT, cachedBuild, contentHash } from './buildCache.ts';
-import { runTool, toolVersion } from './runTool.ts';
+import { BUILD_ROOT, cachedBuild, contentHash, intactEntry } from './buildCache.ts';
+import { runTool, toolVersion, withWorkspace } from './runTool.ts';
 
 /**
  * Build flags: Verilator's usual optimized build (its -O3; the C++ at verilated.mk's -Os), used
@@ -108,8 +107,8 @@ async function compileWithRuntimeCache(
   options: VerilatorBuildOptions,
 ): Promise<void> {
   const root = join(options.cacheRoot ?? join(BUILD_ROOT, 'verilator'), 'runtime');
-  const cached = join(root, runtimeKey);
-  for (const name of listObjects(cached)) copyFileSync(join(cached, name), join(obj, name));
+  const cached = intactEntry(root, runtimeKey);
+  if (cached !== undefined) for (const name of listObjects(cached)) copyFileSync(join(cached, name), join(obj, name));
   await runTool('make', ['-C', obj, '-f', `V${top}.mk`, '-j', '2'], { timeout: BUILD_TIMEOUT_MS });
   await cachedBuild(root, runtimeKey, async (dir) => {
     for (const name of listObjects(obj)) copyFileSync(join(obj, name), join(dir, name));
@@ -127,19 +126,17 @@ function listObjects(dir: string): string[] {
 }
 
 /** Runs a built harness on stimulus text (engines/harnessStimulus.ts) and returns its results text. */
-export async function runVerilator(
+export function runVerilator(
   build: VerilatorBuild,
   stimulus: string,
-  options: { vcd?: string } = {},
+  options: { vcd?: string; timeout?: number } = {},
 ): Promise<string> {
-  const work = mkdtempSync(join(tmpdir(), 'verilator-run-'));
-  try {
-    const input = join(work, 'stimulus.txt');
+  return withWorkspace('verilator-run', { 'stimulus.txt': stimulus }, async (work) => {
     const output = join(work, 'results.txt');
-    writeFileSync(input, stimulus);
-    await runTool(build.binary, [input, output, ...(options.vcd ? [options.vcd] : [])], { timeout: RUN_TIMEOUT_MS });
+    await runTool(build.binary, [join(work, 'stimulus.txt'), output, ...(options.vcd ? [options.vcd] : [])], {
+      timeout: options.timeout ?? RUN_TIMEOUT_MS,
+      name: 'verilator',
+    });
     return readFileSync(output, 'utf8');
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 }
