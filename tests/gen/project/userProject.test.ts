@@ -75,6 +75,20 @@ describe('a user project with --design', () => {
     for (const output of outputs) expect(output).toBe(outputs[0]);
   });
 
+  it('loads a plain JavaScript design file too', async () => {
+    writeFileSync(
+      join(bare, 'src/inverter.js'),
+      `import { defineModule, input, output } from ${JSON.stringify(`${repository}/hw/core/index.ts`)};
+export const Inverter = defineModule({ name: 'Inverter', defaults: {}, ports: () => ({ a: input(4), y: output(4) }), build: (m, io) => io.y.set(io.a.not()) });
+`,
+    );
+    const run = await genIn(bare, ['verilog', '--design', 'src/inverter.js', '--top', 'Inverter', '--out', 'inv']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(readFileSync(join(bare, 'inv/Inverter.v'), 'utf8')).toMatch(
+      /Generated from Inverter \(src\/inverter\.js:2\)/,
+    );
+  });
+
   it('runs a suite file given with --design or --load', async () => {
     const run = await genIn(bare, ['regress', '--design', 'verif/accSuite.ts', '--runs', '20', '--seed', '4']);
     expect(run.exitCode, run.stderr).toBe(0);
