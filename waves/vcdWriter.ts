@@ -95,7 +95,7 @@ export class VcdWriter {
     }
     // WriteStream keeps its descriptor in `fd` (untyped); nothing has gone through the stream yet,
     // so writing beside it keeps the order, and the stream still closes the file on commit.
-    const fd = (stream as unknown as { fd?: unknown }).fd;
+    const fd = 'fd' in stream ? stream.fd : undefined;
     if (typeof fd === 'number') writer.fd = fd;
     return writer;
   }
