@@ -19,6 +19,7 @@ import { BenchPipeline } from '../hw/examples/benchPipeline.ts';
 import { emitVerilog } from '../hw/verilog/emit.ts';
 import { buildVerilatorHarness } from '../engines/verilatorEngine.ts';
 import { buildIcarusTestbench } from '../engines/icarusEngine.ts';
+import { findTool } from '../tools/toolchain.ts';
 import { formatStimulus, harnessPortsOf } from '../engines/harnessStimulus.ts';
 import { measureProcess } from './measureProcess.ts';
 import type { PortValues } from '../engines/engine.ts';
@@ -81,9 +82,13 @@ async function main(): Promise<void> {
     final: lastOutputs(verilatorOut),
   });
   const icarusOut = join(work, 'icarus.txt');
-  const icarusRun = await measureProcess('vvp', ['-n', icarus.program, `+stimulus=${input}`, `+results=${icarusOut}`], {
-    cwd: work,
-  });
+  const icarusRun = await measureProcess(
+    findTool('vvp'),
+    ['-n', icarus.program, `+stimulus=${input}`, `+results=${icarusOut}`],
+    {
+      cwd: work,
+    },
+  );
   rows.push({ engine: 'icarus', measure: icarusRun, build: icarusBuild, final: lastOutputs(icarusOut) });
   rmSync(work, { recursive: true, force: true });
 
