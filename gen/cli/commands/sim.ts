@@ -5,7 +5,7 @@ import { topOf, withDesigns, type DesignArguments } from '../project.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { topModule, CLOCK_PORT } from '../../../hw/ir/ir.ts';
 import { readVectors, formatVectorValue, type VectorLine } from '../../../engines/vectors.ts';
-import { createEngine, ENGINE_NAMES } from '../../../engines/index.ts';
+import { createEngine, ENGINE_NAMES, engineHelp } from '../../../engines/index.ts';
 import type { CycleRun, EngineName } from '../../../engines/engine.ts';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
@@ -70,7 +70,7 @@ export const simCommand: CommandModule<object, SimArguments> = {
       })
       .option('engine', {
         choices: ENGINE_NAMES,
-        describe: 'simulation engine (default: defaults.engine of gen.config.ts, else ts)',
+        describe: `simulation engine (default: defaults.engine of gen.config.ts, else ts); ${engineHelp()}`,
       })
       .option('out', { type: 'string', describe: 'write the outputs per cycle as JSON Lines here (default: stdout)' })
       .option('vcd', { type: 'string', describe: 'write a VCD waveform of the run here' }),
