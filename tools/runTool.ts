@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { ToolError } from '../common/errors.ts';
 import { findTool, isToolName, onPath, TOOLS } from './toolchain.ts';
@@ -71,7 +71,10 @@ const KILL_GRACE_MS = 5_000;
 export async function runTool(program: string, args: readonly string[], options: ToolOptions = {}): Promise<ToolRun> {
   const executable = isToolName(program) ? findTool(program) : program;
   const name = options.name ?? program;
-  if (!onPath(executable)) throw new ToolError(name, `not installed (apt-get install ${packageOf(program)})`);
+  // A relative path is the tool's, from its working folder, as the shell will resolve it.
+  const where =
+    executable.includes('/') && !isAbsolute(executable) ? resolve(options.cwd ?? '.', executable) : executable;
+  if (!onPath(where)) throw new ToolError(name, `not installed (apt-get install ${packageOf(program)})`);
   const subprocess = execa('/bin/sh', ['-c', GUARD_SCRIPT, 'tool-guard', executable, ...args], {
     cwd: options.cwd,
     reject: false,
