@@ -2,7 +2,7 @@
 // .d.ts files in dist/, the `gen init` template copied beside the compiled code.
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 
@@ -11,13 +11,16 @@ const dist = join(root, 'dist');
 
 // A fresh folder each time: a file deleted from the sources must not live on in the package.
 rmSync(dist, { recursive: true, force: true });
-execFileSync(
+const compiled = spawnSync(
   process.execPath,
   [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')],
-  {
-    stdio: 'inherit',
-  },
+  { stdio: 'inherit' },
 );
+if (compiled.status !== 0) {
+  rmSync(dist, { recursive: true, force: true });
+  process.stderr.write('build: tsc -p tsconfig.build.json failed (its errors are above); no package built\n');
+  process.exit(compiled.status ?? 1);
+}
 
 // tsc rewrites `./x.ts` to `./x.js` in the JavaScript it emits but keeps `./x.ts` in .d.ts files,
 // which a user's compiler (without allowImportingTsExtensions) refuses or resolves to nothing.

@@ -97,10 +97,17 @@ describe('the packed framework in a user project', () => {
     expect(result.stdout).toMatch(new RegExp(`Tests\\s+${engines.length} passed`));
   });
 
-  it('type-checks with the tsconfig gen init wrote (no special flags)', () => {
+  it('type-checks with the tsconfig gen init wrote (no special flags), and with Bundler resolution', () => {
     const tsconfig = readFileSync(join(project, 'tsconfig.json'), 'utf8');
     expect(tsconfig).not.toMatch(/allowImportingTsExtensions|skipLibCheck/);
     ok('npx', ['--no-install', 'tsc', '--noEmit']);
+    // A bundler-style project resolves the package's exports just as well.
+    const bundler = {
+      extends: './tsconfig.json',
+      compilerOptions: { module: 'preserve', moduleResolution: 'bundler' },
+    };
+    writeFileSync(join(project, 'tsconfig.bundler.json'), JSON.stringify(bundler));
+    ok('npx', ['--no-install', 'tsc', '--noEmit', '-p', 'tsconfig.bundler.json']);
   });
 
   it('gen init of the installed package writes the same project', () => {
