@@ -9,9 +9,12 @@ export const DRAM_REQUEST_BYTES = 32;
 /**
  * DRAM as channels × banks with an open-row buffer per bank and one data bus per channel.
  * A request occupies its bank for a column access (row hit), activate + column (row closed), or
- * precharge + activate + column (row conflict), then the channel bus for 32 bytes at the
- * channel's share of the bandwidth. A fixed latency on top is chosen so that one request to an
- * idle, closed bank takes exactly the profile's measured DRAM load latency.
+ * precharge + activate + column (row conflict) — two activates of one bank at least tRC
+ * (`rowCycleNs`) apart — then the channel bus for one burst (`accessBytes`, 32 by default) at the
+ * channel's share of the bandwidth. A sector whose burst the same bank has just delivered (the
+ * other half of a 64-byte HBM burst) costs neither bank nor bus time. A fixed latency on top is
+ * chosen so that one request to an idle, closed bank takes exactly the profile's measured DRAM
+ * load latency.
  */
 export class DramModel {
   /** Row open in each bank (channel-major), −1 when closed. */
@@ -30,6 +33,12 @@ export class DramModel {
   rowConflicts = 0;
   private readonly bankBits: number;
   private readonly bankMask: number;
+  private readonly lastActivateNs: Float64Array;
+  /** Burst (address / accessBytes) each bank delivered last, and when it reached the L2. */
+  private readonly lastBurst: Float64Array;
+  private readonly lastBurstDoneNs: Float64Array;
+  private readonly rowCycleNs: number;
+  private readonly accessBytes: number;
 
   constructor(
     readonly spec: DramSpec,
@@ -43,8 +52,14 @@ export class DramModel {
     this.bankBusyNs = new Float64Array(banks);
     this.busFreeNs = new Float64Array(spec.channels);
     this.busBusyNs = new Float64Array(spec.channels);
-    this.transferNs = (DRAM_REQUEST_BYTES * spec.channels) / spec.bandwidthGBps;
-    this.fixedNs = (spec.latencyCycles * 1000) / smClockMHz - spec.activateNs - spec.columnNs - this.transferNs;
+    this.lastActivateNs = new Float64Array(banks).fill(-Infinity);
+    this.lastBurst = new Float64Array(banks).fill(-1);
+    this.lastBurstDoneNs = new Float64Array(banks);
+    this.rowCycleNs = spec.rowCycleNs ?? 0;
+    this.accessBytes = spec.accessBytes ?? DRAM_REQUEST_BYTES;
+    this.transferNs = (this.accessBytes * spec.channels) / spec.bandwidthGBps;
+    const rowOpenNs = spec.activateNs + spec.columnNs + (spec.latencyWithOpenRows ? spec.prechargeNs : 0);
+    this.fixedNs = (spec.latencyCycles * 1000) / smClockMHz - rowOpenNs - this.transferNs;
     if (this.fixedNs < 0) throw new RangeError('DRAM latency is shorter than one activate + column access + transfer');
   }
 
@@ -62,32 +77,42 @@ export class DramModel {
     return Math.floor(Math.floor(address / this.spec.mapping.rowWindowBytes) / this.spec.banksPerChannel);
   }
 
-  /** Serves one 32-byte read arriving at `arrivalNs` on `channel`; returns when its data reaches the L2, ns. */
-  access(channel: number, address: number, arrivalNs: number): number {
+  /**
+   * Serves one 32-byte read arriving at `arrivalNs` on `channel`; returns when its data reaches
+   * the L2, ns. `extraNs` lengthens the fixed part (the far L2 partition's crossing).
+   */
+  access(channel: number, address: number, arrivalNs: number, extraNs = 0): number {
     const spec = this.spec;
     const bank = channel * spec.banksPerChannel + this.bankOf(address);
+    const burst = Math.floor(address / this.accessBytes);
+    if (this.accessBytes > DRAM_REQUEST_BYTES && this.lastBurst[bank] === burst) {
+      this.rowHits++;
+      return Math.max(arrivalNs, this.lastBurstDoneNs[bank]!) + this.fixedNs + extraNs;
+    }
     const row = this.rowOf(address);
     const open = this.openRow[bank]!;
-    let cost: number;
+    const bankStart = Math.max(arrivalNs, this.bankFreeNs[bank]!);
+    let bankDone: number;
     if (open === row) {
-      cost = spec.columnNs;
+      bankDone = bankStart + spec.columnNs;
       this.rowHits++;
-    } else if (open < 0) {
-      cost = spec.activateNs + spec.columnNs;
-      this.rowEmpty++;
     } else {
-      cost = spec.prechargeNs + spec.activateNs + spec.columnNs;
-      this.rowConflicts++;
+      const closeNs = open < 0 ? 0 : spec.prechargeNs;
+      if (open < 0) this.rowEmpty++;
+      else this.rowConflicts++;
+      const activateNs = Math.max(bankStart + closeNs, this.lastActivateNs[bank]! + this.rowCycleNs);
+      this.lastActivateNs[bank] = activateNs;
+      bankDone = activateNs + spec.activateNs + spec.columnNs;
     }
     this.openRow[bank] = row;
-    const bankStart = Math.max(arrivalNs, this.bankFreeNs[bank]!);
-    const bankDone = bankStart + cost;
     this.bankFreeNs[bank] = bankDone;
-    this.bankBusyNs[bank]! += cost;
+    this.bankBusyNs[bank]! += bankDone - bankStart;
     const busStart = Math.max(bankDone, this.busFreeNs[channel]!);
     const busDone = busStart + this.transferNs;
     this.busFreeNs[channel] = busDone;
     this.busBusyNs[channel]! += this.transferNs;
-    return busDone + this.fixedNs;
+    this.lastBurst[bank] = burst;
+    this.lastBurstDoneNs[bank] = busDone;
+    return busDone + this.fixedNs + extraNs;
   }
 }

@@ -3,7 +3,7 @@ import { L1Caches } from './l1Cache.ts';
 import { L2Cache, l2HitLatencyCycles } from './l2Cache.ts';
 import { withL1DataBytes } from './profiles.ts';
 import type { GpuMemoryProfile } from './profileTypes.ts';
-import { HIT, LINE_MISS } from './sectoredCache.ts';
+import { HIT, LINE_MISS, SectoredLookup } from './sectoredCache.ts';
 import type { MemoryTrace } from './requestTrace.ts';
 
 /**
@@ -21,7 +21,7 @@ export interface SimulateOptions {
 }
 
 /** A kind of queued resource in the path. */
-export type ResourceClass = 'l1' | 'l2Slice' | 'dramBank' | 'dramChannel';
+export type ResourceClass = 'l1' | 'missQueue' | 'l2Slice' | 'l2Link' | 'dramBank' | 'dramChannel';
 
 /** The busy time of one class of resources over a simulation. */
 export interface ResourceBusy {
@@ -54,7 +54,13 @@ export interface MemoryPathResult {
     readonly sectorOnlyMisses: number;
     readonly hitRate: number;
   };
-  readonly l2: { readonly sectorHits: number; readonly sectorMisses: number; readonly hitRate: number };
+  /** farHits: hits found only in the whole L2, i.e. in the far partition (0 without partitions). */
+  readonly l2: {
+    readonly sectorHits: number;
+    readonly sectorMisses: number;
+    readonly hitRate: number;
+    readonly farHits: number;
+  };
   readonly dram: {
     readonly requests: number;
     readonly rowHits: number;
@@ -91,6 +97,25 @@ export class MemoryPathSimulator {
   private readonly l1BusyNs: Float64Array;
   private readonly sliceFreeNs: Float64Array;
   private readonly sliceBusyNs: Float64Array;
+  /** Slice time of one tag lookup, ns (0: data-bound only). */
+  private readonly lookupNs: number;
+  /** The line of the current trace entry whose L2 lookup was charged, and its sectors in the entry. */
+  private lookupLine = -1;
+  private entrySectorsOfLine = 1;
+  /** Per SM, completion times of its outstanding sector misses (a binary min-heap, `missCount` long). */
+  private readonly missHeap: Float64Array[];
+  private readonly missCount: Int32Array;
+  private readonly missQueueSectors: number;
+  private readonly missWaitNs: Float64Array;
+  /** Split L2: each partition's copies (instance = partition), the SMs' partition, link queues. */
+  private readonly near: SectoredLookup | undefined;
+  private readonly partitionOfSm: Int32Array;
+  private readonly slicesPerPartition: number;
+  private readonly farExtraNs: number;
+  private readonly linkServiceNs: number;
+  private readonly linkFreeNs: Float64Array;
+  private readonly linkBusyNs: Float64Array;
+  private farHits = 0;
   private requests = 0;
   private l1Hits = 0;
   private sectorOnlyMisses = 0;
@@ -121,29 +146,117 @@ export class MemoryPathSimulator {
     this.l1BusyNs = new Float64Array(sm.count);
     this.sliceFreeNs = new Float64Array(l2.slices);
     this.sliceBusyNs = new Float64Array(l2.slices);
+    this.lookupNs = l2.lookupsPerCyclePerSlice ? this.nsPerCycle / l2.lookupsPerCyclePerSlice : 0;
+    this.missQueueSectors = this.profile.l1.missQueueSectors ?? Infinity;
+    const heapSize = Number.isFinite(this.missQueueSectors) ? this.missQueueSectors : 0;
+    this.missHeap = Array.from({ length: sm.count }, () => new Float64Array(heapSize));
+    this.missCount = new Int32Array(sm.count);
+    this.missWaitNs = new Float64Array(sm.count);
+    const partitions = l2.partitions;
+    const count = partitions?.count ?? 1;
+    this.slicesPerPartition = l2.slices / count;
+    this.partitionOfSm = Int32Array.from({ length: sm.count }, (_, i) => Math.floor((i * count) / sm.count));
+    this.farExtraNs = (partitions?.farExtraCycles ?? 0) * this.nsPerCycle;
+    this.linkServiceNs = partitions ? (l2.sectorBytes / partitions.linkBytesPerCycle) * this.nsPerCycle : 0;
+    this.linkFreeNs = new Float64Array(count);
+    this.linkBusyNs = new Float64Array(count);
+    if (partitions) {
+      if (l2.slices % count !== 0) throw new RangeError(`${l2.slices} L2 slices do not split into ${count} partitions`);
+      const perPartition = this.slicesPerPartition;
+      const setsPerSlice = l2.setsPerSlice;
+      const l2Cache = this.l2;
+      this.near = new SectoredLookup(
+        {
+          instances: count,
+          sets: setsPerSlice * perPartition,
+          ways: l2.ways,
+          lineBytes: l2.lineBytes,
+          sectorBytes: l2.sectorBytes,
+          label: 'L2 partition',
+        },
+        (address) => l2Cache.setOf(address) + setsPerSlice * (l2Cache.sliceOf(address) % perPartition),
+      );
+    }
+  }
+
+  /**
+   * Runs one request of `bytes` bytes at `address` from `sm`, issued at `issueNs`, after everything
+   * fed before; returns when its last sector reaches the SM, ns. The closed-loop drivers
+   * (warpLoop.ts, the kernel model) call it in time order.
+   */
+  request(sm: number, address: number, bytes: number, issueNs: number): number {
+    const sectorBytes = this.sectorBytes;
+    const lastSector = Math.floor((address + bytes - 1) / sectorBytes) * sectorBytes;
+    this.entryLine = -1;
+    this.lookupLine = -1;
+    let done = issueNs;
+    for (let sector = Math.floor(address / sectorBytes) * sectorBytes; sector <= lastSector; sector += sectorBytes) {
+      const lineStart = Math.floor(sector / this.lineBytes) * this.lineBytes;
+      const from = Math.max(lineStart, Math.floor(address / sectorBytes) * sectorBytes);
+      this.entrySectorsOfLine = (Math.min(lastSector + sectorBytes, lineStart + this.lineBytes) - from) / sectorBytes;
+      done = Math.max(done, this.load(sm, sector, issueNs));
+    }
+    return done;
+  }
+
+  /**
+   * When `sm` may issue a load of `sectors` sector misses at or after `timeNs` without exceeding
+   * its miss queue: `timeNs` if the slots are free, else the earliest outstanding miss's return
+   * (ask again then). The closed-loop drivers hold a warp's load until then, so requests still
+   * reach the path in time order; the model itself never reorders.
+   */
+  missQueueFreeAt(sm: number, timeNs: number, sectors: number): number {
+    if (!Number.isFinite(this.missQueueSectors)) return timeNs;
+    const heap = this.missHeap[sm]!;
+    let count = this.missCount[sm]!;
+    while (count > 0 && heap[0]! <= timeNs) count = heapPop(heap, count);
+    this.missCount[sm] = count;
+    if (count === 0 || count + sectors <= this.missQueueSectors) return timeNs;
+    return heap[0]!;
+  }
+
+  /** Books `ns` of waiting for a miss-queue slot to `sm` (reported as the missQueue resource). */
+  recordMissQueueWait(sm: number, ns: number): void {
+    this.missWaitNs[sm]! += ns;
+  }
+
+  /** Keeps the miss-queue books of `sm` at `timeNs` (drops returned misses). */
+  private missSlot(sm: number, timeNs: number): number {
+    if (!Number.isFinite(this.missQueueSectors)) return timeNs;
+    const heap = this.missHeap[sm]!;
+    let count = this.missCount[sm]!;
+    while (count > 0 && heap[0]! <= timeNs) count = heapPop(heap, count);
+    // A trace fed open-loop may exceed the queue; the oldest entry is then forgotten (no delay).
+    if (count >= heap.length) count = heapPop(heap, count);
+    this.missCount[sm] = count;
+    return timeNs;
+  }
+
+  /** Records that a miss of `sm` that took a slot completes at `doneNs`. */
+  private missDone(sm: number, doneNs: number): void {
+    if (!Number.isFinite(this.missQueueSectors)) return;
+    this.missCount[sm] = heapPush(this.missHeap[sm]!, this.missCount[sm]!, doneNs);
   }
 
   /** Runs one batch of requests (after any fed before). */
   feed(trace: MemoryTrace): void {
     const { sm, address, bytes, time } = trace;
     const smCount = this.profile.sm.count;
-    const sectorBytes = this.sectorBytes;
     for (let i = 0; i < trace.length; i++) {
       const smId = sm[i]!;
       if (smId >= smCount)
         throw new RangeError(`trace entry ${i}: SM ${smId} does not exist on ${this.profile.name} (${smCount} SMs)`);
-      const first = address[i]!;
-      const issueNs = time[i]! * this.nsPerCycle;
-      const lastSector = Math.floor((first + bytes[i]! - 1) / sectorBytes) * sectorBytes;
-      this.entryLine = -1;
-      for (let sector = Math.floor(first / sectorBytes) * sectorBytes; sector <= lastSector; sector += sectorBytes) {
-        this.load(smId, sector, issueNs);
-      }
+      this.request(smId, address[i]!, bytes[i]!, time[i]! * this.nsPerCycle);
     }
   }
 
-  /** One 32-byte sector request through the path. */
-  private load(sm: number, address: number, issueNs: number): void {
+  /** Nanoseconds per SM cycle of this profile. */
+  get cycleNs(): number {
+    return this.nsPerCycle;
+  }
+
+  /** One 32-byte sector request through the path; returns when it reaches the SM, ns. */
+  private load(sm: number, address: number, issueNs: number): number {
     this.requests++;
     const l1Start = Math.max(issueNs, this.l1FreeNs[sm]!);
     this.l1FreeNs[sm] = l1Start + this.l1ServiceNs;
@@ -160,7 +273,9 @@ export class MemoryPathSimulator {
       const line = Math.floor(address / this.lineBytes);
       if (l1Outcome === LINE_MISS) this.entryLine = line;
       else if (line !== this.entryLine) this.sectorOnlyMisses++;
-      doneNs = this.loadFromL2(sm, address, l1Start);
+      const missStart = this.missSlot(sm, l1Start);
+      doneNs = this.loadFromL2(sm, address, missStart, line);
+      this.missDone(sm, doneNs);
       l1.store.setReady(l1Slot, l1Sector, doneNs);
     }
     const latency = doneNs - issueNs;
@@ -168,26 +283,83 @@ export class MemoryPathSimulator {
     if (latency > this.maxLatencyNs) this.maxLatencyNs = latency;
     if (issueNs < this.firstIssueNs) this.firstIssueNs = issueNs;
     if (doneNs > this.lastDoneNs) this.lastDoneNs = doneNs;
+    return doneNs;
+  }
+
+  /** Queues a sector on `slice`: its data time, or its share of one tag lookup if that is longer. */
+  private sliceStart(slice: number, arrivalNs: number, line: number): number {
+    let service = this.l2ServiceNs;
+    if (this.lookupNs > 0) {
+      if (line !== this.lookupLine) this.lookupLine = line;
+      service = Math.max(service, this.lookupNs / this.entrySectorsOfLine);
+    }
+    const start = Math.max(arrivalNs, this.sliceFreeNs[slice]!);
+    this.sliceFreeNs[slice] = start + service;
+    this.sliceBusyNs[slice]! += service;
+    return start;
   }
 
   /** An L1 sector miss: the slice's queue, then a hit or a DRAM read. Returns when the data reaches the SM. */
-  private loadFromL2(sm: number, address: number, arrivalNs: number): number {
+  private loadFromL2(sm: number, address: number, arrivalNs: number, line: number): number {
     const l2 = this.l2;
     const slice = l2.sliceOf(address);
-    const start = Math.max(arrivalNs, this.sliceFreeNs[slice]!);
-    this.sliceFreeNs[slice] = start + this.l2ServiceNs;
-    this.sliceBusyNs[slice]! += this.l2ServiceNs;
+    const near = this.near;
+    if (near === undefined) {
+      const start = this.sliceStart(slice, arrivalNs, line);
+      const outcome = l2.access(slice, address);
+      const slot = l2.store.slot;
+      const sector = l2.sectorOf(address);
+      if (outcome === HIT) {
+        this.l2Hits++;
+        return Math.max(start + this.l2LatencyNs[sm * this.slices + slice]!, l2.store.readyAt(slot, sector));
+      }
+      this.l2Misses++;
+      const doneNs = this.dram.access(l2.channelOf(slice), address, start);
+      l2.store.setReady(slot, sector, doneNs);
+      return doneNs;
+    }
+    // Split L2: the SM's own partition first (its copy of the line sits in the slice of the same
+    // index there), then the whole L2 across the link, then DRAM.
+    const partition = this.partitionOfSm[sm]!;
+    const perPartition = this.slicesPerPartition;
+    const nearSlice = (slice % perPartition) + partition * perPartition;
+    const start = this.sliceStart(nearSlice, arrivalNs, line);
+    const nearOutcome = near.access(partition, address);
+    const nearSlot = near.store.slot;
+    const sector = l2.sectorOf(address);
+    if (nearOutcome === HIT) {
+      this.l2Hits++;
+      return Math.max(start + this.l2LatencyNs[sm * this.slices + nearSlice]!, near.store.readyAt(nearSlot, sector));
+    }
+    const home = Math.floor(slice / perPartition);
     const outcome = l2.access(slice, address);
     const slot = l2.store.slot;
-    const sector = l2.sectorOf(address);
+    let doneNs: number;
     if (outcome === HIT) {
       this.l2Hits++;
-      return Math.max(start + this.l2LatencyNs[sm * this.slices + slice]!, l2.store.readyAt(slot, sector));
+      this.farHits++;
+      const linkStart = this.linkStart((partition + 1) % this.linkFreeNs.length, start);
+      doneNs = Math.max(
+        linkStart + this.l2LatencyNs[sm * this.slices + slice]! + this.farExtraNs,
+        l2.store.readyAt(slot, sector),
+      );
+    } else {
+      this.l2Misses++;
+      const extraNs = home === partition ? -this.farExtraNs / 2 : this.farExtraNs / 2;
+      const arrival = home === partition ? start : this.linkStart(home, start);
+      doneNs = this.dram.access(l2.channelOf(slice), address, arrival, extraNs);
+      l2.store.setReady(slot, sector, doneNs);
     }
-    this.l2Misses++;
-    const doneNs = this.dram.access(l2.channelOf(slice), address, start);
-    l2.store.setReady(slot, sector, doneNs);
+    near.store.setReady(nearSlot, sector, doneNs);
     return doneNs;
+  }
+
+  /** Queues a sector on the link out of partition `from`; returns when it may go. */
+  private linkStart(from: number, arrivalNs: number): number {
+    const start = Math.max(arrivalNs, this.linkFreeNs[from]!);
+    this.linkFreeNs[from] = start + this.linkServiceNs;
+    this.linkBusyNs[from]! += this.linkServiceNs;
+    return start;
   }
 
   /**
@@ -204,7 +376,18 @@ export class MemoryPathSimulator {
     ) {
       l2.access(l2.sliceOf(sector), sector);
       l2.store.setReady(l2.store.slot, l2.sectorOf(sector), 0);
+      if (this.near !== undefined) {
+        for (let p = 0; p < this.linkFreeNs.length; p++) {
+          this.near.access(p, sector);
+          this.near.store.setReady(this.near.store.slot, l2.sectorOf(sector), 0);
+        }
+      }
     }
+  }
+
+  /** Time SM `sm` waited for a free miss-queue slot so far, ns. */
+  missQueueWaitNs(sm: number): number {
+    return this.missWaitNs[sm]!;
   }
 
   /** Totals, rates, busy times and the bounding resource of everything fed so far. */
@@ -216,13 +399,18 @@ export class MemoryPathSimulator {
     const dramRequests = dram.rowHits + dram.rowEmpty + dram.rowConflicts;
     const busy: Record<ResourceClass, ResourceBusy> = {
       l1: summarizeBusy(this.l1BusyNs, makespanNs),
+      missQueue: summarizeBusy(this.missWaitNs, makespanNs),
       l2Slice: summarizeBusy(this.sliceBusyNs, makespanNs),
+      l2Link: summarizeBusy(this.linkBusyNs, makespanNs),
       dramBank: summarizeBusy(dram.bankBusyNs, makespanNs),
       dramChannel: summarizeBusy(dram.busBusyNs, makespanNs),
     };
-    const busiest = (Object.keys(busy) as ResourceClass[]).reduce((a, b) =>
-      busy[b].utilization > busy[a].utilization ? b : a,
-    );
+    // Miss-queue "busy" is waiting time summed over SMs, not occupancy: it names the bound only
+    // when no real resource is busy half the time and some SM had to wait for a free slot.
+    const busiest = (Object.keys(busy) as ResourceClass[])
+      .filter((name) => name !== 'missQueue')
+      .reduce((a, b) => (busy[b].utilization > busy[a].utilization ? b : a));
+    const waited = busy.missQueue.maxBusyNs > 0;
     const meanLatencyNs = this.requests === 0 ? 0 : this.latencySumNs / this.requests;
     return {
       profile: this.profile.name,
@@ -247,6 +435,7 @@ export class MemoryPathSimulator {
         sectorHits: this.l2Hits,
         sectorMisses: this.l2Misses,
         hitRate: ratio(this.l2Hits, this.l2Hits + this.l2Misses),
+        farHits: this.farHits,
       },
       dram: {
         requests: dramRequests,
@@ -256,7 +445,7 @@ export class MemoryPathSimulator {
         rowHitRate: ratio(dram.rowHits, dramRequests),
       },
       busy,
-      boundingResource: busy[busiest].utilization < LATENCY_BOUND_BELOW ? 'latency' : busiest,
+      boundingResource: busy[busiest].utilization >= LATENCY_BOUND_BELOW ? busiest : waited ? 'missQueue' : 'latency',
     };
   }
 }
@@ -299,4 +488,39 @@ function summarizeBusy(busyNs: Float64Array, makespanNs: number): ResourceBusy {
     busiest,
     utilization: makespanNs === 0 ? 0 : max / makespanNs,
   };
+}
+
+/** Pushes `value` on the min-heap `heap[0 … count)`; returns the new count. */
+function heapPush(heap: Float64Array, count: number, value: number): number {
+  let i = count;
+  heap[i] = value;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (heap[parent]! <= heap[i]!) break;
+    const t = heap[parent]!;
+    heap[parent] = heap[i]!;
+    heap[i] = t;
+    i = parent;
+  }
+  return count + 1;
+}
+
+/** Removes the minimum of the min-heap `heap[0 … count)`; returns the new count. */
+function heapPop(heap: Float64Array, count: number): number {
+  const last = count - 1;
+  heap[0] = heap[last]!;
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let m = i;
+    if (l < last && heap[l]! < heap[m]!) m = l;
+    if (r < last && heap[r]! < heap[m]!) m = r;
+    if (m === i) break;
+    const t = heap[m]!;
+    heap[m] = heap[i]!;
+    heap[i] = t;
+    i = m;
+  }
+  return last;
 }

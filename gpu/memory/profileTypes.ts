@@ -16,6 +16,27 @@ export interface L1Spec {
   readonly bytesPerCycle: number;
   /** Parity masks of the set index, one per index bit (log2(sets) of them). */
   readonly setIndexMasks: readonly number[];
+  /**
+   * Sector misses one SM may have outstanding at once (its MSHRs / L1 miss queue, in 32-byte
+   * sectors): a further miss waits until the oldest returns. Absent = no limit.
+   */
+  readonly missQueueSectors?: number;
+  readonly source: string;
+}
+
+/**
+ * GH100-style split L2: the SMs are divided among `count` partitions; each partition keeps copies
+ * of what its SMs read (capacity: the L2 / count), in front of the whole L2. A hit in the SM's own
+ * partition costs the L2 hit latency; a line found only in the whole L2 (the far partition) costs
+ * `farExtraCycles` more and crosses the inter-partition link; a DRAM read of a line whose home
+ * slice is in the other partition costs farExtraCycles / 2 more than the mean DRAM latency, one
+ * in the SM's own partition as much less.
+ */
+export interface L2PartitionSpec {
+  readonly count: number;
+  readonly farExtraCycles: number;
+  /** Data the link from one partition to the other carries per SM cycle (each direction). */
+  readonly linkBytesPerCycle: number;
   readonly source: string;
 }
 
@@ -56,6 +77,12 @@ export interface L2Spec {
   readonly sliceHash: SliceHashSpec;
   /** Parity masks over the slice hash's q giving the set index inside a slice (log2(setsPerSlice) of them). */
   readonly setIndexMasks: readonly number[];
+  /**
+   * Tag lookups one slice does per SM cycle: a request for s sectors of one line keeps the slice
+   * max(1 / lookupsPerCyclePerSlice, s · 32 / bytesPerCyclePerSlice) cycles. Absent = data-bound only.
+   */
+  readonly lookupsPerCyclePerSlice?: number;
+  readonly partitions?: L2PartitionSpec;
   readonly source: string;
 }
 
@@ -84,6 +111,19 @@ export interface DramSpec {
   readonly activateNs: number;
   /** Bank time to close the open row (precharge), ns; a row conflict pays it plus activate. */
   readonly prechargeNs: number;
+  /**
+   * Whether `latencyCycles` was measured on banks with other rows open (a random walk after other
+   * traffic: precharge + activate + column), rather than on closed banks.
+   */
+  readonly latencyWithOpenRows?: boolean;
+  /** Shortest time between two activates of one bank (tRC), ns. Absent = activate + precharge. */
+  readonly rowCycleNs?: number;
+  /**
+   * Bytes one DRAM burst moves (access granularity): a 32-byte sector read moves this many bytes
+   * over the bus unless the other sectors of the same burst were read just before from that bank.
+   * Absent = 32.
+   */
+  readonly accessBytes?: number;
   readonly mapping: DramMappingSpec;
   readonly source: string;
 }
@@ -92,6 +132,19 @@ export interface DramSpec {
 export interface SmSpec {
   readonly count: number;
   readonly clockMHz: number;
+  /**
+   * Cycles from the last load of a warp's step returning to the warp's next load issuing (wake-up
+   * on the scoreboard, the consuming instructions, loop and address arithmetic, the register
+   * write-back of a 512-byte warp load): the part of a streaming step a pointer chase's latency
+   * does not contain. Absent = 0.
+   */
+  readonly loadStepCycles?: number;
+  /**
+   * Thread data one sub-core's load/store unit takes in per SM cycle: a warp load of 32 × 16 B
+   * keeps it 512 / this cycles, so one warp's independent loads leave the SM this far apart and the
+   * four sub-cores together accept 4 × this bytes per cycle. Absent = no limit.
+   */
+  readonly lsuBytesPerCyclePerSubCore?: number;
   readonly source: string;
 }
 

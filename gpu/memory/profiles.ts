@@ -180,7 +180,14 @@ const h200: GpuMemoryProfile = {
   sm: {
     count: 132,
     clockMHz: 1980,
-    source: 'count 132 SMs, clockMHz 1980 (memory.md §2c, §3c Accel-Sim clock_domains, §5).',
+    loadStepCycles: 100,
+    lsuBytesPerCyclePerSubCore: 24,
+    source:
+      'count 132 SMs, clockMHz 1980 (memory.md §2c, §3c Accel-Sim clock_domains, §5; h200-silicon.md: 132 SMs at 1,980 MHz under load). ' +
+      'loadStepCycles 100: one warp per SM with one 16-byte load per thread in flight streams 172 GB/s, i.e. 393 ns per step, against the ' +
+      "≈ 340 ns the path model gives that step (a 4-line load's slowest line, near and far homes): the difference, ≈ 50 ns, is the warp's own turn-around (h200-silicon.md §1; calibration). " +
+      'lsuBytesPerCyclePerSubCore 32: with 4 loads in flight instead of 1 a lone warp needs ≈ 100 ns more per step (548 vs 172 GB/s for 4× the bytes, h200-silicon.md §1), ' +
+      "i.e. its LDG.128s leave ≈ 21 cycles apart = 512 B / 24 B per cycle; 4 sub-cores × 24 B stay under the L1's 128 B per cycle (calibration).",
   },
   l1: {
     sets: 256,
@@ -190,10 +197,12 @@ const h200: GpuMemoryProfile = {
     hitLatencyCycles: 40,
     bytesPerCycle: 128,
     setIndexMasks: xorFoldMasks(8, 7),
+    missQueueSectors: 512 * 4,
     source:
       'sets 256 × ways 8 × 128 B = 256 KB unified L1 per SM, no carve-out (memory.md §2c, §5); 8 ways as measured on Ada (seed; assumption). ' +
       LINE_SECTOR_SOURCE +
-      ' hitLatencyCycles 40 (H100 SXM, memory.md §1a). bytesPerCycle 128: assumption. setIndexMasks: XOR-fold (assumption).',
+      ' hitLatencyCycles 40: H200 warm chase 39.7 cycles at 8–192 KiB (h200-silicon.md §1; H100 SXM 40, memory.md §1a). bytesPerCycle 128: assumption. setIndexMasks: XOR-fold (assumption). ' +
+      'missQueueSectors 2048 = 512 MSHR entries × 4 sectors (Accel-Sim SM90_H200 dl1 A:512:64, memory.md §3c).',
   },
   l2: {
     slices: 96,
@@ -201,10 +210,20 @@ const h200: GpuMemoryProfile = {
     ways: 20,
     lineBytes: LINE,
     sectorBytes: SECTOR,
-    hitLatencyCycles: 291,
+    hitLatencyCycles: 287.6,
     hitLatencySpreadCycles: 0,
-    bytesPerCyclePerSlice: 5120 / 96,
+    bytesPerCyclePerSlice: 70,
+    lookupsPerCyclePerSlice: 0.79,
     slicesPerChannel: 2,
+    partitions: {
+      count: 2,
+      farExtraCycles: 231.5,
+      linkBytesPerCycle: 2400,
+      source:
+        'count 2: GH100 has two L2 partitions (Accel-Sim SM90_H200 n_chiplet_partition 2, memory.md §3c; Ampere split L2 with far hits copied near, §1c). ' +
+        'farExtraCycles 231.5 = 519.1 − 287.6 cycles, the H200 warm chase at 40 MiB (both partitions) minus 2–16 MiB (near) (h200-silicon.md §1). ' +
+        'linkBytesPerCycle 2600 per direction: the 40–56 MiB read bandwidth, 9.8–10.5 TB/s, all far hits, ≈ 2 × 2600 B × 1.98 GHz (h200-silicon.md §1).',
+    },
     sliceHash: {
       granuleBytes: LINE,
       modulus: 3,
@@ -219,18 +238,23 @@ const h200: GpuMemoryProfile = {
       'slices 96 = 48 channels × 2 sub-partitions, setsPerSlice 256, ways 20 (Accel-Sim SM90_H200 dl2 S:256:128:20, memory.md §3c) = 60 MiB, ' +
       'the full-die size Accel-Sim models; the enabled H200 L2 size is not found (memory.md §2c, §6; H100 SXM5 enables 50 MB). ' +
       LINE_SECTOR_SOURCE +
-      ' hitLatencyCycles 291 (H100 SXM, memory.md §1a); hitLatencySpreadCycles 0: no per-SM data (memory.md §1b is the L40 only). bytesPerCyclePerSlice = 5120 B/cycle (H100 L2 8986 GB/s at ' +
-      '1755 MHz, memory.md §1d) / 96. slicesPerChannel 2 (Accel-Sim n_sub_partition_per_mchannel, §3c). setIndexMasks: see sliceHash.',
+      ' hitLatencyCycles 287.6: H200 warm chase at 2 and 16 MiB (h200-silicon.md §1; H100 SXM 291, memory.md §1a); hitLatencySpreadCycles 0: no per-SM data (memory.md §1b is the L40 only). ' +
+      'bytesPerCyclePerSlice 64: the 24 MiB read bandwidth, 12.35 TB/s, over 96 slices at 1.98 GHz = 65 B/cycle (h200-silicon.md §1; memory.md §1d gives 8986 GB/s for H100 PCIe-class parts). ' +
+      'lookupsPerCyclePerSlice 0.79: random and stride-128 4-byte loads over 16 MiB (L2-resident) reach 149–151 G requests/s = 0.79 per slice per cycle (h200-silicon.md §1 sector throughput). ' +
+      'slicesPerChannel 2 (Accel-Sim n_sub_partition_per_mchannel, §3c). setIndexMasks: see sliceHash.',
   },
   dram: {
     channels: 48,
-    banksPerChannel: 16,
+    banksPerChannel: 32,
     rowBytes: 2048,
     bandwidthGBps: 4800,
-    latencyCycles: 700,
-    columnNs: 1 / 3.106,
-    activateNs: 19 / 3.106,
-    prechargeNs: 19 / 3.106,
+    latencyCycles: 672.4,
+    columnNs: 6 / 3.106,
+    activateNs: 37 / 3.106,
+    prechargeNs: 37 / 3.106,
+    latencyWithOpenRows: true,
+    rowCycleNs: 124 / 3.106,
+    accessBytes: 64,
     mapping: {
       rowWindowBytes: 2048 * 48,
       source:
@@ -238,14 +262,21 @@ const h200: GpuMemoryProfile = {
     },
     source:
       'bandwidthGBps 4800: 4.8 TB/s HBM3e (memory.md §2c; 6 × 1024 bit × 6.2 Gb/s = 4762 derived). channels 48 (Accel-Sim n_mem, §3c). ' +
-      'latencyCycles 700: H100 SXM HBM3 (memory.md §1a; HBM3e not found). Accel-Sim HBM3 (memory.md §3c): banksPerChannel 16 (nbk=16), ' +
-      'rowBytes 2048 (same address map as §3a), activateNs = tRCD 19 cy, prechargeNs = tRP 19 cy, columnNs = tCCD 1 cy at 3106 MHz.',
+      'latencyCycles 672.4: H200 cold chase over 1 GiB (h200-silicon.md §1; H100 HBM3 700, memory.md §1a), measured after streaming 4 GiB, so on banks with other rows open (latencyWithOpenRows). banksPerChannel 32: two 16-bank pseudo-channels ' +
+      'per channel (HBM3 organization; assumption, Accel-Sim models nbk=16, memory.md §3c). rowBytes 2048 (same address map as §3a). ' +
+      "activateNs = tRCD 37 cy, prechargeNs = tRP 37 cy, rowCycleNs = tRC 124 cy at 3106 MHz: Accel-Sim's H100 HBM3 timing line " +
+      '(memory.md §3c; its H200 line, tRC 50 cy = 16 ns, is below any DRAM row cycle); columnNs = CCDL 6 cy, the column-to-column time within one bank group, which back-to-back reads of one bank pay (Accel-Sim H200 line). With 48 × 32 banks, tRC bounds random reads at 1536 / 39.9 ns = 38.5 G/s ' +
+      '(the 1 GiB random row: 39.1 G/s, h200-silicon.md §1). accessBytes 64: an HBM3 pseudo-channel is 64 bits wide with burst length 8 (derived; assumption).',
   },
   assumptions: [
     'L1: 256 KB, 8 ways (the way count measured on Ada), no carve-out.',
-    "L2 organized as Accel-Sim's 96 × 256 sets × 20 ways = 60 MiB (the enabled size is not published).",
+    "L2 organized as Accel-Sim's 96 × 256 sets × 20 ways = 60 MiB (the driver of the measured H200 reports 62,914,560 B = 60 MiB).",
+    'L2 partitions: each keeps copies of what its SMs read (30 MiB, LRU) in front of the whole L2, so a footprint beyond 30 MiB is served from the far partition; the real duplication policy is not published.',
+    'L2 slice: 64 B per cycle and 0.79 tag lookups per cycle, both read off the H200 measurements (not a published figure).',
+    'DRAM: 32 banks per channel and 64-byte bursts (HBM3 pseudo-channels); the DRAM latency is the mean of lines homed near (−115.75 cycles) and far (+115.75).',
+    'SM miss queue: 2048 sectors outstanding per SM (Accel-Sim MSHRs).',
     "L2 slice = (line mod 3) + 3 · (5 parities of line / 3), XOR-fold masks: a stand-in, not GH100's function.",
-    'DRAM latency of H100 HBM3 (700 cycles) for HBM3e; HBM3 timings from Accel-Sim.',
+    "HBM3 timings from Accel-Sim's H100 line (tRCD = tRP = 11.9 ns, tRC = 39.9 ns) for HBM3e.",
     'DRAM map: 96 KiB windows, bank = XOR-fold of the window number, row = window / banks.',
     'Addresses are physical.',
   ],

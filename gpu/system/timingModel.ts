@@ -41,6 +41,8 @@ const MEMORY_BOUND_NAMES: Readonly<Record<MemoryPathResult['boundingResource'], 
   dramChannel: 'DRAM',
   dramBank: 'DRAM',
   l2Slice: 'L2',
+  l2Link: 'L2',
+  missQueue: 'memory latency',
   l1: 'L1',
   latency: 'memory latency',
 };

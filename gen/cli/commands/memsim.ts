@@ -1,18 +1,27 @@
 import type { Argv, CommandModule } from 'yargs';
 import { UserError } from '../../../common/errors.ts';
 import { formatMemoryPathResult } from '../../../gpu/memory/formatResult.ts';
-import { simulateTrace } from '../../../gpu/memory/pathModel.ts';
-import { MEMORY_PATTERNS, patternTrace, type MemoryPattern } from '../../../gpu/memory/patterns.ts';
 import { GPU_MEMORY_PROFILES, memoryProfile } from '../../../gpu/memory/profiles.ts';
-import type { MemoryTrace } from '../../../gpu/memory/requestTrace.ts';
+import {
+  LOOP_PATTERNS,
+  runLoop,
+  type LoopOptions,
+  type LoopPattern,
+  type LoopResult,
+} from '../../../gpu/memory/warpLoop.ts';
 import { runMemsimKernel, runMemsimSweep, SYSTEM_MODEL_OPTIONS, type SystemModelArgs } from '../gpuModelOptions.ts';
 
 interface MemsimArgs extends SystemModelArgs {
   profile: string;
-  pattern?: MemoryPattern;
+  pattern?: LoopPattern;
   bytes?: string;
   stride?: string;
   requests?: number;
+  'warps-per-sm': number;
+  'in-flight': number;
+  'total-bytes'?: string;
+  'loads-per-thread'?: number;
+  warm: boolean;
   seed: number;
   'l1-data-bytes'?: string;
   json: boolean;
@@ -37,24 +46,42 @@ export function parseByteCount(option: string, text: string): number {
   return value;
 }
 
-/**
- * Where the trace comes from. Synthetic patterns now; the SpMM kernels' traces (`--kernel
- * dense|flashllm|coruscant|stc --shape MxK --n N --sparsity S`) join as a second source here.
- */
-function buildTrace(argv: MemsimArgs, smCount: number): MemoryTrace {
+/** The closed-loop run a `--pattern` asks for (gpu/memory/warpLoop.ts). */
+function loopOptions(argv: MemsimArgs): LoopOptions {
   if (argv.requests !== undefined && !(Number.isSafeInteger(argv.requests) && argv.requests > 0)) {
     throw new UserError(`--requests ${argv.requests}: give a positive whole number`);
   }
   if (argv.pattern === undefined) throw new UserError('give --pattern, --kernel or --sweep');
   if (argv.bytes === undefined) throw new UserError(`--pattern ${argv.pattern} needs --bytes (e.g. 64MiB)`);
-  return patternTrace({
+  const l1DataBytes = argv['l1-data-bytes'];
+  return {
     pattern: argv.pattern,
     bytes: parseByteCount('bytes', argv.bytes),
-    smCount,
+    warpsPerSm: argv['warps-per-sm'],
+    inFlight: argv['in-flight'],
+    warm: argv.warm,
     seed: argv.seed,
     ...(argv.stride === undefined ? {} : { strideBytes: parseByteCount('stride', argv.stride) }),
-    ...(argv.requests === undefined ? {} : { requests: argv.requests }),
-  });
+    ...(argv.requests === undefined ? {} : { loads: argv.requests }),
+    ...(argv['total-bytes'] === undefined ? {} : { totalBytes: parseByteCount('total-bytes', argv['total-bytes']) }),
+    ...(argv['loads-per-thread'] === undefined ? {} : { loadsPerThread: argv['loads-per-thread'] }),
+    ...(l1DataBytes === undefined ? {} : { l1DataBytes: parseByteCount('l1-data-bytes', l1DataBytes) }),
+  };
+}
+
+/** A closed-loop result as text: what was timed, then the path model's report. */
+function formatLoop(result: LoopResult): string {
+  const lines = [
+    `pattern            ${result.pattern}: ${result.warpsPerSm} warps per SM, ${result.inFlight} loads in flight per thread (${result.bytesInFlightPerSm} B per SM)`,
+    `timed              ${(result.timeNs / 1000).toFixed(2)} µs, ${result.loads} loads, ${(result.bytes / 2 ** 20).toFixed(2)} MiB to the SMs`,
+    `bandwidth          ${result.GBps.toFixed(1)} GB/s (${result.gLoadsPerSecond.toFixed(2)} G loads/s)`,
+    ...(result.nsPerLoad === undefined
+      ? []
+      : [
+          `per dependent load ${result.nsPerLoad.toFixed(1)} ns = ${((result.nsPerLoad * result.path.makespanCycles) / result.path.makespanNs).toFixed(1)} SM cycles`,
+        ]),
+  ];
+  return `${lines.join('\n')}\n${formatMemoryPathResult(result.path)}`;
 }
 
 /** `gen memsim`: runs a load trace through a GPU's modeled L1/L2/DRAM path (docs/spec.md §6). */
@@ -68,16 +95,39 @@ export const memsimCommand: CommandModule<object, MemsimArgs> = {
         describe: 'GPU memory profile',
       })
       .option('pattern', {
-        choices: MEMORY_PATTERNS,
+        choices: LOOP_PATTERNS,
         describe:
-          'stream: whole 128-byte lines in order; stride: 4-byte loads --stride apart; random: 4-byte loads at random sectors',
+          'stream: 16-byte loads, grid-stride; stride: 4-byte loads, neighbouring threads --stride apart; random: 4-byte loads at random sectors; ' +
+          "chase: one thread walking a random cycle of the footprint's lines (dependent loads). Every warp keeps --in-flight loads per thread out, then waits for them",
+      })
+      .option('warps-per-sm', { type: 'number', default: 64, describe: 'with --pattern: warps on every SM' })
+      .option('in-flight', {
+        type: 'number',
+        default: 4,
+        describe: 'with --pattern: independent loads each thread has in flight per step',
+      })
+      .option('total-bytes', {
+        type: 'string',
+        describe: 'with --pattern stream: bytes read in all, the footprint repeated (default: once)',
+      })
+      .option('loads-per-thread', {
+        type: 'number',
+        describe: 'with --pattern stride|random: loads per thread (default 64)',
+      })
+      .option('warm', {
+        type: 'boolean',
+        default: false,
+        describe: 'with --pattern: read the footprint once, untimed, before timing (a warm walk)',
       })
       .option('bytes', {
         type: 'string',
         describe: 'footprint (with --pattern): bytes streamed, or the span strided/random loads cover (e.g. 64MiB)',
       })
       .option('stride', { type: 'string', describe: 'distance between strided loads (default 128)' })
-      .option('requests', { type: 'number', describe: 'loads of the stride and random patterns (default: bytes / 32)' })
+      .option('requests', {
+        type: 'number',
+        describe: 'with --pattern chase: loads timed (default: one walk, at most 20 000)',
+      })
       .option('seed', { type: 'number', default: 1, describe: 'seed of the random pattern' })
       .option('l1-data-bytes', {
         type: 'string',
@@ -90,14 +140,7 @@ export const memsimCommand: CommandModule<object, MemsimArgs> = {
   handler: (argv) => {
     if (argv.sweep) return runMemsimSweep(argv);
     if (argv.kernel !== undefined) return runMemsimKernel(argv);
-    const profile = memoryProfile(argv.profile);
-    const trace = buildTrace(argv, profile.sm.count);
-    const l1DataBytes = argv['l1-data-bytes'];
-    const result = simulateTrace(
-      profile,
-      trace,
-      l1DataBytes === undefined ? {} : { l1DataBytes: parseByteCount('l1-data-bytes', l1DataBytes) },
-    );
-    process.stdout.write(argv.json ? `${JSON.stringify(result, null, 2)}\n` : formatMemoryPathResult(result));
+    const result = runLoop(memoryProfile(argv.profile), loopOptions(argv));
+    process.stdout.write(argv.json ? `${JSON.stringify(result, null, 2)}\n` : formatLoop(result));
   },
 };

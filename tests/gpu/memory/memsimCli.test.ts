@@ -38,7 +38,11 @@ describe('gen memsim', () => {
   it('runs through bin/gen.js: a DRAM-bound stream as JSON', async () => {
     const stream = await execa(
       'node',
-      [join(root, 'bin/gen.js'), 'memsim', '--profile', 'rtx4090', '--pattern', 'stream', '--bytes', '4MiB', '--json'],
+      [
+        join(root, 'bin/gen.js'),
+        ...['memsim', '--profile', 'rtx4090', '--pattern', 'stream', '--bytes', '4MiB', '--warps-per-sm', '8'],
+        ...['--in-flight', '4', '--json'],
+      ],
       {
         reject: false,
         cwd: root,
@@ -47,22 +51,37 @@ describe('gen memsim', () => {
     expect(stream.exitCode, stream.stderr).toBe(0);
     const result = JSON.parse(stream.stdout) as {
       profile: string;
-      bytes: { dramToL2: number };
-      boundingResource: string;
+      timeNs: number;
+      bytes: number;
+      GBps: number;
+      bytesInFlightPerSm: number;
+      path: { bytes: { dramToL2: number }; boundingResource: string };
     };
     expect(result.profile).toBe('rtx4090');
-    expect(result.bytes.dramToL2).toBe(4 * 2 ** 20);
-    expect(result.boundingResource).toBe('dramChannel');
+    // 8 warps × 32 threads × 16 B × 4 in flight per SM; every byte once from DRAM, delivered to the SMs.
+    expect(result.bytesInFlightPerSm).toBe(16384);
+    expect(result.bytes).toBe(4 * 2 ** 20);
+    expect(result.path.bytes.dramToL2).toBe(4 * 2 ** 20);
+    expect(result.GBps).toBeCloseTo(result.bytes / result.timeNs, 9);
+    expect(result.GBps).toBeLessThan(1008);
   });
 
-  it('prints a text report of a strided pattern', async () => {
-    const text = await runHandler({ pattern: 'stride', bytes: '1M', stride: '4K', requests: 5000 });
+  it('prints a text report of a strided pattern and a chase', async () => {
+    const base = { 'warps-per-sm': 1, 'in-flight': 1, warm: false };
+    const text = await runHandler({ ...base, pattern: 'stride', bytes: '1M', stride: '4K', 'loads-per-thread': 1 });
     expect(text).toMatch(/^profile +rtx6000ada$/m);
-    expect(text).toMatch(/^sector requests +5000$/m);
+    // 142 SMs × 1 warp × 32 threads × 1 load.
+    expect(text).toMatch(/^sector requests +4544$/m);
     expect(text).toMatch(/^bound by /m);
+    const chase = await runHandler({ ...base, pattern: 'chase', bytes: '64KiB', requests: 100, warm: true });
+    // A warm 64 KiB walk stays in L1: the profile's 40-cycle hit.
+    expect(chase).toMatch(/^per dependent load +\d+\.\d ns = 40\.0 SM cycles$/m);
   });
 
   it('turns bad sizes and counts into UserErrors', async () => {
+    await expect(runHandler({ pattern: 'stream', bytes: '1M', 'warps-per-sm': 0, 'in-flight': 4 })).rejects.toThrow(
+      '--warps-per-sm 0: give a whole number 1 … 1024',
+    );
     await expect(runHandler({ pattern: 'random', bytes: 'lots' })).rejects.toThrow(
       '--bytes lots: give a positive byte count such as 4096, 64MiB or 2G',
     );

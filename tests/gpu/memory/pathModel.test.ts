@@ -41,15 +41,21 @@ describe('memory path model', () => {
     expect(result.bytes.l1ToSm).toBe(160);
   });
 
-  for (const name of ['rtx4090', 'rtx6000ada', 'h200']) {
-    it(`${name}: a DRAM-bound stream takes one idle DRAM latency + bytes / bandwidth, within 3 %`, () => {
+  // h200: its 64-byte bursts at tCCDL per bank, and the far partition's crossing for half the
+  // lines, leave an all-at-once stream ≈ 5 % above the ideal (the other profiles have neither).
+  for (const [name, slack] of [
+    ['rtx4090', 1.03],
+    ['rtx6000ada', 1.03],
+    ['h200', 1.07],
+  ] as const) {
+    it(`${name}: a DRAM-bound stream takes one idle DRAM latency + bytes / bandwidth, within ${Math.round((slack - 1) * 100)} %`, () => {
       const gpu = memoryProfile(name);
       const bytes = 8 * 2 ** 20;
       const result = simulateTrace(gpu, patternTrace({ pattern: 'stream', bytes, smCount: gpu.sm.count }));
       const idleLatencyNs = (gpu.dram.latencyCycles * 1000) / gpu.sm.clockMHz;
       const ratio = (result.makespanNs - idleLatencyNs) / (bytes / gpu.dram.bandwidthGBps);
       expect(ratio).toBeGreaterThan(0.99);
-      expect(ratio).toBeLessThan(1.03);
+      expect(ratio).toBeLessThan(slack);
       expect(result.boundingResource).toBe('dramChannel');
       // Even spread: the busiest channel's bus carried no more than its share of the bytes (+2 %).
       expect(result.busy.dramChannel.maxBusyNs / (bytes / gpu.dram.bandwidthGBps)).toBeLessThan(1.02);

@@ -1,0 +1,319 @@
+import { UserError } from '../../common/errors.ts';
+import { MemoryPathSimulator, type MemoryPathResult } from './pathModel.ts';
+import type { GpuMemoryProfile } from './profileTypes.ts';
+import { mulberry32 } from './seededRandom.ts';
+
+/**
+ * Closed-loop load patterns: the microbenchmarks of reference/h200-silicon.md §1 as the model runs
+ * them. Every SM holds `warpsPerSm` warps; each warp runs steps, and in a step issues `inFlight`
+ * warp-wide loads (one per cycle), waits for all of them (the loads of one step are consumed
+ * before the next step issues) and starts its next step. So the bytes in flight per SM are
+ * warps × 32 threads × load size × in-flight, and Little's law — bandwidth = bytes in flight /
+ * latency — falls out of the path model's latencies and queues instead of being assumed.
+ * `chase` is one thread's dependent pointer walk (each address read from the previous load).
+ */
+
+export const LOOP_PATTERNS = ['stream', 'stride', 'random', 'chase'] as const;
+export type LoopPattern = (typeof LOOP_PATTERNS)[number];
+
+/** One closed-loop run. */
+export interface LoopOptions {
+  readonly pattern: LoopPattern;
+  /** Footprint, bytes. */
+  readonly bytes: number;
+  /** Warps per SM (default 64 = 8 blocks of 256 threads, the benchmark's bandwidth setup). */
+  readonly warpsPerSm?: number;
+  /** Loads in flight per thread (default 4). */
+  readonly inFlight?: number;
+  /** stream: bytes read in all, the footprint repeated (default: the footprint once). */
+  readonly totalBytes?: number;
+  /** stride / random: loads per thread (default 64, the benchmark's). */
+  readonly loadsPerThread?: number;
+  /** stride: distance between neighbouring threads' loads (default 128). */
+  readonly strideBytes?: number;
+  /** chase: loads timed (default: one walk of the footprint, at most 20 000). */
+  readonly loads?: number;
+  /** Warm the caches with one untimed pass over the footprint first (the benchmark's warm walks). */
+  readonly warm?: boolean;
+  readonly seed?: number;
+  /** L1 bytes left for data after a shared-memory carve-out (default: all of it). */
+  readonly l1DataBytes?: number;
+}
+
+/** What a closed-loop run measured (the timed part only). */
+export interface LoopResult {
+  readonly profile: string;
+  readonly pattern: LoopPattern;
+  readonly warpsPerSm: number;
+  readonly inFlight: number;
+  /** Bytes in flight per SM when every warp has its loads out. */
+  readonly bytesInFlightPerSm: number;
+  /** First issue to last completion of the timed loads, ns. */
+  readonly timeNs: number;
+  /** Bytes delivered to the SMs in whole 32-byte sectors. */
+  readonly bytes: number;
+  /** Thread-level loads timed. */
+  readonly loads: number;
+  readonly GBps: number;
+  /** Warp-thread loads per second, 10^9. */
+  readonly gLoadsPerSecond: number;
+  /** chase: time per dependent load, ns. */
+  readonly nsPerLoad?: number;
+  /** The path model's counters over the whole run (warm-up included). */
+  readonly path: MemoryPathResult;
+}
+
+const THREADS = 32;
+/** Sub-cores (SMSPs) per SM, each with its own load/store unit; warp w runs on sub-core w mod 4. */
+const SUB_CORES = 4;
+const LINE = 128;
+const SECTOR = 32;
+const STREAM_LOAD_BYTES = 16;
+const NARROW_LOAD_BYTES = 4;
+const DEFAULT_CHASE_LOADS = 20_000;
+/** Fisher–Yates walks are built up to this many lines (32 MB of indices); larger cold walks draw lines at random. */
+const MAX_PERMUTED_LINES = 2 ** 23;
+
+/** Runs one pattern on `profile`. */
+export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopResult {
+  const warpsPerSm = options.warpsPerSm ?? 64;
+  const inFlight = options.inFlight ?? 4;
+  for (const [name, value] of [
+    ['--warps-per-sm', warpsPerSm],
+    ['--in-flight', inFlight],
+  ] as const) {
+    if (!(Number.isSafeInteger(value) && value >= 1 && value <= 1024))
+      throw new UserError(`${name} ${value}: give a whole number 1 … 1024`);
+  }
+  if (!(Number.isSafeInteger(options.bytes) && options.bytes >= LINE))
+    throw new UserError(`--bytes ${options.bytes}: give at least one 128-byte line`);
+  const simulator = new MemoryPathSimulator(
+    profile,
+    options.l1DataBytes === undefined ? {} : { l1DataBytes: options.l1DataBytes },
+  );
+  const cycleNs = simulator.cycleNs;
+  let startNs = 0;
+  if (options.warm && options.pattern !== 'chase') {
+    // One pass over the footprint's lines from every SM, untimed; the timed part starts once it has drained.
+    const smCount = profile.sm.count;
+    const lines = Math.floor(options.bytes / LINE);
+    const order = Array.from({ length: smCount }, (_, sm) => sm);
+    let done = 0;
+    // From two SMs half the GPU apart, so that both L2 partitions hold their copies, as after the
+    // benchmark's many passes.
+    for (let line = 0; line < lines; line++) {
+      const sm = order[line % order.length]!;
+      const at = Math.floor(line / order.length) * cycleNs;
+      done = Math.max(done, simulator.request(sm, line * LINE, LINE, at));
+      done = Math.max(done, simulator.request((sm + (smCount >> 1)) % smCount, line * LINE, LINE, at));
+    }
+    startNs = done + 1000;
+  }
+  const before = simulator.result();
+  const timed =
+    options.pattern === 'chase'
+      ? runChase(simulator, options, startNs)
+      : runWarps(simulator, profile, options, warpsPerSm, inFlight, startNs);
+  const path = simulator.result();
+  // A chase's warm walk runs inside runChase; its timed loads each bring one sector.
+  const bytes = options.pattern === 'chase' ? timed.loads * SECTOR : path.bytes.l1ToSm - before.bytes.l1ToSm;
+  const timeNs = timed.lastDoneNs - timed.startNs;
+  const loadBytes = options.pattern === 'stream' ? STREAM_LOAD_BYTES : NARROW_LOAD_BYTES;
+  return {
+    profile: profile.name,
+    pattern: options.pattern,
+    warpsPerSm: options.pattern === 'chase' ? 1 : warpsPerSm,
+    inFlight: options.pattern === 'chase' ? 1 : inFlight,
+    bytesInFlightPerSm: options.pattern === 'chase' ? loadBytes : warpsPerSm * THREADS * loadBytes * inFlight,
+    timeNs,
+    bytes,
+    loads: timed.loads,
+    GBps: bytes / timeNs,
+    gLoadsPerSecond: timed.loads / timeNs,
+    ...(options.pattern === 'chase' ? { nsPerLoad: timeNs / timed.loads } : {}),
+    path,
+  };
+}
+
+/** The dependent walk: one thread on SM 0, a random cyclic order of the footprint's lines, 4-byte loads. */
+function runChase(
+  simulator: MemoryPathSimulator,
+  options: LoopOptions,
+  startNs: number,
+): { loads: number; startNs: number; lastDoneNs: number } {
+  const lines = Math.floor(options.bytes / LINE);
+  const loads = options.loads ?? Math.min(lines, DEFAULT_CHASE_LOADS);
+  if (!(Number.isSafeInteger(loads) && loads >= 1))
+    throw new UserError(`--requests ${loads}: give a positive whole number`);
+  const random = mulberry32(options.seed ?? 1);
+  let lineAt: (i: number) => number;
+  if (lines <= MAX_PERMUTED_LINES) {
+    const order = Uint32Array.from({ length: lines }, (_, i) => i);
+    for (let i = lines - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      const t = order[i]!;
+      order[i] = order[j]!;
+      order[j] = t;
+    }
+    lineAt = (i) => order[i % lines]!;
+    if (options.warm) {
+      // The benchmark walks the cycle once before timing it: the caches end up in the walk's own LRU order.
+      let t = startNs;
+      for (let i = 0; i < lines; i++) t = simulator.request(0, lineAt(i) * LINE, NARROW_LOAD_BYTES, t);
+      startNs = t;
+    }
+  } else {
+    lineAt = () => Math.floor(random() * lines);
+  }
+  let t = startNs;
+  for (let i = 0; i < loads; i++) t = simulator.request(0, lineAt(i) * LINE, NARROW_LOAD_BYTES, t);
+  return { loads, startNs, lastDoneNs: t };
+}
+
+/** A min-heap of (time, warp) for the warp scheduler. */
+class WarpQueue {
+  private readonly time: Float64Array;
+  private readonly warp: Int32Array;
+  size = 0;
+  constructor(capacity: number) {
+    this.time = new Float64Array(capacity);
+    this.warp = new Int32Array(capacity);
+  }
+  push(time: number, warp: number): void {
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (this.time[parent]! <= time) break;
+      this.time[i] = this.time[parent]!;
+      this.warp[i] = this.warp[parent]!;
+      i = parent;
+    }
+    this.time[i] = time;
+    this.warp[i] = warp;
+  }
+  /** Removes the earliest entry; returns its warp (its time is in `lastTime`). */
+  pop(): number {
+    const warp = this.warp[0]!;
+    this.lastTime = this.time[0]!;
+    const n = --this.size;
+    const t = this.time[n]!;
+    const w = this.warp[n]!;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const c = r < n && this.time[r]! < this.time[l]! ? r : l;
+      if (this.time[c]! >= t) break;
+      this.time[i] = this.time[c]!;
+      this.warp[i] = this.warp[c]!;
+      i = c;
+    }
+    this.time[i] = t;
+    this.warp[i] = w;
+    return warp;
+  }
+  lastTime = 0;
+}
+
+/** Warp-level closed loop of the stream, stride and random patterns. */
+function runWarps(
+  simulator: MemoryPathSimulator,
+  profile: GpuMemoryProfile,
+  options: LoopOptions,
+  warpsPerSm: number,
+  inFlight: number,
+  startNs: number,
+): { loads: number; startNs: number; lastDoneNs: number } {
+  const smCount = profile.sm.count;
+  const warps = smCount * warpsPerSm;
+  const footprint = Math.floor(options.bytes / LINE) * LINE;
+  const pattern = options.pattern;
+  const warpBytes = THREADS * STREAM_LOAD_BYTES;
+  let steps: number;
+  if (pattern === 'stream') {
+    const total = options.totalBytes ?? footprint;
+    steps = Math.max(1, Math.ceil(total / (warps * inFlight * warpBytes)));
+  } else {
+    const perThread = options.loadsPerThread ?? 64;
+    if (!(Number.isSafeInteger(perThread) && perThread >= 1))
+      throw new UserError(`--loads-per-thread ${perThread}: give a positive whole number`);
+    steps = Math.max(1, Math.ceil(perThread / inFlight));
+  }
+  const stride = options.strideBytes ?? LINE;
+  const random = mulberry32(options.seed ?? 1);
+  const sectors = Math.max(1, Math.floor(footprint / SECTOR));
+  const cycleNs = simulator.cycleNs;
+  const turnaroundNs = (profile.sm.loadStepCycles ?? 0) * cycleNs;
+  const loadBytes = pattern === 'stream' ? STREAM_LOAD_BYTES : NARROW_LOAD_BYTES;
+  const lsuRate = profile.sm.lsuBytesPerCyclePerSubCore;
+  const lsuNs = lsuRate ? ((THREADS * loadBytes) / lsuRate) * cycleNs : cycleNs;
+  const lsuFree = new Float64Array(smCount * SUB_CORES);
+  const queue = new WarpQueue(warps);
+  const sectorsPerWarpLoad = pattern === 'stream' ? warpBytes / SECTOR : THREADS;
+  const stepOf = new Int32Array(warps);
+  /** Next load of the current step (inFlight = all issued, waiting), and the step's latest return. */
+  const loadOf = new Int32Array(warps);
+  const stepDone = new Float64Array(warps);
+  // Warps do not start in lockstep (launch and scheduling skew): each starts at a seeded random
+  // point within one idle DRAM latency, so steps do not stay aligned into GPU-wide bursts.
+  const skewNs = profile.dram.latencyCycles * cycleNs;
+  const skew = mulberry32((options.seed ?? 1) ^ 0x9e3779b9);
+  for (let g = 0; g < warps; g++) queue.push(startNs + skew() * skewNs, g);
+  let loads = 0;
+  let lastDone = startNs;
+  // Every load is its own event, so the path model sees requests in time order (its queues cannot
+  // backfill a request that arrives earlier than one already booked).
+  while (queue.size > 0) {
+    const g = queue.pop();
+    const now = queue.lastTime;
+    const sm = Math.floor(g / warpsPerSm);
+    const step = stepOf[g]!;
+    const j = loadOf[g]!;
+    if (j === inFlight) {
+      // The step's loads are all back (the event was set at its last return): consume, next step.
+      lastDone = Math.max(lastDone, stepDone[g]!);
+      stepOf[g] = step + 1;
+      loadOf[g] = 0;
+      if (step + 1 < steps) queue.push(stepDone[g]! + turnaroundNs, g);
+      continue;
+    }
+    const lsu = sm * SUB_CORES + ((g % warpsPerSm) % SUB_CORES);
+    if (lsuFree[lsu]! > now) {
+      queue.push(lsuFree[lsu]!, g);
+      continue;
+    }
+    // The load needs free miss-queue slots (MSHRs); otherwise the warp waits for the oldest miss.
+    const free = simulator.missQueueFreeAt(sm, now, sectorsPerWarpLoad);
+    if (free > now) {
+      simulator.recordMissQueueWait(sm, free - now);
+      queue.push(free, g);
+      continue;
+    }
+    lsuFree[lsu] = now + lsuNs;
+    let done = j === 0 ? now : stepDone[g]!;
+    // Grid-stride order: chunk g of each step (warp g = SM-major).
+    const chunk = (step * inFlight + j) * warps + g;
+    if (pattern === 'stream') {
+      const base = (chunk * warpBytes) % footprint;
+      for (let offset = 0; offset < warpBytes; offset += LINE) {
+        done = Math.max(done, simulator.request(sm, (base + offset) % footprint, LINE, now));
+      }
+    } else if (pattern === 'stride') {
+      for (let lane = 0; lane < THREADS; lane++) {
+        const address = (((chunk * THREADS + lane) * stride) % footprint) & ~(NARROW_LOAD_BYTES - 1);
+        done = Math.max(done, simulator.request(sm, address, NARROW_LOAD_BYTES, now));
+      }
+    } else {
+      for (let lane = 0; lane < THREADS; lane++) {
+        const address = Math.floor(random() * sectors) * SECTOR;
+        done = Math.max(done, simulator.request(sm, address, NARROW_LOAD_BYTES, now));
+      }
+    }
+    loads += THREADS;
+    stepDone[g] = done;
+    loadOf[g] = j + 1;
+    queue.push(j + 1 === inFlight ? done : Math.max(now + cycleNs, lsuFree[lsu]!), g);
+  }
+  return { loads, startNs, lastDoneNs: lastDone };
+}
