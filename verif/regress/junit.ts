@@ -15,25 +15,46 @@ export function xmlEscape(text: string): string {
   );
 }
 
+/** What identifies the whole run: its seed replays it, its start time places it. */
+export interface JunitRunInfo {
+  readonly seed?: number;
+  readonly startedAt?: Date;
+}
+
+/** `2026-12-01T14:17:40` (UTC, no zone: the JUnit schema's timestamp form). */
+const junitTimestamp = (date: Date): string => date.toISOString().replace(/\.\d+Z$/, '');
+
 /**
  * JUnit XML for CI dashboards: one <testsuite> per suite × engine, one <testcase> per case (named
  * by its index and seed), a <failure> with the mismatch and the replay command for each failing one.
+ * The run seed is a <property> of every testsuite, the start time its `timestamp`.
  */
-export function junitXml(runs: readonly SuiteRun[]): string {
+export function junitXml(runs: readonly SuiteRun[], info: JunitRunInfo = {}): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const totals = {
     tests: runs.reduce((sum, run) => sum + run.cases, 0),
     failures: runs.reduce((sum, run) => sum + run.failures.length, 0),
   };
   const seconds = (milliseconds: number): string => (milliseconds / 1000).toFixed(3);
+  const stamp = info.startedAt ? ` timestamp="${junitTimestamp(info.startedAt)}"` : '';
+  const properties =
+    info.seed === undefined
+      ? []
+      : [
+          '    <properties>',
+          `      <property name="seed" value="${info.seed}"/>`,
+          `      <property name="replay" value="${xmlEscape(`--seed ${info.seed}`)}"/>`,
+          '    </properties>',
+        ];
   lines.push(
-    `<testsuites name="gen regress" tests="${totals.tests}" failures="${totals.failures}" errors="0" time="${seconds(runs.reduce((sum, run) => sum + run.milliseconds, 0))}">`,
+    `<testsuites name="gen regress" tests="${totals.tests}" failures="${totals.failures}" errors="0" time="${seconds(runs.reduce((sum, run) => sum + run.milliseconds, 0))}"${stamp}>`,
   );
   for (const run of runs) {
     const name = `${run.suite}.${run.engine}`;
     const failures = new Map(run.failures.map((failure) => [failure.caseIndex, failure]));
     lines.push(
-      `  <testsuite name="${xmlEscape(name)}" tests="${run.cases}" failures="${run.failures.length}" errors="0" skipped="0" time="${seconds(run.milliseconds)}">`,
+      `  <testsuite name="${xmlEscape(name)}" tests="${run.cases}" failures="${run.failures.length}" errors="0" skipped="0" time="${seconds(run.milliseconds)}"${stamp}>`,
+      ...properties,
     );
     run.caseIndices.forEach((caseIndex, position) => {
       const failure = failures.get(caseIndex);
@@ -57,6 +78,6 @@ export function junitXml(runs: readonly SuiteRun[]): string {
 }
 
 /** Writes the JUnit file atomically (a CI reader never sees half of it). */
-export function writeJunit(file: string, runs: readonly SuiteRun[]): void {
-  writeFileAtomic(file, junitXml(runs));
+export function writeJunit(file: string, runs: readonly SuiteRun[], info: JunitRunInfo = {}): void {
+  writeFileAtomic(file, junitXml(runs, info));
 }

@@ -1,3 +1,5 @@
+import { preflightFiles, preflightFolders } from '../../../common/preflight.ts';
+import { capJobs } from '../../../verif/regress/workerPool.ts';
 import { integerOption, SEED_RANGE } from '../../../common/optionValues.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -138,9 +140,13 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
     // The suite files that also export module definitions: `gen sim` of a saved stimulus needs them.
     const designFiles = await filesWithModules(load);
     const suites = selectSuites(known, args.suite ?? 'all');
+    const startedAt = new Date();
     const seed = args.seed ?? Date.now() % 2 ** 31;
     const runs = wholeNumber('runs', args.runs, 1);
     const out = outputFolder(project, args.out, 'regress');
+    // Before the run, not after it: a read-only --junit folder fails now.
+    preflightFiles([args.junit === undefined ? undefined : resolve(args.junit)]);
+    preflightFolders([out]);
     if (args.mutate) {
       await runMutation({ suites, runs, seed, mutants: wholeNumber('mutants', args.mutants, 1), out });
       return;
@@ -156,12 +162,15 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
       ...args.design.map((file) => ` --design ${here(resolve(file))}`),
       ...args.load.map((file) => ` --load ${here(resolve(file))}`),
     ].join('');
+    // Workers beyond the cores or the memory only slow the run down or exhaust the machine.
+    const capped = capJobs(wholeNumber('jobs', args.jobs, 1));
     const checked = {
       shard: parseShard(args.shard),
-      jobs: wholeNumber('jobs', args.jobs, 1),
+      jobs: capped.jobs,
       shrinkTimeMs: wholeNumber('shrink-time', args['shrink-time'], 0),
       maxSavedFailures: wholeNumber('max-saved', args['max-saved'], 0),
     };
+    if (capped.note !== undefined) process.stderr.write(`gen regress: ${capped.note}\n`);
     process.stderr.write(`gen regress: seed ${seed} (replay the whole run: --seed ${seed})\n`);
     const results = await runRegression({
       ...checked,
@@ -178,9 +187,7 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
       simCommand: (top, params, vectors) =>
         `npx gen sim --top ${top}${Object.entries(params)
           .map(([name, value]) => ` --param ${name}=${value}`)
-          .join(
-            '',
-          )} --vectors ${here(vectors)}${designFiles.map((file) => ` --design ${here(file)}`).join('')}`,
+          .join('')} --vectors ${here(vectors)}${designFiles.map((file) => ` --design ${here(file)}`).join('')}`,
       ...(args.case === undefined
         ? {}
         : {
@@ -191,7 +198,7 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
           }),
     });
     process.stdout.write(`${summaryTable(results)}\n`);
-    if (args.junit) writeJunit(resolve(args.junit), results);
+    if (args.junit) writeJunit(resolve(args.junit), results, { seed, startedAt });
     const failures = results.flatMap((run) => run.failures.map((failure) => ({ run, failure })));
     for (const { run, failure } of failures.slice(0, MAX_LISTED_FAILURES))
       process.stdout.write(

@@ -1,3 +1,4 @@
+import { preflightFiles } from '../../../common/preflight.ts';
 import type { CommandModule } from 'yargs';
 import { resolve } from 'node:path';
 import { parseParams } from '../../project/project.ts';
@@ -75,6 +76,7 @@ export const simCommand: CommandModule<object, SimArguments> = {
       .option('out', { type: 'string', describe: 'write the outputs per cycle as JSON Lines here (default: stdout)' })
       .option('vcd', { type: 'string', describe: 'write a VCD waveform of the run here' }),
   handler: async (args) => {
+    preflightFiles([args.out, args.vcd]);
     const { run, vectors } = await simulateTop(args, args.vcd);
     const lines = run.outputs.map((outputs, cycle) =>
       JSON.stringify({
