@@ -4,6 +4,8 @@
  * import is an upward or sideways edge and fails `make lint`. Tests and benchmarks may import
  * anything; nothing may import them, and nothing may form a cycle.
  */
+// One line per layer, so the table reads like docs/architecture.md's (prettier would wrap it).
+// prettier-ignore
 const LAYERS = {
   common: [],
   tools: ['common'],
@@ -34,7 +36,13 @@ const under = (folders) => `^(${folders.map(escape).join('|')})(/|$)`;
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', severity: 'error', comment: 'Import cycles hide which module is the lower one.', from: {}, to: { circular: true } },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Import cycles hide which module is the lower one.',
+      from: {},
+      to: { circular: true },
+    },
     {
       name: 'no-import-of-tests-or-benchmarks',
       severity: 'error',

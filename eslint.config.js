@@ -2,7 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', 'build/**', 'report/**', '.cache/**', 'dist/**', '.dependency-cruiser.cjs'] },
+  {
+    ignores: ['node_modules/**', 'out/**', 'build/**', 'report/**', '.cache/**', 'dist/**', '.dependency-cruiser.cjs'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
