@@ -61,6 +61,12 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
   command: 'regress',
   builder: (yargs) =>
     withDesigns(yargs)
+      .option('design', {
+        type: 'string',
+        array: true,
+        default: [] as string[],
+        describe: 'module file exporting `suites` (its designs may be exported beside them; repeatable, like --load)',
+      })
       .option('suite', {
         type: 'string',
         describe: 'all (the default), a group or suite names, comma-separated (gen regress --suite x lists them)',
