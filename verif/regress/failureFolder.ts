@@ -1,4 +1,6 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createStagingFolder, swapFolderIn } from '../../common/folderSwap.ts';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
 import { renderWaveDromSvg } from '../../waves/wavedrom.ts';
 import type { Engine } from '../../engines/engine.ts';
@@ -73,28 +75,43 @@ export async function saveFailureFolder(
   const vectorLines = stimulus.map((inputs, cycle) =>
     JSON.stringify({ in: hexPorts(inputs), expect: hexPorts(expected[cycle] ?? {}) }),
   );
-  writeFileAtomic(join(directory, FAILURE_FILES.vectors), `${vectorLines.join('\n')}\n`);
-  const run = await engine.run(design, stimulus, { vcd: join(directory, FAILURE_FILES.vcd) });
-  const mismatch = firstMismatch(run.outputs, expected);
-  writeFileAtomic(
-    join(directory, FAILURE_FILES.case),
-    `${caseJson({ ...identity, design: design.top, mismatch: mismatch ?? null, case: value })}\n`,
-  );
-  if (mismatch)
+  // Built whole in a staging folder and swapped in (common/folderSwap.ts): a kill or a failed
+  // rerun leaves the previous folder or the new one, never a README of one run beside the VCD of another.
+  const staging = createStagingFolder(directory);
+  try {
+    const mismatch = await writeFailureFiles(staging);
+    swapFolderIn(staging, directory);
+    return mismatch;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+
+  async function writeFailureFiles(folder: string): Promise<Mismatch | undefined> {
+    writeFileAtomic(join(folder, FAILURE_FILES.vectors), `${vectorLines.join('\n')}\n`);
+    const run = await engine.run(design, stimulus, { vcd: join(folder, FAILURE_FILES.vcd) });
+    const mismatch = firstMismatch(run.outputs, expected);
     writeFileAtomic(
-      join(directory, FAILURE_FILES.picture),
-      renderWaveDromSvg(mismatchPicture(design, stimulus, expected, run.outputs, mismatch)),
+      join(folder, FAILURE_FILES.case),
+      `${caseJson({ ...identity, design: design.top, mismatch: mismatch ?? null, case: value })}\n`,
     );
-  const readme = [
-    `${suite.name} on ${engine.name}: case ${identity.caseIndex} of seed ${identity.runSeed} (case seed ${identity.caseSeed}, fast-check path ${identity.path}, ${identity.shrinks} shrinks${identity.interrupted ? ', shrinking stopped at its time limit' : ''})`,
-    mismatch ? `first mismatch: ${describeMismatch(mismatch)}` : 'the shrunk case passed when rerun (a flaky engine?)',
-    `replay: ${replay}`,
-    ...(longReplay !== undefined && longReplay !== replay ? [`same as: ${longReplay}`] : []),
-    ...(sim
-      ? [`simulate: ${sim(top.definition, top.parameters as Params, join(directory, FAILURE_FILES.vectors))}`]
-      : []),
-    `files: ${Object.values(FAILURE_FILES).join(', ')} (stimulus.jsonl is a \`gen sim --vectors\` file for ${design.top})`,
-  ];
-  writeFileAtomic(join(directory, FAILURE_FILES.readme), `${readme.join('\n')}\n`);
-  return mismatch;
+    if (mismatch)
+      writeFileAtomic(
+        join(folder, FAILURE_FILES.picture),
+        renderWaveDromSvg(mismatchPicture(design, stimulus, expected, run.outputs, mismatch)),
+      );
+    const readme = [
+      `${suite.name} on ${engine.name}: case ${identity.caseIndex} of seed ${identity.runSeed} (case seed ${identity.caseSeed}, fast-check path ${identity.path}, ${identity.shrinks} shrinks${identity.interrupted ? ', shrinking stopped at its time limit' : ''})`,
+      mismatch
+        ? `first mismatch: ${describeMismatch(mismatch)}`
+        : 'the shrunk case passed when rerun (a flaky engine?)',
+      `replay: ${replay}`,
+      ...(longReplay !== undefined && longReplay !== replay ? [`same as: ${longReplay}`] : []),
+      ...(sim
+        ? [`simulate: ${sim(top.definition, top.parameters as Params, join(directory, FAILURE_FILES.vectors))}`]
+        : []),
+      `files: ${Object.values(FAILURE_FILES).join(', ')} (stimulus.jsonl is a \`gen sim --vectors\` file for ${design.top})`,
+    ];
+    writeFileAtomic(join(folder, FAILURE_FILES.readme), `${readme.join('\n')}\n`);
+    return mismatch;
+  }
 }
