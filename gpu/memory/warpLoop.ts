@@ -4,7 +4,7 @@ import type { GpuMemoryProfile } from './profileTypes.ts';
 import { mulberry32 } from './seededRandom.ts';
 
 /**
- * Closed-loop load patterns: the microbenchmarks of reference/h200-silicon.md §1 as the model runs
+ * Closed-loop load patterns: the microbenchmarks of docs/reference/h200-silicon.md §1 as the model runs
  * them. Every SM holds `warpsPerSm` warps; each warp runs steps, and in a step issues `inFlight`
  * warp-wide loads (one per cycle), waits for all of them (the loads of one step are consumed
  * before the next step issues) and starts its next step. So the bytes in flight per SM are
