@@ -83,6 +83,16 @@ describe('citations', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('name the reference documents by their path in code (docs/reference/…)', () => {
+    const bare = /(?<!docs\/)reference\/[a-z0-9-]+\.(md|json)/;
+    const offenders = SOURCES.filter((path) => !path.endsWith('.md')).flatMap((path) =>
+      readFileSync(join(ROOT, path), 'utf8')
+        .split('\n')
+        .flatMap((line, index) => (bare.test(line) ? [`${path}:${index + 1}: ${line.trim()}`] : [])),
+    );
+    expect(offenders).toEqual([]);
+  });
+
   it('use relative Markdown links that resolve', () => {
     const dead: string[] = [];
     for (const path of projectFiles('*.md')) {
