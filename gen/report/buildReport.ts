@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
-import { ToolError, UserError } from '../../common/errors.ts';
+import { ToolError } from '../../common/errors.ts';
+import { createStagingFolder, swapFolderIn } from '../../common/folderSwap.ts';
 import { findingsHtml } from './findings.ts';
 import { reportPage, type PageSection } from './page.ts';
 import { REPORT_SECTIONS } from './sections/index.ts';
@@ -55,19 +56,12 @@ async function runSection(section: ReportSection, context: SectionContext): Prom
   }
 }
 
-/** Moves the finished staging folder into place; the previous report disappears only once the new one is complete. */
-function publish(staging: string, target: string): void {
-  let previous: string | undefined;
-  try {
-    if (!statSync(target).isDirectory()) throw new UserError(`--out ${target} exists and is not a folder`);
-    previous = `${staging}.previous`;
-    renameSync(target, previous);
-  } catch (error) {
-    if (error instanceof UserError) throw error;
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UserError(`cannot replace ${target}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  renameSync(staging, target);
-  if (previous !== undefined) rmSync(previous, { recursive: true, force: true });
+/**
+ * Swaps the finished staging folder in for the previous report in one step (common/folderSwap.ts):
+ * a kill, even SIGKILL, leaves the old report or the new one, never a mix.
+ */
+function publish(staging: string, target: string, shownPath: string): void {
+  swapFolderIn(staging, target, shownPath);
 }
 
 /**
@@ -78,13 +72,7 @@ function publish(staging: string, target: string): void {
 export async function buildReport(options: ReportOptions): Promise<ReportSummary> {
   const started = performance.now();
   const target = resolve(options.out);
-  let staging: string;
-  try {
-    mkdirSync(dirname(target), { recursive: true });
-    staging = mkdtempSync(join(dirname(target), `.${basename(target)}.staging-`));
-  } catch (error) {
-    throw new UserError(`cannot write to ${options.out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  const staging = createStagingFolder(target, options.out);
   const scratch = mkdtempSync(join(tmpdir(), 'gen-report-'));
   try {
     const context: SectionContext = { quick: options.quick, scratch, out: options.out };
@@ -117,7 +105,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportSummary
     writeFileAtomic(join(staging, 'index.html'), reportPage({ command: options.command, quick: options.quick, generatedAt }, pageSections, findingsHtml(outcomes, numbers, findings)));
     const summary: ReportSummary = { command: options.command, quick: options.quick, generatedAt, seconds: (performance.now() - started) / 1000, sections: outcomes, numbers };
     writeFileAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-    publish(staging, target);
+    publish(staging, target, options.out);
     return summary;
   } finally {
     rmSync(staging, { recursive: true, force: true });
