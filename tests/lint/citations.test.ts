@@ -1,7 +1,8 @@
 /**
  * Citations lead somewhere in the repository: every `docs/spec.md §N` names a section that
  * docs/spec.md has, every `facts.md §N`, `memory.md §N`, `h200-silicon.md §N` one that docs/reference has,
- * nothing cites a document outside the repository, and relative links in the Markdown resolve.
+ * nothing cites a document outside the repository, relative links in the Markdown resolve and
+ * the repository paths it quotes exist.
  * docs/architecture.md's layer table is the LAYERS table `make lint` enforces.
  */
 import { execFileSync } from 'node:child_process';
@@ -104,6 +105,25 @@ describe('citations', () => {
       }
     }
     expect(dead).toEqual([]);
+  });
+});
+
+describe('Markdown', () => {
+  it('names only files and folders that exist (or that gen init writes into a new project)', () => {
+    const tops = 'common|tools|waves|golden|hw|engines|verif|synth|gpu|gen|api|bench|tests|docs|scripts|bin';
+    const path = new RegExp(`(?<![\\w./-])((?:${tops})/[A-Za-z0-9_./-]*)`, 'g');
+    const missing: string[] = [];
+    for (const file of projectFiles('*.md').filter((name) => !name.startsWith('gen/init/template/'))) {
+      for (const [, quoted] of readFileSync(join(ROOT, file), 'utf8').matchAll(/`([^`\n]+)`/g)) {
+        for (const [, found] of quoted!.matchAll(path)) {
+          const named = found!.replace(/[.,;:]+$/, '');
+          if (/[<*…]/.test(named)) continue; // a pattern or a placeholder, not a path
+          if (existsSync(join(ROOT, named)) || existsSync(join(ROOT, 'gen/init/template', named))) continue;
+          missing.push(`${file}: ${named}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });
 
