@@ -39,7 +39,10 @@ const vectors = join(scratch, 'counter.jsonl');
 writeFileSync(vectors, '{"in": {"reset": "1", "enable": 1}}\n{"in": {"reset": "0"}}\n{"in": {}}\n');
 
 function genSim(engine: string, path: string) {
-  return execa(process.execPath, [GEN, 'sim', '--top', 'Counter', '--vectors', vectors, '--engine', engine], {
+  // Outside any project: the design comes from its module file.
+  const counter = new URL('../../hw/examples/counter.ts', import.meta.url).pathname;
+  const args = ['sim', '--top', 'Counter', '--design', counter, '--vectors', vectors, '--engine', engine];
+  return execa(process.execPath, [GEN, ...args], {
     reject: false,
     env: { CI: '1', PATH: path, BUILD_DIR: join(scratch, 'build') },
     cwd: scratch,
