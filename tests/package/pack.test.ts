@@ -70,7 +70,8 @@ beforeAll(() => {
   ok('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project, 280);
 }, 600_000);
 
-describe('the packed framework in a user project', () => {
+// Each step runs real tools on two shared cores: allow minutes, not the default two.
+describe('the packed framework in a user project', { timeout: 300_000 }, () => {
   it('is a fresh project outside the repository, with the compiled package and no sources', () => {
     expect(relative(repo, project).startsWith('..')).toBe(true);
     const installed = join(project, 'node_modules', 'coruscant-hdl');
