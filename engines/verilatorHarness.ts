@@ -23,8 +23,9 @@ function getPort(port: HarnessPort, buffer: string): string {
 }
 
 /**
- * The C++ main that runs a Verilated top on a stimulus file (format in stimulus.ts), following
- * the engine step contract: apply inputs → eval → sample outputs → clock rises → eval → clock falls.
+ * The C++ main that runs a Verilated top on a stimulus file (format in harnessStimulus.ts), following
+ * the step contract's phases (engines/engine.ts): cycle_check (inputs read and applied) →
+ * before_edge (eval, outputs sampled) → at_edge (clock rises, eval) → after_edge (clock falls).
  * Each stream gets a fresh model, so all state starts at 0 again (the build uses --x-initial 0).
  */
 export function verilatorHarness(ports: HarnessPorts): string {
