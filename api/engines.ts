@@ -27,7 +27,21 @@ export {
   type CycleRun,
   /** Options of a run (a VCD file to write). */
   type RunOptions,
+  /** The named phases of one cycle of the step contract: cycle_check, before_edge, at_edge, after_edge. */
+  CYCLE_PHASES,
+  /** One of CYCLE_PHASES. */
+  type CyclePhase,
 } from '../engines/engine.ts';
+export {
+  /** Runs two or more engines on one design and stimulus and reports the first difference: cycle, port, each engine's value. */
+  runLockstep,
+  /** One line for a difference: `cycle 7, port count: ts=0x6 icarus=0x7`. */
+  describeDifference,
+  /** What runLockstep found: the engines, the cycles compared, the first difference if any, each run. */
+  type LockstepResult,
+  /** Where engines first disagree. */
+  type LockstepDifference,
+} from '../engines/lockstep.ts';
 export {
   /** Reads a JSON Lines vector file against a top's ports. */
   readVectors,
