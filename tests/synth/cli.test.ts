@@ -1,22 +1,16 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
+import { hasTool } from '../../tools/toolchain.ts';
 import yargs from 'yargs';
 import { UserError } from '../../common/errors.ts';
 import { synthCommand } from '../../gen/cli/commands/synth.ts';
 import { registeredPopcount } from './designs.ts';
 
-const hasSystemYosys = (() => {
-  try {
-    execFileSync('yosys', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+/** The installed Yosys, found the one way the framework finds it. */
+const hasSystemYosys = hasTool('yosys');
 
 const directory = mkdtempSync(join(tmpdir(), 'gen-synth-test-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));

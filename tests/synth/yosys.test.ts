@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { hasTool } from '../../tools/toolchain.ts';
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../common/errors.ts';
 import { areaOf } from '../../synth/area.ts';
@@ -10,14 +10,8 @@ import { moduleOf } from '../../synth/netlist.ts';
 import { runYosysScript } from '../../tools/yosys.ts';
 import { counter4 } from './designs.ts';
 
-const hasSystemYosys = (() => {
-  try {
-    execFileSync('yosys', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+/** The installed Yosys, found the one way the framework finds it. */
+const hasSystemYosys = hasTool('yosys');
 
 describe('system Yosys engine', () => {
   it.skipIf(!hasSystemYosys)('maps with the Debian yosys too (same flow script)', async () => {
