@@ -92,8 +92,12 @@ export async function runTool(program: string, args: readonly string[], options:
         subprocess.stdin?.end();
         timers.push(
           setTimeout(() => {
-            if (subprocess.pid !== undefined && !isDeadProcess(subprocess.pid))
-              process.kill(-subprocess.pid, 'SIGKILL');
+            try {
+              if (subprocess.pid !== undefined && !isDeadProcess(subprocess.pid))
+                process.kill(-subprocess.pid, 'SIGKILL');
+            } catch {
+              // The group ended in between.
+            }
           }, KILL_GRACE_MS),
         );
       }, options.timeout),
