@@ -1,4 +1,5 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
+import type { CheckMode, CheckResults } from '../hw/ir/checks.ts';
 
 /** Values of named top-level ports; bigint so any width is exact. */
 export type PortValues = Record<string, bigint>;
@@ -28,11 +29,18 @@ export type CyclePhase = (typeof CYCLE_PHASES)[number];
 export interface CycleRun {
   /** Per cycle, every output port, sampled in that cycle's `before_edge` phase. */
   readonly outputs: PortValues[];
+  /**
+   * The design's assertions, assumptions and cover points in this run (absent when it has none).
+   * In stop mode a failure is thrown as CheckFailedError (hw/ir/checks.ts) instead.
+   */
+  readonly checks?: CheckResults;
 }
 
 export interface RunOptions {
   /** Write a VCD of the run here (hierarchical names as Verilator/Icarus name them). */
   readonly vcd?: string;
+  /** A failing assertion stops the run with CheckFailedError (default), or is counted in `checks`. */
+  readonly checks?: CheckMode;
 }
 
 /** The engines of the engine table (engines/index.ts). */

@@ -5,6 +5,8 @@ import { ToolError, UserError } from '../common/errors.ts';
 import { moduleByName, type IrDesign } from '../hw/ir/ir.ts';
 import { emitVerilog } from '../hw/verilog/emit.ts';
 import type { CycleRun, Engine, EngineName, PortValues, RunOptions } from './engine.ts';
+import { CheckFailedError, type CheckMode } from '../hw/ir/checks.ts';
+import { parseCheckLog } from './checkLog.ts';
 import { formatStimulus, harnessPortsOf, parseResults, type HarnessPorts } from './harnessStimulus.ts';
 
 /**
@@ -39,7 +41,7 @@ export abstract class ExternalEngine<Build> implements Engine {
     build: Build,
     stimulus: string,
     options: { readonly vcd?: string; readonly timeout: number },
-  ): Promise<string>;
+  ): Promise<string | ExecutedRun>;
 
   /** The Verilog simulated: the design's own; the mutation engine gives a mutant's instead. */
   protected verilogOf(design: IrDesign): ReadonlyMap<string, string> {
@@ -47,7 +49,7 @@ export abstract class ExternalEngine<Build> implements Engine {
   }
 
   async run(design: IrDesign, inputs: readonly PortValues[], options: RunOptions = {}): Promise<CycleRun> {
-    const [run] = await this.simulate(design, [inputs], options.vcd);
+    const [run] = await this.simulate(design, [inputs], options.vcd, options.checks);
     return run!;
   }
 
@@ -55,20 +57,44 @@ export abstract class ExternalEngine<Build> implements Engine {
     return this.simulate(design, streams);
   }
 
+  /**
+   * Runs the streams; with checks in the design, reads each stream's failures from what the
+   * simulator printed (checkLog.ts) and, in stop mode, throws the first as CheckFailedError.
+   */
   private async simulate(
     design: IrDesign,
     streams: readonly (readonly PortValues[])[],
     vcd?: string,
+    mode: CheckMode = 'stop',
   ): Promise<CycleRun[]> {
-    if (streams.length === 0) return [];
+    const runs = await this.simulateStreams(design, streams, vcd);
+    if (!runs.log) return runs.runs;
+    const checks = parseCheckLog(design, runs.log, streams.length, this.name);
+    if (mode === 'stop')
+      for (const result of checks) if (result.failures[0]) throw new CheckFailedError(result.failures[0], this.name);
+    return runs.runs.map((run, index) => ({ ...run, checks: checks[index]! }));
+  }
+
+  private async simulateStreams(
+    design: IrDesign,
+    streams: readonly (readonly PortValues[])[],
+    vcd?: string,
+  ): Promise<{ runs: CycleRun[]; log?: string }> {
+    if (streams.length === 0) return { runs: [] };
+    const withLog = (executed: string | ExecutedRun): ExecutedRun =>
+      typeof executed === 'string' ? { results: executed } : executed;
+    const checked = (executed: ExecutedRun, runs: CycleRun[]): { runs: CycleRun[]; log?: string } =>
+      ports.checked ? { runs, log: executed.log ?? '' } : { runs };
     const ports = harnessPortsOf(design);
     const stimulus = formatStimulus(ports, streams);
     const cycles = streams.map((stream) => stream.length);
     const build = await this.build(design, this.verilogOf(design), ports, vcd !== undefined);
     const work = cycles.reduce((sum, count) => sum + count, 0);
     const timeout = runTimeout(work, flatCells(design), this.cellCycleMicros, vcd !== undefined);
-    if (vcd === undefined)
-      return parseResults(this.name, ports, await this.execute(build, stimulus, { timeout }), cycles);
+    if (vcd === undefined) {
+      const executed = withLog(await this.execute(build, stimulus, { timeout }));
+      return checked(executed, parseResults(this.name, ports, executed.results, cycles));
+    }
     try {
       mkdirSync(dirname(vcd), { recursive: true });
     } catch (error) {
@@ -76,24 +102,28 @@ export abstract class ExternalEngine<Build> implements Engine {
     }
     const temporary = join(dirname(vcd), `.${basename(vcd)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     try {
-      const results = parseResults(
-        this.name,
-        ports,
+      const executed = withLog(
         await this.execute(build, stimulus, { vcd: temporary, timeout }).catch((error: unknown) => {
           throw diskFull(dirname(vcd))
             ? new ToolError(this.name, `cannot write the trace ${vcd}: the disk is full`)
             : error;
         }),
-        cycles,
       );
+      const results = parseResults(this.name, ports, executed.results, cycles);
       // A simulator that could not write its whole trace (a full disk) may still exit 0.
       checkTraceComplete(this.name, temporary, vcd, ports.clocked || this.name === 'icarus' ? 10 * cycles[0]! : 0);
       renameSync(temporary, vcd);
-      return results;
+      return checked(executed, results);
     } finally {
       rmSync(temporary, { force: true });
     }
   }
+}
+
+/** What a run of the external simulator gave: the results file and, when wanted, its standard output. */
+export interface ExecutedRun {
+  readonly results: string;
+  readonly log?: string;
 }
 
 /** Whether the file system of `dir` has no space left (a simulator may hang or die writing to it). */

@@ -1,3 +1,4 @@
+import { hasChecks } from '../hw/ir/checks.ts';
 import { UserError, ToolError } from '../common/errors.ts';
 import { CLOCK_PORT, topModule, type IrDesign } from '../hw/ir/ir.ts';
 import type { CycleRun, PortValues } from './engine.ts';
@@ -20,6 +21,12 @@ export interface HarnessPorts {
   readonly inputs: readonly HarnessPort[];
   readonly outputs: readonly HarnessPort[];
   readonly clocked: boolean;
+  /**
+   * The design has assertions: the harness prints `GEN-STREAM` at each stream start and
+   * `GEN-CYCLE` after each cycle on standard output, between the design's GEN-CHECK lines, so
+   * engines/checkLog.ts can tell each failure's stream and cycle.
+   */
+  readonly checked?: boolean;
 }
 
 /** The harness view of a design's top. */
@@ -29,7 +36,13 @@ export function harnessPortsOf(design: IrDesign): HarnessPorts {
     top.ports
       .filter((port) => port.direction === direction && port.name !== CLOCK_PORT)
       .map(({ name, width }) => ({ name, width }));
-  return { top: top.name, inputs: pick('input'), outputs: pick('output'), clocked: top.clocked };
+  return {
+    top: top.name,
+    inputs: pick('input'),
+    outputs: pick('output'),
+    clocked: top.clocked,
+    ...(hasChecks(design) ? { checked: true } : {}),
+  };
 }
 
 /** Checks each cycle's values against the ports, so a typo fails here and not as a silent 0. */

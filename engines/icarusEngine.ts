@@ -25,7 +25,16 @@ export async function runIcarusTestbench(
   stimulus: string,
   options: { readonly vcd?: string; readonly timeout?: number } = {},
 ): Promise<string> {
-  const { files } = await runIcarus(build, {
+  return (await runIcarusTestbenchLogged(build, stimulus, options)).results;
+}
+
+/** runIcarusTestbench, also returning what the simulation printed (the design's check lines). */
+export async function runIcarusTestbenchLogged(
+  build: IcarusBuild,
+  stimulus: string,
+  options: { readonly vcd?: string; readonly timeout?: number } = {},
+): Promise<{ results: string; log: string }> {
+  const { files, stdout } = await runIcarus(build, {
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
     files: { 'stimulus.txt': stimulus },
     plusargs: [
@@ -35,7 +44,7 @@ export async function runIcarusTestbench(
     ],
     outputs: ['results.txt'],
   });
-  return files['results.txt'] ?? '';
+  return { results: files['results.txt'] ?? '', log: stdout };
 }
 
 /**
@@ -60,7 +69,7 @@ export class IcarusEngine extends ExternalEngine<IcarusBuild> {
     build: IcarusBuild,
     stimulus: string,
     options: { readonly vcd?: string; readonly timeout: number },
-  ): Promise<string> {
-    return runIcarusTestbench(build, stimulus, options);
+  ): Promise<{ results: string; log: string }> {
+    return runIcarusTestbenchLogged(build, stimulus, options);
   }
 }

@@ -2,6 +2,7 @@ import type { IrDesign } from '../hw/ir/ir.ts';
 import { Simulator, compileDesign } from '../hw/sim/simulator.ts';
 import type { CycleRun, Engine, PortValues, RunOptions } from './engine.ts';
 import { traceToVcd } from '../hw/sim/vcdTrace.ts';
+import { CheckFailedError, type CheckResults } from '../hw/ir/checks.ts';
 
 /** Cycles simulated between chances for a VCD stream to drain. */
 const DRAIN_EVERY_CYCLES = 4096;
@@ -12,6 +13,7 @@ export class TsEngine implements Engine {
 
   async run(design: IrDesign, inputs: readonly PortValues[], options: RunOptions = {}): Promise<CycleRun> {
     const simulator = new Simulator(compileDesign(design));
+    simulator.checkMode = options.checks ?? 'stop';
     const tracer = options.vcd ? traceToVcd(simulator, options.vcd) : undefined;
     try {
       const outputs: PortValues[] = [];
@@ -20,17 +22,27 @@ export class TsEngine implements Engine {
         await tracer?.drainIfNeeded();
       }
       await tracer?.close();
-      return { outputs };
+      return { outputs, ...checksOf(simulator) };
     } catch (error) {
-      tracer?.abort();
+      // A failing assertion keeps the trace up to its cycle: that is the waveform to look at.
+      if (error instanceof CheckFailedError && tracer) await tracer.close().catch(() => tracer.abort());
+      else tracer?.abort();
       throw error;
     }
   }
 
   async runMany(design: IrDesign, streams: readonly (readonly PortValues[])[]): Promise<CycleRun[]> {
     const compiledDesign = compileDesign(design);
-    return streams.map((inputs) => ({ outputs: runStream(new Simulator(compiledDesign), inputs) }));
+    return streams.map((inputs) => {
+      const simulator = new Simulator(compiledDesign);
+      return { outputs: runStream(simulator, inputs), ...checksOf(simulator) };
+    });
   }
+}
+
+/** The run's check results, when the design has checks. */
+function checksOf(simulator: Simulator): { checks?: CheckResults } {
+  return (simulator.design.flat.checks?.length ?? 0) > 0 ? { checks: simulator.checkResults } : {};
 }
 
 /** Applies each cycle's inputs, samples every output before the edge, then steps (the engine contract). */

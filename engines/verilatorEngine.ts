@@ -1,5 +1,10 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
-import { buildVerilator, runVerilator, type VerilatorBuild, type VerilatorBuildOptions } from '../tools/verilator.ts';
+import {
+  buildVerilator,
+  runVerilatorLogged,
+  type VerilatorBuild,
+  type VerilatorBuildOptions,
+} from '../tools/verilator.ts';
 import { ExternalEngine } from './externalEngine.ts';
 import type { HarnessPorts } from './harnessStimulus.ts';
 import { verilatorHarness } from './verilatorHarness.ts';
@@ -36,11 +41,12 @@ export class VerilatorEngine extends ExternalEngine<VerilatorBuild> {
     return buildVerilatorHarness(files, ports, { trace: traced, ...this.options });
   }
 
-  protected execute(
+  protected async execute(
     build: VerilatorBuild,
     stimulus: string,
     options: { readonly vcd?: string; readonly timeout: number },
-  ): Promise<string> {
-    return runVerilator(build, stimulus, options);
+  ): Promise<{ results: string; log: string }> {
+    const { results, stdout } = await runVerilatorLogged(build, stimulus, options);
+    return { results, log: stdout };
   }
 }

@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
         trace->open(argv[3]);
       }
 #endif
-      ${clock ? `${clock} = 0;` : ''}
+      ${clock ? `${clock} = 0;` : ''}${ports.checked ? '\n      std::fputs("GEN-STREAM\\n", stdout);' : ''}
       std::fputs("S\\n", out);
       continue;
     }
@@ -149,7 +149,7 @@ ${
       ${clock} = 0;`
     : ''
 }
-      time += 10;
+${ports.checked ? '      std::fputs("GEN-CYCLE\\n", stdout);\n' : ''}      time += 10;
   }
 #if VM_TRACE
   closeTrace();

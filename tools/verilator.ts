@@ -126,17 +126,27 @@ function listObjects(dir: string): string[] {
 }
 
 /** Runs a built harness on stimulus text (engines/harnessStimulus.ts) and returns its results text. */
-export function runVerilator(
+export async function runVerilator(
   build: VerilatorBuild,
   stimulus: string,
   options: { vcd?: string; timeout?: number } = {},
 ): Promise<string> {
+  return (await runVerilatorLogged(build, stimulus, options)).results;
+}
+
+/** runVerilator, also returning what the model printed (the design's $display lines). */
+export function runVerilatorLogged(
+  build: VerilatorBuild,
+  stimulus: string,
+  options: { vcd?: string; timeout?: number } = {},
+): Promise<{ results: string; stdout: string }> {
   return withWorkspace('verilator-run', { 'stimulus.txt': stimulus }, async (work) => {
     const output = join(work, 'results.txt');
-    await runTool(build.binary, [join(work, 'stimulus.txt'), output, ...(options.vcd ? [options.vcd] : [])], {
-      timeout: options.timeout ?? RUN_TIMEOUT_MS,
-      name: 'verilator',
-    });
-    return readFileSync(output, 'utf8');
+    const { stdout } = await runTool(
+      build.binary,
+      [join(work, 'stimulus.txt'), output, ...(options.vcd ? [options.vcd] : [])],
+      { timeout: options.timeout ?? RUN_TIMEOUT_MS, name: 'verilator' },
+    );
+    return { results: readFileSync(output, 'utf8'), stdout };
   });
 }

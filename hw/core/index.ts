@@ -13,6 +13,7 @@ export {
   Memory,
   WhenChain,
   type ModuleDefinition,
+  type CheckKind,
   type Params,
 } from './module.ts';
 export {

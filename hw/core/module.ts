@@ -84,7 +84,22 @@ export type Statement =
       readonly kind: 'when';
       readonly branches: { condition: Value | undefined; body: Statement[] }[];
       readonly location: SourceLocation;
+    }
+  | {
+      readonly kind: 'check';
+      readonly check: CheckKind;
+      readonly condition: Value;
+      /** The assertion's message, or the cover point's name. */
+      readonly message: string;
+      readonly location: SourceLocation;
     };
+
+/**
+ * assert: must hold at every clock edge outside reset (combinational modules: every evaluation);
+ * assume: the same, but a constraint on the environment (formal proofs take it as given); cover:
+ * a condition some stimulus should reach. Inside a `when`, each applies only when its branch is taken.
+ */
+export type CheckKind = 'assert' | 'assume' | 'cover';
 
 /** A `when` chain under construction: add `elsewhen` branches and an `otherwise`. */
 export class WhenChain {
@@ -186,6 +201,8 @@ export class ModuleBuilder implements AssignmentSink {
   private current: Statement[] = this.statements;
   private readonly names = new Map<string, SourceLocation>();
   private readonly unconditional = new Map<Signal, SourceLocation>();
+  private readonly coverNames = new Set<string>();
+  private pastCount = 0;
 
   constructor(readonly moduleName: string) {}
 
@@ -322,6 +339,87 @@ export class ModuleBuilder implements AssignmentSink {
     location: SourceLocation,
   ): Signal<W> {
     return this.addSignal(new Signal(name, width, direction, this, location));
+  }
+
+  /** An invariant: `condition` (1 bit) holds at every clock edge outside reset (see CheckKind). */
+  assert(condition: Value, message: string): void {
+    this.recordCheck('assert', condition, message, captureSourceLocation());
+  }
+
+  /** A constraint on the inputs: formal proofs take it as given; simulation reports a violation. */
+  assume(condition: Value, message: string): void {
+    this.recordCheck('assume', condition, message, captureSourceLocation());
+  }
+
+  /** A cover point: `gen prove` says whether some stimulus reaches `condition`; simulation counts hits. */
+  cover(condition: Value, name: string): void {
+    const location = captureSourceLocation();
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new InvalidParameterError(location, `cover name '${name}' is not a valid name (letters, digits, _)`);
+    if (this.coverNames.has(name))
+      throw new DuplicateNameError(location, `cover point '${name}' is already declared in module ${this.moduleName}`);
+    this.coverNames.add(name);
+    this.recordCheck('cover', condition, name, location);
+  }
+
+  /**
+   * `value` as it was `cycles` clock edges ago (0 before that many edges): a chain of registers
+   * without reset, updated on every edge whatever the enclosing `when`. Makes the module clocked.
+   */
+  past<W extends number>(value: Value<W>, cycles = 1): Value<W> {
+    const location = captureSourceLocation();
+    if (!Number.isInteger(cycles) || cycles < 1 || cycles > 64)
+      throw new InvalidParameterError(location, `past() needs a whole number of cycles from 1 to 64, got ${cycles}`);
+    let current: Value<W> = value;
+    const saved = this.current;
+    this.current = this.statements;
+    try {
+      for (let step = 1; step <= cycles; step++) {
+        let name = `past${this.pastCount}_${step}`;
+        while (this.names.has(name)) name = `${name}_`;
+        const register = this.addSignal(new Signal(name, value.width, 'reg', this, location)) as Signal<W>;
+        this.current.push({ kind: 'assign', target: register, value: current, location });
+        current = register;
+      }
+    } finally {
+      this.current = saved;
+    }
+    this.pastCount++;
+    return current;
+  }
+
+  /** `value` (1 bit) went from 0 to 1 at the last edge: `value && !past(value)`. */
+  rose(value: Value): Value<1> {
+    return this.oneBit(value, 'rose').and(this.past(value).not()) as Value<1>;
+  }
+
+  /** `value` (1 bit) went from 1 to 0 at the last edge: `!value && past(value)`. */
+  fell(value: Value): Value<1> {
+    return this.oneBit(value, 'fell').not().and(this.past(value)) as Value<1>;
+  }
+
+  /** `value` is what it was one edge ago. */
+  stable(value: Value): Value<1> {
+    return value.eq(this.past(value));
+  }
+
+  private oneBit(value: Value, what: string): Value {
+    if (value.width !== 1)
+      throw new WidthMismatchError(captureSourceLocation(), `${what}() needs a 1-bit value, got ${value.width} bits`);
+    return value;
+  }
+
+  private recordCheck(kind: CheckKind, condition: Value, message: string, location: SourceLocation): void {
+    if (!(condition instanceof Value))
+      throw new WidthMismatchError(location, `${kind} needs a 1-bit hardware value as its condition`);
+    if (condition.width !== 1)
+      throw new WidthMismatchError(
+        location,
+        `${kind} condition must be 1 bit, got ${condition.width} bits (use orReduce() or a comparison)`,
+      );
+    if (typeof message !== 'string' || message.length === 0)
+      throw new InvalidParameterError(location, `${kind} needs a message`);
+    this.current.push({ kind: 'check', check: kind, condition, message, location });
   }
 
   /** A literal of `width` bits. */

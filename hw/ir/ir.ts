@@ -73,6 +73,22 @@ export interface IrInstance {
   readonly location: SourceLocation;
 }
 
+/**
+ * An assertion, assumption or cover point (hw/core `m.assert`/`m.assume`/`m.cover`), checked at
+ * every clock edge while `reset` is low (combinational modules: every evaluation). `condition`
+ * is a 1-bit net already combined with the enclosing `when` path: for assert/assume it holds where
+ * the branch is not taken, for cover it is false there. `reads` are the named nets the condition
+ * reads (reported with a failure); backends and passes keep all of them.
+ */
+export interface IrCheck {
+  readonly kind: 'assert' | 'assume' | 'cover';
+  readonly condition: number;
+  /** The assertion's message, or the cover point's name. */
+  readonly message: string;
+  readonly reads: readonly number[];
+  readonly location: SourceLocation;
+}
+
 export interface IrPort {
   readonly name: string;
   readonly direction: 'input' | 'output';
@@ -96,6 +112,8 @@ export interface IrModule {
   readonly instances: readonly IrInstance[];
   /** True when the module has registers, memory writes or clocked children. */
   readonly clocked: boolean;
+  /** Assertions, assumptions and cover points in statement order (absent: none). */
+  readonly checks?: readonly IrCheck[];
 }
 
 /** A whole elaborated design: modules ordered children first, the top last. */

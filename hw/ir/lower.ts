@@ -7,6 +7,7 @@ import {
   CLOCK_PORT,
   RESET_PORT,
   type IrCell,
+  type IrCheck,
   type IrInstance,
   type IrMemory,
   type IrMemoryWritePort,
@@ -44,6 +45,10 @@ type Environment = Map<Signal, number | undefined>;
 
 type WhenStatement = Extract<Statement, { kind: 'when' }>;
 type WriteStatement = Extract<Statement, { kind: 'write' }>;
+type CheckStatement = Extract<Statement, { kind: 'check' }>;
+
+/** At most this many signals a check reads are reported with its failure. */
+const MAX_CHECK_READS = 16;
 
 /**
  * Lowers a built module to IR: expression trees to single-output cells (shared subexpressions
@@ -68,6 +73,7 @@ class ModuleLowering {
   private readonly nets: IrNet[] = [];
   private readonly cells: IrCell[] = [];
   private readonly registers: IrRegister[] = [];
+  private readonly checks: IrCheck[] = [];
   private readonly ports: IrPort[] = [];
   private readonly netOfSignal = new Map<Signal, number>();
   private readonly netOfValue = new Map<Value, number>();
@@ -216,6 +222,7 @@ class ModuleLowering {
     for (const statement of statements) {
       if (statement.kind === 'assign') this.lowerAssign(statement.target, statement.value, environment);
       else if (statement.kind === 'write') this.lowerWrite(statement, path);
+      else if (statement.kind === 'check') this.lowerCheck(statement, path);
       else this.lowerWhen(statement, environment, path);
     }
   }
@@ -234,6 +241,47 @@ class ModuleLowering {
       enable,
       location: statement.location,
     });
+  }
+
+  /**
+   * Rule: assert/assume/cover. The condition under the enclosing path: `!path || condition` for
+   * assert and assume (vacuous where the branch is not taken), `path && condition` for cover.
+   */
+  private lowerCheck(statement: CheckStatement, path: number | undefined): void {
+    const location = statement.location;
+    const condition = this.lowerValue(statement.condition);
+    const guarded =
+      path === undefined
+        ? condition
+        : statement.check === 'cover'
+          ? this.andConditions(path, condition, location)
+          : this.addCell({ op: 'or', inputs: [this.notCondition(path, location), condition], location }, 1);
+    this.checks.push({
+      kind: statement.check,
+      condition: guarded,
+      message: statement.message,
+      reads: this.signalsRead(statement.condition),
+      location,
+    });
+  }
+
+  /** The named signals an expression reads (first MAX_CHECK_READS, in first-seen order). */
+  private signalsRead(root: Value): number[] {
+    const seen = new Set<Value>();
+    const nets: number[] = [];
+    const stack: Value[] = [root];
+    while (stack.length > 0 && nets.length < MAX_CHECK_READS) {
+      const value = stack.pop()!;
+      if (seen.has(value)) continue;
+      seen.add(value);
+      if (value instanceof Signal) {
+        const net = this.netOfSignal.get(value);
+        if (net !== undefined && !nets.includes(net)) nets.push(net);
+        continue;
+      }
+      for (let index = value.args.length - 1; index >= 0; index--) stack.push(value.args[index]!);
+    }
+    return nets;
   }
 
   /**
@@ -376,6 +424,7 @@ class ModuleLowering {
       memories: this.lowerMemories(),
       instances,
       clocked: this.clocked,
+      ...(this.checks.length === 0 ? {} : { checks: this.checks }),
       ...(input.description === undefined ? {} : { description: input.description }),
     };
   }

@@ -87,6 +87,11 @@ export function printModule(module: IrModule, options: PrintOptions = {}): strin
         `    write ${memory.name}[${ref(port.address)}] <= ${ref(port.data)} when ${ref(port.enable)}${at(port.location)}`,
       );
   }
+  for (const check of module.checks ?? [])
+    lines.push(
+      `  ${check.kind} ${ref(check.condition)} ${JSON.stringify(check.message)}` +
+        `${check.reads.length === 0 ? '' : ` reads ${check.reads.map(ref).join(', ')}`}${at(check.location)}`,
+    );
   for (const instance of module.instances) {
     lines.push(`  instance ${instance.name}: ${instance.module}${at(instance.location)}`);
     for (const [port, net] of sortedEntries(instance.inputs)) lines.push(`    input ${port} <- ${ref(net)}`);

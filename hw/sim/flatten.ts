@@ -1,4 +1,4 @@
-import type { CellOp, IrCell, IrDesign, IrModule } from '../ir/ir.ts';
+import type { CellOp, IrCell, IrCheck, IrDesign, IrModule } from '../ir/ir.ts';
 import { moduleByName, topModule, CLOCK_PORT } from '../ir/ir.ts';
 import type { SourceLocation } from '../core/sourceLocation.ts';
 
@@ -40,6 +40,21 @@ export interface FlatMemory {
   readonly writePorts: readonly { readonly address: number; readonly data: number; readonly enable: number }[];
 }
 
+/** An assertion, assumption or cover point of one instance (hw/ir IrCheck), on flat nets. */
+export interface FlatCheck {
+  readonly kind: IrCheck['kind'];
+  readonly condition: number;
+  /** The reset net of its module, -1 for a combinational module (checked every evaluation). */
+  readonly reset: number;
+  readonly reads: readonly { readonly name: string; readonly net: number }[];
+  readonly message: string;
+  readonly location: SourceLocation;
+  readonly module: string;
+  readonly index: number;
+  /** Instance path, dotted, '' for the top. */
+  readonly scope: string;
+}
+
 /** The whole design as one module: what the simulator compiles. */
 export interface FlatDesign {
   readonly top: IrModule;
@@ -47,6 +62,8 @@ export interface FlatDesign {
   readonly cells: FlatCell[];
   readonly registers: FlatRegister[];
   readonly memories: FlatMemory[];
+  /** Checks of every instance (absent or empty: none). */
+  readonly checks?: readonly FlatCheck[];
   /** Top-level ports by name → flat net. */
   readonly inputs: ReadonlyMap<string, number>;
   readonly outputs: ReadonlyMap<string, number>;
@@ -61,6 +78,7 @@ export function flattenDesign(design: IrDesign): FlatDesign {
   const cells: FlatCell[] = [];
   const registers: FlatRegister[] = [];
   const memories: FlatMemory[] = [];
+  const checks: FlatCheck[] = [];
   const top = topModule(design);
   const work: { module: IrModule; scope: string[]; after: (map: Int32Array) => void }[] = [
     { module: top, scope: [], after: () => {} },
@@ -102,6 +120,19 @@ export function flattenDesign(design: IrDesign): FlatDesign {
         reset: register.resetValue === undefined || !resetPort ? -1 : map[resetPort.net]!,
         resetValue: register.resetValue ?? 0n,
       });
+    (module.checks ?? []).forEach((check, index) =>
+      checks.push({
+        kind: check.kind,
+        condition: map[check.condition]!,
+        reset: resetPort ? map[resetPort.net]! : -1,
+        reads: check.reads.map((net) => ({ name: module.nets[net]!.name, net: map[net]! })),
+        message: check.message,
+        location: check.location,
+        module: module.name,
+        index,
+        scope: scope.join('.'),
+      }),
+    );
     after(map);
     if (scope.length === 0) topMap = map;
     for (const instance of module.instances) {
@@ -130,7 +161,16 @@ export function flattenDesign(design: IrDesign): FlatDesign {
         .filter((port) => port.direction === direction && port.name !== CLOCK_PORT)
         .map((port) => [port.name, topMap![port.net]!]),
     );
-  return { top, nets, cells, registers, memories, inputs: portMap('input'), outputs: portMap('output') };
+  return {
+    top,
+    nets,
+    cells,
+    registers,
+    memories,
+    ...(checks.length === 0 ? {} : { checks }),
+    inputs: portMap('input'),
+    outputs: portMap('output'),
+  };
 }
 
 function remapCell(cell: IrCell, map: Int32Array, memoryBase: number): FlatCell {

@@ -42,6 +42,10 @@ export function simplifyFlat(design: FlatDesign): FlatDesign {
   }
   for (const memory of design.memories)
     for (const port of memory.writePorts) [port.address, port.data, port.enable].forEach(observe);
+  for (const check of design.checks ?? []) {
+    observe(check.condition);
+    if (check.reset >= 0) observe(check.reset);
+  }
   while (work.length > 0) {
     const at = driver[work.pop()!]!;
     if (at >= 0) cells[at]!.inputs.forEach(observe);

@@ -5,6 +5,7 @@ import { simplifyFlat } from './simplifyFlat.ts';
 import { generateModel, type StorageLayout } from './codegen.ts';
 import { depthFirstCellOrder } from './cellOrder.ts';
 import { loadWords, storeWords, wordsOf } from './words.ts';
+import { CheckFailedError, coverName, type CheckFailure, type CheckMode, type CheckResults } from '../ir/checks.ts';
 
 /** The runtime helper the generated code calls for XOR reductions (of the XOR of all words). */
 function parity32(value: number): number {
@@ -119,6 +120,11 @@ export class Simulator {
   private cycleCount = 0;
   private readonly beforeEdge: ((cycle: number) => void)[] = [];
   private readonly afterEdge: ((cycle: number) => void)[] = [];
+  /** What a failing assertion or assumption does: throw CheckFailedError (stop) or be counted. */
+  checkMode: CheckMode = 'stop';
+  private readonly failures: CheckFailure[] = [];
+  /** Per flat check: cycles in which it held (for cover points: hits; the coverage hook). */
+  private readonly checkHits: Uint32Array;
 
   constructor(design: IrDesign | CompiledDesign) {
     this.design = 'flat' in design ? design : compileDesign(design);
@@ -126,7 +132,50 @@ export class Simulator {
     this.words = new Int32Array(layout.wordCount);
     this.memories = flat.memories.map((memory) => new Int32Array(memory.depth * wordsOf(memory.width)));
     this.shared = sharedModelOf(this.design);
+    this.checkHits = new Uint32Array(flat.checks?.length ?? 0);
     this.model.initialize();
+  }
+
+  /** Failures so far (in count mode all of them; in stop mode the one thrown) and cover hit counts. */
+  get checkResults(): CheckResults {
+    const covers: Record<string, number> = {};
+    (this.design.flat.checks ?? []).forEach((check, index) => {
+      if (check.kind === 'cover') covers[coverName(check.scope, check.message)] = this.checkHits[index]!;
+    });
+    return { failures: [...this.failures], covers };
+  }
+
+  /**
+   * Evaluates every check on the settled values before the edge of the current cycle: skipped
+   * while its module's reset is high; a false assert/assume is a failure, a true cover a hit.
+   */
+  private evaluateChecks(): void {
+    const checks = this.design.flat.checks!;
+    const { words } = this;
+    const offset = this.design.layout.offset;
+    for (let index = 0; index < checks.length; index++) {
+      const check = checks[index]!;
+      if (check.reset >= 0 && (words[offset[check.reset]!]! & 1) !== 0) continue;
+      const holds = (words[offset[check.condition]!]! & 1) !== 0;
+      if (check.kind === 'cover' || holds) {
+        if (holds) this.checkHits[index]!++;
+        continue;
+      }
+      const values: Record<string, bigint> = {};
+      for (const read of check.reads) values[read.name] = this.readNet(read.net);
+      const failure: CheckFailure = {
+        kind: check.kind,
+        message: check.message,
+        location: check.location,
+        cycle: this.cycleCount,
+        scope: check.scope,
+        module: check.module,
+        index: check.index,
+        values,
+      };
+      this.failures.push(failure);
+      if (this.checkMode === 'stop') throw new CheckFailedError(failure, 'ts');
+    }
   }
 
   /** The shared generated model, bound to this simulator's state. */
@@ -208,9 +257,12 @@ export class Simulator {
   step(cycles = 1): void {
     const { model, beforeEdge, afterEdge } = this;
     const observed = beforeEdge.length > 0;
+    const checked = (this.design.flat.checks?.length ?? 0) > 0;
     for (let index = 0; index < cycles; index++) {
       if (this.dirty) model.settle();
+      this.dirty = false;
       if (observed) for (const listener of beforeEdge) listener(this.cycleCount);
+      if (checked) this.evaluateChecks();
       model.edge();
       this.dirty = true;
       if (observed) {

@@ -68,6 +68,11 @@ export function planStorage(design: FlatDesign, order: readonly number[], wordsP
   }
   for (const memory of design.memories)
     for (const port of memory.writePorts) [port.address, port.data, port.enable].forEach(keep);
+  // The simulator reads each check's condition (and its module's reset) between settle and edge.
+  for (const check of design.checks ?? []) {
+    keep(check.condition);
+    if (check.reset >= 0) keep(check.reset);
+  }
   cells.forEach((cell, index) => {
     if (aliased[index]) return;
     for (const input of cell.inputs) if (driverChunk[root[input]!] !== chunkOf[index]) keep(input);

@@ -172,6 +172,65 @@ function instanceLines(module: IrModule): string[] {
   return lines;
 }
 
+/** The tag of the line a failing check prints; engines/checkLines.ts parses it. */
+export const CHECK_LINE_TAG = 'GEN-CHECK';
+
+/** User text as the inside of a Verilog string literal for $display (no format directives, one line). */
+const displayText = (text: string): string =>
+  oneLine(text)
+    .replace(/[^\x20-\x7e]/g, '?')
+    .replace(/\\/g, '\\\\')
+    .replace(/"/g, '\\"')
+    .replace(/%/g, '%%');
+
+const CHECK_WORD = { assert: 'assertion', assume: 'assumption', cover: 'cover' } as const;
+
+/**
+ * The module's assertions, assumptions and cover points, twice. For simulators (left out where
+ * SYNTHESIS is defined): at each rising clock edge while reset is low (combinational modules:
+ * whenever the condition changes), a false assert/assume prints one line
+ * `GEN-CHECK <module> <index> <instance> <value of each read signal, hex> | <text>`, which the
+ * Verilator and Icarus adapters turn into the same report as the ts engine. For formal tools
+ * (inside `ifdef FORMAL`, as Yosys `read_verilog -formal` defines it): SystemVerilog immediate
+ * assert/assume/cover statements under the same clock and reset, which Yosys makes $assert,
+ * $assume and $cover cells (Yosys 0.23 reads no clocked `assert property` without Verific, and
+ * Verilator 5.006 fails on one inside an always block; immediate ones lint clean in both).
+ */
+function checkLines(module: IrModule, whole: readonly string[]): string[] {
+  const checks = module.checks ?? [];
+  if (checks.length === 0) return [];
+  const clocked = module.clocked;
+  const clock = verilogIdentifier(CLOCK_PORT);
+  const reset = verilogIdentifier(RESET_PORT);
+  const event = clocked ? `@(posedge ${clock})` : '@*';
+  const simulation = checks.flatMap((check, index) => {
+    if (check.kind === 'cover') return [];
+    const guard = clocked ? `!${reset} && !(${whole[check.condition]})` : `!(${whole[check.condition]})`;
+    const reads = check.reads.map((net) => verilogIdentifier(module.nets[net]!.name));
+    const text = `${CHECK_LINE_TAG} ${module.name} ${index} %m${reads.map(() => ' %h').join('')} | ${displayText(`${CHECK_WORD[check.kind]} '${check.message}' at ${sourceText(check.location)}`)}`;
+    return [
+      `${INDENT}${INDENT}if (${guard}) ${where(check.location)}`,
+      `${INDENT}${INDENT}${INDENT}$display("${text}"${reads.map((read) => `, ${read}`).join('')});`,
+    ];
+  });
+  const formal = checks.map(
+    (check) => `${INDENT}${INDENT}${check.kind} (${whole[check.condition]}); ${where(check.location)}`,
+  );
+  return [
+    `${INDENT}// Checks (m.assert/m.assume/m.cover): printed by simulators, proved by formal tools (gen prove).`,
+    ...(simulation.length === 0
+      ? []
+      : ['`ifndef SYNTHESIS', `${INDENT}always ${event} begin`, ...simulation, `${INDENT}end`, '`endif']),
+    '`ifdef FORMAL',
+    `${INDENT}always ${event} begin`,
+    ...(clocked
+      ? [`${INDENT}${INDENT}if (!${reset}) begin`, ...formal.map((line) => `${INDENT}${line}`), `${INDENT}${INDENT}end`]
+      : formal),
+    `${INDENT}end`,
+    '`endif',
+  ];
+}
+
 /** User text (descriptions, string parameters) kept on one comment line. */
 const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ');
 
@@ -199,6 +258,7 @@ export function emitModule(module: IrModule): string {
     registerLines(module, whole),
     memoryWriteLines(module, whole),
     instanceLines(module),
+    checkLines(module, whole),
   ].filter((section) => section.length > 0);
   const body = sections.map((section) => section.join('\n')).join('\n\n');
   return [

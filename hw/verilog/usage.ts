@@ -32,11 +32,18 @@ export function analyzeUsage(module: IrModule): NetUsage {
     for (const port of memory.writePorts) [port.address, port.data, port.enable].forEach((net) => read(net));
   for (const instance of module.instances) for (const net of instance.inputs.values()) read(net);
   for (const port of module.ports) if (port.direction === 'output') read(port.net);
+  const checks = module.checks ?? [];
+  for (const check of checks)
+    [check.condition, ...(check.kind === 'cover' ? [] : check.reads)].forEach((net) => read(net));
   const clock = module.ports.find((port) => port.name === CLOCK_PORT);
-  if (clock && (module.registers.length > 0 || module.memories.some((memory) => memory.writePorts.length > 0)))
+  if (
+    clock &&
+    (module.registers.length > 0 || checks.length > 0 || module.memories.some((memory) => memory.writePorts.length > 0))
+  )
     read(clock.net);
   const reset = module.ports.find((port) => port.name === RESET_PORT);
-  if (reset && module.registers.some((register) => register.resetValue !== undefined)) read(reset.net);
+  if (reset && (checks.length > 0 || module.registers.some((register) => register.resetValue !== undefined)))
+    read(reset.net);
 
   const fullyRead = ranges.map((list, net) => covers(list, module.nets[net]!.width));
   const unreadMemories = new Set(module.memories.map((_, index) => index).filter((index) => !readMemories.has(index)));

@@ -20,6 +20,8 @@ export function removeDeadCode(module: IrModule): IrModule {
   for (const memory of module.memories)
     for (const port of memory.writePorts) [port.address, port.data, port.enable].forEach(mark);
   for (const instance of module.instances) for (const net of instance.inputs.values()) mark(net);
+  // What an assertion, assumption or cover point reads is observable (the check reports it).
+  for (const check of module.checks ?? []) [check.condition, ...check.reads].forEach(mark);
   while (work.length > 0) {
     const cell = driver[work.pop()!]!;
     if (cell >= 0) module.cells[cell]!.inputs.forEach(mark);
@@ -58,5 +60,14 @@ function compactNets(module: IrModule, keep: Uint8Array): IrModule {
       outputs: remap(instance.outputs),
     })),
     ports: module.ports.map((port) => ({ ...port, net: map(port.net) })),
+    ...(module.checks === undefined
+      ? {}
+      : {
+          checks: module.checks.map((check) => ({
+            ...check,
+            condition: map(check.condition),
+            reads: check.reads.map(map),
+          })),
+        }),
   };
 }

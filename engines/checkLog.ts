@@ -1,0 +1,65 @@
+import { ToolError } from '../common/errors.ts';
+import { type CheckFailure, type CheckResults } from '../hw/ir/checks.ts';
+import type { IrDesign } from '../hw/ir/ir.ts';
+import { CHECK_LINE_TAG } from '../hw/verilog/emit.ts';
+
+const CHECK_LINE = new RegExp(`^${CHECK_LINE_TAG} (\\S+) (\\d+) (\\S+)((?: [0-9a-fA-FxXzZ]+)*) \\|`);
+
+/**
+ * Reads what an external simulator printed for a design with checks: `GEN-STREAM` at each stream
+ * start and `GEN-CYCLE` after each cycle (the harness's, see HarnessPorts.checked), and between
+ * them the design's `GEN-CHECK <module> <index> <instance> <values…> | <text>` lines (hw/verilog
+ * emit.ts). Gives per stream the failures in order, each with its cycle, message, user location
+ * and the values its condition read, as the ts engine reports them. Cover points are not printed
+ * (`covers` stays empty: the ts engine counts hits, `gen prove` decides reachability).
+ */
+export function parseCheckLog(design: IrDesign, log: string, streams: number, engine: string): CheckResults[] {
+  const results: { failures: CheckFailure[]; covers: Record<string, number> }[] = [];
+  let cycle = 0;
+  for (const line of log.split('\n')) {
+    if (line === 'GEN-STREAM') {
+      results.push({ failures: [], covers: {} });
+      cycle = 0;
+      continue;
+    }
+    if (line === 'GEN-CYCLE') {
+      cycle++;
+      continue;
+    }
+    const match = CHECK_LINE.exec(line);
+    if (!match) continue;
+    const current = results[results.length - 1];
+    if (!current) throw new ToolError(engine, `a check line before any stream: ${line.slice(0, 200)}`);
+    const [, moduleName, indexText, instance, valueText] = match;
+    const module = design.modules.find((candidate) => candidate.name === moduleName);
+    const index = Number(indexText);
+    const check = module?.checks?.[index];
+    if (!module || !check)
+      throw new ToolError(engine, `a check line of no check of ${design.top}: ${line.slice(0, 200)}`);
+    const texts = (valueText ?? '').trim().split(' ').filter(Boolean);
+    const values: Record<string, bigint> = {};
+    check.reads.forEach((net, at) => {
+      const text = texts[at] ?? '0';
+      // 2-state engines print no x or z; should one appear, it counts as 0.
+      values[module.nets[net]!.name] = BigInt(`0x${text.replace(/[xXzZ]/g, '0')}`);
+    });
+    const scope = (instance ?? '').split('.').slice(2).join('.');
+    const failure: CheckFailure = {
+      kind: check.kind,
+      message: check.message,
+      location: check.location,
+      cycle,
+      scope,
+      module: module.name,
+      index,
+      values,
+    };
+    // A combinational check may print more than once in one cycle (its inputs settling): once is enough.
+    const last = current.failures[current.failures.length - 1];
+    if (last && last.cycle === cycle && last.module === module.name && last.index === index && last.scope === scope)
+      continue;
+    current.failures.push(failure);
+  }
+  while (results.length < streams) results.push({ failures: [], covers: {} });
+  return results.slice(0, streams);
+}
