@@ -10,7 +10,10 @@ import { sweepFigures } from '../../gpu/system/figures.ts';
 import { parseShape, SPMM_KERNELS } from '../../gpu/system/kernels.ts';
 import { comparisonTable, formatKernelTiming, formatSweep } from '../../gpu/system/report.ts';
 import { kernelsNamed, runModel } from '../../gpu/system/run.ts';
-import { runSweep } from '../../gpu/system/sweep.ts';
+import { measureTensorCore, runSweep } from '../../gpu/system/sweep.ts';
+import { decodeTable, decodeThroughput, LLAMA2_7B } from '../../gpu/system/decode.ts';
+import { memoryProfile } from '../../gpu/memory/profiles.ts';
+import { randomLayout } from '../../gpu/system/sparseLayout.ts';
 
 /**
  * The system-model options of `gen memsim` (--kernel, --sweep) and `gen spmm --model`, and their
@@ -32,6 +35,7 @@ export interface SystemModelArgs {
   'sector-budget': number;
   out: string;
   json: boolean;
+  decode?: string;
 }
 
 export const SYSTEM_MODEL_OPTIONS: Record<string, Options> = {
@@ -68,6 +72,11 @@ export const SYSTEM_MODEL_OPTIONS: Record<string, Options> = {
     default: 300000,
     describe:
       'with --sweep: sector requests simulated per kernel run, the rest scaled (never fewer than 6 block-iterations per SM)',
+  },
+  decode: {
+    type: 'string',
+    describe:
+      'tokens/s of LLM decode (llama2-7b): every projection of every layer modeled at each --n-values N (default 1,2,4,8,16), dense, Coruscant kernel and STC at --sparsity',
   },
   out: {
     type: 'string',
@@ -165,5 +174,35 @@ export async function runMemsimSweep(argv: SystemModelArgs): Promise<void> {
   writeFileAtomic(join(argv.out, 'table.md'), comparisonTable(result.runs));
   process.stdout.write(
     `${formatSweep(result)}wrote ${[...written, 'sweep.json', 'table.md'].map((name) => join(argv.out, name)).join(', ')}\n`,
+  );
+}
+
+/** `gen spmm --model --decode llama2-7b`: decode tokens/s from the modeled projections. */
+export async function runDecodeModel(argv: SystemModelArgs): Promise<void> {
+  if (argv.decode !== LLAMA2_7B.name) throw new UserError(`--decode ${argv.decode}: choose ${LLAMA2_7B.name}`);
+  memoryProfile(argv.profile);
+  checkSparsity(argv.sparsity);
+  const nValues = argv['n-values'] === '8,32,128,256' ? [1, 2, 4, 8, 16] : numberList('n-values', argv['n-values']);
+  const { mma, numerics } = await measureTensorCore(randomLayout(256, 256, argv.sparsity, argv.seed), argv.seed);
+  if (numerics.mismatches > 0) throw new Error(`RTL lane disagrees with golden SpMM: ${numerics.firstMismatch ?? ''}`);
+  let progress: ReturnType<typeof startProgress> | undefined;
+  const results = decodeThroughput(
+    argv.profile,
+    LLAMA2_7B,
+    ['dense', 'coruscant', 'stc'],
+    nValues,
+    argv.sparsity,
+    mma,
+    argv.seed,
+    (done, total) => {
+      progress ??= startProgress('decode projections', total);
+      progress.tick();
+      if (done === total) progress.stop();
+    },
+  );
+  process.stdout.write(
+    argv.json
+      ? `${JSON.stringify(results, null, 2)}\n`
+      : `${LLAMA2_7B.name} decode on ${argv.profile}, weights at ${Math.round(100 * argv.sparsity)} % sparsity (projections only)\n\n${decodeTable(results)}`,
   );
 }

@@ -26,6 +26,16 @@ export interface ComputeProfile {
   readonly pcieGBps: number;
   /** Fixed cost of launching the split-K reduction kernel after the main kernel, ns. */
   readonly reductionLaunchNs: number;
+  /**
+   * What a timed launch adds to the kernel's own time as the reference measurements saw it
+   * (CUDA-event timing around launches), ns; 0 where the reference timed kernels alone.
+   */
+  readonly launchNs: number;
+  /**
+   * Line requests (one per 128-byte line a warp load touches) an SM's L1 takes per cycle: an
+   * uncoalesced warp load of 32 lines keeps it 32 / this cycles, whatever its sectors.
+   */
+  readonly l1LinesPerCycle: number;
   readonly source: string;
 }
 
@@ -38,12 +48,15 @@ const ADA: ComputeProfile = {
   barrierCycles: 24,
   pcieGBps: 31.5,
   reductionLaunchNs: 2000,
+  launchNs: 0,
+  l1LinesPerCycle: 0.57,
   source:
     'schedulersPerSm 4 and registersPerSm 65536: every SM since Volta (4 SMSPs, 64 K 32-bit registers; GPGPU-Sim configs, docs/reference/facts.md §3). ' +
     'sharedMemoryBytesPerSm 100 KB: the largest CC 8.9 carve-out (memory.md §2a). sharedWavefrontsPerCycle 1 (32 banks × 4 B, memory.md §2d; one wavefront per cycle: assumption). ' +
     'mmaUnitsPerSubCore 1: AD102 FP16-with-FP32-accumulate tensor throughput is 128 FMA per cycle per SMSP (RTX 6000 Ada 364 TFLOPS = 142 SMs × 4 × 128 × 2 × 2.505 GHz; vendor spec, not in docs/reference/), the same as one MmaUnit. ' +
     "barrierCycles 24: assumption. pcieGBps 31.5: PCIe 4.0 ×16, 16 GT/s × 16 lanes × 128/130 / 8 (the RTX 6000 Ada's link; theoretical, one direction). " +
-    'reductionLaunchNs 2000: a back-to-back kernel launch gap (assumption).',
+    'reductionLaunchNs 2000: a back-to-back kernel launch gap (assumption). launchNs 0: the paper times kernels with Nsight Systems (docs/spec.md §7). ' +
+    "l1LinesPerCycle 0.57: the H200's (see h200), taken over for AD102 (assumption).",
 };
 
 const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
@@ -54,10 +67,13 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
     sharedMemoryBytesPerSm: 228 * 1024,
     mmaUnitsPerSubCore: 4,
     pcieGBps: 63,
+    launchNs: 6000,
     source:
       'schedulersPerSm, registersPerSm, sharedWavefrontsPerCycle, barrierCycles, reductionLaunchNs as for Ada (see rtx6000ada). ' +
       'sharedMemoryBytesPerSm 228 KB (memory.md §2c, Accel-Sim shmem option). mmaUnitsPerSubCore 4: H100/H200 SXM dense FP16 989 TFLOPS ≈ ' +
-      '132 SMs × 4 × 512 × 2 × 1.83 GHz (vendor spec, not in docs/reference/), i.e. 4 MmaUnits per SMSP. pcieGBps 63: PCIe 5.0 ×16, 32 GT/s × 16 × 128/130 / 8.',
+      '132 SMs × 4 × 512 × 2 × 1.83 GHz (vendor spec, not in docs/reference/), i.e. 4 MmaUnits per SMSP. pcieGBps 63: PCIe 5.0 ×16, 32 GT/s × 16 × 128/130 / 8. ' +
+      'launchNs 6000: the silicon harness timed cuBLAS at 35–39 µs (7168²) and 56–57 µs (9216²) where PyTorch, 200 launches, saw 29.9 and 50.7 µs (h200-silicon.md §2). ' +
+      'l1LinesPerCycle 0.57: 4-byte loads to random sectors or one per line, L2-resident, reach 149–151 G/s = 0.57 lines per SM per cycle on 132 SMs at 1.98 GHz (h200-silicon.md §1).',
   },
 };
 

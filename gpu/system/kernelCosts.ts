@@ -30,6 +30,24 @@ export const ALGORITHM1_PER_TILE: readonly (readonly [string, number])[] = [
   ["column base of the thread's tile in the shared tile (IMAD)", 1],
   ['bitmap copy into the loop register pair (2 MOV)', 2],
 ];
+/**
+ * The loop-carried dependency chain of one Algorithm 1 step, cycles from one step's bitmap to the
+ * next's: a warp cannot start step i + 1 before step i has cleared its bit, whatever the issue
+ * slots. Latencies are dependent issue-to-issue cycles: 6 for the integer ALU ops and 30 for FLO,
+ * which runs on the variable-latency (MIO/XU) path, plus a taken branch's refetch — assumptions
+ * (no instruction-latency table in docs/reference/), the same on every profile, for every shape, N and
+ * sparsity. The STS.U16 of the value hangs off the chain (its address needs pos, nothing needs it).
+ */
+export const ALGORITHM1_CHAIN_PER_STEP: readonly (readonly [string, number])[] = [
+  ['FLO.U32 on the bitmap half (leading-zero count, variable-latency unit)', 30],
+  ['ISETP hi == 0 → SEL of the count → IADD to pos (3 dependent ALU ops)', 18],
+  ['64-bit shift of the MSB mask: SHF → SEL for pos ≥ 32 (2 dependent ALU ops)', 12],
+  ['and-not of the mask into the bitmap (LOP3)', 6],
+  ['loop guard i < nnz: ISETP → taken BRA, refetch', 20],
+];
+/** Cycles per 64×1 tile of Algorithm 1 setup on the chain: POPC (variable-latency) → IADD. */
+const ALGORITHM1_TILE_CHAIN = 36;
+
 /** Instructions per Tiled-CSL item of Flash-LLM's extract (registers → shared memory). */
 export const FLASHLLM_EXTRACT_PER_ITEM: readonly (readonly [string, number])[] = [
   ['location = item >> 16 (SHF)', 1],
@@ -70,6 +88,15 @@ export interface IterationCosts {
   readonly barriers: number;
   /** Whether the next tile's loads are consumed in the same iteration they are issued (register staging). */
   readonly loadsInRegisters: boolean;
+  /**
+   * Global-memory round trips one iteration waits for in sequence: 2 for the bitmap format (the
+   * values' addresses come from the offsets loaded the same iteration — the LDG → use distance
+   * of the offsets is a whole load latency), 1 otherwise (Flash-LLM prefetches its tileOffsets
+   * one iteration ahead, memory.md §4b).
+   */
+  readonly dependentLoadRounds: number;
+  /** Cycles of a warp's decompression on its own dependency chain (0 = issue-bound or none). */
+  readonly decompressChainCycles: number;
 }
 
 /** Registers per thread (assumptions; they only decide residency where shared memory does not). */
@@ -186,6 +213,8 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
       registersPerThread: REGISTERS_PER_THREAD.dense,
       barriers: BARRIERS_PER_ITERATION,
       loadsInRegisters: false,
+      dependentLoadRounds: 1,
+      decompressChainCycles: 0,
     }),
     flashllm: () => {
       const itemsPerBlock = (layout.tiledCsl.items / (layout.m * layout.k)) * TILE_M * TILE_K;
@@ -204,6 +233,9 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
         registersPerThread: REGISTERS_PER_THREAD.flashllm,
         barriers: BARRIERS_PER_ITERATION,
         loadsInRegisters: true,
+        dependentLoadRounds: 1,
+        // Items are independent (location from the item itself): issue-bound, no chain beyond issue.
+        decompressChainCycles: 0,
       };
     },
     coruscant: () => {
@@ -222,6 +254,9 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
         registersPerThread: REGISTERS_PER_THREAD.coruscant,
         barriers: BARRIERS_PER_ITERATION,
         loadsInRegisters: true,
+        dependentLoadRounds: 2,
+        // Zero-init issues, then per slot the tile setup and the warp's fullest lane's steps on the chain.
+        decompressChainCycles: zeroInit + 2 * ALGORITHM1_TILE_CHAIN + steps * sum(ALGORITHM1_CHAIN_PER_STEP),
       };
     },
     stc: () => {
@@ -241,6 +276,8 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
         registersPerThread: REGISTERS_PER_THREAD.stc,
         barriers: 1, // only B goes through shared memory
         loadsInRegisters: true,
+        dependentLoadRounds: 2,
+        decompressChainCycles: 0,
       };
     },
   };

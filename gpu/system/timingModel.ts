@@ -35,7 +35,16 @@ import type { MmaCycles } from './tensorCoreCycles.ts';
 
 /** What limits a kernel. */
 export type BoundingResource =
-  'DRAM' | 'L2' | 'L1' | 'memory latency' | 'issue' | 'shared memory' | 'tensor core' | 'load→decompress chain';
+  | 'DRAM'
+  | 'L2'
+  | 'L1'
+  | 'memory latency'
+  | 'issue'
+  | 'shared memory'
+  | 'tensor core'
+  | 'L1 line rate'
+  | 'load latency (MLP)'
+  | 'decompression chain';
 
 const MEMORY_BOUND_NAMES: Readonly<Record<MemoryPathResult['boundingResource'], BoundingResource>> = {
   dramChannel: 'DRAM',
@@ -67,6 +76,12 @@ export interface IterationCycles {
   readonly decompressIssue: number;
   readonly sharedMemory: number;
   readonly tensorCore: number;
+  /** The L1 taking the iteration's line requests (uncoalesced loads cost one per line). */
+  readonly l1Lines: number;
+  /** Of the chain: the dependent global-load round trips it waits for. */
+  readonly loadWait: number;
+  /** Of the chain: the decompression on the warp's own dependency chain (or its issue, if longer). */
+  readonly decompressChain: number;
   readonly chain: number;
   /** max(issue, sharedMemory, tensorCore, chain / resident) at full residency. */
   readonly effective: number;
@@ -126,37 +141,76 @@ function smSequences(
   });
 }
 
-/** The SM-side cycles of one block-iteration. */
+/** What the SM side of one block-iteration needs besides the kernel's own costs. */
+interface SmSide {
+  /** One global-load round trip as a warp waits for it: idle DRAM latency + the warp's turn-around. */
+  readonly loadLatencyCycles: number;
+  readonly barrierCycles: number;
+  readonly schedulers: number;
+  readonly wavefrontsPerCycle: number;
+  readonly mmaUnits: number;
+  /** Cycles a warp's LDG.128 keeps its sub-core's load/store unit. */
+  readonly lsuCyclesPerLoad: number;
+  readonly l1LinesPerCycle: number;
+  /** Line requests of one block-iteration (measured on the kernel's own trace). */
+  readonly linesPerIteration: number;
+}
+
+/**
+ * The SM-side cycles of one block-iteration, an interval model in the spirit of GPUMech: each warp
+ * of a block runs on its own sub-core, so a block's iteration takes its critical path (chain):
+ * its dependent load round trips, its loads leaving the load/store unit, the decompression on its
+ * own dependency chain (or its issue slots, if longer), the barriers. `resident` blocks run side
+ * by side and hide each other's chains, but share the sub-cores' issue, the shared memory, the
+ * tensor cores and the L1's line rate: per iteration the SM needs the larger of chain / resident
+ * and each shared resource's time.
+ */
 function iterationCycles(
   costs: IterationCosts,
   input: KernelModelInput,
   resident: number,
-  loadLatencyCycles: number,
-  barrierCycles: number,
-  schedulers: number,
-  wavefrontsPerCycle: number,
-  mmaUnits: number,
+  sm: SmSide,
 ): IterationCycles {
   const { mma } = input;
-  const tensorCore = (costs.mmasPerWarp * mma.periodCycles) / mmaUnits + mma.latencyCycles;
-  const barriers = costs.barriers * barrierCycles;
-  // Register-staged kernels wait for this iteration's loads before decompressing them; the MMA of
-  // the previous tile runs meanwhile (Fig. 4). The dense kernel's multi-stage cp.async (3 stages)
-  // leaves half the latency to hide.
-  const wait = costs.loadsInRegisters
-    ? Math.max(loadLatencyCycles, tensorCore)
-    : Math.max(loadLatencyCycles / 2, tensorCore);
-  const chain = wait + costs.decompressInstructions + barriers;
-  const issue = (costs.warpInstructions * WARPS_PER_BLOCK) / schedulers;
-  const sharedMemory = costs.sharedWavefronts / wavefrontsPerCycle;
+  const tensorCore = (costs.mmasPerWarp * mma.periodCycles) / sm.mmaUnits + mma.latencyCycles;
+  const barriers = costs.barriers * sm.barrierCycles;
+  // Register-staged kernels wait for this iteration's loads (one round trip, or two when the
+  // value addresses come from offsets loaded the same iteration) before decompressing them; the
+  // MMA of the previous tile runs meanwhile (Fig. 4). The dense kernel's multi-stage cp.async
+  // (3 stages) leaves half the latency to hide.
+  const rounds = costs.loadsInRegisters ? costs.dependentLoadRounds : 0.5;
+  const lsu = costs.loadInstructions * sm.lsuCyclesPerLoad;
+  const loadWait = Math.max(rounds * sm.loadLatencyCycles + lsu, tensorCore);
+  const decompressChain = Math.max(costs.decompressChainCycles, costs.decompressInstructions);
+  const chain = loadWait + decompressChain + barriers;
+  const issue = (costs.warpInstructions * WARPS_PER_BLOCK) / sm.schedulers;
+  const sharedMemory = costs.sharedWavefronts / sm.wavefrontsPerCycle;
+  const l1Lines = sm.linesPerIteration / sm.l1LinesPerCycle;
   return {
     issue,
     decompressIssue: costs.decompressInstructions,
     sharedMemory,
     tensorCore,
+    l1Lines,
+    loadWait,
+    decompressChain,
     chain,
-    effective: Math.max(issue, sharedMemory, tensorCore, chain / resident),
+    effective: Math.max(issue, sharedMemory, tensorCore, l1Lines, chain / resident),
   };
+}
+
+/** Mean line requests per block-iteration of `loads`, from `count` iterations spread over the grid. */
+function meanLinesPerIteration(loads: ReturnType<typeof kernelLoads>, plan: GridPlan, count = 16): number {
+  let lines = 0;
+  const total = plan.rowBlocks * plan.kTiles;
+  const n = Math.min(count, total);
+  for (let i = 0; i < n; i++) {
+    const index = Math.floor(((i + 0.5) * total) / n);
+    const recorder = new LoadRecorder(new TraceBuilder(1024));
+    loads.blockIteration(recorder, 0, 0, index % plan.rowBlocks, Math.floor(index / plan.rowBlocks));
+    lines += recorder.trace.length;
+  }
+  return lines / n;
 }
 
 /** Runs the model for one kernel. `onRound` reports memory-model progress (rounds simulated, total). */
@@ -171,17 +225,18 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const resident = residentBlocks(costs, compute);
   const plan = gridPlan(shape, input.splitK ?? autoSplitK(shape, smCount));
   const loadLatency = memory.dram.latencyCycles;
-  const cyclesAt = (r: number): IterationCycles =>
-    iterationCycles(
-      costs,
-      input,
-      r,
-      loadLatency,
-      compute.barrierCycles,
-      compute.schedulersPerSm,
-      compute.sharedWavefrontsPerCycle,
-      compute.mmaUnitsPerSubCore,
-    );
+  const loads = kernelLoads(kernel, shape, layout);
+  const smSide: SmSide = {
+    loadLatencyCycles: loadLatency + (memory.sm.loadStepCycles ?? 0),
+    barrierCycles: compute.barrierCycles,
+    schedulers: compute.schedulersPerSm,
+    wavefrontsPerCycle: compute.sharedWavefrontsPerCycle,
+    mmaUnits: compute.mmaUnitsPerSubCore,
+    lsuCyclesPerLoad: memory.sm.lsuBytesPerCyclePerSubCore ? 512 / memory.sm.lsuBytesPerCyclePerSubCore : 1,
+    l1LinesPerCycle: compute.l1LinesPerCycle,
+    linesPerIteration: meanLinesPerIteration(loads, plan),
+  };
+  const cyclesAt = (r: number): IterationCycles => iterationCycles(costs, input, r, smSide);
   const full = cyclesAt(resident);
   const sequences = smSequences(plan, smCount, resident);
   // An SM with fewer blocks than residency slots has fewer blocks to hide its chain behind.
@@ -192,7 +247,6 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const computeCycles = Math.max(...smComputeCycles);
 
   // Memory: rounds q = 0, 1, …: every SM issues its q-th block-iteration at (q + stagger) × effective cycles.
-  const loads = kernelLoads(kernel, shape, layout);
   const l1Bytes = memory.l1.sets * memory.l1.ways * memory.l1.lineBytes;
   const l1DataBytes = Math.max(memory.l1.sets * memory.l1.lineBytes, l1Bytes - resident * costs.sharedBytesPerBlock);
   const simulator = new MemoryPathSimulator(memory, { l1DataBytes: Math.min(l1Bytes, l1DataBytes) });
@@ -248,7 +302,7 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
     splitK: plan.splitK,
     blocks: plan.blocks,
     residentBlocksPerSm: resident,
-    timeNs: Math.max(memorySide, computeSide) + reductionNs,
+    timeNs: Math.max(memorySide, computeSide) + reductionNs + compute.launchNs,
     bound: memorySide >= computeSide ? MEMORY_BOUND_NAMES[result.boundingResource] : smBound(full, resident),
     stagesNs: {
       memory: memoryNs,
@@ -277,7 +331,8 @@ function smBound(cycles: IterationCycles, resident: number): BoundingResource {
     ['issue', cycles.issue],
     ['shared memory', cycles.sharedMemory],
     ['tensor core', cycles.tensorCore],
-    ['load→decompress chain', cycles.chain / resident],
+    ['L1 line rate', cycles.l1Lines],
+    [cycles.decompressChain > cycles.loadWait ? 'decompression chain' : 'load latency (MLP)', cycles.chain / resident],
   ];
   return terms.reduce((a, b) => (b[1] > a[1] ? b : a))[0];
 }

@@ -8,7 +8,7 @@ import { spmmOnRtl } from '../../../verif/mma/spmmOnRtl.ts';
 import { createEngine } from '../../../engines/index.ts';
 import type { Engine, EngineName } from '../../../engines/engine.ts';
 import { GPU_MEMORY_PROFILES } from '../../../gpu/memory/profiles.ts';
-import { runSpmmModel, SYSTEM_MODEL_OPTIONS, type SystemModelArgs } from '../gpuModelOptions.ts';
+import { runDecodeModel, runSpmmModel, SYSTEM_MODEL_OPTIONS, type SystemModelArgs } from '../gpuModelOptions.ts';
 
 /** Computes D = A·B + C bit-exactly in the docs/spec.md §2 order; RTL-backed engines join this table. */
 type SpmmEngine = (A: Fp16Matrix, B: Fp16Matrix, C: Fp32Matrix) => Fp32Matrix | Promise<Fp32Matrix>;
@@ -129,7 +129,7 @@ export const spmmCommand: CommandModule<object, SpmmArgs> = {
       .option('seed', { type: 'number', default: 1, describe: 'with --model: seed of the random pruning mask' })
       .options(
         Object.fromEntries(
-          ['kernel', 'shape', 'n', 'sparsity', 'split-k', 'sample'].map((name) => [
+          ['kernel', 'shape', 'n', 'sparsity', 'split-k', 'sample', 'decode', 'n-values'].map((name) => [
             name,
             {
               ...SYSTEM_MODEL_OPTIONS[name],
@@ -139,6 +139,7 @@ export const spmmCommand: CommandModule<object, SpmmArgs> = {
         ),
       ) as unknown as Argv<SpmmArgs>,
   handler: async (argv) => {
+    if (argv.model && argv.decode !== undefined) return runDecodeModel({ ...argv, out: '' });
     if (argv.model) return runSpmmModel({ ...argv, out: '' });
     const files: SpmmFiles = {
       a: fileOption('a', argv.a),

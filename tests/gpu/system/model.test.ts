@@ -31,15 +31,19 @@ describe('timing model regimes', () => {
     expect(speedup70).toBeGreaterThan(1.8 * speedup0);
   });
 
-  it('h200: at 30 % the software kernel is issue-bound (decompression) and no faster than dense; the STC stays memory-bound and wins', () => {
+  // Since the SM side follows each warp's dependency chain, not only its issue slots, the
+  // software kernel's limit is Algorithm 1's loop-carried chain (clz → shift → and-not), which its
+  // issue count (≈ 12.5 per step on a ≈ 86-cycle chain) leaves far from saturating the scheduler.
+  it('h200: at 30 % the software kernel is bound by its decompression chain and slower than dense; the STC, memory-bound, beats it but not dense (silicon: 0.87× at 7168²)', () => {
     const dense = run('h200', 'dense', at0);
     const software = run('h200', 'coruscant', at30);
     const stc = run('h200', 'stc', at30);
-    expect(software.bound).toBe('issue');
+    expect(software.bound).toBe('decompression chain');
+    expect(software.perIteration.decompressChain).toBeGreaterThan(4 * software.perIteration.issue);
     expect(software.perIteration.decompressIssue).toBeGreaterThan(0.8 * software.costs.warpInstructions);
     expect(dense.timeNs / software.timeNs).toBeLessThan(1.05);
     expect(stc.bound).toBe('DRAM');
-    expect(stc.timeNs).toBeLessThan(dense.timeNs);
+    expect(stc.timeNs).toBeGreaterThan(dense.timeNs);
     expect(stc.timeNs).toBeLessThan(software.timeNs);
   });
 });
