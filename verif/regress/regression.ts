@@ -13,6 +13,8 @@ import { BUILD_ROOT } from '../../tools/buildCache.ts';
 import type { SuiteSources } from './suiteSources.ts';
 import { findConfigFile, projectRoot } from '../../common/projectRoot.ts';
 import type { Params } from '../../hw/core/index.ts';
+import { CoverageCollector } from './coverage/collect.ts';
+import type { SuiteCoverage } from './coverage/data.ts';
 
 /** How a regression runs. */
 export interface RegressionOptions {
@@ -50,6 +52,8 @@ export interface RegressionOptions {
   readonly load?: readonly string[];
   /** Replay one case (and its fast-check path) instead of running the case space. */
   readonly replay?: { readonly caseIndex: number; readonly path?: string };
+  /** Collect coverage (toggles, cover points, the suites' bins; verif/regress/coverage/): cases then run in this process. */
+  readonly coverage?: boolean;
 }
 
 /** One failing case as the summary and JUnit see it. */
@@ -71,6 +75,8 @@ export interface SuiteRun {
   readonly caseSeeds: readonly number[];
   readonly failures: readonly CaseFailure[];
   readonly milliseconds: number;
+  /** With `coverage`: what the cases reached. */
+  readonly coverage?: SuiteCoverage;
 }
 
 function sourcesOf(options: RegressionOptions): SuiteSources {
@@ -86,8 +92,11 @@ async function runShare(
   options: RegressionOptions,
   indices: readonly number[],
   tick: (count: number) => void,
+  coverage?: CoverageCollector,
 ): Promise<CaseOutcome[]> {
-  if (options.jobs <= 1 || indices.length < 2) return runCases(suite, engine, options.seed, indices, tick);
+  // Coverage is gathered in this process (a farm splits a covered run with --shard instead).
+  if (options.jobs <= 1 || indices.length < 2 || coverage)
+    return runCases(suite, engine, options.seed, indices, tick, coverage);
   // Build (or find cached) the design before fanning out, so workers share one build.
   const first = drawCase(suite, caseSeed(options.seed, indices[0]!));
   await engine.runMany(suite.design(first), [suite.vectors(first).stimulus]);
@@ -165,6 +174,12 @@ async function replayCase(
   return [{ index: caseIndex, seed, ...(mismatch ? { mismatch } : {}) }];
 }
 
+/** Why an engine's coverage has no cover hits although the design may have cover points. */
+const coversNote = (engine: EngineName): string | undefined =>
+  engine === 'ts'
+    ? undefined
+    : `cover points are counted on the ts engine only (${engine} runs the checks but reports no hit counts)`;
+
 /**
  * Runs every selected suite on every selected engine over this shard's cases, shrinks and saves
  * failures, and returns one SuiteRun per (suite, engine).
@@ -178,9 +193,10 @@ export async function runRegression(options: RegressionOptions): Promise<SuiteRu
       const engine = await createEngine(engineName);
       for (const suite of options.suites) {
         const start = performance.now();
+        const coverage = options.coverage && !options.replay ? new CoverageCollector(suite, engineName) : undefined;
         const outcomes = options.replay
           ? await replayCase(suite, engine, options, options.replay.caseIndex, options.replay.path)
-          : await runShare(suite, engine, options, indices, (count) => progress.tick(count));
+          : await runShare(suite, engine, options, indices, (count) => progress.tick(count), coverage);
         const failing = outcomes.filter((outcome) => outcome.mismatch);
         const failures: CaseFailure[] = [];
         for (const [position, outcome] of failing.entries())
@@ -193,6 +209,7 @@ export async function runRegression(options: RegressionOptions): Promise<SuiteRu
           caseSeeds: outcomes.map((outcome) => outcome.seed),
           failures,
           milliseconds: performance.now() - start,
+          ...(coverage ? { coverage: coverage.result(coversNote(engineName)) } : {}),
         });
       }
     }

@@ -4,6 +4,8 @@ import type { Engine } from '../../engines/engine.ts';
 import { caseSeed } from './cases.ts';
 import { firstMismatch, type Mismatch } from './compare.ts';
 import type { RegressSuite } from './suite.ts';
+import type { CoverageCollector } from './coverage/collect.ts';
+import { sampleStreams } from './coverage/sample.ts';
 
 /** What happened to case k of a run. */
 export interface CaseOutcome {
@@ -30,6 +32,8 @@ export async function checkCase(suite: RegressSuite, engine: Engine, value: unkn
 /**
  * Runs cases `indices` of a run with `seed` on one engine. Cases that share a design go in
  * batches through `runMany`, so an external engine starts one process per batch on one build.
+ * With `coverage`, every named signal is sampled too (verif/regress/coverage/sample.ts) and each
+ * case is added to the collector.
  */
 export async function runCases(
   suite: RegressSuite,
@@ -37,6 +41,7 @@ export async function runCases(
   seed: number,
   indices: readonly number[],
   onDone: (count: number) => void = () => {},
+  coverage?: CoverageCollector,
 ): Promise<CaseOutcome[]> {
   const byDesign = new Map<IrDesign, { index: number; seed: number; value: unknown }[]>();
   for (const index of indices) {
@@ -52,11 +57,11 @@ export async function runCases(
     for (let start = 0; start < cases.length; start += batchSize) {
       const batch = cases.slice(start, start + batchSize);
       const vectors = batch.map(({ value }) => suite.vectors(value));
-      const runs = await engine.runMany(
-        design,
-        vectors.map(({ stimulus }) => stimulus),
-      );
-      batch.forEach(({ index, seed: seedOfCase }, member) => {
+      const streams = vectors.map(({ stimulus }) => stimulus);
+      const samples = coverage ? await sampleStreams(engine, design, streams) : undefined;
+      const runs = samples ?? (await engine.runMany(design, streams));
+      batch.forEach(({ index, seed: seedOfCase, value }, member) => {
+        if (samples) coverage!.add(index, design, value, streams[member]!, samples[member]!);
         const mismatch = firstMismatch(runs[member]!.outputs, vectors[member]!.expected);
         outcomes.push({ index, seed: seedOfCase, ...(mismatch ? { mismatch } : {}) });
       });

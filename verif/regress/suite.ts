@@ -1,6 +1,7 @@
 import type fc from 'fast-check';
 import type { IrDesign } from '../../hw/ir/ir.ts';
 import type { PortValues } from '../../engines/engine.ts';
+import type { CoverageSpec } from './coverage/spec.ts';
 
 /**
  * What one case of a suite asks of an engine: per-cycle inputs, and per cycle the outputs the
@@ -43,6 +44,8 @@ export interface RegressSuite<Case = unknown> {
    * inside it when the block-level miter finds a difference only on inputs no caller gives.
    */
   readonly mutationContext?: () => IrDesign;
+  /** Coverage goals: value bins of signals or of the case (verif/regress/coverage/spec.ts, docs/regressions.md). */
+  readonly coverage?: CoverageSpec<Case>;
 }
 
 /** What defineSuite is given: a suite whose groups (default none) and description (default its name) may be left out. */

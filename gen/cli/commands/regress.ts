@@ -17,6 +17,9 @@ import { FAILURE_FILES, type FailureIdentity } from '../../../verif/regress/fail
 import { filesWithModules, projectSuites } from '../../project/project.ts';
 import { outputFolder, projectOf, withDesigns, type DesignArguments } from '../project.ts';
 import { runMutation } from '../../../verif/regress/mutation/mutationRun.ts';
+import { writeCoverageFile } from '../../../verif/regress/coverage/data.ts';
+import { coverageSummary } from '../../../verif/regress/coverage/summary.ts';
+import { regressMergeCommand } from './regressMerge.ts';
 
 interface RegressArguments extends DesignArguments {
   suite?: string;
@@ -26,6 +29,7 @@ interface RegressArguments extends DesignArguments {
   jobs: number;
   shard: string;
   junit?: string;
+  coverage?: string;
   out?: string;
   replay?: string;
   case?: number;
@@ -61,6 +65,7 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
   command: 'regress',
   builder: (yargs) =>
     withDesigns(yargs)
+      .command(regressMergeCommand)
       .option('design', {
         type: 'string',
         array: true,
@@ -94,6 +99,11 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
       })
       .option('shard', { type: 'string', default: '1/1', describe: 'i/n: run only cases k with k mod n = i − 1' })
       .option('junit', { type: 'string', describe: 'write JUnit XML here (one testsuite per suite × engine)' })
+      .option('coverage', {
+        type: 'string',
+        describe:
+          "collect coverage (toggles of every named signal bit, m.cover points, the suites' goal bins) and write it here as JSON; cases then run in this process",
+      })
       .option('out', {
         type: 'string',
         describe: 'failure folders go to OUT/<suite>-<engine>-<seed>/case-<k>/ (default: out/regress)',
@@ -151,7 +161,10 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
     const runs = wholeNumber('runs', args.runs, 1);
     const out = outputFolder(project, args.out, 'regress');
     // Before the run, not after it: a read-only --junit folder fails now.
-    preflightFiles([args.junit === undefined ? undefined : resolve(args.junit)]);
+    preflightFiles([
+      args.junit === undefined ? undefined : resolve(args.junit),
+      args.coverage === undefined ? undefined : resolve(args.coverage),
+    ]);
     preflightFolders([out]);
     if (args.mutate) {
       await runMutation({ suites, runs, seed, mutants: wholeNumber('mutants', args.mutants, 1), out });
@@ -177,6 +190,10 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
       maxSavedFailures: wholeNumber('max-saved', args['max-saved'], 0),
     };
     if (capped.note !== undefined) process.stderr.write(`gen regress: ${capped.note}\n`);
+    if (args.coverage !== undefined && capped.jobs > 1)
+      process.stderr.write(
+        'gen regress: --coverage runs the cases in this process (--jobs is not used); split a covered run with --shard\n',
+      );
     process.stderr.write(`gen regress: seed ${seed} (replay the whole run: --seed ${seed})\n`);
     const results = await runRegression({
       ...checked,
@@ -186,6 +203,7 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
       seed,
       out,
       sources,
+      ...(args.coverage === undefined ? {} : { coverage: true }),
       replayCommand: (suite, engine, caseIndex, path, folder) =>
         folder !== undefined
           ? `npx gen regress --replay ${here(folder)}`
@@ -205,6 +223,17 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
     });
     process.stdout.write(`${summaryTable(results)}\n`);
     if (args.junit) writeJunit(resolve(args.junit), results, { seed, startedAt });
+    if (args.coverage !== undefined && args.case === undefined) {
+      const coverage = {
+        format: 'gen-coverage/1' as const,
+        seed,
+        runs,
+        shards: [`${checked.shard.index}/${checked.shard.count}`],
+        suites: results.flatMap((run) => (run.coverage ? [run.coverage] : [])),
+      };
+      writeCoverageFile(resolve(args.coverage), coverage);
+      process.stdout.write(`${coverageSummary(coverage)}\ncoverage: ${here(resolve(args.coverage))}\n`);
+    }
     const failures = results.flatMap((run) => run.failures.map((failure) => ({ run, failure })));
     for (const { run, failure } of failures.slice(0, MAX_LISTED_FAILURES))
       process.stdout.write(

@@ -1,0 +1,137 @@
+import type { IrDesign } from '../../../hw/ir/ir.ts';
+import type { EngineName, PortValues } from '../../../engines/engine.ts';
+import type { RegressSuite } from '../suite.ts';
+import { sortKeys, type BinCounts, type SuiteCoverage } from './data.ts';
+import { namedSignals, type StreamSample } from './sample.ts';
+import { goalName, inSignalBin, isSignalGoal, signalBinLabel, type BinGoal } from './spec.ts';
+
+/** Accumulated toggles of one signal. */
+interface Toggle {
+  readonly width: number;
+  rose: bigint;
+  fell: bigint;
+}
+
+/** Finds a goal's signal among a design's named signals: the DSL path below the top. */
+function signalIndex(design: IrDesign, signal: string): number {
+  const paths = namedSignals(design).map((named) => named.path);
+  const index = paths.indexOf(`${design.top}.${signal}`);
+  if (index < 0)
+    throw new Error(
+      `coverage goal: no signal '${signal}' in ${design.top} (named signals: ${paths.slice(0, 8).join(', ')}, …)`,
+    );
+  return index;
+}
+
+/**
+ * Gathers the coverage of one suite on one engine, case by case: toggles of every named signal
+ * between consecutive cycles of a case, the design's cover hits, and the suite's declared bins.
+ */
+export class CoverageCollector {
+  private readonly toggles = new Map<string, Toggle>();
+  private readonly unobserved = new Set<string>();
+  private readonly covers: Record<string, number> = {};
+  private readonly counts = new Map<string, { bins: Record<string, number>; other: Record<string, number> }>();
+  private readonly caseIndices: number[] = [];
+  private readonly goals: readonly BinGoal[];
+  private coversSeen = false;
+  private coversDeclared = false;
+
+  constructor(
+    private readonly suite: RegressSuite,
+    private readonly engine: EngineName,
+  ) {
+    this.goals = suite.coverage?.bins ?? [];
+    for (const goal of this.goals)
+      this.counts.set(goalName(goal), {
+        bins: Object.fromEntries(
+          (isSignalGoal(goal) ? goal.bins.map(signalBinLabel) : goal.bins).map((label) => [label, 0]),
+        ),
+        other: {},
+      });
+  }
+
+  /** Adds one case: its index, value, stimulus and what the engine sampled. */
+  add(
+    caseIndex: number,
+    design: IrDesign,
+    testCase: unknown,
+    inputs: readonly PortValues[],
+    sample: StreamSample,
+  ): void {
+    this.caseIndices.push(caseIndex);
+    const signals = namedSignals(design);
+    const hidden = new Set(sample.unobserved);
+    signals.forEach((signal, index) => {
+      if (hidden.has(index)) return void this.unobserved.add(signal.path);
+      let toggle = this.toggles.get(signal.path);
+      if (!toggle) this.toggles.set(signal.path, (toggle = { width: signal.width, rose: 0n, fell: 0n }));
+      const values = sample.values[index]!;
+      for (let cycle = 1; cycle < values.length; cycle++) {
+        const before = values[cycle - 1];
+        const now = values[cycle];
+        if (before === undefined || now === undefined || before === now) continue;
+        toggle.rose |= now & ~before;
+        toggle.fell |= before & ~now;
+      }
+    });
+    if (design.modules.some((module) => module.checks?.some((check) => check.kind === 'cover')))
+      this.coversDeclared = true;
+    if (sample.covers) {
+      this.coversSeen = true;
+      for (const [name, hits] of Object.entries(sample.covers)) this.covers[name] = (this.covers[name] ?? 0) + hits;
+    }
+    for (const goal of this.goals) {
+      const counts = this.counts.get(goalName(goal))!;
+      const hit = (label: string): void => {
+        const table = label in counts.bins ? counts.bins : counts.other;
+        table[label] = (table[label] ?? 0) + 1;
+      };
+      if (isSignalGoal(goal)) {
+        const values = sample.values[signalIndex(design, goal.signal)]!;
+        const gate = goal.when === undefined ? undefined : sample.values[signalIndex(design, goal.when)]!;
+        values.forEach((value, cycle) => {
+          if (value === undefined || (gate !== undefined && gate[cycle] !== 1n)) return;
+          const bin = goal.bins.find((candidate) => inSignalBin(candidate, value));
+          hit(bin === undefined ? String(value) : signalBinLabel(bin));
+        });
+      } else {
+        const labels = goal.of({ testCase, inputs, outputs: sample.outputs });
+        for (const label of labels === undefined ? [] : typeof labels === 'string' ? [labels] : labels) hit(label);
+      }
+    }
+  }
+
+  /** The coverage so far, as coverage.json holds it. */
+  result(coversNote?: string): SuiteCoverage {
+    const hex = (value: bigint): string => `0x${value.toString(16)}`;
+    const bins: Record<string, BinCounts> = {};
+    for (const goal of this.goals) {
+      const { bins: hits, other } = this.counts.get(goalName(goal))!;
+      bins[goalName(goal)] = {
+        bins: hits,
+        other: sortKeys(other),
+        ...(goal.why ? { why: goal.why } : {}),
+        ...(isSignalGoal(goal) ? { signal: goal.signal } : {}),
+      };
+    }
+    const note = this.coversDeclared && !this.coversSeen ? coversNote : undefined;
+    return {
+      suite: this.suite.name,
+      engine: this.engine,
+      caseIndices: [...this.caseIndices].sort((a, b) => a - b),
+      toggles: sortKeys(
+        Object.fromEntries(
+          [...this.toggles].map(([path, toggle]) => [
+            path,
+            { width: toggle.width, rose: hex(toggle.rose), fell: hex(toggle.fell) },
+          ]),
+        ),
+      ),
+      unobserved: [...this.unobserved].filter((path) => !this.toggles.has(path)).sort(),
+      covers: sortKeys(this.covers),
+      ...(note === undefined ? {} : { coversNote: note }),
+      bins: sortKeys(bins),
+    };
+  }
+}
