@@ -25,7 +25,15 @@ const LINE_SECTOR_SOURCE =
 const rtx4090: GpuMemoryProfile = {
   name: 'rtx4090',
   title: 'GeForce RTX 4090 (AD102, 128 of 144 SMs, 72 MB L2, 1008 GB/s GDDR6X)',
-  sm: { count: 128, clockMHz: 2520, source: 'count 128 SMs, clockMHz 2520 boost (memory.md §2a pcspecchart; §5).' },
+  sm: {
+    count: 128,
+    clockMHz: 2520,
+    loadStepCycles: 100,
+    lsuBytesPerCyclePerSubCore: 24,
+    source:
+      'count 128 SMs, clockMHz 2520 boost (memory.md §2a pcspecchart; §5). loadStepCycles 100 and lsuBytesPerCyclePerSubCore 24: ' +
+      "the H200's, calibrated on its silicon (h200-silicon.md §1), taken over for Ada's SM (assumption: no Ada measurement).",
+  },
   l1: {
     sets: 128,
     ways: 8,
@@ -34,13 +42,15 @@ const rtx4090: GpuMemoryProfile = {
     hitLatencyCycles: 40,
     bytesPerCycle: 128,
     setIndexMasks: xorFoldMasks(7, 7),
+    missQueueSectors: 384 * 4,
     source:
       'ways 8: seed ("8-way set-associative"). sets 128: 128 KB L1+smem per SM (memory.md §2a, §5) / (8 ways × 128 B), i.e. no shared-memory carve-out ' +
       '(assumption; shrink with withL1DataBytes). ' +
       LINE_SECTOR_SOURCE +
       ' hitLatencyCycles 40 (memory.md §1a markdewing). ' +
       'bytesPerCycle 128: assumption (one 128-byte wavefront per cycle; memory.md has no L1 bandwidth). setIndexMasks: XOR-fold of line-address ' +
-      "bits stands in for the seed's parity function, whose masks are not given (memory.md §0).",
+      "bits stands in for the seed's parity function, whose masks are not given (memory.md §0). " +
+      'missQueueSectors 1536 = 384 MSHR entries × 4 sectors (Accel-Sim SM89_RTX4060_LAPTOP dl1 A:384:48, memory.md §3b).',
   },
   l2: {
     slices: 36,
@@ -91,7 +101,8 @@ const rtx4090: GpuMemoryProfile = {
   },
   assumptions: [
     'L1 holds the full 128 KB (no shared-memory carve-out); kernels that use shared memory should call withL1DataBytes.',
-    'L1 bandwidth 128 B per SM cycle.',
+    'L1 bandwidth 128 B per SM cycle; 1536 sectors of misses outstanding per SM (Accel-Sim MSHRs).',
+    "SM load pace (100-cycle warp turn-around, 24 B per cycle per sub-core load/store unit): the H200's calibration.",
     'L1 set index: XOR-fold of line-address bits (the seed says parity; its masks are not published).',
     "L2 slice = (line mod 9) + 9 · (2 parities of q = line / 9), set = 10 parities of q: the seed's shape with XOR-fold masks.",
     'L2 runs at the SM clock; each slice returns 1536/36 B per cycle (theoretical, not the ≈2/3 measured).',
@@ -108,7 +119,10 @@ const rtx6000ada: GpuMemoryProfile = {
     count: 142,
     clockMHz: 2505,
     source:
-      'count 142 SMs (memory.md §2b grafikkarten; L40 also 142, §1b). clockMHz 2505 boost (memory.md §2b cputronic, 3P; grafikkarten says 2535).',
+      'count 142 SMs (memory.md §2b grafikkarten; L40 also 142, §1b). clockMHz 2505 boost (memory.md §2b cputronic, 3P; grafikkarten says 2535). ' +
+      "loadStepCycles 100 and lsuBytesPerCyclePerSubCore 24: the H200's, calibrated on its silicon (h200-silicon.md §1), taken over (assumption).",
+    loadStepCycles: 100,
+    lsuBytesPerCyclePerSubCore: 24,
   },
   l1: {
     ...rtx4090.l1,
@@ -164,7 +178,8 @@ const rtx6000ada: GpuMemoryProfile = {
       '(6 column bits × 32 B), activateNs = tRCD 24 cy, prechargeNs = tRP 24 cy, columnNs = tCCD 4 cy, all at the 3500.5 MHz command clock.',
   },
   assumptions: [
-    'L1 as on the RTX 4090 (same AD102 SM): 128 KB, 8 ways, no carve-out.',
+    'L1 as on the RTX 4090 (same AD102 SM): 128 KB, 8 ways, no carve-out, 1536 sectors of misses outstanding per SM.',
+    "SM load pace (100-cycle warp turn-around, 24 B per cycle per sub-core load/store unit): the H200's calibration.",
     '48 L2 slices (4 per controller), 1024 sets × 16 ways each; slice = (line mod 3) + 3 · (4 parities of line / 3), XOR-fold masks.',
     "L2 hit latency: 279 ± 58.5 cycles (the L40's 222–339), fixed per (SM, slice) pair but drawn uniformly: the real geometry is unknown.",
     'DRAM latency 636 cycles, taken from the RTX 4090.',

@@ -28,6 +28,17 @@ describe('sampled timing model', () => {
     },
   );
 
+  // The H200's runs are short and latency-heavy (docs/system-model.md, Sampling): held to 5 %.
+  it.each((['dense', 'coruscant', 'stc'] as const).map((kernel) => ({ kernel })))(
+    'h200, $kernel: 1 in 2 block-iterations is within 5 % of the full run',
+    ({ kernel }) => {
+      const shape = { m: 4096, k: 4096, n: 8 };
+      const full = modelKernel({ profile: 'h200', kernel, shape, layout, mma: MEASURED_MMA });
+      const sampled = modelKernel({ profile: 'h200', kernel, shape, layout, mma: MEASURED_MMA, sample: 2 });
+      expect(Math.abs(sampled.timeNs / full.timeNs - 1)).toBeLessThan(0.05);
+    },
+  );
+
   it('sampleFactor keeps the sector budget but never draws fewer than the floor of iterations per SM', () => {
     // 4096² dense at N = 8: 1 M sectors of A + 16 K of B over 1024 block-iterations.
     const smCount = 10;
