@@ -20,13 +20,14 @@ const LAYERS = {
   engines: ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim'],
   'verif/testbench.ts': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'engines'],
   'verif/fuzz': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'engines'],
+  'verif/formal': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'engines'],
   'verif/regress': ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'engines', 'verif/fuzz', 'verif/testbench.ts'],
   synth: ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'engines'],
   // The Coruscant showcase on top of the framework: its RTL runners and regression suites.
   'verif/mma': ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'hw/designs', 'engines'],
   'verif/suites': ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'hw/designs', 'hw/examples', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress', 'verif/mma'],
   gpu: ['common', 'golden', 'hw/core', 'hw/ir', 'hw/sim', 'hw/designs', 'engines', 'verif/mma'],
-  gen: ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'hw/examples', 'hw/designs', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress', 'verif/mma', 'verif/suites', 'synth', 'gpu'],
+  gen: ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'hw/examples', 'hw/designs', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress', 'verif/formal', 'verif/mma', 'verif/suites', 'synth', 'gpu'],
   // The package's public entry points (package.json `exports`): re-exports of the framework below the CLI.
   api: ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress', 'synth', 'gen/project'],
 };

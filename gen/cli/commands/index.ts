@@ -35,6 +35,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./sim.ts')).simCommand,
   },
   {
+    name: 'prove',
+    describe:
+      "Prove a top's assertions (m.assert) under its assumptions for every cycle (PDR) or to a depth (BMC); decide its cover points; counterexamples as vectors + VCD",
+    load: async () => (await import('./prove.ts')).proveCommand,
+  },
+  {
     name: 'mma',
     describe: 'Run MMAs on the MmaUnit (dense m16n8k16 or Coruscant m32n1k64): D = A·B + C, bit-exact',
     load: async () => (await import('./mma.ts')).mmaCommand,
