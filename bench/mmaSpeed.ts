@@ -1,83 +1,146 @@
 /**
- * Throughput of the three engines on the Coruscant MmaUnit: a seeded stream of random coruscant
- * MMAs (m32n1k64, A at exactly 50 % sparsity) through the MmaBench (the unit plus the operand
- * register file), no tracing, every D checked against the golden model. Then the same cycles/s
- * on the BitmapDecoder and on a batch of random fuzz designs, each against its golden vectors.
+ * Throughput of the engines on the Coruscant designs: a seeded stream of random coruscant MMAs
+ * (m32n1k64, A at exactly 50 % sparsity) through the MmaBench (the MmaUnit plus the operand
+ * register file), no tracing, every D checked against the golden model; then the same cycles/s
+ * on the BitmapDecoder suite, on a batch of random fuzz designs (each against its golden
+ * vectors) and on BenchPipeline.
  *
- *   npx tsx bench/mmaSpeed.ts [--mmas 10000] [--ts-mmas N] [--icarus-mmas 50] [--batch 500]
- *                             [--decoder-streams 400] [--fuzz-streams 4000] [--seed 1]
- *                             [--engines ts,verilator,icarus]
+ *   npx tsx bench/mmaSpeed.ts [--quick] [--json] [--mmas 10000] [--ts-mmas N] [--icarus-mmas 50]
+ *                             [--batch 500] [--decoder-streams 400] [--fuzz-streams 4000]
+ *                             [--pipeline-kcycles 2000] [--seed 1]
+ *                             [--engines ts,verilator,verilator-native,icarus]
  *
- * Every (workload, engine) runs in a child process of its own, so its peak memory is its own,
- * and is timed with its harness included: scheduling, stimulus text, the simulator, parsing.
+ * Engines: `ts` (the in-process simulator behind the engine interface), `verilator` and `icarus`
+ * (our engines: the model plus our harness, stimulus text and parsing included) and
+ * `verilator-native`: the same Verilator model driven by a C++ loop over stimulus preloaded in
+ * memory, its outputs checksummed in C++ (bench/nativeHarness.ts), as a Verilator user's own
+ * harness runs it. That is Verilator's real speed, and the ratios against it are the honest ones.
+ * Every engine's outputs fold into the same checksum; a run whose checksum differs from the ts
+ * engine's on the same work fails the benchmark, as does any result that differs from golden.
+ *
+ * Every (workload, engine) runs in a child process of its own, so its peak memory is its own.
  * The warm-up (elaboration, the in-process code generation, the Verilator -O3 build the tests
  * also use, the Icarus compile; builds cached by content) and the golden check are untimed.
- * An engine given a shorter prefix (Icarus: --icarus-mmas MMAs; it runs the MmaBench at a few cycles per second)
- * has its rate extrapolated, and the table says so. --xxx 0 skips a workload. Last, the
- * Verilator binary alone on one batch's stimulus file: the rest of its time is the harness.
+ * An engine given a shorter prefix (Icarus: --icarus-mmas MMAs, a tenth of the streams) has its
+ * rate extrapolated, and the table says so. --xxx 0 skips a workload. --quick runs small counts
+ * (a CI smoke run, ~a minute with warm caches); --json prints one JSON object instead of the
+ * tables: `workloads.<workload>.<engine>.cyclesPerSecond`, the compile of MmaUnit and the load.
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { elaborate } from '../hw/ir/elaborate.ts';
 import { compileDesign } from '../hw/sim/simulator.ts';
 import { MmaUnit } from '../hw/designs/tensor/mmaUnit.ts';
-import { createEngine, ENGINE_NAMES } from '../engines/index.ts';
+import { loadavg } from 'node:os';
+import { createEngine } from '../engines/index.ts';
 import type { EngineName } from '../engines/engine.ts';
 import { emitVerilog } from '../hw/verilog/emit.ts';
-import { mmaLatency } from '../hw/designs/tensor/mmaUnit.ts';
-import { scheduleMmas } from '../verif/mma/mmaSchedule.ts';
-import { mmaBenchDesign } from '../verif/mma/runMmas.ts';
-import { runVerilator } from '../tools/verilator.ts';
-import { buildVerilatorHarness } from '../engines/verilatorEngine.ts';
-import { formatStimulus, harnessPortsOf } from '../engines/harnessStimulus.ts';
+import { harnessPortsOf } from '../engines/harnessStimulus.ts';
 import { measureProcess, type ProcessMeasure } from './measureProcess.ts';
-import { randomCoruscantMmas } from './mmaStream.ts';
-import { MMA_SPARSITY, workloads } from './speedWorkloads.ts';
+import { ChecksumEngine, workloads } from './speedWorkloads.ts';
+import { binaryStimulus, buildNativeHarness, runNativeHarness } from './nativeHarness.ts';
 
-const { values } = parseArgs({
+/** The benchmark's engines: the project's three, and Verilator under a native C++ loop. */
+type BenchEngine = EngineName | 'verilator-native';
+const ENGINES: readonly BenchEngine[] = ['ts', 'verilator', 'verilator-native', 'icarus'];
+
+const { values: given } = parseArgs({
   options: {
-    mmas: { type: 'string', default: '10000' },
+    quick: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    mmas: { type: 'string' },
     'ts-mmas': { type: 'string' },
-    'icarus-mmas': { type: 'string', default: '50' },
-    batch: { type: 'string', default: '500' },
-    'decoder-streams': { type: 'string', default: '400' },
-    'fuzz-streams': { type: 'string', default: '4000' },
+    'icarus-mmas': { type: 'string' },
+    batch: { type: 'string' },
+    'decoder-streams': { type: 'string' },
+    'fuzz-streams': { type: 'string' },
+    'pipeline-kcycles': { type: 'string' },
     seed: { type: 'string', default: '1' },
-    engines: { type: 'string', default: ENGINE_NAMES.join(',') },
+    engines: { type: 'string', default: ENGINES.join(',') },
     child: { type: 'string' },
     workload: { type: 'string' },
     count: { type: 'string' },
   },
 });
 
-const ENGINES: readonly EngineName[] = ENGINE_NAMES;
+/** Counts of a full run, and of --quick. */
+const COUNTS = {
+  full: {
+    mmas: 10000,
+    'icarus-mmas': 50,
+    batch: 500,
+    'decoder-streams': 400,
+    'fuzz-streams': 4000,
+    'pipeline-kcycles': 2000,
+  },
+  quick: { mmas: 40, 'icarus-mmas': 4, batch: 20, 'decoder-streams': 40, 'fuzz-streams': 200, 'pipeline-kcycles': 100 },
+} as const;
+const defaults = COUNTS[given.quick ? 'quick' : 'full'];
+const values = {
+  ...given,
+  ...Object.fromEntries(
+    Object.entries(defaults).map(([name, count]) => [name, given[name as keyof typeof defaults] ?? String(count)]),
+  ),
+} as typeof given & Record<keyof typeof defaults, string>;
 /** Icarus runs this share of the decoder and fuzz streams (it is two orders slower). */
 const ICARUS_SHARE = 0.1;
 
 const seconds = (since: number): number => (performance.now() - since) / 1000;
 
-/** What a child prints: the timed run, the warm-up, and how many results differ from golden. */
+/** What a child prints: the timed run, the warm-up, results that differ from golden, the output checksum. */
 interface ChildReport {
   readonly count: number;
   readonly cycles: number;
   readonly runSeconds: number;
   readonly warmUpSeconds: number;
   readonly mismatches: number;
+  /** False when nothing but the checksum checks the run (no golden model, or the native harness). */
+  readonly golden: boolean;
+  readonly checksum: string;
 }
 
 /** One workload on one engine, in this (child) process. */
-async function runChild(engineName: EngineName, workloadName: string, count: number, seed: number): Promise<void> {
+async function runChild(engineName: BenchEngine, workloadName: string, count: number, seed: number): Promise<void> {
   const workload = workloads(Number(values.batch))[workloadName];
   if (!workload) throw new Error(`unknown workload '${workloadName}'`);
   const prepared = workload.prepare(count, seed);
-  const engine = await createEngine(engineName);
-  let started = performance.now();
-  await prepared.warmUp(engine);
-  const warmUpSeconds = seconds(started);
-  started = performance.now();
-  const run = await prepared.run(engine);
-  const runSeconds = seconds(started);
-  const report: ChildReport = { count, cycles: run.cycles, runSeconds, warmUpSeconds, mismatches: run.mismatches() };
+  let report: ChildReport;
+  if (engineName === 'verilator-native') {
+    const started = performance.now();
+    const { design, streams } = prepared.streams();
+    const ports = harnessPortsOf(design);
+    const build = await buildNativeHarness(emitVerilog(design), ports);
+    const stimulus = binaryStimulus(ports, streams);
+    const warmUpSeconds = seconds(started);
+    const run = await runNativeHarness(build, stimulus);
+    report = {
+      count,
+      cycles: run.cycles,
+      runSeconds: run.seconds,
+      warmUpSeconds,
+      mismatches: 0,
+      golden: false,
+      checksum: run.checksum,
+    };
+  } else {
+    const engine = await createEngine(engineName);
+    let started = performance.now();
+    await prepared.warmUp(engine);
+    const warmUpSeconds = seconds(started);
+    const checked = new ChecksumEngine(engine);
+    started = performance.now();
+    const run = await prepared.run(checked);
+    const runSeconds = seconds(started) - checked.foldSeconds;
+    report = {
+      count,
+      cycles: run.cycles,
+      runSeconds,
+      warmUpSeconds,
+      mismatches: run.mismatches(),
+      golden: run.golden ?? true,
+      checksum: checked.value,
+    };
+  }
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
@@ -91,26 +154,8 @@ function compileChild(): void {
   process.stdout.write(`${JSON.stringify({ elaborateSeconds, codegenSeconds: seconds(started) })}\n`);
 }
 
-/**
- * The Verilator binary alone on the stimulus file of the stream's first batch: what the harness's
- * TypeScript side (scheduling, stimulus text, parsing) costs is the difference from the table.
- */
-async function verilatorAloneChild(seed: number): Promise<void> {
-  const design = mmaBenchDesign();
-  const ports = harnessPortsOf(design);
-  const schedule = scheduleMmas(
-    randomCoruscantMmas(Math.min(Number(values.batch), Number(values.mmas)), seed, MMA_SPARSITY),
-    mmaLatency(0),
-  );
-  const stimulus = formatStimulus(ports, [schedule.inputs]);
-  const build = await buildVerilatorHarness(emitVerilog(design), ports);
-  const started = performance.now();
-  await runVerilator(build, stimulus);
-  process.stdout.write(`${JSON.stringify({ cycles: schedule.inputs.length, seconds: seconds(started) })}\n`);
-}
-
 interface Row {
-  readonly engine: EngineName;
+  readonly engine: BenchEngine;
   readonly report: ChildReport;
   readonly process: ProcessMeasure;
 }
@@ -128,14 +173,27 @@ const format = (value: number, digits = 0): string =>
 const cyclesPerSecond = (row: Row): number => row.report.cycles / row.report.runSeconds;
 const lastLine = (measure: ProcessMeasure): string => measure.stdout.trim().split('\n').pop()!;
 
+/** One engine's figures on one workload, as --json prints them. */
+interface JsonRow {
+  readonly cyclesPerSecond: number;
+  readonly unitsPerSecond: number;
+  readonly count: number;
+  readonly cycles: number;
+  readonly runSeconds: number;
+  readonly extrapolated: boolean;
+  readonly peakMegabytes: number;
+  readonly equalGolden: boolean | null;
+  readonly checksum: string;
+  readonly equalTs: boolean | null;
+}
+
 async function main(): Promise<void> {
   const seed = Number(values.seed);
   if (values.child === 'compile') return compileChild();
-  if (values.child === 'verilator-alone') return verilatorAloneChild(seed);
   if (values.child !== undefined)
-    return runChild(values.child as EngineName, values.workload!, Number(values.count), seed);
+    return runChild(values.child as BenchEngine, values.workload!, Number(values.count), seed);
 
-  const engines = values.engines.split(',') as EngineName[];
+  const engines = values.engines.split(',') as BenchEngine[];
   const unknown = engines.filter((engine) => !ENGINES.includes(engine));
   if (unknown.length > 0) throw new Error(`unknown engine ${unknown.join(', ')} (known: ${ENGINES.join(', ')})`);
   const self = fileURLToPath(import.meta.url);
@@ -151,23 +209,33 @@ async function main(): Promise<void> {
       String(values.batch),
       ...args,
     ]);
+  const print = (line: string): void => {
+    if (!values.json) console.log(line);
+  };
+  const loadBefore = loadavg()[0]!;
 
   const mmas = Number(values.mmas);
-  const streams = (total: number): Record<EngineName, number> => ({
+  const streams = (total: number): Record<BenchEngine, number> => ({
     ts: total,
     verilator: total,
+    'verilator-native': total,
     icarus: Math.max(1, Math.round(total * ICARUS_SHARE)),
   });
   const plan: readonly {
     workload: string;
     total: number;
-    counts: Record<EngineName, number>;
+    counts: Record<BenchEngine, number>;
     heapMegabytes?: number;
   }[] = [
     {
       workload: 'mma',
       total: mmas,
-      counts: { ts: Number(values['ts-mmas'] ?? mmas), verilator: mmas, icarus: Number(values['icarus-mmas']) },
+      counts: {
+        ts: Number(values['ts-mmas'] ?? mmas),
+        verilator: mmas,
+        'verilator-native': mmas,
+        icarus: Number(values['icarus-mmas']),
+      },
       heapMegabytes: MMA_HARNESS_HEAP_MB,
     },
     {
@@ -176,15 +244,21 @@ async function main(): Promise<void> {
       counts: streams(Number(values['decoder-streams'])),
     },
     { workload: 'fuzz', total: Number(values['fuzz-streams']), counts: streams(Number(values['fuzz-streams'])) },
+    {
+      workload: 'pipeline',
+      total: Number(values['pipeline-kcycles']),
+      counts: streams(Number(values['pipeline-kcycles'])),
+    },
   ];
 
   const compileMeasure = await child(['--child', 'compile']);
   const compile = JSON.parse(lastLine(compileMeasure)) as { elaborateSeconds: number; codegenSeconds: number };
-  console.log(
-    `In-process compile of MmaUnit alone: elaborate ${format(compile.elaborateSeconds, 1)} s + codegen ${format(compile.codegenSeconds, 1)} s, peak ${format(compileMeasure.peakMegabytes)} MB.`,
+  print(
+    `In-process compile of MmaUnit alone: elaborate ${format(compile.elaborateSeconds, 1)} s + codegen ${format(compile.codegenSeconds, 1)} s, peak ${format(compileMeasure.peakMegabytes)} MB (load average ${loadBefore.toFixed(1)}).`,
   );
 
   let failed = false;
+  const json: Record<string, Record<string, JsonRow>> = {};
   for (const { workload, total, counts, heapMegabytes } of plan) {
     if (total === 0) continue;
     const rows: Row[] = [];
@@ -197,36 +271,58 @@ async function main(): Promise<void> {
     }
     const { unit, description } = workloads(Number(values.batch))[workload]!;
     const ts = rows.find((row) => row.engine === 'ts');
-    console.log(
-      `\n${description}; ${format(total)} ${unit}, seed ${seed}, no tracing, results checked against golden.`,
+    const native = rows.find((row) => row.engine === 'verilator-native');
+    print(
+      `\n${description}; ${format(total)} ${unit}, seed ${seed}, no tracing, results checked against golden and the ts engine's outputs (load average ${loadavg()[0]!.toFixed(1)}).`,
     );
-    console.log(
-      `| engine | ${unit} | cycles | wall s | ${unit}/s | cycles/s | ts ÷ engine | warm-up s | peak MB | = golden |`,
+    print(
+      `| engine | ${unit} | cycles | run s | ${unit}/s | cycles/s | ts ÷ engine | engine ÷ native | warm-up s | peak MB | = golden | = ts |`,
     );
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+    print('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
+    json[workload] = {};
     for (const row of rows) {
       const { report } = row;
-      const prefix = report.count < total ? ` (first ${format(report.count)}, rate extrapolated)` : '';
-      const ratio = ts ? `${format(cyclesPerSecond(ts) / cyclesPerSecond(row), 2)}×` : '—';
-      const equal = report.mismatches === 0 ? 'yes' : `NO (${report.mismatches})`;
-      failed ||= report.mismatches !== 0;
-      console.log(
-        `| ${row.engine}${prefix} | ${format(report.count)} | ${format(report.cycles)} | ${format(report.runSeconds, 1)} | ${format(report.count / report.runSeconds, 1)} | ${format(cyclesPerSecond(row))} | ${ratio} | ${format(report.warmUpSeconds, 1)} | ${format(row.process.peakMegabytes)} | ${equal} |`,
+      const extrapolated = report.count < total;
+      const prefix = extrapolated ? ` (first ${format(report.count)}, rate extrapolated)` : '';
+      const ratio = (of: Row | undefined, to: Row | undefined): string =>
+        of && to ? `${format(cyclesPerSecond(of) / cyclesPerSecond(to), 2)}×` : '—';
+      const goldenEqual = report.golden ? report.mismatches === 0 : null;
+      // The same work as the ts engine's: the checksums must agree.
+      const tsEqual =
+        ts && row !== ts && ts.report.count === report.count ? ts.report.checksum === report.checksum : null;
+      failed ||= goldenEqual === false || tsEqual === false;
+      const equal = goldenEqual === null ? '—' : goldenEqual ? 'yes' : `NO (${report.mismatches})`;
+      const equalTs = tsEqual === null ? '—' : tsEqual ? 'yes' : `NO (${report.checksum} vs ${ts!.report.checksum})`;
+      print(
+        `| ${row.engine}${prefix} | ${format(report.count)} | ${format(report.cycles)} | ${format(report.runSeconds, 2)} | ${format(report.count / report.runSeconds, 1)} | ${format(cyclesPerSecond(row))} | ${ratio(ts, row)} | ${ratio(row, native)} | ${format(report.warmUpSeconds, 1)} | ${format(row.process.peakMegabytes)} | ${equal} | ${equalTs} |`,
       );
+      json[workload][row.engine] = {
+        cyclesPerSecond: Math.round(cyclesPerSecond(row)),
+        unitsPerSecond: report.count / report.runSeconds,
+        count: report.count,
+        cycles: report.cycles,
+        runSeconds: report.runSeconds,
+        extrapolated,
+        peakMegabytes: Math.round(row.process.peakMegabytes),
+        equalGolden: goldenEqual,
+        checksum: report.checksum,
+        equalTs: tsEqual,
+      };
     }
   }
-  if (engines.includes('verilator') && mmas > 0) {
-    const alone = JSON.parse(lastLine(await child(['--child', 'verilator-alone', '--mmas', String(mmas)]))) as {
-      cycles: number;
-      seconds: number;
-    };
-    console.log(
-      `\nThe Verilator binary alone on one batch's stimulus file (${format(alone.cycles)} cycles, file written and read back): ${format(alone.cycles / alone.seconds)} cycles/s.`,
-    );
-  }
-  console.log(
-    '\nwall s: the timed run, harness included; warm-up s: the untimed first unit (elaboration, in-process codegen or the Verilator/Icarus build: quick when cached); peak MB: the child process and the simulator it runs.',
+  print(
+    "\nrun s: the timed run (our engines: harness included, the checksum folding left out; verilator-native: its C++ loop alone, stimulus already in memory); warm-up s: the untimed first unit (elaboration, in-process codegen or the Verilator/Icarus build: quick when cached); peak MB: the child process; engine ÷ native: cycles/s against verilator-native; = ts: the output checksum equals the ts engine's on the same work.",
   );
+  if (values.json)
+    console.log(
+      JSON.stringify({
+        seed,
+        quick: values.quick,
+        loadAverage: { before: loadBefore, after: loadavg()[0] },
+        compile: { ...compile, peakMegabytes: Math.round(compileMeasure.peakMegabytes) },
+        workloads: json,
+      }),
+    );
   if (failed) process.exitCode = 1;
 }
 

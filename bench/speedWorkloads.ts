@@ -6,7 +6,14 @@
  */
 import fc from 'fast-check';
 import type { IrDesign } from '../hw/ir/ir.ts';
-import type { Engine } from '../engines/engine.ts';
+import type { CycleRun, Engine, PortValues, RunOptions } from '../engines/engine.ts';
+import { harnessPortsOf } from '../engines/harnessStimulus.ts';
+import { elaborate } from '../hw/ir/elaborate.ts';
+import { BenchPipeline } from '../hw/examples/benchPipeline.ts';
+import { mmaLatency } from '../hw/designs/tensor/mmaUnit.ts';
+import { scheduleMmas } from '../verif/mma/mmaSchedule.ts';
+import { mmaBenchDesign } from '../verif/mma/runMmas.ts';
+import { OutputChecksum } from './nativeHarness.ts';
 import { batchDesign, fuzzCaseArbitrary } from '../verif/fuzz/differential.ts';
 import { runReference } from '../verif/fuzz/referenceSimulator.ts';
 import { coruscantMma } from '../golden/models/mma.ts';
@@ -21,6 +28,8 @@ import { randomCoruscantMmas } from './mmaStream.ts';
 export interface WorkloadRun {
   readonly cycles: number;
   readonly mismatches: () => number;
+  /** False when there is no golden model (only the checksum against the ts engine checks the run). */
+  readonly golden?: boolean;
 }
 
 /** `count` units of work drawn from `seed`, ready to run on any engine. */
@@ -29,6 +38,49 @@ export interface PreparedWorkload {
   warmUp(engine: Engine): Promise<void>;
   /** Timed: all the work, harness included. */
   run(engine: Engine): Promise<WorkloadRun>;
+  /**
+   * The same work as one design and its input streams, in the order `run` drives them (each a
+   * fresh model): what verilator-native preloads, and what the output checksum covers.
+   */
+  streams(): { design: IrDesign; streams: readonly (readonly PortValues[])[] };
+}
+
+/**
+ * An engine that folds every run's outputs into the native harness's checksum (in call order),
+ * timing its own folding so that the benchmark can leave it out of the engine's time.
+ */
+export class ChecksumEngine implements Engine {
+  readonly name: Engine['name'];
+  private checksum: OutputChecksum | undefined;
+  /** Seconds spent folding, not the engine's. */
+  foldSeconds = 0;
+
+  constructor(private readonly inner: Engine) {
+    this.name = inner.name;
+  }
+
+  get value(): string {
+    return this.checksum?.value ?? 'none';
+  }
+
+  private fold(design: IrDesign, runs: readonly CycleRun[]): void {
+    const started = performance.now();
+    this.checksum ??= new OutputChecksum(harnessPortsOf(design));
+    for (const run of runs) this.checksum.add(run);
+    this.foldSeconds += (performance.now() - started) / 1000;
+  }
+
+  async run(design: IrDesign, inputs: readonly PortValues[], options?: RunOptions): Promise<CycleRun> {
+    const run = await this.inner.run(design, inputs, options);
+    this.fold(design, [run]);
+    return run;
+  }
+
+  async runMany(design: IrDesign, streams: readonly (readonly PortValues[])[]): Promise<CycleRun[]> {
+    const runs = await this.inner.runMany(design, streams);
+    this.fold(design, runs);
+    return runs;
+  }
 }
 
 export interface Workload {
@@ -71,6 +123,12 @@ function mmaWorkload(batch: number): Workload {
             );
           return { cycles, mismatches };
         },
+        streams: () => {
+          const streams: PortValues[][] = [];
+          for (let first = 0; first < count; first += batch)
+            streams.push(scheduleMmas(jobs.slice(first, first + batch), mmaLatency(0)).inputs);
+          return { design: mmaBenchDesign(), streams };
+        },
       };
     },
   };
@@ -95,6 +153,7 @@ function streamsWorkload(
             runs.filter((run, index) => firstMismatch(run.outputs, vectors[index]!.expected) !== undefined).length,
         };
       },
+      streams: () => ({ design, streams: vectors.map((vector) => vector.stimulus) }),
     };
   };
 }
@@ -103,6 +162,13 @@ const bitmapDecoderSuite = decoderSuites.find((suite) => suite.name === 'BitmapD
 
 /** Random fuzz designs put under one top: one build, every member driven every cycle. */
 const FUZZ_DESIGNS = 40;
+
+/** BenchPipeline's one stream: reset in cycle 0, enabled throughout. */
+function pipelineStimulus(cycles: number): PortValues[] {
+  return Array.from({ length: cycles }, (_, cycle): PortValues =>
+    cycle === 0 ? { reset: 1n, enable: 1n } : cycle === 1 ? { reset: 0n } : {},
+  );
+}
 
 /** The workloads by name. */
 export function workloads(mmaBatch: number): Readonly<Record<string, Workload>> {
@@ -119,6 +185,24 @@ export function workloads(mmaBatch: number): Readonly<Record<string, Workload>> 
           vectors: cases.map((testCase) => bitmapDecoderSuite.vectors(testCase)),
         };
       }),
+    },
+    pipeline: {
+      unit: 'kcycles',
+      description:
+        'BenchPipeline (hw/examples: LFSR → 64-bit popcount → pipelined MAC), one stream of 1,000 cycles per unit',
+      prepare: (count) => {
+        const design = elaborate(BenchPipeline);
+        const stimulus = pipelineStimulus(count * 1000);
+        return {
+          warmUp: async (engine) => void (await engine.run(design, stimulus.slice(0, 10))),
+          run: async (engine) => {
+            const run = await engine.run(design, stimulus);
+            // No golden model: the outputs are checked against the ts engine's by the output checksum.
+            return { cycles: run.outputs.length, mismatches: () => 0, golden: false };
+          },
+          streams: () => ({ design, streams: [stimulus] }),
+        };
+      },
     },
     fuzz: {
       unit: 'streams',

@@ -1,0 +1,190 @@
+/**
+ * `verilator-native`: the Verilator model as a Verilator user's own harness runs it. The stimulus
+ * is preloaded into memory as 32-bit words (read from one binary file before the clock starts),
+ * a C++ loop drives the model through the step contract's phases (engines/engine.ts: inputs
+ * applied, eval, outputs sampled, clock high, eval, clock low), and the outputs are folded into a
+ * checksum in C++: no text, no pipes, no parsing. The loop times itself (steady_clock), so the
+ * figure is the model's own speed, not the process start-up or the file read.
+ *
+ * The checksum (FNV-1a over every sampled output word, in stream, cycle and port order) is the
+ * same as outputChecksum computes over any engine's CycleRuns, so the benchmark checks the native
+ * run's outputs equal the ts engine's, bit for bit, without moving them out of the C++ loop.
+ *
+ * Binary stimulus (little-endian uint32): the stream count, then per stream its cycle count and
+ * that many cycles of every input port's words (port order, clock excluded, least significant
+ * word first; an input a cycle leaves out keeps its previous value, 0 at the stream's start).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CycleRun, PortValues } from '../engines/engine.ts';
+import type { HarnessPort, HarnessPorts } from '../engines/harnessStimulus.ts';
+import { verilogIdentifier } from '../hw/verilog/identifiers.ts';
+import { buildVerilator, type VerilatorBuild } from '../tools/verilator.ts';
+import { runTool } from '../tools/runTool.ts';
+
+const wordsOf = (width: number): number => Math.ceil(width / 32);
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a over 32-bit words, continued from `hash`. */
+const fold = (hash: number, word: number): number => Math.imul(hash ^ word, FNV_PRIME) >>> 0;
+
+/** The checksum the native harness prints, of any engine's runs (one run per stream, in order). */
+export class OutputChecksum {
+  private hash = FNV_OFFSET;
+  constructor(private readonly ports: HarnessPorts) {}
+
+  add(run: CycleRun): void {
+    let hash = this.hash;
+    for (const cycle of run.outputs)
+      for (const port of this.ports.outputs) {
+        const value = cycle[port.name] ?? 0n;
+        const count = wordsOf(port.width);
+        if (count === 1) hash = fold(hash, Number(value) >>> 0);
+        else
+          for (let word = 0; word < count; word++)
+            hash = fold(hash, Number((value >> BigInt(32 * word)) & 0xffffffffn));
+      }
+    this.hash = hash;
+  }
+
+  get value(): string {
+    return this.hash.toString(16).padStart(8, '0');
+  }
+}
+
+/** The binary stimulus of `streams` (format at the top of this file). */
+export function binaryStimulus(ports: HarnessPorts, streams: readonly (readonly PortValues[])[]): Buffer {
+  const perCycle = ports.inputs.reduce((total, port) => total + wordsOf(port.width), 0);
+  const cycles = streams.reduce((total, stream) => total + stream.length, 0);
+  const words = new Uint32Array(1 + streams.length + cycles * perCycle);
+  let at = 0;
+  words[at++] = streams.length;
+  for (const stream of streams) {
+    words[at++] = stream.length;
+    const current = ports.inputs.map(() => 0n);
+    for (const cycle of stream) {
+      ports.inputs.forEach((port, index) => {
+        const given = cycle[port.name];
+        if (given !== undefined) current[index] = given;
+        const value = current[index]!;
+        const count = wordsOf(port.width);
+        if (count === 1) words[at++] = Number(value);
+        else for (let word = 0; word < count; word++) words[at++] = Number((value >> BigInt(32 * word)) & 0xffffffffn);
+      });
+    }
+  }
+  return Buffer.from(words.buffer, words.byteOffset, words.byteLength);
+}
+
+/** Verilator's C++ field of a port: up to 32 bits an integer, up to 64 a QData, above a VlWide. */
+function applyInput(port: HarnessPort): string {
+  const field = `top->${verilogIdentifier(port.name)}`;
+  const count = wordsOf(port.width);
+  if (count === 1) return `      ${field} = *at++;`;
+  if (count === 2) return `      ${field} = static_cast<QData>(at[0]) | (static_cast<QData>(at[1]) << 32); at += 2;`;
+  return `      for (int i = 0; i < ${count}; ++i) ${field}[i] = *at++;`;
+}
+
+function foldOutput(port: HarnessPort): string {
+  const field = `top->${verilogIdentifier(port.name)}`;
+  const count = wordsOf(port.width);
+  if (count === 1) return `      hash = fold(hash, static_cast<uint32_t>(${field}));`;
+  if (count === 2)
+    return `      hash = fold(hash, static_cast<uint32_t>(${field})); hash = fold(hash, static_cast<uint32_t>(${field} >> 32));`;
+  return `      for (int i = 0; i < ${count}; ++i) hash = fold(hash, ${field}[i]);`;
+}
+
+/** The C++ main of the native harness for `ports`' top. */
+export function nativeHarnessSource(ports: HarnessPorts): string {
+  const model = `V${ports.top}`;
+  const clock = ports.clocked ? 'top->clk' : undefined;
+  return `// Generated by bench/nativeHarness.ts for ${ports.top}: stimulus preloaded, outputs checksummed in C++.
+#include "${model}.h"
+#include "verilated.h"
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+static inline uint32_t fold(uint32_t hash, uint32_t word) { return (hash ^ word) * 0x01000193u; }
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s STIMULUS.bin\\n", argv[0]);
+    return 2;
+  }
+  std::FILE* in = std::fopen(argv[1], "rb");
+  if (!in) {
+    std::perror("native harness: cannot open the stimulus");
+    return 2;
+  }
+  std::vector<uint32_t> words;
+  uint32_t chunk[4096];
+  size_t got;
+  while ((got = std::fread(chunk, sizeof(uint32_t), 4096, in)) > 0) words.insert(words.end(), chunk, chunk + got);
+  std::fclose(in);
+  if (words.empty()) return 2;
+  const uint32_t* at = words.data();
+  const uint32_t* const end = at + words.size();
+  const uint32_t streams = *at++;
+  uint32_t hash = 0x811c9dc5u;
+  uint64_t cycles = 0;
+  const auto started = std::chrono::steady_clock::now();
+  for (uint32_t stream = 0; stream < streams; ++stream) {
+    if (at >= end) return 3;
+    const uint32_t length = *at++;
+    // A fresh model per stream: all state at 0 again (the build uses --x-initial 0).
+    std::unique_ptr<VerilatedContext> context{new VerilatedContext};
+    context->randReset(0);
+    std::unique_ptr<${model}> top{new ${model}{context.get()}};
+    ${clock ? `${clock} = 0;` : ''}
+    for (uint32_t cycle = 0; cycle < length; ++cycle) {
+${ports.inputs.map(applyInput).join('\n')}
+      top->eval();
+${ports.outputs.map(foldOutput).join('\n')}
+${clock ? `      ${clock} = 1;\n      top->eval();\n      ${clock} = 0;` : ''}
+    }
+    cycles += length;
+    top->final();
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (at != end) return 3;
+  std::printf("NATIVE %08x %llu %.9f\\n", hash, static_cast<unsigned long long>(cycles), seconds);
+  return 0;
+}
+`;
+}
+
+/** The native harness built with the design's Verilog through the tool layer's cached Verilator build. */
+export function buildNativeHarness(files: ReadonlyMap<string, string>, ports: HarnessPorts): Promise<VerilatorBuild> {
+  return buildVerilator(files, { top: ports.top, source: nativeHarnessSource(ports) });
+}
+
+/** What one native run reports: its checksum, the cycles it ran and the seconds of its loop alone. */
+export interface NativeRun {
+  readonly checksum: string;
+  readonly cycles: number;
+  readonly seconds: number;
+}
+
+/** Runs a built native harness on `stimulus` (binaryStimulus), written to a temporary file first. */
+export async function runNativeHarness(build: VerilatorBuild, stimulus: Buffer): Promise<NativeRun> {
+  const work = mkdtempSync(join(tmpdir(), 'bench-native-'));
+  try {
+    const file = join(work, 'stimulus.bin');
+    writeFileSync(file, stimulus);
+    const { stdout } = await runTool(build.binary, [file], { name: 'verilator-native', timeout: 30 * 60_000 });
+    const line = stdout
+      .split('\n')
+      .reverse()
+      .find((text) => text.startsWith('NATIVE '));
+    if (!line) throw new Error(`verilator-native printed no result line:\n${stdout.slice(-2000)}`);
+    const [, checksum, cycles, seconds] = line.split(' ');
+    return { checksum: checksum!, cycles: Number(cycles), seconds: Number(seconds) };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
