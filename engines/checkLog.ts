@@ -3,6 +3,7 @@ import { type CheckFailure, type CheckResults } from '../hw/ir/checks.ts';
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { CHECK_LINE_TAG } from '../hw/verilog/emit.ts';
 
+const CHECK_OK_LINE = new RegExp(`^${CHECK_LINE_TAG}-OK (\\S+) (\\d+) (\\S+)$`);
 const CHECK_LINE = new RegExp(`^${CHECK_LINE_TAG} (\\S+) (\\d+) (\\S+)((?: [0-9a-fA-FxXzZ]+)*) \\|`);
 
 /**
@@ -16,14 +17,35 @@ const CHECK_LINE = new RegExp(`^${CHECK_LINE_TAG} (\\S+) (\\d+) (\\S+)((?: [0-9a
 export function parseCheckLog(design: IrDesign, log: string, streams: number, engine: string): CheckResults[] {
   const results: { failures: CheckFailure[]; covers: Record<string, number> }[] = [];
   let cycle = 0;
+  // Combinational checks print only when their inputs change: one false stays false until its OK line.
+  const failing = new Map<string, CheckFailure>();
+  const record = (failure: CheckFailure): void => {
+    const current = results[results.length - 1]!;
+    // A check may print more than once in one cycle (its inputs settling): once is enough.
+    const repeated = current.failures.some(
+      (seen) =>
+        seen.cycle === failure.cycle &&
+        seen.module === failure.module &&
+        seen.index === failure.index &&
+        seen.scope === failure.scope,
+    );
+    if (!repeated) current.failures.push(failure);
+  };
   for (const line of log.split('\n')) {
     if (line === 'GEN-STREAM') {
       results.push({ failures: [], covers: {} });
+      failing.clear();
       cycle = 0;
       continue;
     }
     if (line === 'GEN-CYCLE') {
+      for (const failure of failing.values()) record({ ...failure, cycle });
       cycle++;
+      continue;
+    }
+    const ok = CHECK_OK_LINE.exec(line);
+    if (ok) {
+      failing.delete(`${ok[1]} ${ok[2]} ${ok[3]}`);
       continue;
     }
     const match = CHECK_LINE.exec(line);
@@ -54,11 +76,8 @@ export function parseCheckLog(design: IrDesign, log: string, streams: number, en
       index,
       values,
     };
-    // A combinational check may print more than once in one cycle (its inputs settling): once is enough.
-    const last = current.failures[current.failures.length - 1];
-    if (last && last.cycle === cycle && last.module === module.name && last.index === index && last.scope === scope)
-      continue;
-    current.failures.push(failure);
+    if (!module.clocked) failing.set(`${moduleName} ${indexText} ${instance}`, failure);
+    else record(failure);
   }
   while (results.length < streams) results.push({ failures: [], covers: {} });
   return results.slice(0, streams);

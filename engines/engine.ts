@@ -56,5 +56,9 @@ export interface Engine {
   /** Runs the design's top on per-cycle inputs and returns the sampled outputs. */
   run(design: IrDesign, inputs: readonly PortValues[], options?: RunOptions): Promise<CycleRun>;
   /** Runs several independent streams (each from reset state) on one build. */
-  runMany(design: IrDesign, streams: readonly (readonly PortValues[])[]): Promise<CycleRun[]>;
+  runMany(
+    design: IrDesign,
+    streams: readonly (readonly PortValues[])[],
+    options?: { readonly checks?: CheckMode },
+  ): Promise<CycleRun[]>;
 }

@@ -53,8 +53,12 @@ export abstract class ExternalEngine<Build> implements Engine {
     return run!;
   }
 
-  runMany(design: IrDesign, streams: readonly (readonly PortValues[])[]): Promise<CycleRun[]> {
-    return this.simulate(design, streams);
+  runMany(
+    design: IrDesign,
+    streams: readonly (readonly PortValues[])[],
+    options: { readonly checks?: CheckMode } = {},
+  ): Promise<CycleRun[]> {
+    return this.simulate(design, streams, undefined, options.checks);
   }
 
   /**

@@ -2,7 +2,7 @@ import type { IrDesign } from '../hw/ir/ir.ts';
 import { Simulator, compileDesign } from '../hw/sim/simulator.ts';
 import type { CycleRun, Engine, PortValues, RunOptions } from './engine.ts';
 import { traceToVcd } from '../hw/sim/vcdTrace.ts';
-import { CheckFailedError, type CheckResults } from '../hw/ir/checks.ts';
+import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
 
 /** Cycles simulated between chances for a VCD stream to drain. */
 const DRAIN_EVERY_CYCLES = 4096;
@@ -31,10 +31,15 @@ export class TsEngine implements Engine {
     }
   }
 
-  async runMany(design: IrDesign, streams: readonly (readonly PortValues[])[]): Promise<CycleRun[]> {
+  async runMany(
+    design: IrDesign,
+    streams: readonly (readonly PortValues[])[],
+    options: { readonly checks?: CheckMode } = {},
+  ): Promise<CycleRun[]> {
     const compiledDesign = compileDesign(design);
     return streams.map((inputs) => {
       const simulator = new Simulator(compiledDesign);
+      simulator.checkMode = options.checks ?? 'stop';
       return { outputs: runStream(simulator, inputs), ...checksOf(simulator) };
     });
   }

@@ -188,8 +188,9 @@ const CHECK_WORD = { assert: 'assertion', assume: 'assumption', cover: 'cover' }
 /**
  * The module's assertions, assumptions and cover points, twice. For simulators (left out where
  * SYNTHESIS is defined): at each rising clock edge while reset is low (combinational modules:
- * whenever the condition changes), a false assert/assume prints one line
- * `GEN-CHECK <module> <index> <instance> <value of each read signal, hex> | <text>`, which the
+ * whenever the condition's inputs change), a false assert/assume prints one line
+ * `GEN-CHECK <module> <index> <instance> <value of each read signal, hex> | <text>` (and a
+ * combinational one `GEN-CHECK-OK <module> <index> <instance>` when it holds again), which the
  * Verilator and Icarus adapters turn into the same report as the ts engine. For formal tools
  * (inside `ifdef FORMAL`, as Yosys `read_verilog -formal` defines it): SystemVerilog immediate
  * assert/assume/cover statements under the same clock and reset, which Yosys makes $assert,
@@ -211,6 +212,8 @@ function checkLines(module: IrModule, whole: readonly string[]): string[] {
     return [
       `${INDENT}${INDENT}if (${guard}) ${where(check.location)}`,
       `${INDENT}${INDENT}${INDENT}$display("${text}"${reads.map((read) => `, ${read}`).join('')});`,
+      // Combinational: the block runs when the inputs change, so say when the check holds again.
+      ...(clocked ? [] : [`${INDENT}${INDENT}else $display("${CHECK_LINE_TAG}-OK ${module.name} ${index} %m");`]),
     ];
   });
   const formal = checks.map(

@@ -1,4 +1,5 @@
-import type { PortValues } from '../../engines/engine.ts';
+import type { CycleRun, PortValues } from '../../engines/engine.ts';
+import { formatCheckFailure, type CheckFailure } from '../../hw/ir/checks.ts';
 import { formatVectorValue } from '../../engines/vectors.ts';
 
 /** One output that differs from the golden model. */
@@ -12,6 +13,20 @@ export interface PortMismatch {
 export interface Mismatch {
   readonly cycle: number;
   readonly ports: readonly PortMismatch[];
+  /** A failing assertion (or assumption) of the design: a failure even where the outputs agree. */
+  readonly check?: CheckFailure;
+}
+
+/**
+ * The earlier of the run's first failing assertion and its first output mismatch (the assertion
+ * when both are in one cycle): what a regression reports, shrinks and saves a waveform of.
+ */
+export function firstFailure(run: CycleRun, expected: readonly PortValues[]): Mismatch | undefined {
+  const mismatch = firstMismatch(run.outputs, expected);
+  const check = run.checks?.failures[0];
+  if (check && check.cycle < expected.length && (!mismatch || check.cycle <= mismatch.cycle))
+    return { cycle: check.cycle, ports: [], check };
+  return mismatch;
 }
 
 /** Compares only the ports the golden model predicts in each cycle (see CaseVectors). */
@@ -28,6 +43,7 @@ export function firstMismatch(actual: readonly PortValues[], expected: readonly 
 
 /** `cycle 3: count = 0x2, golden 0x3; …` (the first few ports). */
 export function describeMismatch(mismatch: Mismatch): string {
+  if (mismatch.check) return formatCheckFailure(mismatch.check);
   const shown = mismatch.ports
     .slice(0, 4)
     .map(

@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../../common/atomicWrite.ts';
 import { renderWaveDromSvg } from '../../waves/wavedrom.ts';
 import type { Engine } from '../../engines/engine.ts';
 import { formatVectorValue } from '../../engines/vectors.ts';
-import { describeMismatch, firstMismatch, type Mismatch } from './compare.ts';
+import { describeMismatch, firstFailure, type Mismatch } from './compare.ts';
 import { mismatchPicture } from './divergencePicture.ts';
 import type { RegressSuite } from './suite.ts';
 import { topModule } from '../../hw/ir/ir.ts';
@@ -88,8 +88,8 @@ export async function saveFailureFolder(
 
   async function writeFailureFiles(folder: string): Promise<Mismatch | undefined> {
     writeFileAtomic(join(folder, FAILURE_FILES.vectors), `${vectorLines.join('\n')}\n`);
-    const run = await engine.run(design, stimulus, { vcd: join(folder, FAILURE_FILES.vcd) });
-    const mismatch = firstMismatch(run.outputs, expected);
+    const run = await engine.run(design, stimulus, { vcd: join(folder, FAILURE_FILES.vcd), checks: 'count' });
+    const mismatch = firstFailure(run, expected);
     writeFileAtomic(
       join(folder, FAILURE_FILES.case),
       `${caseJson({ ...identity, design: design.top, mismatch: mismatch ?? null, case: value })}\n`,

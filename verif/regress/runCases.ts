@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { IrDesign } from '../../hw/ir/ir.ts';
 import type { Engine } from '../../engines/engine.ts';
 import { caseSeed } from './cases.ts';
-import { firstMismatch, type Mismatch } from './compare.ts';
+import { firstFailure, type Mismatch } from './compare.ts';
 import type { RegressSuite } from './suite.ts';
 import type { CoverageCollector } from './coverage/collect.ts';
 import { sampleStreams } from './coverage/sample.ts';
@@ -25,8 +25,8 @@ export function drawCase(suite: RegressSuite, seed: number): unknown {
 /** Runs one case value on an engine and compares it with the golden outputs. */
 export async function checkCase(suite: RegressSuite, engine: Engine, value: unknown): Promise<Mismatch | undefined> {
   const { stimulus, expected } = suite.vectors(value);
-  const run = await engine.run(suite.design(value), stimulus);
-  return firstMismatch(run.outputs, expected);
+  const run = await engine.run(suite.design(value), stimulus, { checks: 'count' });
+  return firstFailure(run, expected);
 }
 
 /**
@@ -59,10 +59,10 @@ export async function runCases(
       const vectors = batch.map(({ value }) => suite.vectors(value));
       const streams = vectors.map(({ stimulus }) => stimulus);
       const samples = coverage ? await sampleStreams(engine, design, streams) : undefined;
-      const runs = samples ?? (await engine.runMany(design, streams));
+      const runs = samples ?? (await engine.runMany(design, streams, { checks: 'count' }));
       batch.forEach(({ index, seed: seedOfCase, value }, member) => {
         if (samples) coverage!.add(index, design, value, streams[member]!, samples[member]!);
-        const mismatch = firstMismatch(runs[member]!.outputs, vectors[member]!.expected);
+        const mismatch = firstFailure(runs[member]!, vectors[member]!.expected);
         outcomes.push({ index, seed: seedOfCase, ...(mismatch ? { mismatch } : {}) });
       });
       onDone(batch.length);

@@ -12,7 +12,7 @@ interface ProveArguments extends DesignArguments {
   param: string[];
   depth: number;
   seconds: number;
-  out: string;
+  out?: string;
 }
 
 /** One result as a line of the table `gen prove` prints. */
