@@ -31,7 +31,8 @@ const keysMatching = (numbers: Numbers, pattern: RegExp): RegExpExecArray[] =>
     return match ? [match] : [];
   });
 
-function regressionFinding(numbers: Numbers): string | undefined {
+/** The regression's line (the regression section also gives it first among its own `findings`). */
+export function regressionFinding(numbers: Numbers): string | undefined {
   const cases = shown(numbers, 'regression.cases', 'integer');
   const failures = numbers['regression.failures'];
   if (cases === undefined || failures === undefined) return undefined;

@@ -21,6 +21,7 @@ import {
 } from '../../golden/models/decoder.ts';
 import { defineSuite, once, type RegressSuite } from '../regress/suite.ts';
 import { arbitraryDecoderStream } from './decoderStreams.ts';
+import { densePointerBins, densityBins, popcountBins } from './coverageGoals.ts';
 
 const SHAPE = PAPER_DECODER_SHAPE;
 const SINGLE_THREAD: DecoderShape = { ...SHAPE, threads: 1 };
@@ -87,6 +88,7 @@ export const decoderSuites: readonly RegressSuite[] = [
     description: 'LaneDetector (comb): valid, ranks and count of each 4-bit chunk = golden decode of a one-chunk tile',
     arbitrary: laneChunks,
     design: once(() => elaborate(LaneDetector)),
+    coverage: { bins: [popcountBins('count')] },
     vectors: (chunks) => ({
       stimulus: chunks.map((bits) => ({ bits: BigInt(bits) })),
       expected: chunks.map((bits) => {
@@ -133,6 +135,7 @@ export const decoderSuites: readonly RegressSuite[] = [
     arbitrary: arbitraryDecoderStream(SINGLE_THREAD, 4),
     design: once(() => elaborate(AdderChain)),
     vectors: adderChainVectors,
+    coverage: { bins: [popcountBins('count'), densityBins(SHAPE.tileLength)] },
     // In the decoder the chain's ranks come from the lane detector (rank j ≤ j, count their sum).
     mutationContext: once(() => elaborate(BitmapThreadSlice)),
   }),
@@ -142,6 +145,7 @@ export const decoderSuites: readonly RegressSuite[] = [
     description: 'DensePointerIncrementer: active, pointer, first, last along a stream of MMAs = golden timeline',
     arbitrary: arbitraryDecoderStream(SINGLE_THREAD, 4),
     design: once(() => elaborate(DensePointerIncrementer)),
+    coverage: { bins: [densePointerBins('pointer', 'active', SHAPE.tileLength, SHAPE.slots)] },
     vectors: (stimulus) => ({
       stimulus: handshakePorts(stimulus, []),
       expected: decoderTimeline(stimulus, SINGLE_THREAD).map((cycle) => ({
@@ -160,6 +164,13 @@ export const decoderSuites: readonly RegressSuite[] = [
     arbitrary: arbitraryDecoderStream(SHAPE, 3),
     design: once(() => elaborate(BitmapDecoder)),
     batchSize: 50,
+    coverage: {
+      bins: [
+        densityBins(SHAPE.tileLength),
+        popcountBins('thread_0.lanes.count'),
+        densePointerBins('pointer', 'valid', SHAPE.tileLength, SHAPE.slots),
+      ],
+    },
     vectors: (stimulus) => ({
       stimulus: handshakePorts(
         stimulus,

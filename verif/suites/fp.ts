@@ -9,6 +9,8 @@ import { dot4Accumulate } from '../../golden/models/mma.ts';
 import { fp16Product, fp32Add } from '../../golden/numerics/fp32.ts';
 import { defineSuite, once, type RegressSuite } from '../regress/suite.ts';
 import { fp16Bits, fp16CancellingChunk, fp16Quad, fp32Bits, fp32Pair } from './fpOperands.ts';
+import { cancellationBins, classPairBins, FP16, FP32 } from './coverageGoals.ts';
+import type { CoverageSpec } from '../regress/coverage/spec.ts';
 
 /** Up to this many operand sets per case, one per cycle: a case shrinks to the one that fails. */
 const MAX_VECTORS_PER_CASE = 8;
@@ -22,6 +24,7 @@ function binaryUnitSuite(
   output: string,
   pair: fc.Arbitrary<readonly [number, number]>,
   golden: (a: number, b: number) => number,
+  coverage: CoverageSpec<readonly (readonly [number, number])[]>,
 ): RegressSuite {
   return defineSuite({
     name,
@@ -29,6 +32,7 @@ function binaryUnitSuite(
     description: `${name} (comb) = golden ${golden.name}`,
     arbitrary: vectorsOf(pair),
     design,
+    coverage,
     vectors: (pairs) => ({
       stimulus: pairs.map(([a, b]) => ({ a: BigInt(a), b: BigInt(b) })),
       expected: pairs.map(([a, b]) => ({ [output]: BigInt(golden(a, b) >>> 0) })),
@@ -125,6 +129,15 @@ export const fpSuites: readonly RegressSuite[] = [
     'p',
     fc.tuple(fp16Bits, fp16Bits),
     fp16Product,
+    {
+      bins: [
+        classPairBins(
+          FP16,
+          (pairs: readonly (readonly [number, number])[]) => pairs,
+          'both operands special: fp16Bits draws one in about 10 operands, so this pair is about 1 in 1000–5000 pairs; --runs 1000 reaches every pair',
+        ),
+      ],
+    },
   ),
   binaryUnitSuite(
     'Fp32Adder',
@@ -132,6 +145,16 @@ export const fpSuites: readonly RegressSuite[] = [
     's',
     fp32Pair,
     fp32Add,
+    {
+      bins: [
+        classPairBins(
+          FP32,
+          (pairs: readonly (readonly [number, number])[]) => pairs,
+          'both operands special: fp32Pair draws two of its 12 specials in 1 pair of 9, so this pair is about 1 in 300–600 pairs; --runs 1000 reaches every pair',
+        ),
+        cancellationBins(''),
+      ],
+    },
   ),
   defineSuite({
     name: 'DotProduct4',
@@ -139,6 +162,18 @@ export const fpSuites: readonly RegressSuite[] = [
     description: 'DotProduct4 (comb) = (p0 + p1) + (p2 + p3), docs/spec.md §2',
     arbitrary: vectorsOf(dotChunk),
     design: once(() => elaborate(DotProduct4)),
+    coverage: {
+      bins: [
+        classPairBins(FP16, (chunks: readonly [number[], number[]][]) =>
+          chunks.flatMap(([a, b]) => a.map((value, k): readonly [number, number] => [value, b[k]!])),
+        ),
+        cancellationBins('sum01'),
+        cancellationBins('sumAll', {
+          '16–26':
+            'the cancelling chunk cancels p0 + p1 and p2 + p3 each; the last adder cancels 16 bits or more only when the two half sums nearly cancel each other, which no generator aims at',
+        }),
+      ],
+    },
     vectors: (chunks) => ({
       stimulus: chunks.map(([a, b]) => operandPorts(a, b)),
       expected: chunks.map(([a, b]) => ({ dot: BigInt(goldenDot(a, b)) })),
@@ -150,6 +185,14 @@ export const fpSuites: readonly RegressSuite[] = [
     description: `TensorLane (pipelined=${LANE_PIPELINED}) accumulator = golden lane step per enabled chunk`,
     arbitrary: fc.array(laneCycle, { minLength: 1, maxLength: 16 }),
     design: once(() => elaborate(TensorLane, { pipelined: LANE_PIPELINED })),
+    coverage: {
+      bins: [
+        cancellationBins('accumulate', {
+          '8–15':
+            'C is drawn within 8 ulps of −dot (a cancellation of 20 bits or more) or at random (a few bits); 8–15 bits need C within 2^8–2^16 ulps of −dot, about 1 cycle in 2000; --runs 1000 reaches it',
+        }),
+      ],
+    },
     vectors: laneVectors,
   }),
 ];

@@ -7,6 +7,8 @@ import type { RegressSuite } from '../../../verif/regress/suite.ts';
 import { availableEngines } from '../engines.ts';
 import { escapeHtml, ShownNumbers, tableHtml } from '../html.ts';
 import type { ReportSection, SectionContext, SectionResult } from '../types.ts';
+import { coverageTotals } from '../../../verif/regress/coverage/summary.ts';
+import { regressionFinding } from '../findings.ts';
 
 const SEED = 1;
 
@@ -67,7 +69,9 @@ export const regressionSection: ReportSection = {
     const replayCommand = (suite: string, engine: EngineName, caseIndex: number, path?: string): string =>
       `node bin/gen.js regress --suite ${suite} --engine ${engine} --seed ${SEED} --runs ${runs} --case ${caseIndex}${path ? ` --path ${path}` : ''}`;
     for (const group of plan(context)) {
-      const options = { ...group, runs, seed: SEED, shard: WHOLE, jobs: 1, out: join(context.scratch, 'regress'), shrinkTimeMs: 5_000, maxSavedFailures: 0, replayCommand, load: [] };
+      // Coverage on the in-process engine only: it samples nets directly, the external engines need a VCD per case.
+      const coverage = group.engines.length === 1 && group.engines[0] === 'ts';
+      const options = { ...group, runs, seed: SEED, shard: WHOLE, jobs: 1, out: join(context.scratch, 'regress'), shrinkTimeMs: 5_000, maxSavedFailures: 0, replayCommand, load: [], coverage };
       results.push(...(await runRegression(options)));
     }
     const shown = new ShownNumbers('regression');
@@ -77,12 +81,23 @@ export const regressionSection: ReportSection = {
     ]);
     const failures = results.flatMap((run) => run.failures.map((failure) => ({ run, failure })));
     const cases = results.reduce((sum, run) => sum + run.cases, 0);
+    const covered = coverageTotals({ format: 'gen-coverage/1', seed: SEED, runs, shards: ['1/1'], suites: results.flatMap((run) => (run.coverage ? [run.coverage] : [])) });
+    const percent = (part: number, whole: number): number => (whole === 0 ? 0 : (100 * part) / whole);
+    const coverageLine =
+      `Coverage on ts (<code>--coverage</code>): ${shown.show('coverage.toggledBits', covered.toggled, 'integer')} of ${shown.show('coverage.bits', covered.bits, 'integer')} named signal bits toggled both ways ` +
+      `(${shown.show('coverage.togglePercent', percent(covered.toggled, covered.bits), { digits: 1 })} %), ${shown.show('coverage.binsReached', covered.reached, 'integer')} of ${shown.show('coverage.bins', covered.bins, 'integer')} goal bins reached ` +
+      `(${shown.show('coverage.binPercent', percent(covered.reached, covered.bins), { digits: 1 })} %) in ${runs} cases per suite; docs/regressions.md has the closure at the default 100.`;
+    const missedGoals = covered.goals.filter((goal) => goal.missed.length > 0);
     const html = [
       `<p>Every suite of <code>gen regress</code> on every engine installed here (seed ${SEED}, ${shown.show('runsPerSuite', runs, 'integer')} cases per suite and engine): ` +
         `the RTL's outputs equal the golden model's bit for bit in every checked cycle. ${shown.show('cases', cases, 'integer')} cases in all, ` +
         `<span class="${failures.length === 0 ? 'pass' : 'fail'}">${shown.show('failures', failures.length, 'integer')} failing</span>.` +
         `${missing.length > 0 ? ` Not installed, so not run: ${escapeHtml(missing.map((entry) => `${entry.engine} (${entry.program})`).join(', '))}.` : ''}</p>`,
       tableHtml(['suite', ...available], rows, 'numeric'),
+      `<p>${coverageLine}</p>`,
+      ...(missedGoals.length > 0
+        ? [`<p class="note">Goal bins not reached in this smoke run:</p><ul>${missedGoals.map((goal) => `<li>${escapeHtml(`${goal.suite}, ${goal.goal}: ${goal.reached}/${goal.bins}; missed ${goal.missed.map((bin) => bin.bin).join(', ')}`)}</li>`).join('')}</ul>`]
+        : []),
       ...(failures.length > 0
         ? [`<p class="note">Failing cases (replay each with its command):</p><ul>${failures.map(({ run, failure }) => `<li>${escapeHtml(`${run.suite} on ${run.engine}, case ${failure.caseIndex}: ${failure.message}`)}<br><code>${escapeHtml(failure.replay)}</code></li>`).join('')}</ul>`]
         : []),
@@ -90,6 +105,7 @@ export const regressionSection: ReportSection = {
     return {
       numbers: shown.values,
       html,
+      findings: [...[regressionFinding(shown.values)].filter((line) => line !== undefined), coverageLine],
       headline: `${REGRESS_SUITES.length} suites × ${available.length} engines (${available.join(', ')}), ${cases} cases, ${failures.length === 0 ? 'all equal to golden' : `${failures.length} failing`}`,
       ...(failures.length > 0 ? { failed: `${failures.length} regression case(s) differ from golden` } : {}),
     };
