@@ -1,6 +1,8 @@
 /**
  * Simulated cycles per second and peak memory of the in-process simulator, Verilator and Icarus on
- * the same design and the same stimulus, measured side by side in one run.
+ * the same design and the same stimulus, measured side by side in one run, and the Verilator
+ * model under a native C++ loop (bench/nativeHarness.ts: stimulus preloaded, outputs
+ * checksummed, the loop timing itself), whose checksum must equal the ts engine's.
  *
  *   npx tsx bench/simulatorSpeed.ts [--cycles 1000000]
  *
@@ -22,6 +24,9 @@ import { buildIcarusTestbench } from '../engines/icarusEngine.ts';
 import { findTool } from '../tools/toolchain.ts';
 import { formatStimulus, harnessPortsOf } from '../engines/harnessStimulus.ts';
 import { measureProcess } from './measureProcess.ts';
+import { OutputChecksum, binaryStimulus, buildNativeHarness, runNativeHarness } from './nativeHarness.ts';
+import { TsEngine } from '../engines/tsEngine.ts';
+import { loadavg } from 'node:os';
 import type { PortValues } from '../engines/engine.ts';
 
 const { values } = parseArgs({
@@ -52,7 +57,8 @@ async function main(): Promise<void> {
   const ports = harnessPortsOf(design);
   const perCycle = (cycle: number): PortValues =>
     cycle === 0 ? { reset: 1n, enable: 1n } : cycle === 1 ? { reset: 0n } : {};
-  const stimulus = formatStimulus(ports, [Array.from({ length: cycles }, (_, cycle) => perCycle(cycle))]);
+  const cycleInputs = Array.from({ length: cycles }, (_, cycle) => perCycle(cycle));
+  const stimulus = formatStimulus(ports, [cycleInputs]);
   const work = mkdtempSync(join(tmpdir(), 'bench-sim-'));
   const input = join(work, 'stimulus.txt');
   writeFileSync(input, stimulus);
@@ -92,10 +98,18 @@ async function main(): Promise<void> {
   rows.push({ engine: 'icarus', measure: icarusRun, build: icarusBuild, final: lastOutputs(icarusOut) });
   rmSync(work, { recursive: true, force: true });
 
+  started = performance.now();
+  const nativeBuild = await buildNativeHarness(files, ports);
+  const nativeBuildSeconds = (performance.now() - started) / 1000;
+  const native = await runNativeHarness(nativeBuild, binaryStimulus(ports, [cycleInputs]));
+  const expected = new OutputChecksum(ports);
+  expected.add(await new TsEngine().run(design, cycleInputs));
+  const nativeAgrees = native.checksum === expected.value;
+
   const finals = new Set(rows.map((row) => row.final));
   const tsRate = cycles / ts.seconds;
   console.log(
-    `BenchPipeline (LFSR → 64-bit popcount → pipelined MAC), ${cycles.toLocaleString('en-US')} cycles, same stimulus; outputs agree: ${finals.size === 1 ? 'yes' : `NO (${[...finals].join(' | ')})`}`,
+    `BenchPipeline (LFSR → 64-bit popcount → pipelined MAC), ${cycles.toLocaleString('en-US')} cycles, same stimulus; outputs agree: ${finals.size === 1 ? 'yes' : `NO (${[...finals].join(' | ')})`}; load average ${loadavg()[0]!.toFixed(1)}`,
   );
   console.log('| engine | cycles/s | in-process ÷ engine | run s | build s | peak MB |');
   console.log('|---|---:|---:|---:|---:|---:|');
@@ -106,9 +120,15 @@ async function main(): Promise<void> {
     );
   }
   console.log(
+    `| verilator-native (C++ loop, stimulus in memory) | ${Math.round(native.cycles / native.seconds).toLocaleString('en-US')} | ${(tsRate / (native.cycles / native.seconds)).toFixed(2)}× | ${native.seconds.toFixed(2)} | ${nativeBuildSeconds.toFixed(1)} | — |`,
+  );
+  console.log(
+    `verilator-native: its loop alone (no process start-up, no file read); output checksum equal to the ts engine's: ${nativeAgrees ? 'yes' : `NO (${native.checksum} vs ${expected.value})`}.`,
+  );
+  console.log(
     `In-process simulation loop alone (no Node/tsx start-up, no elaboration): ${Math.round(cycles / Number(tsLoopSeconds)).toLocaleString('en-US')} cycles/s.`,
   );
-  if (finals.size !== 1) process.exitCode = 1;
+  if (finals.size !== 1 || !nativeAgrees) process.exitCode = 1;
 }
 
 await main();
