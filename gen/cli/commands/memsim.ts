@@ -1,3 +1,4 @@
+import { integerOption } from '../../../common/optionValues.ts';
 import type { Argv, CommandModule } from 'yargs';
 import { UserError } from '../../../common/errors.ts';
 import { formatMemoryPathResult } from '../../../gpu/memory/formatResult.ts';
@@ -125,10 +126,16 @@ export const memsimCommand: CommandModule<object, MemsimArgs> = {
       })
       .option('stride', { type: 'string', describe: 'distance between strided loads (default 128)' })
       .option('requests', {
-        type: 'number',
+        type: 'string',
+        coerce: (text: unknown) => integerOption('requests', text, { min: 1 }),
         describe: 'with --pattern chase: loads timed (default: one walk, at most 20 000)',
       })
-      .option('seed', { type: 'number', default: 1, describe: 'seed of the random pattern' })
+      .option('seed', {
+        type: 'string',
+        coerce: (text: unknown) => integerOption('seed', text),
+        default: 1,
+        describe: 'seed of the random pattern',
+      })
       .option('l1-data-bytes', {
         type: 'string',
         describe: 'L1 left for data after the shared-memory carve-out (default: all of it)',
