@@ -27,3 +27,5 @@ export {
   InvalidParameterError,
 } from './errors.ts';
 export { captureSourceLocation, formatLocation, type SourceLocation } from './sourceLocation.ts';
+export { bundle, flip, wires, regs, connect, bundleWidth, InterfaceMismatchError } from './bundle.ts';
+export { strictGroup, UnknownPortError } from './strictPorts.ts';

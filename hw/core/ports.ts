@@ -1,6 +1,7 @@
 import type { Signal } from './signal.ts';
 import { checkWidth } from './value.ts';
 import { captureSourceLocation } from './sourceLocation.ts';
+import { strictGroup } from './strictPorts.ts';
 
 /** One port: its direction and width, as declared in a module definition's `ports`. */
 export interface PortSpec<W extends number = number> {
@@ -67,15 +68,23 @@ export function flattenPorts(
 export function mapPorts<T extends PortTree>(tree: T, make: (name: string, spec: PortSpec) => Signal): IoOf<T> {
   const build = (node: PortTree, name: string): unknown => {
     if (isPortSpec(node)) return make(name, node);
+    // Groups refuse unknown names with an HdlError at the user's line (strictPorts.ts).
+    const what = name === '' ? 'the port list' : `port group '${name}'`;
     if (Array.isArray(node))
-      return node.map((element: PortTree, index: number) =>
-        build(element, name === '' ? String(index) : `${name}_${index}`),
+      return strictGroup(
+        node.map((element: PortTree, index: number) =>
+          build(element, name === '' ? String(index) : `${name}_${index}`),
+        ),
+        what,
       );
-    return Object.fromEntries(
-      Object.entries(node as Record<string, PortTree>).map(([key, child]) => [
-        key,
-        build(child, name === '' ? key : `${name}_${key}`),
-      ]),
+    return strictGroup(
+      Object.fromEntries(
+        Object.entries(node as Record<string, PortTree>).map(([key, child]) => [
+          key,
+          build(child, name === '' ? key : `${name}_${key}`),
+        ]),
+      ),
+      what,
     );
   };
   return build(tree, '') as IoOf<T>;

@@ -81,6 +81,8 @@ class ModuleLowering {
   private readonly memoryWrites: IrMemoryWritePort[][];
   /** Signals left undriven on some path of a `when`: that when's location, for the error. */
   private readonly whenWhere = new Map<Signal, SourceLocation>();
+  /** Each signal's last assignment: the location of the `buf` that drives it (loop errors cite it). */
+  private readonly assignedAt = new Map<Signal, SourceLocation>();
   private readonly builder: ModuleBuilder;
   private readonly clocked: boolean;
   private clockNet = -1;
@@ -220,7 +222,8 @@ class ModuleLowering {
   /** Rule: a statement list, in order; `path` is the condition under which it runs (undefined: always). */
   private lowerStatements(statements: readonly Statement[], environment: Environment, path: number | undefined): void {
     for (const statement of statements) {
-      if (statement.kind === 'assign') this.lowerAssign(statement.target, statement.value, environment);
+      if (statement.kind === 'assign')
+        this.lowerAssign(statement.target, statement.value, environment, statement.location);
       else if (statement.kind === 'write') this.lowerWrite(statement, path);
       else if (statement.kind === 'check') this.lowerCheck(statement, path);
       else this.lowerWhen(statement, environment, path);
@@ -228,8 +231,9 @@ class ModuleLowering {
   }
 
   /** Rule: assignment. The target's current value becomes the assigned one (last assignment wins). */
-  private lowerAssign(target: Signal, value: Value, environment: Environment): void {
+  private lowerAssign(target: Signal, value: Value, environment: Environment, location: SourceLocation): void {
     environment.set(target, this.lowerValue(value));
+    this.assignedAt.set(target, location);
   }
 
   /** Rule: memory write. A write port whose enable is the statement's enable and the enclosing path. */
@@ -351,9 +355,11 @@ class ModuleLowering {
       const detail = partial
         ? `${what} '${signal.name}' is not driven on every path of the when at line ${partial.line} (give it a default assignment first)`
         : `${what} '${signal.name}' is never driven`;
-      throw new UndrivenSignalError(signal.location, detail);
+      // A signal driven on some paths only: the `when` that leaves it undriven made the mistake.
+      throw new UndrivenSignalError(partial ?? signal.location, detail);
     }
-    this.cells.push({ op: 'buf', output: this.netOfSignal.get(signal)!, inputs: [value], location: signal.location });
+    const location = this.assignedAt.get(signal) ?? signal.location;
+    this.cells.push({ op: 'buf', output: this.netOfSignal.get(signal)!, inputs: [value], location });
   }
 
   /** Rules: outputs and wires get their `buf`; registers their D input (and reset value), in declaration order. */

@@ -3,6 +3,7 @@ import { decoderSuites } from './decoder.ts';
 import { fpSuites } from './fp.ts';
 import { mmaSuites } from './mma.ts';
 import { fuzzSuites } from './fuzz.ts';
+import { streamSuites } from './streams.ts';
 
 /**
  * Every regression suite of the framework's own blocks, bottom up. A new block adds its suites
@@ -10,4 +11,10 @@ import { fuzzSuites } from './fuzz.ts';
  * these, and `--suite` selects by name or group. Loading suite files (`--load`) and selecting
  * them is verif/regress/suiteSources.ts.
  */
-export const REGRESS_SUITES: readonly RegressSuite[] = [...fpSuites, ...decoderSuites, ...mmaSuites, ...fuzzSuites];
+export const REGRESS_SUITES: readonly RegressSuite[] = [
+  ...fpSuites,
+  ...decoderSuites,
+  ...mmaSuites,
+  ...fuzzSuites,
+  ...streamSuites,
+];

@@ -69,13 +69,23 @@ export function checkCombinationalLoops(module: IrModule, context: PassContext):
   }
 }
 
+/**
+ * The loop's named signals, each at the assignment that drives it (the `set` that closes the loop,
+ * not the `m.wire` declaration; a signal driven by an instance output keeps its declaration).
+ */
 function reportLoop(module: IrModule, loop: number[]): never {
   const nets = loop.map((id) => module.nets[id]!);
   const named = nets.filter((net) => net.kind !== 'node');
   const shown = named.length > 0 ? named : nets;
-  const path = shown.map((net) => ({ name: net.name, location: net.location }));
+  const drivenAt = new Map(module.cells.map((cell) => [cell.output, cell.location]));
+  const path = shown.map((net) => ({ name: net.name, location: drivenAt.get(net.id) ?? net.location }));
   const text = [...path, path[0]!].map((step) => `${step.name} (${formatLocation(step.location)})`).join(' -> ');
-  throw new CombinationalLoopError(shown[0]!.location, `combinational loop in ${module.name}: ${text}`, path);
+  const declared = shown.map((net) => `${net.name} at ${formatLocation(net.location)}`).join(', ');
+  throw new CombinationalLoopError(
+    path[0]!.location,
+    `combinational loop in ${module.name}: ${text} (assignments; declared: ${declared})`,
+    path,
+  );
 }
 
 function summarize(module: IrModule, edges: number[][]): Map<string, Set<string>> {

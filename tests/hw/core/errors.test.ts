@@ -87,8 +87,9 @@ describe('user mistakes raise HdlError at the user line', () => {
           a: import('../../../hw/core/index.ts').Value;
           y: import('../../../hw/core/index.ts').Signal;
         };
-        const partial = m.wire('partial', 4); // MARK-partial
-        m.when(ports.a.bit(0), () => partial.set(ports.a));
+        const partial = m.wire('partial', 4);
+        // The when that leaves it undriven is the mistake (not the declaration).
+        m.when(ports.a.bit(0), () => partial.set(ports.a)); // MARK-partial
         ports.y.set(partial);
       }),
       UndrivenSignalError,
@@ -134,9 +135,10 @@ describe('user mistakes raise HdlError at the user line', () => {
           a: import('../../../hw/core/index.ts').Value;
           y: import('../../../hw/core/index.ts').Signal;
         };
-        const first = m.wire('loop_first', 4); // MARK-loop
+        const first = m.wire('loop_first', 4);
         const second = m.wire('loop_second', 4);
-        first.set(second.xor(ports.a));
+        // The assignment that closes the loop is named (not the m.wire declarations).
+        first.set(second.xor(ports.a)); // MARK-loop
         second.set(first);
         ports.y.set(second);
       }),

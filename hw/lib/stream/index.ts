@@ -1,0 +1,7 @@
+/** Valid-ready streams: the interface, its protocol assertions, and the blocks around it. */
+export { Stream, fire, assertStreamProtocol, type StreamIo } from './stream.ts';
+export { StreamFifo } from './fifo.ts';
+export { SkidBuffer } from './skidBuffer.ts';
+export { RoundRobinArbiter } from './arbiter.ts';
+export { StreamFork, StreamJoin } from './forkJoin.ts';
+export { FifoModel, SkidModel, ArbiterModel, ForkModel, JoinModel, ChainModel, type StreamModel } from './models.ts';
