@@ -27,9 +27,12 @@ export function lintWithVerilator(files: VerilogFiles, top?: string): Promise<st
   });
 }
 
-/** The Yosys script of the structural check: every module found, processes lowered, no obvious problems. */
+/**
+ * The Yosys script of the structural check: every module found, processes lowered, no obvious problems.
+ * SYNTHESIS is defined, as a synthesis flow reads the files: the simulators' check lines are left out.
+ */
 const checkScript = (names: readonly string[], top: string): string =>
-  `read_verilog ${names.join(' ')}; hierarchy -check -top ${top}; proc; check -assert`;
+  `read_verilog -DSYNTHESIS ${names.join(' ')}; hierarchy -check -top ${top}; proc; check -assert`;
 
 /** Warnings in a Yosys log; a failed `check -assert` is reported as its warnings, not thrown. */
 function yosysWarnings(log: string, failed: boolean): string[] {

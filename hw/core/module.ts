@@ -363,8 +363,9 @@ export class ModuleBuilder implements AssignmentSink {
   }
 
   /**
-   * `value` as it was `cycles` clock edges ago (0 before that many edges): a chain of registers
-   * without reset, updated on every edge whatever the enclosing `when`. Makes the module clocked.
+   * `value` as it was `cycles` clock edges ago: a chain of registers updated on every edge whatever
+   * the enclosing `when`, reset to 0 (so in the cycles after reset, and at the start, it reads 0:
+   * `past(start)` is never a start seen during reset). Makes the module clocked.
    */
   past<W extends number>(value: Value<W>, cycles = 1): Value<W> {
     const location = captureSourceLocation();
@@ -377,7 +378,7 @@ export class ModuleBuilder implements AssignmentSink {
       for (let step = 1; step <= cycles; step++) {
         let name = `past${this.pastCount}_${step}`;
         while (this.names.has(name)) name = `${name}_`;
-        const register = this.addSignal(new Signal(name, value.width, 'reg', this, location)) as Signal<W>;
+        const register = this.addSignal(new Signal(name, value.width, 'reg', this, location, 0n)) as Signal<W>;
         this.current.push({ kind: 'assign', target: register, value: current, location });
         current = register;
       }

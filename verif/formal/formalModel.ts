@@ -62,6 +62,8 @@ function yosysScript(files: readonly string[], top: string): string {
     'dffunmap',
     'delete -output o:*',
     'opt_clean',
+    // Undefined bits Yosys itself leaves (the design's Verilog has none): 0, as 2-state engines read them.
+    'setundef -zero',
     'aigmap',
     'write_aiger -map model.map model.aig',
   ].join('\n');

@@ -43,5 +43,20 @@ export const BitmapThreadSlice = defineModule({
       out.half.set(select.half);
       out.zero.set(select.zero);
     });
+
+    // Invariants (docs/verification.md): the count never passes the tile, every full slot reads a
+    // value of the tile (so its register index is in range), and exactly the empty slots are zero-filled.
+    const widths = decoderWidths(p);
+    m.assert(chain.base.le(p.tileLength), 'base is at most the tile length');
+    emitter.operand.forEach((select, slot) => {
+      // The value index base + rank_j, unwrapped: a full slot names a value inside the tile.
+      const unwrapped = chain.base.add(lanes.rank[slot]!.zext(widths.base));
+      m.assert(pending.bit(slot).not().or(unwrapped.lt(p.tileLength)), `slot ${slot} reads a value of the tile`);
+      m.assert(select.zero.eq(pending.bit(slot).not()), `slot ${slot} is zero-filled exactly when empty`);
+    });
+    m.assert(
+      chain.base.add(lanes.count.zext(widths.base)).le(p.tileLength),
+      "base plus this cycle's popcount is at most the tile length",
+    );
   },
 });

@@ -37,5 +37,27 @@ export const DensePointerIncrementer = defineModule({
     io.pointer.set(pointer);
     io.first.set(active.and(pointer.eq(0)));
     io.last.set(active.and(atLast));
+
+    // Invariants (docs/verification.md): the pointer walks 0, slots, …, tileLength − slots, once per MMA.
+    const lastPointer = p.tileLength - p.slots;
+    m.assert(pointer.le(lastPointer), 'the dense pointer stays inside the tile');
+    m.assert(pointer.bits(Math.log2(p.slots) - 1, 0).eq(0), 'the dense pointer is a multiple of slots');
+    m.assert(active.or(pointer.eq(0)), 'the dense pointer is 0 while idle');
+    m.assert(
+      m
+        .past(io.start)
+        .not()
+        .or(active.and(pointer.eq(0))),
+      'an MMA starts at pointer 0 the cycle after start',
+    );
+    m.assert(
+      m
+        .past(active.and(atLast.not()).and(io.start.not()))
+        .not()
+        .or(active.and(pointer.eq(m.past(pointer).add(p.slots)))),
+      'the dense pointer steps by slots inside an MMA',
+    );
+    m.assert(m.past(active.and(atLast).and(io.start.not())).not().or(active.not()), 'idle after last unless restarted');
+    m.cover(active.and(atLast), 'mma_done');
   },
 });

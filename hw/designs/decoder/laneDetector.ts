@@ -31,5 +31,14 @@ export const LaneDetector = defineModule({
       below = below.add(io.bits.bit(slot).zext(countWidth));
     }
     io.count.set(below);
+
+    // Invariants: what the mutation flow's context miter had to establish (rank_j ≤ j), stated here.
+    // (A rank whose width cannot exceed its slot needs no check: Verilator would call it constant.)
+    io.rank.forEach(
+      (rank, slot) =>
+        2 ** rankWidth - 1 > slot &&
+        m.assert(rank.zext(countWidth).le(slot), `rank of slot ${slot} is at most ${slot}`),
+    );
+    m.assert(below.le(p.slots), 'the popcount is at most slots');
   },
 });

@@ -73,5 +73,17 @@ export const Fp16Multiplier = defineModule({
     io.p.set(
       mux(normal.nan, constant(CANONICAL_NAN, 32), mux(normal.infinity, infinity, mux(normal.zero, zero, finite))),
     );
+
+    // Invariants: every NaN is the canonical one; products are exact (22 significant bits, so the
+    // two lowest FP32 fraction bits are 0) and never subnormal.
+    const exponent = io.p.bits(30, 23);
+    const fraction = io.p.bits(22, 0);
+    const isNaN = exponent.eq(0xff).and(fraction.ne(0));
+    m.assert(isNaN.not().or(io.p.eq(CANONICAL_NAN)), 'a NaN product is the canonical NaN');
+    m.assert(
+      exponent.eq(0xff).or(io.p.bits(1, 0).eq(0)),
+      'a finite product is exact: its two lowest fraction bits are 0',
+    );
+    m.assert(exponent.ne(0).or(fraction.eq(0)), 'a product is never subnormal');
   },
 });

@@ -134,5 +134,9 @@ export const Fp32Adder = defineModule({
     io.s.set(
       mux(normal.nan, nan, mux(normal.infinity, infinity, mux(normal.zero, zero, mux(overflow, overflowed, finite)))),
     );
+
+    // Invariant: every NaN sum is the canonical NaN (docs/spec.md §2).
+    const sumIsNaN = io.s.bits(30, 23).eq(0xff).and(io.s.bits(22, 0).ne(0));
+    m.assert(sumIsNaN.not().or(io.s.eq(CANONICAL_NAN)), 'a NaN sum is the canonical NaN');
   },
 });

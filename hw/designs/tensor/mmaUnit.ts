@@ -163,5 +163,20 @@ export const MmaUnit = defineModule({
     const latency = tensorLaneLatency(params.pipelined);
     io.dValid.set(delayed(m, 'dValid', lastChunkOfOutput, latency));
     io.dSlot.set(delayed(m, 'dSlot', slot, latency));
+
+    // The MMA handshake (docs/verification.md): busy for the 16 datapath cycles after start, last
+    // in the 16th, and D valid `latency` cycles after each output's last chunk, never otherwise.
+    m.assert(decoder.last.not().or(decoder.valid), 'last only in a busy cycle');
+    m.assert(m.past(io.start).not().or(decoder.valid.and(decoder.first)), 'busy, first chunk, the cycle after start');
+    m.assert(
+      m.past(decoder.last.and(io.start.not())).not().or(decoder.valid.not()),
+      'not busy after last unless restarted',
+    );
+    m.assert(io.dValid.not().or(m.past(decoder.valid, latency)), 'D valid only latency cycles after a busy cycle');
+    m.assert(
+      m.past(decoder.last.and(coruscant), latency).not().or(io.dValid),
+      'coruscant: D valid latency cycles after last',
+    );
+    m.cover(io.dValid.and(coruscant), 'coruscant_write_back');
   },
 });

@@ -137,7 +137,7 @@ describe('m.assert in the DSL and IR', () => {
       },
     });
     const text = printDesign(elaborate(Guarded));
-    expect(text).toContain('register past0_1: 1 <= valid');
+    expect(text).toContain('register past0_1: 1 <= valid reset=0x0');
     expect(text).toMatch(/cell \d+ _n\d+: 4 = add a, _n\d+/);
     expect(text).toMatch(/assert _n\d+ "a is not all ones when valid" reads a\n/);
     expect(text).toMatch(/cover _n\d+ "valid_rises" reads valid, past0_1\n/);
