@@ -113,7 +113,8 @@ export function decodeTable(results: readonly DecodeResult[]): string {
     const s = of('stc', n)?.tokensPerSecond ?? NaN;
     const gain = (x: number): string =>
       Number.isFinite(x / d) ? `${x / d >= 1 ? '+' : ''}${((x / d - 1) * 100).toFixed(0)} %` : '–';
-    rows.push(`| ${n} | ${d.toFixed(0)} | ${c.toFixed(0)} | ${s.toFixed(0)} | ${gain(c)} | ${gain(s)} |`);
+    const rate = (x: number): string => (Number.isFinite(x) ? x.toFixed(0) : '–');
+    rows.push(`| ${n} | ${rate(d)} | ${rate(c)} | ${rate(s)} | ${gain(c)} | ${gain(s)} |`);
   }
   return `${rows.join('\n')}\n`;
 }
