@@ -91,10 +91,13 @@ export function classPairBins<Case>(
 /** Whether a class pair has a normal operand (such pairs are common in every generator). */
 const isNormalPair = (bin: string): boolean => bin.split('×').includes('normal');
 
-/** An FP32 adder's normalization left shift: how many leading bits the sum cancelled (0, 1, 2–3, …, 16–26). */
+/**
+ * An FP32 adder's normalization left shift: how many leading bits of its 27-bit working sum
+ * cancelled (0, 1, 2–3, …, 16–26), and 27 when the sum is exactly zero (a − a).
+ */
 export const cancellationBins = (adder: string, why?: Readonly<Record<string, string>>): SignalBins => ({
   name: `cancellation depth (${adder === '' ? 'adder' : adder})`,
   signal: adder === '' ? 'normalizeShift' : `${adder}.normalizeShift`,
-  bins: log2Bins(26),
+  bins: [...log2Bins(26), { name: 'zero sum (27)', min: 27, max: 27 }],
   ...(why ? { why } : {}),
 });

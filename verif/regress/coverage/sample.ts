@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { IrDesign } from '../../../hw/ir/ir.ts';
 import { buildManifest } from '../../../hw/verilog/manifest.ts';
 import { Simulator, compileDesign } from '../../../hw/sim/simulator.ts';
-import type { Engine, PortValues } from '../../../engines/engine.ts';
+import type { CycleRun, Engine, PortValues } from '../../../engines/engine.ts';
 import { readVcdFile } from '../../../waves/vcdReader.ts';
 import { bitsToBigInt } from '../../../waves/vcdValues.ts';
 
@@ -16,8 +16,7 @@ export interface NamedSignal {
 }
 
 /** One stream as coverage sees it: the outputs, and per signal its value in each cycle (undefined: unknown or unobserved). */
-export interface StreamSample {
-  readonly outputs: PortValues[];
+export interface StreamSample extends CycleRun {
   /** `values[s][t]`: signal s of `signals` before the edge of cycle t. */
   readonly values: readonly (readonly (bigint | undefined)[])[];
   /** Signals of `signals` the engine did not show (absent from its trace). */
@@ -28,18 +27,18 @@ export interface StreamSample {
 
 const signalCache = new WeakMap<IrDesign, NamedSignal[]>();
 
-/** The design's ports, registers and named wires at every place in the hierarchy (the Verilog manifest's source map). */
+/**
+ * The design's ports, registers and named wires at every place in the hierarchy (the Verilog
+ * manifest's source map), less the clock inputs: sampled before the edge, a clock is always 0.
+ */
 export function namedSignals(design: IrDesign): NamedSignal[] {
   const known = signalCache.get(design);
   if (known) return known;
-  const signals = buildManifest(design).sourceMap.map(({ path, width, vcd }) => ({ path, width, vcd }));
+  const signals = buildManifest(design)
+    .sourceMap.filter(({ path, kind }) => !(kind === 'input' && path.endsWith('.clk')))
+    .map(({ path, width, vcd }) => ({ path, width, vcd }));
   signalCache.set(design, signals);
   return signals;
-}
-
-/** The check results of a simulator that evaluates the design's `m.assert`/`m.cover` (absent on older simulators). */
-interface WithCovers {
-  readonly checkResults?: { readonly covers: Readonly<Record<string, number>> };
 }
 
 /**
@@ -59,6 +58,8 @@ function sampleOnTs(design: IrDesign, streams: readonly (readonly PortValues[])[
   const outputNames = [...compiled.flat.outputs.keys()];
   return streams.map((inputs) => {
     const simulator = new Simulator(compiled);
+    // As TsEngine.runMany: a failing assertion ends the case with CheckFailedError.
+    simulator.checkMode = 'stop';
     const values = signals.map(() => [] as (bigint | undefined)[]);
     const outputs: PortValues[] = [];
     for (const cycle of inputs) {
@@ -69,8 +70,14 @@ function sampleOnTs(design: IrDesign, streams: readonly (readonly PortValues[])[
       nets.forEach((net, index) => values[index]!.push(net === undefined ? undefined : simulator.readNet(net)));
       simulator.step();
     }
-    const covers = (simulator as WithCovers).checkResults?.covers;
-    return { outputs, values, unobserved, ...(covers ? { covers } : {}) };
+    const checks = simulator.checkResults;
+    return {
+      outputs,
+      values,
+      unobserved,
+      covers: checks.covers,
+      ...((compiled.flat.checks?.length ?? 0) > 0 ? { checks } : {}),
+    };
   });
 }
 
@@ -117,7 +124,7 @@ async function sampleOnExternal(
         }
         return perCycle;
       });
-      samples.push({ outputs: run.outputs, values, unobserved });
+      samples.push({ ...run, values, unobserved });
     }
     return samples;
   } finally {
