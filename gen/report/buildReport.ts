@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
 import { ToolError } from '../../common/errors.ts';
 import { createStagingFolder, swapFolderIn } from '../../common/folderSwap.ts';
+import { sweepWorkspaces } from '../../tools/runTool.ts';
 import { findingsHtml } from './findings.ts';
 import { reportPage, type PageSection } from './page.ts';
 import { REPORT_SECTIONS } from './sections/index.ts';
@@ -73,7 +74,10 @@ export async function buildReport(options: ReportOptions): Promise<ReportSummary
   const started = performance.now();
   const target = resolve(options.out);
   const staging = createStagingFolder(target, options.out);
-  const scratch = mkdtempSync(join(tmpdir(), 'gen-report-'));
+  // Named like the tool workspaces (gen-<prefix>-<pid>-…), so one a killed run leaves behind is
+  // removed by the next run's sweep instead of staying in the temp folder.
+  sweepWorkspaces();
+  const scratch = mkdtempSync(join(tmpdir(), `gen-report-${process.pid}-`));
   try {
     const context: SectionContext = { quick: options.quick, scratch, out: options.out };
     const sections = options.sections ?? REPORT_SECTIONS;
