@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statfsSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, rmSync, statfsSync } from 'node:fs';
+import { moveIntoPlace } from '../common/atomicWrite.ts';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ToolError, UserError } from '../common/errors.ts';
@@ -116,7 +117,8 @@ export abstract class ExternalEngine<Build> implements Engine {
       const results = parseResults(this.name, ports, executed.results, cycles);
       // A simulator that could not write its whole trace (a full disk) may still exit 0.
       checkTraceComplete(this.name, temporary, vcd, ports.clocked || this.name === 'icarus' ? 10 * cycles[0]! : 0);
-      renameSync(temporary, vcd);
+      // As writeFileAtomic: a symlink's target is replaced, a FIFO or device written through.
+      moveIntoPlace(temporary, vcd);
       return checked(executed, results);
     } finally {
       rmSync(temporary, { force: true });

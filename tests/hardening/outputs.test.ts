@@ -122,6 +122,28 @@ describe('special files and symlinks as outputs', () => {
     60_000,
   );
 
+  it.skipIf(!isRoot || spawnSync('iverilog', ['-V']).status === null)(
+    "the Icarus engine's --vcd follows the same rules: a device written through, a symlink's target replaced",
+    async () => {
+      const dir = join(scratch, 'icarus');
+      mkdirSync(dir);
+      expect(spawnSync('mknod', [join(dir, 'null'), 'c', '1', '3']).status).toBe(0);
+      writeFileSync(join(dir, 'real.vcd'), 'old\n');
+      symlinkSync('real.vcd', join(dir, 'link.vcd'));
+      writeFileSync(join(dir, 'v.jsonl'), COUNTER_VECTORS);
+      const sim = (vcd: string) =>
+        runGen(['sim', '--engine', 'icarus', '--top', 'Counter', '--vectors', join(dir, 'v.jsonl'), '--vcd', vcd]);
+      const [device, link] = [await sim(join(dir, 'null')), await sim(join(dir, 'link.vcd'))];
+      expect(device.exitCode, device.stderr).toBe(0);
+      expect(link.exitCode, link.stderr).toBe(0);
+      expect(lstatSync(join(dir, 'null')).isCharacterDevice()).toBe(true);
+      expect(lstatSync(join(dir, 'link.vcd')).isSymbolicLink()).toBe(true);
+      expect(readFileSync(join(dir, 'real.vcd'), 'utf8')).toMatch(/\$enddefinitions/);
+      expect(readdirSync(dir).sort()).toEqual(['link.vcd', 'null', 'real.vcd', 'v.jsonl']);
+    },
+    120_000,
+  );
+
   it('a folder named as a file output is refused in one line, untouched', () => {
     const dir = join(scratch, 'folder-out');
     mkdirSync(join(dir, 'keep'), { recursive: true });
