@@ -52,6 +52,9 @@ function yosysScript(files: readonly string[], top: string): string {
     `read_verilog -formal -DSYNTHESIS ${files.join(' ')}`,
     `prep -flatten -top ${top}`,
     'chformal -cover -remove',
+    // Only the properties are outputs: what feeds nothing but the top's ports goes before mapping.
+    'delete -output o:*',
+    'opt_clean',
     'memory_map',
     'opt -fast',
     'setundef -zero -init',
@@ -60,7 +63,6 @@ function yosysScript(files: readonly string[], top: string): string {
     'techmap',
     'opt -fast',
     'dffunmap',
-    'delete -output o:*',
     'opt_clean',
     // Undefined bits Yosys itself leaves (the design's Verilog has none): 0, as 2-state engines read them.
     'setundef -zero',
@@ -99,10 +101,18 @@ export async function decideModel(design: IrDesign, engines: readonly AbcEngine[
     for (const engine of engines) {
       const command =
         engine.kind === 'pdr' ? `pdr -T ${engine.seconds}` : `bmc3 -F ${engine.depth + 1} -T ${engine.seconds}`;
-      const { stdout } = await runTool('yosys-abc', ['-c', `read model.aig; fold; ${command}; write_cex -n cex.txt`], {
-        cwd: dir,
-        timeout: (slowest + 120) * 1000,
-      });
+      let stdout: string;
+      try {
+        ({ stdout } = await runTool('yosys-abc', ['-c', `read model.aig; fold; ${command}; write_cex -n cex.txt`], {
+          cwd: dir,
+          timeout: (slowest + 60) * 1000,
+        }));
+      } catch (error) {
+        // ABC does not always keep to -T on large models: a run past it is an engine out of time.
+        if (!(error instanceof ToolError) || !/timed out/.test(error.message)) throw error;
+        last = { kind: 'undecided', why: `${engine.kind} did not finish in ${engine.seconds + 60} s` };
+        continue;
+      }
       if (/was asserted in frame/.test(stdout)) {
         const cex = readOutputs(dir, ['cex.txt'])['cex.txt'];
         if (!cex) throw new ToolError('yosys-abc', 'reported a failure but wrote no counterexample');

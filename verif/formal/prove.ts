@@ -15,6 +15,8 @@ export interface ProveOptions {
   readonly seconds: number;
   /** Folder for counterexamples and cover traces (`<name>.jsonl` + `<name>.vcd`). */
   readonly out: string;
+  /** Skip PDR and only search to `depth` (for tops too large for an unbounded proof in the time). */
+  readonly boundedOnly?: boolean;
 }
 
 /**
@@ -87,7 +89,7 @@ const elapsed = (start: number): number => Math.round((performance.now() - start
 export async function proveDesign(design: IrDesign, options: ProveOptions): Promise<PropertyResult[]> {
   const checks = checksOf(design);
   const engines: AbcEngine[] = [
-    { kind: 'pdr', seconds: options.seconds },
+    ...(options.boundedOnly ? [] : [{ kind: 'pdr', seconds: options.seconds } as const]),
     { kind: 'bmc', depth: options.depth, seconds: options.seconds },
   ];
   const results = new Map<string, PropertyResult>();

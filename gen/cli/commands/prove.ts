@@ -13,6 +13,7 @@ interface ProveArguments extends DesignArguments {
   depth: number;
   seconds: number;
   out?: string;
+  bounded: boolean;
 }
 
 /** One result as a line of the table `gen prove` prints. */
@@ -52,6 +53,11 @@ export const proveCommand: CommandModule<object, ProveArguments> = {
         describe: 'cycles of the bounded check (BMC) when PDR neither proves nor refutes in its time',
       })
       .option('seconds', { type: 'number', default: 60, describe: 'time limit of each ABC engine run, s' })
+      .option('bounded', {
+        type: 'boolean',
+        default: false,
+        describe: 'skip the unbounded proof (PDR): only BMC to --depth, for tops too large for PDR',
+      })
       .option('out', {
         type: 'string',
         describe: 'folder for counterexamples and cover traces (default out/prove/<top>)',
@@ -66,8 +72,15 @@ export const proveCommand: CommandModule<object, ProveArguments> = {
       throw new UserError(`${args.top} has no assertions or cover points (m.assert, m.assume, m.cover)`);
     const out = args.out ?? `out/prove/${design.top}`;
     const started = performance.now();
-    const results = await proveDesign(design, { depth: args.depth, seconds: args.seconds, out });
-    console.log(`gen prove: ${design.top}, PDR for every cycle, else BMC to ${args.depth} cycles (Yosys + ABC)`);
+    const results = await proveDesign(design, {
+      depth: args.depth,
+      seconds: args.seconds,
+      out,
+      boundedOnly: args.bounded,
+    });
+    console.log(
+      `gen prove: ${design.top}, ${args.bounded ? '' : 'PDR for every cycle, else '}BMC to ${args.depth} cycles (Yosys + ABC)`,
+    );
     const replay = [
       'gen sim',
       ...(args.design ?? []).map((file) => `--design ${file}`),

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineModule, input, output, WidthMismatchError, type ModuleDefinition } from '../../../hw/core/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { printDesign } from '../../../hw/ir/print.ts';
-import { CheckFailedError, type CheckFailure } from '../../../hw/ir/checks.ts';
+import { CheckFailedError } from '../../../hw/ir/checks.ts';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';
 import { createEngine } from '../../../engines/index.ts';
 import type { EngineName, PortValues } from '../../../engines/engine.ts';
