@@ -31,6 +31,8 @@ export interface WaveWindow {
   toCycle?: number;
   /** How cycles are cut; the `clk`/`clock` nearest the top when absent. */
   cycles?: CycleSpec;
+  /** Per signal (dotted full name): names of its values by decimal code (enum states), drawn instead of hex. */
+  valueNames?: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }
 
 /** Pictures beyond these sizes are unreadable and slow to render; ask for a narrower window instead. */
@@ -42,7 +44,12 @@ const DEFAULT_CYCLES = 32;
  * One lane for per-cycle samples: 1-bit values as 0/1/x/z, wider ones as `=` slots labelled in
  * hex (x when any bit is unknown, z when all float), '.' where a value repeats.
  */
-export function waveLane(name: string, signal: VcdSignal, samples: readonly string[]): WaveLane {
+export function waveLane(
+  name: string,
+  signal: VcdSignal,
+  samples: readonly string[],
+  valueNames?: Readonly<Record<string, string>>,
+): WaveLane {
   let wave = '';
   const data: string[] = [];
   let previous: string | undefined;
@@ -52,7 +59,14 @@ export function waveLane(name: string, signal: VcdSignal, samples: readonly stri
       continue;
     }
     previous = sample;
-    if (signal.kind !== 'bits') {
+    const named =
+      valueNames && signal.kind === 'bits' && /^[01]+$/.test(sample)
+        ? valueNames[String(BigInt(`0b${sample}`))]
+        : undefined;
+    if (named !== undefined) {
+      wave += '=';
+      data.push(named);
+    } else if (signal.kind !== 'bits') {
       wave += '=';
       data.push(sample);
     } else if (signal.width === 1) {
@@ -127,7 +141,7 @@ export function traceToWaveDrom(trace: VcdTrace, window: WaveWindow = {}): WaveD
     lane:
       signal.id === clockId
         ? clockLane(signal.name, to - from + 1)
-        : waveLane(signal.name, signal, values.get(signal) as string[]),
+        : waveLane(signal.name, signal, values.get(signal) as string[], window.valueNames?.get(signal.fullName)),
   }));
   const clockName = 'clock' in spec ? spec.clock : `period ${spec.period}`;
   const lanes = entries.map((entry) => entry.lane);

@@ -114,6 +114,17 @@ export interface IrModule {
   readonly clocked: boolean;
   /** Assertions, assumptions and cover points in statement order (absent: none). */
   readonly checks?: readonly IrCheck[];
+  /** Enum types of this module's signals (hw/core/enum.ts), for Verilog localparams and wave labels (absent: none). */
+  readonly enums?: readonly IrEnum[];
+}
+
+/** An enum type and the named signals of one module that hold it. */
+export interface IrEnum {
+  readonly name: string;
+  readonly width: number;
+  readonly values: readonly { readonly name: string; readonly code: bigint }[];
+  /** Names of the nets (wires, registers) of this type. */
+  readonly signals: readonly string[];
 }
 
 /** A whole elaborated design: modules ordered children first, the top last. */

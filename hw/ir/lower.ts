@@ -3,11 +3,13 @@ import { Value } from '../core/value.ts';
 import { Signal, type SignalKind } from '../core/signal.ts';
 import { Memory, type ModuleBuilder, type Statement } from '../core/module.ts';
 import { UndrivenSignalError } from '../core/errors.ts';
+import { enumSignalsOf, type HdlEnum } from '../core/enum.ts';
 import {
   CLOCK_PORT,
   RESET_PORT,
   type IrCell,
   type IrCheck,
+  type IrEnum,
   type IrInstance,
   type IrMemory,
   type IrMemoryWritePort,
@@ -432,6 +434,23 @@ class ModuleLowering {
       clocked: this.clocked,
       ...(this.checks.length === 0 ? {} : { checks: this.checks }),
       ...(input.description === undefined ? {} : { description: input.description }),
+      ...this.lowerEnums(),
+    };
+  }
+
+  /** Rule: enum-typed signals keep their type's value names, grouped by type (declaration order). */
+  private lowerEnums(): { enums?: IrEnum[] } {
+    const byType = new Map<HdlEnum, string[]>();
+    for (const { signal, type } of enumSignalsOf(this.builder))
+      byType.set(type, [...(byType.get(type) ?? []), signal.name]);
+    if (byType.size === 0) return {};
+    return {
+      enums: [...byType].map(([type, signals]) => ({
+        name: type.name,
+        width: type.width,
+        values: type.names.map((name) => ({ name, code: type.codes[name]! })),
+        signals,
+      })),
     };
   }
 }

@@ -247,12 +247,33 @@ function headerLines(module: IrModule): string[] {
   ];
 }
 
+/**
+ * A `localparam` per value of each enum type the module's signals hold (`Phase_idle`), so the
+ * values keep their names in the Verilog; waived for UNUSEDPARAM, as expressions carry the codes.
+ */
+function enumLines(module: IrModule): string[] {
+  const taken = new Set(module.nets.map((net) => net.name));
+  const lines: string[] = [];
+  for (const type of module.enums ?? []) {
+    const signals = type.signals.filter((name) => taken.has(name));
+    if (signals.length === 0) continue;
+    lines.push(`${INDENT}// enum ${type.name}: ${signals.join(', ')}`);
+    for (const value of type.values) {
+      const name = `${type.name}_${value.name}`;
+      if (taken.has(name)) continue;
+      lines.push(`${INDENT}localparam ${range(type.width)}${verilogIdentifier(name)} = ${type.width}'d${value.code};`);
+    }
+  }
+  return lines.length === 0 ? [] : waived(lines, ['UNUSEDPARAM']);
+}
+
 /** One module as readable Verilog-2005 text (one file, named after the module). */
 export function emitModule(module: IrModule): string {
   const usage = analyzeUsage(module);
   const { whole, assigns } = renderExpressions(module, usage);
   const materialized = new Set(assigns.map(({ cell }) => cell.output));
   const sections = [
+    enumLines(module),
     declarationLines(module, usage, materialized),
     assigns.map(
       ({ cell, text }) =>

@@ -35,6 +35,8 @@ export interface SourceMapEntry {
   readonly width: number;
   readonly kind: Exclude<NetKind, 'node'>;
   readonly source: string;
+  /** For an enum-typed signal: its type and the name of each code (decimal), for wave labels. */
+  readonly enum?: { readonly type: string; readonly values: Readonly<Record<string, string>> };
 }
 
 export interface VerilogManifest {
@@ -64,9 +66,18 @@ export function buildManifest(design: IrDesign): VerilogManifest {
   while (work.length > 0) {
     const { module: name, path, vcd } = work.shift()!;
     const module = moduleByName(design, name);
+    const enumOf = new Map(
+      (module.enums ?? []).flatMap((type) =>
+        type.signals.map((signal) => [
+          signal,
+          { type: type.name, values: Object.fromEntries(type.values.map((value) => [String(value.code), value.name])) },
+        ]),
+      ),
+    );
     for (const net of module.nets) {
       if (net.kind === 'node') continue;
       const verilog = verilogIdentifier(net.name);
+      const type = enumOf.get(net.name);
       sourceMap.push({
         path: `${path}.${net.name}`,
         module: name,
@@ -75,6 +86,7 @@ export function buildManifest(design: IrDesign): VerilogManifest {
         width: net.width,
         kind: net.kind,
         source: sourceText(net.location),
+        ...(type === undefined ? {} : { enum: type }),
       });
     }
     const children = module.instances.map((instance) => ({

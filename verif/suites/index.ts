@@ -4,6 +4,7 @@ import { fpSuites } from './fp.ts';
 import { mmaSuites } from './mma.ts';
 import { fuzzSuites } from './fuzz.ts';
 import { streamSuites } from './streams.ts';
+import { fsmSuites } from './fsmExamples.ts';
 
 /**
  * Every regression suite of the framework's own blocks, bottom up. A new block adds its suites
@@ -17,4 +18,5 @@ export const REGRESS_SUITES: readonly RegressSuite[] = [
   ...mmaSuites,
   ...fuzzSuites,
   ...streamSuites,
+  ...fsmSuites,
 ];

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { parseParams } from '../../project/project.ts';
 import { topOf, withDesigns, type DesignArguments } from '../project.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
-import { topModule, CLOCK_PORT } from '../../../hw/ir/ir.ts';
+import { topModule, CLOCK_PORT, type IrDesign } from '../../../hw/ir/ir.ts';
 import { readVectors, formatVectorValue, type VectorLine } from '../../../engines/vectors.ts';
 import { createEngine, ENGINE_NAMES, engineHelp } from '../../../engines/index.ts';
 import type { CycleRun, EngineName } from '../../../engines/engine.ts';
@@ -32,7 +32,7 @@ interface SimArguments extends SimulationArguments {
 export async function simulateTop(
   args: SimulationArguments,
   vcd: string | undefined,
-): Promise<{ run: CycleRun; vectors: VectorLine[] }> {
+): Promise<{ run: CycleRun; vectors: VectorLine[]; design: IrDesign }> {
   const { project, top } = await topOf(args, args.top);
   const design = elaborate(top.definition, parseParams(top, args.param));
   const module = topModule(design);
@@ -49,7 +49,7 @@ export async function simulateTop(
     vectors.map((vector) => vector.inputs),
     vcd === undefined ? {} : { vcd: resolve(vcd) },
   );
-  return { run, vectors };
+  return { run, vectors, design };
 }
 
 /** `gen sim`: runs a vector file through a top on one engine; checks `expect` entries if present. */

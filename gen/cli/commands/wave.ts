@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
@@ -6,6 +6,7 @@ import { ENGINE_NAMES } from '../../../engines/index.ts';
 import type { EngineName } from '../../../engines/engine.ts';
 import type { DesignArguments } from '../project.ts';
 import { simulateTop } from './sim.ts';
+import { buildManifest, type VerilogManifest } from '../../../hw/verilog/manifest.ts';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
 import {
@@ -34,6 +35,7 @@ interface ShowArgs extends DesignArguments {
   svg?: string;
   png?: string;
   json?: string;
+  manifest?: string;
 }
 
 interface DiffArgs {
@@ -110,6 +112,10 @@ const show: CommandModule<object, ShowArgs> = {
       .option('svg', { type: 'string', describe: 'write the picture as SVG here' })
       .option('png', { type: 'string', describe: 'write the picture as PNG here' })
       .option('json', { type: 'string', describe: 'write the WaveDrom JSON source here' })
+      .option('manifest', {
+        type: 'string',
+        describe: 'with --vcd: the manifest.json of gen verilog, to label enum signals (FSM states) by name',
+      })
       .check((argv) => {
         if (argv.svg === undefined && argv.png === undefined && argv.json === undefined)
           throw new UserError('name an output: --svg, --png or --json');
@@ -121,21 +127,51 @@ const show: CommandModule<object, ShowArgs> = {
   handler: async (argv) => {
     let vcd = argv.vcd;
     let scratch: string | undefined;
+    let valueNames = argv.manifest === undefined ? undefined : enumValueNames(readManifest(argv.manifest));
     if (argv.top !== undefined) {
       scratch = mkdtempSync(join(tmpdir(), 'gen-wave-'));
       vcd = join(scratch, 'run.vcd');
-      await simulateTop({ ...argv, top: argv.top, vectors: argv.vectors! }, vcd);
+      const { design } = await simulateTop({ ...argv, top: argv.top, vectors: argv.vectors! }, vcd);
+      valueNames = enumValueNames(buildManifest(design));
     }
     try {
-      drawWindow({ ...argv, vcd: vcd! });
+      drawWindow({ ...argv, vcd: vcd! }, valueNames);
     } finally {
       if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
     }
   },
 };
 
+/** A manifest.json written by gen verilog (only its source map is read). */
+function readManifest(path: string): Pick<VerilogManifest, 'sourceMap'> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UserError(`${path}: cannot read the manifest (${(error as Error).message})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || !Array.isArray((parsed as VerilogManifest).sourceMap))
+    throw new UserError(`${path}: not a gen verilog manifest (no sourceMap)`);
+  return parsed as VerilogManifest;
+}
+
+/** Enum-typed signals of a source map by VCD name: the names of their codes (FSM states). */
+function enumValueNames(manifest: Pick<VerilogManifest, 'sourceMap'>): Map<string, Readonly<Record<string, string>>> {
+  return new Map(
+    // Verilator and Icarus put the design under `TOP.`; the in-process engine's VCD starts at the top.
+    manifest.sourceMap.flatMap((entry) =>
+      entry.enum === undefined
+        ? []
+        : [entry.vcd, entry.vcd.replace(/^TOP\./, '')].map((name) => [name, entry.enum!.values] as const),
+    ),
+  );
+}
+
 /** Draws the asked window of a VCD file. */
-function drawWindow(argv: ShowArgs & { vcd: string }): void {
+function drawWindow(
+  argv: ShowArgs & { vcd: string },
+  valueNames?: ReadonlyMap<string, Readonly<Record<string, string>>>,
+): void {
   const spec = cycleSpec(argv.clock, argv.period);
   const patterns = argv.signals?.map(globToRegExp);
   const keep = (signal: VcdSignal) =>
@@ -149,6 +185,7 @@ function drawWindow(argv: ShowArgs & { vcd: string }): void {
     ...(argv.from !== undefined ? { fromCycle: argv.from } : {}),
     ...(argv.to !== undefined ? { toCycle: argv.to } : {}),
     ...(spec ? { cycles: spec } : {}),
+    ...(valueNames === undefined ? {} : { valueNames }),
   });
   writePicture(source, argv);
 }
