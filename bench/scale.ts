@@ -9,7 +9,7 @@
  * design's garbage does not slow the next.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -38,19 +38,29 @@ const DESIGNS: Readonly<Record<string, { label: string; build: (size: number) =>
 
 const SIZES: Readonly<Record<string, readonly number[]>> = values.quick
   ? { chain: [1_000], instances: [100], wide: [4096] }
-  : { chain: [1_000, 10_000, 100_000], instances: [100, 1_000, 10_000], wide: [64, 4096, 65_536] };
+  : { chain: [1_000, 10_000, 100_000, 1_000_000], instances: [100, 1_000, 10_000], wide: [64, 4096, 65_536] };
 
 const seconds = (since: number): number => (performance.now() - since) / 1000;
 
 /** One (design, size) measurement: prints the phase times as JSON. */
 function measureDesign(kind: string, size: number): void {
   const design = DESIGNS[kind]!;
+  const cpu = (since: NodeJS.CpuUsage): number => {
+    const used = process.cpuUsage(since);
+    return (used.user + used.system) / 1e6;
+  };
   let started = performance.now();
+  let cpuStarted = process.cpuUsage();
   const ir = design.build(size);
   const elaborateSeconds = seconds(started);
+  const elaborateCpuSeconds = cpu(cpuStarted);
   started = performance.now();
+  cpuStarted = process.cpuUsage();
   const compiled = compileDesign(ir);
   const compileSeconds = seconds(started);
+  const compileCpuSeconds = cpu(cpuStarted);
+  // The process's peak so far: what elaboration and code generation needed, before emission and simulation.
+  const compilePeakMegabytes = process.resourceUsage().maxRSS / 1024;
   started = performance.now();
   const files = emitVerilog(ir);
   const verilogSeconds = seconds(started);
@@ -63,7 +73,7 @@ function measureDesign(kind: string, size: number): void {
   }
   const simulateSeconds = seconds(started);
   process.stdout.write(
-    `${JSON.stringify({ elaborateSeconds, compileSeconds, verilogSeconds, verilogBytes, simulateSeconds })}\n`,
+    `${JSON.stringify({ elaborateSeconds, compileSeconds, elaborateCpuSeconds, compileCpuSeconds, compilePeakMegabytes, verilogSeconds, verilogBytes, simulateSeconds })}\n`,
   );
 }
 
@@ -88,29 +98,39 @@ async function measureLongRun(): Promise<void> {
 }
 
 const self = fileURLToPath(import.meta.url);
-const child = (args: readonly string[]) => measureProcess(process.execPath, ['--import', 'tsx', self, ...args]);
+/**
+ * V8's old-space limit of every row's process. Uncapped, V8 grows the heap towards its default
+ * limit (GBs here) before collecting, so peak RSS would measure the collector's slack; under this
+ * cap a row that completes fits in about 2 GB.
+ */
+const HEAP_CAP_MB = 1800;
+const child = (args: readonly string[]) =>
+  measureProcess(process.execPath, [`--max-old-space-size=${HEAP_CAP_MB}`, '--import', 'tsx', self, ...args]);
 
 async function main(): Promise<void> {
   if (values.child === 'long') return measureLongRun();
   if (values.child !== undefined) return measureDesign(values.child, Number(values.size));
 
   console.log(
-    `Design size vs. time (s) per phase; ${SIM_CYCLES} simulated cycles per row; each row its own process (Node ${process.version}).`,
+    `Design size vs. time (s) per phase; ${SIM_CYCLES} simulated cycles per row; each row its own process (Node ${process.version}, V8 heap capped at ${HEAP_CAP_MB} MB); load average (1 min) before each row.`,
   );
-  console.log('| design | size | elaborate | simulator codegen | Verilog emit | Verilog MB | simulate | peak MB |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    '| design | size | elaborate | simulator codegen | elaborate + codegen (CPU s) | peak MB to there | Verilog emit | Verilog MB | simulate | peak MB | load |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const [kind, sizes] of Object.entries(SIZES)) {
     for (const size of sizes) {
+      const load = loadavg()[0]!.toFixed(1);
       try {
         const run = await child(['--child', kind, '--size', String(size)]);
         const r = JSON.parse(run.stdout) as Record<string, number>;
         const f = (value: number | undefined): string => (value ?? NaN).toFixed(2);
         console.log(
-          `| ${DESIGNS[kind]!.label} | ${size.toLocaleString('en-US')} | ${f(r['elaborateSeconds'])} | ${f(r['compileSeconds'])} | ${f(r['verilogSeconds'])} | ${((r['verilogBytes'] ?? 0) / 1e6).toFixed(2)} | ${f(r['simulateSeconds'])} | ${run.peakMegabytes.toFixed(0)} |`,
+          `| ${DESIGNS[kind]!.label} | ${size.toLocaleString('en-US')} | ${f(r['elaborateSeconds'])} | ${f(r['compileSeconds'])} | ${f((r['elaborateSeconds'] ?? NaN) + (r['compileSeconds'] ?? NaN))} (${f((r['elaborateCpuSeconds'] ?? NaN) + (r['compileCpuSeconds'] ?? NaN))}) | ${(r['compilePeakMegabytes'] ?? NaN).toFixed(0)} | ${f(r['verilogSeconds'])} | ${((r['verilogBytes'] ?? 0) / 1e6).toFixed(2)} | ${f(r['simulateSeconds'])} | ${run.peakMegabytes.toFixed(0)} | ${load} |`,
         );
       } catch (error) {
         console.log(
-          `| ${DESIGNS[kind]!.label} | ${size.toLocaleString('en-US')} | failed: ${String((error as Error).message).split('\n')[0]} |||||`,
+          `| ${DESIGNS[kind]!.label} | ${size.toLocaleString('en-US')} | failed: ${String((error as Error).message).split('\n')[0]} |||||||| ${load} |`,
         );
       }
     }
