@@ -14,6 +14,7 @@ import type { SuiteSources } from './suiteSources.ts';
 import { findConfigFile, projectRoot } from '../../common/projectRoot.ts';
 import type { Params } from '../../hw/core/index.ts';
 import { CoverageCollector } from './coverage/collect.ts';
+import { sampleStreams } from './coverage/sample.ts';
 import type { SuiteCoverage } from './coverage/data.ts';
 
 /** How a regression runs. */
@@ -52,7 +53,7 @@ export interface RegressionOptions {
   readonly load?: readonly string[];
   /** Replay one case (and its fast-check path) instead of running the case space. */
   readonly replay?: { readonly caseIndex: number; readonly path?: string };
-  /** Collect coverage (toggles, cover points, the suites' bins; verif/regress/coverage/): cases then run in this process. */
+  /** Collect coverage (toggles, cover points, the suites' bins; verif/regress/coverage/), on the workers too. */
   readonly coverage?: boolean;
 }
 
@@ -94,12 +95,12 @@ async function runShare(
   tick: (count: number) => void,
   coverage?: CoverageCollector,
 ): Promise<CaseOutcome[]> {
-  // Coverage is gathered in this process (a farm splits a covered run with --shard instead).
-  if (options.jobs <= 1 || indices.length < 2 || coverage)
-    return runCases(suite, engine, options.seed, indices, tick, coverage);
+  if (options.jobs <= 1 || indices.length < 2) return runCases(suite, engine, options.seed, indices, tick, coverage);
   // Build (or find cached) the design before fanning out, so workers share one build.
   const first = drawCase(suite, caseSeed(options.seed, indices[0]!));
-  await engine.runMany(suite.design(first), [suite.vectors(first).stimulus]);
+  // With coverage the external engines run a traced build: warm that one.
+  if (coverage) await sampleStreams(engine, suite.design(first), [suite.vectors(first).stimulus]);
+  else await engine.runMany(suite.design(first), [suite.vectors(first).stimulus]);
   return runOnWorkers(
     {
       suite: suite.name,
@@ -107,10 +108,12 @@ async function runShare(
       seed: options.seed,
       sources: sourcesOf(options),
       roots: { project: projectRoot(), build: BUILD_ROOT },
+      ...(coverage ? { coverage: true } : {}),
     },
     indices,
     options.jobs,
     tick,
+    (part) => coverage?.absorb(part),
   );
 }
 
@@ -174,12 +177,6 @@ async function replayCase(
   return [{ index: caseIndex, seed, ...(mismatch ? { mismatch } : {}) }];
 }
 
-/** Why an engine's coverage has no cover hits although the design may have cover points. */
-const coversNote = (engine: EngineName): string | undefined =>
-  engine === 'ts'
-    ? undefined
-    : `cover points are counted on the ts engine only (${engine} runs the checks but reports no hit counts)`;
-
 /**
  * Runs every selected suite on every selected engine over this shard's cases, shrinks and saves
  * failures, and returns one SuiteRun per (suite, engine).
@@ -209,7 +206,7 @@ export async function runRegression(options: RegressionOptions): Promise<SuiteRu
           caseSeeds: outcomes.map((outcome) => outcome.seed),
           failures,
           milliseconds: performance.now() - start,
-          ...(coverage ? { coverage: coverage.result(coversNote(engineName)) } : {}),
+          ...(coverage ? { coverage: coverage.result() } : {}),
         });
       }
     }

@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { UserError } from '../../common/errors.ts';
 import { createEngine } from '../../engines/index.ts';
 import { runCases } from './runCases.ts';
+import { CoverageCollector } from './coverage/collect.ts';
 import { loadSuites } from './suiteSources.ts';
 import { setProjectRoot } from '../../common/projectRoot.ts';
 import { setBuildRoot } from '../../tools/buildCache.ts';
@@ -21,8 +22,16 @@ try {
   const suite = (await loadSuites(task.sources)).find((candidate) => candidate.name === task.suite);
   if (!suite) throw new Error(`worker: no suite ${task.suite}`);
   const engine = await createEngine(task.engine);
-  const outcomes = await runCases(suite, engine, task.seed, task.indices, (count) => post({ kind: 'progress', count }));
-  post({ kind: 'done', outcomes });
+  const coverage = task.coverage ? new CoverageCollector(suite, task.engine) : undefined;
+  const outcomes = await runCases(
+    suite,
+    engine,
+    task.seed,
+    task.indices,
+    (count) => post({ kind: 'progress', count }),
+    coverage,
+  );
+  post({ kind: 'done', outcomes, ...(coverage ? { coverage: coverage.result() } : {}) });
 } catch (error) {
   post({
     kind: 'error',

@@ -5,6 +5,7 @@ import { UserError } from '../../common/errors.ts';
 import type { EngineName } from '../../engines/engine.ts';
 import type { CaseOutcome } from './runCases.ts';
 import type { SuiteSources } from './suiteSources.ts';
+import type { SuiteCoverage } from './coverage/data.ts';
 
 /** What one worker runs. */
 export interface WorkerTask {
@@ -16,11 +17,13 @@ export interface WorkerTask {
   readonly sources: SuiteSources;
   /** The project root and build cache of the run (set by the config), so workers cite and cache alike. */
   readonly roots?: { readonly project: string; readonly build: string };
+  /** Collect coverage of the share and send it back with the outcomes. */
+  readonly coverage?: boolean;
 }
 
 export type WorkerMessage =
   | { readonly kind: 'progress'; readonly count: number }
-  | { readonly kind: 'done'; readonly outcomes: CaseOutcome[] }
+  | { readonly kind: 'done'; readonly outcomes: CaseOutcome[]; readonly coverage?: SuiteCoverage }
   | { readonly kind: 'error'; readonly message: string; readonly user: boolean };
 
 /**
@@ -35,7 +38,11 @@ function bootstrapCode(): string {
 }
 
 /** Runs one task on a new worker thread; resolves with its outcomes. */
-function runWorker(task: WorkerTask, onProgress: (count: number) => void): Promise<CaseOutcome[]> {
+function runWorker(
+  task: WorkerTask,
+  onProgress: (count: number) => void,
+  onCoverage: (part: SuiteCoverage) => void,
+): Promise<CaseOutcome[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(bootstrapCode(), { eval: true, workerData: task });
     let settled = false;
@@ -44,8 +51,10 @@ function runWorker(task: WorkerTask, onProgress: (count: number) => void): Promi
       else {
         settled = true;
         void worker.terminate();
-        if (message.kind === 'done') resolve(message.outcomes);
-        else reject(message.user ? new UserError(message.message) : new Error(message.message));
+        if (message.kind === 'done') {
+          if (message.coverage) onCoverage(message.coverage);
+          resolve(message.outcomes);
+        } else reject(message.user ? new UserError(message.message) : new Error(message.message));
       }
     });
     worker.on('error', (error) => {
@@ -107,11 +116,14 @@ export async function runOnWorkers(
   indices: readonly number[],
   jobs: number,
   onProgress: (count: number) => void,
+  onCoverage: (part: SuiteCoverage) => void = () => {},
 ): Promise<CaseOutcome[]> {
   const workers = Math.min(capJobs(jobs).jobs, indices.length);
   const shares = Array.from({ length: workers }, (_, worker) =>
     indices.filter((_, position) => position % workers === worker),
   );
-  const results = await Promise.all(shares.map((share) => runWorker({ ...task, indices: share }, onProgress)));
+  const results = await Promise.all(
+    shares.map((share) => runWorker({ ...task, indices: share }, onProgress, onCoverage)),
+  );
   return results.flat().sort((a, b) => a.index - b.index);
 }

@@ -102,7 +102,7 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
       .option('coverage', {
         type: 'string',
         describe:
-          "collect coverage (toggles of every named signal bit, m.cover points, the suites' goal bins) and write it here as JSON; cases then run in this process",
+          "collect coverage (toggles of every named signal bit, m.cover points, the suites' goal bins) and write it here as JSON",
       })
       .option('out', {
         type: 'string',
@@ -190,10 +190,6 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
       maxSavedFailures: wholeNumber('max-saved', args['max-saved'], 0),
     };
     if (capped.note !== undefined) process.stderr.write(`gen regress: ${capped.note}\n`);
-    if (args.coverage !== undefined && capped.jobs > 1)
-      process.stderr.write(
-        'gen regress: --coverage runs the cases in this process (--jobs is not used); split a covered run with --shard\n',
-      );
     process.stderr.write(`gen regress: seed ${seed} (replay the whole run: --seed ${seed})\n`);
     const results = await runRegression({
       ...checked,

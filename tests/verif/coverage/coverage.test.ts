@@ -171,6 +171,9 @@ describe('coverage', () => {
       ).map((run) => run.coverage!),
     });
     const whole = await file(1, 1);
+    // Worker threads collect their shares and the parts merge to the same coverage.
+    const onWorkers = await runRegression(regressionOptions({ suites, runs: 30, seed: 42, jobs: 2, coverage: true }));
+    expect(onWorkers.map((run) => run.coverage)).toEqual(whole.suites);
     const shards = await Promise.all([1, 2, 3].map((index) => file(index, 3)));
     const merged = mergeCoverageFiles(shards.map((shard, index) => ({ name: `shard ${index + 1}`, file: shard })));
     expect(merged.shards).toEqual(['1/3', '2/3', '3/3']);

@@ -1,7 +1,7 @@
 import type { IrDesign } from '../../../hw/ir/ir.ts';
 import type { EngineName, PortValues } from '../../../engines/engine.ts';
 import type { RegressSuite } from '../suite.ts';
-import { sortKeys, type BinCounts, type SuiteCoverage } from './data.ts';
+import { mergeSuiteCoverage, sortKeys, type BinCounts, type SuiteCoverage } from './data.ts';
 import { namedSignals, type StreamSample } from './sample.ts';
 import { goalName, inSignalBin, isSignalGoal, signalBinLabel, type BinGoal } from './spec.ts';
 
@@ -23,6 +23,12 @@ function signalIndex(design: IrDesign, signal: string): number {
   return index;
 }
 
+/** Why an engine's coverage has no cover hits although the design has cover points. */
+export const coversNoteOf = (engine: EngineName): string | undefined =>
+  engine === 'ts'
+    ? undefined
+    : `cover points are counted on the ts engine only (${engine} runs the checks but reports no hit counts)`;
+
 /**
  * Gathers the coverage of one suite on one engine, case by case: toggles of every named signal
  * between consecutive cycles of a case, the design's cover hits, and the suite's declared bins.
@@ -36,6 +42,8 @@ export class CoverageCollector {
   private readonly goals: readonly BinGoal[];
   private coversSeen = false;
   private coversDeclared = false;
+  /** What worker threads collected over their shares of the cases. */
+  private readonly parts: SuiteCoverage[] = [];
 
   constructor(
     private readonly suite: RegressSuite,
@@ -102,8 +110,17 @@ export class CoverageCollector {
     }
   }
 
-  /** The coverage so far, as coverage.json holds it. */
-  result(coversNote?: string): SuiteCoverage {
+  /** Takes in the coverage a worker thread collected over other cases of the same suite and engine. */
+  absorb(part: SuiteCoverage): void {
+    this.parts.push(part);
+  }
+
+  /** The coverage so far (with the parts absorbed), as coverage.json holds it. */
+  result(coversNote: string | undefined = coversNoteOf(this.engine)): SuiteCoverage {
+    return this.parts.reduce(mergeSuiteCoverage, this.own(coversNote));
+  }
+
+  private own(coversNote: string | undefined): SuiteCoverage {
     const hex = (value: bigint): string => `0x${value.toString(16)}`;
     const bins: Record<string, BinCounts> = {};
     for (const goal of this.goals) {
