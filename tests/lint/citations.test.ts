@@ -127,6 +127,18 @@ describe('Markdown', () => {
   });
 });
 
+describe('docs/spec.md §9', () => {
+  it('lists every gen command, and no other', () => {
+    const index = readFileSync(join(ROOT, 'gen/cli/commands/index.ts'), 'utf8');
+    const commands = [...index.matchAll(/^\s+name: '([a-z-]+)',$/gm)].map(([, name]) => name!);
+    const spec = readFileSync(join(ROOT, 'docs/spec.md'), 'utf8');
+    const section = spec.slice(spec.indexOf('## 9. CLI'));
+    const listed = [...section.matchAll(/^\| `gen ([a-z-]+)` \|/gm)].map(([, name]) => name!);
+    expect(commands.length).toBeGreaterThan(10);
+    expect(listed.sort()).toEqual(commands.sort());
+  });
+});
+
 describe('docs/architecture.md', () => {
   it('lists exactly the layers of .dependency-cruiser.cjs, each with what it may import', () => {
     const config = createRequire(import.meta.url)(join(ROOT, '.dependency-cruiser.cjs')) as {
