@@ -50,11 +50,16 @@ export function selectProperties(design: IrDesign, selection: PropertySelection)
 function yosysScript(files: readonly string[], top: string): string {
   return [
     `read_verilog -formal -DSYNTHESIS ${files.join(' ')}`,
-    `prep -flatten -top ${top}`,
+    `hierarchy -check -top ${top}`,
+    'proc',
+    'flatten',
     'chformal -cover -remove',
-    // Only the properties are outputs: what feeds nothing but the top's ports goes before mapping.
+    // Only the properties are outputs: what feeds nothing but the top's ports (MmaUnit's whole
+    // datapath, for its handshake) goes before any optimization or mapping.
     'delete -output o:*',
     'opt_clean',
+    'memory -nomap',
+    'opt -fast',
     'memory_map',
     'opt -fast',
     'setundef -zero -init',
