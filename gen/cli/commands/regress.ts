@@ -219,6 +219,8 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
     });
     process.stdout.write(`${summaryTable(results)}\n`);
     if (args.junit) writeJunit(resolve(args.junit), results, { seed, startedAt });
+    if (args.coverage !== undefined && args.case !== undefined)
+      process.stderr.write('gen regress: --coverage is not collected when one case is replayed\n');
     if (args.coverage !== undefined && args.case === undefined) {
       const coverage = {
         format: 'gen-coverage/1' as const,

@@ -143,6 +143,19 @@ describe('coverage', () => {
     BUILD_TIMEOUT_MS,
   );
 
+  it('a goal on a signal the design does not have is refused in one line naming the suite', async () => {
+    const wrong = defineSuite({
+      ...counterSuite,
+      name: 'WrongGoal',
+      coverage: { bins: [{ signal: 'nope', bins: [0] }] },
+    });
+    await expect(
+      runCases(wrong, await createEngine('ts'), 1, [0], () => {}, new CoverageCollector(wrong, 'ts')),
+    ).rejects.toThrow(
+      "suite WrongGoal: coverage goal on 'nope': no such signal in Counter_width_2 (it has reset, enable, count, value)",
+    );
+  });
+
   it('a bin no case hits is listed missed, with its reason, in the summary', async () => {
     const collector = new CoverageCollector(counterSuite, 'ts');
     await runCases(counterSuite, await createEngine('ts'), 1, [0], () => {}, collector);

@@ -1,3 +1,4 @@
+import { UserError } from '../../../common/errors.ts';
 import type { IrDesign } from '../../../hw/ir/ir.ts';
 import type { EngineName, PortValues } from '../../../engines/engine.ts';
 import type { RegressSuite } from '../suite.ts';
@@ -13,13 +14,16 @@ interface Toggle {
 }
 
 /** Finds a goal's signal among a design's named signals: the DSL path below the top. */
-function signalIndex(design: IrDesign, signal: string): number {
+function signalIndex(suite: string, design: IrDesign, signal: string): number {
   const paths = namedSignals(design).map((named) => named.path);
   const index = paths.indexOf(`${design.top}.${signal}`);
-  if (index < 0)
-    throw new Error(
-      `coverage goal: no signal '${signal}' in ${design.top} (named signals: ${paths.slice(0, 8).join(', ')}, …)`,
+  if (index < 0) {
+    const prefix = `${design.top}.`;
+    const names = paths.map((path) => path.slice(prefix.length));
+    throw new UserError(
+      `suite ${suite}: coverage goal on '${signal}': no such signal in ${design.top} (it has ${names.slice(0, 6).join(', ')}${names.length > 6 ? ', …' : ''})`,
     );
+  }
   return index;
 }
 
@@ -96,8 +100,9 @@ export class CoverageCollector {
         table[label] = (table[label] ?? 0) + 1;
       };
       if (isSignalGoal(goal)) {
-        const values = sample.values[signalIndex(design, goal.signal)]!;
-        const gate = goal.when === undefined ? undefined : sample.values[signalIndex(design, goal.when)]!;
+        const values = sample.values[signalIndex(this.suite.name, design, goal.signal)]!;
+        const gate =
+          goal.when === undefined ? undefined : sample.values[signalIndex(this.suite.name, design, goal.when)]!;
         values.forEach((value, cycle) => {
           if (value === undefined || (gate !== undefined && gate[cycle] !== 1n)) return;
           const bin = goal.bins.find((candidate) => inSignalBin(candidate, value));
