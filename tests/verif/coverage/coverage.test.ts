@@ -54,6 +54,7 @@ const Covered = defineModule({
     io.y.set(io.a);
     m.cover(io.a.eq(3), 'three');
     m.cover(io.a.eq(3).and(io.a.eq(0)), 'never');
+    m.assert(io.a.ne(2), 'a is never 2');
   },
 });
 const coveredSuite = defineSuite({
@@ -139,6 +140,23 @@ describe('coverage', () => {
           expect(other.caseIndices).toEqual(ts!.caseIndices);
         }
       }
+    },
+    BUILD_TIMEOUT_MS,
+  );
+
+  it.each(['ts', 'icarus'] as const)(
+    'a failing assertion is still a failing case when coverage is collected (%s)',
+    async (name) => {
+      const failing = defineSuite({
+        ...coveredSuite,
+        name: 'CoveredFailing',
+        vectors: () => ({ stimulus: [{ a: 3n }, { a: 2n }] as PortValues[], expected: [{ y: 3n }, { y: 2n }] }),
+      });
+      const collector = new CoverageCollector(failing, name);
+      const [outcome] = await runCases(failing, await createEngine(name), 1, [0], () => {}, collector);
+      expect(outcome!.mismatch?.cycle).toBe(1);
+      expect(outcome!.mismatch?.check?.message).toBe('a is never 2');
+      expect(collector.result().toggles['Covered.a']).toEqual({ width: 2, rose: '0x0', fell: '0x1' });
     },
     BUILD_TIMEOUT_MS,
   );

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IrDesign } from '../../../hw/ir/ir.ts';
-import { buildManifest } from '../../../hw/verilog/manifest.ts';
+import { buildManifest, VCD_ROOT } from '../../../hw/verilog/manifest.ts';
 import { Simulator, compileDesign } from '../../../hw/sim/simulator.ts';
 import type { CycleRun, Engine, PortValues } from '../../../engines/engine.ts';
-import { readVcdFile } from '../../../waves/vcdReader.ts';
+import { readVcdFile, type VcdSignal } from '../../../waves/vcdReader.ts';
 import { bitsToBigInt } from '../../../waves/vcdValues.ts';
 
 /** A named signal of a design: its DSL path (`Top.inst.name`), width and VCD name. */
@@ -58,8 +58,8 @@ function sampleOnTs(design: IrDesign, streams: readonly (readonly PortValues[])[
   const outputNames = [...compiled.flat.outputs.keys()];
   return streams.map((inputs) => {
     const simulator = new Simulator(compiled);
-    // As TsEngine.runMany: a failing assertion ends the case with CheckFailedError.
-    simulator.checkMode = 'stop';
+    // As the regression runs engines: failing assertions are counted in `checks`, the case goes on.
+    simulator.checkMode = 'count';
     const values = signals.map(() => [] as (bigint | undefined)[]);
     const outputs: PortValues[] = [];
     for (const cycle of inputs) {
@@ -95,21 +95,35 @@ async function sampleOnExternal(
   streams: readonly (readonly PortValues[])[],
 ): Promise<StreamSample[]> {
   const signals = namedSignals(design);
-  const wanted = new Set(signals.map((signal) => signal.vcd));
+  // A signal's place below the top, as a trace may name it: the Verilog names under the harness's
+  // root (`TOP.<top>.inst.sig`), or the DSL names under the top's scope (the engine-independent trace).
+  const prefix = `${VCD_ROOT}.${design.top}.`;
+  const indexOf = new Map<string, number>();
+  signals.forEach((signal, index) => {
+    indexOf.set(signal.vcd.startsWith(prefix) ? signal.vcd.slice(prefix.length) : signal.vcd, index);
+    indexOf.set(signal.path.slice(design.top.length + 1), index);
+  });
+  const placeOf = (signal: VcdSignal): number | undefined => {
+    const parts = [...signal.path, signal.name];
+    const top = parts.indexOf(design.top);
+    return top < 0 ? undefined : indexOf.get(parts.slice(top + 1).join('.'));
+  };
   const dir = mkdtempSync(join(tmpdir(), 'gen-coverage-'));
   try {
     const samples: StreamSample[] = [];
     for (const [index, inputs] of streams.entries()) {
       const vcd = join(dir, `stream-${index}.vcd`);
-      const run = await engine.run(design, inputs, { vcd });
-      const trace = readVcdFile(vcd, { keep: (signal) => wanted.has(signal.fullName) });
+      const run = await engine.run(design, inputs, { vcd, checks: 'count' });
+      const trace = readVcdFile(vcd, { keep: (signal) => placeOf(signal) !== undefined });
       rmSync(vcd, { force: true });
-      const idOf = new Map(
-        trace.signals.filter((signal) => wanted.has(signal.fullName)).map((s) => [s.fullName, s.id]),
-      );
+      const idOf = new Map<number, string>();
+      for (const signal of trace.signals) {
+        const place = placeOf(signal);
+        if (place !== undefined && !idOf.has(place)) idOf.set(place, signal.id);
+      }
       const unobserved: number[] = [];
-      const values = signals.map((signal, position) => {
-        const id = idOf.get(signal.vcd);
+      const values = signals.map((_, position) => {
+        const id = idOf.get(position);
         const changes = id === undefined ? undefined : trace.changes.get(id);
         if (!changes) {
           unobserved.push(position);
@@ -132,7 +146,10 @@ async function sampleOnExternal(
   }
 }
 
-/** Runs streams on an engine (as `runMany` does) and samples every named signal of the design in every cycle. */
+/**
+ * Runs streams on an engine (as `runMany(…, { checks: 'count' })` does: failing assertions are in
+ * each run's `checks`) and samples every named signal of the design in every cycle.
+ */
 export function sampleStreams(
   engine: Engine,
   design: IrDesign,
