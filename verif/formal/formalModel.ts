@@ -69,8 +69,8 @@ function yosysScript(files: readonly string[], top: string): string {
     'opt -fast',
     'dffunmap',
     'opt_clean',
-    // Undefined bits Yosys itself leaves (the design's Verilog has none): 0, as 2-state engines read them.
-    'setundef -zero',
+    // Undefined bits Yosys itself leaves, and the outputs of instances onlyChecksOf dropped: 0.
+    'setundef -zero -undriven',
     'aigmap',
     'write_aiger -map model.map model.aig',
   ].join('\n');
@@ -151,4 +151,65 @@ function framesOf(cex: string, map: string, top: IrModule): PortValues[] {
     frames[at]![input.port] = frames[at]![input.port]! | (BigInt(value!) << BigInt(input.bit));
   }
   return frames;
+}
+
+/**
+ * The design with only the checks of `modules` (every other module's assertions, assumptions and
+ * cover points dropped), less every instance that then holds no check and drives nothing a check
+ * reads: a cone of influence over the hierarchy, from the checks and, per module, the outputs its
+ * parents read (MmaUnit's handshake without its 128 MACs). A dropped instance's outputs are left
+ * undriven; nothing the model keeps reads them.
+ */
+export function onlyChecksOf(design: IrDesign, modules: ReadonlySet<string>): IrDesign {
+  const selected = design.modules.map((module): IrModule =>
+    modules.has(module.name) ? module : { ...module, checks: [] },
+  );
+  // Whether a module holds a selected check, itself or below (children come first in the list).
+  const holdsChecks = new Map<string, boolean>();
+  for (const module of selected)
+    holdsChecks.set(
+      module.name,
+      (module.checks?.length ?? 0) > 0 || module.instances.some((instance) => holdsChecks.get(instance.module)),
+    );
+  // Output ports of each module some kept parent reads; parents are settled first (reverse order).
+  const demanded = new Map<string, Set<string>>(selected.map((module) => [module.name, new Set<string>()]));
+  const kept = new Map<string, IrModule>();
+  for (const module of [...selected].reverse()) {
+    const driver = new Map<number, readonly number[]>();
+    module.cells.forEach((cell) => driver.set(cell.output, cell.inputs));
+    module.registers.forEach((register) => driver.set(register.q, [register.d]));
+    module.instances.forEach((instance) => {
+      for (const net of instance.outputs.values()) driver.set(net, [...instance.inputs.values()]);
+    });
+    const live = new Set<number>();
+    const work: number[] = [];
+    const mark = (net: number): void => {
+      if (live.has(net)) return;
+      live.add(net);
+      work.push(net);
+    };
+    for (const check of module.checks ?? []) mark(check.condition);
+    for (const port of module.ports) if (demanded.get(module.name)!.has(port.name)) mark(port.net);
+    for (const instance of module.instances)
+      if (holdsChecks.get(instance.module)) for (const net of instance.inputs.values()) mark(net);
+    while (work.length > 0) for (const net of driver.get(work.pop()!) ?? []) mark(net);
+    const instances = module.instances.filter(
+      (instance) => holdsChecks.get(instance.module) || [...instance.outputs.values()].some((net) => live.has(net)),
+    );
+    for (const instance of instances)
+      for (const [port, net] of instance.outputs) if (live.has(net)) demanded.get(instance.module)!.add(port);
+    kept.set(module.name, { ...module, instances });
+  }
+  // Modules no kept instance uses any more are left out of the files.
+  const used = new Set<string>();
+  const visit = (name: string): void => {
+    if (used.has(name)) return;
+    used.add(name);
+    for (const instance of kept.get(name)!.instances) visit(instance.module);
+  };
+  visit(design.top);
+  return {
+    ...design,
+    modules: selected.filter((module) => used.has(module.name)).map((module) => kept.get(module.name)!),
+  };
 }

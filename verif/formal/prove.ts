@@ -1,13 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
+import { UserError } from '../../common/errors.ts';
 import type { SourceLocation } from '../../hw/core/sourceLocation.ts';
 import { placedChecks } from '../../hw/ir/checks.ts';
 import type { IrDesign } from '../../hw/ir/ir.ts';
 import { formatVectorValue } from '../../engines/vectors.ts';
 import type { PortValues } from '../../engines/engine.ts';
 import { TsEngine } from '../../engines/tsEngine.ts';
-import { checkKey, decideModel, selectProperties, type AbcEngine, type ModelOutcome } from './formalModel.ts';
+import {
+  checkKey,
+  decideModel,
+  onlyChecksOf,
+  selectProperties,
+  type AbcEngine,
+  type ModelOutcome,
+} from './formalModel.ts';
 
 /** How hard to try: BMC depth (cycles) and the seconds each ABC engine may run. */
 export interface ProveOptions {
@@ -17,6 +25,8 @@ export interface ProveOptions {
   readonly out: string;
   /** Skip PDR and only search to `depth` (for tops too large for an unbounded proof in the time). */
   readonly boundedOnly?: boolean;
+  /** Prove only the checks of these modules (the rest of the design is cut to what they read). */
+  readonly only?: ReadonlySet<string>;
 }
 
 /**
@@ -86,7 +96,13 @@ const elapsed = (start: number): number => Math.round((performance.now() - start
  * back it is replayed on the ts engine, which names the assertions it breaks (those are 'failed',
  * with the trace) and the rest are proved again without them. Each cover point is its own model.
  */
-export async function proveDesign(design: IrDesign, options: ProveOptions): Promise<PropertyResult[]> {
+export async function proveDesign(whole: IrDesign, options: ProveOptions): Promise<PropertyResult[]> {
+  for (const name of options.only ?? [])
+    if (!whole.modules.some((module) => module.name === name))
+      throw new UserError(
+        `--only ${name}: ${whole.top} has no module ${name} (modules: ${whole.modules.map((module) => module.name).join(', ')})`,
+      );
+  const design = options.only ? onlyChecksOf(whole, options.only) : whole;
   const checks = checksOf(design);
   const engines: AbcEngine[] = [
     ...(options.boundedOnly ? [] : [{ kind: 'pdr', seconds: options.seconds } as const]),
@@ -117,9 +133,12 @@ export async function proveDesign(design: IrDesign, options: ProveOptions): Prom
       break;
     }
     const name = `assert-${open[0]!.module}-${open[0]!.index}`;
-    const trace = await writeTrace(design, outcome.frames, options.out, name);
+    const trace = await writeTrace(whole, outcome.frames, options.out, name);
     const failures = (trace.run.checks?.failures ?? []).filter(
-      (failure) => failure.kind === 'assert' && !skip.has(checkKey(failure.module, failure.index)),
+      (failure) =>
+        failure.kind === 'assert' &&
+        !skip.has(checkKey(failure.module, failure.index)) &&
+        (!options.only || options.only.has(failure.module)),
     );
     if (failures.length === 0) {
       settle('undecided', { why: 'the counterexample did not replay on the ts engine' });
@@ -127,7 +146,7 @@ export async function proveDesign(design: IrDesign, options: ProveOptions): Prom
     }
     const first = Math.min(...failures.map((failure) => failure.cycle));
     // The trace ends at the failing cycle, so `gen sim` on it stops at the same assertion.
-    const cut = await writeTrace(design, outcome.frames.slice(0, first + 1), options.out, name);
+    const cut = await writeTrace(whole, outcome.frames.slice(0, first + 1), options.out, name);
     for (const failure of failures.filter((candidate) => candidate.cycle === first)) {
       const key = checkKey(failure.module, failure.index);
       if (skip.has(key)) continue;
@@ -161,7 +180,7 @@ export async function proveDesign(design: IrDesign, options: ProveOptions): Prom
     if (outcome.kind === 'fails') {
       // The model's assertion is registered: the cover holds in the cycle before the last frame.
       const frames = outcome.frames.slice(0, Math.max(1, outcome.frames.length - 1));
-      const trace = await writeTrace(design, frames, options.out, `cover-${check.module}-${check.message}`);
+      const trace = await writeTrace(whole, frames, options.out, `cover-${check.module}-${check.message}`);
       const hits = Object.entries(trace.run.checks?.covers ?? {}).some(
         ([name, count]) => (name === check.message || name.endsWith(`.${check.message}`)) && count > 0,
       );

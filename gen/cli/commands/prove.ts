@@ -14,6 +14,7 @@ interface ProveArguments extends DesignArguments {
   seconds: number;
   out?: string;
   bounded: boolean;
+  only?: string[];
 }
 
 /** One result as a line of the table `gen prove` prints. */
@@ -53,6 +54,12 @@ export const proveCommand: CommandModule<object, ProveArguments> = {
         describe: 'cycles of the bounded check (BMC) when PDR neither proves nor refutes in its time',
       })
       .option('seconds', { type: 'number', default: 60, describe: 'time limit of each ABC engine run, s' })
+      .option('only', {
+        type: 'string',
+        array: true,
+        describe:
+          'prove only the checks of these modules (repeatable); instances that then hold no check and drive none are cut',
+      })
       .option('bounded', {
         type: 'boolean',
         default: false,
@@ -77,6 +84,7 @@ export const proveCommand: CommandModule<object, ProveArguments> = {
       seconds: args.seconds,
       out,
       boundedOnly: args.bounded,
+      ...(args.only && args.only.length > 0 ? { only: new Set(args.only) } : {}),
     });
     console.log(
       `gen prove: ${design.top}, ${args.bounded ? '' : 'PDR for every cycle, else '}BMC to ${args.depth} cycles (Yosys + ABC)`,
