@@ -10,7 +10,7 @@ import { nominalVdd, supportedNodes, type Flavor, type Node } from '../../../syn
 import { synthesizeDesign, type SynthesisResult } from '../../../synth/synthesizeDesign.ts';
 import { describeStimulus, type ActivityStimulus } from '../../../synth/activity.ts';
 import type { ComposedModule } from '../../../synth/composedSynthesis.ts';
-import { yosysEngines, type YosysEngine } from '../../../synth/yosys.ts';
+import { yosysEngines, type YosysEngine } from '../../../tools/yosys.ts';
 import { parseParams } from '../../project/project.ts';
 import { projectOf, topOf, withDesigns, type DesignArguments } from '../project.ts';
 import type { Project } from '../../project/project.ts';
