@@ -12,6 +12,7 @@ import { MacPipeline } from './hw/examples/macPipeline.ts';
 import { BenchPipeline } from './hw/examples/benchPipeline.ts';
 import { StreamFifoChain } from './hw/examples/streamFifoChain.ts';
 import { SerialTransmitter } from './hw/examples/serialTransmitter.ts';
+import { Crc8Stream } from './hw/examples/crc8Stream.ts';
 import { Fp16Multiplier } from './hw/designs/fp/fp16Multiplier.ts';
 import { Fp32Adder } from './hw/designs/fp/fp32Adder.ts';
 import { DotProduct4 } from './hw/designs/tensor/dotProduct4.ts';
@@ -43,7 +44,17 @@ const sparseWorkload = (top: string): SynthesisWorkload => ({
 export default defineConfig({
   designs: {
     // Small designs that exercise the framework.
-    example: [Counter, Popcount, Lfsr, RegisterFile, MacPipeline, BenchPipeline, StreamFifoChain, SerialTransmitter],
+    example: [
+      Counter,
+      Popcount,
+      Lfsr,
+      RegisterFile,
+      MacPipeline,
+      BenchPipeline,
+      StreamFifoChain,
+      SerialTransmitter,
+      Crc8Stream,
+    ],
     // The Coruscant hardware, bottom up.
     design: [
       Fp16Multiplier,

@@ -31,3 +31,4 @@ export { bundle, flip, wires, regs, connect, bundleWidth, InterfaceMismatchError
 export { strictGroup, UnknownPortError } from './strictPorts.ts';
 export { defineEnum, enumReg, enumWire, type HdlEnum } from './enum.ts';
 export { fsm, UnreachableStateError, type Fsm, type Go } from './fsm.ts';
+export { defineBlackBox, blackBoxOf, type BlackBoxSpec, type BlackBoxInfo } from './blackBox.ts';

@@ -1,6 +1,7 @@
 import { ModuleBuilder, type ModuleDefinition, type Params } from '../core/module.ts';
 import { mapPorts, type PortTree } from '../core/ports.ts';
 import { DuplicateNameError, InvalidParameterError } from '../core/errors.ts';
+import { blackBoxOf } from '../core/blackBox.ts';
 import type { Signal } from '../core/signal.ts';
 import type { IrDesign, IrModule } from './ir.ts';
 import { lowerModule } from './lower.ts';
@@ -79,7 +80,11 @@ export function elaborate<P extends Params, T extends PortTree>(
       children,
       ...(current.description === undefined ? {} : { description: current.description }),
     });
-    const module = pipeline.run(lowered);
+    const processed = pipeline.run(lowered);
+    const blackBox = blackBoxOf(current);
+    const module = blackBox
+      ? { ...processed, blackBox: { file: blackBox.file, model: blackBox.model, verilog: blackBox.verilog() } }
+      : processed;
     byName.set(name, { definition: current, module });
     modules.push(module);
     return module;

@@ -116,6 +116,12 @@ export interface IrModule {
   readonly checks?: readonly IrCheck[];
   /** Enum types of this module's signals (hw/core/enum.ts), for Verilog localparams and wave labels (absent: none). */
   readonly enums?: readonly IrEnum[];
+  /**
+   * A black box (hw/core/blackBox.ts): the Verilog backends use `verilog` (the user's file) for
+   * this module instead of generated text; the IR above is its behavioural model when `model`,
+   * else only its ports (the in-process engine refuses it).
+   */
+  readonly blackBox?: { readonly file: string; readonly model: boolean; readonly verilog: string };
 }
 
 /** An enum type and the named signals of one module that hold it. */

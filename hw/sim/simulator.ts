@@ -1,4 +1,5 @@
 import type { IrDesign } from '../ir/ir.ts';
+import { refuseUnmodelledBlackBoxes } from '../ir/blackBoxes.ts';
 import { UserError } from '../../common/errors.ts';
 import { flattenDesign, type FlatDesign } from './flatten.ts';
 import { simplifyFlat } from './simplifyFlat.ts';
@@ -77,6 +78,7 @@ function sharedModelOf(design: CompiledDesign): SharedModel {
 export function compileDesign(design: IrDesign): CompiledDesign {
   const cached = compiled.get(design);
   if (cached) return cached;
+  refuseUnmodelledBlackBoxes(design);
   const flat = simplifyFlat(flattenDesign(design));
   const { layout, source } = generateModel(flat, depthFirstCellOrder(flat.nets.length, flat.cells));
   const signalIndex = new Map<string, number>();

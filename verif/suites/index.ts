@@ -5,6 +5,7 @@ import { mmaSuites } from './mma.ts';
 import { fuzzSuites } from './fuzz.ts';
 import { streamSuites } from './streams.ts';
 import { fsmSuites } from './fsmExamples.ts';
+import { blackBoxSuites } from './blackBoxExamples.ts';
 
 /**
  * Every regression suite of the framework's own blocks, bottom up. A new block adds its suites
@@ -15,8 +16,10 @@ import { fsmSuites } from './fsmExamples.ts';
 export const REGRESS_SUITES: readonly RegressSuite[] = [
   ...fpSuites,
   ...decoderSuites,
-  ...mmaSuites,
-  ...fuzzSuites,
+  // The stream library and the feature examples (light), before the heavy suites.
   ...streamSuites,
   ...fsmSuites,
+  ...blackBoxSuites,
+  ...mmaSuites,
+  ...fuzzSuites,
 ];

@@ -146,7 +146,7 @@ describe('FSM helper', () => {
         }),
       ),
     ).not.toThrow();
-    const missing = caught(machine({ red: (go) => go('green') } as never));
+    const missing = caught(machine({ red: (go: (next: string) => void) => go('green') } as never));
     expect(missing.message).toMatch(/no body for state\(s\) green, amber, broken/);
     const unknown = caught(
       machine({
