@@ -6,6 +6,7 @@ import { emitVerilog } from '../../hw/verilog/emit.ts';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
 import type { Engine, PortValues } from '../../engines/engine.ts';
 import { formatVectorValue } from '../../engines/vectors.ts';
+import { runLockstep, type LockstepDifference } from '../../engines/lockstep.ts';
 import { buildDesignBatch, buildRandomDesign, fuzzDesignArbitrary, type FuzzDesign } from './randomDesign.ts';
 
 /** One fuzz case: a random design and the noise its per-cycle inputs are drawn from. */
@@ -41,30 +42,19 @@ function restrictTo(design: IrDesign, stimulus: readonly PortValues[]): PortValu
   return stimulus.map((cycle) => Object.fromEntries(Object.entries(cycle).filter(([name]) => inputs.has(name))));
 }
 
-/** A disagreement between two engines on one output of one cycle. */
-export interface Disagreement {
-  readonly cycle: number;
-  readonly port: string;
-  readonly values: Readonly<Record<string, bigint | undefined>>;
-}
+/** A disagreement between engines on one output of one cycle (runLockstep's first difference). */
+export type Disagreement = LockstepDifference;
 
-/** Runs the same stimulus through every engine; returns the first disagreement, if any. */
+/**
+ * Runs the same stimulus through every engine in lockstep (engines/lockstep.ts), the stimulus
+ * restricted to the inputs the design has; returns the first disagreement, if any.
+ */
 export async function compareEngines(
   design: IrDesign,
   stimulus: readonly PortValues[],
   engines: readonly Engine[],
 ): Promise<Disagreement | undefined> {
-  const inputs = restrictTo(design, stimulus);
-  const runs = await Promise.all(engines.map((engine) => engine.run(design, inputs)));
-  const reference = runs[0]!;
-  for (let cycle = 0; cycle < inputs.length; cycle++)
-    for (const port of Object.keys(reference.outputs[cycle] ?? {})) {
-      const values = Object.fromEntries(
-        engines.map((engine, index) => [engine.name, runs[index]!.outputs[cycle]?.[port]]),
-      );
-      if (new Set(Object.values(values)).size > 1) return { cycle, port, values };
-    }
-  return undefined;
+  return (await runLockstep(engines, design, restrictTo(design, stimulus))).difference;
 }
 
 /** A batch of cases under one top, so one Verilator build checks them all. */
