@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { runGen, expectCleanFailure } from '../support/cli.ts';
 import { junitCounts } from '../verif/regress/junitCounts.ts';
+import { ENGINES } from '../../engines/index.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gen-regress-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -101,4 +102,13 @@ describe('gen regress', () => {
     );
     expect(existsSync(join(scratch, 'LaneDetector-ts-5'))).toBe(false);
   }, 120_000);
+
+  it('lists every engine of the engine table with its description under --engine, as gen sim does', async () => {
+    for (const command of ['regress', 'sim']) {
+      const run = await runGen([command, '--help']);
+      expect(run.exitCode, run.stderr).toBe(0);
+      const help = run.stdout.replace(/\s+/g, ' ');
+      for (const entry of ENGINES) expect(help, command).toContain(`${entry.name}: ${entry.description}`);
+    }
+  }, 60_000);
 });

@@ -6,7 +6,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { projectRoot } from '../../../common/projectRoot.ts';
 import { UserError } from '../../../common/errors.ts';
-import { ENGINE_NAMES } from '../../../engines/index.ts';
+import { ENGINE_NAMES, engineHelp } from '../../../engines/index.ts';
 import type { EngineName } from '../../../engines/engine.ts';
 import { parseShard } from '../../../verif/regress/cases.ts';
 import { writeJunit } from '../../../verif/regress/junit.ts';
@@ -78,7 +78,7 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
       })
       .option('engine', {
         type: 'string',
-        describe: `engine(s): ${ENGINE_NAMES.join('|')}|all, comma-separated (default: defaults.engine of gen.config.ts, else ts)`,
+        describe: `engine(s), comma-separated, or all (default: defaults.engine of gen.config.ts, else ts); ${engineHelp()}`,
       })
       .option('runs', {
         type: 'string',
