@@ -50,7 +50,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
         return true;
       }),
   handler: async (args) => {
-    const command = `node bin/gen.js report --out ${args.out}${args.quick ? ' --quick' : ''}`;
+    const command = `npx gen report --out ${args.out}${args.quick ? ' --quick' : ''}`;
     const summary = await buildReport({ out: args.out, quick: args.quick, command, onSection: progressPrinter() });
     process.stdout.write(textSummary(args.out, summary));
     const failed = summary.sections.filter((section) => section.status === 'failed');

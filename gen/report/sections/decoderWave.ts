@@ -41,8 +41,8 @@ export const decoderWaveSection: ReportSection = {
   id: 'decoderWave',
   title: 'Waveform: one bitmap decode',
   reproduce: (context) => [
-    `node bin/gen.js sim --top BitmapDecoder --param threads=1 --vectors ${context.out}/waves/${VECTORS_NAME} --vcd /tmp/decode.vcd`,
-    `node bin/gen.js wave show --vcd /tmp/decode.vcd --signals '${SIGNALS.join(',')}' --from 0 --to ${CYCLES - 1} --svg /tmp/decode.svg`,
+    `npx gen sim --top BitmapDecoder --param threads=1 --vectors ${context.out}/waves/${VECTORS_NAME} --vcd /tmp/decode.vcd`,
+    `npx gen wave show --vcd /tmp/decode.vcd --signals '${SIGNALS.join(',')}' --from 0 --to ${CYCLES - 1} --svg /tmp/decode.svg`,
   ],
   run: async (context): Promise<SectionResult> => {
     const vcd = join(context.scratch, VCD_NAME);

@@ -14,7 +14,7 @@ const formatKey = (format: string): string => format.replace('-', '').replace('2
 export const formatsSection: ReportSection = {
   id: 'formats',
   title: 'Sparse formats (paper Fig. 3)',
-  reproduce: () => [`node bin/gen.js formats --shape ${SIDE}x${SIDE} --accounting paper --sparsity ${SPARSITIES.join(',')} --svg out/fig3.svg`],
+  reproduce: () => [`npx gen formats --shape ${SIDE}x${SIDE} --accounting paper --sparsity ${SPARSITIES.join(',')} --svg out/fig3.svg`],
   run: async (): Promise<SectionResult> => {
     const report = computeSizeReport({ source: { kind: 'random', rows: SIDE, cols: SIDE, seed: 1 }, sparsities: SPARSITIES, accountings: ['paper'] });
     const shown = new ShownNumbers('formats');

@@ -40,7 +40,7 @@ function describeTop(top: RegisteredTop, shown: ShownNumbers, files: Map<string,
 export const inventorySection: ReportSection = {
   id: 'inventory',
   title: 'Appendix: design inventory',
-  reproduce: () => ['node bin/gen.js list', 'node bin/gen.js verilog --all --out out/verilog'],
+  reproduce: () => ['npx gen list', 'npx gen verilog --all --out out/verilog'],
   run: async (): Promise<SectionResult> => {
     const shown = new ShownNumbers('inventory');
     const files = new Map<string, string>();

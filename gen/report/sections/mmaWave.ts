@@ -41,8 +41,8 @@ export const mmaWaveSection: ReportSection = {
   id: 'mmaWave',
   title: 'Waveform: one Coruscant MMA',
   reproduce: (context) => [
-    `node bin/gen.js mma --mode coruscant -a ${context.out}/mma/A.npy -b ${context.out}/mma/B.npy -c ${context.out}/mma/C.npy --out /tmp/D.npy --engine ts --vcd /tmp/mma.vcd`,
-    `node bin/gen.js wave show --vcd /tmp/mma.vcd --signals '${SIGNALS.join(',')}' --svg /tmp/mma.svg`,
+    `npx gen mma --mode coruscant -a ${context.out}/mma/A.npy -b ${context.out}/mma/B.npy -c ${context.out}/mma/C.npy --out /tmp/D.npy --engine ts --vcd /tmp/mma.vcd`,
+    `npx gen wave show --vcd /tmp/mma.vcd --signals '${SIGNALS.join(',')}' --svg /tmp/mma.svg`,
   ],
   run: async (context): Promise<SectionResult> => {
     const random = mulberry32(SEED);

@@ -29,7 +29,7 @@ const skippedOnExternal = (suite: RegressSuite, context: SectionContext): string
   EXTERNAL_SKIPS.find((skip) => suite.groups.includes(skip.group) && (context.quick || !skip.inQuickOnly))?.why;
 
 const regressCommand = (suites: readonly RegressSuite[], engines: readonly EngineName[], runs: number): string =>
-  `node bin/gen.js regress --suite ${suites.length === REGRESS_SUITES.length ? 'all' : suites.map((suite) => suite.name).join(',')} --engine ${engines.join(',')} --runs ${runs} --seed ${SEED}`;
+  `npx gen regress --suite ${suites.length === REGRESS_SUITES.length ? 'all' : suites.map((suite) => suite.name).join(',')} --engine ${engines.join(',')} --runs ${runs} --seed ${SEED}`;
 
 /** The (suites, engines) groups to run: every suite on the in-process engine, the cheap-to-build ones on the external engines too. */
 function plan(context: SectionContext): { suites: RegressSuite[]; engines: EngineName[] }[] {
@@ -67,7 +67,7 @@ export const regressionSection: ReportSection = {
     const runs = runsFor(context);
     const results: SuiteRun[] = [];
     const replayCommand = (suite: string, engine: EngineName, caseIndex: number, path?: string): string =>
-      `node bin/gen.js regress --suite ${suite} --engine ${engine} --seed ${SEED} --runs ${runs} --case ${caseIndex}${path ? ` --path ${path}` : ''}`;
+      `npx gen regress --suite ${suite} --engine ${engine} --seed ${SEED} --runs ${runs} --case ${caseIndex}${path ? ` --path ${path}` : ''}`;
     for (const group of plan(context)) {
       // Coverage on the in-process engine only: it samples nets directly, the external engines need a VCD per case.
       const coverage = group.engines.length === 1 && group.engines[0] === 'ts';

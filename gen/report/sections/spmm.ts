@@ -49,7 +49,7 @@ export const spmmSection: ReportSection = {
   reproduce: (context) => {
     const options = sweepOptions(context);
     return [
-      `node bin/gen.js memsim --sweep --profile ${options.profile} --shapes ${options.shapes.map((shape) => `${shape.m}x${shape.k}`).join(',')} --sparsities ${options.sparsities.join(',')} ` +
+      `npx gen memsim --sweep --profile ${options.profile} --shapes ${options.shapes.map((shape) => `${shape.m}x${shape.k}`).join(',')} --sparsities ${options.sparsities.join(',')} ` +
         `-n ${options.n} --n-values '${(options.nValues ?? []).join(',')}' --sector-budget ${options.sectorBudget} --seed ${options.seed} --out out/system-sweep`,
     ];
   },
