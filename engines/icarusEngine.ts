@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { VCD_ROOT } from '../hw/verilog/manifest.ts';
 import { buildIcarus, runIcarus, type IcarusBuild } from '../tools/icarus.ts';
+import { runTraced } from './engineTrace.ts';
 import { ExternalEngine } from './externalEngine.ts';
 import type { HarnessPorts } from './harnessStimulus.ts';
 import { icarusTestbench } from './icarusTestbench.ts';
@@ -51,7 +52,7 @@ export async function runIcarusTestbenchLogged(
  * Icarus Verilog behind the Engine interface: the emitted Verilog plus a generated testbench
  * (`iverilog`, then `vvp`), compiled once per distinct design, many streams per process.
  */
-export class IcarusEngine extends ExternalEngine<IcarusBuild> {
+export class IcarusEngine extends ExternalEngine<{ readonly build: IcarusBuild; readonly design: IrDesign }> {
   readonly name = 'icarus' as const;
   /** Icarus ran the MmaBench at a few cycles per second (about 3.5 µs per cell-cycle). */
   protected readonly cellCycleMicros = 50;
@@ -61,15 +62,25 @@ export class IcarusEngine extends ExternalEngine<IcarusBuild> {
     super();
   }
 
-  protected build(design: IrDesign, files: ReadonlyMap<string, string>, ports: HarnessPorts): Promise<IcarusBuild> {
-    return buildIcarusTestbench(design, files, ports, this.options);
+  protected async build(
+    design: IrDesign,
+    files: ReadonlyMap<string, string>,
+    ports: HarnessPorts,
+  ): Promise<{ build: IcarusBuild; design: IrDesign }> {
+    return { build: await buildIcarusTestbench(design, files, ports, this.options), design };
   }
 
-  protected execute(
-    build: IcarusBuild,
+  /** A trace is written beside `vcd` and rewritten into the engine-independent waveform (engineTrace.ts). */
+  protected async execute(
+    { build, design }: { readonly build: IcarusBuild; readonly design: IrDesign },
     stimulus: string,
     options: { readonly vcd?: string; readonly timeout: number },
   ): Promise<{ results: string; log: string }> {
-    return runIcarusTestbenchLogged(build, stimulus, options);
+    return runTraced(this.name, design, options.vcd, (raw) =>
+      runIcarusTestbenchLogged(build, stimulus, {
+        timeout: options.timeout,
+        ...(raw === undefined ? {} : { vcd: raw }),
+      }),
+    );
   }
 }

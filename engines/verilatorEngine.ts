@@ -5,6 +5,7 @@ import {
   type VerilatorBuild,
   type VerilatorBuildOptions,
 } from '../tools/verilator.ts';
+import { runTraced } from './engineTrace.ts';
 import { ExternalEngine } from './externalEngine.ts';
 import type { HarnessPorts } from './harnessStimulus.ts';
 import { verilatorHarness } from './verilatorHarness.ts';
@@ -22,7 +23,7 @@ export function buildVerilatorHarness(
  * Verilator behind the Engine interface: the emitted Verilog plus a generated C++ harness, built
  * once per distinct design (cached under build/verilator), many streams per process.
  */
-export class VerilatorEngine extends ExternalEngine<VerilatorBuild> {
+export class VerilatorEngine extends ExternalEngine<{ readonly build: VerilatorBuild; readonly design: IrDesign }> {
   readonly name = 'verilator' as const;
   /** Verilator ran the MmaBench at 18.5 k cycles/s (0.6 ns per cell-cycle): 5 µs leaves room for any load. */
   protected readonly cellCycleMicros = 5;
@@ -32,21 +33,24 @@ export class VerilatorEngine extends ExternalEngine<VerilatorBuild> {
     super();
   }
 
-  protected build(
-    _design: IrDesign,
+  protected async build(
+    design: IrDesign,
     files: ReadonlyMap<string, string>,
     ports: HarnessPorts,
     traced: boolean,
-  ): Promise<VerilatorBuild> {
-    return buildVerilatorHarness(files, ports, { trace: traced, ...this.options });
+  ): Promise<{ build: VerilatorBuild; design: IrDesign }> {
+    return { build: await buildVerilatorHarness(files, ports, { trace: traced, ...this.options }), design };
   }
 
+  /** A trace is written beside `vcd` and rewritten into the engine-independent waveform (engineTrace.ts). */
   protected async execute(
-    build: VerilatorBuild,
+    { build, design }: { readonly build: VerilatorBuild; readonly design: IrDesign },
     stimulus: string,
     options: { readonly vcd?: string; readonly timeout: number },
   ): Promise<{ results: string; log: string }> {
-    const { results, stdout } = await runVerilatorLogged(build, stimulus, options);
+    const { results, stdout } = await runTraced(this.name, design, options.vcd, (raw) =>
+      runVerilatorLogged(build, stimulus, { timeout: options.timeout, ...(raw === undefined ? {} : { vcd: raw }) }),
+    );
     return { results, log: stdout };
   }
 }

@@ -4,9 +4,11 @@ import { unknownBits } from './vcdValues.ts';
 
 /**
  * How a trace is cut into cycles: by the rising edges of a clock signal, or by a fixed period
- * (edges at `offset + k·period`, in trace time units). Cycle k is the interval from edge k up to
- * edge k+1; its sample is the value at the end of that interval, i.e. just before edge k+1 (for
- * registers: what they took at edge k; for inputs: what the next edge will see).
+ * (edges at `offset + k·period`, in trace time units). Cycle k is numbered as the testbench numbers
+ * it: the interval that ends at edge k (from edge k-1, or the start, up to edge k); its sample is
+ * the value just before edge k — the inputs applied in cycle k and the outputs the testbench
+ * sampled in cycle k (for registers: what they took at edge k-1). A trace has as many cycles as
+ * edges; what follows the last edge belongs to no cycle.
  */
 export type CycleSpec = { readonly clock: string } | { readonly period: number; readonly offset?: number };
 
@@ -67,7 +69,7 @@ export function risingEdges(trace: VcdTrace, clock: VcdSignal): number[] {
 /** A period that would cut more cycles than this is a mistake (and would exhaust memory). */
 const MAX_PERIOD_CYCLES = 50_000_000;
 
-/** The edge times that start each cycle. */
+/** The edge times that end each cycle. */
 export function cycleEdges(trace: VcdTrace, spec: CycleSpec): number[] {
   if ('clock' in spec) return risingEdges(trace, findSignal(trace, spec.clock));
   const { period, offset = 0 } = spec;
@@ -82,10 +84,10 @@ export function cycleEdges(trace: VcdTrace, spec: CycleSpec): number[] {
   return edges;
 }
 
-/** The sample of one cycle (see CycleSpec); the last cycle ends at the trace's end. */
+/** The sample of one cycle (see CycleSpec): the value just before its edge. */
 export function sampleCycle(trace: VcdTrace, edges: readonly number[], signal: VcdSignal, cycle: number): string {
-  const next = edges[cycle + 1];
-  return next === undefined ? valueAt(trace, signal, trace.endTime) : valueBefore(trace, signal, next);
+  const edge = edges[cycle];
+  return edge === undefined ? valueAt(trace, signal, trace.endTime) : valueBefore(trace, signal, edge);
 }
 
 /**
@@ -110,9 +112,9 @@ export function sampleCycles(
   return { edges, values };
 }
 
-/** The cycle containing `time` (-1 before the first edge). */
+/** The cycle containing `time`: the number of edges at or before it (`edges.length` after the last edge). */
 export function cycleAt(edges: readonly number[], time: number): number {
-  return lastChangeIndex(edges, time, false);
+  return lastChangeIndex(edges, time, false) + 1;
 }
 
 /** A clock to cut cycles by when the user named none: the 1-bit `clk`/`clock` nearest the top. */

@@ -3,20 +3,23 @@ import { UserError } from '../../common/errors.ts';
 import { cycleAt, cycleEdges, findSignal, guessClock, risingEdges, sampleCycles } from '../../waves/sampling.ts';
 import { parseVcd } from '../../waves/vcdReader.ts';
 
-/** clk rises at 0, 10, 20, 30; `r` takes 1, 2, 3, 4 at those edges; `i` changes at the falling edges. */
+/**
+ * The engines' time base: testbench cycle k applies its inputs at 10k (`i` takes k+1) and clk
+ * rises at 10k+5, where the register `r` takes k+1.
+ */
 const TRACE = parseVcd(
   `$timescale 1ns $end
 $scope module t $end $var wire 1 ! clk $end $var wire 4 " r $end $var wire 4 # i $end $upscope $end
 $enddefinitions $end
-#0 1! b1 " b0 #
-#5 0! b101 #
-#10 1! b10 "
-#15 0! b110 #
-#20 1! b11 "
-#25 0! b111 #
-#30 1! b100 "
-#35 0!
-#40
+#0 0! b0 " b1 #
+#5 1! b1 "
+#10 0! b10 #
+#15 1! b10 "
+#20 0! b11 #
+#25 1! b11 "
+#30 0! b100 #
+#35 1! b100 "
+#40 0!
 `,
   'cycles.vcd',
 );
@@ -24,24 +27,25 @@ const r = findSignal(TRACE, 't.r');
 const i = findSignal(TRACE, 't.i');
 
 describe('cycle sampling', () => {
-  it('cuts cycles at rising edges and samples each at its end, just before the next edge', () => {
+  it('numbers cycles as the testbench does: cycle k ends at edge k and samples just before it', () => {
     expect(guessClock(TRACE)).toBe('t.clk');
-    expect(risingEdges(TRACE, findSignal(TRACE, 't.clk'))).toEqual([0, 10, 20, 30]);
+    expect(risingEdges(TRACE, findSignal(TRACE, 't.clk'))).toEqual([5, 15, 25, 35]);
     const { values } = sampleCycles(TRACE, { clock: 't.clk' }, [r, i]);
-    expect(values.get(r)).toEqual(['0001', '0010', '0011', '0100']);
-    expect(values.get(i)).toEqual(['0101', '0110', '0111', '0111']);
+    // Cycle k: the inputs applied in cycle k, the registers as edge k-1 left them.
+    expect(values.get(i)).toEqual(['0001', '0010', '0011', '0100']);
+    expect(values.get(r)).toEqual(['0000', '0001', '0010', '0011']);
   });
 
   it('samples a window the same as the whole, and by period the same as by clock', () => {
-    const whole = sampleCycles(TRACE, { period: 10 }, [r]).values.get(r)!;
+    const whole = sampleCycles(TRACE, { period: 10, offset: 5 }, [r]).values.get(r)!;
     expect(sampleCycles(TRACE, { clock: 't.clk' }, [r], { from: 1, to: 2 }).values.get(r)).toEqual(whole.slice(1, 3));
-    // edges at 0, 10, 20, 30, 40: the last cycle starts at the trace's end
-    expect(whole).toEqual(['0001', '0010', '0011', '0100', '0100']);
+    expect(whole).toEqual(sampleCycles(TRACE, { clock: 't.clk' }, [r]).values.get(r));
   });
 
   it('places a time in the cycle that contains it', () => {
     const edges = cycleEdges(TRACE, { clock: 't.clk' });
-    expect([0, 9, 10, 35, -1].map((time) => cycleAt(edges, time))).toEqual([0, 0, 1, 3, -1]);
+    // Inputs applied at 20 belong to cycle 2; what edge 2 (at 25) does shows in cycle 3; after the last edge: 4.
+    expect([0, 4, 5, 20, 25, 36].map((time) => cycleAt(edges, time))).toEqual([0, 0, 1, 2, 3, 4]);
   });
 
   it('rejects a multi-bit clock, a bad period, and one that would cut too many cycles', () => {

@@ -14,7 +14,8 @@ export interface CounterTraceOptions {
 
 /**
  * A clocked design's trace: `clk`, an 8-bit `count` and a 1-bit `parity` of it under
- * `<top>.core`, plus a 100-bit `wide` shift of count. Registers change at each rising edge.
+ * `<top>.core`, plus a 100-bit `wide` shift of count, on the engines' time base: cycle k's values
+ * (count = 3k) appear at k·period with the clock low, the clock rises at k·period + period/2.
  */
 export async function writeCounterTrace(path: string, options: CounterTraceOptions = {}): Promise<void> {
   const { top = ['top'], timescale = '1ns', period = 10, cycles = 40, plantAt } = options;
@@ -26,13 +27,13 @@ export async function writeCounterTrace(path: string, options: CounterTraceOptio
   writer.beginDump();
   for (let cycle = 0; cycle < cycles; cycle++) {
     writer.setTime(cycle * period);
-    writer.change(clk, 1);
+    writer.change(clk, 0);
     const value = (cycle * 3 + (cycle === plantAt ? 1 : 0)) & 0xff;
     writer.change(count, value);
     writer.change(parity, popcount(value) & 1);
     writer.change(wide, BigInt(value) << 92n);
     writer.setTime(cycle * period + period / 2);
-    writer.change(clk, 0);
+    writer.change(clk, 1);
   }
   writer.setTime(cycles * period);
   await writer.close();

@@ -64,8 +64,9 @@ describe('WaveDrom pictures', () => {
     const other = writer.addSignal(['top', 'other'], 'flag', 1);
     writer.beginDump();
     for (let cycle = 0; cycle < 12; cycle++) {
+      // The engines' time base: cycle k's values at 10k with the clock low, its edge at 10k+5.
       writer.setTime(cycle * 10);
-      writer.change(clk, 1);
+      writer.change(clk, 0);
       writer.change(other, 0);
       for (const { width, id } of ids) {
         // unknown for cycles 2-3, then a value that holds for two cycles
@@ -73,7 +74,7 @@ describe('WaveDrom pictures', () => {
         writer.change(id, cycle === 2 || cycle === 3 ? 'x' : value & ((1n << BigInt(width)) - 1n));
       }
       writer.setTime(cycle * 10 + 5);
-      writer.change(clk, 0);
+      writer.change(clk, 1);
     }
     writer.setTime(120);
     await writer.close();

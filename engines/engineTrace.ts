@@ -1,0 +1,100 @@
+import { rmSync, statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { FileFormatError, ToolError, UserError } from '../common/errors.ts';
+import type { IrDesign } from '../hw/ir/ir.ts';
+import { flattenDesign } from '../hw/sim/flatten.ts';
+import { TRACE_TIMESCALE, tracedNets } from '../hw/sim/vcdTrace.ts';
+import { verilogIdentifier } from '../hw/verilog/identifiers.ts';
+import { VCD_ROOT } from '../hw/verilog/manifest.ts';
+import { readVcdFile, type VcdTrace } from '../waves/vcdReader.ts';
+import { VcdWriter } from '../waves/vcdWriter.ts';
+
+/**
+ * Runs a Verilog simulator with its trace going to a raw file beside `vcd`, then rewrites that
+ * into the engine-independent waveform at `vcd` (see rewriteEngineTrace); without `vcd`, just runs.
+ * The raw file is removed whatever happens.
+ */
+export async function runTraced<Run>(
+  tool: string,
+  design: IrDesign,
+  vcd: string | undefined,
+  run: (raw: string | undefined) => Promise<Run>,
+): Promise<Run> {
+  if (vcd === undefined) return run(undefined);
+  const raw = `${vcd}.raw`;
+  try {
+    // A full disk is judged before the raw trace is removed (which frees the space again).
+    const result = await run(raw).catch((error: unknown) => {
+      throw diskFull(dirname(vcd)) ? new ToolError(tool, 'cannot write the trace: the disk is full') : error;
+    });
+    await rewriteEngineTrace(tool, design, raw, vcd);
+    return result;
+  } finally {
+    rmSync(raw, { force: true });
+  }
+}
+
+function diskFull(dir: string): boolean {
+  try {
+    return statfsSync(dir).bavail === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Rewrites the VCD a Verilog simulator wrote (`raw`, under the harness's `TOP`, in its own
+ * timescale, with the harness's registers, port duplicates, memory words and the emitter's
+ * internal nodes) into the engine-independent waveform at `out`: the signals of
+ * hw/sim/vcdTrace.ts's `tracedNets`, in that order and under those scopes, with the raw trace's
+ * time stamps (both harnesses count 10 per cycle, as the in-process simulator does) in 1 ns.
+ * What the harness does at the trace's last time stamp (the clock falling after the last cycle)
+ * is left out, so every engine's trace ends the same way.
+ */
+export async function rewriteEngineTrace(tool: string, design: IrDesign, raw: string, out: string): Promise<void> {
+  const incomplete = (why: string): ToolError =>
+    new ToolError(tool, `the simulator's trace is incomplete (${why}); was the disk full?`);
+  const root = `${VCD_ROOT}.${design.top}.`;
+  let trace: VcdTrace;
+  try {
+    trace = readVcdFile(raw, { keep: (signal) => signal.fullName.startsWith(root) });
+  } catch (error) {
+    if (error instanceof FileFormatError) throw incomplete(error.message);
+    throw error;
+  }
+  const byName = new Map(trace.signals.map((signal) => [signal.fullName, signal]));
+  const writer = new VcdWriter(out, { timescale: TRACE_TIMESCALE });
+  try {
+    const kept = tracedNets(flattenDesign(design)).flatMap((net) => {
+      const [, ...instances] = net.scope;
+      const name = root + [...instances.map(verilogIdentifier), verilogIdentifier(net.name)].join('.');
+      const changes = byName.has(name) ? trace.changes.get(byName.get(name)!.id) : undefined;
+      return changes ? [{ id: writer.addSignal([...net.scope], net.name, net.width), changes }] : [];
+    });
+    writer.beginDump();
+    const end = trace.endTime;
+    const cursors = kept.map(() => 0);
+    for (;;) {
+      let time = Infinity;
+      kept.forEach(({ changes }, index) => {
+        const next = changes.times[cursors[index]!];
+        if (next !== undefined && next < time) time = next;
+      });
+      if (time >= end) break;
+      writer.setTime(time);
+      kept.forEach(({ id, changes }, index) => {
+        if (changes.times[cursors[index]!] !== time) return;
+        writer.change(id, changes.values[cursors[index]!]!);
+        cursors[index] = cursors[index]! + 1;
+      });
+      if (writer.needsDrain) await writer.drain();
+    }
+    writer.setTime(end);
+    await writer.close();
+  } catch (error) {
+    writer.abort();
+    if (error instanceof UserError && /ENOSPC|no space/i.test(error.message))
+      throw new ToolError(tool, 'cannot write the trace: the disk is full');
+    throw error;
+  }
+}
