@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   HdlError,
@@ -92,6 +93,73 @@ describe('enums', () => {
     });
     expect(caught(Bad)).toBeInstanceOf(InvalidParameterError);
   });
+});
+
+describe('gen wave show labels FSM states', () => {
+  it('with --top, and with --vcd and the manifest of gen verilog', () => {
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const folder = mkdtempSync(join(root, 'out', 'fsm-wave-'));
+    try {
+      const vectors = join(folder, 'tx.jsonl');
+      const lines = [{ in: { reset: 1 } }, { in: { reset: 0, in_valid: 1, in_data: 0xa5 } }, { in: { in_valid: 0 } }];
+      writeFileSync(
+        vectors,
+        [...lines, ...Array.from({ length: 11 }, () => ({ in: {} }))].map((line) => JSON.stringify(line)).join('\n'),
+      );
+      const gen = (...args: string[]) => execFileSync('node', ['bin/gen.js', ...args], { cwd: root, stdio: 'pipe' });
+      const phaseLane = (file: string): unknown => {
+        const find = (items: unknown[]): unknown =>
+          items
+            .map((item) =>
+              Array.isArray(item) ? find(item) : (item as { name?: string }).name === 'phase' ? item : undefined,
+            )
+            .find((item) => item !== undefined);
+        return find((JSON.parse(readFileSync(file, 'utf8')) as { signal: unknown[] }).signal);
+      };
+      const labels = ['idle', 'start', 'data', 'stop', 'idle'];
+      gen(
+        'wave',
+        'show',
+        '--top',
+        'SerialTransmitter',
+        '--vectors',
+        vectors,
+        '--signals',
+        '**.phase',
+        '--json',
+        join(folder, 'ts.json'),
+      );
+      const inProcess = phaseLane(join(folder, 'ts.json')) as { data: string[] };
+      expect(inProcess.data).toEqual(labels);
+      gen('verilog', '--top', 'SerialTransmitter', '--out', join(folder, 'v'));
+      gen(
+        'sim',
+        '--top',
+        'SerialTransmitter',
+        '--vectors',
+        vectors,
+        '--engine',
+        'icarus',
+        '--vcd',
+        join(folder, 'run.vcd'),
+      );
+      gen(
+        'wave',
+        'show',
+        '--vcd',
+        join(folder, 'run.vcd'),
+        '--manifest',
+        join(folder, 'v', 'manifest.json'),
+        '--signals',
+        '**.phase',
+        '--json',
+        join(folder, 'icarus.json'),
+      );
+      expect(phaseLane(join(folder, 'icarus.json'))).toEqual(inProcess);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('FSM helper', () => {
