@@ -3,7 +3,7 @@ import { orderCells } from '../ir/topology.ts';
 import type { SourceLocation } from '../core/sourceLocation.ts';
 import { sourceText } from './sourceText.ts';
 import { verilogIdentifier } from './identifiers.ts';
-import { NEEDS_NAMED_OPERAND, NEVER_INLINED, asOperand, literal, renderOperator } from './operators.ts';
+import { NEVER_INLINED, asOperand, literal, namedOperands, renderOperator } from './operators.ts';
 import { analyzeUsage, type NetUsage } from './usage.ts';
 
 /** Inlined expressions longer than this get a wire of their own, so lines stay readable. */
@@ -47,7 +47,10 @@ function renderExpressions(
   /** The same text without the outer parentheses, for whole right-hand sides. */
   const whole = [...names];
   const namedOnly = new Set<number>();
-  for (const cell of module.cells) if (NEEDS_NAMED_OPERAND.has(cell.op)) namedOnly.add(cell.inputs[0]!);
+  for (const cell of module.cells) {
+    const widths = cell.inputs.map((input) => module.nets[input]!.width);
+    for (const index of namedOperands(cell.op, widths)) namedOnly.add(cell.inputs[index]!);
+  }
   // Icarus 11 evaluates array indices wider than the standard's self-determined width, so an
   // inlined `address + 1` would not wrap there: addresses are names (or literals).
   const addresses = new Set<number>();

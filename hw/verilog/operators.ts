@@ -35,6 +35,39 @@ function signFlipped(a: string, width: number): string {
   return `(${a} ^ ${width}'h${(1n << BigInt(width - 1)).toString(16)})`;
 }
 
+/** Widest operand Verilator 5.006 evaluates in one machine word (QData); wider ones are expanded into 32-bit words. */
+const WORD_LIMIT = 64;
+
+/** `[hi:lo]` chunks of at most {@link WORD_LIMIT} bits covering `width` bits, lowest first. */
+function chunks(width: number): { hi: number; lo: number }[] {
+  const parts: { hi: number; lo: number }[] = [];
+  for (let lo = 0; lo < width; lo += WORD_LIMIT) parts.push({ hi: Math.min(width, lo + WORD_LIMIT) - 1, lo });
+  return parts;
+}
+
+function bits(a: string, { hi, lo }: { hi: number; lo: number }): string {
+  return hi === lo ? `${a}[${lo}]` : `${a}[${hi}:${lo}]`;
+}
+
+/**
+ * A reduction or equality over more than 64 bits, written as one over each ≤ 64-bit chunk, joined
+ * with `join` (`|a` = `(|a[63:0]) | (|a[76:64])`, `a == b` = `(a[63:0] == b[63:0]) & (…)`), equal
+ * by construction. Verilator 5.006 expands a wide `|`, `&`, `==` or `!=` into words and replaces it
+ * with a 1-bit compare; when that compare then folds to the constant 1 (`|~{76'h0, x}`: the upper
+ * words are constant ones), the constant keeps a 1-bit C++ width, and a wide `^`, `|`, `&` or
+ * concatenation it is zero-extended into takes it for an all-ones word 0 (`y ^ {79'h0, 1}` becomes
+ * `~y` in word 0). Fixed upstream in 2025 (verilator/verilator#5953, PR #5975); found by the
+ * differential fuzz. No compare of 64 bits or fewer is expanded, so the chunks are never folded there.
+ */
+function chunked(width: number, join: '|' | '&', part: (chunk: { hi: number; lo: number }) => string): string {
+  return chunks(width)
+    .map((chunk) => `(${part(chunk)})`)
+    .join(` ${join} `);
+}
+
+/** Operators that are written in chunks (and need named operands) above {@link WORD_LIMIT} bits. */
+const CHUNKED_ABOVE_WORD: ReadonlySet<CellOp> = new Set(['redor', 'redand', 'eq', 'ne']);
+
 /**
  * Every cell operator as Verilog, matching hw/ir/evaluate.ts bit for bit. Operands of equal width
  * keep Verilog's context-width rules from extending anything; the operators whose result is wider
@@ -45,8 +78,10 @@ const TEMPLATES: Record<Exclude<CellOp, 'const'>, Template> = {
   buf: ({ args: [a] }) => a!,
   not: ({ args: [a] }) => `~${a}`,
   neg: ({ args: [a] }) => `-${a}`,
-  redand: ({ args: [a] }) => `&${a}`,
-  redor: ({ args: [a] }) => `|${a}`,
+  redand: ({ args: [a], widths: [w] }) =>
+    w! > WORD_LIMIT ? chunked(w!, '&', (chunk) => `&${bits(a!, chunk)}`) : `&${a}`,
+  redor: ({ args: [a], widths: [w] }) =>
+    w! > WORD_LIMIT ? chunked(w!, '|', (chunk) => `|${bits(a!, chunk)}`) : `|${a}`,
   redxor: ({ args: [a] }) => `^${a}`,
   and: ({ args: [a, b] }) => `${a} & ${b}`,
   or: ({ args: [a, b] }) => `${a} | ${b}`,
@@ -54,8 +89,10 @@ const TEMPLATES: Record<Exclude<CellOp, 'const'>, Template> = {
   add: ({ args: [a, b] }) => `${a} + ${b}`,
   sub: ({ args: [a, b] }) => `${a} - ${b}`,
   mul: ({ args: [a, b], widths: [wa, wb], width }) => `${zeroExtend(a!, wa!, width)} * ${zeroExtend(b!, wb!, width)}`,
-  eq: ({ args: [a, b] }) => `${a} == ${b}`,
-  ne: ({ args: [a, b] }) => `${a} != ${b}`,
+  eq: ({ args: [a, b], widths: [w] }) =>
+    w! > WORD_LIMIT ? chunked(w!, '&', (chunk) => `${bits(a!, chunk)} == ${bits(b!, chunk)}`) : `${a} == ${b}`,
+  ne: ({ args: [a, b], widths: [w] }) =>
+    w! > WORD_LIMIT ? chunked(w!, '|', (chunk) => `${bits(a!, chunk)} != ${bits(b!, chunk)}`) : `${a} != ${b}`,
   ltu: ({ args: [a, b] }) => `${a} < ${b}`,
   leu: ({ args: [a, b] }) => `${a} <= ${b}`,
   lts: ({ args: [a, b], widths: [w] }) => `${signFlipped(a!, w!)} < ${signFlipped(b!, w!)}`,
@@ -78,6 +115,17 @@ const TEMPLATES: Record<Exclude<CellOp, 'const'>, Template> = {
 
 /** Operators whose first operand must be a declared name rather than an inlined expression. */
 export const NEEDS_NAMED_OPERAND: ReadonlySet<CellOp> = new Set(['slice', 'sext']);
+
+/**
+ * Which operands of a cell must be declared names rather than inlined expressions (or literals):
+ * Verilog-2005 selects bits of names only, so the first operand of `slice`/`sext` and every
+ * operand of a reduction or equality written in chunks (above 64 bits, see `chunked`).
+ */
+export function namedOperands(op: CellOp, widths: readonly number[]): number[] {
+  if (NEEDS_NAMED_OPERAND.has(op)) return [0];
+  if (CHUNKED_ABOVE_WORD.has(op) && widths[0]! > WORD_LIMIT) return widths.map((_, index) => index);
+  return [];
+}
 
 /** Operators whose result must be a net of its own (never inlined into a larger expression). */
 export const NEVER_INLINED: ReadonlySet<CellOp> = new Set(['sra']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineModule, input, output } from '../../../hw/core/index.ts';
+import { cat, constant, defineModule, input, output } from '../../../hw/core/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';
 import { TsEngine } from '../../../engines/tsEngine.ts';
@@ -8,41 +8,62 @@ import { IcarusEngine } from '../../../engines/icarusEngine.ts';
 import { compareEngines } from '../../../verif/fuzz/differential.ts';
 
 /**
- * Wrong results of an external engine that the differential fuzz found and that are not yet
- * worked around, each reduced to its smallest design. The test states today's wrong value, so it
- * fails the day the engine (or a workaround in the Verilog emitter or the Verilator flags) fixes
- * it: then move the case into the corpus.
+ * Wrong results of an external engine that the differential fuzz found and that the Verilog
+ * emitter now works around, each as its smallest designs, checked on all three engines.
  *
- * Verilator 5.006 (fuzz seed 999, case 90): a 77-bit `~{76'h0, x}` XOR-ed, zero-extended, with
- * its own OR-reduction loses word 0: x = 1 gives 0x1fffffffffff00000001, not
- * 0x1fffffffffffffffffff. The emitted Verilog is right (Icarus and the in-process simulator
- * agree); `-fno-expand`, `-fno-gate` or `-fno-subst` (or -O0) make Verilator right, while
- * `-fno-const-bit-op-tree` does not.
+ * Verilator 5.006 (fuzz seed 999, case 90; verilator/verilator#5953, fixed upstream in 2025): it expands an
+ * OR/AND-reduction or `==`/`!=` over more than 64 bits into 32-bit words and a 1-bit compare; when
+ * that compare folds to 1 only after the expansion (`|~{76'h0, x}`: the upper words are constant
+ * ones), the constant keeps a 1-bit C++ width, and a wide `^`, `|`, `&` or concatenation it is
+ * zero-extended into takes it for an all-ones word 0. `~{76'h0, x}` XOR-ed with its own
+ * OR-reduction gave 0x1fffffffffff00000001 for x = 1, not 0x1fffffffffffffffffff. The emitter
+ * writes such reductions and equalities over ≤ 64-bit chunks (`(|n[63:0]) | (|n[76:64])`), which
+ * Verilator never expands. The fuzz's shrunk case is also in the corpus.
  */
-describe('known engine bugs', () => {
-  it('Verilator 5.006 drops word 0 of a wide XOR with the OR-reduction of a negated zero-extension', async () => {
-    const WideXorReduce = defineModule({
-      name: 'WideXorReduce',
-      defaults: {},
-      ports: () => ({ x: input(1), o: output(80) }),
-      build(_m, io) {
-        const n = io.x.zext(77).not();
-        io.o.set(n.zext(80).xor(n.orReduce().zext(80)));
-      },
-    });
-    const design = elaborate(WideXorReduce);
+const Shapes = defineModule({
+  name: 'WideFoldedCompare',
+  defaults: {},
+  ports: () => ({
+    x: input(1),
+    y: input(77),
+    found: output(80),
+    other: output(80),
+    orInto: output(80),
+    andInto: output(80),
+    catInto: output(80),
+    notEqual: output(80),
+    equal: output(80),
+  }),
+  build(_m, io) {
+    const n = io.x.zext(77).not();
+    const any = n.orReduce().zext(80);
+    const y = io.y.zext(80);
+    // The fuzz's case: the negated zero-extension XOR-ed with its own OR-reduction.
+    io.found.set(n.zext(80).xor(any));
+    // Any wide operand: word 0 of y came out inverted, OR-ed into all ones, AND-ed into y.
+    io.other.set(y.xor(any));
+    io.orInto.set(y.or(any));
+    io.andInto.set(y.and(any));
+    io.catInto.set(cat(constant(0, 3), io.y.bits(75, 0), n.orReduce()));
+    io.notEqual.set(y.xor(n.ne(constant(0, 77)).zext(80)));
+    io.equal.set(y.xor(n.eq(n.or(constant(0, 77))).zext(80)));
+  },
+});
+
+describe('engine bugs worked around in the Verilog emitter', () => {
+  it('Verilator 5.006: wide OR-reductions and equalities that fold to 1 keep word 0 of what they are combined with', async () => {
+    const design = elaborate(Shapes);
     const verilog = [...emitVerilog(design).values()].join('\n');
-    expect(verilog).toContain("= ~{76'h0, x};");
-    expect(verilog).toMatch(/assign o = \{3'd0, _n\d+\} \^ \{79'h0, \(\|_n\d+\)\};/);
-    const disagreement = await compareEngines(
-      design,
-      [{ x: 1n }],
-      [new TsEngine(), new IcarusEngine(), new VerilatorEngine()],
-    );
-    expect(disagreement).toEqual({
-      cycle: 0,
-      port: 'o',
-      values: { ts: 0x1fffffffffffffffffffn, icarus: 0x1fffffffffffffffffffn, verilator: 0x1fffffffffff00000001n },
-    });
+    expect(verilog).toMatch(/\(\(\|_n\d+\[63:0\]\) \| \(\|_n\d+\[76:64\]\)\)/);
+    expect(verilog).toMatch(/\(_n\d+\[63:0\] != _n\d+\[63:0\]\) \| \(_n\d+\[76:64\] != _n\d+\[76:64\]\)/);
+    expect(verilog).not.toMatch(/\|_n\d+\)/);
+    const y = 0x1234_9abcdef0_12345678n;
+    const stimulus = [0n, 1n].flatMap((x) => [
+      { x, y },
+      { x, y: (1n << 77n) - 1n },
+      { x, y: 0n },
+    ]);
+    const engines = [new TsEngine(), new IcarusEngine(), new VerilatorEngine()];
+    expect(await compareEngines(design, stimulus, engines)).toBeUndefined();
   }, 300_000);
 });
