@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { FileFormatError, UserError } from '../../common/errors.ts';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
+import { writeError } from '../../common/fileErrors.ts';
+import { createStagingFolder, swapFolderIn } from '../../common/folderSwap.ts';
 import { KERNEL_TILE_ROWS, kernelRowBlocks, kernelTileWords, popcount64, type KernelFormat } from './kernelFormat.ts';
 
 /**
@@ -80,9 +81,10 @@ function littleEndianBytes(array: BigUint64Array | Uint32Array): Uint8Array {
 }
 
 /**
- * Writes the arrays into directory `dir`. The whole directory appears at once: it is built under
- * a temporary sibling name and renamed into place, so a reader never sees a mix of old and new
- * arrays. An existing directory is replaced only if it holds nothing but these files.
+ * Writes the arrays into directory `dir`. The whole directory appears at once: it is built in a
+ * staging folder beside it and swapped in (common/folderSwap.ts, as gen verilog does), so a reader
+ * never sees a mix of old and new arrays. An existing directory is replaced only if it holds
+ * nothing but these files.
  */
 export function writeTileArraysDir(
   dir: string,
@@ -96,7 +98,6 @@ export function writeTileArraysDir(
       throw new UserError(`${dir}: exists and is not a ${layout.tag} directory; refusing to overwrite it`);
     }
   }
-  const temporary = join(dirname(dir), `.${basename(dir)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const paddingWords = options.devicePadding ? DEVICE_PADDING_WORDS : 0;
   const header: TileHeader = {
     format: layout.tag,
@@ -109,20 +110,17 @@ export function writeTileArraysDir(
   };
   const values = new Uint32Array(arrays.values.length + paddingWords);
   values.set(arrays.values);
+  const staging = createStagingFolder(dir);
   try {
-    mkdirSync(temporary, { recursive: true });
-    writeFileAtomic(join(temporary, KERNEL_FILES.bitmaps), littleEndianBytes(arrays.bitmaps));
-    writeFileAtomic(join(temporary, KERNEL_FILES.offsets), littleEndianBytes(arrays.offsets));
-    writeFileAtomic(join(temporary, KERNEL_FILES.values), littleEndianBytes(values));
-    writeFileAtomic(join(temporary, KERNEL_FILES.header), `${JSON.stringify(header, null, 2)}\n`);
-    const previous = existsSync(dir) ? `${temporary}.old` : undefined;
-    if (previous) renameSync(dir, previous);
-    renameSync(temporary, dir);
-    if (previous) rmSync(previous, { recursive: true, force: true });
+    writeFileAtomic(join(staging, KERNEL_FILES.bitmaps), littleEndianBytes(arrays.bitmaps));
+    writeFileAtomic(join(staging, KERNEL_FILES.offsets), littleEndianBytes(arrays.offsets));
+    writeFileAtomic(join(staging, KERNEL_FILES.values), littleEndianBytes(values));
+    writeFileAtomic(join(staging, KERNEL_FILES.header), `${JSON.stringify(header, null, 2)}\n`);
+    swapFolderIn(staging, dir);
   } catch (error) {
-    rmSync(temporary, { recursive: true, force: true });
-    if (error instanceof UserError) throw error;
-    throw new UserError(`cannot write ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw writeError(dir, error);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
 }
 

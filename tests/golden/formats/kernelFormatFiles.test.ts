@@ -64,7 +64,7 @@ describe('kernel format files', () => {
       }),
       { seed, numRuns: 30 },
     );
-    expect(readdirSync(scratch).filter((name) => name.endsWith('.tmp') || name.endsWith('.old'))).toEqual([]);
+    expect(readdirSync(scratch).filter((name) => /\.(staging|previous)-/.test(name))).toEqual([]);
   });
 
   const corruptions: [what: string, file: string, corrupt: (bytes: Buffer) => Buffer, message: RegExp][] = [
