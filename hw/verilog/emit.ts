@@ -303,7 +303,8 @@ export function emitModule(module: IrModule): string {
   ].join('\n');
 }
 
-/** The whole design: `<Module>.v` → text, one per elaborated module, children first. */
+/** The whole design: `<Module>.v` → text, one per elaborated module, children first (black boxes: their file). */
 export function emitVerilog(design: IrDesign): Map<string, string> {
-  return new Map(design.modules.map((module) => [`${module.name}.v`, emitModule(module)]));
+  // A black box's file goes out as it is, under its module's name.
+  return new Map(design.modules.map((module) => [`${module.name}.v`, module.blackBox?.verilog ?? emitModule(module)]));
 }
