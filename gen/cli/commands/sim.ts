@@ -10,6 +10,7 @@ import { createEngine, ENGINE_NAMES, engineHelp } from '../../../engines/index.t
 import type { CycleRun, EngineName } from '../../../engines/engine.ts';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
+import { formatCheckFailure, type CheckMode } from '../../../hw/ir/checks.ts';
 
 /** What names a simulation: a top of the project with its parameters, a vector file and an engine. */
 export interface SimulationArguments extends DesignArguments {
@@ -17,6 +18,8 @@ export interface SimulationArguments extends DesignArguments {
   param: string[];
   vectors: string;
   engine?: EngineName | undefined;
+  /** A failing assertion stops the run (default) or is counted (`count`: every failure reported). */
+  checks?: CheckMode | undefined;
 }
 
 interface SimArguments extends SimulationArguments {
@@ -47,7 +50,7 @@ export async function simulateTop(
   const run = await engine.run(
     design,
     vectors.map((vector) => vector.inputs),
-    vcd === undefined ? {} : { vcd: resolve(vcd) },
+    { ...(vcd === undefined ? {} : { vcd: resolve(vcd) }), ...(args.checks ? { checks: args.checks } : {}) },
   );
   return { run, vectors, design };
 }
@@ -74,7 +77,12 @@ export const simCommand: CommandModule<object, SimArguments> = {
         describe: `simulation engine (default: defaults.engine of gen.config.ts, else ts); ${engineHelp()}`,
       })
       .option('out', { type: 'string', describe: 'write the outputs per cycle as JSON Lines here (default: stdout)' })
-      .option('vcd', { type: 'string', describe: 'write a VCD waveform of the run here' }),
+      .option('vcd', { type: 'string', describe: 'write a VCD waveform of the run here' })
+      .option('checks', {
+        choices: ['stop', 'count'] as const,
+        describe:
+          'a failing assertion (m.assert) stops the run (stop, default) or every failure is listed on stderr (count); either exits 1',
+      }),
   handler: async (args) => {
     preflightFiles([args.out, args.vcd]);
     const { run, vectors } = await simulateTop(args, args.vcd);
@@ -95,6 +103,10 @@ export const simCommand: CommandModule<object, SimArguments> = {
             `cycle ${cycle} (${args.vectors}:${vector.line}): ${name} expected ${formatVectorValue(value)}, got ${formatVectorValue(run.outputs[cycle]![name]!)}`,
         ),
     );
+    const failures = run.checks?.failures ?? [];
+    for (const failure of failures) process.stderr.write(`${formatCheckFailure(failure)}\n`);
+    if (failures.length > 0)
+      throw new UserError(`${failures.length} assertion failure(s); first: ${formatCheckFailure(failures[0]!)}`);
     if (mismatches.length > 0) throw new UserError(`${mismatches.length} mismatch(es); first: ${mismatches[0]}`);
   },
 };
