@@ -37,7 +37,7 @@ export interface CycleRun {
 }
 
 export interface RunOptions {
-  /** Write a VCD of the run here (hierarchical names as Verilator/Icarus name them). */
+  /** Write a VCD of the run here: one waveform on every engine (scopes, names, time base: waves/README.md). */
   readonly vcd?: string;
   /** A failing assertion stops the run with CheckFailedError (default), or is counted in `checks`. */
   readonly checks?: CheckMode;
