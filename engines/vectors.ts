@@ -1,6 +1,6 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { FileFormatError, UserError } from '../common/errors.ts';
+import { FileFormatError } from '../common/errors.ts';
 import { quoteValue } from '../common/optionValues.ts';
+import { readFileInChunks } from '../common/chunkedRead.ts';
 import type { PortValues } from './engine.ts';
 
 /** One line of a vector file: the inputs of one cycle, and optionally the outputs expected then. */
@@ -21,7 +21,6 @@ export interface VectorPorts {
 export const MAX_VECTOR_FILE_BYTES = 512 * 1024 * 1024;
 /** One line of a vector file is at most this long (a cycle of the widest ports fits many times over). */
 export const MAX_VECTOR_LINE_BYTES = 16 * 1024 * 1024;
-const CHUNK_BYTES = 1 << 20;
 
 /** Parses `"0x1f"`, `"31"` or a safe-integer JSON number into a bigint (any width). */
 export function parseVectorValue(value: unknown): bigint | undefined {
@@ -118,67 +117,33 @@ function parseVectorLine(raw: string, line: number, file: string, ports: VectorP
  * after checking its size: a file over the limit is refused before any of it is read.
  */
 export function readVectors(file: string, ports: VectorPorts): VectorLine[] {
-  const cannotRead = (error: unknown): UserError =>
-    new UserError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (error) {
-    throw cannotRead(error);
-  }
-  try {
-    let size: number;
-    try {
-      size = fstatSync(fd).size;
-    } catch (error) {
-      throw cannotRead(error);
+  const vectors: VectorLine[] = [];
+  let partial: Buffer[] = [];
+  let partialBytes = 0;
+  let line = 0;
+  const limit = {
+    maxBytes: MAX_VECTOR_FILE_BYTES,
+    tooLarge: (size: number) =>
+      `${file}: vector file is larger than ${MAX_VECTOR_FILE_BYTES} bytes (512 MiB): ${size} bytes`,
+  };
+  readFileInChunks(file, limit, (chunk, length) => {
+    let start = 0;
+    for (let newline = chunk.indexOf(10, start); newline >= 0 && newline < length; newline = chunk.indexOf(10, start)) {
+      // Lines are cut at the newline byte, so a multi-byte UTF-8 character is never split.
+      const piece = chunk.subarray(start, newline);
+      const text = partialBytes > 0 ? Buffer.concat([...partial, piece]).toString('utf8') : piece.toString('utf8');
+      partial = [];
+      partialBytes = 0;
+      parseVectorLine(text, ++line, file, ports, vectors);
+      start = newline + 1;
     }
-    if (size > MAX_VECTOR_FILE_BYTES)
-      throw new UserError(
-        `${file}: vector file is larger than ${MAX_VECTOR_FILE_BYTES} bytes (512 MiB): ${size} bytes`,
-      );
-    const vectors: VectorLine[] = [];
-    const chunk = Buffer.alloc(CHUNK_BYTES);
-    let partial: Buffer[] = [];
-    let partialBytes = 0;
-    let line = 0;
-    let total = 0;
-    for (;;) {
-      let length: number;
-      try {
-        length = readSync(fd, chunk, 0, CHUNK_BYTES, null);
-      } catch (error) {
-        throw cannotRead(error);
-      }
-      if (length === 0) break;
-      // A file that grows while being read is held to the same limit.
-      total += length;
-      if (total > MAX_VECTOR_FILE_BYTES)
-        throw new UserError(`${file}: vector file is larger than ${MAX_VECTOR_FILE_BYTES} bytes (512 MiB)`);
-      let start = 0;
-      for (
-        let newline = chunk.indexOf(10, start);
-        newline >= 0 && newline < length;
-        newline = chunk.indexOf(10, start)
-      ) {
-        // Lines are cut at the newline byte, so a multi-byte UTF-8 character is never split.
-        const piece = chunk.subarray(start, newline);
-        const text = partialBytes > 0 ? Buffer.concat([...partial, piece]).toString('utf8') : piece.toString('utf8');
-        partial = [];
-        partialBytes = 0;
-        parseVectorLine(text, ++line, file, ports, vectors);
-        start = newline + 1;
-      }
-      if (start < length) {
-        partial.push(Buffer.from(chunk.subarray(start, length)));
-        partialBytes += length - start;
-        if (partialBytes > MAX_VECTOR_LINE_BYTES)
-          throw new FileFormatError(file, `a line longer than ${MAX_VECTOR_LINE_BYTES} bytes`, { line: line + 1 });
-      }
+    if (start < length) {
+      partial.push(Buffer.from(chunk.subarray(start, length)));
+      partialBytes += length - start;
+      if (partialBytes > MAX_VECTOR_LINE_BYTES)
+        throw new FileFormatError(file, `a line longer than ${MAX_VECTOR_LINE_BYTES} bytes`, { line: line + 1 });
     }
-    if (partialBytes > 0) parseVectorLine(Buffer.concat(partial).toString('utf8'), ++line, file, ports, vectors);
-    return vectors;
-  } finally {
-    closeSync(fd);
-  }
+  });
+  if (partialBytes > 0) parseVectorLine(Buffer.concat(partial).toString('utf8'), ++line, file, ports, vectors);
+  return vectors;
 }

@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { FileFormatError, UserError } from '../common/errors.ts';
+import { FileFormatError } from '../common/errors.ts';
+import { readFileInChunks } from '../common/chunkedRead.ts';
 import { parseTimescale, type Timescale } from './timescale.ts';
 import { extendBits } from './vcdValues.ts';
 
@@ -116,46 +116,20 @@ export const VCD_LIMITS = {
   signals: 1 << 20,
   fileBytes: 2 ** 32,
 } as const;
-const CHUNK_BYTES = 1 << 20;
 const SCALAR_VALUE = /^[01xzXZ]$/;
 const VECTOR_VALUE = /^[01xzXZ]+$/;
 const REAL_VALUE = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^[-+]?(inf|nan)$/i;
 
 /** Reads a VCD file (streamed in 1 MB pieces). Malformed input is a FileFormatError naming the line. */
 export function readVcdFile(path: string, options: VcdReadOptions = {}): VcdTrace {
-  const cannotRead = (error: unknown) =>
-    new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    throw cannotRead(error);
-  }
-  try {
-    let size: number;
-    try {
-      size = fstatSync(fd).size;
-    } catch (error) {
-      throw cannotRead(error);
-    }
-    if (size > VCD_LIMITS.fileBytes)
-      throw new UserError(`${path}: ${size} bytes, more than the ${VCD_LIMITS.fileBytes / 2 ** 30} GiB a VCD may have`);
-    const parser = new VcdParser(path, options);
-    const chunk = Buffer.alloc(CHUNK_BYTES);
-    for (;;) {
-      let length: number;
-      try {
-        length = readSync(fd, chunk, 0, CHUNK_BYTES, null);
-      } catch (error) {
-        throw cannotRead(error);
-      }
-      if (length === 0) break;
-      parser.feed(chunk.subarray(0, length));
-    }
-    return parser.finish();
-  } finally {
-    closeSync(fd);
-  }
+  const parser = new VcdParser(path, options);
+  const limit = {
+    maxBytes: VCD_LIMITS.fileBytes,
+    tooLarge: (size: number) =>
+      `${path}: ${size} bytes, more than the ${VCD_LIMITS.fileBytes / 2 ** 30} GiB a VCD may have`,
+  };
+  readFileInChunks(path, limit, (chunk, length) => parser.feed(chunk.subarray(0, length)));
+  return parser.finish();
 }
 
 /** Parses VCD text; `fileName` names it in errors. */

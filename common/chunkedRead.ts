@@ -1,0 +1,50 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { UserError } from './errors.ts';
+
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * Reads a file 1 MiB at a time (its text is never held whole), handing each piece to `onChunk`
+ * as a reused buffer and the count of bytes read into it. A file over `maxBytes` is refused
+ * before any of it is read, and so is one that grows past it while being read (`tooLarge` says
+ * so in one line, given the size). A file that cannot be read: `cannot read PATH: CODE`.
+ */
+export function readFileInChunks(
+  path: string,
+  limit: { readonly maxBytes: number; readonly tooLarge: (size: number) => string },
+  onChunk: (chunk: Buffer, length: number) => void,
+): void {
+  const cannotRead = (error: unknown): UserError =>
+    new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw cannotRead(error);
+  }
+  try {
+    let size: number;
+    try {
+      size = fstatSync(fd).size;
+    } catch (error) {
+      throw cannotRead(error);
+    }
+    if (size > limit.maxBytes) throw new UserError(limit.tooLarge(size));
+    const chunk = Buffer.alloc(CHUNK_BYTES);
+    let total = 0;
+    for (;;) {
+      let length: number;
+      try {
+        length = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+      } catch (error) {
+        throw cannotRead(error);
+      }
+      if (length === 0) return;
+      total += length;
+      if (total > limit.maxBytes) throw new UserError(limit.tooLarge(total));
+      onChunk(chunk, length);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
