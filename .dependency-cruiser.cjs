@@ -31,7 +31,7 @@ const LAYERS = {
   gpu: ['common', 'golden', 'hw/core', 'hw/ir', 'hw/lib', 'hw/sim', 'hw/designs', 'engines', 'verif/mma'],
   gen: ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/lib', 'hw/verilog', 'hw/sim', 'hw/examples', 'hw/designs', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress', 'verif/formal', 'verif/mma', 'verif/suites', 'synth', 'gpu'],
   // The package's public entry points (package.json `exports`): re-exports of the framework below the CLI.
-  api: ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress', 'synth', 'gen/project'],
+  api: ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/lib', 'hw/verilog', 'hw/sim', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress', 'synth', 'gen/project'],
 };
 const PROJECT = [...Object.keys(LAYERS), 'verif', 'gen', 'bench', 'tests', 'bin'];
 const escape = (folder) => folder.replace(/[.]/g, '\\.');

@@ -82,3 +82,55 @@ export {
   /** `file:line` text of a source location. */
   formatLocation,
 } from '../hw/core/index.ts';
+export {
+  /** Names a bundle type: a group of fields written from the producer's side (`output` forward, `input` back). */
+  bundle,
+  /** The consumer's side of a bundle: every direction turned round. */
+  flip,
+  /** A group of wires shaped like a bundle type, named `name_field…`. */
+  wires,
+  /** A group of registers shaped like a bundle type (`{ reset }` for every field). */
+  regs,
+  /** Joins two matching interfaces in one call, each field in the direction it flows. */
+  connect,
+  /** The total width of a bundle type's fields. */
+  bundleWidth,
+  /** Two interfaces given to `connect` that do not match; the message names the field. */
+  InterfaceMismatchError,
+  /** A port group read with a name (or index) it does not have, such as a misspelled port. */
+  UnknownPortError,
+  /** Declares an enum: named values kept as Verilog localparams and as state names in waveforms. */
+  defineEnum,
+  /** A register holding an enum value, with an optional named reset value. */
+  enumReg,
+  /** A wire carrying an enum value. */
+  enumWire,
+  /** An enum type as `defineEnum` returns it (width, names, codes, `lit`, `is`). */
+  type HdlEnum,
+  /** A finite-state machine over an enum: one body per state, `go(next)` to move on. */
+  fsm,
+  /** The machine `fsm` returns: its state register and `is(state)`. */
+  type Fsm,
+  /** A state of an FSM that no transition reaches from reset, or a state without a body. */
+  UnreachableStateError,
+  /** Instantiates an existing Verilog module: ports in TypeScript, an optional DSL model for the ts engine. */
+  defineBlackBox,
+} from '../hw/core/index.ts';
+export {
+  /** A valid-ready stream of words (`valid`, `data` forward, `ready` back), from the producer's side. */
+  Stream,
+  /** Whether a stream's word moves at this edge: `valid && ready`. */
+  fire,
+  /** Asserts the stream protocol on a stream a module produces: valid held until ready, data stable while stalled. */
+  assertStreamProtocol,
+  /** A valid-ready FIFO of any depth from 1. */
+  StreamFifo,
+  /** A valid-ready pipeline stage with a registered ready (skid buffer). */
+  SkidBuffer,
+  /** A round-robin arbiter of valid-ready streams, with the grant kept while the output stalls. */
+  RoundRobinArbiter,
+  /** A valid-ready fork: each word to every output. */
+  StreamFork,
+  /** A valid-ready join: one word from every input, concatenated. */
+  StreamJoin,
+} from '../hw/lib/stream/index.ts';
