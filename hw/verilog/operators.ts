@@ -57,16 +57,18 @@ function bits(a: string, { hi, lo }: { hi: number; lo: number }): string {
  * words are constant ones), the constant keeps a 1-bit C++ width, and a wide `^`, `|`, `&` or
  * concatenation it is zero-extended into takes it for an all-ones word 0 (`y ^ {79'h0, 1}` becomes
  * `~y` in word 0). Fixed upstream in 2025 (verilator/verilator#5953, PR #5975); found by the
- * differential fuzz. No compare of 64 bits or fewer is expanded, so the chunks are never folded there.
+ * differential fuzz. A wide `^~{76'h0, x}` stops Verilator 5.006 with an internal error ("Reduction
+ * over single bit value should have been folded"), so `^` goes by chunks too. Nothing of 64 bits
+ * or fewer is expanded, so the chunks are never folded there.
  */
-function chunked(width: number, join: '|' | '&', part: (chunk: { hi: number; lo: number }) => string): string {
+function chunked(width: number, join: '|' | '&' | '^', part: (chunk: { hi: number; lo: number }) => string): string {
   return chunks(width)
     .map((chunk) => `(${part(chunk)})`)
     .join(` ${join} `);
 }
 
 /** Operators that are written in chunks (and need named operands) above {@link WORD_LIMIT} bits. */
-const CHUNKED_ABOVE_WORD: ReadonlySet<CellOp> = new Set(['redor', 'redand', 'eq', 'ne']);
+const CHUNKED_ABOVE_WORD: ReadonlySet<CellOp> = new Set(['redor', 'redand', 'redxor', 'eq', 'ne']);
 
 /**
  * Every cell operator as Verilog, matching hw/ir/evaluate.ts bit for bit. Operands of equal width
@@ -82,7 +84,8 @@ const TEMPLATES: Record<Exclude<CellOp, 'const'>, Template> = {
     w! > WORD_LIMIT ? chunked(w!, '&', (chunk) => `&${bits(a!, chunk)}`) : `&${a}`,
   redor: ({ args: [a], widths: [w] }) =>
     w! > WORD_LIMIT ? chunked(w!, '|', (chunk) => `|${bits(a!, chunk)}`) : `|${a}`,
-  redxor: ({ args: [a] }) => `^${a}`,
+  redxor: ({ args: [a], widths: [w] }) =>
+    w! > WORD_LIMIT ? chunked(w!, '^', (chunk) => `^${bits(a!, chunk)}`) : `^${a}`,
   and: ({ args: [a, b] }) => `${a} & ${b}`,
   or: ({ args: [a, b] }) => `${a} | ${b}`,
   xor: ({ args: [a, b] }) => `${a} ^ ${b}`,
