@@ -1,5 +1,6 @@
 import { rmSync, statfsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
 import { FileFormatError, ToolError, UserError } from '../common/errors.ts';
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { flattenDesign } from '../hw/sim/flatten.ts';
@@ -21,7 +22,8 @@ export async function runTraced<Run>(
   run: (raw: string | undefined) => Promise<Run>,
 ): Promise<Run> {
   if (vcd === undefined) return run(undefined);
-  const raw = `${vcd}.raw`;
+  // Named as common/atomicWrite.ts names temporaries, so a killed run's raw trace is swept too.
+  const raw = join(dirname(vcd), `.${basename(vcd)}.raw.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     // A full disk is judged before the raw trace is removed (which frees the space again).
     const result = await run(raw).catch((error: unknown) => {
