@@ -37,7 +37,7 @@ export interface Divergence {
   /** In `timescale` units (the finer of the two traces'); the cycle's edge time in A under `cycle` alignment. */
   readonly time: number;
   readonly timescale: Timescale;
-  /** The cycle of A it falls in, when A has cycles. */
+  /** The cycle of A it falls in (numbered as the testbench numbers them, see sampling.ts), when A has cycles. */
   readonly cycle?: number;
   /** Every matched signal that differs at that point. */
   readonly differences: readonly SignalDifference[];
@@ -291,7 +291,7 @@ export function divergencePicture(
 ): WaveDromSource {
   const divergence = report.divergence;
   if (!divergence) throw new UserError('the traces do not diverge; there is nothing to draw');
-  // Undefined when the traces differ before the first edge: draw from cycle 0 then.
+  // Undefined when A has no clock edges: draw from cycle 0 then.
   const cycle = divergence.cycle ?? 0;
   const specA = resolveCycles(a, options.cyclesA);
   const specB = resolveCycles(b, options.cyclesB);
