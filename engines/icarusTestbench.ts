@@ -50,6 +50,8 @@ export function zeroStateLines(design: IrDesign): string[] {
   while (work.length > 0) {
     const { module: name, path } = work.pop()!;
     const module = moduleByName(design, name);
+    // A black box's state is its own Verilog's (its IR is a model, or ports only): its reset sets it.
+    if (module.blackBox) continue;
     for (const register of module.registers)
       lines.push(`${path}.${verilogIdentifier(module.nets[register.q]!.name)} = 0;`);
     for (const memory of module.memories)
