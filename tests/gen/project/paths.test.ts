@@ -9,6 +9,7 @@ import { runGen } from '../../support/cli.ts';
 
 const repository = new URL('../../..', import.meta.url).pathname;
 // Inside the repository (its gen.config.ts registers Counter), under the gitignored out/.
+mkdirSync(join(repository, 'out'), { recursive: true }); // a fresh checkout has no out/ yet
 const scratch = mkdtempSync(join(repository, 'out', 'paths-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

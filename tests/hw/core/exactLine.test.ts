@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -122,6 +122,7 @@ describe('errors at the exact line', () => {
 
   it('through gen (TypeScript loaded without type-checking): one line with the file and line, no stack', () => {
     const root = fileURLToPath(new URL('../../..', import.meta.url));
+    mkdirSync(join(root, 'out'), { recursive: true }); // a fresh checkout has no out/ yet
     const folder = mkdtempSync(join(root, 'out', 'typo-'));
     try {
       const design = join(folder, 'typo.ts');

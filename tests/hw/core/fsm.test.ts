@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -98,6 +98,7 @@ describe('enums', () => {
 describe('gen wave show labels FSM states', () => {
   it('with --top, and with --vcd and the manifest of gen verilog', () => {
     const root = fileURLToPath(new URL('../../..', import.meta.url));
+    mkdirSync(join(root, 'out'), { recursive: true }); // a fresh checkout has no out/ yet
     const folder = mkdtempSync(join(root, 'out', 'fsm-wave-'));
     try {
       const vectors = join(folder, 'tx.jsonl');
