@@ -124,6 +124,40 @@ export function meanAlgorithm1Steps(layout: SparseWeightLayout): number {
   return steps / warps;
 }
 
+/**
+ * Mean over the matrix's block-iterations of the steps of the block's slowest warp: the barrier
+ * after the decompression (Fig. 4) waits for all four warps of the block, so the block's chain is
+ * its fullest warp's, not the mean warp's (the mean sets the issue slots, the maximum the chain).
+ * Warp w of the block on row block 4b + w and K tile c decompresses the 64 column tiles
+ * (4b + w)·K + 64c … + 63.
+ */
+export function blockAlgorithm1Steps(layout: SparseWeightLayout): number {
+  const counts = tileNonzeroCounts(layout);
+  const rowBlocks = counts.length / layout.k;
+  const kTiles = Math.floor(layout.k / TILE_K);
+  const warpRows = TILE_M / WARPS_PER_BLOCK / 64;
+  let steps = 0;
+  let blocks = 0;
+  for (let first = 0; first < rowBlocks; first += WARPS_PER_BLOCK * warpRows) {
+    for (let c = 0; c < kTiles; c++) {
+      let slowest = 0;
+      for (let w = 0; w < WARPS_PER_BLOCK * warpRows && first + w < rowBlocks; w++) {
+        const t0 = (first + w) * layout.k + c * TILE_K;
+        let warp = 0;
+        for (let slot = 0; slot < 2; slot++) {
+          let most = 0;
+          for (let lane = 0; lane < THREADS_PER_WARP; lane++) most = Math.max(most, counts[t0 + 2 * lane + slot]!);
+          warp += most;
+        }
+        slowest = Math.max(slowest, warp);
+      }
+      steps += slowest;
+      blocks++;
+    }
+  }
+  return blocks === 0 ? 0 : steps / blocks;
+}
+
 /** Mean LDG.128 instructions per warp for the values of its 64 tiles (per slot, the most 4-word chunks any lane has). */
 function meanValueLoads(layout: SparseWeightLayout): number {
   const counts = tileNonzeroCounts(layout);
@@ -240,6 +274,7 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
     },
     coruscant: () => {
       const steps = meanAlgorithm1Steps(layout);
+      const slowestSteps = blockAlgorithm1Steps(layout);
       const perStore = algorithm1WavefrontsPerStore(layout);
       const loads = 3 + meanValueLoads(layout) + bLoads;
       const decompress = zeroInit + 2 * sum(ALGORITHM1_PER_TILE) + steps * sum(ALGORITHM1_PER_NONZERO);
@@ -255,8 +290,9 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
         barriers: BARRIERS_PER_ITERATION,
         loadsInRegisters: true,
         dependentLoadRounds: 2,
-        // Zero-init issues, then per slot the tile setup and the warp's fullest lane's steps on the chain.
-        decompressChainCycles: zeroInit + 2 * ALGORITHM1_TILE_CHAIN + steps * sum(ALGORITHM1_CHAIN_PER_STEP),
+        // Zero-init issues, then per slot the tile setup and the fullest lane's steps on the chain,
+        // of the block's slowest warp (the barrier after the decompression waits for it).
+        decompressChainCycles: zeroInit + 2 * ALGORITHM1_TILE_CHAIN + slowestSteps * sum(ALGORITHM1_CHAIN_PER_STEP),
       };
     },
     stc: () => {

@@ -2,11 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { decompressionBankConflicts } from '../../../gpu/memory/decompressionBankConflicts.ts';
 import {
+  ALGORITHM1_CHAIN_PER_STEP,
   algorithm1WavefrontsPerStore,
+  blockAlgorithm1Steps,
   flashLlmWavefrontsPerStore,
+  iterationCosts,
   meanAlgorithm1Steps,
 } from '../../../gpu/system/kernelCosts.ts';
-import { randomLayout } from '../../../gpu/system/sparseLayout.ts';
+import { layoutFromBitmaps, randomLayout } from '../../../gpu/system/sparseLayout.ts';
 
 describe('decompression bank conflicts on real layouts', () => {
   it.each([0.3, 0.5, 0.7])(
@@ -31,5 +34,21 @@ describe('decompression bank conflicts on real layouts', () => {
 
   it("Flash-LLM's extract, with items in scan order, does conflict", () => {
     expect(flashLlmWavefrontsPerStore(randomLayout(512, 512, 0.5, 3))).toBeGreaterThan(1);
+  });
+});
+
+describe("Algorithm 1's chain waits for the block's slowest warp", () => {
+  it('one full warp among three empty ones sets the chain; the issue slots follow the mean', () => {
+    // 256×64: the block's four warps on row blocks 0…3; only row block 0's tiles are full.
+    const tiles = 4 * 64;
+    const hi = new Uint32Array(tiles);
+    const lo = new Uint32Array(tiles);
+    hi.fill(0xffffffff, 0, 64);
+    lo.fill(0xffffffff, 0, 64);
+    const layout = layoutFromBitmaps(256, 64, hi, lo);
+    expect(meanAlgorithm1Steps(layout)).toBe((2 * 64) / 4);
+    expect(blockAlgorithm1Steps(layout)).toBe(2 * 64);
+    const perStep = ALGORITHM1_CHAIN_PER_STEP.reduce((total, [, cycles]) => total + cycles, 0);
+    expect(iterationCosts('coruscant', layout, 8).decompressChainCycles).toBeGreaterThan(2 * 64 * perStep);
   });
 });

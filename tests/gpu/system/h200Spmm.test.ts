@@ -15,11 +15,9 @@ import { H200_SPMM_ROWS } from '../h200Silicon.ts';
 import { MEASURED_MMA } from './support.ts';
 
 const KERNEL_MISS =
-  "software kernel too fast (the model lets 3 resident blocks hide each other's Algorithm 1 chains; silicon shows less overlap)";
+  "software kernel too fast at 9216² (three blocks per SM): the model's Algorithm 1 chain, the slowest warp's, is ≈ 20 % shorter per block-iteration than silicon's at both shapes, and its dense time is 5 % above the harness's cuBLAS there";
 /** Cells (size, sparsity, ratio) outside 20 %, with why. */
 const KNOWN_MISSES: Readonly<Record<string, string>> = {
-  '7168|0.4|kernel': KERNEL_MISS,
-  '7168|0.7|kernel': KERNEL_MISS,
   '9216|0.3|kernel': KERNEL_MISS,
   '9216|0.4|kernel': KERNEL_MISS,
   '9216|0.5|kernel': KERNEL_MISS,
