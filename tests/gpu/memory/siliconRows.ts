@@ -1,0 +1,20 @@
+import { expect, it } from 'vitest';
+import { modelValue, type SiliconRow } from '../h200Silicon.ts';
+
+/** One test per row: the model within 10 % of silicon, or within 20 % for a known miss (with its reason). */
+export function checkSiliconRows(rows: readonly SiliconRow[]): void {
+  it.each(rows.map((row) => ({ ...row, label: row.name })))(
+    '$label',
+    (row) => {
+      const model = modelValue(row);
+      const error = model / row.silicon - 1;
+      const tolerance = row.knownMiss === undefined ? 0.1 : 0.2;
+      expect(
+        Math.abs(error),
+        `model ${model.toFixed(1)} ${row.unit}, silicon ${row.silicon} ${row.unit}${row.knownMiss ? ` (known miss: ${row.knownMiss})` : ''}`,
+      ).toBeLessThan(tolerance);
+    },
+    // A safety net, not a check: a 1 GiB sector row is ≈ 12 s of CPU, minutes of wall on a loaded machine.
+    600_000,
+  );
+}
