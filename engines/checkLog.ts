@@ -8,15 +8,21 @@ const CHECK_LINE = new RegExp(`^${CHECK_LINE_TAG} (\\S+) (\\d+) (\\S+)((?: [0-9a
 
 /**
  * Reads what an external simulator printed for a design with checks: `GEN-STREAM` at each stream
- * start and `GEN-CYCLE` after each cycle (the harness's, see HarnessPorts.checked), and between
- * them the design's `GEN-CHECK <module> <index> <instance> <values…> | <text>` lines (hw/verilog
- * emit.ts). Gives per stream the failures in order, each with its cycle, message, user location
- * and the values its condition read, as the ts engine reports them. Cover points are not printed
- * (`covers` stays empty: the ts engine counts hits, `gen prove` decides reachability).
+ * start (`GEN-STREAM-SAME` when the simulation goes on rather than a new model starting) and `GEN-CYCLE` at each cycle's sample point (inputs applied and settled, before the
+ * edge; the harness's, see HarnessPorts.checked), and between them the design's
+ * `GEN-CHECK <module> <index> <instance> <values…> | <text>` lines (hw/verilog/emit.ts). A clocked
+ * check prints at the edge, after its cycle's marker. A combinational one prints while false
+ * whenever its inputs change and `GEN-CHECK-OK …` once when it holds again, so what it printed
+ * last before a marker is its state in that cycle's sample (settling, and values between the edge
+ * and the next inputs, count for nothing). Gives per stream the failures in order, each with its
+ * cycle, message, user location and the values its condition read, as the ts engine reports them.
+ * Cover points are not printed (`covers` stays empty: the ts engine counts hits, `gen prove`
+ * decides reachability).
  */
 export function parseCheckLog(design: IrDesign, log: string, streams: number, engine: string): CheckResults[] {
   const results: { failures: CheckFailure[]; covers: Record<string, number> }[] = [];
-  let cycle = 0;
+  // The cycle whose sample point was passed last (-1: none yet in this stream).
+  let cycle = -1;
   // Combinational checks print only when their inputs change: one false stays false until its OK line.
   const failing = new Map<string, CheckFailure>();
   const record = (failure: CheckFailure): void => {
@@ -32,15 +38,17 @@ export function parseCheckLog(design: IrDesign, log: string, streams: number, en
     if (!repeated) current.failures.push(failure);
   };
   for (const line of log.split('\n')) {
-    if (line === 'GEN-STREAM') {
+    if (line === 'GEN-STREAM' || line === 'GEN-STREAM-SAME') {
       results.push({ failures: [], covers: {} });
-      failing.clear();
-      cycle = 0;
+      // A new model prints each false combinational check as it settles; the same simulation
+      // (Icarus) goes on, and a check its new inputs leave alone prints nothing: its state is kept.
+      if (line === 'GEN-STREAM') failing.clear();
+      cycle = -1;
       continue;
     }
     if (line === 'GEN-CYCLE') {
-      for (const failure of failing.values()) record({ ...failure, cycle });
       cycle++;
+      for (const failure of failing.values()) record({ ...failure, cycle });
       continue;
     }
     const ok = CHECK_OK_LINE.exec(line);
@@ -77,7 +85,7 @@ export function parseCheckLog(design: IrDesign, log: string, streams: number, en
       values,
     };
     if (!module.clocked) failing.set(`${moduleName} ${indexText} ${instance}`, failure);
-    else record(failure);
+    else if (cycle >= 0) record(failure);
   }
   while (results.length < streams) results.push({ failures: [], covers: {} });
   return results.slice(0, streams);

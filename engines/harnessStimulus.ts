@@ -23,8 +23,8 @@ export interface HarnessPorts {
   readonly clocked: boolean;
   /**
    * The design has assertions: the harness prints `GEN-STREAM` at each stream start and
-   * `GEN-CYCLE` after each cycle on standard output, between the design's GEN-CHECK lines, so
-   * engines/checkLog.ts can tell each failure's stream and cycle.
+   * `GEN-CYCLE` at each cycle's sample point (before the edge) on standard output, between the
+   * design's GEN-CHECK lines, so engines/checkLog.ts can tell each failure's stream and cycle.
    */
   readonly checked?: boolean;
 }

@@ -10,14 +10,21 @@ import { icarusTestbench } from './icarusTestbench.ts';
 /** The testbench's file name among the design's files. */
 const TESTBENCH = 'testbench.v';
 
-/** Compiles `files` with the engine testbench of `design` (cached by content under build/icarus). */
+/**
+ * Compiles `files` with the engine testbench of `design` (cached by content under build/icarus);
+ * `testbench` replaces that testbench's text.
+ */
 export function buildIcarusTestbench(
   design: IrDesign,
   files: ReadonlyMap<string, string>,
   ports: HarnessPorts,
-  options: { readonly cacheRoot?: string } = {},
+  options: { readonly cacheRoot?: string; readonly testbench?: string } = {},
 ): Promise<IcarusBuild> {
-  return buildIcarus(new Map([...files, [TESTBENCH, icarusTestbench(design, ports)]]), { root: VCD_ROOT, ...options });
+  const { testbench, ...rest } = options;
+  return buildIcarus(new Map([...files, [TESTBENCH, testbench ?? icarusTestbench(design, ports)]]), {
+    root: VCD_ROOT,
+    ...rest,
+  });
 }
 
 /** Runs stimulus text on a compiled engine testbench and returns the results text. */
@@ -67,16 +74,22 @@ export class IcarusEngine extends ExternalEngine<{ readonly build: IcarusBuild; 
     files: ReadonlyMap<string, string>,
     ports: HarnessPorts,
   ): Promise<{ build: IcarusBuild; design: IrDesign }> {
-    return { build: await buildIcarusTestbench(design, files, ports, this.options), design };
+    const testbench = this.testbenchOf(design, ports);
+    return { build: await buildIcarusTestbench(design, files, ports, { ...this.options, testbench }), design };
+  }
+
+  /** The testbench Verilog the design's files are compiled with. */
+  protected testbenchOf(design: IrDesign, ports: HarnessPorts): string {
+    return icarusTestbench(design, ports);
   }
 
   /** A trace is written beside `vcd` and rewritten into the engine-independent waveform (engineTrace.ts). */
   protected async execute(
     { build, design }: { readonly build: IcarusBuild; readonly design: IrDesign },
     stimulus: string,
-    options: { readonly vcd?: string; readonly timeout: number },
+    options: { readonly vcd?: string; readonly timeout: number; readonly internal?: boolean },
   ): Promise<{ results: string; log: string }> {
-    return runTraced(this.name, design, options.vcd, (raw) =>
+    return runTraced(this.name, design, options, (raw) =>
       runIcarusTestbenchLogged(build, stimulus, {
         timeout: options.timeout,
         ...(raw === undefined ? {} : { vcd: raw }),

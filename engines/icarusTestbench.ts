@@ -143,7 +143,8 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
             ...inputs.map((port) => `${port.id} = 0;`),
             ...(spec.zeroState ?? []),
             ...(window ? ['tb_cycle = 0;'] : []),
-            ...(ports.checked ? ['$display("GEN-STREAM");'] : []),
+            // One simulation for all streams: combinational check blocks keep what they printed.
+            ...(ports.checked ? ['$display("GEN-STREAM-SAME");'] : []),
             '$fwrite(tb_out, "S\\n");',
           ],
           2,
@@ -160,11 +161,12 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
               : []),
             ...inputs.map((port) => `tb_code = $fscanf(tb_in, "%h", ${port.id});`),
             '#5;',
+            // The sample point: check lines before it are this cycle's inputs settling, after it its edge.
+            ...(ports.checked ? ['$display("GEN-CYCLE");'] : []),
             `$fwrite(tb_out, "${format}\\n"${outputs.map((port) => `, ${port.wire}`).join('')});`,
             ...(tick ? [`${tick} = 1'b1;`] : []),
             '#5;',
             ...(tick ? [`${tick} = 1'b0;`] : []),
-            ...(ports.checked ? ['$display("GEN-CYCLE");'] : []),
             ...(window ? ['tb_cycle = tb_cycle + 1;'] : []),
           ],
           2,

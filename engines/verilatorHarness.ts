@@ -138,7 +138,7 @@ ${readInputs.join('\n')}
 #endif
       std::fputc('O', out);
 ${writeOutputs.join('\n')}
-      std::fputc('\\n', out);
+      std::fputc('\\n', out);${ports.checked ? '\n      std::fputs("GEN-CYCLE\\n", stdout);' : ''}
 ${
   clock
     ? `      ${clock} = 1;
@@ -149,7 +149,7 @@ ${
       ${clock} = 0;`
     : ''
 }
-${ports.checked ? '      std::fputs("GEN-CYCLE\\n", stdout);\n' : ''}      time += 10;
+      time += 10;
   }
 #if VM_TRACE
   closeTrace();

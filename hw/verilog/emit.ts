@@ -186,19 +186,26 @@ const displayText = (text: string): string =>
     .replace(/"/g, '\\"')
     .replace(/%/g, '%%');
 
+/** The simulation-only wire that is 1 while a combinational module's check `index` is false. */
+const checkFalseName = (index: number): string => `gen_check_false_${index}`;
+
 const CHECK_WORD = { assert: 'assertion', assume: 'assumption', cover: 'cover' } as const;
 
 /**
  * The module's assertions, assumptions and cover points, twice. For simulators (left out where
- * SYNTHESIS is defined): at each rising clock edge while reset is low (combinational modules:
- * whenever the condition's inputs change), a false assert/assume prints one line
- * `GEN-CHECK <module> <index> <instance> <value of each read signal, hex> | <text>` (and a
- * combinational one `GEN-CHECK-OK <module> <index> <instance>` when it holds again), which the
- * Verilator and Icarus adapters turn into the same report as the ts engine. For formal tools
- * (inside `ifdef FORMAL`, as Yosys `read_verilog -formal` defines it): SystemVerilog immediate
- * assert/assume/cover statements under the same clock and reset, which Yosys makes $assert,
- * $assume and $cover cells (Yosys 0.23 reads no clocked `assert property` without Verific, and
- * Verilator 5.006 fails on one inside an always block; immediate ones lint clean in both).
+ * SYNTHESIS is defined): at each rising clock edge while reset is low, a false assert/assume
+ * prints one line `GEN-CHECK <module> <index> <instance> <value of each read signal, hex> | <text>`,
+ * which the Verilator and Icarus adapters turn into the same report as the ts engine. Nothing is
+ * printed while the checks hold. A combinational module has no clock: a wire
+ * `gen_check_false_<index>` is 1 while the check is false; one block prints the line whenever it or
+ * a read signal changes while it is 1, another `GEN-CHECK-OK <module> <index> <instance>` at its
+ * falling edge (only then), and engines/checkLog.ts counts a false check in every cycle until its
+ * OK line.
+ * For formal tools (inside `ifdef FORMAL`, as Yosys `read_verilog -formal` defines it):
+ * SystemVerilog immediate assert/assume/cover statements under the same clock and reset, which
+ * Yosys makes $assert, $assume and $cover cells (Yosys 0.23 reads no clocked `assert property`
+ * without Verific, and Verilator 5.006 fails on one inside an always block; immediate ones lint
+ * clean in both).
  */
 function checkLines(module: IrModule, whole: readonly string[]): string[] {
   const checks = module.checks ?? [];
@@ -207,16 +214,25 @@ function checkLines(module: IrModule, whole: readonly string[]): string[] {
   const clock = verilogIdentifier(CLOCK_PORT);
   const reset = verilogIdentifier(RESET_PORT);
   const event = clocked ? `@(posedge ${clock})` : '@*';
-  const simulation = checks.flatMap((check, index) => {
-    if (check.kind === 'cover') return [];
-    const guard = clocked ? `!${reset} && !(${whole[check.condition]})` : `!(${whole[check.condition]})`;
+  const printed = checks.flatMap((check, index) => (check.kind === 'cover' ? [] : [{ check, index }]));
+  const simulation = printed.flatMap(({ check, index }) => {
     const reads = check.reads.map((net) => verilogIdentifier(module.nets[net]!.name));
     const text = `${CHECK_LINE_TAG} ${module.name} ${index} %m${reads.map(() => ' %h').join('')} | ${displayText(`${CHECK_WORD[check.kind]} '${check.message}' at ${sourceText(check.location)}`)}`;
+    const display = `$display("${text}"${reads.map((read) => `, ${read}`).join('')});`;
+    if (clocked)
+      return [
+        `${INDENT}always ${event} begin`,
+        `${INDENT}${INDENT}if (!${reset} && !(${whole[check.condition]})) ${where(check.location)}`,
+        `${INDENT}${INDENT}${INDENT}${display}`,
+        `${INDENT}end`,
+      ];
+    // Combinational: printed while false, and once (not at every change of the inputs) when it holds again.
+    const failing = checkFalseName(index);
     return [
-      `${INDENT}${INDENT}if (${guard}) ${where(check.location)}`,
-      `${INDENT}${INDENT}${INDENT}$display("${text}"${reads.map((read) => `, ${read}`).join('')});`,
-      // Combinational: the block runs when the inputs change, so say when the check holds again.
-      ...(clocked ? [] : [`${INDENT}${INDENT}else $display("${CHECK_LINE_TAG}-OK ${module.name} ${index} %m");`]),
+      `${INDENT}wire ${failing} = !(${whole[check.condition]}); ${where(check.location)}`,
+      `${INDENT}always @* if (${failing}) ${display}`,
+      // The block runs after its time step's other changes (Icarus): a wire back at 1 by then prints no OK.
+      `${INDENT}always @(negedge ${failing}) if (!${failing}) $display("${CHECK_LINE_TAG}-OK ${module.name} ${index} %m");`,
     ];
   });
   const formal = checks.map(
@@ -224,9 +240,7 @@ function checkLines(module: IrModule, whole: readonly string[]): string[] {
   );
   return [
     `${INDENT}// Checks (m.assert/m.assume/m.cover): printed by simulators, proved by formal tools (gen prove).`,
-    ...(simulation.length === 0
-      ? []
-      : ['`ifndef SYNTHESIS', `${INDENT}always ${event} begin`, ...simulation, `${INDENT}end`, '`endif']),
+    ...(simulation.length === 0 ? [] : ['`ifndef SYNTHESIS', ...simulation, '`endif']),
     '`ifdef FORMAL',
     `${INDENT}always ${event} begin`,
     ...(clocked
