@@ -107,6 +107,8 @@ export class MemoryPathSimulator {
   private readonly missCount: Int32Array;
   private readonly missQueueSectors: number;
   private readonly missWaitNs: Float64Array;
+  /** Scratch for the k-th outstanding miss (kthSmallest). */
+  private readonly frontier: Int32Array;
   /** Split L2: each partition's copies (instance = partition), the SMs' partition, link queues. */
   private readonly near: SectoredLookup | undefined;
   private readonly partitionOfSm: Int32Array;
@@ -152,6 +154,7 @@ export class MemoryPathSimulator {
     this.missHeap = Array.from({ length: sm.count }, () => new Float64Array(heapSize));
     this.missCount = new Int32Array(sm.count);
     this.missWaitNs = new Float64Array(sm.count);
+    this.frontier = new Int32Array(2 * heapSize + 2);
     const partitions = l2.partitions;
     const count = partitions?.count ?? 1;
     this.slicesPerPartition = l2.slices / count;
@@ -212,7 +215,10 @@ export class MemoryPathSimulator {
     while (count > 0 && heap[0]! <= timeNs) count = heapPop(heap, count);
     this.missCount[sm] = count;
     if (count === 0 || count + sectors <= this.missQueueSectors) return timeNs;
-    return heap[0]!;
+    // Nothing on this SM issues before then (its other warps wait for slots too), so the
+    // outstanding misses only drain: the load fits once the earliest `need` of them are back.
+    const need = Math.min(count, count + sectors - this.missQueueSectors);
+    return kthSmallest(heap, count, need, this.frontier);
   }
 
   /** Books `ns` of waiting for a miss-queue slot to `sm` (reported as the missQueue resource). */
@@ -488,6 +494,44 @@ function summarizeBusy(busyNs: Float64Array, makespanNs: number): ResourceBusy {
     busiest,
     utilization: makespanNs === 0 ? 0 : max / makespanNs,
   };
+}
+
+/**
+ * The `k`-th smallest value (k ≥ 1) of the min-heap `heap[0 … count)`, without changing it: a
+ * best-first walk from the root over a frontier of heap indices (`scratch`, ≥ 2k + 1 long), k log k.
+ */
+function kthSmallest(heap: Float64Array, count: number, k: number, scratch: Int32Array): number {
+  let size = 0;
+  const push = (index: number): void => {
+    let i = size++;
+    const value = heap[index]!;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (heap[scratch[parent]!]! <= value) break;
+      scratch[i] = scratch[parent]!;
+      i = parent;
+    }
+    scratch[i] = index;
+  };
+  push(0);
+  for (let taken = 1; ; taken++) {
+    const top = scratch[0]!;
+    if (taken === k) return heap[top]!;
+    // Pop the frontier's minimum, then add its children.
+    const last = scratch[--size]!;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= size) break;
+      const r = l + 1;
+      const c = r < size && heap[scratch[r]!]! < heap[scratch[l]!]! ? r : l;
+      if (heap[scratch[c]!]! >= heap[last]!) break;
+      scratch[i] = scratch[c]!;
+      i = c;
+    }
+    if (size > 0) scratch[i] = last;
+    for (const child of [2 * top + 1, 2 * top + 2]) if (child < count) push(child);
+  }
 }
 
 /** Pushes `value` on the min-heap `heap[0 … count)`; returns the new count. */

@@ -124,3 +124,20 @@ describe('memory path model', () => {
     expect(() => simulateTrace(profile, single([200, 0, 4, 0]).build())).toThrow(/SM 200/);
   });
 });
+
+describe('miss queue', () => {
+  it('a full queue frees a warp load once as many misses as it needs have returned', () => {
+    const h200 = memoryProfile('h200');
+    const slots = h200.l1.missQueueSectors!;
+    const simulator = new MemoryPathSimulator(h200);
+    // One 4-byte load per line from SM 0, all at time 0: every one a sector miss holding a slot.
+    const done = Array.from({ length: slots }, (_, i) => simulator.request(0, i * 128 * 7, 4, 0));
+    done.sort((a, b) => a - b);
+    expect(done[31]).toBeGreaterThan(done[0]!);
+    expect(simulator.missQueueFreeAt(0, 0, 1)).toBe(done[0]);
+    expect(simulator.missQueueFreeAt(0, 0, 32)).toBe(done[31]);
+    // After the first 10 are back, a 32-sector load needs 22 more.
+    expect(simulator.missQueueFreeAt(0, done[9]!, 32)).toBe(done[31]);
+    expect(simulator.missQueueFreeAt(0, done[31]!, 32)).toBe(done[31]);
+  });
+});
