@@ -26,6 +26,17 @@ const Increment = defineModule({
   },
 });
 
+/** Combinational, false while every input is 0. */
+const NonZero = defineModule({
+  name: 'CheckLinesNonZero',
+  defaults: {},
+  ports: () => ({ a: input(4), b: output(4) }),
+  build(m, io) {
+    io.b.set(io.a);
+    m.assert(io.a.ne(0), 'never zero');
+  },
+});
+
 /** Clocked: a register fed through the combinational child, so the child's check sees state. */
 const Accumulate = defineModule({
   name: 'CheckLinesAccumulate',
@@ -128,4 +139,13 @@ describe.skipIf(ENGINES.length === 0)('check lines of the external engines', () 
       ]);
     },
   );
+
+  it.each(ENGINES)('%s: a check false with all inputs 0 from the first cycle on is reported', async (_, Engine) => {
+    const { failures } = await run(
+      Engine,
+      elaborate(NonZero),
+      [0n, 0n, 1n, 0n].map((a) => ({ a })),
+    );
+    expect(failures.map((failure) => failure.cycle)).toEqual([0, 1, 3]);
+  });
 });
