@@ -39,6 +39,8 @@ export interface CycleRun {
 export interface RunOptions {
   /** Write a VCD of the run here: one waveform on every engine (scopes, names, time base: waves/README.md). */
   readonly vcd?: string;
+  /** Keep the internal nets (`_n27`) in the VCD too: Verilator and Icarus only (the ts engine keeps no values for them). */
+  readonly internal?: boolean;
   /** A failing assertion stops the run with CheckFailedError (default), or is counted in `checks`. */
   readonly checks?: CheckMode;
 }

@@ -4,23 +4,32 @@ import { basename, dirname, join } from 'node:path';
 import { FileFormatError, ToolError, UserError } from '../common/errors.ts';
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { flattenDesign } from '../hw/sim/flatten.ts';
-import { TRACE_TIMESCALE, tracedNets } from '../hw/sim/vcdTrace.ts';
+import { TRACE_TIMESCALE, tracedNets, type TracedNet } from '../hw/sim/vcdTrace.ts';
 import { verilogIdentifier } from '../hw/verilog/identifiers.ts';
 import { VCD_ROOT } from '../hw/verilog/manifest.ts';
 import { readVcdFile, type VcdTrace } from '../waves/vcdReader.ts';
 import { VcdWriter } from '../waves/vcdWriter.ts';
 
+/** What to trace: the file (none: no trace), and whether the emitter's internal nets are kept. */
+export interface TraceRequest {
+  readonly vcd?: string | undefined;
+  /** Keep the internal nets the Verilog has (`_n27`); RunOptions.internal. */
+  readonly internal?: boolean | undefined;
+}
+
 /**
  * Runs a Verilog simulator with its trace going to a raw file beside `vcd`, then rewrites that
  * into the engine-independent waveform at `vcd` (see rewriteEngineTrace); without `vcd`, just runs.
+ * `trace` is the file, or the run's options (their `vcd` and `internal`).
  * The raw file is removed whatever happens.
  */
 export async function runTraced<Run>(
   tool: string,
   design: IrDesign,
-  vcd: string | undefined,
+  trace: string | TraceRequest | undefined,
   run: (raw: string | undefined) => Promise<Run>,
 ): Promise<Run> {
+  const { vcd, internal } = typeof trace === 'object' ? trace : { vcd: trace, internal: false };
   if (vcd === undefined) return run(undefined);
   // Named as common/atomicWrite.ts names temporaries, so a killed run's raw trace is swept too.
   const raw = join(dirname(vcd), `.${basename(vcd)}.raw.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
@@ -29,7 +38,7 @@ export async function runTraced<Run>(
     const result = await run(raw).catch((error: unknown) => {
       throw diskFull(dirname(vcd)) ? new ToolError(tool, 'cannot write the trace: the disk is full') : error;
     });
-    await rewriteEngineTrace(tool, design, raw, vcd);
+    await rewriteEngineTrace(tool, design, raw, vcd, { internal: internal === true });
     return result;
   } finally {
     rmSync(raw, { force: true });
@@ -52,8 +61,16 @@ function diskFull(dir: string): boolean {
  * time stamps (both harnesses count 10 per cycle, as the in-process simulator does) in 1 ns.
  * What the harness does at the trace's last time stamp (the clock falling after the last cycle)
  * is left out, so every engine's trace ends the same way.
+ * With `internal`, the internal nets the Verilog emitter kept as wires (`_n27`; the ones it inlined
+ * have no signal) follow the named nets of their scope, in the flattened design's order.
  */
-export async function rewriteEngineTrace(tool: string, design: IrDesign, raw: string, out: string): Promise<void> {
+export async function rewriteEngineTrace(
+  tool: string,
+  design: IrDesign,
+  raw: string,
+  out: string,
+  options: { readonly internal?: boolean } = {},
+): Promise<void> {
   const incomplete = (why: string): ToolError =>
     new ToolError(tool, `the simulator's trace is incomplete (${why}); was the disk full?`);
   const root = `${VCD_ROOT}.${design.top}.`;
@@ -67,7 +84,11 @@ export async function rewriteEngineTrace(tool: string, design: IrDesign, raw: st
   const byName = new Map(trace.signals.map((signal) => [signal.fullName, signal]));
   const writer = new VcdWriter(out, { timescale: TRACE_TIMESCALE });
   try {
-    const kept = tracedNets(flattenDesign(design)).flatMap((net) => {
+    const flat = flattenDesign(design);
+    const nets: readonly TracedNet[] = options.internal
+      ? flat.nets.map((net) => ({ scope: [flat.top.name, ...net.scope], name: net.name, width: net.width }))
+      : tracedNets(flat);
+    const kept = nets.flatMap((net) => {
       const [, ...instances] = net.scope;
       const name = root + [...instances.map(verilogIdentifier), verilogIdentifier(net.name)].join('.');
       const changes = byName.has(name) ? trace.changes.get(byName.get(name)!.id) : undefined;

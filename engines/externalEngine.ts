@@ -41,7 +41,7 @@ export abstract class ExternalEngine<Build> implements Engine {
   protected abstract execute(
     build: Build,
     stimulus: string,
-    options: { readonly vcd?: string; readonly timeout: number },
+    options: { readonly vcd?: string; readonly timeout: number; readonly internal?: boolean },
   ): Promise<string | ExecutedRun>;
 
   /** The Verilog simulated: the design's own; the mutation engine gives a mutant's instead. */
@@ -50,7 +50,7 @@ export abstract class ExternalEngine<Build> implements Engine {
   }
 
   async run(design: IrDesign, inputs: readonly PortValues[], options: RunOptions = {}): Promise<CycleRun> {
-    const [run] = await this.simulate(design, [inputs], options.vcd, options.checks);
+    const [run] = await this.simulate(design, [inputs], options.vcd, options.checks, options.internal);
     return run!;
   }
 
@@ -71,8 +71,9 @@ export abstract class ExternalEngine<Build> implements Engine {
     streams: readonly (readonly PortValues[])[],
     vcd?: string,
     mode: CheckMode = 'stop',
+    internal = false,
   ): Promise<CycleRun[]> {
-    const runs = await this.simulateStreams(design, streams, vcd);
+    const runs = await this.simulateStreams(design, streams, vcd, internal);
     if (!runs.log) return runs.runs;
     const checks = parseCheckLog(design, runs.log, streams.length, this.name);
     if (mode === 'stop')
@@ -84,6 +85,7 @@ export abstract class ExternalEngine<Build> implements Engine {
     design: IrDesign,
     streams: readonly (readonly PortValues[])[],
     vcd?: string,
+    internal = false,
   ): Promise<{ runs: CycleRun[]; log?: string }> {
     if (streams.length === 0) return { runs: [] };
     const withLog = (executed: string | ExecutedRun): ExecutedRun =>
@@ -108,7 +110,7 @@ export abstract class ExternalEngine<Build> implements Engine {
     const temporary = join(dirname(vcd), `.${basename(vcd)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     try {
       const executed = withLog(
-        await this.execute(build, stimulus, { vcd: temporary, timeout }).catch((error: unknown) => {
+        await this.execute(build, stimulus, { vcd: temporary, timeout, internal }).catch((error: unknown) => {
           throw diskFull(dirname(vcd))
             ? new ToolError(this.name, `cannot write the trace ${vcd}: the disk is full`)
             : error;

@@ -2,6 +2,7 @@ import type { IrDesign } from '../hw/ir/ir.ts';
 import { Simulator, compileDesign } from '../hw/sim/simulator.ts';
 import type { CycleRun, Engine, PortValues, RunOptions } from './engine.ts';
 import { traceToVcd } from '../hw/sim/vcdTrace.ts';
+import { UserError } from '../common/errors.ts';
 import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
 
 /** Cycles simulated between chances for a VCD stream to drain. */
@@ -12,6 +13,10 @@ export class TsEngine implements Engine {
   readonly name = 'ts' as const;
 
   async run(design: IrDesign, inputs: readonly PortValues[], options: RunOptions = {}): Promise<CycleRun> {
+    if (options.internal)
+      throw new UserError(
+        'the ts engine keeps no values for internal nets, so it cannot trace them (--internal): use --engine verilator or icarus',
+      );
     const simulator = new Simulator(compileDesign(design));
     simulator.checkMode = options.checks ?? 'stop';
     const tracer = options.vcd ? traceToVcd(simulator, options.vcd) : undefined;

@@ -46,9 +46,9 @@ export class VerilatorEngine extends ExternalEngine<{ readonly build: VerilatorB
   protected async execute(
     { build, design }: { readonly build: VerilatorBuild; readonly design: IrDesign },
     stimulus: string,
-    options: { readonly vcd?: string; readonly timeout: number },
+    options: { readonly vcd?: string; readonly timeout: number; readonly internal?: boolean },
   ): Promise<{ results: string; log: string }> {
-    const { results, stdout } = await runTraced(this.name, design, options.vcd, (raw) =>
+    const { results, stdout } = await runTraced(this.name, design, options, (raw) =>
       runVerilatorLogged(build, stimulus, { timeout: options.timeout, ...(raw === undefined ? {} : { vcd: raw }) }),
     );
     return { results, log: stdout };

@@ -73,7 +73,9 @@ export async function buildVerilator(
   options: VerilatorBuildOptions = {},
 ): Promise<VerilatorBuild> {
   const version = await toolchainVersions();
-  const runtimeFlags = [...BUILD_FLAGS, ...(options.trace ? ['--trace'] : [])];
+  // `--trace-underscore`: the emitter's internal nets (`_n27`) are traced too, for `gen sim --internal`
+  // (engines/engineTrace.ts leaves them out of the waveform unless asked for).
+  const runtimeFlags = [...BUILD_FLAGS, ...(options.trace ? ['--trace', '--trace-underscore'] : [])];
   const flags = [...runtimeFlags, '--top-module', top];
   const names = [...files.keys()].sort();
   const key = contentHash([version, flags.join(' '), harness, ...names.flatMap((name) => [name, files.get(name)!])]);

@@ -20,6 +20,8 @@ export interface SimulationArguments extends DesignArguments {
   engine?: EngineName | undefined;
   /** A failing assertion stops the run (default) or is counted (`count`: every failure reported). */
   checks?: CheckMode | undefined;
+  /** Keep internal nets (`_n27`) in the VCD (Verilator and Icarus only). */
+  internal?: boolean | undefined;
 }
 
 interface SimArguments extends SimulationArguments {
@@ -50,7 +52,11 @@ export async function simulateTop(
   const run = await engine.run(
     design,
     vectors.map((vector) => vector.inputs),
-    { ...(vcd === undefined ? {} : { vcd: resolve(vcd) }), ...(args.checks ? { checks: args.checks } : {}) },
+    {
+      ...(vcd === undefined ? {} : { vcd: resolve(vcd) }),
+      ...(args.checks ? { checks: args.checks } : {}),
+      ...(args.internal ? { internal: true } : {}),
+    },
   );
   return { run, vectors, design };
 }
@@ -78,6 +84,11 @@ export const simCommand: CommandModule<object, SimArguments> = {
       })
       .option('out', { type: 'string', describe: 'write the outputs per cycle as JSON Lines here (default: stdout)' })
       .option('vcd', { type: 'string', describe: 'write a VCD waveform of the run here' })
+      .option('internal', {
+        type: 'boolean',
+        describe:
+          'keep internal nets (_n27) in the VCD too (Verilator and Icarus; the ts engine has no values for them)',
+      })
       .option('checks', {
         choices: ['stop', 'count'] as const,
         describe:
