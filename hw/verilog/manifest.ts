@@ -3,8 +3,9 @@ import { moduleByName, type IrDesign, type NetKind } from '../ir/ir.ts';
 import { verilogIdentifier } from './identifiers.ts';
 
 /**
- * The scope both external engines put the design under in a VCD: Verilator's C++ harness names
- * its root `TOP` and the top module instance after the module; the Icarus testbench copies that.
+ * The scope both external engines put the design under in their raw VCD: Verilator's C++ harness
+ * names its root `TOP` and the top module instance after the module; the Icarus testbench copies
+ * that. engines/engineTrace.ts rewrites those traces without it; no trace a user sees has it.
  */
 export const VCD_ROOT = 'TOP';
 
@@ -31,6 +32,10 @@ export interface SourceMapEntry {
   readonly path: string;
   readonly module: string;
   readonly verilog: string;
+  /**
+   * The signal's name in the VCD of every engine (waves/README.md): the DSL names under the top's
+   * scope, `<top>.<instance>….<signal>` (the same as `path`).
+   */
   readonly vcd: string;
   readonly width: number;
   readonly kind: Exclude<NetKind, 'node'>;
@@ -45,7 +50,7 @@ export interface VerilogManifest {
   readonly sourceMap: readonly SourceMapEntry[];
 }
 
-/** Modules, ports, parameters and the source map (DSL name → Verilog name → VCD name → file:line). */
+/** Modules, ports, parameters and the source map (DSL name → Verilog name, VCD name → file:line). */
 export function buildManifest(design: IrDesign): VerilogManifest {
   const modules: ManifestModule[] = design.modules.map((module) => ({
     name: module.name,
@@ -60,11 +65,9 @@ export function buildManifest(design: IrDesign): VerilogManifest {
 
   const sourceMap: SourceMapEntry[] = [];
   // Depth-first from the top; a work list, not recursion, as hierarchies can be deep.
-  const work: { module: string; path: string; vcd: string }[] = [
-    { module: design.top, path: design.top, vcd: `${VCD_ROOT}.${design.top}` },
-  ];
+  const work: { module: string; path: string }[] = [{ module: design.top, path: design.top }];
   while (work.length > 0) {
-    const { module: name, path, vcd } = work.shift()!;
+    const { module: name, path } = work.shift()!;
     const module = moduleByName(design, name);
     const enumOf = new Map(
       (module.enums ?? []).flatMap((type) =>
@@ -82,7 +85,7 @@ export function buildManifest(design: IrDesign): VerilogManifest {
         path: `${path}.${net.name}`,
         module: name,
         verilog,
-        vcd: `${vcd}.${verilog}`,
+        vcd: `${path}.${net.name}`,
         width: net.width,
         kind: net.kind,
         source: sourceText(net.location),
@@ -92,7 +95,6 @@ export function buildManifest(design: IrDesign): VerilogManifest {
     const children = module.instances.map((instance) => ({
       module: instance.module,
       path: `${path}.${instance.name}`,
-      vcd: `${vcd}.${verilogIdentifier(instance.name)}`,
     }));
     work.unshift(...children);
   }

@@ -158,12 +158,8 @@ function readManifest(path: string): Pick<VerilogManifest, 'sourceMap'> {
 /** Enum-typed signals of a source map by VCD name: the names of their codes (FSM states). */
 function enumValueNames(manifest: Pick<VerilogManifest, 'sourceMap'>): Map<string, Readonly<Record<string, string>>> {
   return new Map(
-    // Verilator and Icarus put the design under `TOP.`; the in-process engine's VCD starts at the top.
-    manifest.sourceMap.flatMap((entry) =>
-      entry.enum === undefined
-        ? []
-        : [entry.vcd, entry.vcd.replace(/^TOP\./, '')].map((name) => [name, entry.enum!.values] as const),
-    ),
+    // Every engine's VCD names signals as the manifest does (`<top>.<path>`).
+    manifest.sourceMap.flatMap((entry) => (entry.enum === undefined ? [] : [[entry.vcd, entry.enum.values] as const])),
   );
 }
 

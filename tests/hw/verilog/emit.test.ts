@@ -111,7 +111,7 @@ describe('buildManifest', () => {
     expect(counter).toMatchObject({
       module: 'StateBlock_width_33',
       verilog: 'counter',
-      vcd: 'TOP.Everything.nest.state.counter',
+      vcd: 'Everything.nest.state.counter',
       width: 33,
       kind: 'reg',
     });
@@ -124,10 +124,10 @@ describe('buildManifest', () => {
     const manifest = buildManifest(elaborate(Awkward));
     expect(manifest.sourceMap.find((entry) => entry.path === 'Awkward.begin')).toMatchObject({
       verilog: 'begin_v',
-      vcd: 'TOP.Awkward.begin_v',
+      vcd: 'Awkward.begin',
     });
     expect(manifest.sourceMap.find((entry) => entry.path === 'Awkward.module.held')).toMatchObject({
-      vcd: 'TOP.Awkward.module_v.held',
+      vcd: 'Awkward.module.held',
     });
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IrDesign } from '../../../hw/ir/ir.ts';
-import { buildManifest, VCD_ROOT } from '../../../hw/verilog/manifest.ts';
+import { buildManifest } from '../../../hw/verilog/manifest.ts';
 import { Simulator, compileDesign } from '../../../hw/sim/simulator.ts';
 import type { CycleRun, Engine, PortValues } from '../../../engines/engine.ts';
 import { readVcdFile, type VcdSignal } from '../../../waves/vcdReader.ts';
@@ -95,19 +95,9 @@ async function sampleOnExternal(
   streams: readonly (readonly PortValues[])[],
 ): Promise<StreamSample[]> {
   const signals = namedSignals(design);
-  // A signal's place below the top, as a trace may name it: the Verilog names under the harness's
-  // root (`TOP.<top>.inst.sig`), or the DSL names under the top's scope (the engine-independent trace).
-  const prefix = `${VCD_ROOT}.${design.top}.`;
-  const indexOf = new Map<string, number>();
-  signals.forEach((signal, index) => {
-    indexOf.set(signal.vcd.startsWith(prefix) ? signal.vcd.slice(prefix.length) : signal.vcd, index);
-    indexOf.set(signal.path.slice(design.top.length + 1), index);
-  });
-  const placeOf = (signal: VcdSignal): number | undefined => {
-    const parts = [...signal.path, signal.name];
-    const top = parts.indexOf(design.top);
-    return top < 0 ? undefined : indexOf.get(parts.slice(top + 1).join('.'));
-  };
+  // A signal's place, by the name the manifest gives it in every engine's trace (`<top>.inst.sig`).
+  const indexOf = new Map(signals.map((signal, index) => [signal.vcd, index] as const));
+  const placeOf = (signal: VcdSignal): number | undefined => indexOf.get(signal.fullName);
   const dir = mkdtempSync(join(tmpdir(), 'gen-coverage-'));
   try {
     const samples: StreamSample[] = [];
