@@ -45,6 +45,8 @@ export interface ReportSummary {
   readonly seconds: number;
   readonly sections: readonly SectionOutcome[];
   readonly numbers: Readonly<Record<string, number>>;
+  /** The sections' named results that are not numbers (SectionResult.strings), by key. */
+  readonly strings: Readonly<Record<string, string>>;
 }
 
 /** A tool that is missing or fails (e.g. no Verilator here) skips its section rather than losing the whole report. */
@@ -84,6 +86,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportSummary
     const outcomes: SectionOutcome[] = [];
     const pageSections: PageSection[] = [];
     const numbers: Record<string, number> = {};
+    const strings: Record<string, string> = {};
     const findings: Record<string, readonly string[]> = {};
     for (const [index, section] of sections.entries()) {
       options.onSection?.({ kind: 'start', index, total: sections.length, section });
@@ -99,6 +102,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportSummary
         outcome = { id: section.id, title: section.title, status: result.failed ? 'failed' : 'ok', headline: result.failed ?? result.headline, seconds, reproduce };
         pageSections.push({ id: section.id, title: section.title, reproduce, body: { html: result.html } });
         Object.assign(numbers, result.numbers);
+        Object.assign(strings, result.strings ?? {});
         if (result.findings) findings[section.id] = result.findings;
         for (const [name, data] of result.files ?? []) writeFileAtomic(join(staging, name), data);
       }
@@ -107,7 +111,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportSummary
     }
     const generatedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     writeFileAtomic(join(staging, 'index.html'), reportPage({ command: options.command, quick: options.quick, generatedAt }, pageSections, findingsHtml(outcomes, numbers, findings)));
-    const summary: ReportSummary = { command: options.command, quick: options.quick, generatedAt, seconds: (performance.now() - started) / 1000, sections: outcomes, numbers };
+    const summary: ReportSummary = { command: options.command, quick: options.quick, generatedAt, seconds: (performance.now() - started) / 1000, sections: outcomes, numbers, strings };
     writeFileAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     publish(staging, target, options.out);
     return summary;

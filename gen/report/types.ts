@@ -18,6 +18,8 @@ export interface SectionContext {
 export interface SectionResult {
   /** Every number shown on the page, by flat dotted key (the same keys in summary.json). */
   readonly numbers: Readonly<Record<string, number>>;
+  /** Named results that are not numbers (e.g. what bounds each SpMM run), by flat dotted key, for summary.json's `strings`. */
+  readonly strings?: Readonly<Record<string, string>>;
   /** Body HTML; numbers in it are rendered with `numberHtml` so the page can be checked against summary.json. */
   readonly html: string;
   /** One line for the terminal summary. */

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportSummary } from '../../../gen/report/buildReport.ts';
+import { REGRESS_SUITES } from '../../../verif/suites/index.ts';
 import { figureTextProblems, withPage } from './browser.ts';
 
 const run = promisify(execFile);
@@ -107,10 +108,23 @@ describe('gen report --quick', () => {
     expect(items.map((m) => m[1])).toEqual(summary.sections.filter((s) => s.id !== 'inventory').map((s) => s.id));
     for (const [, id, text] of items) expect(text, id).toContain(`<a href="#${id}">`);
     const text = Object.fromEntries(items.map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, '')]));
-    expect(text['regression']).toMatch(/87 cases of 11 suites on 3 engines \(ts, verilator, icarus\), equal to the golden models on every engine/);
+    // Counted from what ran (the suites grow), not a number fixed here: every suite, each case once per engine.
+    const perSuite = Object.entries(summary.numbers).filter(([key]) => /^regression\.[^.]+\.[^.]+\.cases$/.test(key));
+    const cases = perSuite.reduce((sum, [, value]) => sum + value, 0);
+    expect(summary.numbers['regression.cases']).toBe(cases);
+    expect(new Set(perSuite.map(([key]) => key.split('.')[1])).size).toBe(REGRESS_SUITES.length);
+    expect(text['regression']).toContain(
+      `${cases.toLocaleString('en-US')} cases of ${REGRESS_SUITES.length} suites on 3 engines (ts, verilator, icarus), equal to the golden models on every engine`,
+    );
     expect(text['formats']).toMatch(/56\.25 % \/ 36\.25 % of the dense bytes, as in the paper's Fig\. 3/);
     expect(text['synthesis']).toMatch(/BitmapDecoder_threads_4 decoder takes [\d,.]+ µm² and [\d,]+ µW at 45 nm .*BitmapThreadSlice is \d+ % of its area and \d+ % of its power/);
-    expect(text['spmm']).toMatch(/STC over dense [\d.]+× at 50 % on 9216×9216 \(paper 1\.50×\)/);
+    // Per GPU profile the report models: the speedup and what bounds it, as summary.json records it.
+    const bound = (kernel: string): string => summary.strings[`spmm.9216x9216.s50.${kernel}Bound`]!;
+    expect(summary.strings['spmm.profile']).toBe('rtx6000ada');
+    for (const kernel of ['dense', 'flashllm', 'coruscant', 'stc']) expect(bound(kernel), kernel).toMatch(/^[A-Za-z0-9 ()]+$/);
+    expect(text['spmm']).toContain(
+      `SpMM on rtx6000ada (model, N = 8): the Coruscant STC over dense ${summary.numbers['spmm.9216x9216.s50.stcOverDense']!.toFixed(2)}× at 50 % on 9216×9216 (paper 1.50×; bound: STC by ${bound('stc')}, dense by ${bound('dense')})`,
+    );
     expect(summary.sections.at(-1)?.id).toBe('inventory');
     expect(page.lastIndexOf('<section ')).toBe(page.indexOf('<section id="inventory"'));
   });
