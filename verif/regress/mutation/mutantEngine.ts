@@ -1,17 +1,35 @@
 import type { IrDesign } from '../../../hw/ir/ir.ts';
+import { verilogIdentifier } from '../../../hw/verilog/identifiers.ts';
+import { VCD_ROOT } from '../../../hw/verilog/manifest.ts';
 import { IcarusEngine } from '../../../engines/icarusEngine.ts';
 import type { HarnessPorts } from '../../../engines/harnessStimulus.ts';
-import { testbenchVerilog, zeroStateLines } from '../../../engines/icarusTestbench.ts';
+import { testbenchVerilog, verilogName } from '../../../engines/icarusTestbench.ts';
 
-/** The names a Verilog text declares as `reg` (plain or escaped identifiers). */
-function declaredRegs(verilog: string): Set<string> {
-  const names = new Set<string>();
-  for (const [, list] of verilog.matchAll(/^\s*reg\b([^;]*);/gm))
-    for (const [, escaped, plain] of list!.matchAll(
-      /\\(\S+)\s|([A-Za-z_][A-Za-z0-9_$]*)\s*(?:\[[^\]]*\]\s*)*(?:=[^,]*)?(?:,|$)/g,
-    ))
-      names.add(escaped ?? plain!);
-  return names;
+/** A `reg` of a Yosys-written module: its name and, for a memory, its number of words. */
+interface DeclaredReg {
+  readonly name: string;
+  readonly depth?: number;
+}
+
+/** Per module of Yosys `write_verilog` text, the regs it declares (one declaration per line). */
+export function declaredRegs(verilog: string): Map<string, DeclaredReg[]> {
+  const modules = new Map<string, DeclaredReg[]>();
+  let current: DeclaredReg[] | undefined;
+  for (const line of verilog.split('\n')) {
+    const header = /^\s*module\s+(\\\S+|[A-Za-z_][A-Za-z0-9_$]*)/.exec(line);
+    if (header) {
+      current = [];
+      modules.set(header[1]!.startsWith('\\') ? header[1]!.slice(1) : header[1]!, current);
+      continue;
+    }
+    const declaration =
+      /^\s*reg\s+(?:signed\s+)?(?:\[[^\]]*\]\s*)?(\\\S+|[A-Za-z_][A-Za-z0-9_$]*)\s*(?:\[(\d+):(\d+)\])?/.exec(line);
+    if (!declaration || !current) continue;
+    const [, raw, high, low] = declaration;
+    const name = raw!.startsWith('\\') ? raw!.slice(1) : raw!;
+    current.push(high === undefined ? { name } : { name, depth: Math.abs(Number(high) - Number(low)) + 1 });
+  }
+  return modules;
 }
 
 /**
@@ -19,8 +37,9 @@ function declaredRegs(verilog: string): Set<string> {
  * the block's testbench. Icarus, not Verilator, because each mutant is a new build and Icarus
  * compiles in milliseconds where Verilator takes seconds.
  *
- * Yosys reads the block with SYNTHESIS defined, so its mutants have no check blocks, nor the
- * registers only checks read (`m.past`); the testbench zeroes only the registers the mutant has.
+ * Yosys reads the block with SYNTHESIS defined and rewrites it, so a mutant has no check blocks,
+ * nor the registers only checks read (`m.past`), and a mutated register may be renamed: the
+ * testbench zeroes, in every instance, the regs that the mutant's module declares.
  */
 export class MutantEngine extends IcarusEngine {
   constructor(
@@ -36,11 +55,22 @@ export class MutantEngine extends IcarusEngine {
 
   protected override testbenchOf(design: IrDesign, ports: HarnessPorts): string {
     const regs = declaredRegs(this.verilog);
-    // A zeroing line ends in the register's (or memory's) name: `TOP.top.a.name = 0;`, `….name[tb_i] = 0;`.
-    const zeroState = zeroStateLines(design).filter((line) => {
-      const name = /\.(\\\S+ |[A-Za-z_][A-Za-z0-9_$]*)(?:\[tb_i\])? = 0;$/.exec(line)?.[1];
-      return name === undefined || regs.has(name.startsWith('\\') ? name.slice(1, -1) : name);
-    });
+    const zeroState: string[] = [];
+    const work = [{ module: design.top, path: `${VCD_ROOT}.${verilogIdentifier(design.top)}` }];
+    while (work.length > 0) {
+      const { module: name, path } = work.pop()!;
+      const module = design.modules.find((candidate) => candidate.name === name);
+      // A black box's state is its own Verilog's, as in the engines' testbench.
+      if (module?.blackBox) continue;
+      for (const reg of regs.get(name) ?? [])
+        zeroState.push(
+          reg.depth === undefined
+            ? `${path}.${verilogName(reg.name)} = 0;`
+            : `for (tb_i = 0; tb_i < ${reg.depth}; tb_i = tb_i + 1) ${path}.${verilogName(reg.name)}[tb_i] = 0;`,
+        );
+      for (const instance of module?.instances ?? [])
+        work.push({ module: instance.module, path: `${path}.${verilogIdentifier(instance.name)}` });
+    }
     return testbenchVerilog({ ports, zeroState });
   }
 }
