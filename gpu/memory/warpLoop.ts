@@ -1,6 +1,7 @@
 import { UserError } from '../../common/errors.ts';
 import { MemoryPathSimulator, type MemoryPathResult } from './pathModel.ts';
 import type { GpuMemoryProfile } from './profileTypes.ts';
+import { MAX_PATTERN_REQUESTS } from './patterns.ts';
 import { mulberry32 } from './seededRandom.ts';
 
 /**
@@ -87,6 +88,9 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
   }
   if (!(Number.isSafeInteger(options.bytes) && options.bytes >= LINE))
     throw new UserError(`--bytes ${options.bytes}: give at least one 128-byte line`);
+  // A run simulates every request one by one: bound the work before starting it, as the traced
+  // patterns are bounded (a footprint's warm pass touches each line; a chase walks them).
+  boundWork('--bytes', Math.floor(options.bytes / LINE), 'lines');
   const simulator = new MemoryPathSimulator(
     profile,
     options.l1DataBytes === undefined ? {} : { l1DataBytes: options.l1DataBytes },
@@ -145,6 +149,7 @@ function runChase(
   const loads = options.loads ?? Math.min(lines, DEFAULT_CHASE_LOADS);
   if (!(Number.isSafeInteger(loads) && loads >= 1))
     throw new UserError(`--requests ${loads}: give a positive whole number`);
+  boundWork('--requests', loads, 'loads');
   const random = mulberry32(options.seed ?? 1);
   let lineAt: (i: number) => number;
   if (lines <= MAX_PERMUTED_LINES) {
@@ -240,6 +245,11 @@ function runWarps(
       throw new UserError(`--loads-per-thread ${perThread}: give a positive whole number`);
     steps = Math.max(1, Math.ceil(perThread / inFlight));
   }
+  boundWork(
+    pattern === 'stream' ? '--bytes/--total-bytes' : '--loads-per-thread',
+    steps * warps * inFlight,
+    'warp loads',
+  );
   const stride = options.strideBytes ?? LINE;
   const random = mulberry32(options.seed ?? 1);
   const sectors = Math.max(1, Math.floor(footprint / SECTOR));
@@ -316,4 +326,12 @@ function runWarps(
     queue.push(j + 1 === inFlight ? done : Math.max(now + cycleNs, lsuFree[lsu]!), g);
   }
   return { loads, startNs, lastDoneNs: lastDone };
+}
+
+/** Refuses, in one line naming the option, a run that would simulate more than MAX_PATTERN_REQUESTS units of work. */
+function boundWork(option: string, count: number, what: string): void {
+  if (count > MAX_PATTERN_REQUESTS)
+    throw new UserError(
+      `${option}: the run needs ${count} ${what}, more than the ${MAX_PATTERN_REQUESTS} a run may simulate`,
+    );
 }

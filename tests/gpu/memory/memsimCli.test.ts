@@ -89,6 +89,20 @@ describe('gen memsim', () => {
     await expect(runHandler({ pattern: 'stream', bytes: '1M', 'l1-data-bytes': '1K' })).rejects.toThrow(UserError);
   });
 
+  it('refuses, at once, a pattern run too big to simulate (a footprint, a stream or a chase past 2^25)', async () => {
+    const started = performance.now();
+    await expect(runHandler({ pattern: 'stream', bytes: '999999G' })).rejects.toThrow(
+      /--bytes: the run needs .* lines/,
+    );
+    await expect(runHandler({ pattern: 'stream', bytes: '1G', 'total-bytes': '999999G' })).rejects.toThrow(
+      /the run needs .* warp loads/,
+    );
+    await expect(runHandler({ pattern: 'chase', bytes: '1M', requests: 2 ** 40 })).rejects.toThrow(
+      /--requests: the run needs/,
+    );
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it('reads byte counts with binary units', () => {
     expect(parseByteCount('bytes', '4096')).toBe(4096);
     expect(parseByteCount('bytes', '64MiB')).toBe(64 * 2 ** 20);
