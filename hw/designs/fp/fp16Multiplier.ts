@@ -4,7 +4,7 @@
  * 2^-48 (smallest subnormal squared) and 65504² < 2^32, all inside FP32's normal range.
  */
 import { cat, constant, defineModule, input, mux, output } from '../../core/index.ts';
-import { FP16, leadingZeros, pipelineCut, registeredCuts, unpackFloat } from './lib.ts';
+import { FP16, leadingZeros, pipelineCut, pipelinedStagesCheck, registeredCuts, unpackFloat } from './lib.ts';
 
 const CANONICAL_NAN = 0x7fc00000;
 /**
@@ -23,10 +23,7 @@ export const Fp16Multiplier = defineModule({
   description: 'Exact FP16 × FP16 product as FP32 (docs/spec.md §2): subnormals in, canonical NaN out, 0 × ∞ = NaN',
   defaults: { pipelined: 0 },
   parameterDocs: { pipelined: 'pipeline register stages, 0 (combinational) to 2; the latency in cycles' },
-  validate: (p) =>
-    Number.isInteger(p.pipelined) && p.pipelined >= 0 && p.pipelined < CUT_ORDER.length
-      ? undefined
-      : `pipelined must be 0 to ${CUT_ORDER.length - 1}`,
+  validate: pipelinedStagesCheck(CUT_ORDER.length - 1),
   ports: () => ({
     a: input<number>(16, 'FP16 operand'),
     b: input<number>(16, 'FP16 operand'),

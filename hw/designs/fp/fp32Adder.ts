@@ -8,7 +8,16 @@
  * subtraction happens only when the operands were at most one place apart, when nothing was lost.
  */
 import { cat, constant, defineModule, input, mux, output } from '../../core/index.ts';
-import { FP32, leadingZeros, pipelineCut, registeredCuts, saturate, shiftRightSticky, unpackFloat } from './lib.ts';
+import {
+  FP32,
+  leadingZeros,
+  pipelineCut,
+  pipelinedStagesCheck,
+  registeredCuts,
+  saturate,
+  shiftRightSticky,
+  unpackFloat,
+} from './lib.ts';
 
 const CANONICAL_NAN = 0x7fc00000;
 const INFINITY_MAGNITUDE = 0x7f800000;
@@ -25,10 +34,7 @@ export const Fp32Adder = defineModule({
   description: 'FP32 a + b, round to nearest even, subnormals kept, IEEE signed zeros, canonical NaN (docs/spec.md §2)',
   defaults: { pipelined: 0 },
   parameterDocs: { pipelined: 'pipeline register stages, 0 (combinational) to 3; the latency in cycles' },
-  validate: (p) =>
-    Number.isInteger(p.pipelined) && p.pipelined >= 0 && p.pipelined < CUT_ORDER.length
-      ? undefined
-      : `pipelined must be 0 to ${CUT_ORDER.length - 1}`,
+  validate: pipelinedStagesCheck(CUT_ORDER.length - 1),
   ports: () => ({
     a: input<number>(32, 'FP32 operand'),
     b: input<number>(32, 'FP32 operand'),

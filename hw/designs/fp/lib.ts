@@ -121,6 +121,14 @@ export function pipelineCut<T extends StageSignals>(
  * Which of a unit's cuts get registers for `stages` pipeline stages: `order[stages]` lists the
  * cut names, chosen per unit to balance the logic depth between registers.
  */
+/** A module's `validate` for a `pipelined` parameter of 0 … maxStages register stages. */
+export function pipelinedStagesCheck(maxStages: number): (p: { pipelined: number }) => string | undefined {
+  return (p) =>
+    Number.isInteger(p.pipelined) && p.pipelined >= 0 && p.pipelined <= maxStages
+      ? undefined
+      : `pipelined must be 0 to ${maxStages}`;
+}
+
 export function registeredCuts(order: readonly (readonly string[])[], stages: number): ReadonlySet<string> {
   return new Set(order[stages] ?? []);
 }

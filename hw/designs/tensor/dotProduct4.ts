@@ -5,6 +5,7 @@
 import { defineModule, input, output, vec } from '../../core/index.ts';
 import { Fp16Multiplier } from '../fp/fp16Multiplier.ts';
 import { Fp32Adder } from '../fp/fp32Adder.ts';
+import { pipelinedStagesCheck } from '../fp/lib.ts';
 
 /** Elements per dot product: K consumed per lane per cycle. */
 export const DOT_WIDTH = 4;
@@ -19,11 +20,7 @@ export function dotProductLatency(pipelined: number): number {
 }
 
 /** Rejects a `pipelined` value no unit on the path can build. */
-export function validateUnitStages(p: { pipelined: number }): string | undefined {
-  return Number.isInteger(p.pipelined) && p.pipelined >= 0 && p.pipelined <= MAX_UNIT_STAGES
-    ? undefined
-    : `pipelined must be 0 to ${MAX_UNIT_STAGES}`;
-}
+export const validateUnitStages = pipelinedStagesCheck(MAX_UNIT_STAGES);
 
 export const DotProduct4 = defineModule({
   name: 'DotProduct4',
