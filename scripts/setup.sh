@@ -12,6 +12,9 @@ declare -A DEBIAN_TOOLS=(
   [opensta]=sta
   [yosys]=yosys
   [chromium]=chromium
+  # Verilator builds its models with them; Debian's verilator package does not depend on them.
+  [g++]=g++
+  [make]=make
 )
 
 major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
