@@ -19,6 +19,7 @@ describe('fuzz corpus: past disagreements stay fixed', () => {
   it(`${files.length} saved cases agree on the in-process simulator, Verilator and Icarus`, async () => {
     expect(files).toContain('verilator-5006-signed-compare.json');
     expect(files).toContain('verilator-5006-wide-reduce-fold.json');
+    expect(files).toContain('verilator-5006-bit-op-tree-xor.json');
     const cases = files.map((file) => parseFuzzCase(readFileSync(join(corpus, file), 'utf8')));
     const { design, stimulus } = batchDesign(cases, 'FuzzCorpus');
     const disagreement = await compareEngines(design, stimulus, [
