@@ -7,7 +7,8 @@
  *   npx tsx bench/simulatorSpeed.ts [--cycles 1000000]
  *
  * Every engine runs as its own process (peak memory is then its own); Verilator and Icarus run
- * their generated harness on a stimulus file (build time excluded and reported separately); the
+ * their engine harness on the batch commands of the binary protocol (engines/harnessStimulus.ts)
+ * from a file, writing their frames to a file (build time excluded and reported separately); the
  * in-process simulator runs the same per-cycle poke/peek/step loop. Final outputs must agree.
  */
 import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
@@ -22,7 +23,8 @@ import { emitVerilog } from '../hw/verilog/emit.ts';
 import { buildVerilatorHarness } from '../engines/verilatorEngine.ts';
 import { buildIcarusTestbench } from '../engines/icarusEngine.ts';
 import { findTool } from '../tools/toolchain.ts';
-import { formatStimulus, harnessPortsOf } from '../engines/harnessStimulus.ts';
+import { decodeOutputs, FrameReader, harnessPortsOf, streamCommands } from '../engines/harnessStimulus.ts';
+import { outputWordsOf } from '../engines/externalEngine.ts';
 import { measureProcess } from './measureProcess.ts';
 import { OutputChecksum, binaryStimulus, buildNativeHarness, runNativeHarness } from './nativeHarness.ts';
 import { TsEngine } from '../engines/tsEngine.ts';
@@ -58,9 +60,9 @@ async function main(): Promise<void> {
   const perCycle = (cycle: number): PortValues =>
     cycle === 0 ? { reset: 1n, enable: 1n } : cycle === 1 ? { reset: 0n } : {};
   const cycleInputs = Array.from({ length: cycles }, (_, cycle) => perCycle(cycle));
-  const stimulus = formatStimulus(ports, [cycleInputs]);
+  const stimulus = streamCommands(ports, [cycleInputs]);
   const work = mkdtempSync(join(tmpdir(), 'bench-sim-'));
-  const input = join(work, 'stimulus.txt');
+  const input = join(work, 'commands.bin');
   writeFileSync(input, stimulus);
   const files = emitVerilog(design);
 
@@ -71,8 +73,18 @@ async function main(): Promise<void> {
   const icarus = await buildIcarusTestbench(design, files, ports);
   const icarusBuild = (performance.now() - started) / 1000;
 
-  const lastOutputs = (path: string): string =>
-    readFileSync(path, 'utf8').trim().split('\n').pop()!.replace(/^O /, '').split(' ').slice(-2).join(' ');
+  // The last outputs frame a harness wrote, as the in-process child prints its final outputs.
+  const lastOutputs = (path: string): string => {
+    let last: PortValues = {};
+    new FrameReader('bench', outputWordsOf(ports), {
+      outputs: (bytes, offset, fourState) => (last = decodeOutputs('bench', ports.outputs, bytes, offset, fourState)),
+      ack: () => {},
+      line: () => {},
+    }).feed(readFileSync(path));
+    return `${(last['count'] ?? 0n).toString(16)} ${(last['accumulator'] ?? 0n).toString(16)}`;
+  };
+  // The harness reads its commands from standard input and writes its frames to standard output.
+  const redirected = (file: string, output: string): string[] => ['-c', `exec "$@" <'${file}' >'${output}'`, 'sh'];
   const self = fileURLToPath(import.meta.url);
   const rows: { engine: string; measure: Awaited<ReturnType<typeof measureProcess>>; build: number; final: string }[] =
     [];
@@ -80,7 +92,7 @@ async function main(): Promise<void> {
   const [tsFinal, tsLoopSeconds] = ts.stdout.trim().split('\n');
   rows.push({ engine: 'in-process (ts)', measure: ts, build: 0, final: tsFinal! });
   const verilatorOut = join(work, 'verilator.txt');
-  const verilatorRun = await measureProcess(verilator.binary, [input, verilatorOut]);
+  const verilatorRun = await measureProcess('/bin/sh', [...redirected(input, verilatorOut), verilator.binary]);
   rows.push({
     engine: 'verilator -O3',
     measure: verilatorRun,
@@ -88,13 +100,9 @@ async function main(): Promise<void> {
     final: lastOutputs(verilatorOut),
   });
   const icarusOut = join(work, 'icarus.txt');
-  const icarusRun = await measureProcess(
-    findTool('vvp'),
-    ['-n', icarus.program, `+stimulus=${input}`, `+results=${icarusOut}`],
-    {
-      cwd: work,
-    },
-  );
+  const icarusRun = await measureProcess('/bin/sh', [...redirected(input, icarusOut), findTool('vvp'), '-n', icarus.program], {
+    cwd: work,
+  });
   rows.push({ engine: 'icarus', measure: icarusRun, build: icarusBuild, final: lastOutputs(icarusOut) });
   rmSync(work, { recursive: true, force: true });
 

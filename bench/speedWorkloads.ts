@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { IrDesign } from '../hw/ir/ir.ts';
-import type { CycleRun, Engine, PortValues, RunOptions } from '../engines/engine.ts';
+import type { CycleRun, Engine, EngineSession, PortValues, RunOptions, SessionOptions } from '../engines/engine.ts';
 import { harnessPortsOf } from '../engines/harnessStimulus.ts';
 import { elaborate } from '../hw/ir/elaborate.ts';
 import { BenchPipeline } from '../hw/examples/benchPipeline.ts';
@@ -80,6 +80,11 @@ export class ChecksumEngine implements Engine {
     const runs = await this.inner.runMany(design, streams);
     this.fold(design, runs);
     return runs;
+  }
+
+  /** Sessions are not folded (the workloads run batches). */
+  open(design: IrDesign, options?: SessionOptions): Promise<EngineSession> {
+    return this.inner.open(design, options);
   }
 }
 

@@ -20,13 +20,38 @@ const CHECK_LINE = new RegExp(`^${CHECK_LINE_TAG} (\\S+) (\\d+) (\\S+)((?: [0-9a
  * decides reachability).
  */
 export function parseCheckLog(design: IrDesign, log: string, streams: number, engine: string): CheckResults[] {
-  const results: { failures: CheckFailure[]; covers: Record<string, number> }[] = [];
-  // The cycle whose sample point was passed last (-1: none yet in this stream).
-  let cycle = -1;
-  // Combinational checks print only when their inputs change: one false stays false until its OK line.
-  const failing = new Map<string, CheckFailure>();
-  const record = (failure: CheckFailure): void => {
-    const current = results[results.length - 1]!;
+  const reader = new CheckLogReader(design, engine);
+  for (const line of log.split('\n')) reader.line(line);
+  return reader.results(streams);
+}
+
+/** parseCheckLog line by line, for a session that looks at the failures after every step. */
+export class CheckLogReader {
+  private readonly streams: { failures: CheckFailure[]; covers: Record<string, number> }[] = [];
+  /** The cycle whose sample point was passed last (-1: none yet in this stream). */
+  private cycle = -1;
+  /** Combinational checks print only when their inputs change: one false stays false until its OK line. */
+  private readonly failing = new Map<string, CheckFailure>();
+
+  constructor(
+    private readonly design: IrDesign,
+    private readonly engine: string,
+  ) {}
+
+  /** The failures of the stream read last, so far. */
+  get failures(): readonly CheckFailure[] {
+    return this.streams[this.streams.length - 1]?.failures ?? [];
+  }
+
+  /** Per stream (`count` of them), its failures in order and (empty) covers. */
+  results(count: number): CheckResults[] {
+    const results = this.streams.map((stream) => ({ failures: [...stream.failures], covers: {} }));
+    while (results.length < count) results.push({ failures: [], covers: {} });
+    return results.slice(0, count);
+  }
+
+  private record(failure: CheckFailure): void {
+    const current = this.streams[this.streams.length - 1]!;
     // A check may print more than once in one cycle (its inputs settling): once is enough.
     const repeated = current.failures.some(
       (seen) =>
@@ -36,29 +61,32 @@ export function parseCheckLog(design: IrDesign, log: string, streams: number, en
         seen.scope === failure.scope,
     );
     if (!repeated) current.failures.push(failure);
-  };
-  for (const line of log.split('\n')) {
+  }
+
+  line(line: string): void {
+    const { failing } = this;
     if (line === 'GEN-STREAM' || line === 'GEN-STREAM-SAME') {
-      results.push({ failures: [], covers: {} });
+      this.streams.push({ failures: [], covers: {} });
       // A new model prints each false combinational check as it settles; the same simulation
       // (Icarus) goes on, and a check its new inputs leave alone prints nothing: its state is kept.
       if (line === 'GEN-STREAM') failing.clear();
-      cycle = -1;
-      continue;
+      this.cycle = -1;
+      return;
     }
     if (line === 'GEN-CYCLE') {
-      cycle++;
-      for (const failure of failing.values()) record({ ...failure, cycle });
-      continue;
+      this.cycle++;
+      for (const failure of failing.values()) this.record({ ...failure, cycle: this.cycle });
+      return;
     }
     const ok = CHECK_OK_LINE.exec(line);
     if (ok) {
       failing.delete(`${ok[1]} ${ok[2]} ${ok[3]}`);
-      continue;
+      return;
     }
     const match = CHECK_LINE.exec(line);
-    if (!match) continue;
-    const current = results[results.length - 1];
+    if (!match) return;
+    const { design, engine } = this;
+    const current = this.streams[this.streams.length - 1];
     if (!current) throw new ToolError(engine, `a check line before any stream: ${line.slice(0, 200)}`);
     const [, moduleName, indexText, instance, valueText] = match;
     const module = design.modules.find((candidate) => candidate.name === moduleName);
@@ -78,15 +106,13 @@ export function parseCheckLog(design: IrDesign, log: string, streams: number, en
       kind: check.kind,
       message: check.message,
       location: check.location,
-      cycle,
+      cycle: this.cycle,
       scope,
       module: module.name,
       index,
       values,
     };
     if (!module.clocked) failing.set(`${moduleName} ${indexText} ${instance}`, failure);
-    else if (cycle >= 0) record(failure);
+    else if (this.cycle >= 0) this.record(failure);
   }
-  while (results.length < streams) results.push({ failures: [], covers: {} });
-  return results.slice(0, streams);
 }

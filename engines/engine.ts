@@ -20,7 +20,11 @@ export type PortValues = Record<string, bigint>;
  * synchronous input `reset`: set it in a cycle's inputs. A purely combinational design is the same
  * with `at_edge` changing nothing. The ts engine runs the phases in Simulator.poke/peek/step,
  * Verilator in its harness (engines/verilatorHarness.ts), Icarus in its testbench
- * (engines/icarusTestbench.ts); runLockstep (lockstep.ts) compares engines phase 2 by phase 2.
+ * (engines/icarusTestbench.ts), both over one binary protocol (engines/harnessStimulus.ts);
+ * runLockstep (lockstep.ts) compares engines phase 2 by phase 2. A session (Engine.open) walks
+ * the same phases one command at a time: `poke` is phase 1, `peek` phase 2 of the current cycle
+ * (it may come more than once, and pokes after it change what the next peek sees), `step` the
+ * rest of the cycle and whole further cycles.
  */
 export const CYCLE_PHASES = ['cycle_check', 'before_edge', 'at_edge', 'after_edge'] as const;
 
@@ -45,6 +49,36 @@ export interface RunOptions {
   readonly checks?: CheckMode;
 }
 
+/** What a session is opened with: the run options (the same meanings as in a batch run). */
+export type SessionOptions = RunOptions;
+
+/**
+ * A simulation driven one command at a time (cocotb's and ChiselTest's peek / poke / step), the
+ * same on every engine: the in-process simulator, or a Verilator or Icarus process kept running
+ * behind the binary protocol. Pokes are checked at once and take effect from the current cycle
+ * on; `peek` answers with the outputs as the current cycle's `before_edge` samples them (the
+ * step contract above); `step` runs cycles and, in stop mode, rejects with the CheckFailedError
+ * of the first failing check (its file:line and cycle, as batch runs report it). A waveform is
+ * complete when `close` resolves; a session of the same pokes and steps as a batch stream gives
+ * the same outputs and the same VCD, byte for byte. An external session's process is killed by
+ * `close`, by a failure, by its watchdog and with this process.
+ */
+export interface EngineSession {
+  readonly engine: EngineName;
+  /** Cycles stepped so far. */
+  readonly cycle: number;
+  /** Drives an input from the current cycle on (a UserError for an unknown name or a value that does not fit). */
+  poke(name: string, value: bigint | number): void;
+  /** An output of the top in the current cycle, sampled before its clock edge. */
+  peek(name: string): Promise<bigint>;
+  /** Every output of the top in the current cycle, in one answer. */
+  peekAll(): Promise<PortValues>;
+  /** Runs `cycles` clock cycles (default 1). */
+  step(cycles?: number): Promise<void>;
+  /** Ends the session: the waveform is written, the process gone; in count mode, the checks' results. */
+  close(): Promise<{ readonly checks?: CheckResults }>;
+}
+
 /** The engines of the engine table (engines/index.ts). */
 export type EngineName = 'ts' | 'verilator' | 'icarus';
 
@@ -63,4 +97,6 @@ export interface Engine {
     streams: readonly (readonly PortValues[])[],
     options?: { readonly checks?: CheckMode },
   ): Promise<CycleRun[]>;
+  /** Starts an interactive session on the design's top (all state 0, inputs 0). */
+  open(design: IrDesign, options?: SessionOptions): Promise<EngineSession>;
 }

@@ -1,4 +1,5 @@
-import { rmSync, statfsSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, rmSync, statfsSync } from 'node:fs';
+import { moveIntoPlace } from '../common/atomicWrite.ts';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { FileFormatError, ToolError, UserError } from '../common/errors.ts';
@@ -17,31 +18,49 @@ export interface TraceRequest {
   readonly internal?: boolean | undefined;
 }
 
+/** What to trace, and where the run's last time step will be once it has ended (0: not checked). */
+export interface EngineTraceRequest extends TraceRequest {
+  /** Called after the run: the time its trace must reach (a design whose clock toggles every cycle), 0 for none. */
+  readonly endTime: () => number;
+}
+
 /**
- * Runs a Verilog simulator with its trace going to a raw file beside `vcd`, then rewrites that
- * into the engine-independent waveform at `vcd` (see rewriteEngineTrace); without `vcd`, just runs.
- * `trace` is the file, or the run's options (their `vcd` and `internal`).
- * The raw file is removed whatever happens.
+ * Runs a Verilog simulator (a batch run or a whole session) with its trace going to a raw file
+ * beside `vcd`, then rewrites that into the engine-independent waveform (see rewriteEngineTrace)
+ * under a temporary name, checks it is whole (a full disk may leave a simulator exiting 0 with a
+ * cut trace), and renames it into place only then; without `vcd`, just runs. The raw file and
+ * the temporary are removed whatever happens.
  */
-export async function runTraced<Run>(
+export async function withEngineTrace<Run>(
   tool: string,
   design: IrDesign,
-  trace: string | TraceRequest | undefined,
+  trace: EngineTraceRequest,
   run: (raw: string | undefined) => Promise<Run>,
 ): Promise<Run> {
-  const { vcd, internal } = typeof trace === 'object' ? trace : { vcd: trace, internal: false };
+  const { vcd, internal } = trace;
   if (vcd === undefined) return run(undefined);
-  // Named as common/atomicWrite.ts names temporaries, so a killed run's raw trace is swept too.
-  const raw = join(dirname(vcd), `.${basename(vcd)}.raw.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    mkdirSync(dirname(vcd), { recursive: true });
+  } catch (error) {
+    throw new UserError(`cannot write ${vcd}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  // Named as common/atomicWrite.ts names temporaries, so a killed run's files are swept too.
+  const stamp = `${process.pid}.${randomBytes(4).toString('hex')}`;
+  const raw = join(dirname(vcd), `.${basename(vcd)}.raw.${stamp}.tmp`);
+  const temporary = join(dirname(vcd), `.${basename(vcd)}.${stamp}.tmp`);
   try {
     // A full disk is judged before the raw trace is removed (which frees the space again).
     const result = await run(raw).catch((error: unknown) => {
-      throw diskFull(dirname(vcd)) ? new ToolError(tool, 'cannot write the trace: the disk is full') : error;
+      throw diskFull(dirname(vcd)) ? new ToolError(tool, `cannot write the trace ${vcd}: the disk is full`) : error;
     });
-    await rewriteEngineTrace(tool, design, raw, vcd, { internal: internal === true });
+    await rewriteEngineTrace(tool, design, raw, temporary, { internal: internal === true });
+    checkTraceComplete(tool, temporary, vcd, trace.endTime());
+    // As writeFileAtomic: a symlink's target is replaced, a FIFO or device written through.
+    moveIntoPlace(temporary, vcd);
     return result;
   } finally {
     rmSync(raw, { force: true });
+    rmSync(temporary, { force: true });
   }
 }
 
@@ -51,6 +70,41 @@ function diskFull(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Bytes read from the end of a trace to check it. */
+const TRACE_TAIL_BYTES = 64 * 1024;
+
+/**
+ * Checks a VCD is whole: it has its header, ends with a complete line, and (when `endTime` > 0:
+ * a design whose clock toggles every cycle) reaches the run's last time step.
+ */
+function checkTraceComplete(tool: string, path: string, shownAs: string, endTime: number): void {
+  let text: string;
+  let size: number;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      size = fstatSync(fd).size;
+      const length = Math.min(size, TRACE_TAIL_BYTES);
+      const buffer = Buffer.alloc(length);
+      readSync(fd, buffer, 0, length, size - length);
+      text = buffer.toString('latin1');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    throw new ToolError(tool, `wrote no trace ${shownAs} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const incomplete = (why: string): ToolError =>
+    new ToolError(tool, `the trace ${shownAs} is incomplete (${why}); was the disk full?`);
+  if (size === 0) throw incomplete('it is empty');
+  if (!text.endsWith('\n')) throw incomplete('its last line is cut off');
+  const stamps = [...text.matchAll(/^#(\d+)\s*$/gm)];
+  const last = stamps.length > 0 ? Number(stamps[stamps.length - 1]![1]) : undefined;
+  if (size <= TRACE_TAIL_BYTES && !text.includes('$enddefinitions')) throw incomplete('its header is cut off');
+  if (endTime > 0 && (last === undefined || last < endTime))
+    throw incomplete(`it ends at time ${last ?? 'none'}, the run at ${endTime}`);
 }
 
 /**

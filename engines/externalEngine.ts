@@ -1,22 +1,38 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, rmSync, statfsSync } from 'node:fs';
-import { moveIntoPlace } from '../common/atomicWrite.ts';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { ToolError, UserError } from '../common/errors.ts';
 import { moduleByName, type IrDesign } from '../hw/ir/ir.ts';
 import { emitVerilog } from '../hw/verilog/emit.ts';
-import type { CycleRun, Engine, EngineName, PortValues, RunOptions } from './engine.ts';
-import { CheckFailedError, type CheckMode } from '../hw/ir/checks.ts';
-import { parseCheckLog } from './checkLog.ts';
-import { formatStimulus, harnessPortsOf, parseResults, type HarnessPorts } from './harnessStimulus.ts';
+import type {
+  CycleRun,
+  Engine,
+  EngineName,
+  EngineSession,
+  PortValues,
+  RunOptions,
+  SessionOptions,
+} from './engine.ts';
+import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
+import { CheckLogReader, parseCheckLog } from './checkLog.ts';
+import {
+  decodeOutputs,
+  harnessPortsOf,
+  HarnessCommands,
+  STEP_ACK,
+  streamCommands,
+  wordsOf,
+  type HarnessPorts,
+} from './harnessStimulus.ts';
+import { HarnessProcess, runHarness, type HarnessLaunch } from './harnessProcess.ts';
+import { withEngineTrace } from './engineTrace.ts';
 
 /**
  * The adapter base of every engine that runs an external simulator (Verilator, Icarus, and
  * Icarus on a mutant's Verilog). What they share lives here: emit the Verilog, build once per
- * design (the build is cached by the tool layer), write all streams into one stimulus file so one
- * process runs them all, parse the results (which checks every stream produced every cycle), and
- * write a VCD under a temporary name renamed into place only when the run succeeded. A subclass
- * says how to build and how to run a build; nothing else.
+ * design (the build is cached by the tool layer), and drive the build as a harness of the binary
+ * protocol (harnessStimulus.ts): a batch run sends all its streams' commands to one process
+ * without waiting and reads every cycle's outputs back (checking every stream produced every
+ * cycle); a session (open) sends each poke, peek and step as it comes. Either way a VCD is
+ * written under a temporary name, renamed into place only when the run succeeded. A subclass
+ * says how to build and how to start a build; nothing else.
  */
 export abstract class ExternalEngine<Build> implements Engine {
   abstract readonly name: EngineName;
@@ -37,12 +53,11 @@ export abstract class ExternalEngine<Build> implements Engine {
     traced: boolean,
   ): Promise<Build>;
 
-  /** Runs stimulus text on a build and returns the results text (formats: harnessStimulus.ts). */
-  protected abstract execute(
-    build: Build,
-    stimulus: string,
-    options: { readonly vcd?: string; readonly timeout: number; readonly internal?: boolean },
-  ): Promise<string | ExecutedRun>;
+  /** How to start a build as a harness; `vcd` is where it writes its raw trace (its first stream's). */
+  protected abstract launch(build: Build, vcd: string | undefined): HarnessLaunch;
+
+  /** Sees what the simulator printed in a batch run of a design with checks (tests look at the lines). */
+  protected printed(_log: string): void {}
 
   /** The Verilog simulated: the design's own; the mutation engine gives a mutant's instead. */
   protected verilogOf(design: IrDesign): ReadonlyMap<string, string> {
@@ -62,6 +77,39 @@ export abstract class ExternalEngine<Build> implements Engine {
     return this.simulate(design, streams, undefined, options.checks);
   }
 
+  async open(design: IrDesign, options: SessionOptions = {}): Promise<EngineSession> {
+    const ports = harnessPortsOf(design);
+    const build = await this.build(design, this.verilogOf(design), ports, options.vcd !== undefined);
+    const cells = flatCells(design);
+    const traced = options.vcd !== undefined;
+    let session: ExternalSession | undefined;
+    const finished = withEngineTrace(
+      this.name,
+      design,
+      { vcd: options.vcd, internal: options.internal, endTime: () => this.endTime(ports, session?.cycle ?? 0) },
+      (raw) => {
+        session = new ExternalSession(this.name, design, ports, this.launch(build, raw), {
+          mode: options.checks ?? 'stop',
+          timeout: (cycles) => runTimeout(cycles, cells, this.cellCycleMicros, traced),
+        });
+        return session.ended;
+      },
+    );
+    // withEngineTrace starts the run before its first wait, so the session exists by now, unless
+    // the trace's folder could not be made.
+    if (!session) {
+      await finished;
+      throw new Error('internal: the session did not start');
+    }
+    session.attach(finished);
+    return session;
+  }
+
+  /** The time a trace of `cycles` cycles must reach: every cycle's clock edges, or none to check. */
+  private endTime(ports: HarnessPorts, cycles: number): number {
+    return ports.clocked || this.name === 'icarus' ? 10 * cycles : 0;
+  }
+
   /**
    * Runs the streams; with checks in the design, reads each stream's failures from what the
    * simulator printed (checkLog.ts) and, in stop mode, throws the first as CheckFailedError.
@@ -74,7 +122,7 @@ export abstract class ExternalEngine<Build> implements Engine {
     internal = false,
   ): Promise<CycleRun[]> {
     const runs = await this.simulateStreams(design, streams, vcd, internal);
-    if (!runs.log) return runs.runs;
+    if (runs.log === undefined) return runs.runs;
     const checks = parseCheckLog(design, runs.log, streams.length, this.name);
     if (mode === 'stop')
       for (const result of checks) if (result.failures[0]) throw new CheckFailedError(result.failures[0], this.name);
@@ -88,58 +136,210 @@ export abstract class ExternalEngine<Build> implements Engine {
     internal = false,
   ): Promise<{ runs: CycleRun[]; log?: string }> {
     if (streams.length === 0) return { runs: [] };
-    const withLog = (executed: string | ExecutedRun): ExecutedRun =>
-      typeof executed === 'string' ? { results: executed } : executed;
-    const checked = (executed: ExecutedRun, runs: CycleRun[]): { runs: CycleRun[]; log?: string } =>
-      ports.checked ? { runs, log: executed.log ?? '' } : { runs };
     const ports = harnessPortsOf(design);
-    const stimulus = formatStimulus(ports, streams);
+    const commands = streamCommands(ports, streams);
     const cycles = streams.map((stream) => stream.length);
     const build = await this.build(design, this.verilogOf(design), ports, vcd !== undefined);
     const work = cycles.reduce((sum, count) => sum + count, 0);
     const timeout = runTimeout(work, flatCells(design), this.cellCycleMicros, vcd !== undefined);
-    if (vcd === undefined) {
-      const executed = withLog(await this.execute(build, stimulus, { timeout }));
-      return checked(executed, parseResults(this.name, ports, executed.results, cycles));
-    }
-    try {
-      mkdirSync(dirname(vcd), { recursive: true });
-    } catch (error) {
-      throw new UserError(`cannot write ${vcd}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-    const temporary = join(dirname(vcd), `.${basename(vcd)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    try {
-      const executed = withLog(
-        await this.execute(build, stimulus, { vcd: temporary, timeout, internal }).catch((error: unknown) => {
-          throw diskFull(dirname(vcd))
-            ? new ToolError(this.name, `cannot write the trace ${vcd}: the disk is full`)
-            : error;
-        }),
+    const outputs: PortValues[][] = streams.map(() => []);
+    const log: string[] = [];
+    let stream = 0;
+    await withEngineTrace(this.name, design, { vcd, internal, endTime: () => this.endTime(ports, cycles[0]!) }, (raw) =>
+      runHarness(this.launch(build, raw), outputWordsOf(ports), commands, timeout, {
+        outputs: (bytes, offset, fourState) => {
+          while (stream < cycles.length && outputs[stream]!.length === cycles[stream]) stream++;
+          if (stream === cycles.length) throw new ToolError(this.name, 'harness wrote more cycles than it was given');
+          outputs[stream]!.push(decodeOutputs(this.name, ports.outputs, bytes, offset, fourState));
+        },
+        ack: () => {},
+        line: (text) => {
+          if (ports.checked) log.push(text);
+        },
+      }),
+    );
+    if (outputs.some((run, index) => run.length !== cycles[index]))
+      throw new ToolError(
+        this.name,
+        `harness stopped early: expected ${cycles.join('+')} cycles, got ${outputs.map((run) => run.length).join('+')}`,
       );
-      const results = parseResults(this.name, ports, executed.results, cycles);
-      // A simulator that could not write its whole trace (a full disk) may still exit 0.
-      checkTraceComplete(this.name, temporary, vcd, ports.clocked || this.name === 'icarus' ? 10 * cycles[0]! : 0);
-      // As writeFileAtomic: a symlink's target is replaced, a FIFO or device written through.
-      moveIntoPlace(temporary, vcd);
-      return checked(executed, results);
-    } finally {
-      rmSync(temporary, { force: true });
-    }
+    const runs = outputs.map((run) => ({ outputs: run }));
+    if (!ports.checked) return { runs };
+    const text = log.join('\n');
+    this.printed(text);
+    return { runs, log: text };
   }
 }
 
-/** What a run of the external simulator gave: the results file and, when wanted, its standard output. */
-export interface ExecutedRun {
-  readonly results: string;
-  readonly log?: string;
+/** Words of one 2-state outputs frame. */
+export function outputWordsOf(ports: HarnessPorts): number {
+  return ports.outputs.reduce((total, port) => total + wordsOf(port.width), 0);
 }
 
-/** Whether the file system of `dir` has no space left (a simulator may hang or die writing to it). */
-function diskFull(dir: string): boolean {
-  try {
-    return statfsSync(dir).bavail === 0;
-  } catch {
-    return false;
+/** A session on a running harness (ExternalEngine.open). */
+class ExternalSession implements EngineSession {
+  private readonly commands: HarnessCommands;
+  private readonly harness: HarnessProcess;
+  private readonly waiters: {
+    readonly kind: 'outputs' | 'ack';
+    readonly resolve: (value: PortValues | number) => void;
+    readonly reject: (error: unknown) => void;
+  }[] = [];
+  private readonly checkLog: CheckLogReader | undefined;
+  private readonly inputs: Map<string, { index: number; width: number; value: bigint }>;
+  private readonly outputNames: ReadonlySet<string>;
+  private stepped = 0;
+  private sampled: PortValues | undefined;
+  private failure: Error | undefined;
+  private finished: Promise<void> | undefined;
+  private closing: Promise<{ checks?: CheckResults }> | undefined;
+  /** Settles when the harness process has ended (rejects when it crashed). */
+  readonly ended: Promise<void>;
+
+  constructor(
+    readonly engine: EngineName,
+    private readonly design: IrDesign,
+    private readonly ports: HarnessPorts,
+    launch: HarnessLaunch,
+    private readonly options: { readonly mode: CheckMode; readonly timeout: (cycles: number) => number },
+  ) {
+    this.commands = new HarnessCommands(ports);
+    this.checkLog = ports.checked ? new CheckLogReader(design, engine) : undefined;
+    this.inputs = new Map(ports.inputs.map((port, index) => [port.name, { index, width: port.width, value: 0n }]));
+    this.outputNames = new Set(ports.outputs.map((port) => port.name));
+    this.harness = new HarnessProcess(
+      launch,
+      outputWordsOf(ports),
+      {
+        outputs: (bytes, offset, fourState) => {
+          const waiter = this.next('outputs');
+          try {
+            waiter.resolve(decodeOutputs(engine, ports.outputs, bytes, offset, fourState));
+          } catch (error) {
+            waiter.reject(error);
+          }
+        },
+        ack: (cycle) => this.next('ack').resolve(cycle),
+        line: (text) => this.checkLog?.line(text),
+      },
+      (error) => this.fail(new ToolError(error.tool, `${error.message.slice(error.tool.length + 2)} (session in cycle ${this.stepped})`)),
+    );
+    this.ended = this.harness.ended.catch((error: unknown) => {
+      // A crash was reported to the waiters; a session that is being closed reports it from close.
+      throw this.failure ?? error;
+    });
+    this.ended.catch(() => {});
+    this.commands.stream();
+  }
+
+  /** The trace's completion (withEngineTrace around the whole session). */
+  attach(finished: Promise<void>): void {
+    this.finished = finished;
+    finished.catch(() => {});
+  }
+
+  get cycle(): number {
+    return this.stepped;
+  }
+
+  /** The process group of the harness (tests check it ends). */
+  get pid(): number {
+    return this.harness.pid;
+  }
+
+  private next(kind: 'outputs' | 'ack'): (typeof this.waiters)[number] {
+    const waiter = this.waiters.shift();
+    if (!waiter || waiter.kind !== kind) throw new ToolError(this.engine, `harness answered with an unexpected ${kind} frame`);
+    if (this.waiters.length === 0) this.harness.unwatch();
+    return waiter;
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiter of this.waiters.splice(0)) waiter.reject(this.failure);
+    this.harness.kill();
+  }
+
+  private live(): void {
+    if (this.failure) throw this.failure;
+    if (this.closing) throw new UserError(`the ${this.engine} session of ${this.ports.top} is closed`);
+  }
+
+  private ask<T extends PortValues | number>(kind: 'outputs' | 'ack', cycles: number): Promise<T> {
+    const answer = new Promise<T>((resolve, reject) =>
+      this.waiters.push({ kind, resolve: resolve as (value: PortValues | number) => void, reject }),
+    );
+    this.harness.watch(this.options.timeout(cycles));
+    void this.harness.write(this.commands.take());
+    return answer;
+  }
+
+  poke(name: string, value: bigint | number): void {
+    this.live();
+    const input = this.inputs.get(name);
+    if (!input)
+      throw new UserError(
+        `${this.ports.top} has no input '${name}' (inputs: ${[...this.inputs.keys()].join(', ') || 'none'})`,
+      );
+    const big = typeof value === 'bigint' ? value : Number.isInteger(value) ? BigInt(value) : -1n;
+    if (big < 0n || big >> BigInt(input.width) !== 0n)
+      throw new UserError(`value ${value} does not fit the ${input.width}-bit input '${name}'`);
+    if (big === input.value) return;
+    input.value = big;
+    this.sampled = undefined;
+    this.commands.poke(input.index, big);
+  }
+
+  async peek(name: string): Promise<bigint> {
+    if (!this.outputNames.has(name))
+      throw new UserError(
+        `${this.ports.top} has no output '${name}' (outputs: ${[...this.outputNames].join(', ') || 'none'})`,
+      );
+    return (await this.peekAll())[name]!;
+  }
+
+  async peekAll(): Promise<PortValues> {
+    this.live();
+    if (this.sampled) return { ...this.sampled };
+    this.commands.peek();
+    this.sampled = await this.ask<PortValues>('outputs', 1);
+    return { ...this.sampled };
+  }
+
+  async step(cycles = 1): Promise<void> {
+    this.live();
+    if (!Number.isSafeInteger(cycles) || cycles < 0 || cycles > 0xffffffff)
+      throw new UserError(`step: ${cycles} is not a count of cycles`);
+    if (cycles === 0) return;
+    this.sampled = undefined;
+    this.commands.step(cycles, STEP_ACK);
+    this.stepped = await this.ask<number>('ack', cycles);
+    const failure = this.options.mode === 'stop' ? this.checkLog?.failures[0] : undefined;
+    if (failure) {
+      // As in a batch run, the waveform up to here is kept.
+      await this.close();
+      throw new CheckFailedError(failure, this.engine);
+    }
+  }
+
+  close(): Promise<{ checks?: CheckResults }> {
+    this.closing ??= (async () => {
+      if (!this.failure) {
+        this.commands.end();
+        await this.harness.write(this.commands.take());
+        this.harness.closeInput();
+        this.harness.watch(this.options.timeout(0));
+      }
+      try {
+        await (this.finished ?? this.ended);
+      } finally {
+        this.harness.unwatch();
+        this.harness.kill();
+      }
+      if (this.failure) throw this.failure;
+      return this.checkLog ? { checks: this.checkLog.results(1)[0]! } : {};
+    })();
+    return this.closing;
   }
 }
 
@@ -170,39 +370,4 @@ export function flatCells(design: IrDesign): number {
     return total;
   };
   return size(design.top);
-}
-
-/** Bytes read from the end of a trace to check it. */
-const TRACE_TAIL_BYTES = 64 * 1024;
-
-/**
- * Checks a VCD a simulator wrote is whole: it has its header, ends with a complete line, and (when
- * `endTime` > 0: a design whose clock toggles every cycle) reaches the run's last time step.
- */
-function checkTraceComplete(tool: string, path: string, shownAs: string, endTime: number): void {
-  let text: string;
-  let size: number;
-  try {
-    const fd = openSync(path, 'r');
-    try {
-      size = fstatSync(fd).size;
-      const length = Math.min(size, TRACE_TAIL_BYTES);
-      const buffer = Buffer.alloc(length);
-      readSync(fd, buffer, 0, length, size - length);
-      text = buffer.toString('latin1');
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    throw new ToolError(tool, `wrote no trace ${shownAs} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  const incomplete = (why: string): ToolError =>
-    new ToolError(tool, `the trace ${shownAs} is incomplete (${why}); was the disk full?`);
-  if (size === 0) throw incomplete('it is empty');
-  if (!text.endsWith('\n')) throw incomplete('its last line is cut off');
-  const stamps = [...text.matchAll(/^#(\d+)\s*$/gm)];
-  const last = stamps.length > 0 ? Number(stamps[stamps.length - 1]![1]) : undefined;
-  if (size <= TRACE_TAIL_BYTES && !text.includes('$enddefinitions')) throw incomplete('its header is cut off');
-  if (endTime > 0 && (last === undefined || last < endTime))
-    throw incomplete(`it ends at time ${last ?? 'none'}, the run at ${endTime}`);
 }

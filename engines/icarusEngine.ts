@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { VCD_ROOT } from '../hw/verilog/manifest.ts';
-import { buildIcarus, runIcarus, type IcarusBuild } from '../tools/icarus.ts';
-import { runTraced } from './engineTrace.ts';
+import { buildIcarus, type IcarusBuild } from '../tools/icarus.ts';
+import type { HarnessLaunch } from './harnessProcess.ts';
 import { ExternalEngine } from './externalEngine.ts';
 import type { HarnessPorts } from './harnessStimulus.ts';
 import { icarusTestbench } from './icarusTestbench.ts';
@@ -27,37 +27,10 @@ export function buildIcarusTestbench(
   });
 }
 
-/** Runs stimulus text on a compiled engine testbench and returns the results text. */
-export async function runIcarusTestbench(
-  build: IcarusBuild,
-  stimulus: string,
-  options: { readonly vcd?: string; readonly timeout?: number } = {},
-): Promise<string> {
-  return (await runIcarusTestbenchLogged(build, stimulus, options)).results;
-}
-
-/** runIcarusTestbench, also returning what the simulation printed (the design's check lines). */
-export async function runIcarusTestbenchLogged(
-  build: IcarusBuild,
-  stimulus: string,
-  options: { readonly vcd?: string; readonly timeout?: number } = {},
-): Promise<{ results: string; log: string }> {
-  const { files, stdout } = await runIcarus(build, {
-    ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
-    files: { 'stimulus.txt': stimulus },
-    plusargs: [
-      '+stimulus=stimulus.txt',
-      '+results=results.txt',
-      ...(options.vcd ? [`+vcd=${resolve(options.vcd)}`] : []),
-    ],
-    outputs: ['results.txt'],
-  });
-  return { results: files['results.txt'] ?? '', log: stdout };
-}
-
 /**
  * Icarus Verilog behind the Engine interface: the emitted Verilog plus a generated testbench
- * (`iverilog`, then `vvp`), compiled once per distinct design, many streams per process.
+ * (`iverilog`, then `vvp`), compiled once per distinct design, many streams per process, or one
+ * session per process.
  */
 export class IcarusEngine extends ExternalEngine<{ readonly build: IcarusBuild; readonly design: IrDesign }> {
   readonly name = 'icarus' as const;
@@ -83,17 +56,9 @@ export class IcarusEngine extends ExternalEngine<{ readonly build: IcarusBuild; 
     return icarusTestbench(design, ports);
   }
 
-  /** A trace is written beside `vcd` and rewritten into the engine-independent waveform (engineTrace.ts). */
-  protected async execute(
-    { build, design }: { readonly build: IcarusBuild; readonly design: IrDesign },
-    stimulus: string,
-    options: { readonly vcd?: string; readonly timeout: number; readonly internal?: boolean },
-  ): Promise<{ results: string; log: string }> {
-    return runTraced(this.name, design, options, (raw) =>
-      runIcarusTestbenchLogged(build, stimulus, {
-        timeout: options.timeout,
-        ...(raw === undefined ? {} : { vcd: raw }),
-      }),
-    );
+  /** `vvp` on the compiled testbench; the raw trace goes to `vcd` (engineTrace.ts rewrites it into the engine-independent waveform). */
+  protected launch({ build }: { readonly build: IcarusBuild }, vcd: string | undefined): HarnessLaunch {
+    // -n: a $stop would otherwise drop into the interactive prompt and hang.
+    return { program: 'vvp', args: ['-n', build.program, ...(vcd ? [`+vcd=${resolve(vcd)}`] : [])], name: 'vvp', pipedInput: true };
   }
 }

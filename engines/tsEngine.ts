@@ -1,6 +1,6 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { Simulator, compileDesign } from '../hw/sim/simulator.ts';
-import type { CycleRun, Engine, PortValues, RunOptions } from './engine.ts';
+import type { CycleRun, Engine, EngineSession, PortValues, RunOptions, SessionOptions } from './engine.ts';
 import { traceToVcd } from '../hw/sim/vcdTrace.ts';
 import { UserError } from '../common/errors.ts';
 import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
@@ -13,10 +13,7 @@ export class TsEngine implements Engine {
   readonly name = 'ts' as const;
 
   async run(design: IrDesign, inputs: readonly PortValues[], options: RunOptions = {}): Promise<CycleRun> {
-    if (options.internal)
-      throw new UserError(
-        'the ts engine keeps no values for internal nets, so it cannot trace them (--internal): use --engine verilator or icarus',
-      );
+    refuseInternal(options);
     const simulator = new Simulator(compileDesign(design));
     simulator.checkMode = options.checks ?? 'stop';
     const tracer = options.vcd ? traceToVcd(simulator, options.vcd) : undefined;
@@ -47,6 +44,94 @@ export class TsEngine implements Engine {
       simulator.checkMode = options.checks ?? 'stop';
       return { outputs: runStream(simulator, inputs), ...checksOf(simulator) };
     });
+  }
+
+  async open(design: IrDesign, options: SessionOptions = {}): Promise<EngineSession> {
+    refuseInternal(options);
+    const simulator = new Simulator(compileDesign(design));
+    simulator.checkMode = options.checks ?? 'stop';
+    return new TsSession(simulator, options.vcd ? traceToVcd(simulator, options.vcd) : undefined);
+  }
+}
+
+function refuseInternal(options: RunOptions): void {
+  if (options.internal)
+    throw new UserError(
+      'the ts engine keeps no values for internal nets, so it cannot trace them (--internal): use --engine verilator or icarus',
+    );
+}
+
+/** A session over the in-process Simulator: its poke, peek and step, the VCD written as it goes. */
+class TsSession implements EngineSession {
+  readonly engine = 'ts' as const;
+  private closing: Promise<{ checks?: CheckResults }> | undefined;
+  private readonly outputs: readonly string[];
+
+  constructor(
+    private readonly simulator: Simulator,
+    private readonly tracer: ReturnType<typeof traceToVcd> | undefined,
+  ) {
+    this.outputs = [...simulator.design.flat.outputs.keys()];
+  }
+
+  get cycle(): number {
+    return this.simulator.cycle;
+  }
+
+  private live(): void {
+    if (this.closing)
+      throw new UserError(`the ts session of ${this.simulator.design.flat.top.name} is closed`);
+  }
+
+  poke(name: string, value: bigint | number): void {
+    this.live();
+    this.simulator.poke(name, value);
+  }
+
+  async peek(name: string): Promise<bigint> {
+    this.live();
+    if (!this.outputs.includes(name))
+      throw new UserError(
+        `${this.simulator.design.flat.top.name} has no output '${name}' (outputs: ${this.outputs.join(', ') || 'none'})`,
+      );
+    return this.simulator.peek(name);
+  }
+
+  async peekAll(): Promise<PortValues> {
+    this.live();
+    const values: PortValues = {};
+    for (const name of this.outputs) values[name] = this.simulator.peek(name);
+    return values;
+  }
+
+  async step(cycles = 1): Promise<void> {
+    this.live();
+    if (!Number.isSafeInteger(cycles) || cycles < 0) throw new UserError(`step: ${cycles} is not a count of cycles`);
+    try {
+      for (let done = 0; done < cycles; done += DRAIN_EVERY_CYCLES) {
+        this.simulator.step(Math.min(DRAIN_EVERY_CYCLES, cycles - done));
+        await this.tracer?.drainIfNeeded();
+      }
+    } catch (error) {
+      // A failing assertion keeps the trace up to its cycle, as in a batch run.
+      if (error instanceof CheckFailedError) await this.close();
+      else {
+        this.tracer?.abort();
+        this.closing = Promise.resolve({});
+      }
+      throw error;
+    }
+  }
+
+  close(): Promise<{ checks?: CheckResults }> {
+    this.closing ??= (async () => {
+      if (this.tracer) await this.tracer.close().catch((error: unknown) => {
+        this.tracer!.abort();
+        throw error;
+      });
+      return checksOf(this.simulator);
+    })();
+    return this.closing;
   }
 }
 

@@ -1,12 +1,7 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
-import {
-  buildVerilator,
-  runVerilatorLogged,
-  type VerilatorBuild,
-  type VerilatorBuildOptions,
-} from '../tools/verilator.ts';
-import { runTraced } from './engineTrace.ts';
+import { buildVerilator, type VerilatorBuild, type VerilatorBuildOptions } from '../tools/verilator.ts';
 import { ExternalEngine } from './externalEngine.ts';
+import type { HarnessLaunch } from './harnessProcess.ts';
 import type { HarnessPorts } from './harnessStimulus.ts';
 import { verilatorHarness } from './verilatorHarness.ts';
 
@@ -21,7 +16,8 @@ export function buildVerilatorHarness(
 
 /**
  * Verilator behind the Engine interface: the emitted Verilog plus a generated C++ harness, built
- * once per distinct design (cached under build/verilator), many streams per process.
+ * once per distinct design (cached under build/verilator), many streams per process, or one
+ * session per process.
  */
 export class VerilatorEngine extends ExternalEngine<{ readonly build: VerilatorBuild; readonly design: IrDesign }> {
   readonly name = 'verilator' as const;
@@ -42,15 +38,8 @@ export class VerilatorEngine extends ExternalEngine<{ readonly build: VerilatorB
     return { build: await buildVerilatorHarness(files, ports, { trace: traced, ...this.options }), design };
   }
 
-  /** A trace is written beside `vcd` and rewritten into the engine-independent waveform (engineTrace.ts). */
-  protected async execute(
-    { build, design }: { readonly build: VerilatorBuild; readonly design: IrDesign },
-    stimulus: string,
-    options: { readonly vcd?: string; readonly timeout: number; readonly internal?: boolean },
-  ): Promise<{ results: string; log: string }> {
-    const { results, stdout } = await runTraced(this.name, design, options, (raw) =>
-      runVerilatorLogged(build, stimulus, { timeout: options.timeout, ...(raw === undefined ? {} : { vcd: raw }) }),
-    );
-    return { results, log: stdout };
+  /** The harness binary; its argument is the raw trace (engineTrace.ts rewrites it into the engine-independent waveform). */
+  protected launch({ build }: { readonly build: VerilatorBuild }, vcd: string | undefined): HarnessLaunch {
+    return { program: build.binary, args: vcd === undefined ? [] : [vcd], name: 'verilator' };
   }
 }

@@ -1,6 +1,8 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
 import { ToolError } from '../common/errors.ts';
 import { findTool, isToolName, onPath, TOOLS } from './toolchain.ts';
@@ -178,4 +180,123 @@ export function readOutputs(dir: string, names: readonly string[]): Record<strin
     files[name] = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
   }
   return files;
+}
+
+/**
+ * The guard of a tool that keeps running (startTool): the program gets the shell's standard input
+ * and output (the caller's pipes), and a guard waits on fd 3, a pipe from this process that is
+ * never written; when it closes (this process ended, even by SIGKILL) the guard kills the group.
+ */
+const sessionGuardScript = (pipedInput: boolean): string =>
+  [
+    'exec 4<&0',
+    // Node's pipes are socket pairs; a program that opens /dev/stdin needs a real pipe.
+    pipedInput ? 'cat <&4 4<&- 3<&- | "$@" 4<&- 3<&- &' : '"$@" <&4 4<&- 3<&- &',
+    'child=$!',
+    '(read -r _ <&3; kill -KILL 0) </dev/null >/dev/null 2>&1 4<&- &',
+    'guard=$!',
+    'exec 3<&- 4<&- </dev/null >/dev/null',
+    'wait "$child" 2>/dev/null; status=$?',
+    'kill "$guard" 2>/dev/null',
+    'if [ "$status" -gt 128 ] && [ "$status" -lt 160 ]; then kill -$((status - 128)) $$; fi',
+    'exit "$status"',
+  ].join('\n');
+
+/** How a started tool ended: its exit code, or the signal that killed it. */
+export interface ToolExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** A tool that keeps running while this process talks to it over its standard input and output. */
+export interface StartedTool {
+  /** The tool's process group (the guard shell's id). */
+  readonly pid: number;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  /** The last lines the tool wrote to its standard error. */
+  stderrTail(): string;
+  /** Settles when the tool has ended. */
+  readonly exited: Promise<ToolExit>;
+  /** Kills the tool and everything it started (SIGKILL to the group). */
+  kill(): void;
+  /** Whether the tool keeps this process's event loop alive (only while someone waits for it). */
+  hold(held: boolean): void;
+}
+
+/** Every started tool still running, killed when this process exits. */
+const startedGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // The group ended already.
+  }
+}
+
+/**
+ * Starts a program that keeps running (a simulator session), in its own process group like
+ * runTool's tools: it ends with this process (a guard on a pipe from here, and an exit hook), or
+ * when `kill` is called. `pipedInput`: its standard input is a pipe (through `cat`), for a program
+ * that opens /dev/stdin. A missing program is a ToolError naming its package.
+ */
+export function startTool(
+  program: string,
+  args: readonly string[],
+  options: { cwd?: string; name?: string; pipedInput?: boolean } = {},
+): StartedTool {
+  const executable = isToolName(program) ? findTool(program) : program;
+  const name = options.name ?? program;
+  const where =
+    executable.includes('/') && !isAbsolute(executable) ? resolve(options.cwd ?? '.', executable) : executable;
+  if (!onPath(where)) throw new ToolError(name, `not installed (apt-get install ${packageOf(program)})`);
+  const child = spawn('/bin/sh', ['-c', sessionGuardScript(options.pipedInput === true), 'tool-guard', executable, ...args], {
+    cwd: options.cwd,
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new ToolError(name, 'could not be started');
+  startedGroups.add(pid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const group of startedGroups) killGroup(group);
+    });
+  }
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-8192);
+  });
+  // Ended: the program has exited and its output has been read to the end ('close' would wait
+  // for the guard's pipe too, which this side holds).
+  const exit = new Promise<ToolExit>((resolveExit) => child.on('exit', (code, signal) => resolveExit({ code, signal })));
+  const drained = new Promise<void>((resolveDrained) => child.stdout!.on('close', () => resolveDrained()));
+  const exited = Promise.all([exit, drained]).then(([result]) => {
+    startedGroups.delete(pid);
+    (child.stdio[3] as Writable).destroy();
+    return result;
+  });
+  // Errors on the pipes (EPIPE after a crash) are reported through `exited`.
+  for (const stream of [child.stdin!, child.stdout!, child.stderr!, child.stdio[3] as Writable])
+    stream.on('error', () => {});
+  const handles = [child.stdout!, child.stderr!, child.stdin!, child.stdio[3]] as unknown as {
+    ref?: () => void;
+    unref?: () => void;
+  }[];
+  return {
+    pid,
+    stdin: child.stdin!,
+    stdout: child.stdout!,
+    stderrTail: () => tail(stderr),
+    exited,
+    kill: () => killGroup(pid),
+    hold: (held) => {
+      if (held) child.ref();
+      else child.unref();
+      for (const handle of handles) (held ? handle.ref : handle.unref)?.call(handle);
+    },
+  };
 }

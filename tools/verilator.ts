@@ -1,7 +1,7 @@
-import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILD_ROOT, cachedBuild, contentHash, intactEntry } from './buildCache.ts';
-import { runTool, toolVersion, withWorkspace } from './runTool.ts';
+import { runTool, toolVersion } from './runTool.ts';
 
 /**
  * Build flags: Verilator's usual optimized build (its -O3; the C++ at verilated.mk's -Os), used
@@ -35,7 +35,6 @@ const BUILD_FLAGS = [
 
 /** A Verilator build takes seconds to a few minutes; a stuck compiler is killed after this. */
 const BUILD_TIMEOUT_MS = 15 * 60_000;
-const RUN_TIMEOUT_MS = 15 * 60_000;
 
 export interface VerilatorBuildOptions {
   /** Build with VCD tracing (`--trace`); a separate cache entry from the untraced build. */
@@ -129,30 +128,4 @@ function listObjects(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-/** Runs a built harness on stimulus text (engines/harnessStimulus.ts) and returns its results text. */
-export async function runVerilator(
-  build: VerilatorBuild,
-  stimulus: string,
-  options: { vcd?: string; timeout?: number } = {},
-): Promise<string> {
-  return (await runVerilatorLogged(build, stimulus, options)).results;
-}
-
-/** runVerilator, also returning what the model printed (the design's $display lines). */
-export function runVerilatorLogged(
-  build: VerilatorBuild,
-  stimulus: string,
-  options: { vcd?: string; timeout?: number } = {},
-): Promise<{ results: string; stdout: string }> {
-  return withWorkspace('verilator-run', { 'stimulus.txt': stimulus }, async (work) => {
-    const output = join(work, 'results.txt');
-    const { stdout } = await runTool(
-      build.binary,
-      [join(work, 'stimulus.txt'), output, ...(options.vcd ? [options.vcd] : [])],
-      { timeout: options.timeout ?? RUN_TIMEOUT_MS, name: 'verilator' },
-    );
-    return { results: readFileSync(output, 'utf8'), stdout };
-  });
 }

@@ -1,8 +1,12 @@
 import { UserError } from '../../common/errors.ts';
-import { formatStimulus, type HarnessPorts } from '../../engines/harnessStimulus.ts';
+import { fourStateHex, streamCommands, wordsOf, type HarnessPorts } from '../../engines/harnessStimulus.ts';
+import { runHarness } from '../../engines/harnessProcess.ts';
+import { withWorkspace } from '../../tools/runTool.ts';
 import { testbenchVerilog, type TestbenchInstance } from '../../engines/icarusTestbench.ts';
 import { VCD_ROOT } from '../../hw/verilog/manifest.ts';
-import { buildIcarus, runIcarus } from '../../tools/icarus.ts';
+import { buildIcarus } from '../../tools/icarus.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { InputVector, PortRoles } from './gateStimulus.ts';
 
 /** Default limit for compiling and for running a gate-level simulation, each. */
@@ -36,9 +40,9 @@ export const GATE_TESTBENCH = VCD_ROOT;
 
 /**
  * Simulates gate-level netlists (and RTL beside them) in Icarus with the same testbench generator,
- * stimulus format and Icarus runner as the engines (engines/icarusTestbench.ts,
- * engines/harnessStimulus.ts, tools/icarus.ts), so gate-level and RTL simulation follow one step
- * contract. Outputs are returned as printed, X and Z included, so a comparison sees them.
+ * binary protocol and harness runner as the engines (engines/icarusTestbench.ts,
+ * engines/harnessStimulus.ts, engines/harnessProcess.ts), so gate-level and RTL simulation follow
+ * one step contract. Outputs come back as %h prints them, X and Z included, so a comparison sees them.
  */
 export async function simulateGates(simulation: GateSimulation): Promise<GateRun> {
   const { roles } = simulation;
@@ -72,20 +76,32 @@ export async function simulateGates(simulation: GateSimulation): Promise<GateRun
     root: GATE_TESTBENCH,
     timeout,
   });
-  const vcd = 'activity.vcd';
-  const run = await runIcarus(build, {
-    files: { 'stimulus.txt': formatStimulus(ports, [vectors]) },
-    plusargs: ['+stimulus=stimulus.txt', '+results=results.txt', ...(simulation.dump ? [`+vcd=${vcd}`] : [])],
-    outputs: ['results.txt', ...(simulation.dump ? [vcd] : [])],
-    timeout,
-  });
   const width = ports.outputs.length;
-  const outputs = (run.files['results.txt'] ?? '')
-    .split('\n')
-    .filter((line) => line.startsWith('O'))
-    .map((line) => {
-      const fields = line.trim().split(/\s+/).slice(1);
-      return simulation.instances.map((_, index) => fields.slice(index * width, (index + 1) * width));
-    });
-  return { outputs, ...(simulation.dump ? { vcd: run.files[vcd] ?? '' } : {}) };
+  const perInstance = ports.outputs.reduce((total, port) => total + wordsOf(port.width), 0);
+  const outputs: string[][][] = [];
+  const vcd = await withWorkspace('gate-sim', {}, async (work) => {
+    const file = join(work, 'activity.vcd');
+    await runHarness(
+      { program: 'vvp', args: ['-n', build.program, ...(simulation.dump ? [`+vcd=${file}`] : [])], name: 'vvp', cwd: work, pipedInput: true },
+      perInstance * simulation.instances.length,
+      streamCommands(ports, [vectors]),
+      timeout,
+      {
+        outputs: (bytes, offset) => {
+          const fields: string[] = [];
+          let at = offset;
+          for (let instance = 0; instance < simulation.instances.length; instance++)
+            for (const port of ports.outputs) {
+              fields.push(fourStateHex(bytes, at, port.width));
+              at += 8 * wordsOf(port.width);
+            }
+          outputs.push(simulation.instances.map((_, index) => fields.slice(index * width, (index + 1) * width)));
+        },
+        ack: () => {},
+        line: () => {},
+      },
+    );
+    return simulation.dump ? readFileSync(file, 'utf8') : undefined;
+  });
+  return { outputs, ...(simulation.dump ? { vcd: vcd ?? '' } : {}) };
 }

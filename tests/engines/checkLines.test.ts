@@ -55,10 +55,8 @@ const Accumulate = defineModule({
 function spying<T extends new (...args: never[]) => IcarusEngine | VerilatorEngine>(base: T) {
   return class extends (base as new () => IcarusEngine) {
     readonly logs: string[] = [];
-    protected override async execute(...args: Parameters<IcarusEngine['execute']>) {
-      const executed = await super.execute(...args);
-      this.logs.push(executed.log);
-      return executed;
+    protected override printed(log: string): void {
+      this.logs.push(log);
     }
   };
 }
