@@ -17,8 +17,12 @@ export {
   type EngineEntry,
 } from '../engines/index.ts';
 export {
-  /** What every engine does: `run` one stimulus (optionally tracing a VCD), `runMany` independent streams on one build. */
+  /** What every engine does: `run` one stimulus (optionally tracing a VCD), `runMany` independent streams on one build, `open` an interactive session. */
   type Engine,
+  /** A live simulation on any engine: `poke`, `await peek`, `await step`, `close`; the same outputs and VCD as a batch run of the same stream. */
+  type EngineSession,
+  /** Options of a session: those of a run (a VCD, internal nets, the check mode). */
+  type SessionOptions,
   /** `ts`, `verilator` or `icarus`. */
   type EngineName,
   /** Values of top-level ports by name, as bigints. */

@@ -21,4 +21,8 @@ export {
   Testbench,
   /** Thrown by `Testbench.run`: every mismatch with its cycle, signal, expected and actual value. */
   ExpectationError,
+  /** A testbench that reacts on a live engine session (`Testbench.open`): `await peek`, `await step`, `await waitFor`. */
+  ReactiveTestbench,
+  /** What `ReactiveTestbench.waitFor` is given: how many cycles it may step before giving up. */
+  type WaitOptions,
 } from '../verif/testbench.ts';

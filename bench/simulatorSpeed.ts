@@ -100,9 +100,13 @@ async function main(): Promise<void> {
     final: lastOutputs(verilatorOut),
   });
   const icarusOut = join(work, 'icarus.txt');
-  const icarusRun = await measureProcess('/bin/sh', [...redirected(input, icarusOut), findTool('vvp'), '-n', icarus.program], {
-    cwd: work,
-  });
+  const icarusRun = await measureProcess(
+    '/bin/sh',
+    [...redirected(input, icarusOut), findTool('vvp'), '-n', icarus.program],
+    {
+      cwd: work,
+    },
+  );
   rows.push({ engine: 'icarus', measure: icarusRun, build: icarusBuild, final: lastOutputs(icarusOut) });
   rmSync(work, { recursive: true, force: true });
 

@@ -1,15 +1,7 @@
 import { ToolError, UserError } from '../common/errors.ts';
 import { moduleByName, type IrDesign } from '../hw/ir/ir.ts';
 import { emitVerilog } from '../hw/verilog/emit.ts';
-import type {
-  CycleRun,
-  Engine,
-  EngineName,
-  EngineSession,
-  PortValues,
-  RunOptions,
-  SessionOptions,
-} from './engine.ts';
+import type { CycleRun, Engine, EngineName, EngineSession, PortValues, RunOptions, SessionOptions } from './engine.ts';
 import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
 import { CheckLogReader, parseCheckLog } from './checkLog.ts';
 import {
@@ -222,7 +214,10 @@ class ExternalSession implements EngineSession {
         ack: (cycle) => this.next('ack').resolve(cycle),
         line: (text) => this.checkLog?.line(text),
       },
-      (error) => this.fail(new ToolError(error.tool, `${error.message.slice(error.tool.length + 2)} (session in cycle ${this.stepped})`)),
+      (error) =>
+        this.fail(
+          new ToolError(error.tool, `${error.message.slice(error.tool.length + 2)} (session in cycle ${this.stepped})`),
+        ),
     );
     this.ended = this.harness.ended.catch((error: unknown) => {
       // A crash was reported to the waiters; a session that is being closed reports it from close.
@@ -249,7 +244,8 @@ class ExternalSession implements EngineSession {
 
   private next(kind: 'outputs' | 'ack'): (typeof this.waiters)[number] {
     const waiter = this.waiters.shift();
-    if (!waiter || waiter.kind !== kind) throw new ToolError(this.engine, `harness answered with an unexpected ${kind} frame`);
+    if (!waiter || waiter.kind !== kind)
+      throw new ToolError(this.engine, `harness answered with an unexpected ${kind} frame`);
     if (this.waiters.length === 0) this.harness.unwatch();
     return waiter;
   }

@@ -119,7 +119,9 @@ export class HarnessCommands {
     const { words } = this;
     words[this.length++] = OP_POKE | (index << 8);
     if (count === 1) words[this.length++] = Number(value);
-    else for (let word = 0; word < count; word++) words[this.length++] = Number((value >> BigInt(32 * word)) & 0xffffffffn);
+    else
+      for (let word = 0; word < count; word++)
+        words[this.length++] = Number((value >> BigInt(32 * word)) & 0xffffffffn);
   }
 
   peek(): void {

@@ -59,6 +59,11 @@ export class IcarusEngine extends ExternalEngine<{ readonly build: IcarusBuild; 
   /** `vvp` on the compiled testbench; the raw trace goes to `vcd` (engineTrace.ts rewrites it into the engine-independent waveform). */
   protected launch({ build }: { readonly build: IcarusBuild }, vcd: string | undefined): HarnessLaunch {
     // -n: a $stop would otherwise drop into the interactive prompt and hang.
-    return { program: 'vvp', args: ['-n', build.program, ...(vcd ? [`+vcd=${resolve(vcd)}`] : [])], name: 'vvp', pipedInput: true };
+    return {
+      program: 'vvp',
+      args: ['-n', build.program, ...(vcd ? [`+vcd=${resolve(vcd)}`] : [])],
+      name: 'vvp',
+      pipedInput: true,
+    };
   }
 }

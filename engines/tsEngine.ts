@@ -79,8 +79,7 @@ class TsSession implements EngineSession {
   }
 
   private live(): void {
-    if (this.closing)
-      throw new UserError(`the ts session of ${this.simulator.design.flat.top.name} is closed`);
+    if (this.closing) throw new UserError(`the ts session of ${this.simulator.design.flat.top.name} is closed`);
   }
 
   poke(name: string, value: bigint | number): void {
@@ -125,10 +124,11 @@ class TsSession implements EngineSession {
 
   close(): Promise<{ checks?: CheckResults }> {
     this.closing ??= (async () => {
-      if (this.tracer) await this.tracer.close().catch((error: unknown) => {
-        this.tracer!.abort();
-        throw error;
-      });
+      if (this.tracer)
+        await this.tracer.close().catch((error: unknown) => {
+          this.tracer!.abort();
+          throw error;
+        });
       return checksOf(this.simulator);
     })();
     return this.closing;

@@ -252,11 +252,15 @@ export function startTool(
   const where =
     executable.includes('/') && !isAbsolute(executable) ? resolve(options.cwd ?? '.', executable) : executable;
   if (!onPath(where)) throw new ToolError(name, `not installed (apt-get install ${packageOf(program)})`);
-  const child = spawn('/bin/sh', ['-c', sessionGuardScript(options.pipedInput === true), 'tool-guard', executable, ...args], {
-    cwd: options.cwd,
-    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child = spawn(
+    '/bin/sh',
+    ['-c', sessionGuardScript(options.pipedInput === true), 'tool-guard', executable, ...args],
+    {
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   const pid = child.pid;
   if (pid === undefined) throw new ToolError(name, 'could not be started');
   startedGroups.add(pid);
@@ -272,7 +276,9 @@ export function startTool(
   });
   // Ended: the program has exited and its output has been read to the end ('close' would wait
   // for the guard's pipe too, which this side holds).
-  const exit = new Promise<ToolExit>((resolveExit) => child.on('exit', (code, signal) => resolveExit({ code, signal })));
+  const exit = new Promise<ToolExit>((resolveExit) =>
+    child.on('exit', (code, signal) => resolveExit({ code, signal })),
+  );
   const drained = new Promise<void>((resolveDrained) => child.stdout!.on('close', () => resolveDrained()));
   const exited = Promise.all([exit, drained]).then(([result]) => {
     startedGroups.delete(pid);

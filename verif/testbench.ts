@@ -1,7 +1,7 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { topModule, CLOCK_PORT } from '../hw/ir/ir.ts';
 import { UserError } from '../common/errors.ts';
-import type { Engine, PortValues, RunOptions } from '../engines/engine.ts';
+import type { Engine, EngineSession, PortValues, RunOptions, SessionOptions } from '../engines/engine.ts';
 import { formatVectorValue } from '../engines/vectors.ts';
 
 /** Outputs that did not match their expectations; the message lists each with cycle and values. */
@@ -24,10 +24,13 @@ export class ExpectationError extends Error {
 }
 
 /**
- * A typed poke / step / expect testbench that runs unchanged on every engine (cocotb's idea,
- * over batch engines): pokes and expectations are recorded per cycle, `run()` sends the whole
- * stimulus to the engine and checks every expectation against the outputs sampled in that
- * cycle (before its clock edge, as the engine contract says).
+ * A typed poke / step / expect testbench that runs unchanged on every engine, in two modes.
+ * Batch (the fast path for regressions): pokes and expectations are recorded per cycle, `run()`
+ * sends the whole stimulus to the engine at once and checks every expectation against the
+ * outputs sampled in that cycle (before its clock edge, as the engine contract says).
+ * Reactive (cocotb's `await RisingEdge`, ChiselTest's peek/poke/step): `Testbench.open` gives a
+ * ReactiveTestbench on a live engine session, which reads outputs as it goes and decides what to
+ * drive from them: wait for `ready`, then drive a handshake.
  */
 export class Testbench {
   private readonly cycles: { inputs: PortValues; expected: PortValues }[] = [{ inputs: {}, expected: {} }];
@@ -84,6 +87,11 @@ export class Testbench {
     return outputs;
   }
 
+  /** A reactive testbench on a session of `engine` (all state 0); `close()` it when done. */
+  static async open(design: IrDesign, engine: Engine, options: SessionOptions = {}): Promise<ReactiveTestbench> {
+    return new ReactiveTestbench(design, await engine.open(design, options));
+  }
+
   private get current(): { inputs: PortValues; expected: PortValues } {
     return this.cycles[this.cycles.length - 1]!;
   }
@@ -96,5 +104,80 @@ export class Testbench {
     if (big < 0n || big >> BigInt(width) !== 0n)
       throw new UserError(`${value} does not fit the ${width}-bit ${kind} '${name}'`);
     return big;
+  }
+}
+
+/** What `waitFor` is given: how many cycles it may step before it gives up (default 1,000). */
+export interface WaitOptions {
+  readonly limit?: number;
+}
+
+/**
+ * A testbench that reacts: every call goes to a live engine session (Engine.open), so a test can
+ * read an output and decide what to drive in the same cycle. `poke` drives an input from now on,
+ * `await peek` reads an output as this cycle samples it (before its clock edge), `await step`
+ * moves on, `await expect` checks at once (an ExpectationError naming the cycle), `await waitFor`
+ * steps until a condition holds. The same code runs on the ts engine, Verilator and Icarus.
+ */
+export class ReactiveTestbench {
+  constructor(
+    readonly design: IrDesign,
+    /** The engine session underneath (its VCD and checks are the session's). */
+    readonly session: EngineSession,
+  ) {}
+
+  /** Cycles stepped so far. */
+  get cycle(): number {
+    return this.session.cycle;
+  }
+
+  /** Drives an input from the current cycle on (it keeps its value until poked again). */
+  poke(name: string, value: number | bigint): this {
+    this.session.poke(name, value);
+    return this;
+  }
+
+  /** An output's value in the current cycle (sampled before this cycle's clock edge). */
+  peek(name: string): Promise<bigint> {
+    return this.session.peek(name);
+  }
+
+  /** Moves on by `cycles` clock edges. */
+  step(cycles = 1): Promise<void> {
+    return this.session.step(cycles);
+  }
+
+  /** Checks an output's value now; a mismatch throws an ExpectationError with this cycle. */
+  async expect(name: string, value: number | bigint): Promise<void> {
+    const expected = BigInt(value);
+    const actual = await this.peek(name);
+    if (actual !== expected)
+      throw new ExpectationError([{ cycle: this.cycle, signal: name, expected, actual }], this.session.engine);
+  }
+
+  /**
+   * Steps until `condition` holds (checked in the current cycle first, then after each step) and
+   * resolves with the cycles it stepped; after `limit` steps without it, a UserError.
+   */
+  async waitFor(condition: () => boolean | Promise<boolean>, options: WaitOptions = {}): Promise<number> {
+    const limit = options.limit ?? 1000;
+    for (let waited = 0; ; waited++) {
+      if (await condition()) return waited;
+      if (waited === limit)
+        throw new UserError(`waitFor: the condition did not hold within ${limit} cycles (cycle ${this.cycle})`);
+      await this.step();
+    }
+  }
+
+  /** Holds `reset` high for `cycles` edges, then low. */
+  async reset(cycles = 1): Promise<void> {
+    this.poke('reset', 1);
+    await this.step(cycles);
+    this.poke('reset', 0);
+  }
+
+  /** Ends the session: the VCD is written, an external process ended; in count mode, the checks' results. */
+  close(): ReturnType<EngineSession['close']> {
+    return this.session.close();
   }
 }

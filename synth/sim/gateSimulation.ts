@@ -82,7 +82,13 @@ export async function simulateGates(simulation: GateSimulation): Promise<GateRun
   const vcd = await withWorkspace('gate-sim', {}, async (work) => {
     const file = join(work, 'activity.vcd');
     await runHarness(
-      { program: 'vvp', args: ['-n', build.program, ...(simulation.dump ? [`+vcd=${file}`] : [])], name: 'vvp', cwd: work, pipedInput: true },
+      {
+        program: 'vvp',
+        args: ['-n', build.program, ...(simulation.dump ? [`+vcd=${file}`] : [])],
+        name: 'vvp',
+        cwd: work,
+        pipedInput: true,
+      },
       perInstance * simulation.instances.length,
       streamCommands(ports, [vectors]),
       timeout,
