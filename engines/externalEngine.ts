@@ -7,6 +7,7 @@ import { CheckLogReader, parseCheckLog } from './checkLog.ts';
 import {
   decodeOutputs,
   harnessPortsOf,
+  outputDecoder,
   HarnessCommands,
   STEP_ACK,
   streamCommands,
@@ -137,12 +138,13 @@ export abstract class ExternalEngine<Build> implements Engine {
     const outputs: PortValues[][] = streams.map(() => []);
     const log: string[] = [];
     let stream = 0;
+    const decode = outputDecoder(this.name, ports.outputs);
     await withEngineTrace(this.name, design, { vcd, internal, endTime: () => this.endTime(ports, cycles[0]!) }, (raw) =>
       runHarness(this.launch(build, raw), outputWordsOf(ports), commands, timeout, {
         outputs: (bytes, offset, fourState) => {
           while (stream < cycles.length && outputs[stream]!.length === cycles[stream]) stream++;
           if (stream === cycles.length) throw new ToolError(this.name, 'harness wrote more cycles than it was given');
-          outputs[stream]!.push(decodeOutputs(this.name, ports.outputs, bytes, offset, fourState));
+          outputs[stream]!.push(decode(bytes, offset, fourState));
         },
         ack: () => {},
         line: (text) => {

@@ -77,9 +77,13 @@ export function harnessPortsOf(design: IrDesign): HarnessPorts {
   };
 }
 
+const inputIndexes = new WeakMap<HarnessPorts, ReadonlyMap<string, number>>();
+
 /** The index of an input port and its value, checked (an unknown name or a value too wide is a UserError). */
 export function checkedInput(ports: HarnessPorts, name: string, value: bigint, cycle: number): number {
-  const index = ports.inputs.findIndex((input) => input.name === name);
+  let indexes = inputIndexes.get(ports);
+  if (!indexes) inputIndexes.set(ports, (indexes = new Map(ports.inputs.map((input, index) => [input.name, index]))));
+  const index = indexes.get(name) ?? -1;
   if (index < 0)
     throw new UserError(
       `cycle ${cycle}: ${ports.top} has no input '${name}' (inputs: ${ports.inputs.map((input) => input.name).join(', ') || 'none'})`,
@@ -245,6 +249,42 @@ export class FrameReader {
   get leftover(): number {
     return this.rest?.length ?? 0;
   }
+}
+
+/** A decoder of outputs frames (decodeOutputs), specialized for the ports. */
+export type OutputDecoder = (bytes: Buffer, offset: number, fourState: boolean) => PortValues;
+
+/** Reads a wide 2-state value of `count` words (the generated decoders' helper). */
+function wideValue(bytes: Buffer, offset: number, count: number): bigint {
+  let value = 0n;
+  for (let word = count - 1; word >= 0; word--) value = (value << 32n) | BigInt(bytes.readUInt32LE(offset + word * 4));
+  return value;
+}
+
+/**
+ * decodeOutputs for one port list, with the 2-state frames (Verilator's, every cycle of a batch
+ * run) read by a generated function: one object literal of fixed shape per cycle, one read per
+ * port (a 33–64-bit port as one 64-bit read), no loop over the ports.
+ */
+export function outputDecoder(tool: string, outputs: readonly HarnessPort[]): OutputDecoder {
+  let at = 0;
+  const fields = outputs.map((port) => {
+    const count = wordsOf(port.width);
+    const read =
+      count === 1
+        ? `BigInt(b.readUInt32LE(o + ${at}))`
+        : count === 2
+          ? `b.readBigUInt64LE(o + ${at})`
+          : `wide(b, o + ${at}, ${count})`;
+    at += count * 4;
+    return `${JSON.stringify(port.name)}: ${read}`;
+  });
+  const twoState = new Function('wide', `return (b, o) => ({ ${fields.join(', ')} });`)(wideValue) as (
+    bytes: Buffer,
+    offset: number,
+  ) => PortValues;
+  return (bytes, offset, fourState) =>
+    fourState ? decodeOutputs(tool, outputs, bytes, offset, true) : twoState(bytes, offset);
 }
 
 /** Decodes one outputs frame into port values; an unknown bit (Icarus X or Z) is a ToolError. */
