@@ -29,6 +29,8 @@ import { withEngineTrace } from './engineTrace.ts';
  */
 export abstract class ExternalEngine<Build> implements Engine {
   abstract readonly name: EngineName;
+  /** This engine's builds by design object and tracing (a second run of a design skips emitting and hashing it). */
+  private readonly builds = new WeakMap<IrDesign, Map<boolean, Promise<Build>>>();
 
   /**
    * The watchdog's bound on one cycle of one IR cell (cells, registers and memories of the
@@ -48,6 +50,23 @@ export abstract class ExternalEngine<Build> implements Engine {
 
   /** How to start a build as a harness; `vcd` is where it writes its raw trace (its first stream's). */
   protected abstract launch(build: Build, vcd: string | undefined): HarnessLaunch;
+
+  /**
+   * The build of `design` (traced or not), once per design object: emitting the Verilog and
+   * hashing it for the disk cache took half a second per run of the MmaBench, more than the run.
+   */
+  private buildOf(design: IrDesign, ports: HarnessPorts, traced: boolean): Promise<Build> {
+    let byTrace = this.builds.get(design);
+    if (!byTrace) this.builds.set(design, (byTrace = new Map()));
+    let build = byTrace.get(traced);
+    if (!build) {
+      build = this.build(design, this.verilogOf(design), ports, traced);
+      byTrace.set(traced, build);
+      // A failed build is tried again next time.
+      build.catch(() => byTrace.delete(traced));
+    }
+    return build;
+  }
 
   /** Sees what the simulator printed in a batch run of a design with checks (tests look at the lines). */
   protected printed(_log: string): void {}
@@ -72,7 +91,7 @@ export abstract class ExternalEngine<Build> implements Engine {
 
   async open(design: IrDesign, options: SessionOptions = {}): Promise<EngineSession> {
     const ports = harnessPortsOf(design);
-    const build = await this.build(design, this.verilogOf(design), ports, options.vcd !== undefined);
+    const build = await this.buildOf(design, ports, options.vcd !== undefined);
     const cells = flatCells(design);
     const traced = options.vcd !== undefined;
     let session: ExternalSession | undefined;
@@ -132,7 +151,7 @@ export abstract class ExternalEngine<Build> implements Engine {
     const ports = harnessPortsOf(design);
     const commands = streamCommands(ports, streams);
     const cycles = streams.map((stream) => stream.length);
-    const build = await this.build(design, this.verilogOf(design), ports, vcd !== undefined);
+    const build = await this.buildOf(design, ports, vcd !== undefined);
     const work = cycles.reduce((sum, count) => sum + count, 0);
     const timeout = runTimeout(work, flatCells(design), this.cellCycleMicros, vcd !== undefined);
     const outputs: PortValues[][] = streams.map(() => []);
@@ -227,6 +246,8 @@ class ExternalSession implements EngineSession {
     });
     this.ended.catch(() => {});
     this.commands.stream();
+    // An idle session keeps nothing alive: a script that forgets close() still ends (and its process with it).
+    this.harness.unwatch();
   }
 
   /** The trace's completion (withEngineTrace around the whole session). */
