@@ -14,6 +14,13 @@ const coreFolder = fileURLToPath(new URL('.', import.meta.url));
 const FRAMEWORK_PREFIXES = [coreFolder, resolve(coreFolder, '..', 'ir') + sep, 'node:'];
 const isFramework = (file: string): boolean =>
   FRAMEWORK_PREFIXES.some((prefix) => file.startsWith(prefix)) || file.includes(`${sep}node_modules${sep}`);
+/** `isFramework` per file name as V8 reports it (a URL to convert each time cost ~1 µs per frame). */
+const frameworkFiles = new Map<string, boolean>();
+function isFrameworkFile(reported: string): boolean {
+  let framework = frameworkFiles.get(reported);
+  if (framework === undefined) frameworkFiles.set(reported, (framework = isFramework(framePath(reported))));
+  return framework;
+}
 
 const FRAME = /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?$/;
 
@@ -60,25 +67,39 @@ const structuredFrames = (_error: Error, frames: NodeJS.CallSite[]): NodeJS.Call
  * once at construction, so every later error and every emitted line can name it.
  */
 export function captureSourceLocation(): SourceLocation {
+  return userLocation(SHALLOW_FRAMES) ?? userLocation(DEEP_FRAMES) ?? UNKNOWN;
+}
+
+/**
+ * Frames looked at for the user's one: most constructs are made two or three frames below it, so
+ * a short stack is captured first (each frame costs) and a longer one only when that finds none.
+ */
+const SHALLOW_FRAMES = 4;
+const DEEP_FRAMES = 8;
+
+function userLocation(limit: number): SourceLocation | undefined {
   const holder: { stack?: unknown } = {};
   const previousLimit = Error.stackTraceLimit;
   const previousPrepare = Error.prepareStackTrace;
-  Error.stackTraceLimit = 8;
+  Error.stackTraceLimit = limit + 1;
   Error.prepareStackTrace = structuredFrames;
   let frames: NodeJS.CallSite[];
   try {
-    Error.captureStackTrace(holder, captureSourceLocation);
+    Error.captureStackTrace(holder, userLocation);
     frames = holder.stack as NodeJS.CallSite[];
   } finally {
     Error.prepareStackTrace = previousPrepare;
     Error.stackTraceLimit = previousLimit;
   }
-  for (const frame of Array.isArray(frames) ? frames : []) {
+  if (!Array.isArray(frames)) return undefined;
+  // frames[0] is captureSourceLocation itself.
+  for (let index = 1; index < frames.length; index++) {
+    const frame = frames[index]!;
     const file = frame.getFileName() ?? frame.getScriptNameOrSourceURL();
-    if (!file || isFramework(framePath(file))) continue;
+    if (!file || isFrameworkFile(file)) continue;
     return internedLocation(frame, file, previousPrepare);
   }
-  return UNKNOWN;
+  return undefined;
 }
 
 /**

@@ -215,6 +215,21 @@ export class FlatCells {
     if (memory !== undefined) this.memories[cell] = memory;
   }
 
+  /** Appends cell `cell` of `from` as it is. */
+  copy(from: FlatCells, cell: number): void {
+    const to = this.count++;
+    this.ops[to] = from.ops[cell]!;
+    this.outputs[to] = from.outputs[cell]!;
+    let at = this.inputStart[to]!;
+    for (let input = from.inputStart[cell]!; input < from.inputStart[cell + 1]!; input++)
+      this.inputNets[at++] = from.inputNets[input]!;
+    this.inputStart[to + 1] = at;
+    this.constants[to] = from.constants[cell];
+    this.his[to] = from.his[cell]!;
+    this.los[to] = from.los[cell]!;
+    this.memories[to] = from.memories[cell]!;
+  }
+
   /** Appends a copy of a cell given as an object. */
   addCell(cell: FlatCell): void {
     this.add(cell.op, cell.output, cell.inputs, 0, cell.constant, cell.hi, cell.lo, cell.memory);
@@ -238,7 +253,10 @@ export class FlatCells {
   }
 
   inputs(cell: number): number[] {
-    return Array.from(this.inputNets.subarray(this.inputStart[cell]!, this.inputStart[cell + 1]!));
+    const first = this.inputStart[cell]!;
+    const inputs = new Array<number>(this.inputStart[cell + 1]! - first);
+    for (let index = 0; index < inputs.length; index++) inputs[index] = this.inputNets[first + index]!;
+    return inputs;
   }
 
   /**

@@ -67,26 +67,20 @@ export function simplifyFlat(design: FlatDesign): FlatDesign {
   const kept = new FlatCells(keptCells, keptInputs);
   for (let cell = 0; cell < cells.length; cell++) {
     if (!observed[cells.output(cell)]) continue;
-    const op = cells.op(cell);
-    const constant = cells.constants[cell];
-    const memory = op === 'memread' ? cells.memories[cell] : undefined;
-    if (sliceSource[cell]! >= 0) {
-      const lo = sliceLow[cell]!;
-      kept.add(op, cells.output(cell), [sliceSource[cell]!], 0, constant, lo + cells.his[cell]! - cells.los[cell]!, lo);
-    } else {
-      const inputs = cells.inputNets.subarray(cells.inputStart[cell]!, cells.inputStart[cell + 1]!);
-      const slice = op === 'slice';
-      kept.add(
-        op,
-        cells.output(cell),
-        inputs,
-        0,
-        constant,
-        slice ? cells.his[cell] : undefined,
-        slice ? cells.los[cell] : undefined,
-        memory,
-      );
+    if (sliceSource[cell]! < 0) {
+      kept.copy(cells, cell);
+      continue;
     }
+    const lo = sliceLow[cell]!;
+    kept.add(
+      'slice',
+      cells.output(cell),
+      [sliceSource[cell]!],
+      0,
+      undefined,
+      lo + cells.his[cell]! - cells.los[cell]!,
+      lo,
+    );
   }
   return { ...design, cells: kept };
 }
