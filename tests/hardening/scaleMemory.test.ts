@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 
-const CHILD = new URL('./support/scaleMemoryChild.ts', import.meta.url).pathname;
+const CHILD = new URL('../../bench/scaleMemory.ts', import.meta.url).pathname;
 
 /**
  * Memory of the scale path (docs/scale.md), measured in a process of its own: elaboration and
