@@ -46,8 +46,8 @@ describe('sharedServerCycle', () => {
   });
 });
 
-describe("the L1's lines on the chain (h200, 4096×4096, N = 8, 30 %)", () => {
-  const shape = { m: 4096, k: 4096, n: 8 };
+describe("the L1's lines on the chain (h200, 2048×2048, N = 8, 30 %)", () => {
+  const shape = { m: 2048, k: 2048, n: 8 };
   const [layout] = randomLayouts(shape.m, shape.k, [0.3], 1);
   const run = (kernel: SpmmKernel) =>
     modelKernel({ profile: 'h200', kernel, shape, layout: layout!, mma: MEASURED_MMA, sample: 4 });
