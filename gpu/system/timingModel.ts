@@ -344,7 +344,12 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
     blocks: plan.blocks,
     residentBlocksPerSm: resident,
     timeNs: Math.max(memorySide, computeSide) + reductionNs + compute.launchNs,
-    bound: memorySide >= computeSide ? MEMORY_BOUND_NAMES[result.boundingResource] : smBound(full, resident),
+    // A memory path with no resource busy half the time ('latency') only followed the SMs' issue
+    // schedule, so the SM side names the bound even where the makespan came out a little later.
+    bound:
+      memorySide >= computeSide && result.boundingResource !== 'latency'
+        ? MEMORY_BOUND_NAMES[result.boundingResource]
+        : smBound(full, resident),
     stagesNs: {
       memory: memoryNs,
       compute: computeNs,
