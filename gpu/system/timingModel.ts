@@ -168,7 +168,7 @@ interface SmSide {
  * network (Reiser & Lavenberg, J. ACM 27(2), 1980), with the FCFS server's residual-service
  * correction for a deterministic service time (a block's lines leave at the L1's fixed line rate:
  * a block that finds another in service waits half a service on average, not a whole one;
- * Lazowska et al., Quantitative System Performance, 1984, §6.4 / Reiser 1979). The blocks' phases
+ * Lazowska et al., Quantitative System Performance, 1984). The blocks' phases
  * are not in lockstep (their steps and load latencies vary), so line requests can find another
  * block's ahead of them; with one block there is no queue, and the caller keeps the L1's
  * throughput bound (blocks × demand per cycle) beside it.
