@@ -205,9 +205,26 @@ class ModuleLowering {
       const memory = this.builder.memories[bypass.memory]!;
       const { location } = bypass;
       let word = bypass.read;
+      // Past the last word nothing is written and a read is 0: no bypass there.
+      const addressWidth = this.nets[bypass.address]!.width;
+      const inRange =
+        2 ** addressWidth <= memory.depth
+          ? undefined
+          : this.addCell(
+              {
+                op: 'ltu',
+                inputs: [
+                  bypass.address,
+                  this.addCell({ op: 'const', inputs: [], constant: BigInt(memory.depth), location }, addressWidth),
+                ],
+                location,
+              },
+              1,
+            );
       for (const port of this.memoryWrites[bypass.memory]!) {
         const sameAddress = this.addCell({ op: 'eq', inputs: [port.address, bypass.address], location }, 1);
-        const hit = this.andConditions(port.enable, sameAddress, location);
+        const enabled = inRange === undefined ? port.enable : this.andConditions(inRange, port.enable, location);
+        const hit = this.andConditions(enabled, sameAddress, location);
         if (port.mask === undefined) {
           word = this.addCell({ op: 'mux', inputs: [hit, port.data, word], location }, memory.width);
           continue;
