@@ -96,7 +96,9 @@ function flowScript(
       ? [`synth -top ${top}`]
       : [
           `synth -top ${top} -run begin:fine`,
-          ...macros.map((memory) => `chtype -set ${SRAM_HOLD_TYPE} ${memory.module}/${memory.memory} t:${SRAM_MACRO_TYPE} %i`),
+          ...macros.map(
+            (memory) => `chtype -set ${SRAM_HOLD_TYPE} ${memory.module}/${memory.memory} t:${SRAM_MACRO_TYPE} %i`,
+          ),
           `synth -top ${top} -run fine:`,
         ]),
     `dfflibmap -liberty cells.lib`,
@@ -166,7 +168,12 @@ export async function mapToCells(
     `${composedPrefix(module)}flat.v`,
   ]);
   const { files, log } = await runYosysScript(
-    flowScript(names, top, compose, macroMemories(verilogFiles, options.sramThresholdBits ?? DEFAULT_SRAM_THRESHOLD_BITS)),
+    flowScript(
+      names,
+      top,
+      compose,
+      macroMemories(verilogFiles, options.sramThresholdBits ?? DEFAULT_SRAM_THRESHOLD_BITS),
+    ),
     inputs,
     ['mapped.json', 'mapped.v', 'flat.json', 'flat.v', ...composedFiles],
     engine,
