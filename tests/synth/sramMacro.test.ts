@@ -11,7 +11,8 @@ import { mapToCells } from '../../synth/mapToCells.ts';
 import { moduleOf } from '../../synth/netlist.ts';
 import { formatSynthReport } from '../../synth/reportText.ts';
 import { synthesizeDesign } from '../../synth/synthesizeDesign.ts';
-import { SRAM45_TABLE, memoryDeclarations, sramFigures, sramPower, type SramMacro } from '../../synth/sramMacro.ts';
+import { SRAM45_TABLE, memoryDeclarations, sramPower, type SramMacro } from '../../synth/sramMacro.ts';
+import { DEFAULT_SRAM_THRESHOLD_BITS, sramFigures } from '../../api/synth.ts';
 
 const verilog = Object.fromEntries(emitVerilog(elaborate(MaskedRamRom)));
 
@@ -46,7 +47,8 @@ describe('the 45 nm SRAM table', () => {
     expect(accessUw).toBeCloseTo(4774.572, 3);
   });
 
-  it('finds the memories the Verilog backend declares, with their shapes', () => {
+  it('finds the memories the Verilog backend declares, with their shapes; 1 Kib and up are macros by default', () => {
+    expect(DEFAULT_SRAM_THRESHOLD_BITS).toBe(1024);
     expect(memoryDeclarations(verilog)).toEqual([
       { module: 'MaskedRamRom', memory: 'ram', words: 100, width: 32 },
       { module: 'MaskedRamRom', memory: 'rom', words: 20, width: 16 },

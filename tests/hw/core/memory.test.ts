@@ -31,6 +31,7 @@ import { runYosysScript } from '../../../tools/yosys.ts';
 import { RegisterFile } from '../../../hw/examples/registerFile.ts';
 import { MaskedRamRom } from '../../../hw/examples/maskedRamRom.ts';
 import { fastCheckSeed } from '../../support/seed.ts';
+import { MAX_MEMORY_DEPTH } from '../../../api/index.ts';
 
 /** The HdlError a build throws, or undefined. */
 function buildError(build: () => void): HdlError | undefined {
@@ -68,6 +69,9 @@ describe('memory declarations and their errors', () => {
       }),
     );
     expect(error?.message).toMatch(/^tests\/hw\/core\/memory\.test\.ts:\d+: 'table' is a ROM \(declared at line \d+\)/);
+    // The write's line, two below the declaration's.
+    const declared = Number(/declared at line (\d+)/.exec(error!.message)![1]);
+    expect(error!.location.line).toBe(declared + 2);
     expect(error!.message).not.toContain('\n');
   });
 
@@ -108,6 +112,11 @@ describe('memory declarations and their errors', () => {
         /memory depth 0 must be a whole number from 1 to 2\^20/,
       ],
       ['depth 2.5', (m) => m.memory('x', { depth: 2.5, width: 8 }), /memory depth 2\.5/],
+      [
+        'depth past the limit',
+        (m) => m.memory('x', { depth: MAX_MEMORY_DEPTH + 1, width: 8 }),
+        /memory depth 1048577 must be a whole number from 1 to 2\^20/,
+      ],
       [
         'granularity',
         (m) => m.memory('x', { depth: 4, width: 8, granularity: 3 }),
