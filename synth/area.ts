@@ -1,7 +1,7 @@
 import { UserError } from '../common/errors.ts';
 import type { CellLibrary, CellSpec } from './library/cellTypes.ts';
 import type { NetlistModule } from './netlist.ts';
-import { isSramMacro } from './sramMacro.ts';
+import { isSramMacro } from './sramMemories.ts';
 
 /**
  * What the cell loops see for an SRAM macro: no area, leakage or pins of its own (its figures come

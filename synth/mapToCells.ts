@@ -10,7 +10,7 @@ import {
   SRAM_MACRO_TYPE,
   macroMemories,
   type MemoryDeclaration,
-} from './sramMacro.ts';
+} from './sramMemories.ts';
 
 /** The result of technology mapping: the same design as a hierarchical and a flat cell netlist. */
 export interface MappedDesign {

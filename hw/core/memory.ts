@@ -2,9 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { captureSourceLocation, type SourceLocation } from './sourceLocation.ts';
 import { Value, bitsFor, checkWidth, coerce, maskOf, type ValueLike } from './value.ts';
-import type { AssignmentSink } from './signal.ts';
+import type { AssignmentSink, Signal } from './signal.ts';
 import { HdlError, InvalidParameterError, WidthMismatchError } from './errors.ts';
-import type { ModuleBuilder } from './module.ts';
 
 /** Deepest memory the framework accepts. */
 export const MAX_MEMORY_DEPTH = 1 << 20;
@@ -48,9 +47,22 @@ export interface RomOptions {
   readonly depth?: number;
 }
 
-/** One read port that bypasses this edge's writes (a write-first `readSync`). */
-export interface BypassRead {
-  readonly value: Value;
+/** A memory write statement, as the module builder records it in the current `when` context. */
+export interface MemoryWrite {
+  readonly kind: 'write';
+  readonly memory: Memory;
+  readonly address: Value;
+  readonly data: Value;
+  readonly enable: Value;
+  /** Lane mask (`memory.width / memory.granularity` bits); absent: the whole word. */
+  readonly mask?: Value;
+  readonly location: SourceLocation;
+}
+
+/** What a memory needs of the module builder that made it (kept narrow: module.ts imports this file). */
+export interface MemoryOwner {
+  reg(name: string, width: number): Signal;
+  recordWrite(statement: MemoryWrite): void;
 }
 
 /**
@@ -73,7 +85,7 @@ export class Memory implements AssignmentSink {
     readonly name: string,
     readonly width: number,
     readonly depth: number,
-    private readonly builder: ModuleBuilder,
+    private readonly builder: MemoryOwner,
     readonly location: SourceLocation,
     options: {
       granularity?: number;

@@ -3,7 +3,15 @@ import { Value, checkWidth, constant, maskOf } from './value.ts';
 import { Signal, type AssignmentSink } from './signal.ts';
 import { mapPorts, type IoOf, type PortTree } from './ports.ts';
 import { DuplicateNameError, InvalidParameterError, MultipleDriverError, WidthMismatchError } from './errors.ts';
-import { MAX_MEMORY_DEPTH, Memory, givenWords, memoryShape, type MemoryOptions, type RomOptions } from './memory.ts';
+import {
+  MAX_MEMORY_DEPTH,
+  Memory,
+  givenWords,
+  memoryShape,
+  type MemoryOptions,
+  type MemoryWrite,
+  type RomOptions,
+} from './memory.ts';
 
 export { Memory } from './memory.ts';
 
@@ -81,16 +89,7 @@ export function defineModule<P extends Params, T extends PortTree>(
 /** An unconditional or conditional assignment, a memory write, or a when/elsewhen/otherwise chain. */
 export type Statement =
   | { readonly kind: 'assign'; readonly target: Signal; readonly value: Value; readonly location: SourceLocation }
-  | {
-      readonly kind: 'write';
-      readonly memory: Memory;
-      readonly address: Value;
-      readonly data: Value;
-      readonly enable: Value;
-      /** Lane mask (`memory.width / memory.granularity` bits); absent: the whole word. */
-      readonly mask?: Value;
-      readonly location: SourceLocation;
-    }
+  | MemoryWrite
   | {
       readonly kind: 'when';
       readonly branches: { condition: Value | undefined; body: Statement[] }[];
@@ -291,7 +290,7 @@ export class ModuleBuilder implements AssignmentSink {
   }
 
   /** @internal called by Memory.write */
-  recordWrite(statement: Extract<Statement, { kind: 'write' }>): void {
+  recordWrite(statement: MemoryWrite): void {
     this.current.push(statement);
   }
 
