@@ -174,20 +174,19 @@ describe('DSL building blocks', () => {
     expect(sim.peekNumber('later')).toBe(0);
     sim.step();
     expect(sim.peekNumber('later')).toBe(99);
-    expect(
-      () =>
-        elaborate(
-          defineModule({
-            name: 'Odd',
-            defaults: {},
-            ports: () => ({ y: output(1) }),
-            build: (m, io) => {
-              m.memory('m', { depth: 0, width: 1 });
-              io.y.set(0);
-            },
-          }),
-        ),
-      // Any depth from 1 is a memory (tests/hw/core/memory.test.ts); 0 words is not.
+    // Any depth from 1 is a memory (tests/hw/core/memory.test.ts); 0 words is not.
+    expect(() =>
+      elaborate(
+        defineModule({
+          name: 'Odd',
+          defaults: {},
+          ports: () => ({ y: output(1) }),
+          build: (m, io) => {
+            m.memory('m', { depth: 0, width: 1 });
+            io.y.set(0);
+          },
+        }),
+      ),
     ).toThrow(/memory depth 0 must be a whole number from 1 to 2\^20/);
   });
 
