@@ -18,7 +18,17 @@ export interface FlatMemory {
   readonly name: string;
   readonly width: number;
   readonly depth: number;
-  readonly writePorts: readonly { readonly address: number; readonly data: number; readonly enable: number }[];
+  readonly writePorts: readonly {
+    readonly address: number;
+    readonly data: number;
+    readonly enable: number;
+    /** Lane mask (`width / granularity` bits), absent for whole-word writes. */
+    readonly mask?: number;
+  }[];
+  /** Bits per mask bit (1 when no port is masked). */
+  readonly granularity: number;
+  /** Contents at the start, `depth` words (absent: all 0). */
+  readonly init?: readonly bigint[];
 }
 
 /** An assertion, assumption or cover point of one instance (hw/ir IrCheck), on flat nets. */
@@ -84,7 +94,10 @@ export function flattenDesign(design: IrDesign): FlatDesign {
           address: base + port.address,
           data: base + port.data,
           enable: base + port.enable,
+          ...(port.mask === undefined ? {} : { mask: base + port.mask }),
         })),
+        granularity: memory.granularity ?? 1,
+        ...(memory.init === undefined ? {} : { init: memory.init }),
       });
     for (const cell of module.cells)
       cells.add(
