@@ -1,7 +1,7 @@
 /**
  * Memory and CPU of elaborating the ScaleChain of <nodes> operators and generating its simulator,
- * as one JSON line: the heap left after a forced collection (elaborated, then with the compiled
- * design), the process's peak RSS and each phase's CPU seconds. The 10^6 figures in docs/scale.md
+ * as one JSON line: the memory left after a forced collection (JS heap and typed-array storage;
+ * elaborated, then with the compiled design), the process's peak RSS and each phase's CPU seconds. The 10^6 figures in docs/scale.md
  * and the bound of tests/hardening/scaleMemory.test.ts (at 10^5) come from it.
  *
  *   node --expose-gc --import tsx bench/scaleMemory.ts 1000000
@@ -12,9 +12,11 @@ import { ChainDesign } from './scaleDesigns.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
+/** What is reachable after a full collection: the JS heap and the typed arrays' storage (kept outside it). */
 const heapMegabytes = (): number => {
   gc();
-  return process.memoryUsage().heapUsed / 2 ** 20;
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return (heapUsed + arrayBuffers) / 2 ** 20;
 };
 const nodes = Number(process.argv[2]);
 const baseline = heapMegabytes();
