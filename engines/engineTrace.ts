@@ -140,7 +140,7 @@ export async function rewriteEngineTrace(
   try {
     const flat = flattenDesign(design);
     const nets: readonly TracedNet[] = options.internal
-      ? flat.nets.map((net) => ({ scope: [flat.top.name, ...net.scope], name: net.name, width: net.width }))
+      ? [...flat.nets].map((net) => ({ scope: [flat.top.name, ...net.scope], name: net.name, width: net.width }))
       : tracedNets(flat);
     const kept = nets.flatMap((net) => {
       const [, ...instances] = net.scope;

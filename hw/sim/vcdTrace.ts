@@ -27,7 +27,7 @@ export interface TracedNet {
  */
 export function tracedNets(flat: FlatDesign): TracedNet[] {
   return flat.nets
-    .filter((net) => net.named)
+    .namedNets()
     .map((net) => ({ scope: [flat.top.name, ...net.scope], name: net.name, width: net.width }));
 }
 
@@ -46,7 +46,7 @@ export interface SimulationTrace {
 export function traceToVcd(simulator: Simulator, path: string): SimulationTrace {
   const writer = new VcdWriter(path, { timescale: TRACE_TIMESCALE });
   const { flat } = simulator.design;
-  const traced = flat.nets.filter((net) => net.named);
+  const traced = flat.nets.namedNets();
   const ids = tracedNets(flat).map((net) => writer.addSignal([...net.scope], net.name, net.width));
   const clocks = traced.flatMap((net, index) => (net.name === 'clk' ? [ids[index]!] : []));
   writer.beginDump();
