@@ -68,7 +68,11 @@ export function elaborate<P extends Params, T extends PortTree>(
     current.build(builder, io, full);
     const children = builder.instances.map((instance) => {
       const child = visit(instance.definition, instance.params, instance.location);
-      return { module: child.name, clocked: child.clocked };
+      return {
+        module: child.name,
+        clocked: child.clocked,
+        ...(child.domains ? { domains: child.domains } : {}),
+      };
     });
     const lowered = lowerModule({
       builder,

@@ -484,15 +484,28 @@ function split(statements: readonly string[]): string[][] {
   return bodies;
 }
 
-/** Register sampling, memory writes and register commits: what the rising edge does. */
-function edgeStatements(design: FlatDesign, writer: SettleWriter): { statements: string[]; sampleWords: number } {
-  const sample: string[] = [];
-  const commit: string[] = [];
+/** Register sampling, memory writes and register commits of one clock (all clocks: undefined). */
+interface EdgeStatements {
+  readonly sample: string[];
+  readonly writes: string[];
+  readonly commit: string[];
+}
+
+/** What the rising edge of each clock does, per clock index (one entry when the design has at most one clock). */
+function edgeStatements(
+  design: FlatDesign,
+  writer: SettleWriter,
+): { byClock: EdgeStatements[]; sampleWords: number; asyncResets: string[] } {
+  const perClock = Math.max(1, design.clocks.length > 1 ? design.clocks.length : 1);
+  const byClock: EdgeStatements[] = Array.from({ length: perClock }, () => ({ sample: [], writes: [], commit: [] }));
+  const group = (clock: number): EdgeStatements => byClock[perClock === 1 ? 0 : clock]!;
+  const asyncResets: string[] = [];
   let next = 0;
   for (const register of design.registers) {
     const q = writer.wordsOf(register.q);
     const d = writer.wordsOf(register.d);
     const reset = register.reset >= 0 ? writer.wordsOf(register.reset)[0] : undefined;
+    const { sample, commit } = group(register.clock);
     q.forEach((slot, index) => {
       const held = d[index] ?? ZERO;
       sample.push(
@@ -500,9 +513,14 @@ function edgeStatements(design: FlatDesign, writer: SettleWriter): { statements:
       );
       commit.push(`${slot} = nn[${next++}];`);
     });
+    // An asynchronous reset holds the register at its reset value whenever it is high, edge or not.
+    if (register.asyncReset && reset !== undefined)
+      asyncResets.push(
+        `if (${reset}) { ${q.map((slot, index) => `${slot} = ${wordLiteral(register.resetValue, index)};`).join(' ')} }`,
+      );
   }
-  const writes = design.memories.flatMap((memory, index) =>
-    memory.writePorts.map((port) => {
+  design.memories.forEach((memory, index) =>
+    memory.writePorts.forEach((port) => {
       const stride = wordsOf(memory.width);
       const address = new Operand(writer.wordsOf(port.address), design.nets[port.address]!.width).small(memory.depth);
       const data = writer.wordsOf(port.data);
@@ -510,10 +528,12 @@ function edgeStatements(design: FlatDesign, writer: SettleWriter): { statements:
         { length: stride },
         (_, word) => `m${index}[${stride === 1 ? 'a' : `a * ${stride} + ${word}`}] = ${data[word] ?? ZERO};`,
       );
-      return `if (${writer.wordsOf(port.enable)[0]}) { const a = ${address}; if (a < ${memory.depth}) { ${stores.join(' ')} } }`;
+      group(memory.clock).writes.push(
+        `if (${writer.wordsOf(port.enable)[0]}) { const a = ${address}; if (a < ${memory.depth}) { ${stores.join(' ')} } }`,
+      );
     }),
   );
-  return { statements: [...sample, ...writes, ...commit], sampleWords: next };
+  return { byClock, sampleWords: next, asyncResets };
 }
 
 /**
@@ -532,20 +552,42 @@ export function generateModel(
   for (const index of order) writer.emit(index);
   const edge = edgeStatements(design, writer);
   const settleChunks = chunked('settle', writer.chunks);
-  const edgeChunks = chunked('edge', split(edge.statements));
   const memories = design.memories.map((_, index) => `m${index}`);
+  let edgeDefinitions: string;
+  let edgeCall: string;
+  if (edge.byClock.length === 1) {
+    const { sample, writes, commit } = edge.byClock[0]!;
+    const chunks = chunked('edge', split([...sample, ...writes, ...commit]));
+    edgeDefinitions = chunks.definitions;
+    edgeCall = chunks.call;
+  } else {
+    // Several clocks: `edge(mask)` runs the clocks whose bit is set, all sampled before any commits.
+    const parts = (['sample', 'writes', 'commit'] as const).flatMap((part) =>
+      edge.byClock.map((statements, clock) => ({
+        clock,
+        chunks: chunked(`${part}${clock}_`, split(statements[part])),
+      })),
+    );
+    edgeDefinitions = parts.map((part) => part.chunks.definitions).join('\n');
+    edgeCall = parts
+      .filter((part) => part.chunks.call !== '')
+      .map((part) => `if (mask & ${1 << part.clock}) { ${part.chunks.call} }`)
+      .join(' ');
+  }
+  const asyncReset = edge.asyncResets.length === 0 ? '' : `asyncReset(); `;
   const source = [
     '"use strict";',
     `let n${memories.map((name) => `, ${name}`).join('')};`,
     `const nn = new Int32Array(${edge.sampleWords});`,
     settleChunks.definitions,
-    edgeChunks.definitions,
+    edgeDefinitions,
+    ...(edge.asyncResets.length === 0 ? [] : [`function asyncReset() {\n  ${edge.asyncResets.join('\n  ')}\n}`]),
     'return {',
     `  bind(words, memories) { n = words; ${memories.map((name, index) => `${name} = memories[${index}];`).join(' ')} },`,
     // Constants live in words nothing else writes: each simulator's array gets them once.
     `  initialize() { ${writer.constants.join(' ')} },`,
-    `  settle() { ${settleChunks.call} },`,
-    `  edge() { ${edgeChunks.call} },`,
+    `  settle() { ${asyncReset}${settleChunks.call} },`,
+    `  edge(${edge.byClock.length === 1 ? '' : 'mask'}) { ${edgeCall} },`,
     '};',
   ].join('\n');
   return { layout: plan.layout, source };

@@ -1,5 +1,5 @@
 import type { CellOp, IrCell, IrCheck, IrDesign, IrModule } from '../ir/ir.ts';
-import { moduleByName, topModule, CLOCK_PORT } from '../ir/ir.ts';
+import { moduleByName, topModule, clockOfDomain, clockPortsOf, RESET_PORT } from '../ir/ir.ts';
 import type { SourceLocation } from '../core/sourceLocation.ts';
 
 /** A net of the flattened design, with the instance path it lives in (for VCD scopes and peeks). */
@@ -30,6 +30,10 @@ export interface FlatRegister {
   /** The reset net of the register's module; -1 when the register has no reset value. */
   readonly reset: number;
   readonly resetValue: bigint;
+  /** Index of its clock in FlatDesign.clocks. */
+  readonly clock: number;
+  /** Its domain's reset is asynchronous: then `reset` is the top's reset input, acting while high. */
+  readonly asyncReset: boolean;
 }
 
 export interface FlatMemory {
@@ -38,6 +42,8 @@ export interface FlatMemory {
   readonly width: number;
   readonly depth: number;
   readonly writePorts: readonly { readonly address: number; readonly data: number; readonly enable: number }[];
+  /** Index of its write clock in FlatDesign.clocks. */
+  readonly clock: number;
 }
 
 /** An assertion, assumption or cover point of one instance (hw/ir IrCheck), on flat nets. */
@@ -64,7 +70,11 @@ export interface FlatDesign {
   readonly memories: FlatMemory[];
   /** Checks of every instance (absent or empty: none). */
   readonly checks?: readonly FlatCheck[];
-  /** Top-level ports by name → flat net. */
+  /** The top's clock inputs (`clk` first when it has one): registers and memories name them by index. */
+  readonly clocks: readonly string[];
+  /** Every clock port net, in every scope → its index in `clocks` (traces show it rising with that clock). */
+  readonly clockNets: ReadonlyMap<number, number>;
+  /** Top-level ports by name → flat net (clocks excluded). */
   readonly inputs: ReadonlyMap<string, number>;
   readonly outputs: ReadonlyMap<string, number>;
 }
@@ -80,12 +90,28 @@ export function flattenDesign(design: IrDesign): FlatDesign {
   const memories: FlatMemory[] = [];
   const checks: FlatCheck[] = [];
   const top = topModule(design);
-  const work: { module: IrModule; scope: string[]; after: (map: Int32Array) => void }[] = [
-    { module: top, scope: [], after: () => {} },
+  const clocks = clockPortsOf(top);
+  const topResets = clocks.map((clock) =>
+    clock === clocks[0] && top.clocked ? RESET_PORT : top.domains!.find((domain) => domain.clock === clock)!.reset,
+  );
+  const work: {
+    module: IrModule;
+    scope: string[];
+    after: (map: Int32Array) => void;
+    /** The module's clock ports → index in `clocks`. */
+    clockIndex: ReadonlyMap<string, number>;
+  }[] = [
+    { module: top, scope: [], after: () => {}, clockIndex: new Map(clocks.map((clock, index) => [clock, index])) },
   ];
   let topMap: Int32Array | undefined;
+  const topResetNets: number[] = [];
+  const clockNets = new Map<number, number>();
   while (work.length > 0) {
-    const { module, scope, after } = work.pop()!;
+    const { module, scope, after, clockIndex } = work.pop()!;
+    const clockOf = (domain: string | undefined): number => clockIndex.get(clockOfDomain(module, domain)) ?? 0;
+    const asyncDomains = new Set(
+      (module.domains ?? []).filter((domain) => domain.resetKind === 'async').map((domain) => domain.name),
+    );
     const map = new Int32Array(module.nets.length);
     for (const net of module.nets) {
       map[net.id] = nets.length;
@@ -110,16 +136,35 @@ export function flattenDesign(design: IrDesign): FlatDesign {
           data: map[port.data]!,
           enable: map[port.enable]!,
         })),
+        clock: clockOf(memory.domain),
       });
     for (const cell of module.cells) cells.push(remapCell(cell, map, memoryBase));
     const resetPort = module.ports.find((port) => port.name === 'reset' && module.clocked);
-    for (const register of module.registers)
+    if (scope.length === 0)
+      topResets.forEach((name) => topResetNets.push(map[top.ports.find((port) => port.name === name)!.net]!));
+    for (const register of module.registers) {
+      const clock = clockOf(register.domain);
+      const asyncReset = register.domain !== undefined && asyncDomains.has(register.domain);
+      const domainReset =
+        register.domain === undefined
+          ? resetPort?.net
+          : module.ports.find((port) => port.name === module.domains!.find((d) => d.name === register.domain)!.reset)!
+              .net;
       registers.push({
         q: map[register.q]!,
         d: map[register.d]!,
-        reset: register.resetValue === undefined || !resetPort ? -1 : map[resetPort.net]!,
+        // An asynchronous reset acts before anything settles: the top's input itself, not its copy here.
+        reset:
+          register.resetValue === undefined || domainReset === undefined
+            ? -1
+            : asyncReset
+              ? topResetNets[clock]!
+              : map[domainReset]!,
         resetValue: register.resetValue ?? 0n,
+        clock,
+        asyncReset: asyncReset && register.resetValue !== undefined,
       });
+    }
     (module.checks ?? []).forEach((check, index) =>
       checks.push({
         kind: check.kind,
@@ -135,14 +180,21 @@ export function flattenDesign(design: IrDesign): FlatDesign {
     );
     after(map);
     if (scope.length === 0) topMap = map;
+    for (const [name, index] of clockIndex)
+      clockNets.set(map[module.ports.find((port) => port.name === name)!.net]!, index);
+    const clockOfNet = new Map(
+      [...clockIndex].map(([name, index]) => [module.ports.find((port) => port.name === name)!.net, index]),
+    );
     for (const instance of module.instances) {
       const child = moduleByName(design, instance.module);
+      const childClocks = clockPortsOf(child);
       work.push({
         module: child,
         scope: [...scope, instance.name],
+        clockIndex: new Map(childClocks.map((clock) => [clock, clockOfNet.get(instance.inputs.get(clock) ?? -1) ?? 0])),
         after: (childMap) => {
           for (const port of child.ports) {
-            if (port.name === CLOCK_PORT) continue;
+            if (childClocks.includes(port.name)) continue;
             if (port.direction === 'input') {
               const source = instance.inputs.get(port.name);
               if (source !== undefined) cells.push(buffer(childMap[port.net]!, map[source]!));
@@ -158,7 +210,7 @@ export function flattenDesign(design: IrDesign): FlatDesign {
   const portMap = (direction: 'input' | 'output'): Map<string, number> =>
     new Map(
       top.ports
-        .filter((port) => port.direction === direction && port.name !== CLOCK_PORT)
+        .filter((port) => port.direction === direction && !clocks.includes(port.name))
         .map((port) => [port.name, topMap![port.net]!]),
     );
   return {
@@ -168,6 +220,8 @@ export function flattenDesign(design: IrDesign): FlatDesign {
     registers,
     memories,
     ...(checks.length === 0 ? {} : { checks }),
+    clocks,
+    clockNets,
     inputs: portMap('input'),
     outputs: portMap('output'),
   };
