@@ -164,7 +164,7 @@ ${
     ? `${clocks.map((field, index) => `      if (step[0] & ${1 << index}u) ${field} = 1;`).join('\n')}
       top->eval();
 #if VM_TRACE
-      if (trace && step[3] != step[2]) trace->dump(step[2]);  // else the next sample point shares its time
+      if (trace) trace->dump(step[2]);
 #endif
 ${clocks.map((field) => `      ${field} = 0;`).join('\n')}
       time = step[3];`

@@ -15,10 +15,21 @@ export type ClockTimings = Readonly<Record<string, ClockTiming>>;
 
 export const DEFAULT_CLOCK_TIMING: ClockTiming = { period: 10, phase: 0 };
 
+/** Trace units per ns: 1 for one clock (the historic 1 ns base), 10 for several. */
+export function traceUnitsPerNs(clocks: readonly string[]): number {
+  return clocks.length > 1 ? 10 : 1;
+}
+
+/** The `$timescale` of a design's traces on every engine. */
+export function traceTimescale(clocks: readonly string[]): string {
+  return clocks.length > 1 ? '100ps' : '1ns';
+}
+
 /**
  * One step of a run (engines/engine.ts, "Several clocks"): at `sample` its inputs are applied and
  * its outputs sampled; at `edge` the clocks whose bit is set in `mask` (bit i: clocks[i]) rise,
- * all at once.
+ * all at once. Times are in trace units (traceTimescale): ns with one clock or none, 100 ps with
+ * several, so every sample point is exactly halfway between two edges.
  */
 export interface ClockStep {
   readonly mask: number;
@@ -50,9 +61,9 @@ export function checkClockTimings(clocks: readonly string[], timings: ClockTimin
 /**
  * The first `count` steps of a run with these clocks: the rising edges of all clocks in time
  * order, simultaneous ones one step. Step i's sample point is halfway back to the previous edge
- * (rounded towards it; step 0 samples at 0), so one clock of period 10 samples at 10t and rises
- * at 10t + 5 as the one-clock contract always did. A design without clocks steps as one clock of
- * the default timing that drives nothing (mask 0).
+ * (step 0 samples at 0), so one clock of period 10 samples at 10t and rises at 10t + 5 as the
+ * one-clock contract always did (with one clock, halfway is rounded towards the previous edge).
+ * A design without clocks steps as one clock of the default timing that drives nothing (mask 0).
  */
 export function clockSchedule(
   clocks: readonly string[],
@@ -69,7 +80,8 @@ export function clockSchedule(
 export function clockSteps(clocks: readonly string[], timings: ClockTimings | undefined): { next(): ClockStep } {
   checkClockTimings(clocks, timings);
   const timing = (clocks.length === 0 ? [''] : clocks).map((name) => timings?.[name] ?? DEFAULT_CLOCK_TIMING);
-  const next = timing.map(({ period, phase = 0 }) => phase + period / 2);
+  const scale = traceUnitsPerNs(clocks);
+  const next = timing.map(({ period, phase = 0 }) => (phase + period / 2) * scale);
   let previous: number | undefined;
   return {
     next(): ClockStep {
@@ -78,7 +90,7 @@ export function clockSteps(clocks: readonly string[], timings: ClockTimings | un
       next.forEach((time, index) => {
         if (time !== edge) return;
         if (clocks.length > 0) mask |= 1 << index;
-        next[index] = time + timing[index]!.period;
+        next[index] = time + timing[index]!.period * scale;
       });
       const sample = previous === undefined ? 0 : edge - Math.ceil((edge - previous) / 2);
       previous = edge;

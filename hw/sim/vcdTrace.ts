@@ -1,7 +1,7 @@
 import { VcdWriter } from '../../waves/vcdWriter.ts';
 import type { FlatDesign } from './flatten.ts';
 import type { Simulator } from './simulator.ts';
-import { clockSteps, type ClockStep, type ClockTimings } from './clockSchedule.ts';
+import { clockSteps, traceTimescale, type ClockStep, type ClockTimings } from './clockSchedule.ts';
 
 /**
  * The one time base of every engine's trace (ts, Verilator, Icarus): 1 ns units, 10 per cycle;
@@ -43,13 +43,13 @@ export interface SimulationTrace {
 /**
  * Traces every named signal of a simulator to a VCD on the common time base (TRACE_PERIOD),
  * as the Verilator and Icarus engines' traces are rewritten to (engines/engineTrace.ts). With
- * several clocks the times are those of the clock schedule of `timings` (hw/sim/clockSchedule.ts):
- * each step's values at its sample point with every clock low, then at its edge with the clocks
- * that rose high.
+ * several clocks the times are those of the clock schedule of `timings` (hw/sim/clockSchedule.ts,
+ * in 100 ps): each step's values at its sample point with every clock low, then at its edge with
+ * the clocks that rose high.
  */
 export function traceToVcd(simulator: Simulator, path: string, timings?: ClockTimings): SimulationTrace {
-  const writer = new VcdWriter(path, { timescale: TRACE_TIMESCALE });
   const { flat } = simulator.design;
+  const writer = new VcdWriter(path, { timescale: traceTimescale(flat.clocks) });
   const traced = flat.nets.filter((net) => net.named);
   const ids = tracedNets(flat).map((net) => writer.addSignal([...net.scope], net.name, net.width));
   // Clocks are not simulated nets: each shows the step's edge (high from its edge to the next sample point).
@@ -71,10 +71,8 @@ export function traceToVcd(simulator: Simulator, path: string, timings?: ClockTi
   simulator.observe(
     () => record(step.sample, 0),
     (cycle, mask) => {
-      const edge = step.edge;
+      record(step.edge, mask);
       step = stepper.next();
-      // An edge one unit before the next sample point shares its time: a trace keeps one value per time.
-      if (step.sample !== edge) record(edge, mask);
       cycles = cycle + 1;
     },
   );
