@@ -56,7 +56,8 @@ export function printModule(module: IrModule, options: PrintOptions = {}): strin
 
   const lines: string[] = [];
   lines.push(
-    `module ${module.name} definition=${module.definition}${module.clocked ? ' clocked' : ''}${at(module.location)}`,
+    `module ${module.name} definition=${module.definition}${module.clocked ? ' clocked' : ''}` +
+      `${(module.domains ?? []).map((domain) => ` domain=${domain.name}:${domain.resetKind}`).join('')}${at(module.location)}`,
   );
   if (module.description !== undefined) lines.push(`  description ${JSON.stringify(module.description)}`);
   const parameters = Object.keys(module.parameters).sort();
@@ -78,10 +79,13 @@ export function printModule(module: IrModule, options: PrintOptions = {}): strin
   for (const register of module.registers)
     lines.push(
       `  register ${ref(register.q)}: ${width(register.q)} <= ${ref(register.d)}` +
-        `${register.resetValue === undefined ? '' : ` reset=${hex(register.resetValue)}`}${at(register.location)}`,
+        `${register.resetValue === undefined ? '' : ` reset=${hex(register.resetValue)}`}` +
+        `${register.domain === undefined ? '' : ` domain=${register.domain}`}${at(register.location)}`,
     );
   for (const memory of module.memories) {
-    lines.push(`  memory ${memory.name}: ${memory.depth} x ${memory.width}${at(memory.location)}`);
+    lines.push(
+      `  memory ${memory.name}: ${memory.depth} x ${memory.width}${memory.domain === undefined ? '' : ` domain=${memory.domain}`}${at(memory.location)}`,
+    );
     for (const port of memory.writePorts)
       lines.push(
         `    write ${memory.name}[${ref(port.address)}] <= ${ref(port.data)} when ${ref(port.enable)}${at(port.location)}`,

@@ -14,6 +14,7 @@ import {
 } from '../../../hw/core/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';
+import { printDesign } from '../../../hw/ir/print.ts';
 import { Simulator } from '../../../hw/sim/simulator.ts';
 import { Synchronizer } from '../../../hw/lib/cdc/index.ts';
 import { Counter } from '../../../hw/examples/counter.ts';
@@ -66,6 +67,13 @@ describe('clock domains in the DSL', () => {
     expect(text).toContain('always @(posedge clk) begin');
     expect(text).toContain('always @(posedge clk_fast or posedge rst_fast) begin');
     expect(text).toContain("if (rst_fast) b_reg <= 4'd2;");
+  });
+
+  it('show in the printed IR: the module domains with their reset kind, each register domain', () => {
+    const text = printDesign(elaborate(Synchronizer));
+    expect(text).toContain('module Synchronizer definition=Synchronizer domain=dst:async');
+    expect(text).toContain('register stage0: 1 <= async_in reset=0x0 domain=dst');
+    expect(text).toContain('port input clk_dst: 1 = clk_dst\n  port input rst_dst: 1 = rst_dst\n  port input in: 1');
   });
 
   it('leave a one-clock design exactly as it was: no domain ports, the same Verilog', () => {
