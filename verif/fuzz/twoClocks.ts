@@ -3,7 +3,6 @@ import { defineModule, input, output, type ModuleDefinition, type Signal } from 
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import type { IrDesign } from '../../hw/ir/ir.ts';
 import type { ClockTimings } from '../../hw/sim/clockSchedule.ts';
-import { Synchronizer } from '../../hw/lib/cdc/index.ts';
 import type { PortValues } from '../../engines/engine.ts';
 import { buildRandomDesign, fit, MAX_FUZZ_WIDTH, type FuzzDesign } from './randomDesign.ts';
 import { caseStimulus, fuzzCaseArbitrary, FUZZ_CYCLES, type FuzzCase } from './differential.ts';
@@ -11,7 +10,7 @@ import { caseStimulus, fuzzCaseArbitrary, FUZZ_CYCLES, type FuzzCase } from './d
 /**
  * Random designs under two clocks: members alternate between domains `a` (asynchronous reset)
  * and `b` (synchronous or asynchronous), each with a capture register in its domain (reset to a
- * random value) that folds in the member's first output and, through a Synchronizer, the low bit
+ * random value) that folds in the member's first output and, through two synchronizing flops, the low bit
  * of the previous member's digest, which crosses from the other domain. The clocks get random
  * periods and phases; the resets are pulsed at random steps.
  */
@@ -81,9 +80,13 @@ export function twoClockDesign(fuzzCase: TwoClockCase, name = 'TwoClockFuzz'): I
         const capture = m.reg(`cap${member}`, CAPTURE_WIDTH, { reset: fuzzCase.captureResets[member]!, domain });
         let next = capture.xor(fit(instance['o0']!, CAPTURE_WIDTH));
         if (member > 0) {
-          const sync = m.instance(Synchronizer, { name: `sync${member}`, domains: { dst: domain } });
-          sync.in.set(digests[member - 1]!.bit(0));
-          next = next.xor(sync.out.zext(CAPTURE_WIDTH));
+          // Two flops in this domain behind a marked crossing (what hw/lib/cdc's Synchronizer does).
+          const crossed = m.crossing(`cross${member}`, digests[member - 1]!.bit(0));
+          const first = m.reg(`sync${member}_0`, 1, { reset: 0, domain });
+          const second = m.reg(`sync${member}_1`, 1, { reset: 0, domain });
+          first.set(crossed);
+          second.set(first);
+          next = next.xor(second.zext(CAPTURE_WIDTH));
         }
         capture.set(next);
         ports[`f${member}_cap`]!.set(capture);

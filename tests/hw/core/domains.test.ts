@@ -18,6 +18,7 @@ import { printDesign } from '../../../hw/ir/print.ts';
 import { Simulator } from '../../../hw/sim/simulator.ts';
 import { Synchronizer } from '../../../hw/lib/cdc/index.ts';
 import { Counter } from '../../../hw/examples/counter.ts';
+import { proveDesign } from '../../../verif/formal/prove.ts';
 
 const thisFile = fileURLToPath(import.meta.url);
 const source = readFileSync(thisFile, 'utf8').split('\n');
@@ -178,6 +179,12 @@ describe('clock domains in the DSL', () => {
       "input 'enable' of instance 'sampled' (clock clk_slow) depends combinationally on 'counter.value' (clock clk_fast)",
     );
     expect(() => elaborate(ThroughChild(true))).not.toThrow();
+  });
+
+  it('are refused by gen prove, whose model steps one clock', async () => {
+    await expect(proveDesign(elaborate(TwoDomains), { depth: 4, seconds: 5, out: '/nonexistent' })).rejects.toThrow(
+      /TwoDomains has 2 clocks \(clk, clk_fast\); gen prove handles designs with one clock/,
+    );
   });
 
   it('refuse a domain that is not the module own, a duplicate and a name taken by a port', () => {
