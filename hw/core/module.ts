@@ -148,7 +148,8 @@ export class WhenChain {
 
 /**
  * A register-file style memory of `depth` (a power of two) words of `width` bits. Reads are
- * combinational (`read`) or registered (`readSync`); writes happen at the clock edge.
+ * combinational (`read`) or registered (`readSync`); writes happen at the clock edge of its
+ * domain (the module's clock, or the domain it was made in), where `readSync`'s register is too.
  */
 export class Memory implements AssignmentSink {
   readonly addressWidth: number;
