@@ -7,7 +7,7 @@ export {
   defineModule,
   /** What `build` receives as `m`: makes wires, registers, memories, instances and `when` blocks. */
   ModuleBuilder,
-  /** A memory made by `m.memory(name, { depth, width })`: `read` (combinational), `readSync` (registered), `write` at the clock edge. */
+  /** A memory made by `m.memory(name, { depth, width, granularity?, init?, readDuringWrite? })` or `m.rom(name, { width, init })`: `read` (combinational, 0 past the last word), `readSync` (registered, read-first or write-first), `write(addr, data, enable, mask?)` at the clock edge. */
   Memory,
   /** The chain returned by `m.when(...)`: `.elsewhen(...)`, `.otherwise(...)`. */
   WhenChain,
@@ -17,6 +17,18 @@ export {
   type ModuleDefinition,
   /** A module's parameter values: numbers, booleans or strings by name. */
   type Params,
+} from '../hw/core/index.ts';
+export {
+  /** The deepest memory `m.memory` accepts (2^20 words). */
+  MAX_MEMORY_DEPTH,
+  /** Options of `m.memory`: depth (any, 1 … 2^20), width, write-mask granularity, initial contents, read-during-write of `readSync`. */
+  type MemoryOptions,
+  /** Options of `m.rom`: width, contents (words or a hex file), optional depth. */
+  type RomOptions,
+  /** Initial contents: an array of words from address 0, or the path of a `$readmemh`-style hex file (relative to the declaring file). */
+  type MemoryInit,
+  /** What a registered read returns when the same edge writes its word: 'read-first' (old data) or 'write-first' (new data). */
+  type ReadDuringWrite,
 } from '../hw/core/index.ts';
 export {
   /** An input port of the given width (in the `ports` function of a module). */

@@ -1,5 +1,6 @@
 import { CLOCK_PORT, moduleByName, type IrDesign } from '../hw/ir/ir.ts';
 import { verilogIdentifier } from '../hw/verilog/identifiers.ts';
+import { literal } from '../hw/verilog/operators.ts';
 import { VCD_ROOT } from '../hw/verilog/manifest.ts';
 import type { HarnessPorts } from './harnessStimulus.ts';
 
@@ -42,7 +43,7 @@ export interface TestbenchSpec {
  * Icarus starts every `reg` at X, but the step contract starts all state at 0 (as the TS
  * simulator and Verilator with --x-initial 0 do). The testbench zeroes every register and memory
  * word by hierarchical reference at the start of each stream, so the design's Verilog stays free
- * of simulation-only `initial` blocks.
+ * of simulation-only `initial` blocks; a memory with initial contents gets them instead.
  */
 export function zeroStateLines(design: IrDesign): string[] {
   const lines: string[] = [];
@@ -54,10 +55,14 @@ export function zeroStateLines(design: IrDesign): string[] {
     if (module.blackBox) continue;
     for (const register of module.registers)
       lines.push(`${path}.${verilogIdentifier(module.nets[register.q]!.name)} = 0;`);
-    for (const memory of module.memories)
-      lines.push(
-        `for (tb_i = 0; tb_i < ${memory.depth}; tb_i = tb_i + 1) ${path}.${verilogIdentifier(memory.name)}[tb_i] = 0;`,
-      );
+    for (const memory of module.memories) {
+      const name = `${path}.${verilogIdentifier(memory.name)}`;
+      lines.push(`for (tb_i = 0; tb_i < ${memory.depth}; tb_i = tb_i + 1) ${name}[tb_i] = 0;`);
+      // Initialized memories start at their contents (the design's `initial` block holds the same words).
+      memory.init?.forEach((word, address) => {
+        if (word !== 0n) lines.push(`${name}[${address}] = ${literal(word, memory.width)};`);
+      });
+    }
     for (const instance of module.instances)
       work.push({ module: instance.module, path: `${path}.${verilogIdentifier(instance.name)}` });
   }

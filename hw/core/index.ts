@@ -18,6 +18,13 @@ export {
   type Params,
 } from './module.ts';
 export {
+  MAX_MEMORY_DEPTH,
+  type MemoryInit,
+  type MemoryOptions,
+  type ReadDuringWrite,
+  type RomOptions,
+} from './memory.ts';
+export {
   HdlError,
   WidthMismatchError,
   UndrivenSignalError,

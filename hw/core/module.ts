@@ -1,37 +1,34 @@
 import { captureSourceLocation, type SourceLocation } from './sourceLocation.ts';
-import { Value, checkWidth, coerce, constant, maskOf, bitsFor, type ValueLike } from './value.ts';
+import { Value, checkWidth, constant, maskOf } from './value.ts';
 import { Signal, type AssignmentSink } from './signal.ts';
 import { mapPorts, type IoOf, type PortTree } from './ports.ts';
 import { DuplicateNameError, InvalidParameterError, MultipleDriverError, WidthMismatchError } from './errors.ts';
+import {
+  MAX_MEMORY_DEPTH,
+  Memory,
+  givenWords,
+  memoryShape,
+  type MemoryOptions,
+  type MemoryWrite,
+  type RomOptions,
+} from './memory.ts';
+
+import { ClockDomain } from './domain.ts';
+
+export { Memory } from './memory.ts';
+export { ClockDomain } from './domain.ts';
+
+/** A ROM's depth when not given: the number of its initial words (read once to count them). */
+function romDepth(name: string, options: RomOptions, location: SourceLocation): number {
+  checkWidth(options.width, location);
+  return Math.max(1, givenWords(name, options.init, MAX_MEMORY_DEPTH, options.width, location).length);
+}
 
 /** The implicit clock and reset of clocked modules. */
 const RESERVED_NAMES: ReadonlySet<string> = new Set(['clk', 'reset']);
 
 /** The name that stands for the default domain in instance domain maps (not a domain name). */
 const DEFAULT_DOMAIN_NAME = 'default';
-
-/**
- * A named clock domain (Amaranth's ClockDomain, Chisel's withClockAndReset): its own clock and
- * reset inputs, `clk_<name>` and `rst_<name>`, on the module that declares it (and on each parent,
- * which passes them down). Registers and memories made in it (`m.withDomain`, or a `domain`
- * option) are clocked by it; its reset is synchronous or asynchronous (acts while high, without
- * waiting for the clock).
- */
-export class ClockDomain {
-  constructor(
-    readonly name: string,
-    readonly resetKind: 'sync' | 'async',
-    readonly location: SourceLocation,
-  ) {}
-  /** The clock input's name. */
-  get clock(): string {
-    return `clk_${this.name}`;
-  }
-  /** The reset input's name (active high). */
-  get reset(): string {
-    return `rst_${this.name}`;
-  }
-}
 
 /** Parameters of a generator: plain data, so a parameter set names its module deterministically. */
 export type Params = Readonly<Record<string, number | boolean | string>>;
@@ -98,14 +95,7 @@ export function defineModule<P extends Params, T extends PortTree>(
 /** An unconditional or conditional assignment, a memory write, or a when/elsewhen/otherwise chain. */
 export type Statement =
   | { readonly kind: 'assign'; readonly target: Signal; readonly value: Value; readonly location: SourceLocation }
-  | {
-      readonly kind: 'write';
-      readonly memory: Memory;
-      readonly address: Value;
-      readonly data: Value;
-      readonly enable: Value;
-      readonly location: SourceLocation;
-    }
+  | MemoryWrite
   | {
       readonly kind: 'when';
       readonly branches: { condition: Value | undefined; body: Statement[] }[];
@@ -143,71 +133,6 @@ export class WhenChain {
   /** The branch taken when no condition holds. */
   otherwise(body: () => void): void {
     this.builder.addBranch(this.statement, undefined, body);
-  }
-}
-
-/**
- * A register-file style memory of `depth` (a power of two) words of `width` bits. Reads are
- * combinational (`read`) or registered (`readSync`); writes happen at the clock edge of its
- * domain (the module's clock, or the domain it was made in), where `readSync`'s register is too.
- */
-export class Memory implements AssignmentSink {
-  readonly addressWidth: number;
-  private syncReads = 0;
-  constructor(
-    readonly name: string,
-    readonly width: number,
-    readonly depth: number,
-    private readonly builder: ModuleBuilder,
-    readonly location: SourceLocation,
-    /** The domain its writes (and registered reads) are clocked by; undefined: the default. */
-    readonly domain?: ClockDomain,
-  ) {
-    this.addressWidth = bitsFor(depth - 1);
-  }
-
-  /** The word at `address`, combinationally. */
-  read(address: Value): Value {
-    const location = captureSourceLocation();
-    this.checkAddress(address, location);
-    return new Value('memread', this.width, [address], location, { target: this });
-  }
-
-  /** The word at `address`, registered: visible one cycle after the edge where it was read. */
-  readSync(address: Value): Value {
-    const data = this.builder.reg(`${this.name}_rdata${this.syncReads++ === 0 ? '' : this.syncReads}`, this.width, {
-      ...(this.domain ? { domain: this.domain } : {}),
-    });
-    data.set(this.read(address));
-    return data;
-  }
-
-  /** Writes `data` at `address` on the clock edge when `enable` (and the enclosing `when`) holds. */
-  write(address: Value, data: ValueLike, enable: ValueLike = 1): void {
-    const location = captureSourceLocation();
-    this.checkAddress(address, location);
-    const dataValue = coerce(data, this.width, location);
-    if (dataValue.width !== this.width)
-      throw new WidthMismatchError(
-        location,
-        `memory '${this.name}' holds ${this.width}-bit words, got ${dataValue.width} bits`,
-      );
-    const enableValue = coerce(enable, 1, location);
-    if (enableValue.width !== 1)
-      throw new WidthMismatchError(location, `write enable must be 1 bit, got ${enableValue.width}`);
-    this.builder.recordWrite({ kind: 'write', memory: this, address, data: dataValue, enable: enableValue, location });
-  }
-
-  recordAssignment(): void {
-    throw new Error('internal: memories are written with write()');
-  }
-
-  private checkAddress(address: Value, location: SourceLocation): void {
-    if (address.width !== this.addressWidth)
-      throw new WidthMismatchError(
-        location,
-        `memory '${this.name}' (depth ${this.depth}) needs a ${this.addressWidth}-bit address, got ${address.width} bits`,
-      );
   }
 }
 
@@ -349,21 +274,43 @@ export class ModuleBuilder implements AssignmentSink {
     return wire;
   }
 
-  /** A memory of `depth` words (a power of two) of `width` bits, written in `domain` (default: the current one). */
-  memory(name: string, options: { depth: number; width: number; domain?: ClockDomain }): Memory {
+  /**
+   * A memory of `depth` words (any depth from 1 to 2^20) of `width` bits, optionally with initial
+   * contents (`init`: words or a hex file), a write-mask granularity and the read-during-write
+   * behaviour of its registered reads (see MemoryOptions); written in `domain` (default: the
+   * current one, see withDomain).
+   */
+  memory(name: string, options: MemoryOptions): Memory {
     const location = captureSourceLocation();
     if (options.domain) this.ownDomain(options.domain, location);
     const domain = options.domain ?? this.currentDomain;
-    checkWidth(options.width, location);
-    if (
-      !Number.isInteger(options.depth) ||
-      options.depth < 2 ||
-      (options.depth & (options.depth - 1)) !== 0 ||
-      options.depth > 1 << 20
-    )
-      throw new InvalidParameterError(location, `memory depth ${options.depth} must be a power of two from 2 to 2^20`);
+    const shape = memoryShape(name, options, location);
     this.claimName(name, location);
-    const memory = new Memory(name, options.width, options.depth, this, location, domain);
+    const memory = new Memory(name, options.width, options.depth, this, location, {
+      ...shape,
+      ...(domain ? { domain } : {}),
+    });
+    this.memories.push(memory);
+    return memory;
+  }
+
+  /**
+   * A read-only memory: `init` (words or a hex file) is its contents, `depth` defaults to their
+   * number; `write` on it is an error at the write's line.
+   */
+  rom(name: string, options: RomOptions): Memory {
+    const location = captureSourceLocation();
+    if (options.init === undefined)
+      throw new InvalidParameterError(location, `ROM '${name}' needs its contents (init: words or a hex file)`);
+    const depth = options.depth ?? romDepth(name, options, location);
+    const shape = memoryShape(name, { width: options.width, depth, init: options.init }, location);
+    this.claimName(name, location);
+    const domain = this.currentDomain;
+    const memory = new Memory(name, options.width, depth, this, location, {
+      ...shape,
+      readOnly: true,
+      ...(domain ? { domain } : {}),
+    });
     this.memories.push(memory);
     return memory;
   }
@@ -462,7 +409,7 @@ export class ModuleBuilder implements AssignmentSink {
   }
 
   /** @internal called by Memory.write */
-  recordWrite(statement: Extract<Statement, { kind: 'write' }>): void {
+  recordWrite(statement: MemoryWrite): void {
     this.current.push(statement);
   }
 

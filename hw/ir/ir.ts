@@ -60,15 +60,26 @@ export interface IrMemoryWritePort {
   readonly address: number;
   readonly data: number;
   readonly enable: number;
+  /** Lane mask net (`width / granularity` bits): only lanes whose bit is 1 are written (absent: all). */
+  readonly mask?: number;
   readonly location: SourceLocation;
 }
 
-/** A register-file style memory: combinational reads (memread cells), writes at the clock edge. */
+/**
+ * A memory of any depth: combinational reads (memread cells; an address past the last word reads
+ * 0), writes at the clock edge in port order (a later port wins; past the last word: none).
+ * Registered reads are registers fed by memread cells (write-first ones through a bypass of the
+ * write ports, built by lowering).
+ */
 export interface IrMemory {
   readonly name: string;
   readonly width: number;
   readonly depth: number;
   readonly writePorts: readonly IrMemoryWritePort[];
+  /** Bits per mask bit of masked write ports (present when some port has a mask). */
+  readonly granularity?: number;
+  /** Contents at the start, `depth` words (absent: all 0). */
+  readonly init?: readonly bigint[];
   readonly location: SourceLocation;
   /** The named clock domain its writes happen in; absent: the default clock. */
   readonly domain?: string;

@@ -86,6 +86,14 @@ class ModuleLowering {
   private readonly netOfValue = new Map<Value, number>();
   private readonly memoryIndex = new Map<Memory, number>();
   private readonly memoryWrites: IrMemoryWritePort[][];
+  /** Write-first registered reads: the placeholder cell standing for the read, its memory, address and plain read. */
+  private readonly bypasses: {
+    cell: number;
+    memory: number;
+    address: number;
+    read: number;
+    location: SourceLocation;
+  }[] = [];
   /** Signals left undriven on some path of a `when`: that when's location, for the error. */
   private readonly whenWhere = new Map<Signal, SourceLocation>();
   /** Each signal's last assignment: the location of the `buf` that drives it (loop errors cite it). */
@@ -196,9 +204,83 @@ class ModuleLowering {
         continue;
       }
       stack.pop();
-      this.netOfValue.set(value, this.addCell(this.cellOf(value), value.width));
+      this.netOfValue.set(value, this.bypassed(value, this.addCell(this.cellOf(value), value.width)));
     }
     return this.netOfValue.get(root)!;
+  }
+
+  /**
+   * Rule: a write-first registered read. Its value is a placeholder `buf` of the plain read, which
+   * `lowerBypasses` points at the read routed around every write port once all writes are known.
+   */
+  private bypassed(value: Value, read: number): number {
+    const target = value.attributes.target;
+    if (!(target instanceof Memory) || !target.bypasses(value)) return read;
+    const output = this.addCell({ op: 'buf', inputs: [read], location: value.location }, value.width);
+    this.bypasses.push({
+      cell: this.cells.length - 1,
+      memory: this.memoryIndex.get(target)!,
+      address: this.netOfValue.get(value.args[0]!)!,
+      read,
+      location: value.location,
+    });
+    return output;
+  }
+
+  /**
+   * Rule: read-during-write bypass. For each write-first read, in write-port order, where the port
+   * writes the read address, the written lanes replace the word (a later port wins, as in memory).
+   */
+  private lowerBypasses(): void {
+    for (const bypass of this.bypasses) {
+      const memory = this.builder.memories[bypass.memory]!;
+      const { location } = bypass;
+      let word = bypass.read;
+      // Past the last word nothing is written and a read is 0: no bypass there.
+      const addressWidth = this.nets[bypass.address]!.width;
+      const inRange =
+        2 ** addressWidth <= memory.depth
+          ? undefined
+          : this.addCell(
+              {
+                op: 'ltu',
+                inputs: [
+                  bypass.address,
+                  this.addCell({ op: 'const', inputs: [], constant: BigInt(memory.depth), location }, addressWidth),
+                ],
+                location,
+              },
+              1,
+            );
+      for (const port of this.memoryWrites[bypass.memory]!) {
+        const sameAddress = this.addCell({ op: 'eq', inputs: [port.address, bypass.address], location }, 1);
+        const enabled = inRange === undefined ? port.enable : this.andConditions(inRange, port.enable, location);
+        const hit = this.andConditions(enabled, sameAddress, location);
+        if (port.mask === undefined) {
+          word = this.addCell({ op: 'mux', inputs: [hit, port.data, word], location }, memory.width);
+          continue;
+        }
+        const g = memory.granularity;
+        const lanes = memory.width / g;
+        const slice = (net: number, lo: number, width: number): number =>
+          width === 1 && this.nets[net]!.width === 1
+            ? net
+            : this.addCell({ op: 'slice', inputs: [net], hi: lo + width - 1, lo, location }, width);
+        const parts: number[] = [];
+        for (let lane = lanes - 1; lane >= 0; lane--) {
+          const written = this.andConditions(hit, slice(port.mask, lane, 1), location);
+          parts.push(
+            this.addCell(
+              { op: 'mux', inputs: [written, slice(port.data, lane * g, g), slice(word, lane * g, g)], location },
+              g,
+            ),
+          );
+        }
+        word = parts.length === 1 ? parts[0]! : this.addCell({ op: 'cat', inputs: parts, location }, memory.width);
+      }
+      const placeholder = this.cells[bypass.cell]!;
+      this.cells[bypass.cell] = { ...placeholder, inputs: [word] };
+    }
   }
 
   /** Rule: a signal used in an expression is its net; one of another module is refused. */
@@ -276,6 +358,7 @@ class ModuleLowering {
       address: this.lowerValue(statement.address),
       data: this.lowerValue(statement.data),
       enable,
+      ...(statement.mask === undefined ? {} : { mask: this.lowerValue(statement.mask) }),
       location: statement.location,
     });
   }
@@ -450,18 +533,24 @@ class ModuleLowering {
 
   /** Rule: memory. Its shape and the write ports its `write` statements made, in statement order. */
   private lowerMemories(): IrMemory[] {
-    return this.builder.memories.map((memory, index) => ({
-      name: memory.name,
-      width: memory.width,
-      depth: memory.depth,
-      writePorts: this.memoryWrites[index]!,
-      location: memory.location,
-      ...(memory.domain ? { domain: memory.domain.name } : {}),
-    }));
+    return this.builder.memories.map((memory, index) => {
+      const writePorts = this.memoryWrites[index]!;
+      return {
+        name: memory.name,
+        width: memory.width,
+        depth: memory.depth,
+        writePorts,
+        ...(writePorts.some((port) => port.mask !== undefined) ? { granularity: memory.granularity } : {}),
+        ...(memory.init === undefined ? {} : { init: memory.init }),
+        location: memory.location,
+        ...(memory.domain ? { domain: memory.domain.name } : {}),
+      };
+    });
   }
 
   /** The module: everything lowered so far. */
   finish(instances: IrInstance[]): IrModule {
+    this.lowerBypasses();
     const input = this.input;
     return {
       name: input.name,

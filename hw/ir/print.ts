@@ -83,13 +83,18 @@ export function printModule(module: IrModule, options: PrintOptions = {}): strin
         `${register.domain === undefined ? '' : ` domain=${register.domain}`}${at(register.location)}`,
     );
   for (const memory of module.memories) {
-    lines.push(
-      `  memory ${memory.name}: ${memory.depth} x ${memory.width}${memory.domain === undefined ? '' : ` domain=${memory.domain}`}${at(memory.location)}`,
-    );
-    for (const port of memory.writePorts)
+    const init =
+      memory.init === undefined
+        ? ''
+        : ` init=${memory.init.slice(0, 8).map(hex).join(',')}${memory.init.length > 8 ? ',…' : ''}`;
+    const domain = memory.domain === undefined ? '' : ` domain=${memory.domain}`;
+    lines.push(`  memory ${memory.name}: ${memory.depth} x ${memory.width}${init}${domain}${at(memory.location)}`);
+    for (const port of memory.writePorts) {
+      const mask = port.mask === undefined ? '' : ` mask ${ref(port.mask)}/${memory.granularity ?? 1}`;
       lines.push(
-        `    write ${memory.name}[${ref(port.address)}] <= ${ref(port.data)} when ${ref(port.enable)}${at(port.location)}`,
+        `    write ${memory.name}[${ref(port.address)}] <= ${ref(port.data)} when ${ref(port.enable)}${mask}${at(port.location)}`,
       );
+    }
   }
   for (const check of module.checks ?? [])
     lines.push(

@@ -484,6 +484,25 @@ function split(statements: readonly string[]): string[][] {
   return bodies;
 }
 
+/**
+ * The bits of storage word `word` a masked write changes: the mask's own word for a bit mask, else
+ * each lane's mask bit spread over the lane's bits in that word (`-(bit) & lane bits`).
+ */
+function laneBits(mask: readonly string[], granularity: number, width: number, word: number): string {
+  if (granularity === 1) return mask[word] ?? ZERO;
+  const terms: string[] = [];
+  const low = word * WORD_BITS;
+  const high = Math.min(width, low + WORD_BITS);
+  for (let lane = Math.floor(low / granularity); lane * granularity < high; lane++) {
+    const from = Math.max(low, lane * granularity) - low;
+    const to = Math.min(high, (lane + 1) * granularity) - low;
+    const bits = to - from === WORD_BITS ? -1 : ((2 ** (to - from) - 1) * 2 ** from) | 0;
+    const maskWord = mask[Math.floor(lane / WORD_BITS)] ?? ZERO;
+    terms.push(`(-((${maskWord} >>> ${lane % WORD_BITS}) & 1) & ${bits < 0 ? `(${bits})` : bits})`);
+  }
+  return terms.length === 0 ? ZERO : terms.join(' | ');
+}
+
 /** Register sampling, memory writes and register commits of one clock (all clocks: undefined). */
 interface EdgeStatements {
   readonly sample: string[];
@@ -524,10 +543,13 @@ function edgeStatements(
       const stride = wordsOf(memory.width);
       const address = new Operand(writer.wordsOf(port.address), design.nets[port.address]!.width).small(memory.depth);
       const data = writer.wordsOf(port.data);
-      const stores = Array.from(
-        { length: stride },
-        (_, word) => `m${index}[${stride === 1 ? 'a' : `a * ${stride} + ${word}`}] = ${data[word] ?? ZERO};`,
-      );
+      const mask = port.mask === undefined ? undefined : writer.wordsOf(port.mask);
+      const stores = Array.from({ length: stride }, (_, word) => {
+        const slot = `m${index}[${stride === 1 ? 'a' : `a * ${stride} + ${word}`}]`;
+        if (mask === undefined) return `${slot} = ${data[word] ?? ZERO};`;
+        const bits = laneBits(mask, memory.granularity, memory.width, word);
+        return bits === ZERO ? '' : `{ const b = ${bits}; ${slot} = (${slot} & ~b) | (${data[word] ?? ZERO} & b); }`;
+      });
       group(memory.clock).writes.push(
         `if (${writer.wordsOf(port.enable)[0]}) { const a = ${address}; if (a < ${memory.depth}) { ${stores.join(' ')} } }`,
       );

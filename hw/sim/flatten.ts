@@ -41,7 +41,17 @@ export interface FlatMemory {
   readonly name: string;
   readonly width: number;
   readonly depth: number;
-  readonly writePorts: readonly { readonly address: number; readonly data: number; readonly enable: number }[];
+  readonly writePorts: readonly {
+    readonly address: number;
+    readonly data: number;
+    readonly enable: number;
+    /** Lane mask (`width / granularity` bits), absent for whole-word writes. */
+    readonly mask?: number;
+  }[];
+  /** Bits per mask bit (1 when no port is masked). */
+  readonly granularity: number;
+  /** Contents at the start, `depth` words (absent: all 0). */
+  readonly init?: readonly bigint[];
   /** Index of its write clock in FlatDesign.clocks. */
   readonly clock: number;
 }
@@ -135,8 +145,11 @@ export function flattenDesign(design: IrDesign): FlatDesign {
           address: map[port.address]!,
           data: map[port.data]!,
           enable: map[port.enable]!,
+          ...(port.mask === undefined ? {} : { mask: map[port.mask]! }),
         })),
         clock: clockOf(memory.domain),
+        granularity: memory.granularity ?? 1,
+        ...(memory.init === undefined ? {} : { init: memory.init }),
       });
     for (const cell of module.cells) cells.push(remapCell(cell, map, memoryBase));
     const resetPort = module.ports.find((port) => port.name === 'reset' && module.clocked);

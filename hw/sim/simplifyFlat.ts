@@ -41,7 +41,8 @@ export function simplifyFlat(design: FlatDesign): FlatDesign {
     if (register.reset >= 0) observe(register.reset);
   }
   for (const memory of design.memories)
-    for (const port of memory.writePorts) [port.address, port.data, port.enable].forEach(observe);
+    for (const port of memory.writePorts)
+      [port.address, port.data, port.enable, ...(port.mask === undefined ? [] : [port.mask])].forEach(observe);
   for (const check of design.checks ?? []) {
     observe(check.condition);
     if (check.reset >= 0) observe(check.reset);

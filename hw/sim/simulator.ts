@@ -112,7 +112,8 @@ export function compileDesign(design: IrDesign): CompiledDesign {
  * Step contract (the same for every engine; see engines/engine.ts):
  * `poke` sets inputs; `peek` settles combinational logic first if anything changed, so it sees
  * this cycle's outputs; `step` settles, lets registers and memories sample at the rising edge,
- * then marks the design to settle again on the next peek. All state starts at zero.
+ * then marks the design to settle again on the next peek. All state starts at zero, except
+ * memories declared with initial contents (`init`, ROMs), which start with them.
  */
 export class Simulator {
   readonly design: CompiledDesign;
@@ -134,7 +135,12 @@ export class Simulator {
     this.design = 'flat' in design ? design : compileDesign(design);
     const { layout, flat } = this.design;
     this.words = new Int32Array(layout.wordCount);
-    this.memories = flat.memories.map((memory) => new Int32Array(memory.depth * wordsOf(memory.width)));
+    this.memories = flat.memories.map((memory) => {
+      const stride = wordsOf(memory.width);
+      const words = new Int32Array(memory.depth * stride);
+      memory.init?.forEach((word, address) => word !== 0n && storeWords(words, address * stride, stride, word));
+      return words;
+    });
     this.shared = sharedModelOf(this.design);
     this.checkHits = new Uint32Array(flat.checks?.length ?? 0);
     this.model.initialize();

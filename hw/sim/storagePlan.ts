@@ -67,7 +67,8 @@ export function planStorage(design: FlatDesign, order: readonly number[], wordsP
     if (register.reset >= 0) keep(register.reset);
   }
   for (const memory of design.memories)
-    for (const port of memory.writePorts) [port.address, port.data, port.enable].forEach(keep);
+    for (const port of memory.writePorts)
+      [port.address, port.data, port.enable, ...(port.mask === undefined ? [] : [port.mask])].forEach(keep);
   // The simulator reads each check's condition (and its module's reset) between settle and edge.
   for (const check of design.checks ?? []) {
     keep(check.condition);

@@ -55,13 +55,18 @@ function renderExpressions(
   // inlined `address + 1` would not wrap there: addresses are names (or literals).
   const addresses = new Set<number>();
   for (const cell of module.cells) if (cell.op === 'memread') addresses.add(cell.inputs[0]!);
-  for (const memory of module.memories) for (const port of memory.writePorts) addresses.add(port.address);
+  for (const memory of module.memories)
+    for (const port of memory.writePorts) {
+      addresses.add(port.address);
+      // A masked write assigns lanes: bits of the mask and of the data, so both are names.
+      if (port.mask !== undefined) [port.mask, port.data].forEach((net) => namedOnly.add(net));
+    }
   const memoryNames = module.memories.map((memory) => verilogIdentifier(memory.name));
   const assigns: { cell: IrCell; text: string }[] = [];
   for (const index of orderCells(module.nets.length, module.cells)) {
     const cell = module.cells[index]!;
     const net = module.nets[cell.output]!;
-    const text =
+    let text =
       cell.op === 'const'
         ? literal(cell.constant!, net.width)
         : cell.op === 'buf'
@@ -73,6 +78,7 @@ function renderExpressions(
               ...(cell.hi === undefined ? {} : { hi: cell.hi, lo: cell.lo! }),
               ...(cell.memory === undefined ? {} : { memory: memoryNames[cell.memory]! }),
             });
+    if (cell.op === 'memread') text = guardedRead(module, cell, text, operand[cell.inputs[0]!]!);
     const inlinable =
       net.kind === 'node' &&
       !namedOnly.has(net.id) &&
@@ -86,6 +92,18 @@ function renderExpressions(
     } else assigns.push({ cell, text });
   }
   return { whole, assigns };
+}
+
+/**
+ * A read of a memory whose depth is not a power of two: addresses past the last word read 0 (as
+ * on the ts engine), written out so Verilator and Icarus agree (Verilog leaves such reads X).
+ */
+function guardedRead(module: IrModule, cell: IrCell, text: string, address: string): string {
+  const memory = module.memories[cell.memory!]!;
+  const addressWidth = module.nets[cell.inputs[0]!]!.width;
+  if (2 ** addressWidth <= memory.depth) return text;
+  const width = module.nets[cell.output]!.width;
+  return `(${address} < ${literal(BigInt(memory.depth), addressWidth)} ? ${text} : ${literal(0n, width)})`;
 }
 
 function portLines(module: IrModule, usage: NetUsage): string[] {
@@ -157,6 +175,24 @@ function registerLines(module: IrModule, whole: readonly string[]): string[] {
   return lines;
 }
 
+/**
+ * Initial contents as `initial` assignments, one word a line: read alike by Verilator, Icarus
+ * and Yosys (a memory init), with no file to find at run time.
+ */
+function memoryInitLines(module: IrModule): string[] {
+  const lines: string[] = [];
+  for (const memory of module.memories) {
+    if (memory.init === undefined) continue;
+    const name = verilogIdentifier(memory.name);
+    lines.push(`${INDENT}initial begin ${where(memory.location)}`);
+    memory.init.forEach((word, address) =>
+      lines.push(`${INDENT}${INDENT}${name}[${address}] = ${literal(word, memory.width)};`),
+    );
+    lines.push(`${INDENT}end`);
+  }
+  return lines;
+}
+
 function memoryWriteLines(module: IrModule, whole: readonly string[]): string[] {
   const lines: string[] = [];
   for (const memory of module.memories) {
@@ -166,8 +202,32 @@ function memoryWriteLines(module: IrModule, whole: readonly string[]): string[] 
     lines.push(`${INDENT}always @(posedge ${domainPorts(module, memory.domain).clock}) begin`);
     for (const port of memory.writePorts) {
       const enable = whole[port.enable]!;
-      const write = `${name}[${whole[port.address]}] <= ${whole[port.data]}; ${where(port.location)}`;
-      lines.push(`${INDENT}${INDENT}${enable === ALWAYS ? '' : `if (${enable}) `}${write}`);
+      const address = whole[port.address]!;
+      if (port.mask === undefined) {
+        const write = `${name}[${address}] <= ${whole[port.data]}; ${where(port.location)}`;
+        lines.push(`${INDENT}${INDENT}${enable === ALWAYS ? '' : `if (${enable}) `}${write}`);
+        continue;
+      }
+      // Masked: one assignment per lane (Yosys merges them into one port with per-bit enables).
+      const granularity = memory.granularity ?? 1;
+      const lanes = memory.width / granularity;
+      const mask = whole[port.mask]!;
+      const data = whole[port.data]!;
+      const always = enable === ALWAYS;
+      const inner = always ? `${INDENT}${INDENT}` : `${INDENT}${INDENT}${INDENT}`;
+      if (!always) lines.push(`${INDENT}${INDENT}if (${enable}) begin ${where(port.location)}`);
+      for (let lane = 0; lane < lanes; lane++) {
+        const bits =
+          lanes === 1
+            ? ''
+            : granularity === 1
+              ? `[${lane}]`
+              : `[${lane * granularity + granularity - 1}:${lane * granularity}]`;
+        const maskBit = lanes === 1 ? mask : `${mask}[${lane}]`;
+        const at = always && lane === 0 ? ` ${where(port.location)}` : '';
+        lines.push(`${inner}if (${maskBit}) ${name}[${address}]${bits} <= ${data}${bits};${at}`);
+      }
+      if (!always) lines.push(`${INDENT}${INDENT}end`);
     }
     lines.push(`${INDENT}end`);
   }
@@ -311,6 +371,7 @@ export function emitModule(module: IrModule): string {
         `${INDENT}assign ${verilogIdentifier(module.nets[cell.output]!.name)} = ${text}; ${where(cell.location)}`,
     ),
     registerLines(module, whole),
+    memoryInitLines(module),
     memoryWriteLines(module, whole),
     instanceLines(module),
     checkLines(module, whole),

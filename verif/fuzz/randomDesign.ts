@@ -103,6 +103,17 @@ export interface FuzzMemory {
   readonly reads: readonly { readonly address: number; readonly sync: boolean }[];
   /** Write ports outside any `when`, in order (a later port wins on the same address). */
   readonly writes: readonly Omit<FuzzWrite, 'memory'>[];
+  // The fields below are absent in cases saved before they were fuzzed: those build as they did.
+  /** Words, when not 2^depthLog2 (any depth: addresses past the end read 0, writes there do nothing). */
+  readonly depth?: number;
+  /** Which divisor of the width is the write-mask granularity (index modulo the divisors). */
+  readonly granularity?: number;
+  /** Per top-level write port: its lane mask (a pool choice). */
+  readonly masks?: readonly number[];
+  /** Initial words (each cut to the width, past the depth dropped). */
+  readonly init?: readonly bigint[];
+  /** Per read: a registered read that returns this edge's write ('write-first'). */
+  readonly writeFirst?: readonly boolean[];
 }
 
 /** What one branch of a when chain does, in order: assignments, a memory write, a nested chain. */
@@ -184,7 +195,17 @@ const memoryArbitrary: fc.Arbitrary<FuzzMemory> = fc.record({
   depthLog2: fc.integer({ min: 1, max: 4 }),
   reads: fc.array(fc.record({ address: choice, sync: fc.boolean() }), { minLength: 1, maxLength: 3 }),
   writes: fc.array(fc.record({ address: choice, data: choice, enable: choice }), { maxLength: 2 }),
+  depth: fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined }),
+  granularity: fc.nat(7),
+  masks: fc.array(choice, { minLength: 2, maxLength: 2 }),
+  init: fc.option(fc.array(fc.bigInt({ min: 0n, max: (1n << 80n) - 1n }), { maxLength: 6 }), { nil: undefined }),
+  writeFirst: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
 });
+
+/** The divisors of `width`, smallest first (the write-mask granularities a memory can have). */
+function divisorsOf(width: number): number[] {
+  return Array.from({ length: width }, (_, index) => index + 1).filter((divisor) => width % divisor === 0);
+}
 
 /** A when chain nested up to `depth` more levels: 1–2 conditions, an otherwise half the time. */
 function chainArbitrary(depth: number): fc.Arbitrary<FuzzWhenChain> {
@@ -333,11 +354,21 @@ function populate(
   // Values the digest shows besides the nodes: memory words read, when-chain targets.
   const extra: Value[] = [];
   const memories = (design.memories ?? []).map((spec, index) => {
-    const memory = m.memory(`mem${index}`, { depth: 1 << spec.depthLog2, width: spec.width });
-    for (const read of spec.reads) {
+    const depth = spec.depth ?? 1 << spec.depthLog2;
+    const divisors = divisorsOf(spec.width);
+    const memory = m.memory(`mem${index}`, {
+      depth,
+      width: spec.width,
+      ...(spec.granularity === undefined ? {} : { granularity: divisors[spec.granularity % divisors.length]! }),
+      ...(spec.init === undefined
+        ? {}
+        : { init: spec.init.slice(0, depth).map((word) => word & ((1n << BigInt(spec.width)) - 1n)) }),
+    });
+    spec.reads.forEach((read, readIndex) => {
       const address = fit(pick(pool, read.address), memory.addressWidth);
-      extra.push(read.sync ? memory.readSync(address) : memory.read(address));
-    }
+      const mode = spec.writeFirst?.[readIndex] ? 'write-first' : 'read-first';
+      extra.push(read.sync ? memory.readSync(address, { readDuringWrite: mode }) : memory.read(address));
+    });
     return memory;
   });
   pool.push(...extra);
@@ -346,14 +377,17 @@ function populate(
     pool.push(value);
     return value;
   });
-  const write = (spec: Omit<FuzzWrite, 'memory'>, memory: Memory): void =>
+  const write = (spec: Omit<FuzzWrite, 'memory'>, memory: Memory, mask?: number): void =>
     memory.write(
       fit(pick(pool, spec.address), memory.addressWidth),
       fit(pick(pool, spec.data), memory.width),
       pick(pool, spec.enable).bit(0),
+      mask === undefined ? undefined : fit(pick(pool, mask), memory.width / memory.granularity),
     );
   if (design.conditional) extra.push(...buildConditional(m, design.conditional, pool, memories, write));
-  (design.memories ?? []).forEach((spec, index) => spec.writes.forEach((port) => write(port, memories[index]!)));
+  (design.memories ?? []).forEach((spec, index) =>
+    spec.writes.forEach((port, portIndex) => write(port, memories[index]!, spec.masks?.[portIndex])),
+  );
   registers.forEach((register, index) => register.set(fit(pick(pool, design.registers[index]!.next), register.width)));
   // Every node (and memory word and when target) reaches an output through the digest, so a wrong value anywhere is seen.
   const digest = [...nodes, ...extra].map((value) => fit(value, MAX_FUZZ_WIDTH)).reduce((acc, value) => acc.xor(value));
