@@ -307,11 +307,16 @@ export class Simulator {
     }
   }
 
-  /** Holds the `reset` input high for `cycles` edges (of every clock), then low. */
+  /**
+   * Holds every reset input (`reset` and each domain's `rst_<name>`) high for `cycles` steps of
+   * every clock at once, then low.
+   */
   reset(cycles = 1): void {
-    this.poke('reset', 1);
+    const top = this.design.flat.top;
+    const resets = [...(top.clocked ? ['reset'] : []), ...(top.domains ?? []).map((domain) => domain.reset)];
+    for (const name of resets) this.poke(name, 1);
     this.step(cycles);
-    this.poke('reset', 0);
+    for (const name of resets) this.poke(name, 0);
   }
 
   /**

@@ -105,6 +105,8 @@ describe('clock domains in the DSL', () => {
     sim.step(); // both clocks at once
     expect([sim.peek('a'), sim.peek('b')]).toEqual([1n, 8n]);
     expect(() => sim.tick('clk_slow')).toThrow(/no clock 'clk_slow' \(clocks: clk, clk_fast\)/);
+    sim.reset();
+    expect([sim.peek('a'), sim.peek('b'), sim.peek('reset'), sim.peek('rst_fast')]).toEqual([1n, 2n, 0n, 0n]);
   });
 
   it('pass a domain down: withDomain sets a child default clock, `domains` renames its named ones', () => {
