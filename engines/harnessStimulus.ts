@@ -24,7 +24,7 @@ export interface HarnessPorts {
   readonly inputs: readonly HarnessPort[];
   readonly outputs: readonly HarnessPort[];
   readonly clocked: boolean;
-  /** The clock inputs when there are several (`clk` first when clocked); absent with one clock or none. */
+  /** The clock inputs when there are several (`clk` first when clocked) or one named `clk_<domain>`; absent with `clk` alone or none. */
   readonly clocks?: readonly string[];
   /**
    * The design has assertions: the harness prints `GEN-STREAM` at each stream start and
@@ -47,7 +47,8 @@ export function harnessPortsOf(design: IrDesign): HarnessPorts {
     inputs: pick('input'),
     outputs: pick('output'),
     clocked: top.clocked,
-    ...(clocks.length > 1 ? { clocks } : {}),
+    // A lone named domain's clock (`clk_dst`) is stepped like several: the harness names it.
+    ...(clocks.length > 1 || (clocks.length === 1 && !top.clocked) ? { clocks } : {}),
     ...(hasChecks(design) ? { checked: true } : {}),
   };
 }

@@ -185,7 +185,10 @@ describe('clock domains in the DSL', () => {
 
   it('are refused by gen prove, whose model steps one clock', async () => {
     await expect(proveDesign(elaborate(TwoDomains), { depth: 4, seconds: 5, out: '/nonexistent' })).rejects.toThrow(
-      /TwoDomains has 2 clocks \(clk, clk_fast\); gen prove handles designs with one clock/,
+      /TwoDomains is clocked by clk, clk_fast; gen prove handles designs with one clock, the default clk/,
+    );
+    await expect(proveDesign(elaborate(Synchronizer), { depth: 4, seconds: 5, out: '/nonexistent' })).rejects.toThrow(
+      /Synchronizer is clocked by clk_dst;/,
     );
   });
 
