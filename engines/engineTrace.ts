@@ -87,7 +87,7 @@ export async function rewriteEngineTrace(
   const writer = new VcdWriter(out, { timescale: traceTimescale(flat.clocks) });
   try {
     const nets: readonly TracedNet[] = options.internal
-      ? flat.nets.map((net) => ({ scope: [flat.top.name, ...net.scope], name: net.name, width: net.width }))
+      ? [...flat.nets].map((net) => ({ scope: [flat.top.name, ...net.scope], name: net.name, width: net.width }))
       : tracedNets(flat);
     const kept = nets.flatMap((net) => {
       const [, ...instances] = net.scope;

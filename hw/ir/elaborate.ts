@@ -72,6 +72,22 @@ export function elaborate<P extends Params, T extends PortTree>(
         throw new DuplicateNameError(current.location, `two different module definitions are both named ${name}`);
       return seen.module;
     }
+    const processed = pipeline.run(buildAndLower(current, full, name));
+    const blackBox = blackBoxOf(current);
+    const module = blackBox
+      ? { ...processed, blackBox: { file: blackBox.file, model: blackBox.model, verilog: blackBox.verilog() } }
+      : processed;
+    byName.set(name, { definition: current, module });
+    if (clockPortsOf(module).length > 1) summaryOf(module);
+    modules.push(module);
+    return module;
+  };
+
+  /**
+   * Runs the generator and lowers what it built. A function of its own so that the builder and
+   * every DSL value it holds (~300 bytes per operator) are garbage before the passes run.
+   */
+  const buildAndLower = (current: ModuleDefinition, full: Params, name: string): IrModule => {
     const builder = new ModuleBuilder(name);
     const ports: Signal[] = [];
     const io = mapPorts(current.ports(full), (portName, spec) => {
@@ -88,7 +104,7 @@ export function elaborate<P extends Params, T extends PortTree>(
         ...(child.domains ? { domains: child.domains } : {}),
       };
     });
-    const lowered = lowerModule({
+    return lowerModule({
       builder,
       name,
       definition: current.name,
@@ -98,15 +114,6 @@ export function elaborate<P extends Params, T extends PortTree>(
       children,
       ...(current.description === undefined ? {} : { description: current.description }),
     });
-    const processed = pipeline.run(lowered);
-    const blackBox = blackBoxOf(current);
-    const module = blackBox
-      ? { ...processed, blackBox: { file: blackBox.file, model: blackBox.model, verilog: blackBox.verilog() } }
-      : processed;
-    byName.set(name, { definition: current, module });
-    if (clockPortsOf(module).length > 1) summaryOf(module);
-    modules.push(module);
-    return module;
   };
 
   const top = visit(definition, params as Params);

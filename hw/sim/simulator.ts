@@ -86,18 +86,16 @@ export function compileDesign(design: IrDesign): CompiledDesign {
   const slots = new Map<string, SignalSlot>();
   // Every net of one instance shares its scope array: join each scope once, not once per net.
   const prefixes = new Map<readonly string[], string>();
-  for (const net of flat.nets) {
-    if (!net.named) continue;
-    let prefix = prefixes.get(net.scope);
-    if (prefix === undefined) prefixes.set(net.scope, (prefix = net.scope.map((part) => `${part}.`).join('')));
-    const name = prefix + net.name;
-    signalIndex.set(name, net.id);
-    slots.set(name, {
-      offset: layout.offset[net.id]!,
-      words: wordsOf(net.width),
-      width: net.width,
-      limit: 1n << BigInt(net.width),
-    });
+  const { nets } = flat;
+  for (let net = 0; net < nets.length; net++) {
+    if (!nets.namedFlags[net]) continue;
+    const scope = nets.scope(net);
+    let prefix = prefixes.get(scope);
+    if (prefix === undefined) prefixes.set(scope, (prefix = scope.map((part) => `${part}.`).join('')));
+    const name = prefix + nets.name(net);
+    const width = nets.widths[net]!;
+    signalIndex.set(name, net);
+    slots.set(name, { offset: layout.offset[net]!, words: wordsOf(width), width, limit: 1n << BigInt(width) });
   }
   const inputSlots = new Map([...flat.inputs.keys()].map((name) => [name, slots.get(name)!]));
   const result = { flat, layout, source, signalIndex, slots, inputSlots };
@@ -333,6 +331,6 @@ export class Simulator {
   readNet(net: number): bigint {
     const offset = this.design.layout.offset[net]!;
     if (offset < 0) throw new Error(`internal: net ${net} is an intermediate without storage`);
-    return loadWords(this.words, offset, wordsOf(this.design.flat.nets[net]!.width));
+    return loadWords(this.words, offset, wordsOf(this.design.flat.nets.widths[net]!));
   }
 }

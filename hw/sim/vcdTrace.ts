@@ -28,7 +28,7 @@ export interface TracedNet {
  */
 export function tracedNets(flat: FlatDesign): TracedNet[] {
   return flat.nets
-    .filter((net) => net.named)
+    .namedNets()
     .map((net) => ({ scope: [flat.top.name, ...net.scope], name: net.name, width: net.width }));
 }
 
@@ -50,7 +50,7 @@ export interface SimulationTrace {
 export function traceToVcd(simulator: Simulator, path: string, timings?: ClockTimings): SimulationTrace {
   const { flat } = simulator.design;
   const writer = new VcdWriter(path, { timescale: traceTimescale(flat.clocks) });
-  const traced = flat.nets.filter((net) => net.named);
+  const traced = flat.nets.namedNets();
   const ids = tracedNets(flat).map((net) => writer.addSignal([...net.scope], net.name, net.width));
   // Clocks are not simulated nets: each shows the step's edge (high from its edge to the next sample point).
   const clockBits = traced.map((net) => {

@@ -11,12 +11,14 @@ import type { PortValues } from '../../engines/engine.ts';
  */
 export function runReference(design: IrDesign, inputs: readonly PortValues[]): PortValues[] {
   const flat = flattenDesign(design);
-  const order = orderCells(flat.nets.length, flat.cells);
+  const cells = [...flat.cells];
+  const { widths } = flat.nets;
+  const order = orderCells(flat.nets.length, cells);
   const values = new Array<bigint>(flat.nets.length).fill(0n);
   const memories = flat.memories.map((memory) => [...(memory.init ?? new Array<bigint>(memory.depth).fill(0n))]);
   const settle = (): void => {
     for (const index of order) {
-      const cell = flat.cells[index]!;
+      const cell = cells[index]!;
       if (cell.op === 'const') values[cell.output] = cell.constant!;
       else if (cell.op === 'memread')
         values[cell.output] = memories[cell.memory!]![Number(values[cell.inputs[0]!])] ?? 0n;
@@ -25,8 +27,8 @@ export function runReference(design: IrDesign, inputs: readonly PortValues[]): P
           cell.op,
           cell.inputs.map((net) => values[net]!),
           {
-            output: flat.nets[cell.output]!.width,
-            inputs: cell.inputs.map((net) => flat.nets[net]!.width),
+            output: widths[cell.output]!,
+            inputs: cell.inputs.map((net) => widths[net]!),
             ...(cell.hi === undefined ? {} : { hi: cell.hi, lo: cell.lo! }),
           },
         );
