@@ -11,6 +11,8 @@ export {
   Memory,
   /** The chain returned by `m.when(...)`: `.elsewhen(...)`, `.otherwise(...)`. */
   WhenChain,
+  /** A named clock domain made by `m.domain(name, { reset })`: its own `clk_<name>` and `rst_<name>` inputs, sync or async reset. */
+  ClockDomain,
   /** A module definition as `defineModule` returns it (name, defaults, ports, build). */
   type ModuleDefinition,
   /** A module's parameter values: numbers, booleans or strings by name. */
@@ -87,6 +89,8 @@ export {
   DuplicateNameError,
   /** A parameter the module does not have, or of the wrong type. */
   InvalidParameterError,
+  /** A register of one clock domain fed combinationally by another domain's state without a synchronizer. */
+  ClockCrossingError,
 } from '../hw/core/index.ts';
 export {
   /** Where in the user's code a construct was made (file, line, column). */
@@ -146,3 +150,15 @@ export {
   /** A valid-ready join: one word from every input, concatenated. */
   StreamJoin,
 } from '../hw/lib/stream/index.ts';
+export {
+  /** A two-flop (or longer) synchronizer into its `dst` domain; its input is an intended clock-domain crossing. */
+  Synchronizer,
+  /** An asynchronous FIFO between a `wr` and an `rd` clock domain, with Gray-coded pointers (depth a power of two). */
+  AsyncFifo,
+  /** Binary to reflected Gray code (neighbouring values differ in one bit). */
+  toGray,
+  /** The golden check of a FIFO's traffic: every accepted word delivered once, in order, never more than its depth in flight. */
+  checkFifoTraffic,
+  /** What went into and came out of a FIFO, in order (for checkFifoTraffic). */
+  type FifoTraffic,
+} from '../hw/lib/cdc/index.ts';

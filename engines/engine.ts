@@ -1,5 +1,6 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import type { CheckMode, CheckResults } from '../hw/ir/checks.ts';
+import type { ClockTimings } from '../hw/sim/clockSchedule.ts';
 
 /** Values of named top-level ports; bigint so any width is exact. */
 export type PortValues = Record<string, bigint>;
@@ -26,6 +27,22 @@ export type PortValues = Record<string, bigint>;
  * the same phases one command at a time: `poke` is phase 1, `peek` phase 2 of the current cycle
  * (it may come more than once, and pokes after it change what the next peek sees), `step` the
  * rest of the cycle and whole further cycles.
+ *
+ * Several clocks (named domains, hw/core `m.domain`): the same phases, per *step* instead of per
+ * cycle. Each clock input (`clk`, `clk_<domain>`) has a period and a phase in ns
+ * (`RunOptions.clocks`; default period 10, phase 0: low from phase + k·period, rising at
+ * phase + k·period + period/2). The rising edges of all clocks, in time order, are the steps;
+ * edges at the same time are one step, in which all those clocks rise at once (every register and
+ * memory of those domains samples before any of them changes, as in one-clock `at_edge`); the
+ * other domains keep their state. Step i has one stimulus entry and one sampled output record,
+ * exactly as a cycle does: its inputs are applied (`cycle_check`) and its outputs sampled
+ * (`before_edge`) at its sample point, halfway back to the previous edge (rounded towards it;
+ * step 0 at 0), which is where cocotb users drive a synchronous input: after the previous edge
+ * settled, before the next. An asynchronous reset acts at `cycle_check` as soon as it is high
+ * (no edge needed) and holds its registers while it stays high. With all clocks at the same
+ * timing every step raises every clock, so a one-clock stimulus file runs unchanged, and a
+ * one-clock design steps exactly as above. hw/sim/clockSchedule.ts computes the steps for every
+ * engine; traces use the same times (the clocks high from their edge to the next sample point).
  */
 export const CYCLE_PHASES = ['cycle_check', 'before_edge', 'at_edge', 'after_edge'] as const;
 
@@ -48,6 +65,8 @@ export interface RunOptions {
   readonly internal?: boolean;
   /** A failing assertion stops the run with CheckFailedError (default), or is counted in `checks`. */
   readonly checks?: CheckMode;
+  /** Period and phase of each clock input (see "Several clocks" above); default 10 ns, phase 0 for each. */
+  readonly clocks?: ClockTimings;
 }
 
 /** What a session is opened with: the run options (the same meanings as in a batch run). */
@@ -96,7 +115,7 @@ export interface Engine {
   runMany(
     design: IrDesign,
     streams: readonly (readonly PortValues[])[],
-    options?: { readonly checks?: CheckMode },
+    options?: { readonly checks?: CheckMode; readonly clocks?: ClockTimings },
   ): Promise<CycleRun[]>;
   /** Starts an interactive session on the design's top (all state 0, inputs 0). */
   open(design: IrDesign, options?: SessionOptions): Promise<EngineSession>;

@@ -16,6 +16,7 @@ import {
 } from './harnessStimulus.ts';
 import { HarnessProcess, runHarness, type HarnessLaunch } from './harnessProcess.ts';
 import { withEngineTrace } from './engineTrace.ts';
+import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
 
 /**
  * The adapter base of every engine that runs an external simulator (Verilator, Icarus, and
@@ -77,16 +78,16 @@ export abstract class ExternalEngine<Build> implements Engine {
   }
 
   async run(design: IrDesign, inputs: readonly PortValues[], options: RunOptions = {}): Promise<CycleRun> {
-    const [run] = await this.simulate(design, [inputs], options.vcd, options.checks, options.internal);
+    const [run] = await this.simulate(design, [inputs], options.vcd, options.checks, options.internal, options.clocks);
     return run!;
   }
 
   runMany(
     design: IrDesign,
     streams: readonly (readonly PortValues[])[],
-    options: { readonly checks?: CheckMode } = {},
+    options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings } = {},
   ): Promise<CycleRun[]> {
-    return this.simulate(design, streams, undefined, options.checks);
+    return this.simulate(design, streams, undefined, options.checks, false, options.clocks);
   }
 
   async open(design: IrDesign, options: SessionOptions = {}): Promise<EngineSession> {
@@ -98,10 +99,15 @@ export abstract class ExternalEngine<Build> implements Engine {
     const finished = withEngineTrace(
       this.name,
       design,
-      { vcd: options.vcd, internal: options.internal, endTime: () => this.endTime(ports, session?.cycle ?? 0) },
+      {
+        vcd: options.vcd,
+        internal: options.internal,
+        endTime: () => this.endTime(ports, session?.cycle ?? 0, options.clocks),
+      },
       (raw) => {
         session = new ExternalSession(this.name, design, ports, this.launch(build, raw), {
           mode: options.checks ?? 'stop',
+          clocks: options.clocks,
           timeout: (cycles) => runTimeout(cycles, cells, this.cellCycleMicros, traced),
         });
         return session.ended;
@@ -117,9 +123,10 @@ export abstract class ExternalEngine<Build> implements Engine {
     return session;
   }
 
-  /** The time a trace of `cycles` cycles must reach: every cycle's clock edges, or none to check. */
-  private endTime(ports: HarnessPorts, cycles: number): number {
-    return ports.clocked || this.name === 'icarus' ? 10 * cycles : 0;
+  /** The time a trace of `cycles` cycles (steps) must reach: every cycle's clock edges, or none to check. */
+  private endTime(ports: HarnessPorts, cycles: number, timings: ClockTimings | undefined): number {
+    const end = ports.clocks ? clockSchedule(ports.clocks, timings, cycles).end : 10 * cycles;
+    return ports.clocked || ports.clocks || this.name === 'icarus' ? end : 0;
   }
 
   /**
@@ -132,8 +139,9 @@ export abstract class ExternalEngine<Build> implements Engine {
     vcd?: string,
     mode: CheckMode = 'stop',
     internal = false,
+    clocks?: ClockTimings,
   ): Promise<CycleRun[]> {
-    const runs = await this.simulateStreams(design, streams, vcd, internal);
+    const runs = await this.simulateStreams(design, streams, vcd, internal, clocks);
     if (runs.log === undefined) return runs.runs;
     const checks = parseCheckLog(design, runs.log, streams.length, this.name);
     if (mode === 'stop')
@@ -146,10 +154,11 @@ export abstract class ExternalEngine<Build> implements Engine {
     streams: readonly (readonly PortValues[])[],
     vcd?: string,
     internal = false,
+    clocks?: ClockTimings,
   ): Promise<{ runs: CycleRun[]; log?: string }> {
     if (streams.length === 0) return { runs: [] };
     const ports = harnessPortsOf(design);
-    const commands = streamCommands(ports, streams);
+    const commands = streamCommands(ports, streams, clocks);
     const cycles = streams.map((stream) => stream.length);
     const build = await this.buildOf(design, ports, vcd !== undefined);
     const work = cycles.reduce((sum, count) => sum + count, 0);
@@ -158,18 +167,22 @@ export abstract class ExternalEngine<Build> implements Engine {
     const log: string[] = [];
     let stream = 0;
     const decode = outputDecoder(this.name, ports.outputs);
-    await withEngineTrace(this.name, design, { vcd, internal, endTime: () => this.endTime(ports, cycles[0]!) }, (raw) =>
-      runHarness(this.launch(build, raw), outputWordsOf(ports), commands, timeout, {
-        outputs: (bytes, offset, fourState) => {
-          while (stream < cycles.length && outputs[stream]!.length === cycles[stream]) stream++;
-          if (stream === cycles.length) throw new ToolError(this.name, 'harness wrote more cycles than it was given');
-          outputs[stream]!.push(decode(bytes, offset, fourState));
-        },
-        ack: () => {},
-        line: (text) => {
-          if (ports.checked) log.push(text);
-        },
-      }),
+    await withEngineTrace(
+      this.name,
+      design,
+      { vcd, internal, endTime: () => this.endTime(ports, cycles[0]!, clocks) },
+      (raw) =>
+        runHarness(this.launch(build, raw), outputWordsOf(ports), commands, timeout, {
+          outputs: (bytes, offset, fourState) => {
+            while (stream < cycles.length && outputs[stream]!.length === cycles[stream]) stream++;
+            if (stream === cycles.length) throw new ToolError(this.name, 'harness wrote more cycles than it was given');
+            outputs[stream]!.push(decode(bytes, offset, fourState));
+          },
+          ack: () => {},
+          line: (text) => {
+            if (ports.checked) log.push(text);
+          },
+        }),
     );
     if (outputs.some((run, index) => run.length !== cycles[index]))
       throw new ToolError(
@@ -202,6 +215,8 @@ class ExternalSession implements EngineSession {
   private readonly inputs: Map<string, { index: number; width: number; value: bigint }>;
   private readonly outputNames: ReadonlySet<string>;
   private stepped = 0;
+  private schedule: { next(): ClockStep } | undefined;
+  private upcoming: ClockStep | undefined;
   private sampled: PortValues | undefined;
   private failure: Error | undefined;
   private finished: Promise<void> | undefined;
@@ -214,7 +229,11 @@ class ExternalSession implements EngineSession {
     private readonly design: IrDesign,
     private readonly ports: HarnessPorts,
     launch: HarnessLaunch,
-    private readonly options: { readonly mode: CheckMode; readonly timeout: (cycles: number) => number },
+    private readonly options: {
+      readonly mode: CheckMode;
+      readonly clocks: ClockTimings | undefined;
+      readonly timeout: (cycles: number) => number;
+    },
   ) {
     this.commands = new HarnessCommands(ports);
     this.checkLog = ports.checked ? new CheckLogReader(design, engine) : undefined;
@@ -331,7 +350,16 @@ class ExternalSession implements EngineSession {
       throw new UserError(`step: ${cycles} is not a count of cycles`);
     if (cycles === 0) return;
     this.sampled = undefined;
-    this.commands.step(cycles, STEP_ACK);
+    if (this.ports.clocks) {
+      // Several clocks: one step command per step of the clock schedule, acknowledged after the last.
+      this.schedule ??= clockSteps(this.ports.clocks, this.options.clocks);
+      this.upcoming ??= this.schedule.next();
+      for (let index = 0; index < cycles; index++) {
+        const step = this.upcoming;
+        this.upcoming = this.schedule.next();
+        this.commands.clockStep(step, this.upcoming.sample, index === cycles - 1 ? STEP_ACK : 0);
+      }
+    } else this.commands.step(cycles, STEP_ACK);
     this.stepped = await this.ask<number>('ack', cycles);
     const failure = this.options.mode === 'stop' ? this.checkLog?.failures[0] : undefined;
     if (failure) {

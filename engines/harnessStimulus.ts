@@ -1,6 +1,7 @@
 import { hasChecks } from '../hw/ir/checks.ts';
 import { UserError, ToolError } from '../common/errors.ts';
-import { CLOCK_PORT, topModule, type IrDesign } from '../hw/ir/ir.ts';
+import { clockPortsOf, topModule, type IrDesign } from '../hw/ir/ir.ts';
+import { clockSchedule, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
 import type { PortValues } from './engine.ts';
 
 /**
@@ -18,6 +19,10 @@ import type { PortValues } from './engine.ts';
  *   OP_STEP  flags    a count word follows: that many cycles of the step contract (engine.ts),
  *                     with STEP_SAMPLE an outputs frame per cycle at its sample point, with
  *                     STEP_ACK an ack frame after the last;
+ *   OP_CLOCK_STEP flags  one step of a design with several clocks (engine.ts, hw/sim/
+ *                     clockSchedule.ts): the mask of the clocks that rise in it (bit i:
+ *                     `clocks[i]`), then its sample time, its edge time and the next step's
+ *                     sample time, two words each; the flags as OP_STEP's;
  *   OP_END            close the trace and exit 0 (so does the end of the input).
  * Frames (standard output), a header word whose first byte is 0, then its words:
  *   FRAME_OUTPUTS     every output's words (2-state: Verilator);
@@ -33,6 +38,7 @@ export const OP_POKE = 2;
 export const OP_PEEK = 3;
 export const OP_STEP = 4;
 export const OP_END = 5;
+export const OP_CLOCK_STEP = 6;
 export const STEP_SAMPLE = 1;
 export const STEP_ACK = 2;
 export const FRAME_OUTPUTS = 0x4f00;
@@ -50,6 +56,8 @@ export interface HarnessPorts {
   readonly inputs: readonly HarnessPort[];
   readonly outputs: readonly HarnessPort[];
   readonly clocked: boolean;
+  /** The clock inputs when there are several (`clk` first when clocked) or one named `clk_<domain>`; absent with `clk` alone or none. */
+  readonly clocks?: readonly string[];
   /**
    * The design has assertions: the harness prints `GEN-STREAM` at each stream start and
    * `GEN-CYCLE` at each cycle's sample point (before the edge) on standard output, between the
@@ -64,15 +72,18 @@ export const wordsOf = (width: number): number => Math.ceil(width / 32);
 /** The harness view of a design's top. */
 export function harnessPortsOf(design: IrDesign): HarnessPorts {
   const top = topModule(design);
+  const clocks = clockPortsOf(top);
   const pick = (direction: 'input' | 'output'): HarnessPort[] =>
     top.ports
-      .filter((port) => port.direction === direction && port.name !== CLOCK_PORT)
+      .filter((port) => port.direction === direction && !clocks.includes(port.name))
       .map(({ name, width }) => ({ name, width }));
   return {
     top: top.name,
     inputs: pick('input'),
     outputs: pick('output'),
     clocked: top.clocked,
+    // A lone named domain's clock (`clk_dst`) is stepped like several: the harness names it.
+    ...(clocks.length > 1 || (clocks.length === 1 && !top.clocked) ? { clocks } : {}),
     ...(hasChecks(design) ? { checked: true } : {}),
   };
 }
@@ -139,6 +150,17 @@ export class HarnessCommands {
     this.words[this.length++] = cycles;
   }
 
+  clockStep(step: ClockStep, next: number, flags: number): void {
+    this.reserve(8);
+    const { words } = this;
+    words[this.length++] = OP_CLOCK_STEP | (flags << 8);
+    words[this.length++] = step.mask;
+    for (const time of [step.sample, step.edge, next]) {
+      words[this.length++] = time % 0x100000000;
+      words[this.length++] = Math.floor(time / 0x100000000);
+    }
+  }
+
   end(): void {
     this.reserve(1);
     this.words[this.length++] = OP_END;
@@ -160,10 +182,18 @@ export class HarnessCommands {
 /**
  * The commands of whole streams, each from reset, with an outputs frame per cycle: every
  * cycle's given inputs are checked first (a typo fails here, never as a silent 0), an input
- * a cycle leaves out keeps its value, and runs of cycles that change nothing are one step command.
+ * a cycle leaves out keeps its value, and runs of cycles that change nothing are one step command
+ * (with several clocks, one OP_CLOCK_STEP per step of the clock schedule).
  */
-export function streamCommands(ports: HarnessPorts, streams: readonly (readonly PortValues[])[]): Buffer {
+export function streamCommands(
+  ports: HarnessPorts,
+  streams: readonly (readonly PortValues[])[],
+  timings?: ClockTimings,
+): Buffer {
   const commands = new HarnessCommands(ports);
+  const clocks = ports.clocks;
+  const longest = Math.max(0, ...streams.map((stream) => stream.length));
+  const schedule = clockSchedule(clocks ?? [], timings, clocks ? longest : 0);
   for (const stream of streams) {
     commands.stream();
     const current = ports.inputs.map(() => 0n);
@@ -178,7 +208,9 @@ export function streamCommands(ports: HarnessPorts, streams: readonly (readonly 
         current[input] = value;
         commands.poke(input, value);
       }
-      pending++;
+      const step = schedule.steps[index];
+      if (step) commands.clockStep(step, schedule.steps[index + 1]?.sample ?? schedule.end, STEP_SAMPLE);
+      else pending++;
     });
     if (pending > 0) commands.step(pending, STEP_SAMPLE);
   }

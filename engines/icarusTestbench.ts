@@ -5,6 +5,7 @@ import { VCD_ROOT } from '../hw/verilog/manifest.ts';
 import {
   FRAME_ACK,
   FRAME_OUTPUTS_4,
+  OP_CLOCK_STEP,
   OP_END,
   OP_PEEK,
   OP_POKE,
@@ -109,9 +110,11 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
       return { ...port, id, wire: several ? `${id}__${instance.name}` : id, instance: instance.name };
     }),
   );
+  // Several clocks: stepped by OP_CLOCK_STEP, each step with its clock mask and times (harnessStimulus.ts).
+  const clocks = ports.clocks?.map((name) => verilogIdentifier(name));
   const instanceLines = instances.map((instance) => {
     const connections = [
-      ...(clock ? [`.${clock}(${clock})`] : []),
+      ...(clocks ? clocks.map((name) => `.${name}(${name})`) : clock ? [`.${clock}(${clock})`] : []),
       ...inputs.map((port) => `.${port.id}(${port.id})`),
       ...outputs.filter((port) => port.instance === instance.name).map((port) => `.${port.id}(${port.wire})`),
     ];
@@ -119,13 +122,35 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
   });
   const maxWords = Math.max(1, ...inputs.map((port) => wordsOf(port.width)));
   // Without a clock the testbench still toggles a `clk` of its own (the engines' VCDs show it).
-  const tick = clock ?? (inputs.some((port) => port.id === 'clk') ? undefined : 'clk');
+  const tick = clocks ? undefined : (clock ?? (inputs.some((port) => port.id === 'clk') ? undefined : 'clk'));
   const window = spec.dump;
   const dumpLines = (signals: readonly string[]): string[] => [
     '$dumpfile(tb_vcd);',
     ...signals.map((signal) => `$dumpvars(0, ${signal});`),
   ];
   const outputFrame = `$fwrite(32'h8000_0001, "%u${outputs.map(() => '%z').join('')}", 32'h${FRAME_OUTPUTS_4.toString(16)}${outputs.map((port) => `, ${port.wire}`).join('')});`;
+  const ackFrame = `$fwrite(32'h8000_0001, "%u%u", 32'h${FRAME_ACK.toString(16)}, tb_stepped);`;
+  // One cycle (or step): the VCD window, then `edge` with SAMPLE as the sample point (check lines
+  // before it are this cycle's inputs settling, after it its edge).
+  const cycleLines = (edge: readonly string[]): string[] => [
+    ...(window
+      ? [
+          `if (tb_cycle == ${window.fromCycle} && $value$plusargs("vcd=%s", tb_vcd)) begin`,
+          ...indentLines(dumpLines(window.signals), 1),
+          'end',
+        ]
+      : []),
+    ...edge.flatMap((line) =>
+      line === 'SAMPLE'
+        ? [
+            ...(ports.checked ? ['$display("GEN-CYCLE");'] : []),
+            `if (tb_command[${8 + Math.log2(STEP_SAMPLE)}]) ${outputFrame}`,
+          ]
+        : [line],
+    ),
+    ...(window ? ['tb_cycle = tb_cycle + 1;'] : []),
+    'tb_stepped = tb_stepped + 1;',
+  ];
   const pokeLines = inputs.flatMap((port, index) => [
     `${index}: begin`,
     `  tb_read_value(${wordsOf(port.width)});`,
@@ -139,6 +164,9 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
     ...indentLines(
       [
         ...(tick ? [`reg ${tick} = 1'b0;`] : []),
+        ...(clocks
+          ? [...clocks.map((name) => `reg ${name} = 1'b0;`), 'reg [63:0] tb_mask, tb_sample, tb_edge, tb_next;']
+          : []),
         ...inputs.map((port) => `reg ${range(port.width)}${port.id} = 0;`),
         ...outputs.map((port) => `wire ${range(port.width)}${port.wire};`),
         `integer tb_in, tb_code, tb_i${window ? ', tb_cycle' : ''};`,
@@ -212,6 +240,7 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
         ...indentLines(
           [
             ...(tick ? [`${tick} = 1'b0;`] : []),
+            ...(clocks ?? []).map((name) => `${name} = 1'b0;`),
             ...inputs.map((port) => `${port.id} = 0;`),
             ...(spec.zeroState ?? []),
             ...(window ? ['tb_cycle = 0;'] : []),
@@ -235,29 +264,43 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
         '      tb_count = tb_word;',
         '      for (tb_n = 0; tb_n < tb_count; tb_n = tb_n + 1) begin',
         ...indentLines(
-          [
-            ...(window
-              ? [
-                  `if (tb_cycle == ${window.fromCycle} && $value$plusargs("vcd=%s", tb_vcd)) begin`,
-                  ...indentLines(dumpLines(window.signals), 1),
-                  'end',
-                ]
-              : []),
+          cycleLines([
             '#5;',
-            // The sample point: check lines before it are this cycle's inputs settling, after it its edge.
-            ...(ports.checked ? ['$display("GEN-CYCLE");'] : []),
-            `if (tb_command[${8 + Math.log2(STEP_SAMPLE)}]) ${outputFrame}`,
+            'SAMPLE',
             ...(tick ? [`${tick} = 1'b1;`] : []),
             '#5;',
             ...(tick ? [`${tick} = 1'b0;`] : []),
-            ...(window ? ['tb_cycle = tb_cycle + 1;'] : []),
-            'tb_stepped = tb_stepped + 1;',
-          ],
+          ]),
           4,
         ),
         '      end',
-        `      if (tb_command[${8 + Math.log2(STEP_ACK)}]) $fwrite(32'h8000_0001, "%u%u", 32'h${FRAME_ACK.toString(16)}, tb_stepped);`,
+        `      if (tb_command[${8 + Math.log2(STEP_ACK)}]) ${ackFrame}`,
         '    end',
+        ...(clocks
+          ? [
+              `    ${OP_CLOCK_STEP}: begin`,
+              '      tb_need_word;',
+              '      tb_mask = tb_word;',
+              ...['tb_sample', 'tb_edge', 'tb_next'].flatMap((name) => [
+                '      tb_need_word;',
+                `      ${name}[31:0] = tb_word;`,
+                '      tb_need_word;',
+                `      ${name}[63:32] = tb_word;`,
+              ]),
+              ...indentLines(
+                cycleLines([
+                  '#(tb_edge - tb_sample);',
+                  'SAMPLE',
+                  ...clocks.map((name, index) => `if (tb_mask[${index}]) ${name} = 1'b1;`),
+                  '#(tb_next - tb_edge);',
+                  ...clocks.map((name) => `${name} = 1'b0;`),
+                ]),
+                3,
+              ),
+              `      if (tb_command[${8 + Math.log2(STEP_ACK)}]) ${ackFrame}`,
+              '    end',
+            ]
+          : []),
         `    ${OP_END}: tb_running = 0;`,
         '    default: tb_bad;',
         '  endcase',

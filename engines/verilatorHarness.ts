@@ -2,6 +2,7 @@ import { verilogIdentifier } from '../hw/verilog/identifiers.ts';
 import {
   FRAME_ACK,
   FRAME_OUTPUTS,
+  OP_CLOCK_STEP,
   OP_END,
   OP_PEEK,
   OP_POKE,
@@ -49,6 +50,8 @@ export function verilatorHarness(ports: HarnessPorts): string {
   const maxWords = Math.max(1, ...ports.inputs.map((port) => words(port.width)));
   const outputWords = ports.outputs.reduce((total, port) => total + words(port.width), 0);
   const clock = ports.clocked ? 'top->clk' : undefined;
+  // Several clocks: stepped by OP_CLOCK_STEP, each step with its clock mask and times (harnessStimulus.ts).
+  const clocks = ports.clocks?.map((name) => `top->${verilogIdentifier(name)}`);
   const pokes = ports.inputs.map(
     (port, index) =>
       `        case ${index}:\n          if (!readWords(buffer, ${words(port.width)})) bad(command);\n          ${setPort(port, 'buffer')}\n          break;`,
@@ -161,7 +164,14 @@ int main(int argc, char** argv) {
         trace->open(argv[1]);
       }
 #endif
-      ${clock ? `${clock} = 0;` : ''}${ports.checked ? '\n      std::fputs("GEN-STREAM\\n", stdout);' : ''}
+      ${
+        clocks
+          ? `${clocks.map((field) => `${field} = 0;`).join(' ')}
+      top->eval();  // settled once, so a reset high in step 0 is a rising edge`
+          : clock
+            ? `${clock} = 0;`
+            : ''
+      }${ports.checked ? '\n      std::fputs("GEN-STREAM\\n", stdout);' : ''}
       cycle = 0;
       continue;
     }
@@ -202,6 +212,32 @@ ${
         const uint32_t ack[2] = {${FRAME_ACK}u, cycle};
         fwrite_unlocked(ack, sizeof(uint32_t), 2, stdout);
       }
+    }${
+      clocks
+        ? ` else if (op == ${OP_CLOCK_STEP}) {
+      uint32_t step[7];
+      if (!readWords(step, 7)) bad(command);
+      const auto at = [&](int i) { return (static_cast<uint64_t>(step[2 * i + 2]) << 32) | step[2 * i + 1]; };
+      time = at(0);
+      top->eval();
+#if VM_TRACE
+      if (trace) trace->dump(time);
+#endif
+      if ((command >> 8) & ${STEP_SAMPLE}) writeOutputs();${ports.checked ? '\n      std::fputs("GEN-CYCLE\\n", stdout);' : ''}
+${clocks.map((field, index) => `      if (step[0] & ${1 << index}u) ${field} = 1;`).join('\n')}
+      top->eval();
+#if VM_TRACE
+      if (trace) trace->dump(at(1));
+#endif
+${clocks.map((field) => `      ${field} = 0;`).join('\n')}
+      time = at(2);
+      ++cycle;
+      if ((command >> 8) & ${STEP_ACK}) {
+        const uint32_t ack[2] = {${FRAME_ACK}u, cycle};
+        fwrite_unlocked(ack, sizeof(uint32_t), 2, stdout);
+      }
+    }`
+        : ''
     } else {
       bad(command);
     }

@@ -11,6 +11,7 @@ export {
   MODULE_DEFINITION,
   ModuleBuilder,
   Memory,
+  ClockDomain,
   WhenChain,
   type ModuleDefinition,
   type CheckKind,
@@ -32,6 +33,7 @@ export {
   SliceRangeError,
   DuplicateNameError,
   InvalidParameterError,
+  ClockCrossingError,
 } from './errors.ts';
 export { captureSourceLocation, formatLocation, type SourceLocation } from './sourceLocation.ts';
 export { bundle, flip, wires, regs, connect, bundleWidth, InterfaceMismatchError } from './bundle.ts';

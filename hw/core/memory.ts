@@ -4,6 +4,7 @@ import { captureSourceLocation, type SourceLocation } from './sourceLocation.ts'
 import { Value, bitsFor, checkWidth, coerce, maskOf, type ValueLike } from './value.ts';
 import type { AssignmentSink, Signal } from './signal.ts';
 import { HdlError, InvalidParameterError, WidthMismatchError } from './errors.ts';
+import type { ClockDomain } from './domain.ts';
 
 /** Deepest memory the framework accepts. */
 export const MAX_MEMORY_DEPTH = 1 << 20;
@@ -38,6 +39,8 @@ export interface MemoryOptions {
   readonly init?: MemoryInit;
   /** Default for this memory's `readSync` (default 'read-first'). */
   readonly readDuringWrite?: ReadDuringWrite;
+  /** The clock domain of its writes and registered reads (default: the module's current domain). */
+  readonly domain?: ClockDomain;
 }
 
 export interface RomOptions {
@@ -61,7 +64,7 @@ export interface MemoryWrite {
 
 /** What a memory needs of the module builder that made it (kept narrow: module.ts imports this file). */
 export interface MemoryOwner {
-  reg(name: string, width: number): Signal;
+  reg(name: string, width: number, options?: { domain?: ClockDomain }): Signal;
   recordWrite(statement: MemoryWrite): void;
 }
 
@@ -78,6 +81,8 @@ export class Memory implements AssignmentSink {
   /** The initial contents, `depth` words, or undefined for all zero. */
   readonly init: readonly bigint[] | undefined;
   readonly readDuringWrite: ReadDuringWrite;
+  /** The domain its writes (and registered reads) are clocked by; undefined: the default. */
+  readonly domain: ClockDomain | undefined;
   private syncReads = 0;
   /** The memread values of write-first registered reads (lowering adds their bypass). */
   private readonly bypassed = new Set<Value>();
@@ -92,6 +97,7 @@ export class Memory implements AssignmentSink {
       init?: readonly bigint[];
       readDuringWrite?: ReadDuringWrite;
       readOnly?: boolean;
+      domain?: ClockDomain;
     } = {},
     /** A ROM: initial contents and no write port. */
     readonly readOnly = options.readOnly ?? false,
@@ -100,6 +106,7 @@ export class Memory implements AssignmentSink {
     this.granularity = options.granularity ?? 1;
     this.init = options.init;
     this.readDuringWrite = options.readDuringWrite ?? 'read-first';
+    this.domain = options.domain;
   }
 
   /** The word at `address`, combinationally (0 past the last word). */
@@ -119,7 +126,9 @@ export class Memory implements AssignmentSink {
     const mode = options.readDuringWrite ?? this.readDuringWrite;
     checkReadDuringWrite(mode, location);
     this.checkAddress(address, location);
-    const data = this.builder.reg(`${this.name}_rdata${this.syncReads++ === 0 ? '' : this.syncReads}`, this.width);
+    const data = this.builder.reg(`${this.name}_rdata${this.syncReads++ === 0 ? '' : this.syncReads}`, this.width, {
+      ...(this.domain ? { domain: this.domain } : {}),
+    });
     const word = new Value('memread', this.width, [address], location, { target: this });
     if (mode === 'write-first') this.bypassed.add(word);
     data.set(word);

@@ -9,6 +9,7 @@ import {
   RESET_PORT,
   type IrCell,
   type IrCheck,
+  type IrDomain,
   type IrEnum,
   type IrInstance,
   type IrMemory,
@@ -38,8 +39,12 @@ export interface LoweringInput {
   readonly parameters: Readonly<Record<string, unknown>>;
   readonly location: SourceLocation;
   readonly ports: readonly Signal[];
-  /** The elaborated module name of each instance, in builder order, and whether it is clocked. */
-  readonly children: readonly { readonly module: string; readonly clocked: boolean }[];
+  /** The elaborated module name of each instance, in builder order, whether it is clocked and its named domains. */
+  readonly children: readonly {
+    readonly module: string;
+    readonly clocked: boolean;
+    readonly domains?: readonly IrDomain[];
+  }[];
 }
 
 /** Per assigned signal: its current value's net, or undefined where nothing drives it yet. */
@@ -100,19 +105,27 @@ class ModuleLowering {
   private readonly clocked: boolean;
   private clockNet = -1;
   private resetNet = -1;
+  /** Clock and reset nets of each named domain. */
+  private readonly domainNets = new Map<string, { clock: number; reset: number }>();
 
   constructor(private readonly input: LoweringInput) {
-    this.builder = input.builder;
+    const builder = (this.builder = input.builder);
     this.clocked =
-      this.builder.signals.some((signal) => signal.kind === 'reg') ||
-      this.builder.memories.length > 0 ||
-      input.children.some((child) => child.clocked);
-    this.memoryWrites = this.builder.memories.map(() => []);
+      builder.signals.some((signal) => signal.kind === 'reg' && !builder.registerDomains.has(signal)) ||
+      builder.memories.some((memory) => memory.domain === undefined) ||
+      input.children.some((child, index) => child.clocked && builder.instances[index]!.defaultDomain === undefined);
+    // A child's named domain not connected explicitly is this module's domain of the same name.
+    input.children.forEach((child, index) => {
+      const instance = builder.instances[index]!;
+      for (const domain of child.domains ?? [])
+        if (!instance.domains.has(domain.name)) builder.domainNamed(domain.name, instance.location);
+    });
+    this.memoryWrites = builder.memories.map(() => []);
   }
 
-  private addNet(name: string, width: number, kind: NetKind, location: SourceLocation): number {
+  private addNet(name: string, width: number, kind: NetKind, location: SourceLocation, crossing = false): number {
     const id = this.nets.length;
-    this.nets.push({ id, name, width, kind, location });
+    this.nets.push({ id, name, width, kind, location, ...(crossing ? { crossing: true as const } : {}) });
     return id;
   }
 
@@ -132,6 +145,15 @@ class ModuleLowering {
         { name: RESET_PORT, direction: 'input', width: 1, net: this.resetNet },
       );
     }
+    for (const domain of this.builder.domains) {
+      const clock = this.addNet(domain.clock, 1, 'input', domain.location);
+      const reset = this.addNet(domain.reset, 1, 'input', domain.location);
+      this.domainNets.set(domain.name, { clock, reset });
+      this.ports.push(
+        { name: domain.clock, direction: 'input', width: 1, net: clock },
+        { name: domain.reset, direction: 'input', width: 1, net: reset },
+      );
+    }
     for (const port of this.input.ports) {
       const net = this.addNet(port.name, port.width, NET_KIND[port.kind], port.location);
       this.netOfSignal.set(port, net);
@@ -148,7 +170,16 @@ class ModuleLowering {
   declareSignals(): void {
     for (const signal of this.builder.signals) {
       if (this.netOfSignal.has(signal)) continue;
-      this.netOfSignal.set(signal, this.addNet(signal.name, signal.width, NET_KIND[signal.kind], signal.location));
+      this.netOfSignal.set(
+        signal,
+        this.addNet(
+          signal.name,
+          signal.width,
+          NET_KIND[signal.kind],
+          signal.location,
+          this.builder.crossings.has(signal),
+        ),
+      );
     }
     for (const instance of this.builder.instances)
       for (const port of instance.ports)
@@ -454,11 +485,15 @@ class ModuleLowering {
 
   /** Rule: register. Q is the register's net, D its value after the body (itself when never assigned). */
   private lowerRegister(signal: Signal, environment: Environment): void {
+    const domain = this.builder.registerDomains.get(signal);
+    const assigned = this.assignedAt.get(signal);
     this.registers.push({
       q: this.netOfSignal.get(signal)!,
       d: environment.get(signal)!,
       location: signal.location,
       ...(signal.resetValue === undefined ? {} : { resetValue: signal.resetValue }),
+      ...(domain ? { domain: domain.name } : {}),
+      ...(assigned ? { assigned } : {}),
     });
   }
 
@@ -469,8 +504,15 @@ class ModuleLowering {
       const inputs = new Map<string, number>();
       const outputs = new Map<string, number>();
       if (child.clocked) {
-        inputs.set(CLOCK_PORT, this.clockNet);
-        inputs.set(RESET_PORT, this.resetNet);
+        const nets = instance.defaultDomain ? this.domainNets.get(instance.defaultDomain.name)! : undefined;
+        inputs.set(CLOCK_PORT, nets ? nets.clock : this.clockNet);
+        inputs.set(RESET_PORT, nets ? nets.reset : this.resetNet);
+      }
+      for (const domain of child.domains ?? []) {
+        const parent = instance.domains.get(domain.name)?.name ?? domain.name;
+        const nets = this.domainNets.get(parent)!;
+        inputs.set(domain.clock, nets.clock);
+        inputs.set(domain.reset, nets.reset);
       }
       for (const port of instance.ports) {
         const portName = port.instancePort!.port;
@@ -497,6 +539,7 @@ class ModuleLowering {
         ...(writePorts.some((port) => port.mask !== undefined) ? { granularity: memory.granularity } : {}),
         ...(memory.init === undefined ? {} : { init: memory.init }),
         location: memory.location,
+        ...(memory.domain ? { domain: memory.domain.name } : {}),
       };
     });
   }
@@ -517,9 +560,23 @@ class ModuleLowering {
       memories: this.lowerMemories(),
       instances,
       clocked: this.clocked,
+      ...this.lowerDomains(),
       ...(this.checks.length === 0 ? {} : { checks: this.checks }),
       ...(input.description === undefined ? {} : { description: input.description }),
       ...this.lowerEnums(),
+    };
+  }
+
+  /** Rule: named clock domains, in declaration order (those children brought up after). */
+  private lowerDomains(): { domains?: IrDomain[] } {
+    if (this.builder.domains.length === 0) return {};
+    return {
+      domains: this.builder.domains.map((domain) => ({
+        name: domain.name,
+        clock: domain.clock,
+        reset: domain.reset,
+        resetKind: domain.resetKind,
+      })),
     };
   }
 

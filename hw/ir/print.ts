@@ -56,7 +56,8 @@ export function printModule(module: IrModule, options: PrintOptions = {}): strin
 
   const lines: string[] = [];
   lines.push(
-    `module ${module.name} definition=${module.definition}${module.clocked ? ' clocked' : ''}${at(module.location)}`,
+    `module ${module.name} definition=${module.definition}${module.clocked ? ' clocked' : ''}` +
+      `${(module.domains ?? []).map((domain) => ` domain=${domain.name}:${domain.resetKind}`).join('')}${at(module.location)}`,
   );
   if (module.description !== undefined) lines.push(`  description ${JSON.stringify(module.description)}`);
   const parameters = Object.keys(module.parameters).sort();
@@ -78,14 +79,16 @@ export function printModule(module: IrModule, options: PrintOptions = {}): strin
   for (const register of module.registers)
     lines.push(
       `  register ${ref(register.q)}: ${width(register.q)} <= ${ref(register.d)}` +
-        `${register.resetValue === undefined ? '' : ` reset=${hex(register.resetValue)}`}${at(register.location)}`,
+        `${register.resetValue === undefined ? '' : ` reset=${hex(register.resetValue)}`}` +
+        `${register.domain === undefined ? '' : ` domain=${register.domain}`}${at(register.location)}`,
     );
   for (const memory of module.memories) {
     const init =
       memory.init === undefined
         ? ''
         : ` init=${memory.init.slice(0, 8).map(hex).join(',')}${memory.init.length > 8 ? ',…' : ''}`;
-    lines.push(`  memory ${memory.name}: ${memory.depth} x ${memory.width}${init}${at(memory.location)}`);
+    const domain = memory.domain === undefined ? '' : ` domain=${memory.domain}`;
+    lines.push(`  memory ${memory.name}: ${memory.depth} x ${memory.width}${init}${domain}${at(memory.location)}`);
     for (const port of memory.writePorts) {
       const mask = port.mask === undefined ? '' : ` mask ${ref(port.mask)}/${memory.granularity ?? 1}`;
       lines.push(

@@ -533,15 +533,28 @@ function laneBits(mask: readonly string[], granularity: number, width: number, w
   return terms.length === 0 ? ZERO : terms.join(' | ');
 }
 
-/** Register sampling, memory writes and register commits: what the rising edge does. */
-function edgeStatements(design: FlatDesign, writer: SettleWriter): { statements: string[]; sampleWords: number } {
-  const sample: string[] = [];
-  const commit: string[] = [];
+/** Register sampling, memory writes and register commits of one clock (all clocks: undefined). */
+interface EdgeStatements {
+  readonly sample: string[];
+  readonly writes: string[];
+  readonly commit: string[];
+}
+
+/** What the rising edge of each clock does, per clock index (one entry when the design has at most one clock). */
+function edgeStatements(
+  design: FlatDesign,
+  writer: SettleWriter,
+): { byClock: EdgeStatements[]; sampleWords: number; asyncResets: string[] } {
+  const perClock = Math.max(1, design.clocks.length > 1 ? design.clocks.length : 1);
+  const byClock: EdgeStatements[] = Array.from({ length: perClock }, () => ({ sample: [], writes: [], commit: [] }));
+  const group = (clock: number): EdgeStatements => byClock[perClock === 1 ? 0 : clock]!;
+  const asyncResets: string[] = [];
   let next = 0;
   for (const register of design.registers) {
     const q = writer.wordsOf(register.q);
     const d = writer.wordsOf(register.d);
     const reset = register.reset >= 0 ? writer.wordsOf(register.reset)[0] : undefined;
+    const { sample, commit } = group(register.clock);
     q.forEach((slot, index) => {
       const held = d[index] ?? ZERO;
       sample.push(
@@ -549,9 +562,14 @@ function edgeStatements(design: FlatDesign, writer: SettleWriter): { statements:
       );
       commit.push(`${slot} = nn[${next++}];`);
     });
+    // An asynchronous reset holds the register at its reset value whenever it is high, edge or not.
+    if (register.asyncReset && reset !== undefined)
+      asyncResets.push(
+        `if (${reset}) { ${q.map((slot, index) => `${slot} = ${wordLiteral(register.resetValue, index)};`).join(' ')} }`,
+      );
   }
-  const writes = design.memories.flatMap((memory, index) =>
-    memory.writePorts.map((port) => {
+  design.memories.forEach((memory, index) =>
+    memory.writePorts.forEach((port) => {
       const stride = wordsOf(memory.width);
       const address = new Operand(writer.wordsOf(port.address), design.nets.widths[port.address]!).small(memory.depth);
       const data = writer.wordsOf(port.data);
@@ -562,10 +580,12 @@ function edgeStatements(design: FlatDesign, writer: SettleWriter): { statements:
         const bits = laneBits(mask, memory.granularity, memory.width, word);
         return bits === ZERO ? '' : `{ const b = ${bits}; ${slot} = (${slot} & ~b) | (${data[word] ?? ZERO} & b); }`;
       });
-      return `if (${writer.wordsOf(port.enable)[0]}) { const a = ${address}; if (a < ${memory.depth}) { ${stores.join(' ')} } }`;
+      group(memory.clock).writes.push(
+        `if (${writer.wordsOf(port.enable)[0]}) { const a = ${address}; if (a < ${memory.depth}) { ${stores.join(' ')} } }`,
+      );
     }),
   );
-  return { statements: [...sample, ...writes, ...commit], sampleWords: next };
+  return { byClock, sampleWords: next, asyncResets };
 }
 
 /**
@@ -584,10 +604,30 @@ export function generateModel(
   for (const index of order) writer.emit(index);
   writer.finish();
   const edge = edgeStatements(design, writer);
-  const edgeFunctions = split(edge.statements).map(
-    (body, index) => `function edge${index}() {\n  ${body.join('\n  ')}\n}`,
-  );
   const memories = design.memories.map((_, index) => `m${index}`);
+  const functionOf = (name: string, body: readonly string[]): string =>
+    `function ${name}() {\n  ${body.join('\n  ')}\n}`;
+  let edgeFunctions: string[];
+  let edgeCall: string;
+  if (edge.byClock.length === 1) {
+    const { sample, writes, commit } = edge.byClock[0]!;
+    edgeFunctions = split([...sample, ...writes, ...commit]).map((body, index) => functionOf(`edge${index}`, body));
+    edgeCall = callsOf('edge', edgeFunctions.length);
+  } else {
+    // Several clocks: `edge(mask)` runs the clocks whose bit is set, all sampled before any commits.
+    edgeFunctions = [];
+    const calls: string[] = [];
+    for (const part of ['sample', 'writes', 'commit'] as const)
+      edge.byClock.forEach((statements, clock) => {
+        const bodies = split(statements[part]);
+        if (bodies.length === 0) return;
+        const prefix = `${part}${clock}_`;
+        bodies.forEach((body, index) => edgeFunctions.push(functionOf(`${prefix}${index}`, body)));
+        calls.push(`if (mask & ${1 << clock}) { ${callsOf(prefix, bodies.length)} }`);
+      });
+    edgeCall = calls.join(' ');
+  }
+  const asyncReset = edge.asyncResets.length === 0 ? '' : 'asyncReset(); ';
   // One join of all the pieces: no intermediate copy of the settle functions' text.
   const source = [
     '"use strict";',
@@ -595,12 +635,13 @@ export function generateModel(
     `const nn = new Int32Array(${edge.sampleWords});`,
     ...(writer.functions.length === 0 ? [''] : writer.functions),
     ...(edgeFunctions.length === 0 ? [''] : edgeFunctions),
+    ...(edge.asyncResets.length === 0 ? [] : [functionOf('asyncReset', edge.asyncResets)]),
     'return {',
     `  bind(words, memories) { n = words; ${memories.map((name, index) => `${name} = memories[${index}];`).join(' ')} },`,
     // Constants live in words nothing else writes: each simulator's array gets them once.
     `  initialize() { ${writer.constants.join(' ')} },`,
-    `  settle() { ${callsOf('settle', writer.functions.length)} },`,
-    `  edge() { ${callsOf('edge', edgeFunctions.length)} },`,
+    `  settle() { ${asyncReset}${callsOf('settle', writer.functions.length)} },`,
+    `  edge(${edge.byClock.length === 1 ? '' : 'mask'}) { ${edgeCall} },`,
     '};',
   ].join('\n');
   return { layout: plan.layout, source };

@@ -1,5 +1,5 @@
 import type { IrCheck, IrDesign, IrInstance, IrModule } from '../ir/ir.ts';
-import { moduleByName, topModule, CLOCK_PORT } from '../ir/ir.ts';
+import { moduleByName, topModule, clockOfDomain, clockPortsOf, RESET_PORT } from '../ir/ir.ts';
 import type { SourceLocation } from '../core/sourceLocation.ts';
 import { FlatCells, FlatNets, type FlatInstance } from './flatNetlist.ts';
 
@@ -11,6 +11,10 @@ export interface FlatRegister {
   /** The reset net of the register's module; -1 when the register has no reset value. */
   readonly reset: number;
   readonly resetValue: bigint;
+  /** Index of its clock in FlatDesign.clocks. */
+  readonly clock: number;
+  /** Its domain's reset is asynchronous: then `reset` is the top's reset input, acting while high. */
+  readonly asyncReset: boolean;
 }
 
 export interface FlatMemory {
@@ -29,6 +33,8 @@ export interface FlatMemory {
   readonly granularity: number;
   /** Contents at the start, `depth` words (absent: all 0). */
   readonly init?: readonly bigint[];
+  /** Index of its write clock in FlatDesign.clocks. */
+  readonly clock: number;
 }
 
 /** An assertion, assumption or cover point of one instance (hw/ir IrCheck), on flat nets. */
@@ -55,7 +61,11 @@ export interface FlatDesign {
   readonly memories: FlatMemory[];
   /** Checks of every instance (absent or empty: none). */
   readonly checks?: readonly FlatCheck[];
-  /** Top-level ports by name → flat net. */
+  /** The top's clock inputs (`clk` first when it has one): registers and memories name them by index. */
+  readonly clocks: readonly string[];
+  /** Every clock port net, in every scope → its index in `clocks` (traces show it rising with that clock). */
+  readonly clockNets: ReadonlyMap<number, number>;
+  /** Top-level ports by name → flat net (clocks excluded). */
   readonly inputs: ReadonlyMap<string, number>;
   readonly outputs: ReadonlyMap<string, number>;
 }
@@ -74,12 +84,30 @@ export function flattenDesign(design: IrDesign): FlatDesign {
   const registers: FlatRegister[] = [];
   const memories: FlatMemory[] = [];
   const checks: FlatCheck[] = [];
+  const clocks = clockPortsOf(top);
+  // Each clock's reset input at the top: an asynchronous reset acts before anything settles.
+  const topResetNets = clocks.map((clock) => {
+    const reset =
+      clock === clocks[0] && top.clocked ? RESET_PORT : top.domains!.find((domain) => domain.clock === clock)!.reset;
+    return top.ports.find((port) => port.name === reset)!.net;
+  });
+  const clockNets = new Map<number, number>();
   let netCount = 0;
-  const work: { module: IrModule; scope: string[]; after: (base: number) => void }[] = [
-    { module: top, scope: [], after: () => {} },
+  const work: {
+    module: IrModule;
+    scope: string[];
+    after: (base: number) => void;
+    /** The module's clock ports → index in `clocks`. */
+    clockIndex: ReadonlyMap<string, number>;
+  }[] = [
+    { module: top, scope: [], after: () => {}, clockIndex: new Map(clocks.map((clock, index) => [clock, index])) },
   ];
   while (work.length > 0) {
-    const { module, scope, after } = work.pop()!;
+    const { module, scope, after, clockIndex } = work.pop()!;
+    const clockOf = (domain: string | undefined): number => clockIndex.get(clockOfDomain(module, domain)) ?? 0;
+    const asyncDomains = new Set(
+      (module.domains ?? []).filter((domain) => domain.resetKind === 'async').map((domain) => domain.name),
+    );
     const base = netCount;
     instances.push({ scope, module, base });
     netCount += module.nets.length;
@@ -98,6 +126,7 @@ export function flattenDesign(design: IrDesign): FlatDesign {
         })),
         granularity: memory.granularity ?? 1,
         ...(memory.init === undefined ? {} : { init: memory.init }),
+        clock: clockOf(memory.domain),
       });
     for (const cell of module.cells)
       cells.add(
@@ -111,13 +140,28 @@ export function flattenDesign(design: IrDesign): FlatDesign {
         cell.memory === undefined ? undefined : cell.memory + memoryBase,
       );
     const resetPort = module.ports.find((port) => port.name === 'reset' && module.clocked);
-    for (const register of module.registers)
+    for (const register of module.registers) {
+      const clock = clockOf(register.domain);
+      const asyncReset = register.domain !== undefined && asyncDomains.has(register.domain);
+      const domainReset =
+        register.domain === undefined
+          ? resetPort?.net
+          : module.ports.find((port) => port.name === module.domains!.find((d) => d.name === register.domain)!.reset)!
+              .net;
       registers.push({
         q: base + register.q,
         d: base + register.d,
-        reset: register.resetValue === undefined || !resetPort ? -1 : base + resetPort.net,
+        reset:
+          register.resetValue === undefined || domainReset === undefined
+            ? -1
+            : asyncReset
+              ? topResetNets[clock]!
+              : base + domainReset,
         resetValue: register.resetValue ?? 0n,
+        clock,
+        asyncReset: asyncReset && register.resetValue !== undefined,
       });
+    }
     (module.checks ?? []).forEach((check, index) =>
       checks.push({
         kind: check.kind,
@@ -132,14 +176,21 @@ export function flattenDesign(design: IrDesign): FlatDesign {
       }),
     );
     after(base);
+    for (const [name, index] of clockIndex)
+      clockNets.set(base + module.ports.find((port) => port.name === name)!.net, index);
+    const clockOfNet = new Map(
+      [...clockIndex].map(([name, index]) => [module.ports.find((port) => port.name === name)!.net, index]),
+    );
     for (const instance of module.instances) {
       const child = moduleByName(design, instance.module);
+      const childClocks = clockPortsOf(child);
       work.push({
         module: child,
         scope: [...scope, instance.name],
+        clockIndex: new Map(childClocks.map((clock) => [clock, clockOfNet.get(instance.inputs.get(clock) ?? -1) ?? 0])),
         after: (childBase) => {
           for (const port of child.ports) {
-            if (port.name === CLOCK_PORT) continue;
+            if (childClocks.includes(port.name)) continue;
             if (port.direction === 'input') {
               const source = instance.inputs.get(port.name);
               if (source !== undefined) cells.add('buf', childBase + port.net, [base + source]);
@@ -155,7 +206,7 @@ export function flattenDesign(design: IrDesign): FlatDesign {
   const portMap = (direction: 'input' | 'output'): Map<string, number> =>
     new Map(
       top.ports
-        .filter((port) => port.direction === direction && port.name !== CLOCK_PORT)
+        .filter((port) => port.direction === direction && !clocks.includes(port.name))
         .map((port) => [port.name, port.net]),
     );
   return {
@@ -165,17 +216,20 @@ export function flattenDesign(design: IrDesign): FlatDesign {
     registers,
     memories,
     ...(checks.length === 0 ? {} : { checks }),
+    clocks,
+    clockNets,
     inputs: portMap('input'),
     outputs: portMap('output'),
   };
 }
 
-/** The buffers that connect an instance's ports (all but the clock, where the parent connects them). */
+/** The buffers that connect an instance's ports (all but the clocks, where the parent connects them). */
 function bufferCount(child: IrModule, instance: IrInstance): number {
   let count = 0;
+  const clocks = clockPortsOf(child);
   for (const port of child.ports)
     if (
-      port.name !== CLOCK_PORT &&
+      !clocks.includes(port.name) &&
       (port.direction === 'input' ? instance.inputs.has(port.name) : instance.outputs.has(port.name))
     )
       count++;

@@ -140,10 +140,23 @@ function declarationLines(module: IrModule, usage: NetUsage, materialized: Reado
   return lines;
 }
 
+/** The clock and reset of a register's or memory's domain, and whether its reset is asynchronous. */
+function domainPorts(module: IrModule, domain: string | undefined): { clock: string; reset: string; async: boolean } {
+  const named = domain === undefined ? undefined : module.domains?.find((candidate) => candidate.name === domain);
+  if (domain !== undefined && !named) throw new Error(`internal: no domain ${domain} in module ${module.name}`);
+  return named
+    ? {
+        clock: verilogIdentifier(named.clock),
+        reset: verilogIdentifier(named.reset),
+        async: named.resetKind === 'async',
+      }
+    : { clock: verilogIdentifier(CLOCK_PORT), reset: verilogIdentifier(RESET_PORT), async: false };
+}
+
 function registerLines(module: IrModule, whole: readonly string[]): string[] {
   const lines: string[] = [];
-  const clock = verilogIdentifier(CLOCK_PORT);
   for (const register of module.registers) {
+    const { clock, reset, async } = domainPorts(module, register.domain);
     const q = verilogIdentifier(module.nets[register.q]!.name);
     const d = whole[register.d]!;
     const width = module.nets[register.q]!.width;
@@ -151,9 +164,10 @@ function registerLines(module: IrModule, whole: readonly string[]): string[] {
       lines.push(`${INDENT}always @(posedge ${clock}) ${q} <= ${d}; ${where(register.location)}`);
       continue;
     }
+    const event = async ? `posedge ${clock} or posedge ${reset}` : `posedge ${clock}`;
     lines.push(
-      `${INDENT}always @(posedge ${clock}) begin ${where(register.location)}`,
-      `${INDENT}${INDENT}if (${verilogIdentifier(RESET_PORT)}) ${q} <= ${literal(register.resetValue, width)};`,
+      `${INDENT}always @(${event}) begin ${where(register.location)}`,
+      `${INDENT}${INDENT}if (${reset}) ${q} <= ${literal(register.resetValue, width)};`,
       `${INDENT}${INDENT}else ${q} <= ${d};`,
       `${INDENT}end`,
     );
@@ -185,7 +199,7 @@ function memoryWriteLines(module: IrModule, whole: readonly string[]): string[] 
     if (memory.writePorts.length === 0) continue;
     const name = verilogIdentifier(memory.name);
     lines.push(`${INDENT}// ${memory.name}: writes in port order, so a later port wins on the same address`);
-    lines.push(`${INDENT}always @(posedge ${verilogIdentifier(CLOCK_PORT)}) begin`);
+    lines.push(`${INDENT}always @(posedge ${domainPorts(module, memory.domain).clock}) begin`);
     for (const port of memory.writePorts) {
       const enable = whole[port.enable]!;
       const address = whole[port.address]!;
