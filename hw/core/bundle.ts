@@ -193,3 +193,22 @@ function collect(
   for (const key of sinkKeys)
     collect(sinkFields[key]!, sourceFields[key]!, path === '' ? key : `${path}.${key}`, pairs, location);
 }
+
+/**
+ * The fields of bundle type `tree` taken out of `group` (a module's io, an instance's ports, a
+ * group of wires) by name: the interface of a bundle spread into a port list beside other ports
+ * (`{ ...flowOf(…), busy: output(1) }`), for `connect` or for reading. A field `group` lacks is an
+ * InterfaceMismatchError naming it.
+ */
+export function fieldsOf<T extends { readonly [name: string]: PortTree }>(group: object, tree: T): IoOf<T> {
+  const location = captureSourceLocation();
+  const names = Object.keys(tree);
+  for (const name of names)
+    if (!Object.prototype.hasOwnProperty.call(group, name))
+      throw new InterfaceMismatchError(
+        location,
+        `field '${name}' of the bundle is not in the interface (it has: ${Object.keys(group).join(', ')})`,
+      );
+  const fields = group as Record<string, unknown>;
+  return strictGroup(Object.fromEntries(names.map((name) => [name, fields[name]])), 'bundle fields') as IoOf<T>;
+}
