@@ -42,19 +42,22 @@ describe.skipIf(!mounted)('gen sim --vcd onto a full disk', () => {
   it.each(['icarus', 'verilator'])(
     '%s: exits non-zero with one line, leaves no file, does not hang',
     async (engine) => {
+      const sim = (vcd: string) =>
+        execa(
+          process.execPath,
+          [GEN, 'sim', '--top', 'Counter', '--vectors', join(scratch, 'long.jsonl'), '--engine', engine, '--vcd', vcd],
+          { reject: false, cwd: ROOT, env: { CI: '1' } },
+        );
+      // The traced build first, onto a disk with room: the bound below is the run's, not the compiler's.
+      expect((await sim(join(scratch, `${engine}-warm.vcd`))).exitCode).toBe(0);
       const started = performance.now();
-      const vcd = join(disk, `${engine}.vcd`);
-      const run = await execa(
-        process.execPath,
-        [GEN, 'sim', '--top', 'Counter', '--vectors', join(scratch, 'long.jsonl'), '--engine', engine, '--vcd', vcd],
-        { reject: false, cwd: ROOT, env: { CI: '1' } },
-      );
+      const run = await sim(join(disk, `${engine}.vcd`));
       expect(run.exitCode).toBe(1);
       expect(run.stderr).toMatch(new RegExp(`^gen: ${engine}: .*(the disk is full|was the disk full)`));
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
       expect(readdirSync(disk)).toEqual([]);
       expect(performance.now() - started).toBeLessThan(120_000);
     },
-    180_000,
+    300_000,
   );
 });
