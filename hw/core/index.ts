@@ -27,7 +27,8 @@ export {
   InvalidParameterError,
 } from './errors.ts';
 export { captureSourceLocation, formatLocation, type SourceLocation } from './sourceLocation.ts';
-export { bundle, flip, wires, regs, connect, fieldsOf, flowOf, bundleWidth, InterfaceMismatchError, type FlowOf } from './bundle.ts';
+export { bundle, flip, wires, regs, connect, bundleWidth, InterfaceMismatchError } from './bundle.ts';
+export { fieldsOf, flowOf, type FlowOf } from './bundle.ts';
 export { strictGroup, UnknownPortError } from './strictPorts.ts';
 export { defineEnum, enumReg, enumWire, type HdlEnum } from './enum.ts';
 export { fsm, UnreachableStateError, type Fsm, type Go } from './fsm.ts';
