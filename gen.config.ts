@@ -13,6 +13,8 @@ import { BenchPipeline } from './hw/examples/benchPipeline.ts';
 import { StreamFifoChain } from './hw/examples/streamFifoChain.ts';
 import { SerialTransmitter } from './hw/examples/serialTransmitter.ts';
 import { Crc8Stream } from './hw/examples/crc8Stream.ts';
+import { TwoClockFifo } from './hw/examples/twoClockFifo.ts';
+import { MaskedRamRom } from './hw/examples/maskedRamRom.ts';
 import { Fp16Multiplier } from './hw/designs/fp/fp16Multiplier.ts';
 import { Fp32Adder } from './hw/designs/fp/fp32Adder.ts';
 import { DotProduct4 } from './hw/designs/tensor/dotProduct4.ts';
@@ -54,6 +56,8 @@ export default defineConfig({
       StreamFifoChain,
       SerialTransmitter,
       Crc8Stream,
+      TwoClockFifo,
+      MaskedRamRom,
     ],
     // The Coruscant hardware, bottom up.
     design: [

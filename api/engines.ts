@@ -25,13 +25,23 @@ export {
   type PortValues,
   /** The sampled outputs of a run, one record per cycle. */
   type CycleRun,
-  /** Options of a run (a VCD file to write). */
+  /** Options of a run: a VCD file to write, assertion mode, and each clock's period and phase. */
   type RunOptions,
   /** The named phases of one cycle of the step contract: cycle_check, before_edge, at_edge, after_edge. */
   CYCLE_PHASES,
   /** One of CYCLE_PHASES. */
   type CyclePhase,
 } from '../engines/engine.ts';
+export {
+  /** The steps of a multi-clock run: every clock's rising edges in time order, simultaneous ones as one step, with sample times. */
+  clockSchedule,
+  /** A clock's period and phase in ns (rising at phase + k·period + period/2). */
+  type ClockTiming,
+  /** Clock timings by clock input name (`clk`, `clk_<domain>`), for `RunOptions.clocks`. */
+  type ClockTimings,
+  /** One step of a multi-clock run: the clocks that rise (a mask), its sample time and its edge time. */
+  type ClockStep,
+} from '../hw/sim/clockSchedule.ts';
 export {
   /** Runs two or more engines on one design and stimulus and reports the first difference: cycle, port, each engine's value. */
   runLockstep,

@@ -7,14 +7,28 @@ export {
   defineModule,
   /** What `build` receives as `m`: makes wires, registers, memories, instances and `when` blocks. */
   ModuleBuilder,
-  /** A memory made by `m.memory(name, { depth, width })`: `read` (combinational), `readSync` (registered), `write` at the clock edge. */
+  /** A memory made by `m.memory(name, { depth, width, granularity?, init?, readDuringWrite? })` or `m.rom(name, { width, init })`: `read` (combinational, 0 past the last word), `readSync` (registered, read-first or write-first), `write(addr, data, enable, mask?)` at the clock edge. */
   Memory,
   /** The chain returned by `m.when(...)`: `.elsewhen(...)`, `.otherwise(...)`. */
   WhenChain,
+  /** A named clock domain made by `m.domain(name, { reset })`: its own `clk_<name>` and `rst_<name>` inputs, sync or async reset. */
+  ClockDomain,
   /** A module definition as `defineModule` returns it (name, defaults, ports, build). */
   type ModuleDefinition,
   /** A module's parameter values: numbers, booleans or strings by name. */
   type Params,
+} from '../hw/core/index.ts';
+export {
+  /** The deepest memory `m.memory` accepts (2^20 words). */
+  MAX_MEMORY_DEPTH,
+  /** Options of `m.memory`: depth (any, 1 … 2^20), width, write-mask granularity, initial contents, read-during-write of `readSync`. */
+  type MemoryOptions,
+  /** Options of `m.rom`: width, contents (words or a hex file), optional depth. */
+  type RomOptions,
+  /** Initial contents: an array of words from address 0, or the path of a `$readmemh`-style hex file (relative to the declaring file). */
+  type MemoryInit,
+  /** What a registered read returns when the same edge writes its word: 'read-first' (old data) or 'write-first' (new data). */
+  type ReadDuringWrite,
 } from '../hw/core/index.ts';
 export {
   /** An input port of the given width (in the `ports` function of a module). */
@@ -75,6 +89,8 @@ export {
   DuplicateNameError,
   /** A parameter the module does not have, or of the wrong type. */
   InvalidParameterError,
+  /** A register of one clock domain fed combinationally by another domain's state without a synchronizer. */
+  ClockCrossingError,
 } from '../hw/core/index.ts';
 export {
   /** Where in the user's code a construct was made (file, line, column). */
@@ -140,3 +156,15 @@ export {
   /** A valid-ready join: one word from every input, concatenated. */
   StreamJoin,
 } from '../hw/lib/stream/index.ts';
+export {
+  /** A two-flop (or longer) synchronizer into its `dst` domain; its input is an intended clock-domain crossing. */
+  Synchronizer,
+  /** An asynchronous FIFO between a `wr` and an `rd` clock domain, with Gray-coded pointers (depth a power of two). */
+  AsyncFifo,
+  /** Binary to reflected Gray code (neighbouring values differ in one bit). */
+  toGray,
+  /** The golden check of a FIFO's traffic: every accepted word delivered once, in order, never more than its depth in flight. */
+  checkFifoTraffic,
+  /** What went into and came out of a FIFO, in order (for checkFifoTraffic). */
+  type FifoTraffic,
+} from '../hw/lib/cdc/index.ts';

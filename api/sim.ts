@@ -3,7 +3,7 @@
  * testbench that runs unchanged on every engine.
  */
 export {
-  /** The in-process simulator: `poke`, `peek`, `step`; 2-state, one clock, all state zero at start. */
+  /** The in-process simulator: `poke`, `peek`, `step` (every clock) or `tick` (some clocks); 2-state, all state zero at start. */
   Simulator,
   /** Compiles a design to JavaScript once (cached per design) for many simulators. */
   compileDesign,

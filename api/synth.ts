@@ -16,6 +16,14 @@ export {
   type ComponentReport,
 } from '../synth/synthesizeDesign.ts';
 export {
+  /** Memories of at least this many bits (1024) are SRAM macros in synthesis unless `sramThresholdBits` says otherwise. */
+  DEFAULT_SRAM_THRESHOLD_BITS,
+  /** Area, leakage and per-cycle access energy of a words × width SRAM macro at 45 nm, from the fakeram45/CACTI table (docs/reference/sram45.md). */
+  sramFigures,
+  /** One SRAM macro of a synthesis report: shape, ports, 45 nm and target-node figures. */
+  type SramMacroReport,
+} from '../synth/sramMacro.ts';
+export {
   /** The report as the text table `gen synth` prints. */
   formatSynthReport,
   /** The area and power bar chart of a report, as SVG. */

@@ -1,5 +1,6 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import type { CheckMode, CheckResults } from '../hw/ir/checks.ts';
+import type { ClockTimings } from '../hw/sim/clockSchedule.ts';
 
 /** Values of named top-level ports; bigint so any width is exact. */
 export type PortValues = Record<string, bigint>;
@@ -16,11 +17,28 @@ export type PortValues = Record<string, bigint>;
  *      once (no register sees another's new value).
  *   4. `after_edge` — logic settles again and the clock falls; nothing is sampled (the next
  *      cycle's `before_edge` sees these values once its inputs are applied).
- * All state (registers, memory words) is 0 at the start of every stream. Reset is the ordinary
+ * All state (registers, memory words) is 0 at the start of every stream, except the words of
+ * memories declared with initial contents (`init`, ROMs), which start at them. Reset is the ordinary
  * synchronous input `reset`: set it in a cycle's inputs. A purely combinational design is the same
  * with `at_edge` changing nothing. The ts engine runs the phases in Simulator.poke/peek/step,
  * Verilator in its harness (engines/verilatorHarness.ts), Icarus in its testbench
  * (engines/icarusTestbench.ts); runLockstep (lockstep.ts) compares engines phase 2 by phase 2.
+ *
+ * Several clocks (named domains, hw/core `m.domain`): the same phases, per *step* instead of per
+ * cycle. Each clock input (`clk`, `clk_<domain>`) has a period and a phase in ns
+ * (`RunOptions.clocks`; default period 10, phase 0: low from phase + k·period, rising at
+ * phase + k·period + period/2). The rising edges of all clocks, in time order, are the steps;
+ * edges at the same time are one step, in which all those clocks rise at once (every register and
+ * memory of those domains samples before any of them changes, as in one-clock `at_edge`); the
+ * other domains keep their state. Step i has one stimulus entry and one sampled output record,
+ * exactly as a cycle does: its inputs are applied (`cycle_check`) and its outputs sampled
+ * (`before_edge`) at its sample point, halfway back to the previous edge (rounded towards it;
+ * step 0 at 0), which is where cocotb users drive a synchronous input: after the previous edge
+ * settled, before the next. An asynchronous reset acts at `cycle_check` as soon as it is high
+ * (no edge needed) and holds its registers while it stays high. With all clocks at the same
+ * timing every step raises every clock, so a one-clock stimulus file runs unchanged, and a
+ * one-clock design steps exactly as above. hw/sim/clockSchedule.ts computes the steps for every
+ * engine; traces use the same times (the clocks high from their edge to the next sample point).
  */
 export const CYCLE_PHASES = ['cycle_check', 'before_edge', 'at_edge', 'after_edge'] as const;
 
@@ -43,6 +61,8 @@ export interface RunOptions {
   readonly internal?: boolean;
   /** A failing assertion stops the run with CheckFailedError (default), or is counted in `checks`. */
   readonly checks?: CheckMode;
+  /** Period and phase of each clock input (see "Several clocks" above); default 10 ns, phase 0 for each. */
+  readonly clocks?: ClockTimings;
 }
 
 /** The engines of the engine table (engines/index.ts). */
@@ -61,6 +81,6 @@ export interface Engine {
   runMany(
     design: IrDesign,
     streams: readonly (readonly PortValues[])[],
-    options?: { readonly checks?: CheckMode },
+    options?: { readonly checks?: CheckMode; readonly clocks?: ClockTimings },
   ): Promise<CycleRun[]>;
 }

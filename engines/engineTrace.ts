@@ -4,7 +4,8 @@ import { basename, dirname, join } from 'node:path';
 import { FileFormatError, ToolError, UserError } from '../common/errors.ts';
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { flattenDesign } from '../hw/sim/flatten.ts';
-import { TRACE_TIMESCALE, tracedNets, type TracedNet } from '../hw/sim/vcdTrace.ts';
+import { tracedNets, type TracedNet } from '../hw/sim/vcdTrace.ts';
+import { traceTimescale } from '../hw/sim/clockSchedule.ts';
 import { verilogIdentifier } from '../hw/verilog/identifiers.ts';
 import { VCD_ROOT } from '../hw/verilog/manifest.ts';
 import { readVcdFile, type VcdTrace } from '../waves/vcdReader.ts';
@@ -82,11 +83,11 @@ export async function rewriteEngineTrace(
     throw error;
   }
   const byName = new Map(trace.signals.map((signal) => [signal.fullName, signal]));
-  const writer = new VcdWriter(out, { timescale: TRACE_TIMESCALE });
+  const flat = flattenDesign(design);
+  const writer = new VcdWriter(out, { timescale: traceTimescale(flat.clocks) });
   try {
-    const flat = flattenDesign(design);
     const nets: readonly TracedNet[] = options.internal
-      ? flat.nets.map((net) => ({ scope: [flat.top.name, ...net.scope], name: net.name, width: net.width }))
+      ? [...flat.nets].map((net) => ({ scope: [flat.top.name, ...net.scope], name: net.name, width: net.width }))
       : tracedNets(flat);
     const kept = nets.flatMap((net) => {
       const [, ...instances] = net.scope;

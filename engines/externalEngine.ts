@@ -8,6 +8,7 @@ import { emitVerilog } from '../hw/verilog/emit.ts';
 import type { CycleRun, Engine, EngineName, PortValues, RunOptions } from './engine.ts';
 import { CheckFailedError, type CheckMode } from '../hw/ir/checks.ts';
 import { parseCheckLog } from './checkLog.ts';
+import { clockSchedule, type ClockTimings } from '../hw/sim/clockSchedule.ts';
 import { formatStimulus, harnessPortsOf, parseResults, type HarnessPorts } from './harnessStimulus.ts';
 
 /**
@@ -50,16 +51,16 @@ export abstract class ExternalEngine<Build> implements Engine {
   }
 
   async run(design: IrDesign, inputs: readonly PortValues[], options: RunOptions = {}): Promise<CycleRun> {
-    const [run] = await this.simulate(design, [inputs], options.vcd, options.checks, options.internal);
+    const [run] = await this.simulate(design, [inputs], options.vcd, options.checks, options.internal, options.clocks);
     return run!;
   }
 
   runMany(
     design: IrDesign,
     streams: readonly (readonly PortValues[])[],
-    options: { readonly checks?: CheckMode } = {},
+    options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings } = {},
   ): Promise<CycleRun[]> {
-    return this.simulate(design, streams, undefined, options.checks);
+    return this.simulate(design, streams, undefined, options.checks, false, options.clocks);
   }
 
   /**
@@ -72,8 +73,9 @@ export abstract class ExternalEngine<Build> implements Engine {
     vcd?: string,
     mode: CheckMode = 'stop',
     internal = false,
+    clocks?: ClockTimings,
   ): Promise<CycleRun[]> {
-    const runs = await this.simulateStreams(design, streams, vcd, internal);
+    const runs = await this.simulateStreams(design, streams, vcd, internal, clocks);
     if (!runs.log) return runs.runs;
     const checks = parseCheckLog(design, runs.log, streams.length, this.name);
     if (mode === 'stop')
@@ -86,6 +88,7 @@ export abstract class ExternalEngine<Build> implements Engine {
     streams: readonly (readonly PortValues[])[],
     vcd?: string,
     internal = false,
+    clocks?: ClockTimings,
   ): Promise<{ runs: CycleRun[]; log?: string }> {
     if (streams.length === 0) return { runs: [] };
     const withLog = (executed: string | ExecutedRun): ExecutedRun =>
@@ -93,7 +96,7 @@ export abstract class ExternalEngine<Build> implements Engine {
     const checked = (executed: ExecutedRun, runs: CycleRun[]): { runs: CycleRun[]; log?: string } =>
       ports.checked ? { runs, log: executed.log ?? '' } : { runs };
     const ports = harnessPortsOf(design);
-    const stimulus = formatStimulus(ports, streams);
+    const stimulus = formatStimulus(ports, streams, clocks);
     const cycles = streams.map((stream) => stream.length);
     const build = await this.build(design, this.verilogOf(design), ports, vcd !== undefined);
     const work = cycles.reduce((sum, count) => sum + count, 0);
@@ -118,7 +121,8 @@ export abstract class ExternalEngine<Build> implements Engine {
       );
       const results = parseResults(this.name, ports, executed.results, cycles);
       // A simulator that could not write its whole trace (a full disk) may still exit 0.
-      checkTraceComplete(this.name, temporary, vcd, ports.clocked || this.name === 'icarus' ? 10 * cycles[0]! : 0);
+      const end = ports.clocks ? clockSchedule(ports.clocks, clocks, cycles[0]!).end : 10 * cycles[0]!;
+      checkTraceComplete(this.name, temporary, vcd, ports.clocked || ports.clocks || this.name === 'icarus' ? end : 0);
       // As writeFileAtomic: a symlink's target is replaced, a FIFO or device written through.
       moveIntoPlace(temporary, vcd);
       return checked(executed, results);

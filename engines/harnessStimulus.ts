@@ -1,12 +1,15 @@
 import { hasChecks } from '../hw/ir/checks.ts';
 import { UserError, ToolError } from '../common/errors.ts';
-import { CLOCK_PORT, topModule, type IrDesign } from '../hw/ir/ir.ts';
+import { clockPortsOf, topModule, type IrDesign } from '../hw/ir/ir.ts';
+import { clockSchedule, type ClockTimings } from '../hw/sim/clockSchedule.ts';
 import type { CycleRun, PortValues } from './engine.ts';
 
 /**
  * The text exchanged with external simulator harnesses. Stimulus: a line `S` starts an
  * independent stream (all state back to 0), then one line `C <hex> <hex> …` per cycle with every
- * input port (clock excluded) in port order. Results: `S` per stream, then one line
+ * input port (clocks excluded) in port order; a design with several clocks has four more fields
+ * first: the mask of the clocks that rise in this step (bit i: `clocks[i]`), its sample time, its
+ * edge time and the next step's sample time (hw/sim/clockSchedule.ts). Results: `S` per stream, then one line
  * `O <hex> <hex> …` per cycle with the outputs in port order. Plain text, so a failing run can be replayed by hand.
  */
 
@@ -21,6 +24,8 @@ export interface HarnessPorts {
   readonly inputs: readonly HarnessPort[];
   readonly outputs: readonly HarnessPort[];
   readonly clocked: boolean;
+  /** The clock inputs when there are several (`clk` first when clocked) or one named `clk_<domain>`; absent with `clk` alone or none. */
+  readonly clocks?: readonly string[];
   /**
    * The design has assertions: the harness prints `GEN-STREAM` at each stream start and
    * `GEN-CYCLE` at each cycle's sample point (before the edge) on standard output, between the
@@ -32,15 +37,18 @@ export interface HarnessPorts {
 /** The harness view of a design's top. */
 export function harnessPortsOf(design: IrDesign): HarnessPorts {
   const top = topModule(design);
+  const clocks = clockPortsOf(top);
   const pick = (direction: 'input' | 'output'): HarnessPort[] =>
     top.ports
-      .filter((port) => port.direction === direction && port.name !== CLOCK_PORT)
+      .filter((port) => port.direction === direction && !clocks.includes(port.name))
       .map(({ name, width }) => ({ name, width }));
   return {
     top: top.name,
     inputs: pick('input'),
     outputs: pick('output'),
     clocked: top.clocked,
+    // A lone named domain's clock (`clk_dst`) is stepped like several: the harness names it.
+    ...(clocks.length > 1 || (clocks.length === 1 && !top.clocked) ? { clocks } : {}),
     ...(hasChecks(design) ? { checked: true } : {}),
   };
 }
@@ -61,8 +69,15 @@ function checkCycle(ports: HarnessPorts, cycle: PortValues, index: number): void
 }
 
 /** Stimulus text for several streams; inputs not given in a cycle keep their previous value (0 at start). */
-export function formatStimulus(ports: HarnessPorts, streams: readonly (readonly PortValues[])[]): string {
+export function formatStimulus(
+  ports: HarnessPorts,
+  streams: readonly (readonly PortValues[])[],
+  timings?: ClockTimings,
+): string {
   const lines: string[] = [];
+  const clocks = ports.clocks;
+  const longest = Math.max(0, ...streams.map((stream) => stream.length));
+  const schedule = clockSchedule(clocks ?? [], timings, clocks ? longest : 0);
   for (const stream of streams) {
     lines.push('S');
     const current = ports.inputs.map(() => 0n);
@@ -72,7 +87,10 @@ export function formatStimulus(ports: HarnessPorts, streams: readonly (readonly 
         const value = cycle[port.name];
         if (value !== undefined) current[i] = value;
       });
-      lines.push(['C', ...current.map((value) => value.toString(16))].join(' '));
+      const step = schedule.steps[index];
+      const next = schedule.steps[index + 1]?.sample ?? schedule.end;
+      const timing = step ? [step.mask, step.sample, step.edge, next].map((value) => value.toString(16)) : [];
+      lines.push(['C', ...timing, ...current.map((value) => value.toString(16))].join(' '));
     });
   }
   return lines.join('\n') + '\n';

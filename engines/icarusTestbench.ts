@@ -1,5 +1,6 @@
 import { CLOCK_PORT, moduleByName, type IrDesign } from '../hw/ir/ir.ts';
 import { verilogIdentifier } from '../hw/verilog/identifiers.ts';
+import { literal } from '../hw/verilog/operators.ts';
 import { VCD_ROOT } from '../hw/verilog/manifest.ts';
 import type { HarnessPorts } from './harnessStimulus.ts';
 
@@ -42,7 +43,7 @@ export interface TestbenchSpec {
  * Icarus starts every `reg` at X, but the step contract starts all state at 0 (as the TS
  * simulator and Verilator with --x-initial 0 do). The testbench zeroes every register and memory
  * word by hierarchical reference at the start of each stream, so the design's Verilog stays free
- * of simulation-only `initial` blocks.
+ * of simulation-only `initial` blocks; a memory with initial contents gets them instead.
  */
 export function zeroStateLines(design: IrDesign): string[] {
   const lines: string[] = [];
@@ -54,10 +55,14 @@ export function zeroStateLines(design: IrDesign): string[] {
     if (module.blackBox) continue;
     for (const register of module.registers)
       lines.push(`${path}.${verilogIdentifier(module.nets[register.q]!.name)} = 0;`);
-    for (const memory of module.memories)
-      lines.push(
-        `for (tb_i = 0; tb_i < ${memory.depth}; tb_i = tb_i + 1) ${path}.${verilogIdentifier(memory.name)}[tb_i] = 0;`,
-      );
+    for (const memory of module.memories) {
+      const name = `${path}.${verilogIdentifier(memory.name)}`;
+      lines.push(`for (tb_i = 0; tb_i < ${memory.depth}; tb_i = tb_i + 1) ${name}[tb_i] = 0;`);
+      // Initialized memories start at their contents (the design's `initial` block holds the same words).
+      memory.init?.forEach((word, address) => {
+        if (word !== 0n) lines.push(`${name}[${address}] = ${literal(word, memory.width)};`);
+      });
+    }
     for (const instance of module.instances)
       work.push({ module: instance.module, path: `${path}.${verilogIdentifier(instance.name)}` });
   }
@@ -89,9 +94,11 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
       return { ...port, id, wire: several ? `${id}__${instance.name}` : id, instance: instance.name };
     }),
   );
+  // Several clocks: each C line starts with the step's clock mask and times (harnessStimulus.ts).
+  const clocks = ports.clocks?.map((name) => verilogIdentifier(name));
   const instanceLines = instances.map((instance) => {
     const connections = [
-      ...(clock ? [`.${clock}(${clock})`] : []),
+      ...(clocks ? clocks.map((name) => `.${name}(${name})`) : clock ? [`.${clock}(${clock})`] : []),
       ...inputs.map((port) => `.${port.id}(${port.id})`),
       ...outputs.filter((port) => port.instance === instance.name).map((port) => `.${port.id}(${port.wire})`),
     ];
@@ -99,7 +106,7 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
   });
   const format = ['O', ...outputs.map(() => '%h')].join(' ');
   // Without a clock the testbench still toggles a `clk` of its own (the engines' VCDs show it).
-  const tick = clock ?? (inputs.some((port) => port.id === 'clk') ? undefined : 'clk');
+  const tick = clocks ? undefined : (clock ?? (inputs.some((port) => port.id === 'clk') ? undefined : 'clk'));
   const window = spec.dump;
   const dumpLines = (signals: readonly string[]): string[] => [
     '$dumpfile(tb_vcd);',
@@ -112,6 +119,9 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
     ...indentLines(
       [
         ...(tick ? [`reg ${tick} = 1'b0;`] : []),
+        ...(clocks
+          ? [...clocks.map((name) => `reg ${name} = 1'b0;`), 'reg [63:0] tb_mask, tb_sample, tb_edge, tb_next;']
+          : []),
         ...inputs.map((port) => `reg ${range(port.width)}${port.id} = 0;`),
         ...outputs.map((port) => `wire ${range(port.width)}${port.wire};`),
         `integer tb_in, tb_out, tb_code, tb_tag, tb_i${window ? ', tb_cycle' : ''};`,
@@ -140,6 +150,7 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
         ...indentLines(
           [
             ...(tick ? [`${tick} = 1'b0;`] : []),
+            ...(clocks ?? []).map((name) => `${name} = 1'b0;`),
             ...inputs.map((port) => `${port.id} = 0;`),
             ...(spec.zeroState ?? []),
             ...(window ? ['tb_cycle = 0;'] : []),
@@ -159,14 +170,17 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
                   'end',
                 ]
               : []),
+            ...(clocks ? ['tb_code = $fscanf(tb_in, "%h %h %h %h", tb_mask, tb_sample, tb_edge, tb_next);'] : []),
             ...inputs.map((port) => `tb_code = $fscanf(tb_in, "%h", ${port.id});`),
-            '#5;',
+            clocks ? '#(tb_edge - tb_sample);' : '#5;',
             // The sample point: check lines before it are this cycle's inputs settling, after it its edge.
             ...(ports.checked ? ['$display("GEN-CYCLE");'] : []),
             `$fwrite(tb_out, "${format}\\n"${outputs.map((port) => `, ${port.wire}`).join('')});`,
             ...(tick ? [`${tick} = 1'b1;`] : []),
-            '#5;',
+            ...(clocks ?? []).map((name, index) => `if (tb_mask[${index}]) ${name} = 1'b1;`),
+            clocks ? '#(tb_next - tb_edge);' : '#5;',
             ...(tick ? [`${tick} = 1'b0;`] : []),
+            ...(clocks ?? []).map((name) => `${name} = 1'b0;`),
             ...(window ? ['tb_cycle = tb_cycle + 1;'] : []),
           ],
           2,

@@ -1,6 +1,6 @@
 import { UserError } from '../common/errors.ts';
 import { topModule, type IrDesign } from '../hw/ir/ir.ts';
-import type { CycleRun, Engine, PortValues } from './engine.ts';
+import type { CycleRun, Engine, PortValues, RunOptions } from './engine.ts';
 
 /** Where engines first disagree: the cycle, the output port, and each engine's value (undefined: it produced none). */
 export interface LockstepDifference {
@@ -32,16 +32,18 @@ function labels(engines: readonly Engine[]): string[] {
  * Runs two or more engines on the same design and stimulus and compares them cycle by cycle:
  * at every cycle's `before_edge` phase (engine.ts), every output of the top must be equal in every
  * engine (Hardcaml's Cyclesim.combine, here over whole runs, since external engines run a stimulus
- * file in one process). Inputs follow the step contract: a port not given keeps its value.
+ * file in one process). Inputs follow the step contract: a port not given keeps its value. With
+ * several clocks `options.clocks` times them (the same schedule of steps on every engine).
  */
 export async function runLockstep(
   engines: readonly Engine[],
   design: IrDesign,
   stimulus: readonly PortValues[],
+  options: Pick<RunOptions, 'clocks'> = {},
 ): Promise<LockstepResult> {
   if (engines.length < 2) throw new UserError(`lockstep needs two or more engines, got ${engines.length}`);
   const names = labels(engines);
-  const runs = await Promise.all(engines.map((engine) => engine.run(design, stimulus)));
+  const runs = await Promise.all(engines.map((engine) => engine.run(design, stimulus, options)));
   const outputs = topModule(design)
     .ports.filter((port) => port.direction === 'output')
     .map((port) => port.name);

@@ -32,6 +32,8 @@ export function verilatorHarness(ports: HarnessPorts): string {
   const model = `V${ports.top}`;
   const maxWords = Math.max(1, ...[...ports.inputs, ...ports.outputs].map((port) => words(port.width)));
   const clock = ports.clocked ? 'top->clk' : undefined;
+  // Several clocks: each C line starts with the step's clock mask and times (harnessStimulus.ts).
+  const clocks = ports.clocks?.map((name) => `top->${verilogIdentifier(name)}`);
   const readInputs = ports.inputs.map(
     (port) => `      if (!nextHex(cursor, buffer, ${words(port.width)})) bad(line);\n      ${setPort(port, 'buffer')}`,
   );
@@ -125,13 +127,31 @@ int main(int argc, char** argv) {
         trace->open(argv[3]);
       }
 #endif
-      ${clock ? `${clock} = 0;` : ''}${ports.checked ? '\n      std::fputs("GEN-STREAM\\n", stdout);' : ''}
+      ${
+        clocks
+          ? `${clocks.map((field) => `${field} = 0;`).join(' ')}
+      top->eval();  // settled once, so a reset high in step 0 is a rising edge`
+          : clock
+            ? `${clock} = 0;`
+            : ''
+      }${ports.checked ? '\n      std::fputs("GEN-STREAM\\n", stdout);' : ''}
       std::fputs("S\\n", out);
       continue;
     }
     if (line[0] != 'C' || !top) bad(line);
     const char* cursor = line + 1;
-${readInputs.join('\n')}
+${
+  clocks
+    ? `      uint32_t timing[2];
+      uint64_t step[4];
+      for (int i = 0; i < 4; ++i) {
+        if (!nextHex(cursor, timing, 2)) bad(line);
+        step[i] = (static_cast<uint64_t>(timing[1]) << 32) | timing[0];
+      }
+      time = step[1];
+`
+    : ''
+}${readInputs.join('\n')}
       top->eval();
 #if VM_TRACE
       if (trace) trace->dump(time);
@@ -140,16 +160,25 @@ ${readInputs.join('\n')}
 ${writeOutputs.join('\n')}
       std::fputc('\\n', out);${ports.checked ? '\n      std::fputs("GEN-CYCLE\\n", stdout);' : ''}
 ${
-  clock
-    ? `      ${clock} = 1;
+  clocks
+    ? `${clocks.map((field, index) => `      if (step[0] & ${1 << index}u) ${field} = 1;`).join('\n')}
+      top->eval();
+#if VM_TRACE
+      if (trace) trace->dump(step[2]);
+#endif
+${clocks.map((field) => `      ${field} = 0;`).join('\n')}
+      time = step[3];`
+    : clock
+      ? `      ${clock} = 1;
       top->eval();
 #if VM_TRACE
       if (trace) trace->dump(time + 5);
 #endif
-      ${clock} = 0;`
-    : ''
+      ${clock} = 0;
+      time += 10;`
+      : `
+      time += 10;`
 }
-      time += 10;
   }
 #if VM_TRACE
   closeTrace();

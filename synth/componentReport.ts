@@ -6,6 +6,7 @@ import type { CriticalPath } from './timing/sta.ts';
 import type { PowerReport } from './power.ts';
 import type { ScalingFactors, TechPoint } from './scaling.ts';
 import type { YosysEngine } from '../tools/yosys.ts';
+import type { SramMacroReport } from './sramMacro.ts';
 
 /** How a composed module entered the report: measured once, counted `instances` times. */
 export interface CompositionNote {
@@ -34,6 +35,8 @@ export interface SynthReport {
   readonly yosysChipArea: number;
   /** Modules whose power was measured on one instance and multiplied (`SynthesizeOptions.compose`). */
   readonly composition?: readonly CompositionNote[];
+  /** Memories kept as SRAM macros (costed from the macro table, included in the rows above); absent: none. */
+  readonly macros?: readonly SramMacroReport[];
 }
 
 export interface SynthesisResult {
@@ -98,6 +101,7 @@ export function synthesisResult(
     readonly timing: CriticalPath;
     readonly components: readonly ComponentReport[];
     readonly composition?: readonly CompositionNote[];
+    readonly macros?: readonly SramMacroReport[];
   },
 ): SynthesisResult {
   const { report: staReport, ...timing } = measured.timing;
@@ -116,6 +120,7 @@ export function synthesisResult(
       timing,
       yosysChipArea: mapped.yosysChipArea,
       ...(measured.composition ? { composition: measured.composition } : {}),
+      ...(measured.macros && measured.macros.length > 0 ? { macros: measured.macros } : {}),
     },
     mapped,
     staReport,

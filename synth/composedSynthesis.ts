@@ -60,7 +60,13 @@ export async function synthesizeComposed(
   const clockHz = clockGhz * 1e9;
   const mapped =
     options.mapped ??
-    (await mapToCells(verilogFiles, top, { ...engine, ...timeout, compose: compose.map((entry) => entry.module) }));
+    (await mapToCells(verilogFiles, top, {
+      ...engine,
+      ...timeout,
+      compose: compose.map((entry) => entry.module),
+      // The composed flow costs library cells only: every memory in flip-flops, as before macros.
+      sramThresholdBits: Number.POSITIVE_INFINITY,
+    }));
   // One simulation at a time: each is a long single-threaded Icarus run.
   const activity = await measureActivity(mapped, stimulus, { ...roles, ...timeout, models: verilogFiles });
   const measured = new Map<string, { figures: Map<string, PerInstance>; cycles: number }>();

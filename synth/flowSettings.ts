@@ -30,6 +30,11 @@ export interface SynthesizeOptions extends RoleOverrides {
    * For designs too large to simulate flat (the MmaUnit's 32 FP lanes).
    */
   readonly compose?: readonly ComposedModule[];
+  /**
+   * Memories of at least this many bits are SRAM macros (area, leakage and access energy from
+   * the 45 nm macro table, docs/reference/sram45.md), not flip-flops; default 1024.
+   */
+  readonly sramThresholdBits?: number;
 }
 
 /** A module measured once on its own stimulus and counted by its instances (`SynthesizeOptions.compose`). */

@@ -4,6 +4,13 @@ import { libertyText } from './library/liberty.ts';
 import { nangate45 } from './library/nangate45.ts';
 import { parseNetlist, type Netlist } from './netlist.ts';
 import { runYosysScript, type YosysEngine } from '../tools/yosys.ts';
+import {
+  DEFAULT_SRAM_THRESHOLD_BITS,
+  SRAM_HOLD_TYPE,
+  SRAM_MACRO_TYPE,
+  macroMemories,
+  type MemoryDeclaration,
+} from './sramMemories.ts';
 
 /** The result of technology mapping: the same design as a hierarchical and a flat cell netlist. */
 export interface MappedDesign {
@@ -42,6 +49,11 @@ export interface MapOptions {
    * lanes costs hours; one lane and the logic around the lanes cost minutes.
    */
   readonly compose?: readonly string[];
+  /**
+   * Memories of at least this many bits stay memories (SRAM macros, costed from the table in
+   * sramMacro.ts) instead of flip-flops; default 1024. `Infinity`: every memory in flip-flops.
+   */
+  readonly sramThresholdBits?: number;
 }
 
 const plainIdentifier = /^[A-Za-z_][A-Za-z0-9_$]*$/;
@@ -59,7 +71,12 @@ function sandboxName(path: string, index: number): string {
  * all agree on names. The flat copy is derived from the mapped hierarchy, so both hold exactly
  * the same cells.
  */
-function flowScript(rtlFiles: readonly string[], top: string, compose: readonly string[]): string {
+function flowScript(
+  rtlFiles: readonly string[],
+  top: string,
+  compose: readonly string[],
+  macros: readonly MemoryDeclaration[],
+): string {
   // Flatten below `module` (composed modules already blackboxed) and write it as `<module>__gate`.
   const flatCopy = (module: string, prefix: string): string[] => [
     `hierarchy -top ${module}`,
@@ -73,10 +90,21 @@ function flowScript(rtlFiles: readonly string[], top: string, compose: readonly 
   return [
     `read_verilog -sv ${rtlFiles.join(' ')}`,
     `hierarchy -check -top ${top}`,
-    `synth -top ${top}`,
+    // SRAM macros: after the coarse steps made each memory one cell, a placeholder type keeps
+    // memory_map from exploding it into flip-flops; it is a memory cell again once mapping is done.
+    ...(macros.length === 0
+      ? [`synth -top ${top}`]
+      : [
+          `synth -top ${top} -run begin:fine`,
+          ...macros.map(
+            (memory) => `chtype -set ${SRAM_HOLD_TYPE} ${memory.module}/${memory.memory} t:${SRAM_MACRO_TYPE} %i`,
+          ),
+          `synth -top ${top} -run fine:`,
+        ]),
     `dfflibmap -liberty cells.lib`,
     `abc -liberty cells.lib`,
     `opt_clean`,
+    ...(macros.length === 0 ? [] : [`chtype -map ${SRAM_HOLD_TYPE} ${SRAM_MACRO_TYPE}`]),
     `rename -enumerate`,
     `stat -liberty cells.lib -top ${top}`,
     `write_json mapped.json`,
@@ -140,7 +168,12 @@ export async function mapToCells(
     `${composedPrefix(module)}flat.v`,
   ]);
   const { files, log } = await runYosysScript(
-    flowScript(names, top, compose),
+    flowScript(
+      names,
+      top,
+      compose,
+      macroMemories(verilogFiles, options.sramThresholdBits ?? DEFAULT_SRAM_THRESHOLD_BITS),
+    ),
     inputs,
     ['mapped.json', 'mapped.v', 'flat.json', 'flat.v', ...composedFiles],
     engine,

@@ -59,6 +59,12 @@ export function formatSynthReport(report: SynthReport): string {
       (note) =>
         `composed: ${note.module} ×${note.instances} measured as one gate-level instance on ${note.stimulus} over ${note.measuredCycles} cycles, power × ${note.instances}; the rest at gate level with it as RTL`,
     ),
+    ...(report.macros ?? []).map(
+      (macro) =>
+        `SRAM macro ${macro.cell}: ${macro.words} × ${macro.width} bits (${macro.readPorts} read, ${macro.writePorts} write ports), ` +
+        `${figure(macro.area45)} µm², leakage ${figure(macro.leakageUw45)} µW, ${macro.cycleEnergyPj45.toPrecision(3)} pJ per port-cycle = ${figure(macro.accessUw45)} µW at 45 nm; ` +
+        `${report.target.node} nm ${figure(macro.areaTarget)} µm², ${figure(macro.totalUwTarget)} µW (45 nm SRAM table, docs/reference/sram45.md; in the rows above, not as flip-flops)`,
+    ),
     `critical path ${figure(t.delayPs)} ps (${t.startpoint} → ${t.endpoint}), max clock ${t.maxClockGhz.toFixed(2)} GHz at 45 nm, by ${t.engine}${t.fallbackReason ? ` (OpenSTA not used: ${t.fallbackReason})` : ''}; block rows: built-in longest path inside the block`,
     `scaling ${point(report.source)} → ${point(report.target)} (Stillmaker & Baas): area ×${f.area.toPrecision(3)}, delay ×${f.delay.toPrecision(4)}, energy ×${f.energy.toPrecision(4)}, power ×${f.power.toPrecision(4)}; ` +
       `${report.target.node} nm power = dynamic × energy factor (same clock) + leakage × power factor`,

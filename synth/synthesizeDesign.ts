@@ -9,6 +9,7 @@ import { powerFromActivity } from './power.ts';
 import { flowSettings, type SynthesizeOptions } from './flowSettings.ts';
 import { longestPath } from './timing/longestPath.ts';
 import { criticalPath } from './timing/sta.ts';
+import { sramMacroReports, sramMacrosOf, withSramMacros } from './sramMacro.ts';
 
 export type { ComponentReport, SynthesisResult, SynthReport } from './componentReport.ts';
 export type { SynthesizeOptions } from './flowSettings.ts';
@@ -27,7 +28,13 @@ export async function synthesizeDesign(
     return synthesizeComposed(verilogFiles, top, options.compose, options);
   const settings = flowSettings(options);
   const { clockGhz, stimulus, factors, roles, timeout, engine } = settings;
-  const mapped = options.mapped ?? (await mapToCells(verilogFiles, top, { ...engine, ...timeout }));
+  const mapped =
+    options.mapped ??
+    (await mapToCells(verilogFiles, top, {
+      ...engine,
+      ...timeout,
+      ...(options.sramThresholdBits === undefined ? {} : { sramThresholdBits: options.sramThresholdBits }),
+    }));
   const [activity, timing] = await Promise.all([
     measureActivity(mapped, stimulus, { ...roles, ...timeout }),
     criticalPath(mapped, { ...roles, ...(options.timingEngine ? { engine: options.timingEngine } : {}) }),
@@ -35,19 +42,27 @@ export async function synthesizeDesign(
   const flat = moduleOf(mapped.flat, mapped.gateTop);
   const components = componentsOf(mapped).map((component, index): ComponentReport => {
     const whole = index === 0;
+    // SRAM macros are costed from their table (sramMacro.ts), not from library cells.
+    const { area, power } = withSramMacros(
+      areaOf(flat, mapped.library, whole ? undefined : component.cells),
+      powerFromActivity(
+        mapped,
+        activity,
+        whole ? { clockHz: clockGhz * 1e9 } : { clockHz: clockGhz * 1e9, cells: component.cells },
+      ),
+      sramMacrosOf(flat, whole ? undefined : component.cells),
+      clockGhz * 1e9,
+    );
     return componentReport(
       {
         ...component,
-        area: areaOf(flat, mapped.library, whole ? undefined : component.cells),
-        power45: powerFromActivity(
-          mapped,
-          activity,
-          whole ? { clockHz: clockGhz * 1e9 } : { clockHz: clockGhz * 1e9, cells: component.cells },
-        ),
+        area,
+        power45: power,
         pathPs: whole ? timing.delayPs : longestPath(mapped, component.cells).delayPs,
       },
       factors,
     );
   });
-  return synthesisResult(top, mapped, settings, options, { activity, timing, components });
+  const macros = sramMacroReports(sramMacrosOf(flat), clockGhz * 1e9, factors);
+  return synthesisResult(top, mapped, settings, options, { activity, timing, components, macros });
 }

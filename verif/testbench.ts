@@ -1,5 +1,5 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
-import { topModule, CLOCK_PORT } from '../hw/ir/ir.ts';
+import { topModule, clockPortsOf } from '../hw/ir/ir.ts';
 import { UserError } from '../common/errors.ts';
 import type { Engine, PortValues, RunOptions } from '../engines/engine.ts';
 import { formatVectorValue } from '../engines/vectors.ts';
@@ -35,7 +35,8 @@ export class Testbench {
   private readonly outputWidths: Map<string, number>;
 
   constructor(readonly design: IrDesign) {
-    const ports = topModule(design).ports.filter((port) => port.name !== CLOCK_PORT);
+    const clocks = clockPortsOf(topModule(design));
+    const ports = topModule(design).ports.filter((port) => !clocks.includes(port.name));
     this.inputWidths = new Map(
       ports.filter((port) => port.direction === 'input').map((port) => [port.name, port.width]),
     );

@@ -104,7 +104,10 @@ export const REGISTERS_PER_THREAD: Readonly<Record<SpmmKernel, number>> = {
   dense: 96,
   flashllm: 160, // 64 staging registers (NUM_REG_FOR_SPARSE_KERNEL, memory.md §4b) + fragments and addresses
   coruscant: 160, // 2 tiles × 32 value registers + 4 bitmap + 16 accumulators + addresses
-  stc: 192, // the same, double-buffered in registers (no shared tile to stage in)
+  // The same register arrays as the software kernel: coruscant_stc/csrc/SpMM_Kernel.cuh holds one
+  // Registers_nz[64] ("enough to hold non-zero values for 2 tiles"), Registers_bmp[2], Registers_nnz[2]
+  // and the accumulators, not a second (double) buffer.
+  stc: 160,
 };
 
 /** Mean over the matrix's warp-iterations of Σ over the two tile slots of the most nonzeros any lane has (the steps the warp executes). */

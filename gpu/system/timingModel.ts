@@ -82,6 +82,11 @@ export interface IterationCycles {
   readonly loadWait: number;
   /** Of the chain: the decompression on the warp's own dependency chain (or its issue, if longer). */
   readonly decompressChain: number;
+  /** Of loadWait: the cycles its line requests take in the L1 (0 where the LSU, not the lines, sets the load issue). */
+  readonly lineWait: number;
+  /** Of the chain: cycles its line requests wait in the L1 behind co-resident blocks' (mean-value analysis). */
+  readonly l1Queue: number;
+  /** The block's critical path per iteration, queueing included. */
   readonly chain: number;
   /** max(issue, sharedMemory, tensorCore, chain / resident) at full residency. */
   readonly effective: number;
@@ -157,13 +162,41 @@ interface SmSide {
 }
 
 /**
+ * Cycle time of one of `blocks` co-resident blocks that each spend `think` cycles of their
+ * chain on their own (load latency, decompression, barriers) and `demand` cycles in a server they
+ * share (the SM's L1 taking their line requests): mean-value analysis of that closed two-station
+ * network (Reiser & Lavenberg, J. ACM 27(2), 1980), with the FCFS server's residual-service
+ * correction for a deterministic service time (a block's lines leave at the L1's fixed line rate:
+ * a block that finds another in service waits half a service on average, not a whole one;
+ * Lazowska et al., Quantitative System Performance, 1984). The blocks' phases
+ * are not in lockstep (their steps and load latencies vary), so line requests can find another
+ * block's ahead of them; with one block there is no queue, and the caller keeps the L1's
+ * throughput bound (blocks × demand per cycle) beside it.
+ */
+export function sharedServerCycle(think: number, demand: number, blocks: number): number {
+  let queue = 0;
+  let busy = 0;
+  let cycle = think + demand;
+  for (let n = 1; n <= blocks; n++) {
+    const residence = demand * (1 + queue - busy / 2);
+    cycle = residence + think;
+    queue = (n * residence) / cycle;
+    busy = (n * demand) / cycle;
+  }
+  return cycle;
+}
+
+/**
  * The SM-side cycles of one block-iteration, an interval model in the spirit of GPUMech: each warp
  * of a block runs on its own sub-core, so a block's iteration takes its critical path (chain):
- * its dependent load round trips, its loads leaving the load/store unit, the decompression on its
- * own dependency chain (or its issue slots, if longer), the barriers. `resident` blocks run side
- * by side and hide each other's chains, but share the sub-cores' issue, the shared memory, the
- * tensor cores and the L1's line rate: per iteration the SM needs the larger of chain / resident
- * and each shared resource's time.
+ * its dependent load round trips, its loads leaving the load/store unit and the L1, the
+ * decompression on its own dependency chain (or its issue slots, if longer), the barriers.
+ * `resident` blocks run side by side and hide each other's chains, but share the sub-cores' issue,
+ * the shared memory, the tensor cores and the L1's line rate: per iteration the SM needs the larger
+ * of chain / resident and each shared resource's time. For a register-staged kernel the L1's line
+ * requests are on the chain (the decompression waits for the last value load, and a warp load that
+ * touches 32 lines leaves the L1 only at its line rate), so co-resident blocks queue for it: the
+ * chain then takes sharedServerCycle's cycle time.
  */
 function iterationCycles(
   costs: IterationCosts,
@@ -174,18 +207,24 @@ function iterationCycles(
   const { mma } = input;
   const tensorCore = (costs.mmasPerWarp * mma.periodCycles) / sm.mmaUnits + mma.latencyCycles;
   const barriers = costs.barriers * sm.barrierCycles;
+  const l1Lines = sm.linesPerIteration / sm.l1LinesPerCycle;
   // Register-staged kernels wait for this iteration's loads (one round trip, or two when the
   // value addresses come from offsets loaded the same iteration) before decompressing them; the
-  // MMA of the previous tile runs meanwhile (Fig. 4). The dense kernel's multi-stage cp.async
-  // (3 stages) leaves half the latency to hide.
+  // MMA of the previous tile runs meanwhile (Fig. 4). The loads leave at the slower of the
+  // load/store unit and the L1's line rate. The dense kernel's multi-stage cp.async (3 stages)
+  // leaves half the latency to hide, and its (coalesced) lines are not on its chain.
   const rounds = costs.loadsInRegisters ? costs.dependentLoadRounds : 0.5;
   const lsu = costs.loadInstructions * sm.lsuCyclesPerLoad;
-  const loadWait = Math.max(rounds * sm.loadLatencyCycles + lsu, tensorCore);
+  const lineWait = costs.loadsInRegisters ? l1Lines : 0;
+  const loadIssue = Math.max(lsu, lineWait);
+  const loadWait = Math.max(rounds * sm.loadLatencyCycles + loadIssue, tensorCore);
   const decompressChain = Math.max(costs.decompressChainCycles, costs.decompressInstructions);
-  const chain = loadWait + decompressChain + barriers;
+  const alone = loadWait + decompressChain + barriers;
+  // The part of the chain spent in the L1 (when the lines, not the LSU, set the load issue).
+  const demand = loadWait > tensorCore && lineWait >= lsu ? lineWait : 0;
+  const chain = sharedServerCycle(alone - demand, demand, resident);
   const issue = (costs.warpInstructions * WARPS_PER_BLOCK) / sm.schedulers;
   const sharedMemory = costs.sharedWavefronts / sm.wavefrontsPerCycle;
-  const l1Lines = sm.linesPerIteration / sm.l1LinesPerCycle;
   return {
     issue,
     decompressIssue: costs.decompressInstructions,
@@ -193,6 +232,8 @@ function iterationCycles(
     tensorCore,
     l1Lines,
     loadWait,
+    lineWait: demand,
+    l1Queue: chain - alone,
     decompressChain,
     chain,
     effective: Math.max(issue, sharedMemory, tensorCore, l1Lines, chain / resident),
@@ -303,7 +344,12 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
     blocks: plan.blocks,
     residentBlocksPerSm: resident,
     timeNs: Math.max(memorySide, computeSide) + reductionNs + compute.launchNs,
-    bound: memorySide >= computeSide ? MEMORY_BOUND_NAMES[result.boundingResource] : smBound(full, resident),
+    // A memory path with no resource busy half the time ('latency') only followed the SMs' issue
+    // schedule, so the SM side names the bound even where the makespan came out a little later.
+    bound:
+      memorySide >= computeSide && result.boundingResource !== 'latency'
+        ? MEMORY_BOUND_NAMES[result.boundingResource]
+        : smBound(full, resident),
     stagesNs: {
       memory: memoryNs,
       compute: computeNs,
@@ -332,9 +378,20 @@ function smBound(cycles: IterationCycles, resident: number): BoundingResource {
     ['shared memory', cycles.sharedMemory],
     ['tensor core', cycles.tensorCore],
     ['L1 line rate', cycles.l1Lines],
-    [cycles.decompressChain > cycles.loadWait ? 'decompression chain' : 'load latency (MLP)', cycles.chain / resident],
+    [chainBound(cycles), cycles.chain / resident],
   ];
   return terms.reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+}
+
+/** The largest part of a block's chain: its decompression, its load round trips, or its lines in the (shared) L1. */
+function chainBound(cycles: IterationCycles): BoundingResource {
+  const inL1 = cycles.chain - cycles.decompressChain - (cycles.loadWait - cycles.lineWait);
+  const parts: Array<[BoundingResource, number]> = [
+    ['decompression chain', cycles.decompressChain],
+    ['load latency (MLP)', cycles.loadWait - cycles.lineWait],
+    ['L1 line rate', inL1],
+  ];
+  return parts.reduce((a, b) => (b[1] > a[1] ? b : a))[0];
 }
 
 /** Bytes of A as the kernel stores it. */

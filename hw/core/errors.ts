@@ -30,6 +30,8 @@ export class CombinationalLoopError extends HdlError {
     super(location, detail);
   }
 }
+/** A register of one clock domain fed combinationally by state of another, with no synchronizer between. */
+export class ClockCrossingError extends HdlError {}
 /** A bit index or range outside the value's width. */
 export class SliceRangeError extends HdlError {}
 /** Two signals, ports, instances or memories of one module with the same name. */

@@ -11,11 +11,19 @@ export {
   MODULE_DEFINITION,
   ModuleBuilder,
   Memory,
+  ClockDomain,
   WhenChain,
   type ModuleDefinition,
   type CheckKind,
   type Params,
 } from './module.ts';
+export {
+  MAX_MEMORY_DEPTH,
+  type MemoryInit,
+  type MemoryOptions,
+  type ReadDuringWrite,
+  type RomOptions,
+} from './memory.ts';
 export {
   HdlError,
   WidthMismatchError,
@@ -25,6 +33,7 @@ export {
   SliceRangeError,
   DuplicateNameError,
   InvalidParameterError,
+  ClockCrossingError,
 } from './errors.ts';
 export { captureSourceLocation, formatLocation, type SourceLocation } from './sourceLocation.ts';
 export { bundle, flip, wires, regs, connect, bundleWidth, InterfaceMismatchError } from './bundle.ts';

@@ -1,11 +1,34 @@
 import { captureSourceLocation, type SourceLocation } from './sourceLocation.ts';
-import { Value, checkWidth, coerce, constant, maskOf, bitsFor, type ValueLike } from './value.ts';
+import { Value, checkWidth, constant, maskOf } from './value.ts';
 import { Signal, type AssignmentSink } from './signal.ts';
 import { mapPorts, type IoOf, type PortTree } from './ports.ts';
 import { DuplicateNameError, InvalidParameterError, MultipleDriverError, WidthMismatchError } from './errors.ts';
+import {
+  MAX_MEMORY_DEPTH,
+  Memory,
+  givenWords,
+  memoryShape,
+  type MemoryOptions,
+  type MemoryWrite,
+  type RomOptions,
+} from './memory.ts';
+
+import { ClockDomain } from './domain.ts';
+
+export { Memory } from './memory.ts';
+export { ClockDomain } from './domain.ts';
+
+/** A ROM's depth when not given: the number of its initial words (read once to count them). */
+function romDepth(name: string, options: RomOptions, location: SourceLocation): number {
+  checkWidth(options.width, location);
+  return Math.max(1, givenWords(name, options.init, MAX_MEMORY_DEPTH, options.width, location).length);
+}
 
 /** The implicit clock and reset of clocked modules. */
 const RESERVED_NAMES: ReadonlySet<string> = new Set(['clk', 'reset']);
+
+/** The name that stands for the default domain in instance domain maps (not a domain name). */
+const DEFAULT_DOMAIN_NAME = 'default';
 
 /** Parameters of a generator: plain data, so a parameter set names its module deterministically. */
 export type Params = Readonly<Record<string, number | boolean | string>>;
@@ -72,14 +95,7 @@ export function defineModule<P extends Params, T extends PortTree>(
 /** An unconditional or conditional assignment, a memory write, or a when/elsewhen/otherwise chain. */
 export type Statement =
   | { readonly kind: 'assign'; readonly target: Signal; readonly value: Value; readonly location: SourceLocation }
-  | {
-      readonly kind: 'write';
-      readonly memory: Memory;
-      readonly address: Value;
-      readonly data: Value;
-      readonly enable: Value;
-      readonly location: SourceLocation;
-    }
+  | MemoryWrite
   | {
       readonly kind: 'when';
       readonly branches: { condition: Value | undefined; body: Statement[] }[];
@@ -120,66 +136,6 @@ export class WhenChain {
   }
 }
 
-/**
- * A register-file style memory of `depth` (a power of two) words of `width` bits. Reads are
- * combinational (`read`) or registered (`readSync`); writes happen at the clock edge.
- */
-export class Memory implements AssignmentSink {
-  readonly addressWidth: number;
-  private syncReads = 0;
-  constructor(
-    readonly name: string,
-    readonly width: number,
-    readonly depth: number,
-    private readonly builder: ModuleBuilder,
-    readonly location: SourceLocation,
-  ) {
-    this.addressWidth = bitsFor(depth - 1);
-  }
-
-  /** The word at `address`, combinationally. */
-  read(address: Value): Value {
-    const location = captureSourceLocation();
-    this.checkAddress(address, location);
-    return new Value('memread', this.width, [address], location, { target: this });
-  }
-
-  /** The word at `address`, registered: visible one cycle after the edge where it was read. */
-  readSync(address: Value): Value {
-    const data = this.builder.reg(`${this.name}_rdata${this.syncReads++ === 0 ? '' : this.syncReads}`, this.width);
-    data.set(this.read(address));
-    return data;
-  }
-
-  /** Writes `data` at `address` on the clock edge when `enable` (and the enclosing `when`) holds. */
-  write(address: Value, data: ValueLike, enable: ValueLike = 1): void {
-    const location = captureSourceLocation();
-    this.checkAddress(address, location);
-    const dataValue = coerce(data, this.width, location);
-    if (dataValue.width !== this.width)
-      throw new WidthMismatchError(
-        location,
-        `memory '${this.name}' holds ${this.width}-bit words, got ${dataValue.width} bits`,
-      );
-    const enableValue = coerce(enable, 1, location);
-    if (enableValue.width !== 1)
-      throw new WidthMismatchError(location, `write enable must be 1 bit, got ${enableValue.width}`);
-    this.builder.recordWrite({ kind: 'write', memory: this, address, data: dataValue, enable: enableValue, location });
-  }
-
-  recordAssignment(): void {
-    throw new Error('internal: memories are written with write()');
-  }
-
-  private checkAddress(address: Value, location: SourceLocation): void {
-    if (address.width !== this.addressWidth)
-      throw new WidthMismatchError(
-        location,
-        `memory '${this.name}' (depth ${this.depth}) needs a ${this.addressWidth}-bit address, got ${address.width} bits`,
-      );
-  }
-}
-
 /** A sub-module placed in a parent: its definition, parameters and the parent-side port signals. */
 export interface InstanceRecord {
   readonly name: string;
@@ -187,6 +143,10 @@ export interface InstanceRecord {
   readonly params: Params;
   readonly ports: readonly Signal[];
   readonly location: SourceLocation;
+  /** The parent domain the child's default `clk`/`reset` connect to (undefined: the parent's default). */
+  readonly defaultDomain?: ClockDomain;
+  /** Child domain name → the parent domain it connects to (unlisted ones: the parent's domain of the same name). */
+  readonly domains: ReadonlyMap<string, ClockDomain>;
 }
 
 /**
@@ -198,6 +158,13 @@ export class ModuleBuilder implements AssignmentSink {
   readonly memories: Memory[] = [];
   readonly instances: InstanceRecord[] = [];
   readonly statements: Statement[] = [];
+  /** Named clock domains in declaration order (m.domain, and those children bring up). */
+  readonly domains: ClockDomain[] = [];
+  /** Domain of each register made outside the default domain. */
+  readonly registerDomains = new Map<Signal, ClockDomain>();
+  /** Named wires marked as intended clock-domain crossings (m.crossing). */
+  readonly crossings = new Set<Signal>();
+  private currentDomain: ClockDomain | undefined;
   private current: Statement[] = this.statements;
   private readonly names = new Map<string, SourceLocation>();
   private readonly unconditional = new Map<Signal, SourceLocation>();
@@ -213,17 +180,90 @@ export class ModuleBuilder implements AssignmentSink {
     return this.addSignal(new Signal(name, width, 'wire', this, location));
   }
 
-  /** A register on the module clock; `reset` (if given) is its value after a synchronous reset. */
-  reg<W extends number>(name: string, width: W, options: { reset?: number | bigint } = {}): Signal<W> {
+  /**
+   * A named clock domain with inputs `clk_<name>` and `rst_<name>` (ClockDomain); `reset: 'async'`
+   * makes its registers reset as soon as the reset is high.
+   */
+  domain(name: string, options: { reset?: 'sync' | 'async' } = {}): ClockDomain {
+    const location = captureSourceLocation();
+    const resetKind = options.reset ?? 'sync';
+    if (resetKind !== 'sync' && resetKind !== 'async')
+      throw new InvalidParameterError(location, `domain reset must be 'sync' or 'async', got ${String(resetKind)}`);
+    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name) || name === DEFAULT_DOMAIN_NAME)
+      throw new InvalidParameterError(
+        location,
+        `'${name}' is not a valid domain name (letters, digits, _; not '${DEFAULT_DOMAIN_NAME}')`,
+      );
+    const existing = this.domains.find((domain) => domain.name === name);
+    if (existing)
+      throw new DuplicateNameError(
+        location,
+        `domain '${name}' is already declared in module ${this.moduleName} (at line ${existing.location.line})`,
+      );
+    const domain = new ClockDomain(name, resetKind, location);
+    this.claimName(domain.clock, location, true);
+    this.claimName(domain.reset, location, true);
+    this.domains.push(domain);
+    return domain;
+  }
+
+  /**
+   * Registers, memories and instances made in `body` are in `domain` (an instance's default
+   * `clk`/`reset` connect to it, as with Chisel's withClockAndReset); returns what `body` returns.
+   */
+  withDomain<R>(domain: ClockDomain, body: () => R): R {
+    this.ownDomain(domain, captureSourceLocation());
+    const saved = this.currentDomain;
+    this.currentDomain = domain;
+    try {
+      return body();
+    } finally {
+      this.currentDomain = saved;
+    }
+  }
+
+  /**
+   * Names `value` as an intended clock-domain crossing: a register of another domain may sample it
+   * without the crossing error (synchronizer inputs, Gray-coded FIFO pointers).
+   */
+  crossing<W extends number>(name: string, value: Value<W>): Signal<W> {
+    const location = captureSourceLocation();
+    const wire = this.addSignal(new Signal(name, value.width, 'wire', this, location));
+    this.recordAssignment(wire, value, location);
+    this.crossings.add(wire);
+    return wire;
+  }
+
+  private ownDomain(domain: ClockDomain, location: SourceLocation): void {
+    if (!(domain instanceof ClockDomain) || !this.domains.includes(domain))
+      throw new InvalidParameterError(
+        location,
+        `domain ${domain instanceof ClockDomain ? `'${domain.name}'` : String(domain)} does not belong to module ${this.moduleName} (declare it with m.domain)`,
+      );
+  }
+
+  /**
+   * A register on the module clock (or `domain`'s, or the one `withDomain` set); `reset` (if
+   * given) is its value after reset (synchronous, or asynchronous in an async domain).
+   */
+  reg<W extends number>(
+    name: string,
+    width: W,
+    options: { reset?: number | bigint; domain?: ClockDomain } = {},
+  ): Signal<W> {
     const location = captureSourceLocation();
     checkWidth(width, location);
+    const domain = options.domain ?? this.currentDomain;
+    if (options.domain) this.ownDomain(options.domain, location);
     let resetValue: bigint | undefined;
     if (options.reset !== undefined) {
       resetValue = BigInt(options.reset);
       if (resetValue < 0n || resetValue > maskOf(width))
         throw new WidthMismatchError(location, `reset value ${options.reset} does not fit in ${width} bits`);
     }
-    return this.addSignal(new Signal(name, width, 'reg', this, location, resetValue));
+    const signal = this.addSignal(new Signal(name, width, 'reg', this, location, resetValue));
+    if (domain) this.registerDomains.set(signal, domain);
+    return signal;
   }
 
   /** Names an expression: a wire driven by it, so it shows up in Verilog and waveforms. */
@@ -234,29 +274,63 @@ export class ModuleBuilder implements AssignmentSink {
     return wire;
   }
 
-  /** A memory of `depth` words (a power of two) of `width` bits. */
-  memory(name: string, options: { depth: number; width: number }): Memory {
+  /**
+   * A memory of `depth` words (any depth from 1 to 2^20) of `width` bits, optionally with initial
+   * contents (`init`: words or a hex file), a write-mask granularity and the read-during-write
+   * behaviour of its registered reads (see MemoryOptions); written in `domain` (default: the
+   * current one, see withDomain).
+   */
+  memory(name: string, options: MemoryOptions): Memory {
     const location = captureSourceLocation();
-    checkWidth(options.width, location);
-    if (
-      !Number.isInteger(options.depth) ||
-      options.depth < 2 ||
-      (options.depth & (options.depth - 1)) !== 0 ||
-      options.depth > 1 << 20
-    )
-      throw new InvalidParameterError(location, `memory depth ${options.depth} must be a power of two from 2 to 2^20`);
+    if (options.domain) this.ownDomain(options.domain, location);
+    const domain = options.domain ?? this.currentDomain;
+    const shape = memoryShape(name, options, location);
     this.claimName(name, location);
-    const memory = new Memory(name, options.width, options.depth, this, location);
+    const memory = new Memory(name, options.width, options.depth, this, location, {
+      ...shape,
+      ...(domain ? { domain } : {}),
+    });
     this.memories.push(memory);
     return memory;
   }
 
-  /** Places a sub-module; returns its ports: drive its inputs with `set`, read its outputs. */
+  /**
+   * A read-only memory: `init` (words or a hex file) is its contents, `depth` defaults to their
+   * number; `write` on it is an error at the write's line.
+   */
+  rom(name: string, options: RomOptions): Memory {
+    const location = captureSourceLocation();
+    if (options.init === undefined)
+      throw new InvalidParameterError(location, `ROM '${name}' needs its contents (init: words or a hex file)`);
+    const depth = options.depth ?? romDepth(name, options, location);
+    const shape = memoryShape(name, { width: options.width, depth, init: options.init }, location);
+    this.claimName(name, location);
+    const domain = this.currentDomain;
+    const memory = new Memory(name, options.width, depth, this, location, {
+      ...shape,
+      readOnly: true,
+      ...(domain ? { domain } : {}),
+    });
+    this.memories.push(memory);
+    return memory;
+  }
+
+  /**
+   * Places a sub-module; returns its ports: drive its inputs with `set`, read its outputs. Its
+   * default clock is this module's current domain; `domains` connects its named domains to this
+   * module's (Amaranth's DomainRenamer); a child domain not listed connects to the domain of the
+   * same name here, declared on first use.
+   */
   instance<P extends Params, T extends PortTree>(
     definition: ModuleDefinition<P, T>,
-    options: { name?: string; params?: Partial<P> } = {},
+    options: { name?: string; params?: Partial<P>; domains?: Readonly<Record<string, ClockDomain>> } = {},
   ): IoOf<T> {
     const location = captureSourceLocation();
+    const domains = new Map<string, ClockDomain>();
+    for (const [childDomain, domain] of Object.entries(options.domains ?? {})) {
+      this.ownDomain(domain, location);
+      domains.set(childDomain, domain);
+    }
     const name =
       options.name ?? `${definition.name.charAt(0).toLowerCase()}${definition.name.slice(1)}_${this.instances.length}`;
     this.claimName(name, location);
@@ -272,7 +346,15 @@ export class ModuleBuilder implements AssignmentSink {
       ports.push(signal);
       return signal;
     });
-    this.instances.push({ name, definition, params, ports, location });
+    this.instances.push({
+      name,
+      definition,
+      params,
+      ports,
+      location,
+      domains,
+      ...(this.currentDomain ? { defaultDomain: this.currentDomain } : {}),
+    });
     return io;
   }
 
@@ -327,7 +409,7 @@ export class ModuleBuilder implements AssignmentSink {
   }
 
   /** @internal called by Memory.write */
-  recordWrite(statement: Extract<Statement, { kind: 'write' }>): void {
+  recordWrite(statement: MemoryWrite): void {
     this.current.push(statement);
   }
 
@@ -434,7 +516,26 @@ export class ModuleBuilder implements AssignmentSink {
     return signal;
   }
 
-  private claimName(name: string, location: SourceLocation): void {
+  /**
+   * @internal the domain of this name a child brings up (lowering): the declared one, else a
+   * new synchronous one (its reset kind matters only to the registers of the child that declared it).
+   */
+  domainNamed(name: string, location: SourceLocation): ClockDomain {
+    const existing = this.domains.find((domain) => domain.name === name);
+    if (existing) return existing;
+    const domain = new ClockDomain(name, 'sync', location);
+    this.claimName(domain.clock, location, true);
+    this.claimName(domain.reset, location, true);
+    this.domains.push(domain);
+    return domain;
+  }
+
+  private claimName(name: string, location: SourceLocation, domainPort = false): void {
+    if (!domainPort && this.domains.some((domain) => domain.clock === name || domain.reset === name))
+      throw new DuplicateNameError(
+        location,
+        `'${name}' is the clock or reset of a domain of module ${this.moduleName}`,
+      );
     if (RESERVED_NAMES.has(name))
       throw new DuplicateNameError(location, `'${name}' is reserved for the implicit clock and reset`);
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))

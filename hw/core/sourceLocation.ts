@@ -14,6 +14,13 @@ const coreFolder = fileURLToPath(new URL('.', import.meta.url));
 const FRAMEWORK_PREFIXES = [coreFolder, resolve(coreFolder, '..', 'ir') + sep, 'node:'];
 const isFramework = (file: string): boolean =>
   FRAMEWORK_PREFIXES.some((prefix) => file.startsWith(prefix)) || file.includes(`${sep}node_modules${sep}`);
+/** `isFramework` per file name as V8 reports it (a URL to convert each time cost ~1 µs per frame). */
+const frameworkFiles = new Map<string, boolean>();
+function isFrameworkFile(reported: string): boolean {
+  let framework = frameworkFiles.get(reported);
+  if (framework === undefined) frameworkFiles.set(reported, (framework = isFramework(framePath(reported))));
+  return framework;
+}
 
 const FRAME = /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?$/;
 
@@ -24,53 +31,6 @@ function parseFrame(frame: string): SourceLocation | undefined {
 }
 
 const UNKNOWN: SourceLocation = { file: '<unknown>', line: 0, column: 0 };
-
-/**
- * A location captured as the one call site of the user's frame, picked from V8's structured stack
- * at capture (file names compared, no string formatting), and resolved to the original file:line
- * on first use, through the stack formatter in force at capture (a test runner's source maps) or
- * else Node's source maps. Holding the whole structured stack instead (8 call sites, each
- * retaining its function and receiver, hence the design graph) cost ~1.2 KB per construct, half
- * the memory of a large elaboration. Most constructs' locations are never read (only errors,
- * Verilog comments and manifests read them).
- */
-class CapturedLocation implements SourceLocation {
-  private frame: NodeJS.CallSite | undefined;
-  private format: PrepareStackTrace | undefined;
-  private resolved: SourceLocation | undefined;
-
-  constructor(frame: NodeJS.CallSite, format: PrepareStackTrace | undefined) {
-    this.frame = frame;
-    this.format = format;
-  }
-
-  private get location(): SourceLocation {
-    if (!this.resolved) {
-      this.resolved = resolveFrame(this.frame!, this.format);
-      this.frame = undefined;
-      this.format = undefined;
-    }
-    return this.resolved;
-  }
-
-  get file(): string {
-    return this.location.file;
-  }
-
-  get line(): number {
-    return this.location.line;
-  }
-
-  get column(): number {
-    return this.location.column;
-  }
-
-  /** Plain data for JSON and snapshots (the fields are getters). */
-  toJSON(): SourceLocation {
-    const { file, line, column } = this.location;
-    return { file, line, column };
-  }
-}
 
 /** A stack frame's file as a path: a file URL converted, a loader's query (`?namespace=…`) dropped. */
 function framePath(file: string): string {
@@ -107,25 +67,75 @@ const structuredFrames = (_error: Error, frames: NodeJS.CallSite[]): NodeJS.Call
  * once at construction, so every later error and every emitted line can name it.
  */
 export function captureSourceLocation(): SourceLocation {
+  return userLocation(SHALLOW_FRAMES) ?? userLocation(DEEP_FRAMES) ?? UNKNOWN;
+}
+
+/**
+ * Frames looked at for the user's one: most constructs are made two or three frames below it, so
+ * a short stack is captured first (each frame costs) and a longer one only when that finds none.
+ */
+const SHALLOW_FRAMES = 4;
+const DEEP_FRAMES = 8;
+
+function userLocation(limit: number): SourceLocation | undefined {
   const holder: { stack?: unknown } = {};
   const previousLimit = Error.stackTraceLimit;
   const previousPrepare = Error.prepareStackTrace;
-  Error.stackTraceLimit = 8;
+  Error.stackTraceLimit = limit + 1;
   Error.prepareStackTrace = structuredFrames;
   let frames: NodeJS.CallSite[];
   try {
-    Error.captureStackTrace(holder, captureSourceLocation);
+    Error.captureStackTrace(holder, userLocation);
     frames = holder.stack as NodeJS.CallSite[];
   } finally {
     Error.prepareStackTrace = previousPrepare;
     Error.stackTraceLimit = previousLimit;
   }
-  for (const frame of Array.isArray(frames) ? frames : []) {
+  if (!Array.isArray(frames)) return undefined;
+  // frames[0] is captureSourceLocation itself.
+  for (let index = 1; index < frames.length; index++) {
+    const frame = frames[index]!;
     const file = frame.getFileName() ?? frame.getScriptNameOrSourceURL();
-    if (!file || isFramework(framePath(file))) continue;
-    return new CapturedLocation(frame, previousPrepare);
+    if (!file || isFrameworkFile(file)) continue;
+    return internedLocation(frame, file, previousPrepare);
   }
-  return UNKNOWN;
+  return undefined;
+}
+
+/**
+ * Resolved locations by the generated position they were captured at (file, then line and
+ * column), per stack formatter in force at capture: a generator loop makes thousands of constructs
+ * at one line, and they all share one location, resolved once. Keeping a location per construct
+ * (even just its V8 call site, ~120 bytes) was a tenth of a large elaboration's memory, and holding
+ * call sites lazily would retain their receivers for as long as the table lives; this table holds
+ * only plain data, at most one entry per line of code that builds hardware.
+ */
+type LocationTable = Map<string, Map<number, SourceLocation>>;
+let byFormat = new WeakMap<PrepareStackTrace, LocationTable>();
+let withoutFormat: LocationTable = new Map();
+/** Entries before the tables start over: only code generated at run time could make this many positions. */
+const MAX_INTERNED = 200_000;
+let internedCount = 0;
+
+function internedLocation(frame: NodeJS.CallSite, file: string, format: PrepareStackTrace | undefined): SourceLocation {
+  if (internedCount >= MAX_INTERNED) {
+    byFormat = new WeakMap();
+    withoutFormat = new Map();
+    internedCount = 0;
+  }
+  let table = format ? byFormat.get(format) : withoutFormat;
+  if (!table) byFormat.set(format!, (table = new Map()));
+  let byPosition = table.get(file);
+  if (!byPosition) table.set(file, (byPosition = new Map()));
+  // Line and column of the generated code, in one number (columns stay below 2^21).
+  const position = (frame.getLineNumber() ?? 0) * 2 ** 21 + (frame.getColumnNumber() ?? 0);
+  let location = byPosition.get(position);
+  if (!location) {
+    location = Object.freeze(resolveFrame(frame, format));
+    byPosition.set(position, location);
+    internedCount++;
+  }
+  return location;
 }
 
 /** `file:line`, relative to the working directory when inside it, for messages and comments. */

@@ -57,6 +57,11 @@ export function maskOf(width: number): bigint {
   return (1n << BigInt(width)) - 1n;
 }
 
+/** The attributes of every operator that has none: one shared object instead of an empty one per value. */
+const NO_ATTRIBUTES = Object.freeze({});
+/** The operands of a literal (none), shared likewise. */
+const NO_ARGS: readonly Value[] = Object.freeze([]);
+
 /**
  * An immutable hardware expression of a known width. Operators never truncate or extend silently:
  * operands of bitwise, arithmetic and comparison operators must have equal widths (use `zext`,
@@ -74,7 +79,7 @@ export class Value<W extends number = number> {
       readonly hi?: number;
       readonly lo?: number;
       readonly target?: Referable;
-    } = {},
+    } = NO_ATTRIBUTES,
   ) {}
 
   // ---- bitwise and arithmetic, equal widths, result of the same width (modulo 2^W) ----
@@ -286,7 +291,7 @@ export function constant<W extends number>(
   const big = BigInt(value);
   if (big < 0n || big > maskOf(width))
     throw new WidthMismatchError(location, `literal ${value} does not fit in ${width} bits`);
-  return new Value('const', width, [], location, { constant: big });
+  return new Value('const', width, NO_ARGS, location, { constant: big });
 }
 
 /** A value as it is, or a literal sized to `width`; callers check the width where it matters. */

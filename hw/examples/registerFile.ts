@@ -5,7 +5,7 @@ export const RegisterFile = defineModule({
   name: 'RegisterFile',
   description: 'Register file: 1 write port, 2 combinational read ports',
   defaults: { depth: 32, width: 32 },
-  parameterDocs: { depth: 'number of registers (a power of two)', width: 'register width in bits' },
+  parameterDocs: { depth: 'number of registers (any number from 1)', width: 'register width in bits' },
   ports: (p) => ({
     write: { enable: input(1), address: input(bitsFor(p.depth - 1)), data: input(p.width) },
     read: [0, 1].map(() => ({ address: input(bitsFor(p.depth - 1)), data: output(p.width) })),

@@ -3,7 +3,8 @@ import { mapPorts, type PortTree } from '../core/ports.ts';
 import { DuplicateNameError, InvalidParameterError } from '../core/errors.ts';
 import { blackBoxOf } from '../core/blackBox.ts';
 import type { Signal } from '../core/signal.ts';
-import type { IrDesign, IrModule } from './ir.ts';
+import { clockPortsOf, type IrDesign, type IrModule } from './ir.ts';
+import { checkClockCrossings, type CrossingSummary } from './clockCrossings.ts';
 import { lowerModule } from './lower.ts';
 import { PassPipeline, PASSES, type Pass } from './passes/index.ts';
 
@@ -34,6 +35,19 @@ export function elaborate<P extends Params, T extends PortTree>(
   const modules: IrModule[] = [];
   const pipeline = new PassPipeline(options.passes ?? PASSES);
   const byName = new Map<string, { definition: ModuleDefinition; module: IrModule }>();
+  // Crossing summaries, made only where a module has several clocks (one-clock designs pay nothing).
+  const summaries = new Map<string, CrossingSummary>();
+  const summaryOf = (module: IrModule): CrossingSummary => {
+    let summary = summaries.get(module.name);
+    if (!summary) {
+      const children = new Map<string, CrossingSummary>();
+      for (const instance of module.instances)
+        children.set(instance.module, summaryOf(byName.get(instance.module)!.module));
+      summary = checkClockCrossings(module, children);
+      summaries.set(module.name, summary);
+    }
+    return summary;
+  };
 
   const visit = (current: ModuleDefinition, requested: Params, location = current.location): IrModule => {
     for (const key of Object.keys(requested))
@@ -58,6 +72,22 @@ export function elaborate<P extends Params, T extends PortTree>(
         throw new DuplicateNameError(current.location, `two different module definitions are both named ${name}`);
       return seen.module;
     }
+    const processed = pipeline.run(buildAndLower(current, full, name));
+    const blackBox = blackBoxOf(current);
+    const module = blackBox
+      ? { ...processed, blackBox: { file: blackBox.file, model: blackBox.model, verilog: blackBox.verilog() } }
+      : processed;
+    byName.set(name, { definition: current, module });
+    if (clockPortsOf(module).length > 1) summaryOf(module);
+    modules.push(module);
+    return module;
+  };
+
+  /**
+   * Runs the generator and lowers what it built. A function of its own so that the builder and
+   * every DSL value it holds (~300 bytes per operator) are garbage before the passes run.
+   */
+  const buildAndLower = (current: ModuleDefinition, full: Params, name: string): IrModule => {
     const builder = new ModuleBuilder(name);
     const ports: Signal[] = [];
     const io = mapPorts(current.ports(full), (portName, spec) => {
@@ -68,9 +98,13 @@ export function elaborate<P extends Params, T extends PortTree>(
     current.build(builder, io, full);
     const children = builder.instances.map((instance) => {
       const child = visit(instance.definition, instance.params, instance.location);
-      return { module: child.name, clocked: child.clocked };
+      return {
+        module: child.name,
+        clocked: child.clocked,
+        ...(child.domains ? { domains: child.domains } : {}),
+      };
     });
-    const lowered = lowerModule({
+    return lowerModule({
       builder,
       name,
       definition: current.name,
@@ -80,14 +114,6 @@ export function elaborate<P extends Params, T extends PortTree>(
       children,
       ...(current.description === undefined ? {} : { description: current.description }),
     });
-    const processed = pipeline.run(lowered);
-    const blackBox = blackBoxOf(current);
-    const module = blackBox
-      ? { ...processed, blackBox: { file: blackBox.file, model: blackBox.model, verilog: blackBox.verilog() } }
-      : processed;
-    byName.set(name, { definition: current, module });
-    modules.push(module);
-    return module;
   };
 
   const top = visit(definition, params as Params);

@@ -23,6 +23,8 @@ export interface IrNet {
   readonly width: number;
   readonly kind: NetKind;
   readonly location: SourceLocation;
+  /** An intended clock-domain crossing (`m.crossing`): the crossing check stops here. */
+  readonly crossing?: true;
 }
 
 export interface IrCell {
@@ -39,28 +41,60 @@ export interface IrCell {
   readonly location: SourceLocation;
 }
 
-/** A D flip-flop bank on the module's clock; synchronous active-high reset when resetValue is set. */
+/**
+ * A D flip-flop bank on the module's clock (or a named domain's); active-high reset when
+ * resetValue is set, synchronous unless its domain's reset is asynchronous.
+ */
 export interface IrRegister {
   readonly q: number;
   readonly d: number;
   readonly resetValue?: bigint;
   readonly location: SourceLocation;
+  /** The named clock domain (IrModule.domains); absent: the default `clk`/`reset`. */
+  readonly domain?: string;
+  /** Where its next value was last assigned (the crossing check reports it). */
+  readonly assigned?: SourceLocation;
 }
 
 export interface IrMemoryWritePort {
   readonly address: number;
   readonly data: number;
   readonly enable: number;
+  /** Lane mask net (`width / granularity` bits): only lanes whose bit is 1 are written (absent: all). */
+  readonly mask?: number;
   readonly location: SourceLocation;
 }
 
-/** A register-file style memory: combinational reads (memread cells), writes at the clock edge. */
+/**
+ * A memory of any depth: combinational reads (memread cells; an address past the last word reads
+ * 0), writes at the clock edge in port order (a later port wins; past the last word: none).
+ * Registered reads are registers fed by memread cells (write-first ones through a bypass of the
+ * write ports, built by lowering).
+ */
 export interface IrMemory {
   readonly name: string;
   readonly width: number;
   readonly depth: number;
   readonly writePorts: readonly IrMemoryWritePort[];
+  /** Bits per mask bit of masked write ports (present when some port has a mask). */
+  readonly granularity?: number;
+  /** Contents at the start, `depth` words (absent: all 0). */
+  readonly init?: readonly bigint[];
   readonly location: SourceLocation;
+  /** The named clock domain its writes happen in; absent: the default clock. */
+  readonly domain?: string;
+}
+
+/**
+ * A named clock domain of a module (hw/core `m.domain`): its clock and reset are input ports of
+ * their own (`clk_<name>`, `rst_<name>`), passed down to the children that use it. An asynchronous
+ * reset acts as soon as it is high (`always @(posedge clk or posedge rst)`).
+ */
+export interface IrDomain {
+  readonly name: string;
+  readonly clock: string;
+  readonly reset: string;
+  readonly resetKind: 'sync' | 'async';
 }
 
 export interface IrInstance {
@@ -110,8 +144,10 @@ export interface IrModule {
   readonly registers: readonly IrRegister[];
   readonly memories: readonly IrMemory[];
   readonly instances: readonly IrInstance[];
-  /** True when the module has registers, memory writes or clocked children. */
+  /** True when the module has registers, memory writes or clocked children in the default domain (`clk`/`reset`). */
   readonly clocked: boolean;
+  /** Named clock domains, their ports after `clk`/`reset` (absent: the default domain only). */
+  readonly domains?: readonly IrDomain[];
   /** Assertions, assumptions and cover points in statement order (absent: none). */
   readonly checks?: readonly IrCheck[];
   /** Enum types of this module's signals (hw/core/enum.ts), for Verilog localparams and wave labels (absent: none). */
@@ -141,6 +177,22 @@ export interface IrDesign {
 
 export const CLOCK_PORT = 'clk';
 export const RESET_PORT = 'reset';
+
+/** The default domain's name where domains are named (instance maps, messages). */
+export const DEFAULT_DOMAIN = 'default';
+
+/** Every clock input of a module: `clk` when clocked, then each named domain's clock. */
+export function clockPortsOf(module: IrModule): string[] {
+  return [...(module.clocked ? [CLOCK_PORT] : []), ...(module.domains ?? []).map((domain) => domain.clock)];
+}
+
+/** The clock port of a register's or memory's domain (undefined: the default). */
+export function clockOfDomain(module: IrModule, domain: string | undefined): string {
+  if (domain === undefined) return CLOCK_PORT;
+  const found = module.domains?.find((candidate) => candidate.name === domain);
+  if (!found) throw new Error(`internal: no domain ${domain} in module ${module.name}`);
+  return found.clock;
+}
 
 /** The module of a design by name. */
 export function moduleByName(design: IrDesign, name: string): IrModule {

@@ -9,6 +9,7 @@ import {
   RESET_PORT,
   type IrCell,
   type IrCheck,
+  type IrDomain,
   type IrEnum,
   type IrInstance,
   type IrMemory,
@@ -38,8 +39,12 @@ export interface LoweringInput {
   readonly parameters: Readonly<Record<string, unknown>>;
   readonly location: SourceLocation;
   readonly ports: readonly Signal[];
-  /** The elaborated module name of each instance, in builder order, and whether it is clocked. */
-  readonly children: readonly { readonly module: string; readonly clocked: boolean }[];
+  /** The elaborated module name of each instance, in builder order, whether it is clocked and its named domains. */
+  readonly children: readonly {
+    readonly module: string;
+    readonly clocked: boolean;
+    readonly domains?: readonly IrDomain[];
+  }[];
 }
 
 /** Per assigned signal: its current value's net, or undefined where nothing drives it yet. */
@@ -48,6 +53,9 @@ type Environment = Map<Signal, number | undefined>;
 type WhenStatement = Extract<Statement, { kind: 'when' }>;
 type WriteStatement = Extract<Statement, { kind: 'write' }>;
 type CheckStatement = Extract<Statement, { kind: 'check' }>;
+
+/** The inputs of every cell without any (constants): one shared array. */
+const NO_INPUTS: readonly number[] = Object.freeze([]);
 
 /** At most this many signals a check reads are reported with its failure. */
 const MAX_CHECK_READS = 16;
@@ -81,6 +89,14 @@ class ModuleLowering {
   private readonly netOfValue = new Map<Value, number>();
   private readonly memoryIndex = new Map<Memory, number>();
   private readonly memoryWrites: IrMemoryWritePort[][];
+  /** Write-first registered reads: the placeholder cell standing for the read, its memory, address and plain read. */
+  private readonly bypasses: {
+    cell: number;
+    memory: number;
+    address: number;
+    read: number;
+    location: SourceLocation;
+  }[] = [];
   /** Signals left undriven on some path of a `when`: that when's location, for the error. */
   private readonly whenWhere = new Map<Signal, SourceLocation>();
   /** Each signal's last assignment: the location of the `buf` that drives it (loop errors cite it). */
@@ -89,25 +105,33 @@ class ModuleLowering {
   private readonly clocked: boolean;
   private clockNet = -1;
   private resetNet = -1;
+  /** Clock and reset nets of each named domain. */
+  private readonly domainNets = new Map<string, { clock: number; reset: number }>();
 
   constructor(private readonly input: LoweringInput) {
-    this.builder = input.builder;
+    const builder = (this.builder = input.builder);
     this.clocked =
-      this.builder.signals.some((signal) => signal.kind === 'reg') ||
-      this.builder.memories.length > 0 ||
-      input.children.some((child) => child.clocked);
-    this.memoryWrites = this.builder.memories.map(() => []);
+      builder.signals.some((signal) => signal.kind === 'reg' && !builder.registerDomains.has(signal)) ||
+      builder.memories.some((memory) => memory.domain === undefined) ||
+      input.children.some((child, index) => child.clocked && builder.instances[index]!.defaultDomain === undefined);
+    // A child's named domain not connected explicitly is this module's domain of the same name.
+    input.children.forEach((child, index) => {
+      const instance = builder.instances[index]!;
+      for (const domain of child.domains ?? [])
+        if (!instance.domains.has(domain.name)) builder.domainNamed(domain.name, instance.location);
+    });
+    this.memoryWrites = builder.memories.map(() => []);
   }
 
-  private addNet(name: string, width: number, kind: NetKind, location: SourceLocation): number {
+  private addNet(name: string, width: number, kind: NetKind, location: SourceLocation, crossing = false): number {
     const id = this.nets.length;
-    this.nets.push({ id, name, width, kind, location });
+    this.nets.push({ id, name, width, kind, location, ...(crossing ? { crossing: true as const } : {}) });
     return id;
   }
 
   private addCell(cell: Omit<IrCell, 'output'>, width: number): number {
     const output = this.addNet(`_n${this.nets.length}`, width, 'node', cell.location);
-    this.cells.push({ ...cell, output });
+    this.cells.push(irCell(cell.op, cell.inputs, cell.location, output, cell));
     return output;
   }
 
@@ -119,6 +143,15 @@ class ModuleLowering {
       this.ports.push(
         { name: CLOCK_PORT, direction: 'input', width: 1, net: this.clockNet },
         { name: RESET_PORT, direction: 'input', width: 1, net: this.resetNet },
+      );
+    }
+    for (const domain of this.builder.domains) {
+      const clock = this.addNet(domain.clock, 1, 'input', domain.location);
+      const reset = this.addNet(domain.reset, 1, 'input', domain.location);
+      this.domainNets.set(domain.name, { clock, reset });
+      this.ports.push(
+        { name: domain.clock, direction: 'input', width: 1, net: clock },
+        { name: domain.reset, direction: 'input', width: 1, net: reset },
       );
     }
     for (const port of this.input.ports) {
@@ -137,7 +170,16 @@ class ModuleLowering {
   declareSignals(): void {
     for (const signal of this.builder.signals) {
       if (this.netOfSignal.has(signal)) continue;
-      this.netOfSignal.set(signal, this.addNet(signal.name, signal.width, NET_KIND[signal.kind], signal.location));
+      this.netOfSignal.set(
+        signal,
+        this.addNet(
+          signal.name,
+          signal.width,
+          NET_KIND[signal.kind],
+          signal.location,
+          this.builder.crossings.has(signal),
+        ),
+      );
     }
     for (const instance of this.builder.instances)
       for (const port of instance.ports)
@@ -165,9 +207,83 @@ class ModuleLowering {
         continue;
       }
       stack.pop();
-      this.netOfValue.set(value, this.addCell(this.cellOf(value), value.width));
+      this.netOfValue.set(value, this.bypassed(value, this.addCell(this.cellOf(value), value.width)));
     }
     return this.netOfValue.get(root)!;
+  }
+
+  /**
+   * Rule: a write-first registered read. Its value is a placeholder `buf` of the plain read, which
+   * `lowerBypasses` points at the read routed around every write port once all writes are known.
+   */
+  private bypassed(value: Value, read: number): number {
+    const target = value.attributes.target;
+    if (!(target instanceof Memory) || !target.bypasses(value)) return read;
+    const output = this.addCell({ op: 'buf', inputs: [read], location: value.location }, value.width);
+    this.bypasses.push({
+      cell: this.cells.length - 1,
+      memory: this.memoryIndex.get(target)!,
+      address: this.netOfValue.get(value.args[0]!)!,
+      read,
+      location: value.location,
+    });
+    return output;
+  }
+
+  /**
+   * Rule: read-during-write bypass. For each write-first read, in write-port order, where the port
+   * writes the read address, the written lanes replace the word (a later port wins, as in memory).
+   */
+  private lowerBypasses(): void {
+    for (const bypass of this.bypasses) {
+      const memory = this.builder.memories[bypass.memory]!;
+      const { location } = bypass;
+      let word = bypass.read;
+      // Past the last word nothing is written and a read is 0: no bypass there.
+      const addressWidth = this.nets[bypass.address]!.width;
+      const inRange =
+        2 ** addressWidth <= memory.depth
+          ? undefined
+          : this.addCell(
+              {
+                op: 'ltu',
+                inputs: [
+                  bypass.address,
+                  this.addCell({ op: 'const', inputs: [], constant: BigInt(memory.depth), location }, addressWidth),
+                ],
+                location,
+              },
+              1,
+            );
+      for (const port of this.memoryWrites[bypass.memory]!) {
+        const sameAddress = this.addCell({ op: 'eq', inputs: [port.address, bypass.address], location }, 1);
+        const enabled = inRange === undefined ? port.enable : this.andConditions(inRange, port.enable, location);
+        const hit = this.andConditions(enabled, sameAddress, location);
+        if (port.mask === undefined) {
+          word = this.addCell({ op: 'mux', inputs: [hit, port.data, word], location }, memory.width);
+          continue;
+        }
+        const g = memory.granularity;
+        const lanes = memory.width / g;
+        const slice = (net: number, lo: number, width: number): number =>
+          width === 1 && this.nets[net]!.width === 1
+            ? net
+            : this.addCell({ op: 'slice', inputs: [net], hi: lo + width - 1, lo, location }, width);
+        const parts: number[] = [];
+        for (let lane = lanes - 1; lane >= 0; lane--) {
+          const written = this.andConditions(hit, slice(port.mask, lane, 1), location);
+          parts.push(
+            this.addCell(
+              { op: 'mux', inputs: [written, slice(port.data, lane * g, g), slice(word, lane * g, g)], location },
+              g,
+            ),
+          );
+        }
+        word = parts.length === 1 ? parts[0]! : this.addCell({ op: 'cat', inputs: parts, location }, memory.width);
+      }
+      const placeholder = this.cells[bypass.cell]!;
+      this.cells[bypass.cell] = { ...placeholder, inputs: [word] };
+    }
   }
 
   /** Rule: a signal used in an expression is its net; one of another module is refused. */
@@ -186,7 +302,7 @@ class ModuleLowering {
    * becomes 'buf'), with a constant's value, a slice's bounds or a read's memory index.
    */
   private cellOf(value: Value): Omit<IrCell, 'output'> {
-    const inputs = value.args.map((arg) => this.netOfValue.get(arg)!);
+    const inputs = value.args.length === 0 ? NO_INPUTS : value.args.map((arg) => this.netOfValue.get(arg)!);
     const { constant, hi, lo, target } = value.attributes;
     const memory = target instanceof Memory ? this.memoryIndex.get(target) : undefined;
     if (target instanceof Memory && memory === undefined)
@@ -194,14 +310,7 @@ class ModuleLowering {
         value.location,
         `memory '${target.name}' belongs to another module and cannot be read in ${this.input.name}`,
       );
-    return {
-      op: value.op === 'ref' ? 'buf' : value.op,
-      inputs,
-      location: value.location,
-      ...(constant === undefined ? {} : { constant }),
-      ...(hi === undefined ? {} : { hi, lo: lo! }),
-      ...(memory === undefined ? {} : { memory }),
-    };
+    return { op: value.op === 'ref' ? 'buf' : value.op, inputs, location: value.location, constant, hi, lo, memory };
   }
 
   private andConditions(a: number | undefined, b: number, location: SourceLocation): number {
@@ -245,6 +354,7 @@ class ModuleLowering {
       address: this.lowerValue(statement.address),
       data: this.lowerValue(statement.data),
       enable,
+      ...(statement.mask === undefined ? {} : { mask: this.lowerValue(statement.mask) }),
       location: statement.location,
     });
   }
@@ -375,11 +485,15 @@ class ModuleLowering {
 
   /** Rule: register. Q is the register's net, D its value after the body (itself when never assigned). */
   private lowerRegister(signal: Signal, environment: Environment): void {
+    const domain = this.builder.registerDomains.get(signal);
+    const assigned = this.assignedAt.get(signal);
     this.registers.push({
       q: this.netOfSignal.get(signal)!,
       d: environment.get(signal)!,
       location: signal.location,
       ...(signal.resetValue === undefined ? {} : { resetValue: signal.resetValue }),
+      ...(domain ? { domain: domain.name } : {}),
+      ...(assigned ? { assigned } : {}),
     });
   }
 
@@ -390,8 +504,15 @@ class ModuleLowering {
       const inputs = new Map<string, number>();
       const outputs = new Map<string, number>();
       if (child.clocked) {
-        inputs.set(CLOCK_PORT, this.clockNet);
-        inputs.set(RESET_PORT, this.resetNet);
+        const nets = instance.defaultDomain ? this.domainNets.get(instance.defaultDomain.name)! : undefined;
+        inputs.set(CLOCK_PORT, nets ? nets.clock : this.clockNet);
+        inputs.set(RESET_PORT, nets ? nets.reset : this.resetNet);
+      }
+      for (const domain of child.domains ?? []) {
+        const parent = instance.domains.get(domain.name)?.name ?? domain.name;
+        const nets = this.domainNets.get(parent)!;
+        inputs.set(domain.clock, nets.clock);
+        inputs.set(domain.reset, nets.reset);
       }
       for (const port of instance.ports) {
         const portName = port.instancePort!.port;
@@ -408,17 +529,24 @@ class ModuleLowering {
 
   /** Rule: memory. Its shape and the write ports its `write` statements made, in statement order. */
   private lowerMemories(): IrMemory[] {
-    return this.builder.memories.map((memory, index) => ({
-      name: memory.name,
-      width: memory.width,
-      depth: memory.depth,
-      writePorts: this.memoryWrites[index]!,
-      location: memory.location,
-    }));
+    return this.builder.memories.map((memory, index) => {
+      const writePorts = this.memoryWrites[index]!;
+      return {
+        name: memory.name,
+        width: memory.width,
+        depth: memory.depth,
+        writePorts,
+        ...(writePorts.some((port) => port.mask !== undefined) ? { granularity: memory.granularity } : {}),
+        ...(memory.init === undefined ? {} : { init: memory.init }),
+        location: memory.location,
+        ...(memory.domain ? { domain: memory.domain.name } : {}),
+      };
+    });
   }
 
   /** The module: everything lowered so far. */
   finish(instances: IrInstance[]): IrModule {
+    this.lowerBypasses();
     const input = this.input;
     return {
       name: input.name,
@@ -432,9 +560,23 @@ class ModuleLowering {
       memories: this.lowerMemories(),
       instances,
       clocked: this.clocked,
+      ...this.lowerDomains(),
       ...(this.checks.length === 0 ? {} : { checks: this.checks }),
       ...(input.description === undefined ? {} : { description: input.description }),
       ...this.lowerEnums(),
+    };
+  }
+
+  /** Rule: named clock domains, in declaration order (those children brought up after). */
+  private lowerDomains(): { domains?: IrDomain[] } {
+    if (this.builder.domains.length === 0) return {};
+    return {
+      domains: this.builder.domains.map((domain) => ({
+        name: domain.name,
+        clock: domain.clock,
+        reset: domain.reset,
+        resetKind: domain.resetKind,
+      })),
     };
   }
 
@@ -453,6 +595,26 @@ class ModuleLowering {
       })),
     };
   }
+}
+
+/**
+ * A cell as one of four fixed object literals (the same keys, in the same order, as ever: the
+ * attributes its operator has, then `output`). Cells built by spreading partial objects each got
+ * a hidden class of its own from V8 once the spread site had seen many shapes: ~400 bytes per cell
+ * at 10^5 cells, more than the cells themselves.
+ */
+function irCell(
+  op: IrCell['op'],
+  inputs: readonly number[],
+  location: SourceLocation,
+  output: number,
+  attributes: Pick<IrCell, 'constant' | 'hi' | 'lo' | 'memory'>,
+): IrCell {
+  const { constant, hi, lo, memory } = attributes;
+  if (constant !== undefined) return { op, inputs, location, constant, output };
+  if (hi !== undefined) return { op, inputs, location, hi, lo: lo!, output };
+  if (memory !== undefined) return { op, inputs, location, memory, output };
+  return { op, inputs, location, output };
 }
 
 /** What one branch of a `when` chain made: its condition (undefined for otherwise) and environment. */

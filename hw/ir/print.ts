@@ -56,7 +56,8 @@ export function printModule(module: IrModule, options: PrintOptions = {}): strin
 
   const lines: string[] = [];
   lines.push(
-    `module ${module.name} definition=${module.definition}${module.clocked ? ' clocked' : ''}${at(module.location)}`,
+    `module ${module.name} definition=${module.definition}${module.clocked ? ' clocked' : ''}` +
+      `${(module.domains ?? []).map((domain) => ` domain=${domain.name}:${domain.resetKind}`).join('')}${at(module.location)}`,
   );
   if (module.description !== undefined) lines.push(`  description ${JSON.stringify(module.description)}`);
   const parameters = Object.keys(module.parameters).sort();
@@ -78,14 +79,22 @@ export function printModule(module: IrModule, options: PrintOptions = {}): strin
   for (const register of module.registers)
     lines.push(
       `  register ${ref(register.q)}: ${width(register.q)} <= ${ref(register.d)}` +
-        `${register.resetValue === undefined ? '' : ` reset=${hex(register.resetValue)}`}${at(register.location)}`,
+        `${register.resetValue === undefined ? '' : ` reset=${hex(register.resetValue)}`}` +
+        `${register.domain === undefined ? '' : ` domain=${register.domain}`}${at(register.location)}`,
     );
   for (const memory of module.memories) {
-    lines.push(`  memory ${memory.name}: ${memory.depth} x ${memory.width}${at(memory.location)}`);
-    for (const port of memory.writePorts)
+    const init =
+      memory.init === undefined
+        ? ''
+        : ` init=${memory.init.slice(0, 8).map(hex).join(',')}${memory.init.length > 8 ? ',…' : ''}`;
+    const domain = memory.domain === undefined ? '' : ` domain=${memory.domain}`;
+    lines.push(`  memory ${memory.name}: ${memory.depth} x ${memory.width}${init}${domain}${at(memory.location)}`);
+    for (const port of memory.writePorts) {
+      const mask = port.mask === undefined ? '' : ` mask ${ref(port.mask)}/${memory.granularity ?? 1}`;
       lines.push(
-        `    write ${memory.name}[${ref(port.address)}] <= ${ref(port.data)} when ${ref(port.enable)}${at(port.location)}`,
+        `    write ${memory.name}[${ref(port.address)}] <= ${ref(port.data)} when ${ref(port.enable)}${mask}${at(port.location)}`,
       );
+    }
   }
   for (const check of module.checks ?? [])
     lines.push(

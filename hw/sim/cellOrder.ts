@@ -1,4 +1,4 @@
-import type { FlatCell } from './flatten.ts';
+import type { FlatCells } from './flatNetlist.ts';
 
 /**
  * Cells in a depth-first topological order: each cell comes right after the cells computing its
@@ -6,9 +6,10 @@ import type { FlatCell } from './flatten.ts';
  * to their consumers, so most intermediates are read within the settle chunk that computes them
  * and can live in locals instead of the state array. Iterative, so deep chains are fine.
  */
-export function depthFirstCellOrder(netCount: number, cells: readonly Pick<FlatCell, 'output' | 'inputs'>[]): number[] {
+export function depthFirstCellOrder(netCount: number, cells: FlatCells): number[] {
   const driver = new Int32Array(netCount).fill(-1);
-  cells.forEach((cell, index) => (driver[cell.output] = index));
+  for (let cell = 0; cell < cells.length; cell++) driver[cells.output(cell)] = cell;
+  const { inputStart, inputNets } = cells;
   const DONE = 2;
   const ACTIVE = 1;
   const state = new Uint8Array(cells.length);
@@ -21,10 +22,10 @@ export function depthFirstCellOrder(netCount: number, cells: readonly Pick<FlatC
     state[start] = ACTIVE;
     while (stack.length > 0) {
       const cell = stack[stack.length - 1]!;
-      const inputs = cells[cell]!.inputs;
+      const inputCount = inputStart[cell + 1]! - inputStart[cell]!;
       let next = -1;
-      while (cursor[cell]! < inputs.length && next < 0) {
-        const source = driver[inputs[cursor[cell]!]!]!;
+      while (cursor[cell]! < inputCount && next < 0) {
+        const source = driver[inputNets[inputStart[cell]! + cursor[cell]!]!]!;
         cursor[cell]!++;
         if (source < 0 || state[source] === DONE) continue;
         if (state[source] === ACTIVE) throw new Error('internal: combinational cycle among cells');

@@ -366,32 +366,48 @@ const MAX_INLINE_DEPTH = 12;
  * fewer named locals keep V8's optimizing compile of the settle chunks far cheaper (every
  * deoptimization point records all live locals), and the code is smaller.
  */
-function singleReaders(design: FlatDesign, plan: StoragePlan): Uint8Array {
+function singleReaders(design: FlatDesign, plan: StoragePlan): { inlinable: Uint8Array; reads: Int32Array } {
   const { cells, nets } = design;
   const reads = new Int32Array(nets.length);
   const qualifies = new Uint8Array(nets.length);
-  const oneWord = (net: number): boolean => nets[net]!.width <= WORD_BITS;
-  cells.forEach((cell, index) => {
-    if (plan.aliased[index]) return;
-    const inlines = READS_EACH_WORD_ONCE.has(cell.op) && oneWord(cell.output) && cell.inputs.every(oneWord);
-    cell.inputs.forEach((input, position) => {
-      const root = plan.root[input]!;
+  const { widths } = nets;
+  const { inputStart, inputNets } = cells;
+  const oneWord = (net: number): boolean => widths[net]! <= WORD_BITS;
+  for (let index = 0; index < cells.length; index++) {
+    if (plan.aliased[index]) continue;
+    const op = cells.op(index);
+    const first = inputStart[index]!;
+    const end = inputStart[index + 1]!;
+    let inlines = READS_EACH_WORD_ONCE.has(op) && oneWord(cells.output(index));
+    for (let at = first; at < end && inlines; at++) inlines = oneWord(inputNets[at]!);
+    for (let at = first; at < end; at++) {
+      const root = plan.root[inputNets[at]!]!;
       reads[root]!++;
       // Not into a mux arm: code there runs only when selected, so until both arms have run V8
       // optimizes without type feedback for it and deoptimizes (and recompiles) on first use.
-      qualifies[root] = inlines && !(cell.op === 'mux' && position > 0) ? 1 : 0;
-    });
-  });
-  return qualifies.map((flag, net) => (flag && reads[net] === 1 ? 1 : 0));
+      qualifies[root] = inlines && !(op === 'mux' && at > first) ? 1 : 0;
+    }
+  }
+  return { inlinable: qualifies.map((flag, net) => (flag && reads[net] === 1 ? 1 : 0)), reads };
 }
 
-/** Emits the settle chunks: every cell in levelized order, bound to array slots or chunk-local constants. */
+/**
+ * Emits the settle chunks: every cell in levelized order, bound to array slots or chunk-local
+ * constants. Streams: a chunk's statements become its function's text as soon as the next chunk
+ * starts, and a net's word expressions are dropped once its last reader is written (stored nets
+ * get theirs again on demand), so what is held at once is about one chunk, not the whole design.
+ */
 class SettleWriter {
   private readonly words: (readonly string[] | undefined)[];
   private readonly inlinable: Uint8Array;
+  /** Per net class root: readers among the cells not yet written. */
+  private readonly unread: Int32Array;
   /** Per net: nesting depth of its inlined expression (0 when it is a slot, local or literal). */
   private readonly depth: Uint8Array;
-  readonly chunks: string[][];
+  /** The text of every non-empty settle function so far (`function settle<k>() { … }`). */
+  readonly functions: string[] = [];
+  private chunk = -1;
+  private statements: string[] = [];
   /** Stores of constants that need a home: done once, as nothing else writes those words. */
   readonly constants: string[] = [];
 
@@ -405,9 +421,17 @@ class SettleWriter {
     private readonly plan: StoragePlan,
   ) {
     this.words = new Array<readonly string[] | undefined>(design.nets.length);
-    this.chunks = Array.from({ length: plan.chunkCount }, () => []);
-    this.inlinable = singleReaders(design, plan);
+    const { inlinable, reads } = singleReaders(design, plan);
+    this.inlinable = inlinable;
+    this.unread = reads;
     this.depth = new Uint8Array(design.nets.length);
+  }
+
+  /** Closes the chunk being written (if it has statements) as the next settle function. */
+  finish(): void {
+    if (this.statements.length > 0)
+      this.functions.push(`function settle${this.functions.length}() {\n  ${this.statements.join('\n  ')}\n}`);
+    this.statements = [];
   }
 
   /** The word expressions of a net (its class root's). */
@@ -427,16 +451,17 @@ class SettleWriter {
 
   private slots(net: number): string[] {
     const offset = this.plan.layout.offset[net]!;
-    return Array.from({ length: wordsOf(this.design.nets[net]!.width) }, (_, index) => `n[${offset + index}]`);
+    return Array.from({ length: wordsOf(this.design.nets.widths[net]!) }, (_, index) => `n[${offset + index}]`);
   }
 
   emit(cellIndex: number): void {
-    const cell = this.design.cells[cellIndex]!;
     if (this.plan.aliased[cellIndex]) return;
-    const width = this.design.nets[cell.output]!.width;
+    const cell = this.design.cells.get(cellIndex);
+    const { widths } = this.design.nets;
+    const width = widths[cell.output]!;
     const inputs = new Array<Operand>(cell.inputs.length);
     for (let index = 0; index < inputs.length; index++)
-      inputs[index] = new Operand(this.wordsOf(cell.inputs[index]!), this.design.nets[cell.inputs[index]!]!.width);
+      inputs[index] = new Operand(this.wordsOf(cell.inputs[index]!), widths[cell.inputs[index]!]!);
     const context: CellContext = {
       cell,
       id: cellIndex,
@@ -447,12 +472,21 @@ class SettleWriter {
       memory: this.memory,
     };
     const { pre, words } = OPERATORS[cell.op](context);
+    for (const input of cell.inputs) {
+      const root = this.plan.root[input]!;
+      if (--this.unread[root]! === 0) this.words[root] = undefined;
+    }
     const stored = this.plan.layout.offset[cell.output]! >= 0;
-    const out = stored && cell.op === 'const' ? this.constants : this.chunks[this.plan.chunkOf[cellIndex]!]!;
+    if (this.plan.chunkOf[cellIndex] !== this.chunk) {
+      this.finish();
+      this.chunk = this.plan.chunkOf[cellIndex]!;
+    }
+    const out = stored && cell.op === 'const' ? this.constants : this.statements;
     out.push(...pre);
     if (stored) {
       const slots = this.wordsOf(cell.output);
       words.forEach((word, index) => out.push(`${slots[index]} = ${word};`));
+      if (this.unread[cell.output] === 0) this.words[cell.output] = undefined;
     } else if (words.every((word) => SIMPLE.test(word))) {
       this.words[cell.output] = words;
     } else if (this.inlinable[cell.output] && this.inputDepth(cell) < MAX_INLINE_DEPTH) {
@@ -468,13 +502,9 @@ class SettleWriter {
   }
 }
 
-function chunked(prefix: string, bodies: readonly (readonly string[])[]): { definitions: string; call: string } {
-  const nonEmpty = bodies.filter((body) => body.length > 0);
-  return {
-    definitions: nonEmpty.map((body, index) => `function ${prefix}${index}() {\n  ${body.join('\n  ')}\n}`).join('\n'),
-    call: nonEmpty.map((_, index) => `${prefix}${index}();`).join(' '),
-  };
-}
+/** The calls of functions `prefix0` … `prefix<count - 1>`, in order. */
+const callsOf = (prefix: string, count: number): string =>
+  Array.from({ length: count }, (_, index) => `${prefix}${index}();`).join(' ');
 
 /** Splits a statement list into bodies of at most WORDS_PER_FUNCTION statements. */
 function split(statements: readonly string[]): string[][] {
@@ -484,15 +514,47 @@ function split(statements: readonly string[]): string[][] {
   return bodies;
 }
 
-/** Register sampling, memory writes and register commits: what the rising edge does. */
-function edgeStatements(design: FlatDesign, writer: SettleWriter): { statements: string[]; sampleWords: number } {
-  const sample: string[] = [];
-  const commit: string[] = [];
+/**
+ * The bits of storage word `word` a masked write changes: the mask's own word for a bit mask, else
+ * each lane's mask bit spread over the lane's bits in that word (`-(bit) & lane bits`).
+ */
+function laneBits(mask: readonly string[], granularity: number, width: number, word: number): string {
+  if (granularity === 1) return mask[word] ?? ZERO;
+  const terms: string[] = [];
+  const low = word * WORD_BITS;
+  const high = Math.min(width, low + WORD_BITS);
+  for (let lane = Math.floor(low / granularity); lane * granularity < high; lane++) {
+    const from = Math.max(low, lane * granularity) - low;
+    const to = Math.min(high, (lane + 1) * granularity) - low;
+    const bits = to - from === WORD_BITS ? -1 : ((2 ** (to - from) - 1) * 2 ** from) | 0;
+    const maskWord = mask[Math.floor(lane / WORD_BITS)] ?? ZERO;
+    terms.push(`(-((${maskWord} >>> ${lane % WORD_BITS}) & 1) & ${bits < 0 ? `(${bits})` : bits})`);
+  }
+  return terms.length === 0 ? ZERO : terms.join(' | ');
+}
+
+/** Register sampling, memory writes and register commits of one clock (all clocks: undefined). */
+interface EdgeStatements {
+  readonly sample: string[];
+  readonly writes: string[];
+  readonly commit: string[];
+}
+
+/** What the rising edge of each clock does, per clock index (one entry when the design has at most one clock). */
+function edgeStatements(
+  design: FlatDesign,
+  writer: SettleWriter,
+): { byClock: EdgeStatements[]; sampleWords: number; asyncResets: string[] } {
+  const perClock = Math.max(1, design.clocks.length > 1 ? design.clocks.length : 1);
+  const byClock: EdgeStatements[] = Array.from({ length: perClock }, () => ({ sample: [], writes: [], commit: [] }));
+  const group = (clock: number): EdgeStatements => byClock[perClock === 1 ? 0 : clock]!;
+  const asyncResets: string[] = [];
   let next = 0;
   for (const register of design.registers) {
     const q = writer.wordsOf(register.q);
     const d = writer.wordsOf(register.d);
     const reset = register.reset >= 0 ? writer.wordsOf(register.reset)[0] : undefined;
+    const { sample, commit } = group(register.clock);
     q.forEach((slot, index) => {
       const held = d[index] ?? ZERO;
       sample.push(
@@ -500,20 +562,30 @@ function edgeStatements(design: FlatDesign, writer: SettleWriter): { statements:
       );
       commit.push(`${slot} = nn[${next++}];`);
     });
-  }
-  const writes = design.memories.flatMap((memory, index) =>
-    memory.writePorts.map((port) => {
-      const stride = wordsOf(memory.width);
-      const address = new Operand(writer.wordsOf(port.address), design.nets[port.address]!.width).small(memory.depth);
-      const data = writer.wordsOf(port.data);
-      const stores = Array.from(
-        { length: stride },
-        (_, word) => `m${index}[${stride === 1 ? 'a' : `a * ${stride} + ${word}`}] = ${data[word] ?? ZERO};`,
+    // An asynchronous reset holds the register at its reset value whenever it is high, edge or not.
+    if (register.asyncReset && reset !== undefined)
+      asyncResets.push(
+        `if (${reset}) { ${q.map((slot, index) => `${slot} = ${wordLiteral(register.resetValue, index)};`).join(' ')} }`,
       );
-      return `if (${writer.wordsOf(port.enable)[0]}) { const a = ${address}; if (a < ${memory.depth}) { ${stores.join(' ')} } }`;
+  }
+  design.memories.forEach((memory, index) =>
+    memory.writePorts.forEach((port) => {
+      const stride = wordsOf(memory.width);
+      const address = new Operand(writer.wordsOf(port.address), design.nets.widths[port.address]!).small(memory.depth);
+      const data = writer.wordsOf(port.data);
+      const mask = port.mask === undefined ? undefined : writer.wordsOf(port.mask);
+      const stores = Array.from({ length: stride }, (_, word) => {
+        const slot = `m${index}[${stride === 1 ? 'a' : `a * ${stride} + ${word}`}]`;
+        if (mask === undefined) return `${slot} = ${data[word] ?? ZERO};`;
+        const bits = laneBits(mask, memory.granularity, memory.width, word);
+        return bits === ZERO ? '' : `{ const b = ${bits}; ${slot} = (${slot} & ~b) | (${data[word] ?? ZERO} & b); }`;
+      });
+      group(memory.clock).writes.push(
+        `if (${writer.wordsOf(port.enable)[0]}) { const a = ${address}; if (a < ${memory.depth}) { ${stores.join(' ')} } }`,
+      );
     }),
   );
-  return { statements: [...sample, ...writes, ...commit], sampleWords: next };
+  return { byClock, sampleWords: next, asyncResets };
 }
 
 /**
@@ -530,22 +602,46 @@ export function generateModel(
   const plan = planStorage(design, order, WORDS_PER_FUNCTION);
   const writer = new SettleWriter(design, plan);
   for (const index of order) writer.emit(index);
+  writer.finish();
   const edge = edgeStatements(design, writer);
-  const settleChunks = chunked('settle', writer.chunks);
-  const edgeChunks = chunked('edge', split(edge.statements));
   const memories = design.memories.map((_, index) => `m${index}`);
+  const functionOf = (name: string, body: readonly string[]): string =>
+    `function ${name}() {\n  ${body.join('\n  ')}\n}`;
+  let edgeFunctions: string[];
+  let edgeCall: string;
+  if (edge.byClock.length === 1) {
+    const { sample, writes, commit } = edge.byClock[0]!;
+    edgeFunctions = split([...sample, ...writes, ...commit]).map((body, index) => functionOf(`edge${index}`, body));
+    edgeCall = callsOf('edge', edgeFunctions.length);
+  } else {
+    // Several clocks: `edge(mask)` runs the clocks whose bit is set, all sampled before any commits.
+    edgeFunctions = [];
+    const calls: string[] = [];
+    for (const part of ['sample', 'writes', 'commit'] as const)
+      edge.byClock.forEach((statements, clock) => {
+        const bodies = split(statements[part]);
+        if (bodies.length === 0) return;
+        const prefix = `${part}${clock}_`;
+        bodies.forEach((body, index) => edgeFunctions.push(functionOf(`${prefix}${index}`, body)));
+        calls.push(`if (mask & ${1 << clock}) { ${callsOf(prefix, bodies.length)} }`);
+      });
+    edgeCall = calls.join(' ');
+  }
+  const asyncReset = edge.asyncResets.length === 0 ? '' : 'asyncReset(); ';
+  // One join of all the pieces: no intermediate copy of the settle functions' text.
   const source = [
     '"use strict";',
     `let n${memories.map((name) => `, ${name}`).join('')};`,
     `const nn = new Int32Array(${edge.sampleWords});`,
-    settleChunks.definitions,
-    edgeChunks.definitions,
+    ...(writer.functions.length === 0 ? [''] : writer.functions),
+    ...(edgeFunctions.length === 0 ? [''] : edgeFunctions),
+    ...(edge.asyncResets.length === 0 ? [] : [functionOf('asyncReset', edge.asyncResets)]),
     'return {',
     `  bind(words, memories) { n = words; ${memories.map((name, index) => `${name} = memories[${index}];`).join(' ')} },`,
     // Constants live in words nothing else writes: each simulator's array gets them once.
     `  initialize() { ${writer.constants.join(' ')} },`,
-    `  settle() { ${settleChunks.call} },`,
-    `  edge() { ${edgeChunks.call} },`,
+    `  settle() { ${asyncReset}${callsOf('settle', writer.functions.length)} },`,
+    `  edge(${edge.byClock.length === 1 ? '' : 'mask'}) { ${edgeCall} },`,
     '};',
   ].join('\n');
   return { layout: plan.layout, source };

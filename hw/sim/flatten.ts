@@ -1,28 +1,9 @@
-import type { CellOp, IrCell, IrCheck, IrDesign, IrModule } from '../ir/ir.ts';
-import { moduleByName, topModule, CLOCK_PORT } from '../ir/ir.ts';
+import type { IrCheck, IrDesign, IrInstance, IrModule } from '../ir/ir.ts';
+import { moduleByName, topModule, clockOfDomain, clockPortsOf, RESET_PORT } from '../ir/ir.ts';
 import type { SourceLocation } from '../core/sourceLocation.ts';
+import { FlatCells, FlatNets, type FlatInstance } from './flatNetlist.ts';
 
-/** A net of the flattened design, with the instance path it lives in (for VCD scopes and peeks). */
-export interface FlatNet {
-  readonly id: number;
-  /** Instance names from the top down, empty for the top module. */
-  readonly scope: readonly string[];
-  readonly name: string;
-  readonly width: number;
-  /** Named nets (ports, wires, registers) are traced and peekable; nodes are not. */
-  readonly named: boolean;
-  readonly location: SourceLocation;
-}
-
-export interface FlatCell {
-  readonly op: CellOp;
-  readonly output: number;
-  readonly inputs: readonly number[];
-  readonly constant?: bigint;
-  readonly hi?: number;
-  readonly lo?: number;
-  readonly memory?: number;
-}
+export { FlatCells, FlatNets, type FlatCell, type FlatInstance, type FlatNet } from './flatNetlist.ts';
 
 export interface FlatRegister {
   readonly q: number;
@@ -30,6 +11,10 @@ export interface FlatRegister {
   /** The reset net of the register's module; -1 when the register has no reset value. */
   readonly reset: number;
   readonly resetValue: bigint;
+  /** Index of its clock in FlatDesign.clocks. */
+  readonly clock: number;
+  /** Its domain's reset is asynchronous: then `reset` is the top's reset input, acting while high. */
+  readonly asyncReset: boolean;
 }
 
 export interface FlatMemory {
@@ -37,7 +22,19 @@ export interface FlatMemory {
   readonly name: string;
   readonly width: number;
   readonly depth: number;
-  readonly writePorts: readonly { readonly address: number; readonly data: number; readonly enable: number }[];
+  readonly writePorts: readonly {
+    readonly address: number;
+    readonly data: number;
+    readonly enable: number;
+    /** Lane mask (`width / granularity` bits), absent for whole-word writes. */
+    readonly mask?: number;
+  }[];
+  /** Bits per mask bit (1 when no port is masked). */
+  readonly granularity: number;
+  /** Contents at the start, `depth` words (absent: all 0). */
+  readonly init?: readonly bigint[];
+  /** Index of its write clock in FlatDesign.clocks. */
+  readonly clock: number;
 }
 
 /** An assertion, assumption or cover point of one instance (hw/ir IrCheck), on flat nets. */
@@ -58,46 +55,62 @@ export interface FlatCheck {
 /** The whole design as one module: what the simulator compiles. */
 export interface FlatDesign {
   readonly top: IrModule;
-  readonly nets: FlatNet[];
-  readonly cells: FlatCell[];
+  readonly nets: FlatNets;
+  readonly cells: FlatCells;
   readonly registers: FlatRegister[];
   readonly memories: FlatMemory[];
   /** Checks of every instance (absent or empty: none). */
   readonly checks?: readonly FlatCheck[];
-  /** Top-level ports by name → flat net. */
+  /** The top's clock inputs (`clk` first when it has one): registers and memories name them by index. */
+  readonly clocks: readonly string[];
+  /** Every clock port net, in every scope → its index in `clocks` (traces show it rising with that clock). */
+  readonly clockNets: ReadonlyMap<number, number>;
+  /** Top-level ports by name → flat net (clocks excluded). */
   readonly inputs: ReadonlyMap<string, number>;
   readonly outputs: ReadonlyMap<string, number>;
 }
 
 /**
  * Inlines every instance (iteratively, so deep hierarchies are fine). Instance ports become
- * buffers between the parent's net and the child's port net, so both names stay visible.
+ * buffers between the parent's net and the child's port net, so both names stay visible. Each
+ * instance's nets are one contiguous range, its module's net k at the instance's base + k.
  */
 export function flattenDesign(design: IrDesign): FlatDesign {
-  const nets: FlatNet[] = [];
-  const cells: FlatCell[] = [];
+  const top = topModule(design);
+  const size = flatSizes(design);
+  const total = size(top);
+  const cells = new FlatCells(total.cells, total.inputs);
+  const instances: FlatInstance[] = [];
   const registers: FlatRegister[] = [];
   const memories: FlatMemory[] = [];
   const checks: FlatCheck[] = [];
-  const top = topModule(design);
-  const work: { module: IrModule; scope: string[]; after: (map: Int32Array) => void }[] = [
-    { module: top, scope: [], after: () => {} },
+  const clocks = clockPortsOf(top);
+  // Each clock's reset input at the top: an asynchronous reset acts before anything settles.
+  const topResetNets = clocks.map((clock) => {
+    const reset =
+      clock === clocks[0] && top.clocked ? RESET_PORT : top.domains!.find((domain) => domain.clock === clock)!.reset;
+    return top.ports.find((port) => port.name === reset)!.net;
+  });
+  const clockNets = new Map<number, number>();
+  let netCount = 0;
+  const work: {
+    module: IrModule;
+    scope: string[];
+    after: (base: number) => void;
+    /** The module's clock ports → index in `clocks`. */
+    clockIndex: ReadonlyMap<string, number>;
+  }[] = [
+    { module: top, scope: [], after: () => {}, clockIndex: new Map(clocks.map((clock, index) => [clock, index])) },
   ];
-  let topMap: Int32Array | undefined;
   while (work.length > 0) {
-    const { module, scope, after } = work.pop()!;
-    const map = new Int32Array(module.nets.length);
-    for (const net of module.nets) {
-      map[net.id] = nets.length;
-      nets.push({
-        id: nets.length,
-        scope,
-        name: net.name,
-        width: net.width,
-        named: net.kind !== 'node',
-        location: net.location,
-      });
-    }
+    const { module, scope, after, clockIndex } = work.pop()!;
+    const clockOf = (domain: string | undefined): number => clockIndex.get(clockOfDomain(module, domain)) ?? 0;
+    const asyncDomains = new Set(
+      (module.domains ?? []).filter((domain) => domain.resetKind === 'async').map((domain) => domain.name),
+    );
+    const base = netCount;
+    instances.push({ scope, module, base });
+    netCount += module.nets.length;
     const memoryBase = memories.length;
     for (const memory of module.memories)
       memories.push({
@@ -106,26 +119,55 @@ export function flattenDesign(design: IrDesign): FlatDesign {
         width: memory.width,
         depth: memory.depth,
         writePorts: memory.writePorts.map((port) => ({
-          address: map[port.address]!,
-          data: map[port.data]!,
-          enable: map[port.enable]!,
+          address: base + port.address,
+          data: base + port.data,
+          enable: base + port.enable,
+          ...(port.mask === undefined ? {} : { mask: base + port.mask }),
         })),
+        granularity: memory.granularity ?? 1,
+        ...(memory.init === undefined ? {} : { init: memory.init }),
+        clock: clockOf(memory.domain),
       });
-    for (const cell of module.cells) cells.push(remapCell(cell, map, memoryBase));
+    for (const cell of module.cells)
+      cells.add(
+        cell.op,
+        base + cell.output,
+        cell.inputs,
+        base,
+        cell.constant,
+        cell.hi,
+        cell.lo,
+        cell.memory === undefined ? undefined : cell.memory + memoryBase,
+      );
     const resetPort = module.ports.find((port) => port.name === 'reset' && module.clocked);
-    for (const register of module.registers)
+    for (const register of module.registers) {
+      const clock = clockOf(register.domain);
+      const asyncReset = register.domain !== undefined && asyncDomains.has(register.domain);
+      const domainReset =
+        register.domain === undefined
+          ? resetPort?.net
+          : module.ports.find((port) => port.name === module.domains!.find((d) => d.name === register.domain)!.reset)!
+              .net;
       registers.push({
-        q: map[register.q]!,
-        d: map[register.d]!,
-        reset: register.resetValue === undefined || !resetPort ? -1 : map[resetPort.net]!,
+        q: base + register.q,
+        d: base + register.d,
+        reset:
+          register.resetValue === undefined || domainReset === undefined
+            ? -1
+            : asyncReset
+              ? topResetNets[clock]!
+              : base + domainReset,
         resetValue: register.resetValue ?? 0n,
+        clock,
+        asyncReset: asyncReset && register.resetValue !== undefined,
       });
+    }
     (module.checks ?? []).forEach((check, index) =>
       checks.push({
         kind: check.kind,
-        condition: map[check.condition]!,
-        reset: resetPort ? map[resetPort.net]! : -1,
-        reads: check.reads.map((net) => ({ name: module.nets[net]!.name, net: map[net]! })),
+        condition: base + check.condition,
+        reset: resetPort ? base + resetPort.net : -1,
+        reads: check.reads.map((net) => ({ name: module.nets[net]!.name, net: base + net })),
         message: check.message,
         location: check.location,
         module: module.name,
@@ -133,22 +175,28 @@ export function flattenDesign(design: IrDesign): FlatDesign {
         scope: scope.join('.'),
       }),
     );
-    after(map);
-    if (scope.length === 0) topMap = map;
+    after(base);
+    for (const [name, index] of clockIndex)
+      clockNets.set(base + module.ports.find((port) => port.name === name)!.net, index);
+    const clockOfNet = new Map(
+      [...clockIndex].map(([name, index]) => [module.ports.find((port) => port.name === name)!.net, index]),
+    );
     for (const instance of module.instances) {
       const child = moduleByName(design, instance.module);
+      const childClocks = clockPortsOf(child);
       work.push({
         module: child,
         scope: [...scope, instance.name],
-        after: (childMap) => {
+        clockIndex: new Map(childClocks.map((clock) => [clock, clockOfNet.get(instance.inputs.get(clock) ?? -1) ?? 0])),
+        after: (childBase) => {
           for (const port of child.ports) {
-            if (port.name === CLOCK_PORT) continue;
+            if (childClocks.includes(port.name)) continue;
             if (port.direction === 'input') {
               const source = instance.inputs.get(port.name);
-              if (source !== undefined) cells.push(buffer(childMap[port.net]!, map[source]!));
+              if (source !== undefined) cells.add('buf', childBase + port.net, [base + source]);
             } else {
               const sink = instance.outputs.get(port.name);
-              if (sink !== undefined) cells.push(buffer(map[sink]!, childMap[port.net]!));
+              if (sink !== undefined) cells.add('buf', base + sink, [childBase + port.net]);
             }
           }
         },
@@ -158,43 +206,55 @@ export function flattenDesign(design: IrDesign): FlatDesign {
   const portMap = (direction: 'input' | 'output'): Map<string, number> =>
     new Map(
       top.ports
-        .filter((port) => port.direction === direction && port.name !== CLOCK_PORT)
-        .map((port) => [port.name, topMap![port.net]!]),
+        .filter((port) => port.direction === direction && !clocks.includes(port.name))
+        .map((port) => [port.name, port.net]),
     );
   return {
     top,
-    nets,
+    nets: new FlatNets(instances),
     cells,
     registers,
     memories,
     ...(checks.length === 0 ? {} : { checks }),
+    clocks,
+    clockNets,
     inputs: portMap('input'),
     outputs: portMap('output'),
   };
 }
 
-function remapCell(cell: IrCell, map: Int32Array, memoryBase: number): FlatCell {
-  const inputs = new Array<number>(cell.inputs.length);
-  for (let index = 0; index < inputs.length; index++) inputs[index] = map[cell.inputs[index]!]!;
-  // Every cell gets the same fields (unused ones undefined): one object shape keeps V8's accesses fast.
-  return {
-    op: cell.op,
-    output: map[cell.output]!,
-    inputs,
-    constant: cell.constant,
-    hi: cell.hi,
-    lo: cell.lo,
-    memory: cell.memory === undefined ? undefined : cell.memory + memoryBase,
-  };
+/** The buffers that connect an instance's ports (all but the clocks, where the parent connects them). */
+function bufferCount(child: IrModule, instance: IrInstance): number {
+  let count = 0;
+  const clocks = clockPortsOf(child);
+  for (const port of child.ports)
+    if (
+      !clocks.includes(port.name) &&
+      (port.direction === 'input' ? instance.inputs.has(port.name) : instance.outputs.has(port.name))
+    )
+      count++;
+  return count;
 }
 
-/** A buffer between an instance port and its connection, in the same shape as remapped cells. */
-const buffer = (output: number, input: number): FlatCell => ({
-  op: 'buf',
-  output,
-  inputs: [input],
-  constant: undefined,
-  hi: undefined,
-  lo: undefined,
-  memory: undefined,
-});
+/** Cells and cell inputs of a module once flattened (memoized per module), to size the arrays exactly. */
+function flatSizes(design: IrDesign): (module: IrModule) => { cells: number; inputs: number } {
+  const sizes = new Map<string, { cells: number; inputs: number }>();
+  const size = (module: IrModule): { cells: number; inputs: number } => {
+    const known = sizes.get(module.name);
+    if (known) return known;
+    let cells = module.cells.length;
+    let inputs = 0;
+    for (const cell of module.cells) inputs += cell.inputs.length;
+    for (const instance of module.instances) {
+      const child = moduleByName(design, instance.module);
+      const inner = size(child);
+      const buffers = bufferCount(child, instance);
+      cells += inner.cells + buffers;
+      inputs += inner.inputs + buffers;
+    }
+    const result = { cells, inputs };
+    sizes.set(module.name, result);
+    return result;
+  };
+  return size;
+}

@@ -24,7 +24,8 @@ interface CompiledModel {
   /** Stores the design's constants into the bound state (once per state). */
   initialize(): void;
   settle(): void;
-  edge(): void;
+  /** The rising edge of the clocks in `mask` (bit i: flat.clocks[i]); with one clock or none the mask is ignored. */
+  edge(mask: number): void;
 }
 
 /** A compiled design: the flat netlist, where its values live, and the generated code. */
@@ -85,18 +86,16 @@ export function compileDesign(design: IrDesign): CompiledDesign {
   const slots = new Map<string, SignalSlot>();
   // Every net of one instance shares its scope array: join each scope once, not once per net.
   const prefixes = new Map<readonly string[], string>();
-  for (const net of flat.nets) {
-    if (!net.named) continue;
-    let prefix = prefixes.get(net.scope);
-    if (prefix === undefined) prefixes.set(net.scope, (prefix = net.scope.map((part) => `${part}.`).join('')));
-    const name = prefix + net.name;
-    signalIndex.set(name, net.id);
-    slots.set(name, {
-      offset: layout.offset[net.id]!,
-      words: wordsOf(net.width),
-      width: net.width,
-      limit: 1n << BigInt(net.width),
-    });
+  const { nets } = flat;
+  for (let net = 0; net < nets.length; net++) {
+    if (!nets.namedFlags[net]) continue;
+    const scope = nets.scope(net);
+    let prefix = prefixes.get(scope);
+    if (prefix === undefined) prefixes.set(scope, (prefix = scope.map((part) => `${part}.`).join('')));
+    const name = prefix + nets.name(net);
+    const width = nets.widths[net]!;
+    signalIndex.set(name, net);
+    slots.set(name, { offset: layout.offset[net]!, words: wordsOf(width), width, limit: 1n << BigInt(width) });
   }
   const inputSlots = new Map([...flat.inputs.keys()].map((name) => [name, slots.get(name)!]));
   const result = { flat, layout, source, signalIndex, slots, inputSlots };
@@ -105,12 +104,14 @@ export function compileDesign(design: IrDesign): CompiledDesign {
 }
 
 /**
- * The in-process simulator: a design compiled to JavaScript, 2-state, one clock.
+ * The in-process simulator: a design compiled to JavaScript, 2-state, one clock or several
+ * (`tick` steps some of them).
  *
  * Step contract (the same for every engine; see engines/engine.ts):
  * `poke` sets inputs; `peek` settles combinational logic first if anything changed, so it sees
  * this cycle's outputs; `step` settles, lets registers and memories sample at the rising edge,
- * then marks the design to settle again on the next peek. All state starts at zero.
+ * then marks the design to settle again on the next peek. All state starts at zero, except
+ * memories declared with initial contents (`init`, ROMs), which start with them.
  */
 export class Simulator {
   readonly design: CompiledDesign;
@@ -121,7 +122,7 @@ export class Simulator {
   private dirty = true;
   private cycleCount = 0;
   private readonly beforeEdge: ((cycle: number) => void)[] = [];
-  private readonly afterEdge: ((cycle: number) => void)[] = [];
+  private readonly afterEdge: ((cycle: number, mask: number) => void)[] = [];
   /** What a failing assertion or assumption does: throw CheckFailedError (stop) or be counted. */
   checkMode: CheckMode = 'stop';
   private readonly failures: CheckFailure[] = [];
@@ -132,7 +133,12 @@ export class Simulator {
     this.design = 'flat' in design ? design : compileDesign(design);
     const { layout, flat } = this.design;
     this.words = new Int32Array(layout.wordCount);
-    this.memories = flat.memories.map((memory) => new Int32Array(memory.depth * wordsOf(memory.width)));
+    this.memories = flat.memories.map((memory) => {
+      const stride = wordsOf(memory.width);
+      const words = new Int32Array(memory.depth * stride);
+      memory.init?.forEach((word, address) => word !== 0n && storeWords(words, address * stride, stride, word));
+      return words;
+    });
     this.shared = sharedModelOf(this.design);
     this.checkHits = new Uint32Array(flat.checks?.length ?? 0);
     this.model.initialize();
@@ -255,8 +261,31 @@ export class Simulator {
     this.dirty = false;
   }
 
-  /** Advances `cycles` rising clock edges. */
+  /** Advances `cycles` rising edges of every clock at once. */
   step(cycles = 1): void {
+    this.stepMask((1 << this.design.flat.clocks.length) - 1, cycles);
+  }
+
+  /**
+   * One step in which only the named clocks rise, all at once (the multi-clock contract,
+   * engines/engine.ts); the other clocks' registers and memories keep their values.
+   */
+  tick(...clocks: string[]): void {
+    const all = this.design.flat.clocks;
+    let mask = 0;
+    for (const clock of clocks) {
+      const index = all.indexOf(clock);
+      if (index < 0)
+        throw new UserError(
+          `${this.design.flat.top.name} has no clock '${clock}' (clocks: ${all.join(', ') || 'none'})`,
+        );
+      mask |= 1 << index;
+    }
+    this.stepMask(mask);
+  }
+
+  /** `cycles` steps in which the clocks of `mask` (bit i: flat.clocks[i]) rise together. */
+  stepMask(mask: number, cycles = 1): void {
     const { model, beforeEdge, afterEdge } = this;
     const observed = beforeEdge.length > 0;
     const checked = (this.design.flat.checks?.length ?? 0) > 0;
@@ -265,29 +294,35 @@ export class Simulator {
       this.dirty = false;
       if (observed) for (const listener of beforeEdge) listener(this.cycleCount);
       if (checked) this.evaluateChecks();
-      model.edge();
+      model.edge(mask);
       this.dirty = true;
       if (observed) {
         model.settle();
         this.dirty = false;
-        for (const listener of afterEdge) listener(this.cycleCount);
+        for (const listener of afterEdge) listener(this.cycleCount, mask);
       }
       this.cycleCount++;
     }
   }
 
-  /** Holds the synchronous `reset` input high for `cycles` edges, then low. */
+  /**
+   * Holds every reset input (`reset` and each domain's `rst_<name>`) high for `cycles` steps of
+   * every clock at once, then low.
+   */
   reset(cycles = 1): void {
-    this.poke('reset', 1);
+    const top = this.design.flat.top;
+    const resets = [...(top.clocked ? ['reset'] : []), ...(top.domains ?? []).map((domain) => domain.reset)];
+    for (const name of resets) this.poke(name, 1);
     this.step(cycles);
-    this.poke('reset', 0);
+    for (const name of resets) this.poke(name, 0);
   }
 
   /**
    * Observers for tracing: `before(cycle)` sees the settled values just before the edge of
-   * `cycle`, `after(cycle)` the settled values just after it. Without observers nothing is paid.
+   * `cycle`, `after(cycle, mask)` the settled values just after it (`mask`: the clocks that rose).
+   * Without observers nothing is paid.
    */
-  observe(before: (cycle: number) => void, after: (cycle: number) => void): void {
+  observe(before: (cycle: number) => void, after: (cycle: number, mask: number) => void): void {
     this.beforeEdge.push(before);
     this.afterEdge.push(after);
   }
@@ -296,6 +331,6 @@ export class Simulator {
   readNet(net: number): bigint {
     const offset = this.design.layout.offset[net]!;
     if (offset < 0) throw new Error(`internal: net ${net} is an intermediate without storage`);
-    return loadWords(this.words, offset, wordsOf(this.design.flat.nets[net]!.width));
+    return loadWords(this.words, offset, wordsOf(this.design.flat.nets.widths[net]!));
   }
 }

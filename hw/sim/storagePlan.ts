@@ -30,7 +30,8 @@ export interface StoragePlan {
  */
 export function planStorage(design: FlatDesign, order: readonly number[], wordsPerChunk: number): StoragePlan {
   const { nets, cells } = design;
-  const root = Int32Array.from(nets, (net) => net.id);
+  const { widths } = nets;
+  const root = Int32Array.from({ length: nets.length }, (_, net) => net);
   const aliased = new Uint8Array(cells.length);
   const chunkOf = new Int32Array(cells.length);
   const driverChunk = new Int32Array(nets.length).fill(-1);
@@ -38,53 +39,54 @@ export function planStorage(design: FlatDesign, order: readonly number[], wordsP
   let chunk = 0;
   let weight = 0;
   for (const index of order) {
-    const cell = cells[index]!;
-    if (
-      (cell.op === 'buf' || cell.op === 'zext') &&
-      wordsOf(nets[cell.output]!.width) === wordsOf(nets[cell.inputs[0]!]!.width)
-    ) {
-      root[cell.output] = root[cell.inputs[0]!]!;
+    const op = cells.op(index);
+    const output = cells.output(index);
+    if ((op === 'buf' || op === 'zext') && wordsOf(widths[output]!) === wordsOf(widths[cells.input(index, 0)]!)) {
+      root[output] = root[cells.input(index, 0)]!;
       aliased[index] = 1;
       continue;
     }
-    const cost = wordsOf(nets[cell.output]!.width);
+    const cost = wordsOf(widths[output]!);
     if (weight + cost > wordsPerChunk && weight > 0) {
       chunk++;
       weight = 0;
     }
     weight += cost;
     chunkOf[index] = chunk;
-    driverChunk[cell.output] = chunk;
-    if (cell.op === 'const') constants.set(cell.output, cell.constant!);
+    driverChunk[output] = chunk;
+    if (op === 'const') constants.set(output, cells.constants[index]!);
   }
 
   const stored = new Uint8Array(nets.length);
   const keep = (net: number): void => void (stored[root[net]!] = 1);
-  for (const net of nets) if (net.named) keep(net.id);
+  for (let net = 0; net < nets.length; net++) if (nets.namedFlags[net]) keep(net);
   for (const register of design.registers) {
     keep(register.q);
     keep(register.d);
     if (register.reset >= 0) keep(register.reset);
   }
   for (const memory of design.memories)
-    for (const port of memory.writePorts) [port.address, port.data, port.enable].forEach(keep);
+    for (const port of memory.writePorts)
+      [port.address, port.data, port.enable, ...(port.mask === undefined ? [] : [port.mask])].forEach(keep);
   // The simulator reads each check's condition (and its module's reset) between settle and edge.
   for (const check of design.checks ?? []) {
     keep(check.condition);
     if (check.reset >= 0) keep(check.reset);
   }
-  cells.forEach((cell, index) => {
-    if (aliased[index]) return;
-    for (const input of cell.inputs) if (driverChunk[root[input]!] !== chunkOf[index]) keep(input);
-  });
+  const { inputStart, inputNets } = cells;
+  for (let index = 0; index < cells.length; index++) {
+    if (aliased[index]) continue;
+    for (let at = inputStart[index]!; at < inputStart[index + 1]!; at++)
+      if (driverChunk[root[inputNets[at]!]!] !== chunkOf[index]) keep(inputNets[at]!);
+  }
 
   const offset = new Int32Array(nets.length).fill(-1);
   let wordCount = 0;
-  for (const net of nets) {
-    if (root[net.id] !== net.id || !stored[net.id]) continue;
-    offset[net.id] = wordCount;
-    wordCount += wordsOf(net.width);
+  for (let net = 0; net < nets.length; net++) {
+    if (root[net] !== net || !stored[net]) continue;
+    offset[net] = wordCount;
+    wordCount += wordsOf(widths[net]!);
   }
-  for (const net of nets) offset[net.id] = offset[root[net.id]!]!;
+  for (let net = 0; net < nets.length; net++) offset[net] = offset[root[net]!]!;
   return { layout: { offset, wordCount }, root, aliased, chunkOf, chunkCount: chunk + 1, constants };
 }

@@ -1,6 +1,7 @@
 import { VcdWriter } from '../../waves/vcdWriter.ts';
 import type { FlatDesign } from './flatten.ts';
 import type { Simulator } from './simulator.ts';
+import { clockSteps, traceTimescale, type ClockStep, type ClockTimings } from './clockSchedule.ts';
 
 /**
  * The one time base of every engine's trace (ts, Verilator, Icarus): 1 ns units, 10 per cycle;
@@ -27,7 +28,7 @@ export interface TracedNet {
  */
 export function tracedNets(flat: FlatDesign): TracedNet[] {
   return flat.nets
-    .filter((net) => net.named)
+    .namedNets()
     .map((net) => ({ scope: [flat.top.name, ...net.scope], name: net.name, width: net.width }));
 }
 
@@ -41,25 +42,37 @@ export interface SimulationTrace {
 
 /**
  * Traces every named signal of a simulator to a VCD on the common time base (TRACE_PERIOD),
- * as the Verilator and Icarus engines' traces are rewritten to (engines/engineTrace.ts).
+ * as the Verilator and Icarus engines' traces are rewritten to (engines/engineTrace.ts). With
+ * several clocks the times are those of the clock schedule of `timings` (hw/sim/clockSchedule.ts,
+ * in 100 ps): each step's values at its sample point with every clock low, then at its edge with
+ * the clocks that rose high.
  */
-export function traceToVcd(simulator: Simulator, path: string): SimulationTrace {
-  const writer = new VcdWriter(path, { timescale: TRACE_TIMESCALE });
+export function traceToVcd(simulator: Simulator, path: string, timings?: ClockTimings): SimulationTrace {
   const { flat } = simulator.design;
-  const traced = flat.nets.filter((net) => net.named);
+  const writer = new VcdWriter(path, { timescale: traceTimescale(flat.clocks) });
+  const traced = flat.nets.namedNets();
   const ids = tracedNets(flat).map((net) => writer.addSignal([...net.scope], net.name, net.width));
-  const clocks = traced.flatMap((net, index) => (net.name === 'clk' ? [ids[index]!] : []));
+  // Clocks are not simulated nets: each shows the step's edge (high from its edge to the next sample point).
+  const clockBits = traced.map((net) => {
+    const clock = flat.clockNets.get(net.id);
+    return clock === undefined ? 0 : 1 << clock;
+  });
   writer.beginDump();
+  const stepper = clockSteps(flat.clocks, timings);
+  let step: ClockStep = stepper.next();
   let cycles = 0;
-  const record = (time: number, clock: number): void => {
+  const record = (time: number, mask: number): void => {
     writer.setTime(time);
-    traced.forEach((net, index) => writer.change(ids[index]!, simulator.readNet(net.id)));
-    for (const id of clocks) writer.change(id, clock);
+    traced.forEach((net, index) => {
+      const bit = clockBits[index]!;
+      writer.change(ids[index]!, bit === 0 ? simulator.readNet(net.id) : mask & bit ? 1 : 0);
+    });
   };
   simulator.observe(
-    (cycle) => record(TRACE_PERIOD * cycle, 0),
-    (cycle) => {
-      record(TRACE_PERIOD * cycle + TRACE_EDGE, 1);
+    () => record(step.sample, 0),
+    (cycle, mask) => {
+      record(step.edge, mask);
+      step = stepper.next();
       cycles = cycle + 1;
     },
   );
@@ -68,7 +81,7 @@ export function traceToVcd(simulator: Simulator, path: string): SimulationTrace 
       if (writer.needsDrain) await writer.drain();
     },
     close: () => {
-      if (cycles > 0) writer.setTime(TRACE_PERIOD * cycles);
+      if (cycles > 0) writer.setTime(step.sample);
       return writer.close();
     },
     abort: () => writer.abort(),

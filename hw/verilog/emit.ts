@@ -55,13 +55,18 @@ function renderExpressions(
   // inlined `address + 1` would not wrap there: addresses are names (or literals).
   const addresses = new Set<number>();
   for (const cell of module.cells) if (cell.op === 'memread') addresses.add(cell.inputs[0]!);
-  for (const memory of module.memories) for (const port of memory.writePorts) addresses.add(port.address);
+  for (const memory of module.memories)
+    for (const port of memory.writePorts) {
+      addresses.add(port.address);
+      // A masked write assigns lanes: bits of the mask and of the data, so both are names.
+      if (port.mask !== undefined) [port.mask, port.data].forEach((net) => namedOnly.add(net));
+    }
   const memoryNames = module.memories.map((memory) => verilogIdentifier(memory.name));
   const assigns: { cell: IrCell; text: string }[] = [];
   for (const index of orderCells(module.nets.length, module.cells)) {
     const cell = module.cells[index]!;
     const net = module.nets[cell.output]!;
-    const text =
+    let text =
       cell.op === 'const'
         ? literal(cell.constant!, net.width)
         : cell.op === 'buf'
@@ -73,6 +78,7 @@ function renderExpressions(
               ...(cell.hi === undefined ? {} : { hi: cell.hi, lo: cell.lo! }),
               ...(cell.memory === undefined ? {} : { memory: memoryNames[cell.memory]! }),
             });
+    if (cell.op === 'memread') text = guardedRead(module, cell, text, operand[cell.inputs[0]!]!);
     const inlinable =
       net.kind === 'node' &&
       !namedOnly.has(net.id) &&
@@ -86,6 +92,18 @@ function renderExpressions(
     } else assigns.push({ cell, text });
   }
   return { whole, assigns };
+}
+
+/**
+ * A read of a memory whose depth is not a power of two: addresses past the last word read 0 (as
+ * on the ts engine), written out so Verilator and Icarus agree (Verilog leaves such reads X).
+ */
+function guardedRead(module: IrModule, cell: IrCell, text: string, address: string): string {
+  const memory = module.memories[cell.memory!]!;
+  const addressWidth = module.nets[cell.inputs[0]!]!.width;
+  if (2 ** addressWidth <= memory.depth) return text;
+  const width = module.nets[cell.output]!.width;
+  return `(${address} < ${literal(BigInt(memory.depth), addressWidth)} ? ${text} : ${literal(0n, width)})`;
 }
 
 function portLines(module: IrModule, usage: NetUsage): string[] {
@@ -122,10 +140,23 @@ function declarationLines(module: IrModule, usage: NetUsage, materialized: Reado
   return lines;
 }
 
+/** The clock and reset of a register's or memory's domain, and whether its reset is asynchronous. */
+function domainPorts(module: IrModule, domain: string | undefined): { clock: string; reset: string; async: boolean } {
+  const named = domain === undefined ? undefined : module.domains?.find((candidate) => candidate.name === domain);
+  if (domain !== undefined && !named) throw new Error(`internal: no domain ${domain} in module ${module.name}`);
+  return named
+    ? {
+        clock: verilogIdentifier(named.clock),
+        reset: verilogIdentifier(named.reset),
+        async: named.resetKind === 'async',
+      }
+    : { clock: verilogIdentifier(CLOCK_PORT), reset: verilogIdentifier(RESET_PORT), async: false };
+}
+
 function registerLines(module: IrModule, whole: readonly string[]): string[] {
   const lines: string[] = [];
-  const clock = verilogIdentifier(CLOCK_PORT);
   for (const register of module.registers) {
+    const { clock, reset, async } = domainPorts(module, register.domain);
     const q = verilogIdentifier(module.nets[register.q]!.name);
     const d = whole[register.d]!;
     const width = module.nets[register.q]!.width;
@@ -133,12 +164,31 @@ function registerLines(module: IrModule, whole: readonly string[]): string[] {
       lines.push(`${INDENT}always @(posedge ${clock}) ${q} <= ${d}; ${where(register.location)}`);
       continue;
     }
+    const event = async ? `posedge ${clock} or posedge ${reset}` : `posedge ${clock}`;
     lines.push(
-      `${INDENT}always @(posedge ${clock}) begin ${where(register.location)}`,
-      `${INDENT}${INDENT}if (${verilogIdentifier(RESET_PORT)}) ${q} <= ${literal(register.resetValue, width)};`,
+      `${INDENT}always @(${event}) begin ${where(register.location)}`,
+      `${INDENT}${INDENT}if (${reset}) ${q} <= ${literal(register.resetValue, width)};`,
       `${INDENT}${INDENT}else ${q} <= ${d};`,
       `${INDENT}end`,
     );
+  }
+  return lines;
+}
+
+/**
+ * Initial contents as `initial` assignments, one word a line: read alike by Verilator, Icarus
+ * and Yosys (a memory init), with no file to find at run time.
+ */
+function memoryInitLines(module: IrModule): string[] {
+  const lines: string[] = [];
+  for (const memory of module.memories) {
+    if (memory.init === undefined) continue;
+    const name = verilogIdentifier(memory.name);
+    lines.push(`${INDENT}initial begin ${where(memory.location)}`);
+    memory.init.forEach((word, address) =>
+      lines.push(`${INDENT}${INDENT}${name}[${address}] = ${literal(word, memory.width)};`),
+    );
+    lines.push(`${INDENT}end`);
   }
   return lines;
 }
@@ -149,11 +199,35 @@ function memoryWriteLines(module: IrModule, whole: readonly string[]): string[] 
     if (memory.writePorts.length === 0) continue;
     const name = verilogIdentifier(memory.name);
     lines.push(`${INDENT}// ${memory.name}: writes in port order, so a later port wins on the same address`);
-    lines.push(`${INDENT}always @(posedge ${verilogIdentifier(CLOCK_PORT)}) begin`);
+    lines.push(`${INDENT}always @(posedge ${domainPorts(module, memory.domain).clock}) begin`);
     for (const port of memory.writePorts) {
       const enable = whole[port.enable]!;
-      const write = `${name}[${whole[port.address]}] <= ${whole[port.data]}; ${where(port.location)}`;
-      lines.push(`${INDENT}${INDENT}${enable === ALWAYS ? '' : `if (${enable}) `}${write}`);
+      const address = whole[port.address]!;
+      if (port.mask === undefined) {
+        const write = `${name}[${address}] <= ${whole[port.data]}; ${where(port.location)}`;
+        lines.push(`${INDENT}${INDENT}${enable === ALWAYS ? '' : `if (${enable}) `}${write}`);
+        continue;
+      }
+      // Masked: one assignment per lane (Yosys merges them into one port with per-bit enables).
+      const granularity = memory.granularity ?? 1;
+      const lanes = memory.width / granularity;
+      const mask = whole[port.mask]!;
+      const data = whole[port.data]!;
+      const always = enable === ALWAYS;
+      const inner = always ? `${INDENT}${INDENT}` : `${INDENT}${INDENT}${INDENT}`;
+      if (!always) lines.push(`${INDENT}${INDENT}if (${enable}) begin ${where(port.location)}`);
+      for (let lane = 0; lane < lanes; lane++) {
+        const bits =
+          lanes === 1
+            ? ''
+            : granularity === 1
+              ? `[${lane}]`
+              : `[${lane * granularity + granularity - 1}:${lane * granularity}]`;
+        const maskBit = lanes === 1 ? mask : `${mask}[${lane}]`;
+        const at = always && lane === 0 ? ` ${where(port.location)}` : '';
+        lines.push(`${inner}if (${maskBit}) ${name}[${address}]${bits} <= ${data}${bits};${at}`);
+      }
+      if (!always) lines.push(`${INDENT}${INDENT}end`);
     }
     lines.push(`${INDENT}end`);
   }
@@ -297,6 +371,7 @@ export function emitModule(module: IrModule): string {
         `${INDENT}assign ${verilogIdentifier(module.nets[cell.output]!.name)} = ${text}; ${where(cell.location)}`,
     ),
     registerLines(module, whole),
+    memoryInitLines(module),
     memoryWriteLines(module, whole),
     instanceLines(module),
     checkLines(module, whole),

@@ -35,15 +35,25 @@ export function analyzeUsage(module: IrModule): NetUsage {
   const checks = module.checks ?? [];
   for (const check of checks)
     [check.condition, ...(check.kind === 'cover' ? [] : check.reads)].forEach((net) => read(net));
-  const clock = module.ports.find((port) => port.name === CLOCK_PORT);
+  const portNet = (name: string): number | undefined => module.ports.find((port) => port.name === name)?.net;
+  const clock = portNet(CLOCK_PORT);
+  const defaultMemoryWrites = module.memories.some(
+    (memory) => memory.domain === undefined && memory.writePorts.length > 0,
+  );
+  const defaultRegisters = module.registers.filter((register) => register.domain === undefined);
+  if (clock !== undefined && (defaultRegisters.length > 0 || checks.length > 0 || defaultMemoryWrites)) read(clock);
+  const reset = portNet(RESET_PORT);
   if (
-    clock &&
-    (module.registers.length > 0 || checks.length > 0 || module.memories.some((memory) => memory.writePorts.length > 0))
+    reset !== undefined &&
+    (checks.length > 0 || defaultRegisters.some((register) => register.resetValue !== undefined))
   )
-    read(clock.net);
-  const reset = module.ports.find((port) => port.name === RESET_PORT);
-  if (reset && (checks.length > 0 || module.registers.some((register) => register.resetValue !== undefined)))
-    read(reset.net);
+    read(reset);
+  for (const domain of module.domains ?? []) {
+    const registers = module.registers.filter((register) => register.domain === domain.name);
+    const writes = module.memories.some((memory) => memory.domain === domain.name && memory.writePorts.length > 0);
+    if (registers.length > 0 || writes) read(portNet(domain.clock)!);
+    if (registers.some((register) => register.resetValue !== undefined)) read(portNet(domain.reset)!);
+  }
 
   const fullyRead = ranges.map((list, net) => covers(list, module.nets[net]!.width));
   const unreadMemories = new Set(module.memories.map((_, index) => index).filter((index) => !readMemories.has(index)));

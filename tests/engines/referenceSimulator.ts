@@ -19,7 +19,7 @@ function instantiate(design: IrDesign, name: string): Instance {
   return {
     module,
     registers: new Map(module.registers.map((register) => [register.q, 0n])),
-    memories: module.memories.map((memory) => new Array<bigint>(memory.depth).fill(0n)),
+    memories: module.memories.map((memory) => [...(memory.init ?? new Array<bigint>(memory.depth).fill(0n))]),
     children: module.instances.map((instance) => instantiate(design, instance.module)),
   };
 }
@@ -57,7 +57,7 @@ function evaluate(instance: Instance, input: (port: string) => bigint): Evaluati
       result = child(index).value(childModule.ports.find((p) => p.name === port)!.net);
     } else if (!cell) throw new Error(`reference: net ${irNet.name} has no driver`);
     else if (cell.op === 'const') result = cell.constant!;
-    else if (cell.op === 'memread') result = instance.memories[cell.memory!]![Number(value(cell.inputs[0]!))]!;
+    else if (cell.op === 'memread') result = instance.memories[cell.memory!]![Number(value(cell.inputs[0]!))] ?? 0n;
     else
       result = evaluateOperator(cell.op, cell.inputs.map(value), {
         output: irNet.width,
@@ -83,8 +83,20 @@ function collectUpdates(instance: Instance, evaluation: Evaluation, updates: (()
     for (const port of memory.writePorts) {
       if (evaluation.value(port.enable) === 0n) continue;
       const address = Number(evaluation.value(port.address));
+      if (address >= memory.depth) continue;
       const data = evaluation.value(port.data);
-      updates.push(() => (instance.memories[index]![address] = data));
+      const lanes = port.mask === undefined ? undefined : evaluation.value(port.mask);
+      const granularity = memory.granularity ?? 1;
+      updates.push(() => {
+        const words = instance.memories[index]!;
+        let word = words[address]!;
+        for (let bit = 0; bit < memory.width; bit++) {
+          if (lanes !== undefined && ((lanes >> BigInt(Math.floor(bit / granularity))) & 1n) === 0n) continue;
+          const one = 1n << BigInt(bit);
+          word = (word & ~one) | (data & one);
+        }
+        words[address] = word;
+      });
     }
   });
   instance.children.forEach((child, index) => collectUpdates(child, evaluation.child(index), updates));

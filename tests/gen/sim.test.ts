@@ -36,6 +36,33 @@ describe('gen sim', () => {
     expect(readFileSync(vcd, 'utf8')).toMatch(/\$scope module Counter \$end/);
   });
 
+  it('steps several clocks by --timing: a stalled consumer leaves the two-clock FIFO full', async () => {
+    const vectors = file(
+      'twoClock.jsonl',
+      [
+        '{"in":{"rst_prod":1,"rst_cons":1}}',
+        '{"in":{"rst_prod":0,"rst_cons":0,"produce":1,"consume":1}}',
+        ...Array.from({ length: 10 }, () => '{"in":{}}'),
+      ].join('\n'),
+    );
+    const run = await runGen([
+      'sim',
+      '--top',
+      'TwoClockFifo',
+      '--vectors',
+      vectors,
+      '--timing',
+      'clk_prod=10',
+      '--timing',
+      'clk_cons=1000',
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const last = JSON.parse(run.stdout.trim().split('\n').pop()!).out;
+    expect([last.sent, last.received, last.head_valid]).toEqual(['0x4', '0x0', '0x0']);
+    const bad = await runGen(['sim', '--top', 'TwoClockFifo', '--vectors', vectors, '--timing', 'clk_x=10']);
+    expect(expectCleanFailure(bad)).toMatch(/no clock 'clk_x' to time \(the design's clocks: clk_prod, clk_cons\)/);
+  });
+
   it('maps combinational inputs to outputs for any width', async () => {
     const vectors = file('pop.jsonl', '{"in":{"value":"0xffffffffffffffff"}}\n{"in":{"value":"5"}}\n');
     const run = await runGen(['sim', '--top', 'Popcount', '--vectors', vectors]);

@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../../common/atomicWrite.ts';
 import { UserError } from '../../common/errors.ts';
 import type { SourceLocation } from '../../hw/core/sourceLocation.ts';
 import { placedChecks } from '../../hw/ir/checks.ts';
-import type { IrDesign } from '../../hw/ir/ir.ts';
+import { CLOCK_PORT, clockPortsOf, topModule, type IrDesign } from '../../hw/ir/ir.ts';
 import { formatVectorValue } from '../../engines/vectors.ts';
 import type { PortValues } from '../../engines/engine.ts';
 import { TsEngine } from '../../engines/tsEngine.ts';
@@ -97,6 +97,12 @@ const elapsed = (start: number): number => Math.round((performance.now() - start
  * with the trace) and the rest are proved again without them. Each cover point is its own model.
  */
 export async function proveDesign(whole: IrDesign, options: ProveOptions): Promise<PropertyResult[]> {
+  const clocks = clockPortsOf(topModule(whole));
+  // The model steps one clock per frame; several clocks would need their interleavings modelled.
+  if (clocks.length > 1 || (clocks.length === 1 && clocks[0] !== CLOCK_PORT))
+    throw new UserError(
+      `${whole.top} is clocked by ${clocks.join(', ')}; gen prove handles designs with one clock, the default clk`,
+    );
   for (const name of options.only ?? [])
     if (!whole.modules.some((module) => module.name === name))
       throw new UserError(

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { elaborate } from '../../hw/ir/elaborate.ts';
-import { topModule, CLOCK_PORT, type IrDesign } from '../../hw/ir/ir.ts';
+import { topModule, clockPortsOf, type IrDesign } from '../../hw/ir/ir.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
-import type { Engine, PortValues } from '../../engines/engine.ts';
+import type { Engine, PortValues, RunOptions } from '../../engines/engine.ts';
 import { formatVectorValue } from '../../engines/vectors.ts';
 import { runLockstep, type LockstepDifference } from '../../engines/lockstep.ts';
 import { buildDesignBatch, buildRandomDesign, fuzzDesignArbitrary, type FuzzDesign } from './randomDesign.ts';
@@ -36,7 +36,7 @@ export function caseStimulus(spec: FuzzDesign, noise: readonly bigint[], prefix 
 function restrictTo(design: IrDesign, stimulus: readonly PortValues[]): PortValues[] {
   const inputs = new Set(
     topModule(design)
-      .ports.filter((port) => port.direction === 'input' && port.name !== CLOCK_PORT)
+      .ports.filter((port) => port.direction === 'input' && !clockPortsOf(topModule(design)).includes(port.name))
       .map((port) => port.name),
   );
   return stimulus.map((cycle) => Object.fromEntries(Object.entries(cycle).filter(([name]) => inputs.has(name))));
@@ -53,8 +53,9 @@ export async function compareEngines(
   design: IrDesign,
   stimulus: readonly PortValues[],
   engines: readonly Engine[],
+  options: Pick<RunOptions, 'clocks'> = {},
 ): Promise<Disagreement | undefined> {
-  return (await runLockstep(engines, design, restrictTo(design, stimulus))).difference;
+  return (await runLockstep(engines, design, restrictTo(design, stimulus), options)).difference;
 }
 
 /** A batch of cases under one top, so one Verilator build checks them all. */

@@ -17,15 +17,17 @@ import {
   type ModuleBuilder,
   type Memory,
   type Params,
+  type PortSpec,
   type PortTree,
   type Signal,
 } from '../../hw/core/index.ts';
 
 /**
- * A random design's module: its ports are named by index (`i0…`, `o0…`), so they are a record;
- * as a child it may also have the bundle ports `bi` (consumer side) and `bo` (producer side).
+ * A random design's module: its ports are named by index (`i0…`, `o0…`), so they are a record.
+ * As a child it may also have the bundle ports `bi` (consumer side) and `bo` (producer side),
+ * which this type leaves out: only the parent built here (populate) reads them.
  */
-export type FuzzModule = ModuleDefinition<Params, Record<string, PortTree>>;
+export type FuzzModule = ModuleDefinition<Params, Record<string, PortSpec>>;
 
 /**
  * Random designs for differential fuzzing of the framework itself: expression DAGs over every
@@ -113,6 +115,17 @@ export interface FuzzMemory {
   readonly reads: readonly { readonly address: number; readonly sync: boolean }[];
   /** Write ports outside any `when`, in order (a later port wins on the same address). */
   readonly writes: readonly Omit<FuzzWrite, 'memory'>[];
+  // The fields below are absent in cases saved before they were fuzzed: those build as they did.
+  /** Words, when not 2^depthLog2 (any depth: addresses past the end read 0, writes there do nothing). */
+  readonly depth?: number;
+  /** Which divisor of the width is the write-mask granularity (index modulo the divisors). */
+  readonly granularity?: number;
+  /** Per top-level write port: its lane mask (a pool choice). */
+  readonly masks?: readonly number[];
+  /** Initial words (each cut to the width, past the depth dropped). */
+  readonly init?: readonly bigint[];
+  /** Per read: a registered read that returns this edge's write ('write-first'). */
+  readonly writeFirst?: readonly boolean[];
 }
 
 /** What one branch of a when chain does, in order: assignments, a memory write, a nested chain. */
@@ -222,7 +235,17 @@ const memoryArbitrary: fc.Arbitrary<FuzzMemory> = fc.record({
   depthLog2: fc.integer({ min: 1, max: 4 }),
   reads: fc.array(fc.record({ address: choice, sync: fc.boolean() }), { minLength: 1, maxLength: 3 }),
   writes: fc.array(fc.record({ address: choice, data: choice, enable: choice }), { maxLength: 2 }),
+  depth: fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined }),
+  granularity: fc.nat(7),
+  masks: fc.array(choice, { minLength: 2, maxLength: 2 }),
+  init: fc.option(fc.array(fc.bigInt({ min: 0n, max: (1n << 80n) - 1n }), { maxLength: 6 }), { nil: undefined }),
+  writeFirst: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
 });
+
+/** The divisors of `width`, smallest first (the write-mask granularities a memory can have). */
+function divisorsOf(width: number): number[] {
+  return Array.from({ length: width }, (_, index) => index + 1).filter((divisor) => width % divisor === 0);
+}
 
 /** A when chain nested up to `depth` more levels: 1–2 conditions, an otherwise half the time. */
 function chainArbitrary(depth: number): fc.Arbitrary<FuzzWhenChain> {
@@ -391,23 +414,31 @@ function populate(
   if (child && design.child) {
     const childDesign = design.child;
     for (let instance = 0; instance < design.instances; instance++) {
-      const io = m.instance(child, { name: `child${instance}` }) as Record<string, unknown>;
-      const signal = (name: string): Signal => io[name] as Signal;
-      childDesign.inputs.forEach((width, index) =>
-        signal(`i${index}`).set(fit(pick(pool, index * 7 + instance), width)),
-      );
-      outputWidths(childDesign).forEach((_, index) => pool.push(signal(`o${index}`)));
-      if (childDesign.bundle) childBundles.push({ bi: io['bi'], bo: io['bo'] });
+      const io = m.instance(child, { name: `child${instance}` });
+      childDesign.inputs.forEach((width, index) => io[`i${index}`]!.set(fit(pick(pool, index * 7 + instance), width)));
+      outputWidths(childDesign).forEach((_, index) => pool.push(io[`o${index}`]!));
+      // Its bundle ports, left out of FuzzModule's type.
+      if (childDesign.bundle) childBundles.push({ bi: io['bi'] as unknown, bo: io['bo'] as unknown });
     }
   }
   // Values the digest shows besides the nodes: memory words read, when-chain targets.
   const extra: Value[] = [];
   const memories = (design.memories ?? []).map((spec, index) => {
-    const memory = m.memory(`mem${index}`, { depth: 1 << spec.depthLog2, width: spec.width });
-    for (const read of spec.reads) {
+    const depth = spec.depth ?? 1 << spec.depthLog2;
+    const divisors = divisorsOf(spec.width);
+    const memory = m.memory(`mem${index}`, {
+      depth,
+      width: spec.width,
+      ...(spec.granularity === undefined ? {} : { granularity: divisors[spec.granularity % divisors.length]! }),
+      ...(spec.init === undefined
+        ? {}
+        : { init: spec.init.slice(0, depth).map((word) => word & ((1n << BigInt(spec.width)) - 1n)) }),
+    });
+    spec.reads.forEach((read, readIndex) => {
       const address = fit(pick(pool, read.address), memory.addressWidth);
-      extra.push(read.sync ? memory.readSync(address) : memory.read(address));
-    }
+      const mode = spec.writeFirst?.[readIndex] ? 'write-first' : 'read-first';
+      extra.push(read.sync ? memory.readSync(address, { readDuringWrite: mode }) : memory.read(address));
+    });
     return memory;
   });
   pool.push(...extra);
@@ -416,11 +447,12 @@ function populate(
     pool.push(value);
     return value;
   });
-  const write = (spec: Omit<FuzzWrite, 'memory'>, memory: Memory): void =>
+  const write = (spec: Omit<FuzzWrite, 'memory'>, memory: Memory, mask?: number): void =>
     memory.write(
       fit(pick(pool, spec.address), memory.addressWidth),
       fit(pick(pool, spec.data), memory.width),
       pick(pool, spec.enable).bit(0),
+      mask === undefined ? undefined : fit(pick(pool, mask), memory.width / memory.granularity),
     );
   // Interfaces after the nodes: their ends join the pool only once every field is driven (no loop).
   const ends: Value[] = [];
@@ -431,7 +463,9 @@ function populate(
   pool.push(...ends);
   extra.push(...ends);
   if (design.conditional) extra.push(...buildConditional(m, design.conditional, pool, memories, write));
-  (design.memories ?? []).forEach((spec, index) => spec.writes.forEach((port) => write(port, memories[index]!)));
+  (design.memories ?? []).forEach((spec, index) =>
+    spec.writes.forEach((port, portIndex) => write(port, memories[index]!, spec.masks?.[portIndex])),
+  );
   registers.forEach((register, index) => register.set(fit(pick(pool, design.registers[index]!.next), register.width)));
   // Every node (and memory word and when target) reaches an output through the digest, so a wrong value anywhere is seen.
   const digest = [...nodes, ...extra].map((value) => fit(value, MAX_FUZZ_WIDTH)).reduce((acc, value) => acc.xor(value));
@@ -573,10 +607,11 @@ export function buildRandomDesign(design: FuzzDesign, name: string, asChild = fa
   return defineModule({
     name,
     defaults: {},
-    ports: (): Record<string, PortTree> => ({
+    ports: (): Record<string, PortSpec> => ({
       ...Object.fromEntries(design.inputs.map((width, index) => [`i${index}`, input(width)])),
       ...Object.fromEntries(outputWidths(design).map((width, index) => [`o${index}`, output(width)])),
-      ...(bundleType ? { bi: flip(bundleType), bo: bundleType } : {}),
+      // The bundle ports are trees, not single ports (see FuzzModule).
+      ...((bundleType ? { bi: flip(bundleType), bo: bundleType } : {}) as Record<string, PortSpec>),
     }),
     build(m, io) {
       const ports = io as unknown as Record<string, Signal>;
@@ -614,7 +649,7 @@ export function buildDesignBatch(designs: readonly FuzzDesign[], name: string): 
     build(m, io) {
       const ports = io as Record<string, Signal>;
       members.forEach(({ design, definition }, member) => {
-        const instance = m.instance(definition, { name: `member${member}` }) as unknown as Record<string, Signal>;
+        const instance = m.instance(definition, { name: `member${member}` });
         design.inputs.forEach((_, index) => instance[`i${index}`]!.set(ports[`f${member}_i${index}`]!));
         outputWidths(design).forEach((_, index) => ports[`f${member}_o${index}`]!.set(instance[`o${index}`]!));
       });

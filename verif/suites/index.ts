@@ -6,6 +6,7 @@ import { fuzzSuites } from './fuzz.ts';
 import { streamSuites } from './streams.ts';
 import { fsmSuites } from './fsmExamples.ts';
 import { blackBoxSuites } from './blackBoxExamples.ts';
+import { memorySuites } from './memoryExamples.ts';
 
 /**
  * Every regression suite of the framework's own blocks, bottom up. A new block adds its suites
@@ -20,6 +21,7 @@ export const REGRESS_SUITES: readonly RegressSuite[] = [
   ...streamSuites,
   ...fsmSuites,
   ...blackBoxSuites,
+  ...memorySuites,
   ...mmaSuites,
   ...fuzzSuites,
 ];

@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { parseParams } from '../../project/project.ts';
 import { topOf, withDesigns, type DesignArguments } from '../project.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
-import { topModule, CLOCK_PORT, type IrDesign } from '../../../hw/ir/ir.ts';
+import { topModule, clockPortsOf, type IrDesign } from '../../../hw/ir/ir.ts';
+import type { ClockTimings } from '../../../hw/sim/clockSchedule.ts';
 import { readVectors, formatVectorValue, type VectorLine } from '../../../engines/vectors.ts';
 import { createEngine, ENGINE_NAMES, engineHelp } from '../../../engines/index.ts';
 import type { CycleRun, EngineName } from '../../../engines/engine.ts';
@@ -22,6 +23,19 @@ export interface SimulationArguments extends DesignArguments {
   checks?: CheckMode | undefined;
   /** Keep internal nets (`_n27`) in the VCD (Verilator and Icarus only). */
   internal?: boolean | undefined;
+  /** Clock timings `NAME=PERIOD[:PHASE]` in ns (several clocks; default 10, phase 0 each). */
+  timing?: string[] | undefined;
+}
+
+/** `clk_b=14:3` → { clk_b: { period: 14, phase: 3 } }; the schedule checks names and values. */
+export function parseClockTimings(specs: readonly string[]): ClockTimings {
+  const timings: Record<string, { period: number; phase: number }> = {};
+  for (const spec of specs) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(\d+)(?::(\d+))?$/.exec(spec);
+    if (!match) throw new UserError(`bad --timing '${spec}': expected NAME=PERIOD or NAME=PERIOD:PHASE (ns)`);
+    timings[match[1]!] = { period: Number(match[2]), phase: Number(match[3] ?? 0) };
+  }
+  return timings;
 }
 
 interface SimArguments extends SimulationArguments {
@@ -41,10 +55,11 @@ export async function simulateTop(
   const { project, top } = await topOf(args, args.top);
   const design = elaborate(top.definition, parseParams(top, args.param));
   const module = topModule(design);
+  const clocks = clockPortsOf(module);
   const portsOf = (direction: 'input' | 'output'): Map<string, number> =>
     new Map(
       module.ports
-        .filter((port) => port.direction === direction && port.name !== CLOCK_PORT)
+        .filter((port) => port.direction === direction && !clocks.includes(port.name))
         .map((port) => [port.name, port.width]),
     );
   const vectors = readVectors(args.vectors, { inputs: portsOf('input'), outputs: portsOf('output') });
@@ -56,6 +71,7 @@ export async function simulateTop(
       ...(vcd === undefined ? {} : { vcd: resolve(vcd) }),
       ...(args.checks ? { checks: args.checks } : {}),
       ...(args.internal ? { internal: true } : {}),
+      ...(args.timing && args.timing.length > 0 ? { clocks: parseClockTimings(args.timing) } : {}),
     },
   );
   return { run, vectors, design };
@@ -88,6 +104,12 @@ export const simCommand: CommandModule<object, SimArguments> = {
         type: 'boolean',
         describe:
           'keep internal nets (_n27) in the VCD too (Verilator and Icarus; the ts engine has no values for them)',
+      })
+      .option('timing', {
+        type: 'string',
+        array: true,
+        describe:
+          'period and phase of a clock in ns, NAME=PERIOD[:PHASE] (repeatable; designs with several clocks; default 10, phase 0)',
       })
       .option('checks', {
         choices: ['stop', 'count'] as const,

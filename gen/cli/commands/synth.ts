@@ -37,6 +37,7 @@ interface SynthArgs extends DesignArguments {
   seed: number;
   timing: 'opensta' | 'longest-path';
   compose: string[];
+  'sram-bits': number;
   'clock-port'?: string;
   'reset-port'?: string;
   json: boolean;
@@ -228,6 +229,12 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
         describe:
           'module to measure once at gate level on its own stimulus and count by instances, the rest simulated around it as RTL (repeatable; for designs too large to simulate flat)',
       })
+      .option('sram-bits', {
+        type: 'number',
+        default: 1024,
+        describe:
+          'memories of at least this many bits become SRAM macros (area, leakage, access energy from the 45 nm SRAM table), smaller ones flip-flops',
+      })
       .option('clock-port', { type: 'string', describe: 'clock input (default: clk or clock)' })
       .option('reset-port', {
         type: 'string',
@@ -257,6 +264,8 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
     if (!Number.isInteger(args.cycles) || args.cycles < 4)
       throw new UserError(`--cycles must be an integer ≥ 4, not ${args.cycles}`);
     if (!(args.timeout > 0)) throw new UserError(`--timeout must be a positive number of seconds, not ${args.timeout}`);
+    if (!(args['sram-bits'] >= 1))
+      throw new UserError(`--sram-bits must be a number of bits ≥ 1, not ${args['sram-bits']}`);
     for (const name of ['top', 'workload', 'sparsity'] as const)
       if (Array.isArray(args[name])) throw new UserError(`give --${name} once`);
     const node = args.node as Node;
@@ -273,6 +282,7 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
       target: { node, flavor: args.flavor, vdd: args.vdd ?? nominalVdd[node] },
       timingEngine: args.timing,
       compose: composedModules(args, source, project),
+      sramThresholdBits: args['sram-bits'],
       ...(args['clock-port'] !== undefined ? { clock: args['clock-port'] } : {}),
       ...(args['reset-port'] !== undefined ? { reset: args['reset-port'] } : {}),
     });

@@ -1,6 +1,7 @@
 import { CombinationalLoopError } from '../../core/errors.ts';
 import { formatLocation } from '../../core/sourceLocation.ts';
 import type { IrModule } from '../ir.ts';
+import { AdjacencyBuilder, reverseAdjacency, type Adjacency } from '../adjacency.ts';
 import type { CombinationalPaths, PassContext } from './pass.ts';
 
 /**
@@ -8,15 +9,15 @@ import type { CombinationalPaths, PassContext } from './pass.ts';
  * parent's loop check); its children's come from the context.
  */
 export function combinationalPathsOf(module: IrModule, context: PassContext): CombinationalPaths {
-  return summarize(module, combinationalEdges(module, context));
+  return summarize(module, reverseAdjacency(combinationalEdges(module, context).build()));
 }
 
-/** Forward adjacency over nets: which nets each net feeds without passing a register. */
-function combinationalEdges(module: IrModule, context: PassContext): number[][] {
-  const edges: number[][] = module.nets.map(() => []);
+/** Forward edges over nets: which nets each net feeds without passing a register. */
+function combinationalEdges(module: IrModule, context: PassContext): AdjacencyBuilder {
+  const edges = new AdjacencyBuilder(module.nets.length, 2 * module.cells.length);
   for (const cell of module.cells) {
-    const inputs = cell.op === 'memread' ? [cell.inputs[0]!] : cell.inputs;
-    for (const input of inputs) edges[input]!.push(cell.output);
+    if (cell.op === 'memread') edges.add(cell.inputs[0]!, cell.output);
+    else for (const input of cell.inputs) edges.add(input, cell.output);
   }
   for (const instance of module.instances) {
     const paths = context.combinationalPaths(instance.module);
@@ -25,7 +26,7 @@ function combinationalEdges(module: IrModule, context: PassContext): number[][] 
       if (outputNet === undefined) continue;
       for (const inputPort of inputPorts) {
         const inputNet = instance.inputs.get(inputPort);
-        if (inputNet !== undefined) edges[inputNet]!.push(outputNet);
+        if (inputNet !== undefined) edges.add(inputNet, outputNet);
       }
     }
   }
@@ -37,7 +38,7 @@ function combinationalEdges(module: IrModule, context: PassContext): number[][] 
  * reports the loop's signals with their source lines, as Amaranth does.
  */
 export function checkCombinationalLoops(module: IrModule, context: PassContext): void {
-  const edges = combinationalEdges(module, context);
+  const { start: first, targets } = combinationalEdges(module, context).build();
   const state = new Uint8Array(module.nets.length); // 0 unvisited, 1 on the DFS path, 2 done
   const stack: number[] = [];
   const nextEdge: number[] = [];
@@ -49,16 +50,15 @@ export function checkCombinationalLoops(module: IrModule, context: PassContext):
     while (stack.length > 0) {
       const top = stack.length - 1;
       const net = stack[top]!;
-      const successors = edges[net]!;
       const index = nextEdge[top]!;
-      if (index >= successors.length) {
+      if (first[net]! + index >= first[net + 1]!) {
         state[net] = 2;
         stack.pop();
         nextEdge.pop();
         continue;
       }
       nextEdge[top] = index + 1;
-      const successor = successors[index]!;
+      const successor = targets[first[net]! + index]!;
       if (state[successor] === 1) reportLoop(module, stack.slice(stack.indexOf(successor)));
       if (state[successor] === 0) {
         state[successor] = 1;
@@ -88,9 +88,9 @@ function reportLoop(module: IrModule, loop: number[]): never {
   );
 }
 
-function summarize(module: IrModule, edges: number[][]): Map<string, Set<string>> {
-  const reverse: number[][] = module.nets.map(() => []);
-  edges.forEach((successors, net) => successors.forEach((successor) => reverse[successor]!.push(net)));
+/** Per output port, the input ports it reaches backwards over `reverse` (predecessor edges). */
+function summarize(module: IrModule, reverse: Adjacency): Map<string, Set<string>> {
+  const { start, targets } = reverse;
   const inputPortOfNet = new Map(
     module.ports.filter((port) => port.direction === 'input').map((port) => [port.net, port.name]),
   );
@@ -105,7 +105,8 @@ function summarize(module: IrModule, edges: number[][]): Map<string, Set<string>
       const net = work.pop()!;
       const inputName = inputPortOfNet.get(net);
       if (inputName !== undefined) reached.add(inputName);
-      for (const predecessor of reverse[net]!) {
+      for (let edge = start[net]!; edge < start[net + 1]!; edge++) {
+        const predecessor = targets[edge]!;
         if (seen[predecessor]) continue;
         seen[predecessor] = 1;
         work.push(predecessor);

@@ -18,7 +18,8 @@ export function removeDeadCode(module: IrModule): IrModule {
   module.nets.forEach((net) => net.kind !== 'node' && mark(net.id));
   for (const register of module.registers) mark(register.d);
   for (const memory of module.memories)
-    for (const port of memory.writePorts) [port.address, port.data, port.enable].forEach(mark);
+    for (const port of memory.writePorts)
+      [port.address, port.data, port.enable, ...(port.mask === undefined ? [] : [port.mask])].forEach(mark);
   for (const instance of module.instances) for (const net of instance.inputs.values()) mark(net);
   // What an assertion, assumption or cover point reads is observable (the check reports it).
   for (const check of module.checks ?? []) [check.condition, ...check.reads].forEach(mark);
@@ -52,6 +53,7 @@ function compactNets(module: IrModule, keep: Uint8Array): IrModule {
         address: map(port.address),
         data: map(port.data),
         enable: map(port.enable),
+        ...(port.mask === undefined ? {} : { mask: map(port.mask) }),
       })),
     })),
     instances: module.instances.map((instance) => ({

@@ -1,14 +1,14 @@
 import { expect, it } from 'vitest';
 import { modelValue, type SiliconRow } from '../h200Silicon.ts';
 
-/** One test per row: the model within 10 % of silicon, or within 20 % for a known miss (with its reason). */
+/** One test per row: the model within 10 % of silicon, or, for a known miss (with its reason), within the 15 % it achieves. */
 export function checkSiliconRows(rows: readonly SiliconRow[]): void {
   it.each(rows.map((row) => ({ ...row, label: row.name })))(
     '$label',
     (row) => {
       const model = modelValue(row);
       const error = model / row.silicon - 1;
-      const tolerance = row.knownMiss === undefined ? 0.1 : 0.2;
+      const tolerance = row.knownMiss === undefined ? 0.1 : 0.15;
       expect(
         Math.abs(error),
         `model ${model.toFixed(1)} ${row.unit}, silicon ${row.silicon} ${row.unit}${row.knownMiss ? ` (known miss: ${row.knownMiss})` : ''}`,

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { depthFirstCellOrder } from '../../../hw/sim/cellOrder.ts';
+import { FlatCells } from '../../../hw/sim/flatNetlist.ts';
+
+const bufs = (cells: readonly { output: number; inputs: number[] }[]): FlatCells =>
+  FlatCells.of(cells.map((cell) => ({ op: 'buf', ...cell })));
 
 describe('depthFirstCellOrder', () => {
   it('puts every cell after its drivers and keeps each chain together', () => {
@@ -12,17 +16,20 @@ describe('depthFirstCellOrder', () => {
       { output: 14, inputs: [30] }, // 4 reads a source net
       { output: 15, inputs: [31] }, // 5 reads a source net
     ];
-    const order = depthFirstCellOrder(32, cells);
+    const order = depthFirstCellOrder(32, bufs(cells));
     expect([...order].sort()).toEqual([0, 1, 2, 3, 4, 5]);
     expect(order).toEqual([4, 2, 0, 5, 3, 1]);
   });
 
   it('rejects a combinational cycle', () => {
     expect(() =>
-      depthFirstCellOrder(4, [
-        { output: 1, inputs: [2] },
-        { output: 2, inputs: [1] },
-      ]),
+      depthFirstCellOrder(
+        4,
+        bufs([
+          { output: 1, inputs: [2] },
+          { output: 2, inputs: [1] },
+        ]),
+      ),
     ).toThrow(/cycle/);
   });
 });

@@ -37,6 +37,7 @@ describe('every suite on every engine', () => {
       'StreamFifoChain',
       'SerialTransmitter',
       'Crc8Stream',
+      'MaskedRamRom',
       'MmaUnit',
       'Fuzz',
     ]);

@@ -49,9 +49,7 @@ function sampleOnTs(design: IrDesign, streams: readonly (readonly PortValues[])[
   const compiled = compileDesign(design);
   const signals = namedSignals(design);
   const netOf = new Map(
-    compiled.flat.nets
-      .filter((net) => net.named)
-      .map((net) => [[design.top, ...net.scope, net.name].join('.'), net.id] as const),
+    compiled.flat.nets.namedNets().map((net) => [[design.top, ...net.scope, net.name].join('.'), net.id] as const),
   );
   const nets = signals.map((signal) => netOf.get(signal.path));
   const unobserved = nets.flatMap((net, index) => (net === undefined ? [index] : []));

@@ -1,0 +1,77 @@
+/**
+ * The L1's line requests on a register-staged block's chain, and co-resident blocks queueing for
+ * them (mean-value analysis, timingModel.ts sharedServerCycle): the mechanism that makes the
+ * software kernel's iteration grow with its nonzeros beyond Algorithm 1's chain, and three blocks
+ * per SM (9216², split-K 8 on H200) slower per block than two (7168²).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { memoryProfile } from '../../../gpu/memory/profiles.ts';
+import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
+import { modelKernel, sharedServerCycle } from '../../../gpu/system/timingModel.ts';
+import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
+import { fastCheckSeed } from '../memory/seed.ts';
+import { MEASURED_MMA } from './support.ts';
+
+describe('sharedServerCycle', () => {
+  it('one block never queues; a zero demand is the think time', () => {
+    expect(sharedServerCycle(1000, 300, 1)).toBe(1300);
+    expect(sharedServerCycle(1000, 0, 4)).toBe(1000);
+  });
+
+  it('grows with the blocks, from think + demand up to at most think + blocks × demand', () => {
+    const seed = fastCheckSeed('sharedServerCycle');
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 20_000, noNaN: true }),
+        fc.double({ min: 1, max: 5_000, noNaN: true }),
+        fc.integer({ min: 1, max: 8 }),
+        (think, demand, blocks) => {
+          const cycle = sharedServerCycle(think, demand, blocks);
+          const fewer = sharedServerCycle(think, demand, Math.max(1, blocks - 1));
+          expect(cycle).toBeGreaterThanOrEqual(fewer - 1e-9);
+          expect(cycle).toBeGreaterThanOrEqual(think + demand - 1e-9);
+          expect(cycle).toBeLessThanOrEqual(think + blocks * demand + 1e-9);
+        },
+      ),
+      { seed, numRuns: 300 },
+    );
+  });
+
+  it('queues more when the shared server is a larger part of the cycle', () => {
+    const light = sharedServerCycle(9000, 1000, 3) - 10_000;
+    const heavy = sharedServerCycle(7000, 3000, 3) - 10_000;
+    expect(light).toBeGreaterThan(0);
+    expect(heavy).toBeGreaterThan(2 * light);
+  });
+});
+
+describe("the L1's lines on the chain (h200, 2048×2048, N = 8, 30 %)", () => {
+  const shape = { m: 2048, k: 2048, n: 8 };
+  const [layout] = randomLayouts(shape.m, shape.k, [0.3], 1);
+  const run = (kernel: SpmmKernel) =>
+    modelKernel({ profile: 'h200', kernel, shape, layout: layout!, mma: MEASURED_MMA, sample: 4 });
+  const memory = memoryProfile('h200');
+  const roundTrip = memory.dram.latencyCycles + (memory.sm.loadStepCycles ?? 0);
+
+  it('the software kernel and the STC wait for their value loads to leave the L1, and queue there behind co-resident blocks', () => {
+    for (const kernel of ['coruscant', 'stc'] as const) {
+      const timing = run(kernel);
+      const it = timing.perIteration;
+      expect(timing.residentBlocksPerSm, kernel).toBe(3);
+      expect(it.lineWait, kernel).toBeCloseTo(it.l1Lines, 6);
+      expect(it.loadWait, kernel).toBeCloseTo(2 * roundTrip + it.l1Lines, 6);
+      expect(it.l1Queue, kernel).toBeGreaterThan(0);
+      expect(it.chain, kernel).toBeCloseTo(
+        it.loadWait + it.decompressChain + it.l1Queue + 2 * 24 - (kernel === 'stc' ? 24 : 0),
+        6,
+      );
+    }
+  });
+
+  it("the dense kernel's coalesced lines stay off its chain (its cp.async pipeline hides them)", () => {
+    const it = run('dense').perIteration;
+    expect(it.lineWait).toBe(0);
+    expect(it.l1Queue).toBe(0);
+  });
+});

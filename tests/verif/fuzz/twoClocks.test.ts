@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { TsEngine } from '../../../engines/tsEngine.ts';
+import { VerilatorEngine } from '../../../engines/verilatorEngine.ts';
+import { IcarusEngine } from '../../../engines/icarusEngine.ts';
+import { compareEngines } from '../../../verif/fuzz/differential.ts';
+import { twoClockCaseArbitrary, twoClockDesign, twoClockStimulus } from '../../../verif/fuzz/twoClocks.ts';
+import { fastCheckSeed } from '../../support/seed.ts';
+
+/**
+ * The differential fuzz with two clocks: random designs in two domains (asynchronous and
+ * synchronous resets, random periods and phases, resets pulsed at random steps, a synchronized
+ * crossing between neighbours) through the in-process simulator, Verilator and Icarus, step for
+ * step. One batch of designs per run (one Verilator build).
+ */
+const seed = fastCheckSeed('two-clock-fuzz');
+const MEMBERS = Number(process.env['FUZZ_TWO_CLOCK_MEMBERS'] ?? 24);
+
+describe('differential fuzz with two clocks', () => {
+  it(`${MEMBERS} random designs in two clock domains agree on all three engines`, async () => {
+    const [fuzzCase] = fc.sample(twoClockCaseArbitrary(MEMBERS), { seed, numRuns: 1 });
+    const design = twoClockDesign(fuzzCase!);
+    const disagreement = await compareEngines(
+      design,
+      twoClockStimulus(fuzzCase!),
+      [new TsEngine(), new VerilatorEngine(), new IcarusEngine()],
+      { clocks: fuzzCase!.timings },
+    );
+    const show = (value: unknown): string =>
+      JSON.stringify(value, (_, item: unknown) => (typeof item === 'bigint' ? `0x${item.toString(16)}` : item));
+    expect(
+      disagreement && `${show(disagreement)} (timings ${show(fuzzCase!.timings)}; replay: FC_SEED=${seed})`,
+    ).toBeUndefined();
+  }, 600_000);
+});
