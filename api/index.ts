@@ -109,6 +109,10 @@ export {
   regs,
   /** Joins two matching interfaces in one call, each field in the direction it flows. */
   connect,
+  /** The fields of a bundle type spread into a port list, taken back out of an io or instance by name. */
+  fieldsOf,
+  /** A valid-only stream whose payload fields sit beside its valid bit (which may be renamed, e.g. `start`). */
+  flowOf,
   /** The total width of a bundle type's fields. */
   bundleWidth,
   /** Two interfaces given to `connect` that do not match; the message names the field. */
@@ -139,6 +143,8 @@ export {
   fire,
   /** Asserts the stream protocol on a stream a module produces: valid held until ready, data stable while stalled. */
   assertStreamProtocol,
+  /** A valid-only stream of words (`valid`, `data` forward, no ready), from the producer's side. */
+  Flow,
   /** A valid-ready FIFO of any depth from 1. */
   StreamFifo,
   /** A valid-ready pipeline stage with a registered ready (skid buffer). */

@@ -2,7 +2,7 @@ import type { Signal } from './signal.ts';
 import { Signal as SignalClass } from './signal.ts';
 import { HdlError, WidthMismatchError } from './errors.ts';
 import { captureSourceLocation, type SourceLocation } from './sourceLocation.ts';
-import { flattenPorts, isPortSpec, type IoOf, type PortSpec, type PortTree } from './ports.ts';
+import { flattenPorts, isPortSpec, output, type IoOf, type PortSpec, type PortTree } from './ports.ts';
 import type { ModuleBuilder } from './module.ts';
 import { strictGroup } from './strictPorts.ts';
 
@@ -192,4 +192,54 @@ function collect(
       );
   for (const key of sinkKeys)
     collect(sinkFields[key]!, sourceFields[key]!, path === '' ? key : `${path}.${key}`, pairs, location);
+}
+
+/**
+ * The fields of bundle type `tree` taken out of `group` (a module's io, an instance's ports, a
+ * group of wires) by name: the interface of a bundle spread into a port list beside other ports
+ * (`{ ...flowOf(…), busy: output(1) }`), for `connect` or for reading. A field `group` lacks is an
+ * InterfaceMismatchError naming it.
+ */
+export function fieldsOf<T extends { readonly [name: string]: PortTree }>(group: object, tree: T): IoOf<T> {
+  const location = captureSourceLocation();
+  const names = Object.keys(tree);
+  for (const name of names)
+    if (!Object.prototype.hasOwnProperty.call(group, name))
+      throw new InterfaceMismatchError(
+        location,
+        `field '${name}' of the bundle is not in the interface (it has: ${Object.keys(group).join(', ')})`,
+      );
+  const fields = group as Record<string, unknown>;
+  return strictGroup(Object.fromEntries(names.map((name) => [name, fields[name]])), 'bundle fields') as IoOf<T>;
+}
+
+/** A Flow whose payload is the fields of `P`, beside a valid bit named `V`. */
+export type FlowOf<P extends { readonly [name: string]: PortTree }, V extends string = 'valid'> = {
+  readonly [K in V]: PortSpec<1>;
+} & P;
+
+/**
+ * A Flow (a valid-only stream, hw/lib/stream) whose payload is a bundle of named fields (outputs,
+ * from the producer's side) that sit beside the valid bit, so that spread into a port list every
+ * field keeps its own name: `{ ...flowOf({ pointer: output(6) }) }` declares the ports `valid` and
+ * `pointer`, and `fieldsOf(io, type)` takes the Flow back out of the io for `connect`. `valid`
+ * renames the valid bit for handshakes whose valid has a name of its own (`start`, `dValid`);
+ * `description` documents it. A payload field that flows back (an `input`) or is named like the
+ * valid bit is an HdlError at the caller's line: a Flow has no backward field.
+ */
+export function flowOf<P extends { readonly [name: string]: PortTree }, V extends string = 'valid'>(
+  payload: P,
+  options: { readonly valid?: V; readonly description?: string } = {},
+): FlowOf<P, V> {
+  const location = captureSourceLocation();
+  const valid = options.valid ?? 'valid';
+  if (Object.prototype.hasOwnProperty.call(payload, valid))
+    throw new HdlError(location, `flowOf: the payload has a field '${valid}', the name of the valid bit`);
+  const backward = flattenPorts(payload).find((leaf) => leaf.spec.direction !== 'output');
+  if (backward)
+    throw new HdlError(
+      location,
+      `flowOf: payload field '${backward.name}' is an input; a Flow's fields all flow forward (declare them with output, flip the whole Flow for the consumer)`,
+    );
+  return { [valid]: output(1, options.description), ...payload } as FlowOf<P, V>;
 }

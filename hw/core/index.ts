@@ -37,6 +37,7 @@ export {
 } from './errors.ts';
 export { captureSourceLocation, formatLocation, type SourceLocation } from './sourceLocation.ts';
 export { bundle, flip, wires, regs, connect, bundleWidth, InterfaceMismatchError } from './bundle.ts';
+export { fieldsOf, flowOf, type FlowOf } from './bundle.ts';
 export { strictGroup, UnknownPortError } from './strictPorts.ts';
 export { defineEnum, enumReg, enumWire, type HdlEnum } from './enum.ts';
 export { fsm, UnreachableStateError, type Fsm, type Go } from './fsm.ts';

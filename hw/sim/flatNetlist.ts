@@ -1,4 +1,4 @@
-import type { CellOp, IrModule } from '../ir/ir.ts';
+import type { CellOp, IrCell, IrModule } from '../ir/ir.ts';
 import type { SourceLocation } from '../core/sourceLocation.ts';
 
 /**
@@ -20,16 +20,8 @@ export interface FlatNet {
   readonly location: SourceLocation;
 }
 
-/** One cell as an object (what `FlatCells.get` makes). */
-export interface FlatCell {
-  readonly op: CellOp;
-  readonly output: number;
-  readonly inputs: readonly number[];
-  readonly constant?: bigint;
-  readonly hi?: number;
-  readonly lo?: number;
-  readonly memory?: number;
-}
+/** One cell as an object (what `FlatCells.get` makes): an IR cell without its source location. */
+export type FlatCell = Omit<IrCell, 'location'>;
 
 /** One instance of the hierarchy in the flat netlist: its nets are `base` … `base + module.nets.length - 1`. */
 export interface FlatInstance {

@@ -1,28 +1,40 @@
 import fc from 'fast-check';
 import {
+  connect,
   defineModule,
+  flattenPorts,
+  flip,
   input,
   output,
   mux,
   cat,
   constant,
+  regs,
+  vec,
+  wires,
   type ModuleDefinition,
   type Value,
   type ModuleBuilder,
   type Memory,
   type Params,
   type PortSpec,
+  type PortTree,
   type Signal,
 } from '../../hw/core/index.ts';
 
-/** A random design's module: its ports are named by index (`i0…`, `o0…`), so they are a record. */
+/**
+ * A random design's module: its ports are named by index (`i0…`, `o0…`), so they are a record.
+ * As a child it may also have the bundle ports `bi` (consumer side) and `bo` (producer side),
+ * which this type leaves out: only the parent built here (populate) reads them.
+ */
 export type FuzzModule = ModuleDefinition<Params, Record<string, PortSpec>>;
 
 /**
  * Random designs for differential fuzzing of the framework itself: expression DAGs over every
  * operator, widths 1–80, registers, sub-module instances, `when`/`elsewhen`/`otherwise` chains
  * (nested, with partial and repeated assignments) and memories (combinational and registered
- * reads, write ports, writes under a `when`). A design is plain data (so fast-check can shrink
+ * reads, write ports, writes under a `when`) and interfaces (bundle-typed wires, registers and
+ * sub-module ports with nested and flipped fields and vecs of bundles, joined with `connect`). A design is plain data (so fast-check can shrink
  * it); `buildRandomDesign` turns it into a module definition, resizing operands explicitly so
  * that every generated design is legal.
  */
@@ -150,6 +162,32 @@ export interface FuzzConditional {
   readonly chains: readonly FuzzWhenChain[];
 }
 
+/**
+ * A field of a fuzzed bundle type (named `f<k>` by position): a leaf of some width (`flipped`: it
+ * flows back, an `input` from the producer's side), a nested bundle (flipped as a whole or not),
+ * or a vec of `count` bundles.
+ */
+export type FuzzBundleField =
+  | { readonly width: number; readonly flipped: boolean }
+  | { readonly fields: readonly FuzzBundleField[]; readonly flipped: boolean }
+  | { readonly fields: readonly FuzzBundleField[]; readonly count: number };
+
+/**
+ * An interface chain: wires of the bundle type whose forward fields come from the pool, a stage
+ * (registers or wires of the type) joined to them with `connect`, and wires after it whose
+ * backward fields come from the pool; as a child, the design's bundle ports `bi`/`bo` stand for
+ * the two ends, and its parent drives them through wires the same way.
+ */
+export interface FuzzBundle {
+  readonly fields: readonly FuzzBundleField[];
+  /** The stage is registers (reset to 0 when `reset`) rather than wires. */
+  readonly registered: boolean;
+  readonly reset: boolean;
+  /** Pool choices for the forward and backward leaves driven from the design (leaf k takes choice + 7·k). */
+  readonly forward: number;
+  readonly backward: number;
+}
+
 export interface FuzzDesign {
   readonly inputs: readonly number[];
   readonly registers: readonly FuzzRegister[];
@@ -163,6 +201,8 @@ export interface FuzzDesign {
   readonly memories?: readonly FuzzMemory[];
   /** When chains (absent likewise in older saved cases). */
   readonly conditional?: FuzzConditional;
+  /** An interface chain (absent in cases saved before bundles were fuzzed: those build as they did). */
+  readonly bundle?: FuzzBundle;
 }
 
 export const MAX_FUZZ_WIDTH = 80;
@@ -241,6 +281,31 @@ const conditionalArbitrary: fc.Arbitrary<FuzzConditional> = fc.record({
   chains: fc.array(chainArbitrary(1), { minLength: 1, maxLength: 2 }),
 });
 
+/** A bundle type's fields `f0, f1, …`, nested up to `depth` more levels. */
+function bundleFieldsArbitrary(depth: number): fc.Arbitrary<FuzzBundleField[]> {
+  const leaf: fc.Arbitrary<FuzzBundleField> = fc.record({ width: widthArbitrary, flipped: fc.boolean() });
+  const field: fc.Arbitrary<FuzzBundleField> =
+    depth > 0
+      ? fc.oneof(
+          { arbitrary: leaf, weight: 3 },
+          { arbitrary: fc.record({ fields: bundleFieldsArbitrary(depth - 1), flipped: fc.boolean() }), weight: 1 },
+          {
+            arbitrary: fc.record({ fields: bundleFieldsArbitrary(depth - 1), count: fc.integer({ min: 1, max: 3 }) }),
+            weight: 1,
+          },
+        )
+      : leaf;
+  return fc.array(field, { minLength: 1, maxLength: 3 });
+}
+
+const bundleArbitrary: fc.Arbitrary<FuzzBundle> = fc.record({
+  fields: bundleFieldsArbitrary(2),
+  registered: fc.boolean(),
+  reset: fc.boolean(),
+  forward: choice,
+  backward: choice,
+});
+
 function designArbitrary(depth: number): fc.Arbitrary<FuzzDesign> {
   return fc.record({
     inputs: fc.array(widthArbitrary, { minLength: 1, maxLength: 4 }),
@@ -258,6 +323,7 @@ function designArbitrary(depth: number): fc.Arbitrary<FuzzDesign> {
     instances: fc.integer({ min: 1, max: 2 }),
     memories: fc.array(memoryArbitrary, { maxLength: 1 }),
     conditional: fc.option(conditionalArbitrary, { nil: undefined, freq: 2 }),
+    bundle: fc.option(bundleArbitrary, { nil: undefined, freq: 2 }),
   });
 }
 
@@ -334,6 +400,7 @@ function populate(
   design: FuzzDesign,
   inputs: readonly Value[],
   child: FuzzModule | undefined,
+  bundlePorts: BundlePorts | undefined,
 ): Value[] {
   const registers = design.registers.map((register, index) =>
     m.reg(
@@ -343,12 +410,15 @@ function populate(
     ),
   );
   const pool: Value[] = [...inputs, ...registers];
+  const childBundles: BundlePorts[] = [];
   if (child && design.child) {
     const childDesign = design.child;
     for (let instance = 0; instance < design.instances; instance++) {
       const io = m.instance(child, { name: `child${instance}` });
       childDesign.inputs.forEach((width, index) => io[`i${index}`]!.set(fit(pick(pool, index * 7 + instance), width)));
       outputWidths(childDesign).forEach((_, index) => pool.push(io[`o${index}`]!));
+      // Its bundle ports, left out of FuzzModule's type.
+      if (childDesign.bundle) childBundles.push({ bi: io['bi'] as unknown, bo: io['bo'] as unknown });
     }
   }
   // Values the digest shows besides the nodes: memory words read, when-chain targets.
@@ -384,6 +454,14 @@ function populate(
       pick(pool, spec.enable).bit(0),
       mask === undefined ? undefined : fit(pick(pool, mask), memory.width / memory.granularity),
     );
+  // Interfaces after the nodes: their ends join the pool only once every field is driven (no loop).
+  const ends: Value[] = [];
+  if (design.bundle) ends.push(...buildBundleChain(m, design.bundle, 'b', pool, bundlePorts));
+  childBundles.forEach((ports, instance) =>
+    ends.push(...buildBundleChain(m, { ...design.child!.bundle!, registered: false }, `c${instance}`, pool, ports)),
+  );
+  pool.push(...ends);
+  extra.push(...ends);
   if (design.conditional) extra.push(...buildConditional(m, design.conditional, pool, memories, write));
   (design.memories ?? []).forEach((spec, index) =>
     spec.writes.forEach((port, portIndex) => write(port, memories[index]!, spec.masks?.[portIndex])),
@@ -439,6 +517,81 @@ function buildConditional(
   return targets;
 }
 
+/** The two ends of a child's interface chain: its `bi` and `bo` ports (seen from inside or from the parent). */
+interface BundlePorts {
+  readonly bi: unknown;
+  readonly bo: unknown;
+}
+
+/** The bundle type of fuzzed fields, from the producer's side: fields `f0, f1, …`. */
+export function fuzzBundleType(fields: readonly FuzzBundleField[]): { readonly [name: string]: PortTree } {
+  return Object.fromEntries(
+    fields.map((field, index): [string, PortTree] => {
+      if ('width' in field) return [`f${index}`, field.flipped ? input(field.width) : output(field.width)];
+      const inner = fuzzBundleType(field.fields);
+      return [`f${index}`, 'count' in field ? vec(field.count, inner) : field.flipped ? flip(inner) : inner];
+    }),
+  );
+}
+
+/** The signals of an interface in the order flattenPorts walks its type. */
+function leavesOf(group: unknown): Signal[] {
+  if (Array.isArray(group)) return group.flatMap(leavesOf);
+  if (typeof group === 'object' && group !== null && !('width' in group))
+    return Object.values(group as Record<string, unknown>).flatMap(leavesOf);
+  return [group as Signal];
+}
+
+/**
+ * One interface chain (FuzzBundle): `upstream` → stage → `downstream`, each joined to the next
+ * with one `connect`. Outside a child the ends are wires `<prefix>s`/`<prefix>k` whose forward
+ * (upstream) and backward (downstream) fields are driven from the pool; inside a child they are
+ * its ports; for a child's ports seen from the parent (`ports` given, `prefix` 'c<k>'), the parent
+ * drives them through such wires, with no stage of its own. Returns the values the chain gives
+ * back to the design: the upstream's backward and the downstream's forward fields.
+ */
+function buildBundleChain(
+  m: ModuleBuilder,
+  spec: FuzzBundle,
+  prefix: string,
+  pool: readonly Value[],
+  ports: BundlePorts | undefined,
+): Value[] {
+  const type = fuzzBundleType(spec.fields);
+  const leaves = flattenPorts(type);
+  const inChild = ports !== undefined && prefix === 'b';
+  const drive = (group: unknown, direction: 'input' | 'output', from: number): void =>
+    leavesOf(group).forEach((signal, index) => {
+      if (leaves[index]!.spec.direction === direction) signal.set(fit(pick(pool, from + 7 * index), signal.width));
+    });
+  const gather = (group: unknown, direction: 'input' | 'output'): Signal[] =>
+    leavesOf(group).filter((_, index) => leaves[index]!.spec.direction === direction);
+  if (inChild) {
+    // Inside a child: bi → stage → bo; the child's pool never sees them (its outputs feed the parent's drives).
+    const stage = spec.registered
+      ? regs(m, `${prefix}t`, type, spec.reset ? { reset: 0 } : {})
+      : wires(m, `${prefix}t`, type);
+    connect(stage, ports.bi);
+    connect(ports.bo, stage);
+    return [];
+  }
+  const upstream = wires(m, `${prefix}s`, type);
+  const downstream = wires(m, `${prefix}k`, type);
+  drive(upstream, 'output', spec.forward);
+  drive(downstream, 'input', spec.backward);
+  if (ports) {
+    connect(ports.bi, upstream);
+    connect(downstream, ports.bo);
+  } else {
+    const stage = spec.registered
+      ? regs(m, `${prefix}t`, type, spec.reset ? { reset: 0 } : {})
+      : wires(m, `${prefix}t`, type);
+    connect(stage, upstream);
+    connect(downstream, stage);
+  }
+  return [...gather(upstream, 'input'), ...gather(downstream, 'output')];
+}
+
 /** Widths of a design's outputs: the chosen ones, then the digest of all its nodes. */
 function outputWidths(design: FuzzDesign): number[] {
   return [...design.outputs.map((out) => out.width), MAX_FUZZ_WIDTH];
@@ -448,21 +601,26 @@ function outputWidths(design: FuzzDesign): number[] {
  * The module definition of a random design: inputs `i0…`, outputs `o0…`; its child (if any) is
  * its own module, `<name>_c`.
  */
-export function buildRandomDesign(design: FuzzDesign, name: string): FuzzModule {
-  const child = design.child ? buildRandomDesign(design.child, `${name}_c`) : undefined;
+export function buildRandomDesign(design: FuzzDesign, name: string, asChild = false): FuzzModule {
+  const child = design.child ? buildRandomDesign(design.child, `${name}_c`, true) : undefined;
+  const bundleType = asChild && design.bundle ? fuzzBundleType(design.bundle.fields) : undefined;
   return defineModule({
     name,
     defaults: {},
     ports: (): Record<string, PortSpec> => ({
       ...Object.fromEntries(design.inputs.map((width, index) => [`i${index}`, input(width)])),
       ...Object.fromEntries(outputWidths(design).map((width, index) => [`o${index}`, output(width)])),
+      // The bundle ports are trees, not single ports (see FuzzModule).
+      ...((bundleType ? { bi: flip(bundleType), bo: bundleType } : {}) as Record<string, PortSpec>),
     }),
-    build(m, ports) {
+    build(m, io) {
+      const ports = io as unknown as Record<string, Signal>;
       const outputs = populate(
         m,
         design,
         design.inputs.map((_, index) => ports[`i${index}`]!),
         child,
+        bundleType ? { bi: ports['bi'], bo: ports['bo'] } : undefined,
       );
       outputs.forEach((value, index) => ports[`o${index}`]!.set(value));
     },

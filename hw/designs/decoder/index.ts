@@ -4,7 +4,7 @@ export { AdderChain } from './adderChain.ts';
 export { RegisterIndexEmitter } from './registerIndexEmitter.ts';
 export { DensePointerIncrementer } from './densePointerIncrementer.ts';
 export { BitmapThreadSlice } from './bitmapThreadSlice.ts';
-export { BitmapDecoder } from './bitmapDecoder.ts';
+export { BitmapDecoder, decoderStartFlow, decodedFlow } from './bitmapDecoder.ts';
 export {
   DECODER_DEFAULTS,
   DECODER_PARAMETER_DOCS,

@@ -3,11 +3,22 @@
  * so every engine (in-process, Verilator, Icarus) runs whole MMAs from plain input streams.
  * `bank` is sampled with `start`: the MMA reads that bank while the bench writes the other.
  */
-import { defineModule, input, output, vec } from '../../core/index.ts';
+import { connect, defineModule, fieldsOf, flip, input, output, vec } from '../../core/index.ts';
+import { flowOf } from '../../lib/stream/index.ts';
 import { validateUnitStages } from './dotProduct4.ts';
-import { MMA_UNIT_LANES, MmaUnit } from './mmaUnit.ts';
+import { MMA_UNIT_LANES, MmaUnit, mmaStartFlow, mmaWriteBackFlow } from './mmaUnit.ts';
 import { C_REGISTERS, OperandRegisterFile, REGISTERS_PER_WRITE } from './operandRegisterFile.ts';
 import { PIPELINED_DOC } from './threadGroup.ts';
+
+/** The bench's MMA start: the MmaUnit's start Flow with the register bank the MMA reads. */
+const benchStartFlow = flowOf(
+  {
+    mode: output<number>(1, '0 = dense m16n8k16, 1 = coruscant m32n1k64'),
+    bank: output<number>(1, 'register bank the MMA reads, sampled with start'),
+    bitmap: vec(MMA_UNIT_LANES, output<number>(64, "thread t's row-tile bitmap (coruscant)")),
+  },
+  { valid: 'start', description: 'begin an MMA (see MmaUnit)' },
+);
 
 export const MmaBench = defineModule({
   name: 'MmaBench',
@@ -16,10 +27,7 @@ export const MmaBench = defineModule({
   parameterDocs: { pipelined: PIPELINED_DOC },
   validate: validateUnitStages,
   ports: () => ({
-    start: input<number>(1, 'begin an MMA (see MmaUnit)'),
-    mode: input<number>(1, '0 = dense m16n8k16, 1 = coruscant m32n1k64'),
-    bank: input<number>(1, 'register bank the MMA reads, sampled with start'),
-    bitmap: vec(MMA_UNIT_LANES, input<number>(64, "thread t's row-tile bitmap (coruscant)")),
+    ...flip(benchStartFlow),
     write: {
       enable: input<number>(1, 'write register group `group` of bank `bank`'),
       bank: input<number>(1, 'bank written'),
@@ -31,9 +39,7 @@ export const MmaBench = defineModule({
     },
     busy: output<number>(1, 'a datapath cycle of an MMA'),
     last: output<number>(1, 'last datapath cycle of an MMA'),
-    dValid: output<number>(1, 'write-back: d_<t> holds a finished output'),
-    dSlot: output<number>(2, 'write-back: output slot of d_<t>'),
-    d: vec(MMA_UNIT_LANES, output<number>(32, 'FP32 D element of lane t')),
+    ...mmaWriteBackFlow,
   }),
   build(m, io, params) {
     const unit = m.instance(MmaUnit, { name: 'mma', params: { pipelined: params.pipelined } });
@@ -41,9 +47,7 @@ export const MmaBench = defineModule({
     const readBank = m.reg('readBank', 1, { reset: 0 });
     m.when(io.start, () => readBank.set(io.bank));
 
-    unit.start.set(io.start);
-    unit.mode.set(io.mode);
-    io.bitmap.forEach((bitmap, thread) => unit.bitmap[thread]!.set(bitmap));
+    connect(fieldsOf(unit, mmaStartFlow), fieldsOf(io, mmaStartFlow));
     registers.readBank.set(readBank);
     unit.read.forEach((ports, thread) =>
       ports.forEach((port, index) => {
@@ -59,19 +63,10 @@ export const MmaBench = defineModule({
     registers.cSlot.set(unit.cSlot);
     unit.c.forEach((c, thread) => c.set(registers.c[thread]!));
 
-    const write = registers.write;
-    write.enable.set(io.write.enable);
-    write.bank.set(io.write.bank);
-    write.group.set(io.write.group);
-    write.cEnable.set(io.write.cEnable);
-    io.write.data.forEach((row, thread) => row.forEach((data, index) => write.data[thread]![index]!.set(data)));
-    io.write.vector.forEach((data, index) => write.vector[index]!.set(data));
-    io.write.c.forEach((row, thread) => row.forEach((data, slot) => write.c[thread]![slot]!.set(data)));
+    connect(registers.write, io.write);
 
     io.busy.set(unit.busy);
     io.last.set(unit.last);
-    io.dValid.set(unit.dValid);
-    io.dSlot.set(unit.dSlot);
-    io.d.forEach((d, thread) => d.set(unit.d[thread]!));
+    connect(fieldsOf(io, mmaWriteBackFlow), fieldsOf(unit, mmaWriteBackFlow));
   },
 });

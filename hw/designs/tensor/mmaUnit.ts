@@ -14,12 +14,18 @@
  *
  * The register file is the SM's, outside this unit: per lane four 32-bit read ports (address
  * out, data in, combinational within the cycle), one shared pair for B, and one per lane for C.
- * Results leave through a write-back stream: `d_valid`, `d_slot` and each lane's `d_<t>`.
+ * Both handshakes are valid-only streams (Flows, hw/lib/stream): the MMA comes in as `mmaStartFlow`
+ * (`start` with `mode` and the bitmaps; no ready — `start` in the `last` cycle chains with no
+ * bubble, earlier it restarts) and its results leave as `mmaWriteBackFlow` (`dValid` with `dSlot`
+ * and each lane's `d_<t>`; the register file takes every write-back).
  */
 import {
   cat,
+  connect,
   constant,
   defineModule,
+  fieldsOf,
+  flip,
   input,
   mux,
   output,
@@ -27,7 +33,8 @@ import {
   type ModuleBuilder,
   type Value,
 } from '../../core/index.ts';
-import { BitmapDecoder } from '../decoder/bitmapDecoder.ts';
+import { flowOf } from '../../lib/stream/index.ts';
+import { BitmapDecoder, decodedFlow, decoderStartFlow } from '../decoder/bitmapDecoder.ts';
 import { DECODER_DEFAULTS } from '../decoder/parameters.ts';
 import { DOT_WIDTH, validateUnitStages } from './dotProduct4.ts';
 import { tensorLaneLatency } from './tensorLane.ts';
@@ -52,6 +59,33 @@ export function mmaLatency(pipelined: number): number {
   return tensorLaneLatency(pipelined);
 }
 
+/**
+ * The MMA start, a Flow from its producer's side: `start` is the valid bit; `mode` and every
+ * thread's bitmap are sampled with it. The decoder's part of it is `decoderStartFlow`.
+ */
+export const mmaStartFlow = flowOf(
+  {
+    mode: output<number>(1, '0 = dense m16n8k16, 1 = coruscant m32n1k64 (sampled with start)'),
+    bitmap: vec(
+      MMA_UNIT_LANES,
+      output<number>(64, "thread t's row-tile bitmap, bit c ↔ column c (coruscant; sampled with start)"),
+    ),
+  },
+  {
+    valid: 'start',
+    description: 'begin an MMA: mode and bitmaps are sampled at this edge; chunk 0 is read in the next cycle',
+  },
+);
+
+/** The write-back, a Flow: in a cycle with `dValid`, every lane's `d_<t>` is its output of slot `dSlot`. */
+export const mmaWriteBackFlow = flowOf(
+  {
+    dSlot: output<number>(2, 'write-back: the output slot of d_<t> (dense 0…3, coruscant 0)'),
+    d: vec(MMA_UNIT_LANES, output<number>(32, 'FP32 D element of lane t, valid with dValid')),
+  },
+  { valid: 'dValid', description: 'write-back: every d_<t> holds a finished output this cycle' },
+);
+
 /** `value` delayed by `cycles` resettable registers named `<name>_d1…`. */
 function delayed(m: ModuleBuilder, name: string, value: Value, cycles: number): Value {
   let current = value;
@@ -73,15 +107,7 @@ export const MmaUnit = defineModule({
   parameterDocs: { pipelined: PIPELINED_DOC },
   validate: validateUnitStages,
   ports: () => ({
-    start: input<number>(
-      1,
-      'begin an MMA: mode and bitmaps are sampled at this edge; chunk 0 is read in the next cycle',
-    ),
-    mode: input<number>(1, '0 = dense m16n8k16, 1 = coruscant m32n1k64 (sampled with start)'),
-    bitmap: vec(
-      MMA_UNIT_LANES,
-      input<number>(64, "thread t's row-tile bitmap, bit c ↔ column c (coruscant; sampled with start)"),
-    ),
+    ...flip(mmaStartFlow),
     read: vec(
       MMA_UNIT_LANES,
       vec(DOT_WIDTH, {
@@ -100,14 +126,14 @@ export const MmaUnit = defineModule({
     c: vec(MMA_UNIT_LANES, input<number>(32, 'FP32 C element of lane t for slot cSlot')),
     busy: output<number>(1, 'a datapath cycle of an MMA'),
     last: output<number>(1, 'last datapath cycle of an MMA: start may be asserted now (no bubble)'),
-    dValid: output<number>(1, 'write-back: every d_<t> holds a finished output this cycle'),
-    dSlot: output<number>(2, 'write-back: the output slot of d_<t> (dense 0…3, coruscant 0)'),
-    d: vec(MMA_UNIT_LANES, output<number>(32, 'FP32 D element of lane t, valid with dValid')),
+    ...mmaWriteBackFlow,
   }),
   build(m, io, params) {
-    const decoder = m.instance(BitmapDecoder, { name: 'decoder' });
-    decoder.start.set(io.start);
-    io.bitmap.forEach((bitmap, thread) => decoder.bitmap[thread]!.set(bitmap));
+    const decoderInstance = m.instance(BitmapDecoder, { name: 'decoder' });
+    // The decoder takes the start Flow without `mode`; its operand selects come back as a Flow.
+    const decoderStart = decoderStartFlow(DECODER_DEFAULTS);
+    connect(fieldsOf(decoderInstance, decoderStart), fieldsOf(io, decoderStart));
+    const decoder = fieldsOf(decoderInstance, decodedFlow(DECODER_DEFAULTS));
 
     const coruscant = m.reg('coruscant', 1, { reset: 0 });
     m.when(io.start, () => coruscant.set(io.mode));
@@ -143,8 +169,11 @@ export const MmaUnit = defineModule({
       core.enable.set(decoder.valid);
       core.loadC.set(loadC);
     }
+    const lanes = io.read.map(
+      (_, thread) => cores[Math.floor(thread / TENSOR_CORE_LANES)]!.lane[thread % TENSOR_CORE_LANES]!,
+    );
     io.read.forEach((ports, thread) => {
-      const lane = cores[Math.floor(thread / TENSOR_CORE_LANES)]!.lane[thread % TENSOR_CORE_LANES]!;
+      const lane = lanes[thread]!;
       const selects = decoder.operand[thread]!;
       ports.forEach((port, index) =>
         port.register.set(mux(coruscant, selects[index]!.register, denseRegisters[index]!)),
@@ -157,12 +186,14 @@ export const MmaUnit = defineModule({
         lane.b[k]!.set(mux(coruscant, broadcastB[k]!, denseHalves[DOT_WIDTH + k]!));
       }
       lane.c.set(io.c[thread]!);
-      io.d[thread]!.set(lane.acc);
     });
 
     const latency = tensorLaneLatency(params.pipelined);
-    io.dValid.set(delayed(m, 'dValid', lastChunkOfOutput, latency));
-    io.dSlot.set(delayed(m, 'dSlot', slot, latency));
+    connect(fieldsOf(io, mmaWriteBackFlow), {
+      dValid: delayed(m, 'dValid', lastChunkOfOutput, latency),
+      dSlot: delayed(m, 'dSlot', slot, latency),
+      d: lanes.map((lane) => lane.acc),
+    });
 
     // The MMA handshake (docs/verification.md): busy for the 16 datapath cycles after start, last
     // in the 16th, and D valid `latency` cycles after each output's last chunk, never otherwise.

@@ -18,7 +18,9 @@ import { fastCheckSeed } from '../../support/seed.ts';
 /**
  * Differential fuzzing of the framework itself: random designs (every operator, widths 1–80,
  * registers, sub-module instances, nested when/elsewhen/otherwise chains with partial assignment,
- * memories with combinational and registered reads and writes under a when) with random stimulus through the in-process simulator,
+ * memories with combinational and registered reads and writes under a when, interfaces: bundle-typed
+ * wires, registers and sub-module ports with nested, flipped and vec-of-bundle fields joined with
+ * `connect`) with random stimulus through the in-process simulator,
  * Verilator and Icarus, compared cycle by cycle. Cases run in batches under one top, so
  * 200 designs cost two Verilator builds. A failing batch is narrowed to its first failing case,
  * which fast-check then shrinks against the engines that disagreed.
