@@ -30,8 +30,8 @@ import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '..
  */
 export abstract class ExternalEngine<Build> implements Engine {
   abstract readonly name: EngineName;
-  /** This engine's builds by design object and tracing (a second run of a design skips emitting and hashing it). */
-  private readonly builds = new WeakMap<IrDesign, Map<boolean, Promise<Build>>>();
+  /** The Verilog of each design object this engine ran: a second run of a design skips emitting it. */
+  private readonly emitted = new WeakMap<IrDesign, ReadonlyMap<string, string>>();
 
   /**
    * The watchdog's bound on one cycle of one IR cell (cells, registers and memories of the
@@ -53,20 +53,15 @@ export abstract class ExternalEngine<Build> implements Engine {
   protected abstract launch(build: Build, vcd: string | undefined): HarnessLaunch;
 
   /**
-   * The build of `design` (traced or not), once per design object: emitting the Verilog and
-   * hashing it for the disk cache took half a second per run of the MmaBench, more than the run.
+   * The build of `design` (traced or not). The Verilog is emitted once per design object (on the
+   * MmaBench that was most of a short run's cost), but the build goes through the disk cache every
+   * run: hashing the text is ~2 ms, and the cache's integrity check is what heals an entry whose
+   * binary was truncated or deleted since the last run (a build kept in memory would run it).
    */
   private buildOf(design: IrDesign, ports: HarnessPorts, traced: boolean): Promise<Build> {
-    let byTrace = this.builds.get(design);
-    if (!byTrace) this.builds.set(design, (byTrace = new Map()));
-    let build = byTrace.get(traced);
-    if (!build) {
-      build = this.build(design, this.verilogOf(design), ports, traced);
-      byTrace.set(traced, build);
-      // A failed build is tried again next time.
-      build.catch(() => byTrace.delete(traced));
-    }
-    return build;
+    let files = this.emitted.get(design);
+    if (!files) this.emitted.set(design, (files = this.verilogOf(design)));
+    return this.build(design, files, ports, traced);
   }
 
   /** Sees what the simulator printed in a batch run of a design with checks (tests look at the lines). */
