@@ -1,5 +1,5 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
-import { topModule, clockPortsOf } from '../hw/ir/ir.ts';
+import { topModule, clockPortsOf, resetPortsOf } from '../hw/ir/ir.ts';
 import { UserError } from '../common/errors.ts';
 import type { Engine, EngineSession, PortValues, RunOptions, SessionOptions } from '../engines/engine.ts';
 import { formatVectorValue } from '../engines/vectors.ts';
@@ -66,10 +66,13 @@ export class Testbench {
     return this;
   }
 
-  /** Holds `reset` high for `cycles` edges, then low. */
+  /** Holds every reset input (`reset` and each domain's `rst_<name>`) high for `cycles` steps, then low. */
   reset(cycles = 1): this {
-    this.poke('reset', 1).step(cycles);
-    return this.poke('reset', 0);
+    const resets = resetPortsOf(topModule(this.design));
+    for (const name of resets) this.poke(name, 1);
+    this.step(cycles);
+    for (const name of resets) this.poke(name, 0);
+    return this;
   }
 
   /** Runs the recorded stimulus on `engine`; throws an ExpectationError listing every mismatch. */
@@ -170,11 +173,12 @@ export class ReactiveTestbench {
     }
   }
 
-  /** Holds `reset` high for `cycles` edges, then low. */
+  /** Holds every reset input (`reset` and each domain's `rst_<name>`) high for `cycles` steps, then low. */
   async reset(cycles = 1): Promise<void> {
-    this.poke('reset', 1);
+    const resets = resetPortsOf(topModule(this.design));
+    for (const name of resets) this.poke(name, 1);
     await this.step(cycles);
-    this.poke('reset', 0);
+    for (const name of resets) this.poke(name, 0);
   }
 
   /** Ends the session: the VCD is written, an external process ended; in count mode, the checks' results. */

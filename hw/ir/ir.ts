@@ -186,6 +186,11 @@ export function clockPortsOf(module: IrModule): string[] {
   return [...(module.clocked ? [CLOCK_PORT] : []), ...(module.domains ?? []).map((domain) => domain.clock)];
 }
 
+/** Every reset input of a module: `reset` when clocked, then each named domain's reset. */
+export function resetPortsOf(module: IrModule): string[] {
+  return [...(module.clocked ? [RESET_PORT] : []), ...(module.domains ?? []).map((domain) => domain.reset)];
+}
+
 /** The clock port of a register's or memory's domain (undefined: the default). */
 export function clockOfDomain(module: IrModule, domain: string | undefined): string {
   if (domain === undefined) return CLOCK_PORT;

@@ -1,4 +1,4 @@
-import type { IrDesign } from '../ir/ir.ts';
+import { resetPortsOf, type IrDesign } from '../ir/ir.ts';
 import { refuseUnmodelledBlackBoxes } from '../ir/blackBoxes.ts';
 import { UserError } from '../../common/errors.ts';
 import { flattenDesign, type FlatDesign } from './flatten.ts';
@@ -310,8 +310,7 @@ export class Simulator {
    * every clock at once, then low.
    */
   reset(cycles = 1): void {
-    const top = this.design.flat.top;
-    const resets = [...(top.clocked ? ['reset'] : []), ...(top.domains ?? []).map((domain) => domain.reset)];
+    const resets = resetPortsOf(this.design.flat.top);
     for (const name of resets) this.poke(name, 1);
     this.step(cycles);
     for (const name of resets) this.poke(name, 0);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defineModule, output } from '../../hw/core/index.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
 import { Testbench, ExpectationError } from '../../verif/testbench.ts';
@@ -38,5 +39,35 @@ describe('Testbench over the three engines', () => {
     const bench = new Testbench(elaborate(Counter, { width: 4 }));
     expect(() => bench.poke('enabel', 1)).toThrow(/no input 'enabel'/);
     expect(() => bench.expect('count', 16)).toThrow(/does not fit the 4-bit output 'count'/);
+  });
+});
+
+/** Two counters, one in the default domain and one in a named one: a reset must clear both. */
+const TwoResets = defineModule({
+  name: 'TwoResets',
+  defaults: {},
+  ports: () => ({ a: output(4), b: output(4) }),
+  build(m, io) {
+    const other = m.domain('other');
+    const a = m.reg('a_count', 4, { reset: 0 });
+    const b = m.withDomain(other, () => m.reg('b_count', 4, { reset: 0 }));
+    a.set(a.add(1));
+    b.set(b.add(1));
+    io.a.set(a);
+    io.b.set(b);
+  },
+});
+
+describe('Testbench.reset on a design with several clock domains', () => {
+  it("holds every domain's reset, batch and reactive", async () => {
+    const design = elaborate(TwoResets);
+    const batch = new Testbench(design).step(3).expect('b', 3).reset().expect('a', 0).expect('b', 0);
+    await expect(batch.run(new TsEngine())).resolves.toHaveLength(5);
+    const live = await Testbench.open(design, new TsEngine());
+    await live.step(3);
+    await live.reset();
+    await live.expect('a', 0);
+    await live.expect('b', 0);
+    await live.close();
   });
 });
