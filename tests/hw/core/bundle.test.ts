@@ -12,11 +12,11 @@ import {
   vec,
   wires,
   WidthMismatchError,
-  HdlError,
   type ModuleDefinition,
 } from '../../../hw/core/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { Simulator } from '../../../hw/sim/simulator.ts';
+import { caughtHdlError as caught } from '../../support/hdlErrors.ts';
 
 /** A request/response interface from the requester's side: `req` forward, `resp` flipped. */
 const Port = (width: number) =>
@@ -38,16 +38,6 @@ const Through = defineModule({
     for (let lane = 1; lane < p.lanes; lane++) connect(io.down[lane]!, middle[lane]!);
   },
 });
-
-function caught(definition: ModuleDefinition): HdlError {
-  try {
-    elaborate(definition);
-  } catch (error) {
-    if (error instanceof HdlError) return error;
-    throw error;
-  }
-  throw new Error('no error');
-}
 
 describe('interfaces (bundles)', () => {
   it('flip turns every direction round, nested and in vecs', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -12,9 +12,8 @@ import {
   input,
   output,
   vec,
-  type ModuleDefinition,
 } from '../../../hw/core/index.ts';
-import { elaborate } from '../../../hw/ir/elaborate.ts';
+import { caughtHdlError as caught, markerLines } from '../../support/hdlErrors.ts';
 
 /**
  * Errors name the line that made the mistake (issue: errors at the exact line): the `when` that
@@ -22,18 +21,7 @@ import { elaborate } from '../../../hw/ir/elaborate.ts';
  * a misspelled port — not the module definition or the declarations.
  */
 const thisFile = fileURLToPath(import.meta.url);
-const source = readFileSync(thisFile, 'utf8').split('\n');
-const lineOf = (marker: string): number => source.findIndex((line) => line.endsWith(`// ${marker}`)) + 1;
-
-function caught(definition: ModuleDefinition): HdlError {
-  try {
-    elaborate(definition);
-  } catch (error) {
-    if (error instanceof HdlError) return error;
-    throw error;
-  }
-  throw new Error('no error');
-}
+const lineOf = markerLines(import.meta.url);
 
 const at = (error: HdlError): [string, number] => [basename(error.location.file), error.location.line];
 

@@ -4,7 +4,6 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  HdlError,
   InvalidParameterError,
   UnreachableStateError,
   defineEnum,
@@ -13,7 +12,6 @@ import {
   fsm,
   input,
   output,
-  type ModuleDefinition,
 } from '../../../hw/core/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { Simulator } from '../../../hw/sim/simulator.ts';
@@ -22,20 +20,10 @@ import { buildManifest } from '../../../hw/verilog/manifest.ts';
 import { waveLane } from '../../../waves/wavedrom.ts';
 import { checkWithYosys, lintWithVerilator } from '../../../tools/lint.ts';
 import { SerialTransmitter } from '../../../hw/examples/serialTransmitter.ts';
+import { caughtHdlError as caught, markerLines } from '../../support/hdlErrors.ts';
 
 const thisFile = fileURLToPath(import.meta.url);
-const source = readFileSync(thisFile, 'utf8').split('\n');
-const lineOf = (marker: string): number => source.findIndex((line) => line.endsWith(`// ${marker}`)) + 1;
-
-function caught(definition: ModuleDefinition): HdlError {
-  try {
-    elaborate(definition);
-  } catch (error) {
-    if (error instanceof HdlError) return error;
-    throw error;
-  }
-  throw new Error('no error');
-}
+const lineOf = markerLines(import.meta.url);
 
 const Light = defineEnum('Light', ['red', 'green', 'amber', 'broken']);
 
