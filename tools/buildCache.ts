@@ -51,8 +51,37 @@ function fileHashes(dir: string, prefix = ''): Record<string, string> {
   return hashes;
 }
 
+/** Every file under `dir`, marker included, as `name size mtime inode`: what changes when a file is rewritten, cut or replaced. */
+function fileStats(dir: string, prefix = ''): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const stat = statSync(join(dir, name));
+      return stat.isDirectory()
+        ? fileStats(join(dir, name), `${prefix}${name}/`)
+        : [`${prefix}${name} ${stat.size} ${stat.mtimeMs} ${stat.ino}`];
+    });
+}
+
+/**
+ * Entries this process has hashed and found intact, with their files' stats then. A run reuses an
+ * entry many times (every engine run checks its build); hashing a 3.5 MB Verilator binary each
+ * time cost ~7 ms, the stats a fraction of that, and a truncated or replaced file changes them.
+ */
+const verifiedEntries = new Map<string, string>();
+
 /** Why a finished entry cannot be used (a file changed, went missing or appeared), or undefined when it is intact. */
 function damage(dir: string): string | undefined {
+  const stats = fileStats(dir).join('\n');
+  if (verifiedEntries.get(dir) === stats) return undefined;
+  const why = hashedDamage(dir);
+  if (why === undefined) verifiedEntries.set(dir, fileStats(dir).join('\n'));
+  else verifiedEntries.delete(dir);
+  return why;
+}
+
+/** damage() by the hashes its completion record holds. */
+function hashedDamage(dir: string): string | undefined {
   const marker = join(dir, COMPLETE);
   let recorded: Record<string, string> | undefined;
   try {
