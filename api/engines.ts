@@ -27,8 +27,10 @@ export {
   type EngineName,
   /** Values of top-level ports by name, as bigints. */
   type PortValues,
-  /** The sampled outputs of a run, one record per cycle. */
+  /** The sampled outputs of a run: `frames` (typed), and `outputs`, one record per cycle, decoded from them when first read. */
   type CycleRun,
+  /** The inputs of one stream: per-cycle PortValues records, or PortFrames (the fast path). */
+  type Stimulus,
   /** Options of a run: a VCD file to write, assertion mode, and each clock's period and phase. */
   type RunOptions,
   /** The named phases of one cycle of the step contract: cycle_check, before_edge, at_edge, after_edge. */
@@ -46,6 +48,18 @@ export {
   /** One step of a multi-clock run: the clocks that rise (a mask), its sample time and its edge time. */
   type ClockStep,
 } from '../hw/sim/clockSchedule.ts';
+export {
+  /** Port values of many cycles as 32-bit words, one frame per cycle: build input frames with `from` or `empty` and `set`, read outputs with `value`, `row` or `rows`. */
+  PortFrames,
+  /** A port as frames lay it out: its name and width. */
+  type FramePort,
+} from '../engines/portFrames.ts';
+export {
+  /** A design's input frames from per-cycle PortValues, checked as the engines check a stream. */
+  inputFrames,
+  /** Zero frames over a design's inputs, to fill with `PortFrames.set`. */
+  emptyInputFrames,
+} from '../engines/designFrames.ts';
 export {
   /** Runs two or more engines on one design and stimulus and reports the first difference: cycle, port, each engine's value. */
   runLockstep,

@@ -1,9 +1,16 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import type { CheckMode, CheckResults } from '../hw/ir/checks.ts';
 import type { ClockTimings } from '../hw/sim/clockSchedule.ts';
+import type { PortFrames, PortValues } from './portFrames.ts';
 
-/** Values of named top-level ports; bigint so any width is exact. */
-export type PortValues = Record<string, bigint>;
+export type { PortValues } from './portFrames.ts';
+
+/**
+ * The inputs of one stream: per cycle the ports it sets (an input a cycle leaves out keeps its
+ * value), or the same as typed frames (portFrames.ts), the fast path that needs no object or
+ * bigint per cycle.
+ */
+export type Stimulus = readonly PortValues[] | PortFrames;
 
 /**
  * The phases of one cycle, in order: the one step contract all engines share (written down here
@@ -49,8 +56,10 @@ export const CYCLE_PHASES = ['cycle_check', 'before_edge', 'at_edge', 'after_edg
 export type CyclePhase = (typeof CYCLE_PHASES)[number];
 
 export interface CycleRun {
-  /** Per cycle, every output port, sampled in that cycle's `before_edge` phase. */
+  /** Per cycle, every output port, sampled in that cycle's `before_edge` phase (decoded from `frames` when first read). */
   readonly outputs: PortValues[];
+  /** The same outputs as typed frames (the top's outputs in port order): read them without decoding every cycle. */
+  readonly frames: PortFrames;
   /**
    * The design's assertions, assumptions and cover points in this run (absent when it has none).
    * In stop mode a failure is thrown as CheckFailedError (hw/ir/checks.ts) instead.
@@ -110,11 +119,11 @@ export type EngineName = 'ts' | 'verilator' | 'icarus';
 export interface Engine {
   readonly name: EngineName;
   /** Runs the design's top on per-cycle inputs and returns the sampled outputs. */
-  run(design: IrDesign, inputs: readonly PortValues[], options?: RunOptions): Promise<CycleRun>;
+  run(design: IrDesign, inputs: Stimulus, options?: RunOptions): Promise<CycleRun>;
   /** Runs several independent streams (each from reset state) on one build. */
   runMany(
     design: IrDesign,
-    streams: readonly (readonly PortValues[])[],
+    streams: readonly Stimulus[],
     options?: { readonly checks?: CheckMode; readonly clocks?: ClockTimings },
   ): Promise<CycleRun[]>;
   /** Starts an interactive session on the design's top (all state 0, inputs 0). */

@@ -1,21 +1,36 @@
 import { ToolError, UserError } from '../common/errors.ts';
 import { moduleByName, type IrDesign } from '../hw/ir/ir.ts';
 import { emitVerilog } from '../hw/verilog/emit.ts';
-import type { CycleRun, Engine, EngineName, EngineSession, PortValues, RunOptions, SessionOptions } from './engine.ts';
+import type {
+  CycleRun,
+  Engine,
+  EngineName,
+  EngineSession,
+  PortValues,
+  RunOptions,
+  SessionOptions,
+  Stimulus,
+} from './engine.ts';
+import { PortFrames, stimulusFrames } from './portFrames.ts';
+import { framedRun } from './framedRun.ts';
 import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
 import { CheckLogReader, parseCheckLog } from './checkLog.ts';
 import {
   decodeOutputs,
   harnessPortsOf,
-  outputDecoder,
   HarnessCommands,
+  storeOutputs,
   STEP_ACK,
   streamCommands,
   wordsOf,
+  type FrameHandlers,
   type HarnessPorts,
 } from './harnessStimulus.ts';
 import { HarnessProcess, runHarness, type HarnessLaunch } from './harnessProcess.ts';
 import { withEngineTrace } from './engineTrace.ts';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { withWorkspace } from '../tools/runTool.ts';
 import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
 
 /**
@@ -41,6 +56,12 @@ export abstract class ExternalEngine<Build> implements Engine {
    */
   protected abstract readonly cellCycleMicros: number;
 
+  /**
+   * The harness runs batches through files (harnessStimulus.ts, Transport): its commands, each
+   * stream one OP_FRAMES of its input frames as they are, from one, its output frames into the other.
+   */
+  protected readonly fileBatches: boolean = false;
+
   /** Builds the harness or testbench around `files` (cached by content). */
   protected abstract build(
     design: IrDesign,
@@ -49,8 +70,11 @@ export abstract class ExternalEngine<Build> implements Engine {
     traced: boolean,
   ): Promise<Build>;
 
-  /** How to start a build as a harness; `vcd` is where it writes its raw trace (its first stream's). */
-  protected abstract launch(build: Build, vcd: string | undefined): HarnessLaunch;
+  /**
+   * How to start a build as a harness; `vcd` is where it writes its raw trace (its first stream's),
+   * `files` the commands and frames files of a batch run (only when `fileBatches`).
+   */
+  protected abstract launch(build: Build, vcd: string | undefined, files?: BatchFiles): HarnessLaunch;
 
   /**
    * The build of `design` (traced or not). The Verilog is emitted once per design object (on the
@@ -72,14 +96,14 @@ export abstract class ExternalEngine<Build> implements Engine {
     return emitVerilog(design);
   }
 
-  async run(design: IrDesign, inputs: readonly PortValues[], options: RunOptions = {}): Promise<CycleRun> {
+  async run(design: IrDesign, inputs: Stimulus, options: RunOptions = {}): Promise<CycleRun> {
     const [run] = await this.simulate(design, [inputs], options.vcd, options.checks, options.internal, options.clocks);
     return run!;
   }
 
   runMany(
     design: IrDesign,
-    streams: readonly (readonly PortValues[])[],
+    streams: readonly Stimulus[],
     options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings } = {},
   ): Promise<CycleRun[]> {
     return this.simulate(design, streams, undefined, options.checks, false, options.clocks);
@@ -130,7 +154,7 @@ export abstract class ExternalEngine<Build> implements Engine {
    */
   private async simulate(
     design: IrDesign,
-    streams: readonly (readonly PortValues[])[],
+    streams: readonly Stimulus[],
     vcd?: string,
     mode: CheckMode = 'stop',
     internal = false,
@@ -141,55 +165,147 @@ export abstract class ExternalEngine<Build> implements Engine {
     const checks = parseCheckLog(design, runs.log, streams.length, this.name);
     if (mode === 'stop')
       for (const result of checks) if (result.failures[0]) throw new CheckFailedError(result.failures[0], this.name);
-    return runs.runs.map((run, index) => ({ ...run, checks: checks[index]! }));
+    return runs.runs.map((run, index) => framedRun(run.frames, checks[index]!));
   }
 
   private async simulateStreams(
     design: IrDesign,
-    streams: readonly (readonly PortValues[])[],
+    streams: readonly Stimulus[],
     vcd?: string,
     internal = false,
     clocks?: ClockTimings,
   ): Promise<{ runs: CycleRun[]; log?: string }> {
     if (streams.length === 0) return { runs: [] };
     const ports = harnessPortsOf(design);
-    const commands = streamCommands(ports, streams, clocks);
-    const cycles = streams.map((stream) => stream.length);
+    const inputs = streams.map((stream) => stimulusFrames(ports, stream));
+    const commands = streamCommands(ports, inputs, { timings: clocks, frames: this.fileBatches });
+    const cycles = inputs.map((frames) => frames.cycles);
     const build = await this.buildOf(design, ports, vcd !== undefined);
     const work = cycles.reduce((sum, count) => sum + count, 0);
     const timeout = runTimeout(work, flatCells(design), this.cellCycleMicros, vcd !== undefined);
-    const outputs: PortValues[][] = streams.map(() => []);
     const log: string[] = [];
-    let stream = 0;
-    const decode = outputDecoder(this.name, ports.outputs);
-    await withEngineTrace(
-      this.name,
-      design,
-      { vcd, internal, endTime: () => this.endTime(ports, cycles[0]!, clocks) },
-      (raw) =>
-        runHarness(this.launch(build, raw), outputWordsOf(ports), commands, timeout, {
-          outputs: (bytes, offset, fourState) => {
-            while (stream < cycles.length && outputs[stream]!.length === cycles[stream]) stream++;
-            if (stream === cycles.length) throw new ToolError(this.name, 'harness wrote more cycles than it was given');
-            outputs[stream]!.push(decode(bytes, offset, fourState));
-          },
-          ack: () => {},
-          line: (text) => {
-            if (ports.checked) log.push(text);
-          },
-        }),
-    );
-    if (outputs.some((run, index) => run.length !== cycles[index]))
-      throw new ToolError(
-        this.name,
-        `harness stopped early: expected ${cycles.join('+')} cycles, got ${outputs.map((run) => run.length).join('+')}`,
-      );
-    const runs = outputs.map((run) => ({ outputs: run }));
+    const handlers = (outputs: (bytes: Buffer, offset: number, fourState: boolean) => void): FrameHandlers => ({
+      outputs,
+      ack: () => {},
+      line: (text) => {
+        if (ports.checked) log.push(text);
+      },
+    });
+    const trace = { vcd, internal, endTime: () => this.endTime(ports, cycles[0]!, clocks) };
+    const outputs = this.fileBatches
+      ? await withWorkspace('batch', {}, async (dir) => {
+          const files = { commands: join(dir, 'commands.bin'), frames: join(dir, 'frames.bin') };
+          writeParts(files.commands, commands);
+          await withEngineTrace(this.name, design, trace, (raw) =>
+            runHarness(
+              this.launch(build, raw, files),
+              outputWordsOf(ports),
+              [],
+              timeout,
+              handlers(() => {
+                throw new ToolError(this.name, 'harness wrote a frame to standard output in a batch run');
+              }),
+            ),
+          );
+          return readFrames(this.name, files.frames, ports, cycles);
+        })
+      : await this.pipedStreams(design, ports, build, commands, cycles, timeout, trace, handlers);
+    const runs = outputs.map((frames) => framedRun(frames));
     if (!ports.checked) return { runs };
     const text = log.join('\n');
     this.printed(text);
     return { runs, log: text };
   }
+
+  /** A batch run over the harness's standard input and output: every outputs frame read as it comes. */
+  private async pipedStreams(
+    design: IrDesign,
+    ports: HarnessPorts,
+    build: Build,
+    commands: readonly Buffer[],
+    cycles: readonly number[],
+    timeout: number,
+    trace: Parameters<typeof withEngineTrace>[2],
+    handlers: (outputs: FrameHandlers['outputs']) => FrameHandlers,
+  ): Promise<PortFrames[]> {
+    const outputs = cycles.map((count) => PortFrames.empty(ports.outputs, count));
+    let stream = 0;
+    let filled = 0;
+    await withEngineTrace(this.name, design, trace, (raw) =>
+      runHarness(
+        this.launch(build, raw),
+        outputWordsOf(ports),
+        commands,
+        timeout,
+        handlers((bytes, offset, fourState) => {
+          while (stream < cycles.length && filled === cycles[stream]) {
+            stream++;
+            filled = 0;
+          }
+          if (stream === cycles.length) throw new ToolError(this.name, 'harness wrote more cycles than it was given');
+          storeOutputs(this.name, outputs[stream]!, filled++, bytes, offset, fourState);
+        }),
+      ),
+    );
+    const produced = cycles.map((count, index) => (index < stream ? count : index === stream ? filled : 0));
+    if (produced.some((count, index) => count !== cycles[index])) throw stoppedEarly(this.name, cycles, produced);
+    return outputs;
+  }
+}
+
+/** The commands and frames files of a batch run through files (harnessStimulus.ts, Transport). */
+export interface BatchFiles {
+  readonly commands: string;
+  readonly frames: string;
+}
+
+function stoppedEarly(tool: string, cycles: readonly number[], produced: readonly number[]): ToolError {
+  return new ToolError(tool, `harness stopped early: expected ${cycles.join('+')} cycles, got ${produced.join('+')}`);
+}
+
+/** Writes the pieces of a command list into one file. */
+function writeParts(file: string, parts: readonly Buffer[]): void {
+  const descriptor = openSync(file, 'w');
+  try {
+    for (const part of parts) writeSync(descriptor, part);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/**
+ * Reads a batch's frames file back as each stream's output frames (one read into one array, each
+ * stream a view of it); a file of any other length than the streams' frames is a ToolError.
+ */
+function readFrames(tool: string, file: string, ports: HarnessPorts, cycles: readonly number[]): PortFrames[] {
+  const stride = outputWordsOf(ports);
+  const total = cycles.reduce((sum, count) => sum + count, 0);
+  // Every byte is read from the file (or the run fails), so the array needs no zeroing first.
+  const bytes = Buffer.allocUnsafeSlow(total * stride * 4);
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, total * stride);
+  const descriptor = openSync(file, 'r');
+  let read = 0;
+  try {
+    for (let got = -1; got !== 0 && read < bytes.length; read += got)
+      got = readSync(descriptor, bytes, read, bytes.length - read, null);
+    if (read === bytes.length && readSync(descriptor, Buffer.alloc(1), 0, 1, null) !== 0)
+      throw new ToolError(tool, 'harness wrote more cycles than it was given');
+  } finally {
+    closeSync(descriptor);
+  }
+  let produced = Math.floor(read / (4 * Math.max(1, stride)));
+  if (read < bytes.length)
+    throw stoppedEarly(
+      tool,
+      cycles,
+      cycles.map((count) => {
+        const took = Math.min(count, produced);
+        produced -= took;
+        return took;
+      }),
+    );
+  let at = 0;
+  return cycles.map((count) => PortFrames.of(ports.outputs, words.subarray(at, (at += count * stride)), count));
 }
 
 /** Words of one 2-state outputs frame. */

@@ -128,21 +128,21 @@ export class HarnessProcess {
 }
 
 /**
- * A batch run: starts the harness, sends all its commands (ending with OP_END) without waiting
+ * A batch run: starts the harness, sends all its commands (ending with OP_END, in pieces) without waiting
  * for anything, hands every frame and line to `handlers`, and resolves when it has ended cleanly;
  * the watchdog bounds the whole run.
  */
 export async function runHarness(
   launch: HarnessLaunch,
   outputWords: number,
-  commands: Buffer,
+  commands: readonly Buffer[],
   timeout: number,
   handlers: FrameHandlers,
 ): Promise<void> {
   const harness = new HarnessProcess(launch, outputWords, handlers);
   harness.watch(timeout);
   try {
-    await harness.write(commands);
+    for (const part of commands) await harness.write(part);
     harness.closeInput();
     await harness.ended;
   } finally {

@@ -3,6 +3,7 @@ import { UserError, ToolError } from '../common/errors.ts';
 import { clockPortsOf, topModule, type IrDesign } from '../hw/ir/ir.ts';
 import { clockSchedule, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
 import type { PortValues } from './engine.ts';
+import type { PortFrames } from './portFrames.ts';
 
 /**
  * The one binary protocol between the engines and their external simulator harnesses (the
@@ -23,6 +24,11 @@ import type { PortValues } from './engine.ts';
  *                     clockSchedule.ts): the mask of the clocks that rise in it (bit i:
  *                     `clocks[i]`), then its sample time, its edge time and the next step's
  *                     sample time, two words each; the flags as OP_STEP's;
+ *   OP_FRAMES flags   a count word, then that many input frames (every input's words, portFrames.ts):
+ *                     per frame, the inputs are set from it and one cycle of the step contract
+ *                     runs, flags as OP_STEP's — how a batch stream of a one-clock design reaches
+ *                     Verilator: its frames as they are in memory, no per-cycle work in this
+ *                     process (the Icarus testbench and several clocks take pokes and steps);
  *   OP_END            close the trace and exit 0 (so does the end of the input).
  * Frames (standard output), a header word whose first byte is 0, then its words:
  *   FRAME_OUTPUTS     every output's words (2-state: Verilator);
@@ -32,6 +38,13 @@ import type { PortValues } from './engine.ts';
  * Between frames the simulator's own text lines pass through (the design's check lines, the
  * harness's GEN-STREAM and GEN-CYCLE markers, see HarnessPorts.checked): a line never starts with
  * a 0 byte, so the reader tells them apart. Nothing is text per cycle but those markers.
+ *
+ * Transport: sessions, and Icarus's batch runs, over the harness's standard input and output.
+ * Verilator's batch runs through two files instead (`--commands` and `--frames`, see
+ * verilatorHarness.ts): the same commands, and every sampled outputs frame without its header,
+ * so the frames file is the run's output frames exactly as portFrames.ts holds them, read back in
+ * one piece — a socket's ~300 KB buffer made every batch a ping-pong of wake-ups between the two
+ * processes (BenchPipeline ran at a fifth of Verilator's speed through it).
  */
 export const OP_STREAM = 1;
 export const OP_POKE = 2;
@@ -39,6 +52,7 @@ export const OP_PEEK = 3;
 export const OP_STEP = 4;
 export const OP_END = 5;
 export const OP_CLOCK_STEP = 6;
+export const OP_FRAMES = 7;
 export const STEP_SAMPLE = 1;
 export const STEP_ACK = 2;
 export const FRAME_OUTPUTS = 0x4f00;
@@ -69,8 +83,16 @@ export interface HarnessPorts {
 /** 32-bit words of a port's value. */
 export const wordsOf = (width: number): number => Math.ceil(width / 32);
 
-/** The harness view of a design's top. */
+const harnessPorts = new WeakMap<IrDesign, HarnessPorts>();
+
+/** The harness view of a design's top (one object per design, so frames of it share their layout). */
 export function harnessPortsOf(design: IrDesign): HarnessPorts {
+  let ports = harnessPorts.get(design);
+  if (!ports) harnessPorts.set(design, (ports = portsOfTop(design)));
+  return ports;
+}
+
+function portsOfTop(design: IrDesign): HarnessPorts {
   const top = topModule(design);
   const clocks = clockPortsOf(top);
   const pick = (direction: 'input' | 'output'): HarnessPort[] =>
@@ -139,9 +161,23 @@ export class HarnessCommands {
         words[this.length++] = Number((value >> BigInt(32 * word)) & 0xffffffffn);
   }
 
+  /** OP_POKE of an input whose words are `count` words of `source` from `at` (a stream's frames). */
+  pokeWords(index: number, source: Uint32Array, at: number, count: number): void {
+    this.reserve(1 + count);
+    this.words[this.length++] = OP_POKE | (index << 8);
+    for (let word = 0; word < count; word++) this.words[this.length++] = source[at + word]!;
+  }
+
   peek(): void {
     this.reserve(1);
     this.words[this.length++] = OP_PEEK;
+  }
+
+  /** The header of OP_FRAMES: `count` input frames follow (written by the caller). */
+  frames(count: number, flags: number): void {
+    this.reserve(2);
+    this.words[this.length++] = OP_FRAMES | (flags << 8);
+    this.words[this.length++] = count;
   }
 
   step(cycles: number, flags: number): void {
@@ -180,42 +216,68 @@ export class HarnessCommands {
 }
 
 /**
- * The commands of whole streams, each from reset, with an outputs frame per cycle: every
- * cycle's given inputs are checked first (a typo fails here, never as a silent 0), an input
- * a cycle leaves out keeps its value, and runs of cycles that change nothing are one step command
- * (with several clocks, one OP_CLOCK_STEP per step of the clock schedule).
+ * The commands of whole streams (their input frames, portFrames.ts), each from reset, with an
+ * outputs frame per cycle, as the pieces to write in order. With `frames` (a harness that takes
+ * OP_FRAMES, one clock or none) each stream is one OP_FRAMES whose frames are the stream's own
+ * words, not copied. Otherwise an input is poked only in the cycles its words change, and runs of
+ * cycles that change nothing are one step command (with several clocks, one OP_CLOCK_STEP per step
+ * of the clock schedule).
  */
 export function streamCommands(
   ports: HarnessPorts,
-  streams: readonly (readonly PortValues[])[],
-  timings?: ClockTimings,
-): Buffer {
+  streams: readonly PortFrames[],
+  options: { readonly timings?: ClockTimings; readonly frames?: boolean } = {},
+): Buffer[] {
   const commands = new HarnessCommands(ports);
   const clocks = ports.clocks;
-  const longest = Math.max(0, ...streams.map((stream) => stream.length));
-  const schedule = clockSchedule(clocks ?? [], timings, clocks ? longest : 0);
-  for (const stream of streams) {
+  const parts: Buffer[] = [];
+  if (options.frames && !clocks) {
+    for (const frames of streams) {
+      commands.stream();
+      commands.frames(frames.cycles, STEP_SAMPLE);
+      const { words } = frames;
+      parts.push(commands.take(), Buffer.from(words.buffer, words.byteOffset, words.byteLength));
+    }
+    commands.end();
+    parts.push(commands.take());
+    return parts;
+  }
+  const longest = Math.max(0, ...streams.map((stream) => stream.cycles));
+  const schedule = clockSchedule(clocks ?? [], options.timings, clocks ? longest : 0);
+  const counts = Uint32Array.from(ports.inputs, (port) => wordsOf(port.width));
+  const { steps } = schedule;
+  for (const frames of streams) {
     commands.stream();
-    const current = ports.inputs.map(() => 0n);
+    const { words, stride } = frames;
+    const current = new Uint32Array(stride);
     let pending = 0;
-    stream.forEach((cycle, index) => {
-      for (const name in cycle) {
-        const value = cycle[name]!;
-        const input = checkedInput(ports, name, value, index);
-        if (current[input] === value) continue;
-        if (pending > 0) commands.step(pending, STEP_SAMPLE);
-        pending = 0;
-        current[input] = value;
-        commands.poke(input, value);
+    for (let cycle = 0; cycle < frames.cycles; cycle++) {
+      const base = cycle * stride;
+      let at = 0;
+      for (let input = 0; input < counts.length; input++) {
+        const count = counts[input]!;
+        let word = 0;
+        while (word < count && words[base + at + word] === current[at + word]) word++;
+        if (word < count) {
+          if (pending > 0) commands.step(pending, STEP_SAMPLE);
+          pending = 0;
+          for (word = 0; word < count; word++) current[at + word] = words[base + at + word]!;
+          commands.pokeWords(input, words, base + at, count);
+        }
+        at += count;
       }
-      const step = schedule.steps[index];
-      if (step) commands.clockStep(step, schedule.steps[index + 1]?.sample ?? schedule.end, STEP_SAMPLE);
+      if (clocks)
+        commands.clockStep(
+          steps[cycle]!,
+          cycle + 1 < steps.length ? steps[cycle + 1]!.sample : schedule.end,
+          STEP_SAMPLE,
+        );
       else pending++;
-    });
+    }
     if (pending > 0) commands.step(pending, STEP_SAMPLE);
   }
   commands.end();
-  return commands.take();
+  return [commands.take()];
 }
 
 /** What a harness's standard output gives, in order. */
@@ -283,40 +345,39 @@ export class FrameReader {
   }
 }
 
-/** A decoder of outputs frames (decodeOutputs), specialized for the ports. */
-export type OutputDecoder = (bytes: Buffer, offset: number, fourState: boolean) => PortValues;
-
-/** Reads a wide 2-state value of `count` words (the generated decoders' helper). */
-function wideValue(bytes: Buffer, offset: number, count: number): bigint {
-  let value = 0n;
-  for (let word = count - 1; word >= 0; word--) value = (value << 32n) | BigInt(bytes.readUInt32LE(offset + word * 4));
-  return value;
-}
-
 /**
- * decodeOutputs for one port list, with the 2-state frames (Verilator's, every cycle of a batch
- * run) read by a generated function: one object literal of fixed shape per cycle, one read per
- * port (a 33–64-bit port as one 64-bit read), no loop over the ports.
+ * Copies one outputs frame into frame `cycle` of `target` (a run's output frames, portFrames.ts):
+ * 2-state frames byte for byte, 4-state ones (Icarus) value words only, after checking that no
+ * bit is unknown (an X or Z is a ToolError naming the output, never read as 0).
  */
-export function outputDecoder(tool: string, outputs: readonly HarnessPort[]): OutputDecoder {
-  let at = 0;
-  const fields = outputs.map((port) => {
+export function storeOutputs(
+  tool: string,
+  target: PortFrames,
+  cycle: number,
+  bytes: Buffer,
+  offset: number,
+  fourState: boolean,
+): void {
+  const { words, stride } = target;
+  const at = cycle * stride;
+  if (!fourState) {
+    for (let word = 0; word < stride; word++) words[at + word] = bytes.readUInt32LE(offset + 4 * word);
+    return;
+  }
+  let from = offset;
+  let to = at;
+  for (const port of target.ports) {
     const count = wordsOf(port.width);
-    const read =
-      count === 1
-        ? `BigInt(b.readUInt32LE(o + ${at}))`
-        : count === 2
-          ? `b.readBigUInt64LE(o + ${at})`
-          : `wide(b, o + ${at}, ${count})`;
-    at += count * 4;
-    return `${JSON.stringify(port.name)}: ${read}`;
-  });
-  const twoState = new Function('wide', `return (b, o) => ({ ${fields.join(', ')} });`)(wideValue) as (
-    bytes: Buffer,
-    offset: number,
-  ) => PortValues;
-  return (bytes, offset, fourState) =>
-    fourState ? decodeOutputs(tool, outputs, bytes, offset, true) : twoState(bytes, offset);
+    let unknown = 0;
+    for (let word = 0; word < count; word++) unknown |= bytes.readUInt32LE(from + word * 8 + 4);
+    if (unknown !== 0)
+      throw new ToolError(
+        tool,
+        `output '${port.name}' has unknown bits (${fourStateHex(bytes, from, port.width)}); a register or memory was never initialized`,
+      );
+    for (let word = 0; word < count; word++) words[to++] = bytes.readUInt32LE(from + word * 8);
+    from += count * 8;
+  }
 }
 
 /** Decodes one outputs frame into port values; an unknown bit (Icarus X or Z) is a ToolError. */

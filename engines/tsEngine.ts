@@ -1,6 +1,10 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { Simulator, compileDesign } from '../hw/sim/simulator.ts';
-import type { CycleRun, Engine, EngineSession, PortValues, RunOptions, SessionOptions } from './engine.ts';
+import type { CycleRun, Engine, EngineSession, PortValues, RunOptions, SessionOptions, Stimulus } from './engine.ts';
+import { PortFrames, stimulusFrames } from './portFrames.ts';
+import { framedRun } from './framedRun.ts';
+import { harnessPortsOf } from './harnessStimulus.ts';
+import { frameTransfer } from '../hw/sim/frameTransfer.ts';
 import { traceToVcd } from '../hw/sim/vcdTrace.ts';
 import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
 import { UserError } from '../common/errors.ts';
@@ -13,21 +17,26 @@ const DRAIN_EVERY_CYCLES = 4096;
 export class TsEngine implements Engine {
   readonly name = 'ts' as const;
 
-  async run(design: IrDesign, inputs: readonly PortValues[], options: RunOptions = {}): Promise<CycleRun> {
+  async run(design: IrDesign, inputs: Stimulus, options: RunOptions = {}): Promise<CycleRun> {
     refuseInternal(options);
     const simulator = new Simulator(compileDesign(design));
     simulator.checkMode = options.checks ?? 'stop';
-    const masks = stepMasks(simulator, options.clocks, inputs.length);
+    const stream = framesOf(simulator, design, inputs);
+    const masks = stepMasks(simulator, options.clocks, stream.cycles);
     const tracer = options.vcd ? traceToVcd(simulator, options.vcd, options.clocks) : undefined;
     try {
-      const outputs: PortValues[] = [];
-      for (let start = 0; start < inputs.length; start += DRAIN_EVERY_CYCLES) {
-        const end = start + DRAIN_EVERY_CYCLES;
-        outputs.push(...runStream(simulator, inputs.slice(start, end), masks?.slice(start, end)));
+      for (let first = 0; first < stream.cycles; first += DRAIN_EVERY_CYCLES) {
+        simulator.runFrames(
+          stream.transfer,
+          stream.words,
+          first,
+          Math.min(DRAIN_EVERY_CYCLES, stream.cycles - first),
+          masks,
+        );
         await tracer?.drainIfNeeded();
       }
       await tracer?.close();
-      return { outputs, ...checksOf(simulator) };
+      return framedRun(stream.outputs, checksOf(simulator).checks);
     } catch (error) {
       // A failing assertion keeps the trace up to its cycle: that is the waveform to look at.
       if (error instanceof CheckFailedError && tracer) await tracer.close().catch(() => tracer.abort());
@@ -38,15 +47,22 @@ export class TsEngine implements Engine {
 
   async runMany(
     design: IrDesign,
-    streams: readonly (readonly PortValues[])[],
+    streams: readonly Stimulus[],
     options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings } = {},
   ): Promise<CycleRun[]> {
     const compiledDesign = compileDesign(design);
     return streams.map((inputs) => {
       const simulator = new Simulator(compiledDesign);
       simulator.checkMode = options.checks ?? 'stop';
-      const masks = stepMasks(simulator, options.clocks, inputs.length);
-      return { outputs: runStream(simulator, inputs, masks), ...checksOf(simulator) };
+      const stream = framesOf(simulator, design, inputs);
+      simulator.runFrames(
+        stream.transfer,
+        stream.words,
+        0,
+        stream.cycles,
+        stepMasks(simulator, options.clocks, stream.cycles),
+      );
+      return framedRun(stream.outputs, checksOf(simulator).checks);
     });
   }
 
@@ -161,17 +177,15 @@ function stepMasks(simulator: Simulator, timings: ClockTimings | undefined, step
   return clocks.length > 1 ? schedule.steps.map((step) => step.mask) : undefined;
 }
 
-/** Applies each cycle's inputs, samples every output before the edge, then steps (the engine contract). */
-function runStream(simulator: Simulator, inputs: readonly PortValues[], masks?: readonly number[]): PortValues[] {
-  const outputNames = [...simulator.design.flat.outputs.keys()];
-  const outputs: PortValues[] = [];
-  for (const cycle of inputs) {
-    for (const [name, value] of Object.entries(cycle)) simulator.poke(name, value);
-    const sampled: PortValues = {};
-    for (const name of outputNames) sampled[name] = simulator.peek(name);
-    outputs.push(sampled);
-    if (masks) simulator.stepMask(masks[outputs.length - 1]!);
-    else simulator.step();
-  }
-  return outputs;
+/** A stream's input frames, the output frames it fills, and the simulator's transfer between them. */
+function framesOf(simulator: Simulator, design: IrDesign, stimulus: Stimulus) {
+  const ports = harnessPortsOf(design);
+  const inputs = stimulusFrames(ports, stimulus);
+  const outputs = PortFrames.empty(ports.outputs, inputs.cycles);
+  return {
+    cycles: inputs.cycles,
+    outputs,
+    words: { inputs: inputs.words, outputs: outputs.words },
+    transfer: frameTransfer(simulator.design, ports.inputs, ports.outputs),
+  };
 }

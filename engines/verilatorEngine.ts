@@ -1,6 +1,6 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { buildVerilator, type VerilatorBuild, type VerilatorBuildOptions } from '../tools/verilator.ts';
-import { ExternalEngine } from './externalEngine.ts';
+import { ExternalEngine, type BatchFiles } from './externalEngine.ts';
 import type { HarnessLaunch } from './harnessProcess.ts';
 import type { HarnessPorts } from './harnessStimulus.ts';
 import { verilatorHarness } from './verilatorHarness.ts';
@@ -23,6 +23,7 @@ export class VerilatorEngine extends ExternalEngine<{ readonly build: VerilatorB
   readonly name = 'verilator' as const;
   /** Verilator ran the MmaBench at 18.5 k cycles/s (0.6 ns per cell-cycle): 5 µs leaves room for any load. */
   protected readonly cellCycleMicros = 5;
+  protected override readonly fileBatches = true;
 
   /** `cacheRoot` overrides where builds are cached (tests use a private folder). */
   constructor(private readonly options: { readonly cacheRoot?: string } = {}) {
@@ -39,7 +40,15 @@ export class VerilatorEngine extends ExternalEngine<{ readonly build: VerilatorB
   }
 
   /** The harness binary; its argument is the raw trace (engineTrace.ts rewrites it into the engine-independent waveform). */
-  protected launch({ build }: { readonly build: VerilatorBuild }, vcd: string | undefined): HarnessLaunch {
-    return { program: build.binary, args: vcd === undefined ? [] : [vcd], name: 'verilator' };
+  protected launch(
+    { build }: { readonly build: VerilatorBuild },
+    vcd: string | undefined,
+    files?: BatchFiles,
+  ): HarnessLaunch {
+    const args = [
+      ...(vcd === undefined ? [] : ['--vcd', vcd]),
+      ...(files ? ['--commands', files.commands, '--frames', files.frames] : []),
+    ];
+    return { program: build.binary, args, name: 'verilator' };
   }
 }

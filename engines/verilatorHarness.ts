@@ -4,6 +4,7 @@ import {
   FRAME_OUTPUTS,
   OP_CLOCK_STEP,
   OP_END,
+  OP_FRAMES,
   OP_PEEK,
   OP_POKE,
   OP_STEP,
@@ -42,8 +43,9 @@ function getPort(port: HarnessPort, buffer: string): string {
  * applied) → before_edge (eval, outputs sampled) → at_edge (clock rises, eval) → after_edge
  * (clock falls). Each stream gets a fresh model, so all state starts at 0 again (the build uses
  * --x-initial 0). Standard output is flushed only when the next command has not arrived yet, so a
- * batch run writes in big blocks and a session gets its answer at once. An optional argument is
- * the VCD of the first stream.
+ * batch run writes in big blocks and a session gets its answer at once. Arguments: `--vcd FILE`
+ * traces the first stream; `--commands FILE` and `--frames FILE` make it a batch run through files
+ * (harnessStimulus.ts, Transport).
  */
 export function verilatorHarness(ports: HarnessPorts): string {
   const model = `V${ports.top}`;
@@ -56,6 +58,12 @@ export function verilatorHarness(ports: HarnessPorts): string {
     (port, index) =>
       `        case ${index}:\n          if (!readWords(buffer, ${words(port.width)})) bad(command);\n          ${setPort(port, 'buffer')}\n          break;`,
   );
+  let inputAt = 0;
+  const applies = ports.inputs.map((port) => {
+    const line = `          ${setPort(port, `(inputFrame + ${inputAt})`)}`;
+    inputAt += words(port.width);
+    return line;
+  });
   let at = 1;
   const samples = ports.outputs.map((port) => {
     const line = `  ${getPort(port, `(frame + ${at})`)}`;
@@ -74,6 +82,7 @@ export function verilatorHarness(ports: HarnessPorts): string {
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <fcntl.h>
 #include <unistd.h>
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -85,8 +94,10 @@ static void bad(uint32_t command) {
   std::exit(2);
 }
 
-static unsigned char input[1 << 16];
+static unsigned char input[1 << 20];
 static size_t inputEnd = 0, inputAt = 0;
+// Where commands come from: standard input, or the --commands file of a batch run.
+static int commandsFd = 0;
 
 // The next \`count\` words of standard input; stdout is flushed before waiting for more. False at its end.
 static bool readWords(uint32_t* out, size_t count) {
@@ -95,7 +106,7 @@ static bool readWords(uint32_t* out, size_t count) {
   while (need > 0) {
     if (inputAt == inputEnd) {
       std::fflush(stdout);
-      const ssize_t got = read(0, input, sizeof input);
+      const ssize_t got = read(commandsFd, input, sizeof input);
       if (got < 0 && errno == EINTR) continue;
       if (got <= 0) return false;
       inputEnd = static_cast<size_t>(got);
@@ -111,17 +122,44 @@ static bool readWords(uint32_t* out, size_t count) {
 }
 
 static std::unique_ptr<${model}> top;
+// Where outputs frames go: standard output, or the --frames file of a batch run (every sampled
+// frame, headerless, in order: the file is the run's output frames as they are in memory).
+static std::FILE* framesOut = nullptr;
+static uint32_t inputFrame[${Math.max(1, inputAt)}];
 static uint32_t frame[${1 + outputWords}];
 
+// One outputs frame: on standard output with its header, into the --frames file without.
 static void writeOutputs() {
   frame[0] = ${FRAME_OUTPUTS}u;
 ${samples.join('\n')}
-  fwrite_unlocked(frame, sizeof(uint32_t), ${1 + outputWords}, stdout);
+  if (framesOut) fwrite_unlocked(frame + 1, sizeof(uint32_t), ${outputWords}, framesOut);
+  else fwrite_unlocked(frame, sizeof(uint32_t), ${1 + outputWords}, stdout);
 }
 
 int main(int argc, char** argv) {
-  static char outputBuffer[1 << 16];
+  static char outputBuffer[1 << 20];
   std::setvbuf(stdout, outputBuffer, _IOFBF, sizeof outputBuffer);
+  // The arguments: see the comment of verilatorHarness (engines/verilatorHarness.ts).
+  const char* vcdPath = nullptr;
+  for (int i = 1; i < argc; i += 2) {
+    if (i + 1 >= argc) bad(0);
+    if (std::strcmp(argv[i], "--vcd") == 0) vcdPath = argv[i + 1];
+    else if (std::strcmp(argv[i], "--commands") == 0) {
+      commandsFd = open(argv[i + 1], O_RDONLY);
+      if (commandsFd < 0) {
+        std::perror("harness: cannot read the commands");
+        return 2;
+      }
+    } else if (std::strcmp(argv[i], "--frames") == 0) {
+      framesOut = std::fopen(argv[i + 1], "wb");
+      if (!framesOut) {
+        std::perror("harness: cannot write the frames");
+        return 2;
+      }
+      static char framesBuffer[1 << 20];
+      std::setvbuf(framesOut, framesBuffer, _IOFBF, sizeof framesBuffer);
+    } else bad(0);
+  }
   uint32_t buffer[${maxWords}];
   std::unique_ptr<VerilatedContext> context;
   uint64_t time = 0;
@@ -129,7 +167,7 @@ int main(int argc, char** argv) {
 #if VM_TRACE
   // Only the first stream is traced; the trace is closed before its model goes away.
   std::unique_ptr<VerilatedVcdC> trace;
-  bool traceWanted = argc > 1;
+  bool traceWanted = vcdPath != nullptr;
   const auto closeTrace = [&]() {
     if (!trace) return;
     trace->dump(time);
@@ -137,8 +175,7 @@ int main(int argc, char** argv) {
     trace.reset();
   };
 #else
-  (void)argc;
-  (void)argv;
+  (void)vcdPath;
 #endif
   uint32_t command;
   while (readWords(&command, 1)) {
@@ -161,7 +198,7 @@ int main(int argc, char** argv) {
         traceWanted = false;
         trace.reset(new VerilatedVcdC);
         top->trace(trace.get(), 99);
-        trace->open(argv[1]);
+        trace->open(vcdPath);
       }
 #endif
       ${
@@ -185,11 +222,15 @@ ${pokes.join('\n')}
     } else if (op == ${OP_PEEK}) {
       top->eval();
       writeOutputs();
-    } else if (op == ${OP_STEP}) {
+    } else if (op == ${OP_STEP} || op == ${OP_FRAMES}) {
       uint32_t count;
       if (!readWords(&count, 1)) bad(command);
       const bool sample = (command >> 8) & ${STEP_SAMPLE};
       for (uint32_t i = 0; i < count; ++i) {
+        if (op == ${OP_FRAMES}) {
+          if (!readWords(inputFrame, ${inputAt})) bad(command);
+${applies.join('\n')}
+        }
         top->eval();
 #if VM_TRACE
         if (trace) trace->dump(time);
@@ -249,6 +290,10 @@ ${clocks.map((field) => `      ${field} = 0;`).join('\n')}
   // The model goes before its context (a model outliving it deadlocks in its destructor).
   top.reset();
   context.reset();
+  if (framesOut && std::fclose(framesOut) != 0) {
+    std::perror("harness: cannot write the frames");
+    return 2;
+  }
   if (std::fflush(stdout) != 0) {
     std::perror("harness: cannot write the results");
     return 2;

@@ -41,6 +41,25 @@ export interface CompiledDesign {
   readonly inputSlots: ReadonlyMap<string, SignalSlot>;
 }
 
+/** A stream's input frames, and the frames its sampled outputs are written into (same cycle numbering). */
+export interface FrameWords {
+  readonly inputs: Uint32Array;
+  readonly outputs: Uint32Array;
+}
+
+/**
+ * Straight-line code that copies one frame of input words into a simulator's state, and its
+ * outputs' words out of it: generated once per design and port lists, one assignment per word,
+ * so a batch cycle costs a few array stores, not a name lookup and a bigint per port.
+ */
+export interface FrameTransfer {
+  readonly design: CompiledDesign;
+  readonly inputStride: number;
+  readonly outputStride: number;
+  readonly load: (state: Int32Array, frames: Uint32Array, base: number) => void;
+  readonly store: (state: Int32Array, frames: Uint32Array, base: number) => void;
+}
+
 /** Where a named signal's words live in the simulator state. */
 export interface SignalSlot {
   readonly offset: number;
@@ -286,23 +305,55 @@ export class Simulator {
 
   /** `cycles` steps in which the clocks of `mask` (bit i: flat.clocks[i]) rise together. */
   stepMask(mask: number, cycles = 1): void {
-    const { model, beforeEdge, afterEdge } = this;
-    const observed = beforeEdge.length > 0;
-    const checked = (this.design.flat.checks?.length ?? 0) > 0;
+    const { model } = this;
     for (let index = 0; index < cycles; index++) {
       if (this.dirty) model.settle();
       this.dirty = false;
-      if (observed) for (const listener of beforeEdge) listener(this.cycleCount);
-      if (checked) this.evaluateChecks();
-      model.edge(mask);
-      this.dirty = true;
-      if (observed) {
-        model.settle();
-        this.dirty = false;
-        for (const listener of afterEdge) listener(this.cycleCount, mask);
-      }
-      this.cycleCount++;
+      this.edge(model, mask);
     }
+  }
+
+  /**
+   * Runs `count` cycles from frame `first` of `frames` (frames.ts: one frame of input words per
+   * cycle): each cycle's inputs are copied in, logic settles, the outputs are copied into the
+   * same frame of `sampled`, then the clocks of `masks[cycle]` (default: all) rise — the step
+   * contract of a batch stream, with no object or bigint per cycle.
+   */
+  runFrames(
+    transfer: FrameTransfer,
+    frames: FrameWords,
+    first: number,
+    count: number,
+    masks?: readonly number[],
+  ): void {
+    if (transfer.design !== this.design) throw new Error('internal: a frame transfer of another design');
+    const { model, words } = this;
+    const all = (1 << this.design.flat.clocks.length) - 1;
+    const { load, store, inputStride, outputStride } = transfer;
+    const { inputs, outputs } = frames;
+    for (let cycle = first; cycle < first + count; cycle++) {
+      load(words, inputs, cycle * inputStride);
+      model.settle();
+      this.dirty = false;
+      store(words, outputs, cycle * outputStride);
+      this.edge(model, masks ? masks[cycle]! : all);
+    }
+  }
+
+  /** The edge of one step on settled values: observers and checks before it, observers after. */
+  private edge(model: CompiledModel, mask: number): void {
+    const { beforeEdge, afterEdge } = this;
+    const observed = beforeEdge.length > 0;
+    if (observed) for (const listener of beforeEdge) listener(this.cycleCount);
+    if ((this.design.flat.checks?.length ?? 0) > 0) this.evaluateChecks();
+    model.edge(mask);
+    this.dirty = true;
+    if (observed) {
+      model.settle();
+      this.dirty = false;
+      for (const listener of afterEdge) listener(this.cycleCount, mask);
+    }
+    this.cycleCount++;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { UserError } from '../../common/errors.ts';
 import { fourStateHex, streamCommands, wordsOf, type HarnessPorts } from '../../engines/harnessStimulus.ts';
+import { PortFrames } from '../../engines/portFrames.ts';
 import { runHarness } from '../../engines/harnessProcess.ts';
 import { withWorkspace } from '../../tools/runTool.ts';
 import { testbenchVerilog, type TestbenchInstance } from '../../engines/icarusTestbench.ts';
@@ -90,7 +91,7 @@ export async function simulateGates(simulation: GateSimulation): Promise<GateRun
         pipedInput: true,
       },
       perInstance * simulation.instances.length,
-      streamCommands(ports, [vectors]),
+      streamCommands(ports, [PortFrames.from(ports.inputs, vectors, ports.top)]),
       timeout,
       {
         outputs: (bytes, offset) => {

@@ -6,6 +6,8 @@ import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
 import { TsEngine } from '../../engines/tsEngine.ts';
 import type { PortValues } from '../../engines/engine.ts';
 import { OutputChecksum, binaryStimulus, buildNativeHarness, runNativeHarness } from '../../bench/nativeHarness.ts';
+import { PortFrames } from '../../engines/portFrames.ts';
+import { framedRun } from '../../engines/framedRun.ts';
 
 const stimulus = (cycles: number, pauseAt?: number): PortValues[] =>
   Array.from({ length: cycles }, (_, cycle): PortValues => ({
@@ -15,7 +17,7 @@ const stimulus = (cycles: number, pauseAt?: number): PortValues[] =>
 
 describe('verilator-native harness', () => {
   it('folds outputs as FNV-1a over 32-bit words, port by port, wide ports least significant word first', () => {
-    const checksum = new OutputChecksum({
+    const ports = {
       top: 'T',
       inputs: [],
       outputs: [
@@ -23,8 +25,9 @@ describe('verilator-native harness', () => {
         { name: 'b', width: 40 },
       ],
       clocked: true,
-    });
-    checksum.add({ outputs: [{ a: 0x12n, b: 0x34_0000_0056n }] });
+    };
+    const checksum = new OutputChecksum(ports);
+    checksum.add(framedRun(PortFrames.from(ports.outputs, [{ a: 0x12n, b: 0x34_0000_0056n }])));
     let hash = 0x811c9dc5;
     for (const word of [0x12, 0x56, 0x34]) hash = Math.imul(hash ^ word, 0x01000193) >>> 0;
     expect(checksum.value).toBe(hash.toString(16).padStart(8, '0'));

@@ -1,6 +1,9 @@
 import { RESET_PORT, moduleByName, type IrDesign, type IrModule } from '../../hw/ir/ir.ts';
 import { evaluateOperator } from '../../hw/ir/evaluate.ts';
 import type { CycleRun, PortValues } from '../../engines/engine.ts';
+import { PortFrames } from '../../engines/portFrames.ts';
+import { framedRun } from '../../engines/framedRun.ts';
+import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
 
 /**
  * A deliberately naive IR interpreter for tests: demand-driven evaluation straight from
@@ -118,5 +121,5 @@ export function referenceRun(design: IrDesign, inputs: readonly PortValues[]): C
     collectUpdates(top, evaluation, updates);
     updates.forEach((update) => update());
   }
-  return { outputs };
+  return framedRun(PortFrames.from(harnessPortsOf(design).outputs, outputs, design.top));
 }

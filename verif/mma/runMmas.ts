@@ -6,7 +6,8 @@ import type { IrDesign } from '../../hw/ir/ir.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { MmaBench } from '../../hw/designs/tensor/mmaBench.ts';
 import { mmaLatency } from '../../hw/designs/tensor/mmaUnit.ts';
-import type { Engine, PortValues } from '../../engines/engine.ts';
+import type { Engine } from '../../engines/engine.ts';
+import { inputFrames } from '../../engines/designFrames.ts';
 import { zerosFp32, type Fp32Matrix } from '../../golden/matrix.ts';
 import { denseOutput, MMA_SHAPES, THREADS } from './registerImages.ts';
 import { scheduleMmas, type MmaJob } from './mmaSchedule.ts';
@@ -34,8 +35,6 @@ export interface MmaRunResult {
   readonly startToLastWriteback: (number | undefined)[];
 }
 
-const bit = (outputs: PortValues, name: string): number => Number(outputs[name] ?? 0n);
-
 /** Runs `jobs` on the bench; throws if a write-back is missing, extra or in the wrong cycle. */
 export async function runMmasOnRtl(
   engine: Engine,
@@ -44,14 +43,19 @@ export async function runMmasOnRtl(
 ): Promise<MmaRunResult> {
   const pipelined = options.pipelined ?? 0;
   const schedule = scheduleMmas(jobs, mmaLatency(pipelined));
+  const design = mmaBenchDesign(pipelined);
+  // The schedule as typed frames (the engines' fast path), and the write-backs read from the output
+  // frames: nothing is decoded per cycle.
   const run = await engine.run(
-    mmaBenchDesign(pipelined),
-    schedule.inputs,
+    design,
+    inputFrames(design, schedule.inputs),
     options.vcd === undefined ? {} : { vcd: options.vcd },
   );
-  const seen = run.outputs.flatMap((outputs, cycle) =>
-    bit(outputs, 'dValid') ? [{ cycle, slot: bit(outputs, 'dSlot'), outputs }] : [],
-  );
+  const { frames } = run;
+  const word = (cycle: number, name: string): number => frames.words[cycle * frames.stride + frames.slotOf(name).at]!;
+  const seen: { cycle: number; slot: number }[] = [];
+  for (let cycle = 0; cycle < frames.cycles; cycle++)
+    if (word(cycle, 'dValid')) seen.push({ cycle, slot: word(cycle, 'dSlot') });
   const describe = (list: readonly { cycle: number; slot: number }[]): string =>
     list.map(({ cycle, slot }) => `${cycle}:${slot}`).join(' ');
   if (describe(seen) !== describe(schedule.writebacks)) {
@@ -64,9 +68,9 @@ export async function runMmasOnRtl(
   );
   schedule.writebacks.forEach(({ job, slot }, index) => {
     const D = results[job]!;
-    const { outputs } = seen[index]!;
+    const { cycle } = seen[index]!;
     for (let thread = 0; thread < THREADS; thread++) {
-      const value = Number(outputs[`d_${thread}`] ?? 0n);
+      const value = word(cycle, `d_${thread}`);
       const { row, col } = jobs[job]!.mode === 'dense' ? denseOutput(thread, slot) : { row: thread, col: 0 };
       D.bits[row * D.cols + col] = value;
     }
@@ -79,5 +83,5 @@ export async function runMmasOnRtl(
       ) - schedule.starts[index]!
     );
   });
-  return { results, cycles: run.outputs.length, starts: schedule.starts, startToLastWriteback };
+  return { results, cycles: frames.cycles, starts: schedule.starts, startToLastWriteback };
 }

@@ -5,6 +5,8 @@ import type { IrDesign } from '../../../hw/ir/ir.ts';
 import { buildManifest } from '../../../hw/verilog/manifest.ts';
 import { Simulator, compileDesign } from '../../../hw/sim/simulator.ts';
 import type { CycleRun, Engine, PortValues } from '../../../engines/engine.ts';
+import { PortFrames } from '../../../engines/portFrames.ts';
+import { harnessPortsOf } from '../../../engines/harnessStimulus.ts';
 import { readVcdFile, type VcdSignal } from '../../../waves/vcdReader.ts';
 import { bitsToBigInt } from '../../../waves/vcdValues.ts';
 
@@ -71,6 +73,7 @@ function sampleOnTs(design: IrDesign, streams: readonly (readonly PortValues[])[
     const checks = simulator.checkResults;
     return {
       outputs,
+      frames: PortFrames.from(harnessPortsOf(design).outputs, outputs, design.top),
       values,
       unobserved,
       covers: checks.covers,

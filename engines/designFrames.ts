@@ -1,0 +1,18 @@
+import type { IrDesign } from '../hw/ir/ir.ts';
+import { harnessPortsOf } from './harnessStimulus.ts';
+import { PortFrames, type PortValues } from './portFrames.ts';
+
+/**
+ * The input frames of a design's top (its inputs less the clocks, in port order) from per-cycle
+ * values, checked as every engine checks a stream: build a regression's stimulus once, run it on
+ * every engine without an object or a bigint per cycle.
+ */
+export function inputFrames(design: IrDesign, rows: readonly PortValues[]): PortFrames {
+  const ports = harnessPortsOf(design);
+  return PortFrames.from(ports.inputs, rows, ports.top);
+}
+
+/** `cycles` frames of zeros over a design's top inputs, to fill with `set`. */
+export function emptyInputFrames(design: IrDesign, cycles: number): PortFrames {
+  return PortFrames.empty(harnessPortsOf(design).inputs, cycles);
+}
