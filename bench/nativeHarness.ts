@@ -17,8 +17,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CycleRun, PortValues } from '../engines/engine.ts';
+import type { CycleRun, Stimulus } from '../engines/engine.ts';
 import type { HarnessPort, HarnessPorts } from '../engines/harnessStimulus.ts';
+import { frameStride, stimulusFrames } from '../engines/portFrames.ts';
 import { verilogIdentifier } from '../hw/verilog/identifiers.ts';
 import { buildVerilator, type VerilatorBuild } from '../tools/verilator.ts';
 import { runTool } from '../tools/runTool.ts';
@@ -27,25 +28,19 @@ const wordsOf = (width: number): number => Math.ceil(width / 32);
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
-/** FNV-1a over 32-bit words, continued from `hash`. */
-const fold = (hash: number, word: number): number => Math.imul(hash ^ word, FNV_PRIME) >>> 0;
-
 /** The checksum the native harness prints, of any engine's runs (one run per stream, in order). */
 export class OutputChecksum {
   private hash = FNV_OFFSET;
   constructor(private readonly ports: HarnessPorts) {}
 
+  /** Folds a run's output frames (the ports of this checksum, in order): a typed loop, no decoding. */
   add(run: CycleRun): void {
+    if (run.frames.stride !== frameStride(this.ports.outputs))
+      throw new Error(`internal: frames of ${run.frames.stride} words, not of ${this.ports.top}'s outputs`);
     let hash = this.hash;
-    for (const cycle of run.outputs)
-      for (const port of this.ports.outputs) {
-        const value = cycle[port.name] ?? 0n;
-        const count = wordsOf(port.width);
-        if (count === 1) hash = fold(hash, Number(value) >>> 0);
-        else
-          for (let word = 0; word < count; word++)
-            hash = fold(hash, Number((value >> BigInt(32 * word)) & 0xffffffffn));
-      }
+    const { words } = run.frames;
+    // FNV-1a over 32-bit words, continued from the runs before.
+    for (let index = 0; index < words.length; index++) hash = Math.imul(hash ^ words[index]!, FNV_PRIME) >>> 0;
     this.hash = hash;
   }
 
@@ -54,28 +49,18 @@ export class OutputChecksum {
   }
 }
 
-/** The binary stimulus of `streams` (format at the top of this file). */
-export function binaryStimulus(ports: HarnessPorts, streams: readonly (readonly PortValues[])[]): Buffer {
-  const perCycle = ports.inputs.reduce((total, port) => total + wordsOf(port.width), 0);
-  const cycles = streams.reduce((total, stream) => total + stream.length, 0);
-  const words = new Uint32Array(1 + streams.length + cycles * perCycle);
+/** The binary stimulus of `streams` (format at the top of this file): each stream's input frames, as they are. */
+export function binaryStimulus(ports: HarnessPorts, streams: readonly Stimulus[]): Buffer {
+  const frames = streams.map((stream) => stimulusFrames(ports, stream));
+  const words = new Uint32Array(1 + frames.reduce((total, stream) => total + 1 + stream.words.length, 0));
   let at = 0;
-  words[at++] = streams.length;
-  for (const stream of streams) {
-    words[at++] = stream.length;
-    const current = ports.inputs.map(() => 0n);
-    for (const cycle of stream) {
-      ports.inputs.forEach((port, index) => {
-        const given = cycle[port.name];
-        if (given !== undefined) current[index] = given;
-        const value = current[index]!;
-        const count = wordsOf(port.width);
-        if (count === 1) words[at++] = Number(value);
-        else for (let word = 0; word < count; word++) words[at++] = Number((value >> BigInt(32 * word)) & 0xffffffffn);
-      });
-    }
+  words[at++] = frames.length;
+  for (const stream of frames) {
+    words[at++] = stream.cycles;
+    words.set(stream.words, at);
+    at += stream.words.length;
   }
-  return Buffer.from(words.buffer, words.byteOffset, words.byteLength);
+  return Buffer.from(words.buffer);
 }
 
 /** Verilator's C++ field of a port: up to 32 bits an integer, up to 64 a QData, above a VlWide. */

@@ -24,6 +24,7 @@ import { buildVerilatorHarness } from '../engines/verilatorEngine.ts';
 import { buildIcarusTestbench } from '../engines/icarusEngine.ts';
 import { findTool } from '../tools/toolchain.ts';
 import { decodeOutputs, FrameReader, harnessPortsOf, streamCommands } from '../engines/harnessStimulus.ts';
+import { PortFrames } from '../engines/portFrames.ts';
 import { outputWordsOf } from '../engines/externalEngine.ts';
 import { measureProcess } from './measureProcess.ts';
 import { OutputChecksum, binaryStimulus, buildNativeHarness, runNativeHarness } from './nativeHarness.ts';
@@ -60,10 +61,10 @@ async function main(): Promise<void> {
   const perCycle = (cycle: number): PortValues =>
     cycle === 0 ? { reset: 1n, enable: 1n } : cycle === 1 ? { reset: 0n } : {};
   const cycleInputs = Array.from({ length: cycles }, (_, cycle) => perCycle(cycle));
-  const stimulus = streamCommands(ports, [cycleInputs]);
+  const stimulus = streamCommands(ports, [PortFrames.from(ports.inputs, cycleInputs, ports.top)]);
   const work = mkdtempSync(join(tmpdir(), 'bench-sim-'));
   const input = join(work, 'commands.bin');
-  writeFileSync(input, stimulus);
+  writeFileSync(input, Buffer.concat(stimulus));
   const files = emitVerilog(design);
 
   let started = performance.now();
