@@ -394,7 +394,7 @@ const RUN_CYCLE_MS = 1;
 /**
  * Set to a whole number of ms, replaces every bound runTimeout derives (a batch run's, each wait
  * of a session's) by that fixed bound; unset or empty, the derived bounds hold. The tests of the
- * watchdog itself use it to run a session into its watchdog in a second instead of RUN_BASE_MS.
+ * watchdog itself use it to run a session into its watchdog in seconds instead of RUN_BASE_MS.
  */
 export const WATCHDOG_ENV = 'GEN_WATCHDOG_MS';
 

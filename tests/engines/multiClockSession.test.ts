@@ -89,6 +89,15 @@ async function runBoth(engine: Engine, stimulus: readonly PortValues[], clocks: 
   };
 }
 
+/** The first line where two VCDs differ, or undefined when they are the same bytes. */
+function vcdDifference(expected: string, actual: string): string | undefined {
+  if (expected === actual) return undefined;
+  const [want, got] = [expected.split('\n'), actual.split('\n')];
+  const line = want.findIndex((text, index) => text !== got[index]);
+  const at = line < 0 ? want.length : line;
+  return `line ${at + 1}: expected ${JSON.stringify(want[at])}, got ${JSON.stringify(got[at])}`;
+}
+
 /** Runs every engine; checks each session against its batch run and every engine against ts. */
 async function checkAll(stimulus: readonly PortValues[], clocks: ClockTimings): Promise<Runs> {
   const runs: Runs[] = [];
@@ -96,13 +105,16 @@ async function checkAll(stimulus: readonly PortValues[], clocks: ClockTimings): 
     const run = await runBoth(create(), stimulus, clocks);
     expect(run.batch, name).toHaveLength(stimulus.length);
     for (const [step, outputs] of run.peeked) expect(outputs, `${name} step ${step}`).toEqual(run.batch[step]);
-    expect(run.sessionVcd === run.batchVcd, `${name}: the session's VCD is the batch run's`).toBe(true);
+    expect(
+      vcdDifference(run.batchVcd, run.sessionVcd),
+      `${name}: the session's VCD is the batch run's`,
+    ).toBeUndefined();
     runs.push(run);
   }
   for (const [index, run] of runs.entries()) {
     const name = ENGINES[index]![0];
     expect(run.batch, `${name} against ts`).toEqual(runs[0]!.batch);
-    expect(run.batchVcd === runs[0]!.batchVcd, `${name}: the same VCD as ts`).toBe(true);
+    expect(vcdDifference(runs[0]!.batchVcd, run.batchVcd), `${name}: the same VCD as ts`).toBeUndefined();
   }
   return runs[0]!;
 }

@@ -22,7 +22,7 @@ import { hasTool } from '../../tools/toolchain.ts';
  * here through GEN_WATCHDOG_MS (the derived one is at least 30 s).
  */
 
-const WATCHDOG_MS = 1000;
+const WATCHDOG_MS = 1500;
 const design = elaborate(Counter);
 
 const ENGINES: readonly (readonly [string, () => Engine])[] = [
