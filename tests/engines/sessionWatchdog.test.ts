@@ -178,6 +178,28 @@ describe.skipIf(ENGINES.length === 0).concurrent('the watchdog of an external en
   );
 
   it.each(ENGINES)(
+    '%s: a peek on a hung harness is killed the same way',
+    async (_name, create) => {
+      const session = await create().open(design);
+      session.poke('enable', 1);
+      await session.step(4);
+      const group = groupOf(session);
+      process.kill(-group, 'SIGSTOP');
+      // A poke changes what the next peek sees, so the peek has to ask the harness.
+      session.poke('enable', 0);
+      const failure = await session.peek('count').catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(ToolError);
+      expect((failure as Error).message).toMatch(
+        new RegExp(`^(verilator|vvp): timed out after ${WATCHDOG_MS} ms \\(session in cycle 4\\)$`),
+      );
+      expect(await liveAfter(group)).toEqual([]);
+      await expect(session.step()).rejects.toThrow((failure as Error).message);
+      await expect(session.close()).rejects.toThrow((failure as Error).message);
+    },
+    60_000,
+  );
+
+  it.each(ENGINES)(
     '%s: close on a hung harness settles within the watchdog, and no VCD is left',
     async (_name, create) => {
       const dir = mkdtempSync(join(tmpdir(), 'session-close-'));
