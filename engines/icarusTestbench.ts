@@ -106,8 +106,7 @@ export function icarusTestbench(design: IrDesign, ports: HarnessPorts): string {
  * pokes applied → settle → outputs sampled → clock rises → settle → clock falls, 10 time units per
  * cycle; a peek settles with `#0` and rounds of nonblocking updates (PEEK_SETTLE_ROUNDS: an
  * asynchronous reset just poked has acted), so it moves no time and a session's waveform and
- * outputs are the batch run's. `+vcd=` asks for a VCD. The module
- * is named `TOP` (VCD_ROOT).
+ * outputs are the batch run's. `+vcd=` asks for a VCD. The module is named `TOP` (VCD_ROOT).
  */
 export function testbenchVerilog(spec: TestbenchSpec): string {
   const { ports } = spec;
