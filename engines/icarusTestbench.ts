@@ -17,6 +17,16 @@ import {
   type HarnessPorts,
 } from './harnessStimulus.ts';
 
+/**
+ * Rounds of nonblocking-assignment updates a peek lets run before it samples. A poke of an
+ * asynchronous reset takes effect through `q <= 0` in the design's `always @(posedge clk or
+ * posedge rst)`, which Verilog runs after every `#0`; each round waits on a nonblocking update of
+ * the testbench's own (`tb_settle`, after the design's of the same time), then on `#0` for what
+ * it drives. One round per link of a chain of asynchronous resets (a domain's reset input is
+ * one; a black box's own Verilog may chain more); a batch sample, at its edge's time, has all.
+ */
+const PEEK_SETTLE_ROUNDS = 4;
+
 const range = (width: number): string => (width === 1 ? '' : `[${width - 1}:0] `);
 
 const plainIdentifier = /^[A-Za-z_][A-Za-z0-9_$]*$/;
@@ -94,9 +104,9 @@ export function icarusTestbench(design: IrDesign, ports: HarnessPorts): string {
  * design's $display lines go too, in order. With several instances each outputs frame holds every
  * instance's outputs, instance after instance. It follows the step contract (engines/engine.ts):
  * pokes applied → settle → outputs sampled → clock rises → settle → clock falls, 10 time units per
- * cycle; a peek settles with `#0` (all zero-delay events of the current time run first), so it
- * moves no time and a session's waveform is the batch run's. `+vcd=` asks for a VCD. The module
- * is named `TOP` (VCD_ROOT).
+ * cycle; a peek settles with `#0` and rounds of nonblocking updates (PEEK_SETTLE_ROUNDS: an
+ * asynchronous reset just poked has acted), so it moves no time and a session's waveform and
+ * outputs are the batch run's. `+vcd=` asks for a VCD. The module is named `TOP` (VCD_ROOT).
  */
 export function testbenchVerilog(spec: TestbenchSpec): string {
   const { ports } = spec;
@@ -173,7 +183,7 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
         'reg [31:0] tb_bytes, tb_word, tb_command, tb_count, tb_n, tb_stepped;',
         `reg [${32 * maxWords - 1}:0] tb_value;`,
         'reg [8*4096-1:0] tb_vcd;',
-        'reg tb_running, tb_eof;',
+        "reg tb_running, tb_eof, tb_settle = 1'b0;",
         '',
         ...instanceLines,
         '',
@@ -257,6 +267,7 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
         '      endcase',
         `    ${OP_PEEK}: begin`,
         '      #0;',
+        `      repeat (${PEEK_SETTLE_ROUNDS}) begin tb_settle <= ~tb_settle; @(tb_settle); #0; end`,
         `      ${outputFrame}`,
         '    end',
         `    ${OP_STEP}: begin`,
