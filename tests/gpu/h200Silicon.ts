@@ -114,12 +114,6 @@ const sectors: SiliconRow[] = (
   // DRAM rows need two steps per warp to leave the start-up transient (one step: −13 % at 1 GiB random).
   run: { pattern, bytes, warm: bytes < GiB, loadsPerThread: bytes < GiB ? 4 : 8 },
   read: 'gLoadsPerSecond',
-  ...(pattern === 'stride' && bytes === GiB
-    ? {
-        knownMiss:
-          'one sector per line over 1 GiB: the model is bus-bound on 64-byte bursts at half row hits; silicon loses ≈ 12 % more (activate-rate limits the model lacks)',
-      }
-    : {}),
 }));
 
 /** Every calibration row of h200-silicon.md §1 but the 8 MiB bandwidth row, which the document calls an outlier. */
