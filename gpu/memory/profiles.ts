@@ -261,7 +261,7 @@ const h200: GpuMemoryProfile = {
   dram: {
     channels: 48,
     banksPerChannel: 32,
-    rowBytes: 2048,
+    rowBytes: 1024,
     bandwidthGBps: 4800,
     latencyCycles: 672.4,
     columnNs: 6 / 3.106,
@@ -271,14 +271,14 @@ const h200: GpuMemoryProfile = {
     rowCycleNs: 124 / 3.106,
     accessBytes: 64,
     mapping: {
-      rowWindowBytes: 2048 * 48,
+      rowWindowBytes: 1024 * 48,
       source:
         'rowWindowBytes = rowBytes × channels (assumption, as for rtx4090; the real map is not found, memory.md §6).',
     },
     source:
       'bandwidthGBps 4800: 4.8 TB/s HBM3e (memory.md §2c; 6 × 1024 bit × 6.2 Gb/s = 4762 derived). channels 48 (Accel-Sim n_mem, §3c). ' +
       'latencyCycles 672.4: H200 cold chase over 1 GiB (h200-silicon.md §1; H100 HBM3 700, memory.md §1a), measured after streaming 4 GiB, so on banks with other rows open (latencyWithOpenRows). banksPerChannel 32: two 16-bank pseudo-channels ' +
-      'per channel (HBM3 organization; assumption, Accel-Sim models nbk=16, memory.md §3c). rowBytes 2048 (same address map as §3a). ' +
+      'per channel (HBM3 organization; assumption, Accel-Sim models nbk=16, memory.md §3c). rowBytes 1024: one HBM3 row (page) is 64 columns × 128 bits = 1 KiB in the HBM3 organization presets of Ramulator 2.0 (github.com/CMU-SAFARI/ramulator2, src/dram/impl/HBM3.cpp: Co 1<<6, DQ 128; the density check 2 Gb holds); it was 2048, the GDDR6 map of §3a, under which one-sector-per-line reads over 1 GiB found twice the row hits silicon allows (stride-128 row: 66.2 G/s model, 58.4 silicon; now 60.4). ' +
       "activateNs = tRCD 37 cy, prechargeNs = tRP 37 cy, rowCycleNs = tRC 124 cy at 3106 MHz: Accel-Sim's H100 HBM3 timing line " +
       '(memory.md §3c; its H200 line, tRC 50 cy = 16 ns, is below any DRAM row cycle); columnNs = CCDL 6 cy, the column-to-column time within one bank group, which back-to-back reads of one bank pay (Accel-Sim H200 line). With 48 × 32 banks, tRC bounds random reads at 1536 / 39.9 ns = 38.5 G/s ' +
       '(the 1 GiB random row: 39.1 G/s, h200-silicon.md §1). accessBytes 64: an HBM3 pseudo-channel is 64 bits wide with burst length 8 (derived; assumption).',
@@ -292,7 +292,7 @@ const h200: GpuMemoryProfile = {
     'SM miss queue: 2048 sectors outstanding per SM (Accel-Sim MSHRs).',
     "L2 slice = (line mod 3) + 3 · (5 parities of line / 3), XOR-fold masks: a stand-in, not GH100's function.",
     "HBM3 timings from Accel-Sim's H100 line (tRCD = tRP = 11.9 ns, tRC = 39.9 ns) for HBM3e.",
-    'DRAM map: 96 KiB windows, bank = XOR-fold of the window number, row = window / banks.',
+    'DRAM map: 48 KiB windows (1 KiB HBM3 rows × 48 channels), bank = XOR-fold of the window number, row = window / banks.',
     'Addresses are physical.',
   ],
 };

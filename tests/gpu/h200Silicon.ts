@@ -95,7 +95,7 @@ const footprint: SiliconRow[] = (
   ...(bytes === 40 * MiB
     ? {
         knownMiss:
-          "the model's near copies (30 MiB LRU per partition) are capacity beside the 60 MiB L2, so each partition's SMs keep their 20 MiB share near (12.0–12.3 TB/s for 1–4 passes); on GH100 the copies presumably share the partition's 30 MiB with the lines homed there",
+          "the model's near copies (30 MiB LRU per partition) are capacity beside the 60 MiB L2, so each partition's SMs keep their 20 MiB share near (12.0–12.3 TB/s for 1–4 passes); copies sharing the partition's 30 MiB with its home lines fit this row (+3 %) but, under one LRU, lose the 56 MiB row (−40 %) and, evicted first, the 40 MiB chase (−23 %): docs/system-model.md",
       }
     : {}),
 }));
@@ -114,12 +114,6 @@ const sectors: SiliconRow[] = (
   // DRAM rows need two steps per warp to leave the start-up transient (one step: −13 % at 1 GiB random).
   run: { pattern, bytes, warm: bytes < GiB, loadsPerThread: bytes < GiB ? 4 : 8 },
   read: 'gLoadsPerSecond',
-  ...(pattern === 'stride' && bytes === GiB
-    ? {
-        knownMiss:
-          'one sector per line over 1 GiB: the model is bus-bound on 64-byte bursts at half row hits; silicon loses ≈ 12 % more (activate-rate limits the model lacks)',
-      }
-    : {}),
 }));
 
 /** Every calibration row of h200-silicon.md §1 but the 8 MiB bandwidth row, which the document calls an outlier. */
