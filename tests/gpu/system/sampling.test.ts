@@ -10,11 +10,34 @@ import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
 import { MIN_SAMPLED_ITERATIONS_PER_SM, sampleFactor } from '../../../gpu/system/sweep.ts';
 import { modelKernel } from '../../../gpu/system/timingModel.ts';
 import { MEASURED_MMA } from './support.ts';
+import { checkSampling, formatCheck, SAMPLING_BOUND, type SamplingCell } from './samplingCells.ts';
+
+/**
+ * The cells of the paper's shapes (N = 8) where a sample of the sweep's size was furthest from the
+ * full run with the old iteration sampling (h200 dense 7168²: +11 %; rtx4090 Flash-LLM 9216² at
+ * 70 %: +18 %, STC 7168² at 50 %: +11 %; h200 Flash-LLM 9216² at 70 %: +7 %) and the one whose DRAM
+ * channels finish furthest apart (h200 dense 9216²). Every kernel × shape × 30/50/70 % × profile:
+ * tests/soak/sampling.soak.test.ts.
+ */
+const RISKIEST: readonly SamplingCell[] = [
+  { profile: 'h200', kernel: 'dense', size: 7168, sparsity: 0.5 },
+  { profile: 'h200', kernel: 'dense', size: 9216, sparsity: 0.5 },
+  { profile: 'h200', kernel: 'flashllm', size: 9216, sparsity: 0.7 },
+  { profile: 'rtx4090', kernel: 'flashllm', size: 9216, sparsity: 0.7 },
+  { profile: 'rtx4090', kernel: 'stc', size: 7168, sparsity: 0.5 },
+];
 
 const profile = 'rtx6000ada';
 const layout = randomLayouts(4096, 4096, [0.5], 1)[0]!;
 
 describe('sampled timing model', () => {
+  it("the sweep's sample of the riskiest paper-shape cells is within 5 % of the full run", () => {
+    const checks = RISKIEST.map(checkSampling);
+    const report = checks.map(formatCheck).join('\n');
+    console.log(`sampled / full (sweep sample factor, N = 8):\n${report}`);
+    expect(checks.filter((c) => Math.abs(c.error) >= SAMPLING_BOUND).map(formatCheck), report).toEqual([]);
+  }, 120_000);
+
   it.each(SPMM_KERNELS.map((kernel) => ({ kernel, n: 8 })))(
     '$kernel, N = $n: 1 in 2 block-iterations is within 3 % of the full run, bytes within 2 %',
     ({ kernel, n }) => {
