@@ -92,6 +92,9 @@ export class TraceBuilder {
  */
 export function sortedByTime(trace: MemoryTrace): MemoryTrace {
   const { time } = trace;
+  let ordered = true;
+  for (let i = 1; i < trace.length && ordered; i++) ordered = time[i - 1]! <= time[i]!;
+  if (ordered) return trace;
   const sorted = Array.from({ length: trace.length }, (_, i) => i).sort((a, b) => time[a]! - time[b]! || a - b);
   return {
     length: trace.length,
