@@ -54,7 +54,7 @@ export const SYSTEM_MODEL_OPTIONS: Record<string, Options> = {
   sample: {
     type: 'number',
     describe:
-      'simulate 1 in this many block-iterations (one drawn per stratum of the whole grid) in the memory model and scale (default 1: all)',
+      'simulate the requests of about 1 in this many DRAM channels (stratified by channel type; all channels if those do not finish together) in the memory model (default 1: all)',
   },
   sweep: {
     type: 'boolean',
@@ -71,7 +71,7 @@ export const SYSTEM_MODEL_OPTIONS: Record<string, Options> = {
     type: 'number',
     default: 300000,
     describe:
-      'with --sweep: sector requests simulated per kernel run, the rest scaled (never fewer than 6 block-iterations per SM)',
+      'with --sweep: sector requests simulated per kernel run (never fewer than one DRAM channel of each type per L2 partition)',
   },
   decode: {
     type: 'string',

@@ -1,3 +1,4 @@
+import { channelSampleOf } from './channelSample.ts';
 import { DramModel } from './dram.ts';
 import { L1Caches } from './l1Cache.ts';
 import { L2Cache, l2HitLatencyCycles } from './l2Cache.ts';
@@ -18,6 +19,12 @@ import type { MemoryTrace } from './requestTrace.ts';
 export interface SimulateOptions {
   /** L1 bytes left for data after the shared-memory carve-out (default: the profile's full L1). */
   readonly l1DataBytes?: number;
+  /**
+   * Simulate only the requests homed on about 1 in `channelSample` DRAM channels (channelSample.ts;
+   * default 1 = all): the others are dropped before the L1, and each simulated sector holds the
+   * SM's L1 and the partition link for 1 / fraction sectors' time, as the dropped ones would.
+   */
+  readonly channelSample?: number;
 }
 
 /** A kind of queued resource in the path. */
@@ -84,6 +91,14 @@ export class MemoryPathSimulator {
   private readonly profile: GpuMemoryProfile;
   private readonly nsPerCycle: number;
   private readonly l1ServiceNs: number;
+  /** Per L2 slice, whether its requests are simulated (undefined: all are). */
+  private readonly sampledSlices: Uint8Array | undefined;
+  /** Per DRAM channel, 1 when simulated. */
+  readonly sampledChannels: Uint8Array;
+  /** Simulated channels / all channels. */
+  readonly channelFraction: number;
+  /** Per DRAM channel, the latest completion of a request homed on it, ns. */
+  private readonly channelDoneNs: Float64Array;
   private readonly l2ServiceNs: number;
   private readonly l1LatencyNs: number;
   /** L2 hit latency of each (SM, slice) pair, ns, SM-major. */
@@ -136,7 +151,12 @@ export class MemoryPathSimulator {
     this.nsPerCycle = 1000 / sm.clockMHz;
     this.sectorBytes = l1.sectorBytes;
     this.lineBytes = l1.lineBytes;
-    this.l1ServiceNs = (l1.sectorBytes / l1.bytesPerCycle) * this.nsPerCycle;
+    const sample = channelSampleOf(l2, options.channelSample ?? 1);
+    this.sampledSlices = sample.fraction < 1 ? sample.slices : undefined;
+    this.sampledChannels = sample.channels;
+    this.channelFraction = sample.fraction;
+    this.channelDoneNs = new Float64Array(sample.channels.length).fill(-Infinity);
+    this.l1ServiceNs = ((l1.sectorBytes / l1.bytesPerCycle) * this.nsPerCycle) / sample.fraction;
     this.l2ServiceNs = (l2.sectorBytes / l2.bytesPerCyclePerSlice) * this.nsPerCycle;
     this.l1LatencyNs = l1.hitLatencyCycles * this.nsPerCycle;
     this.l2LatencyNs = l2HitLatencyCycles(l2, sm.count).map((cycles) => cycles * this.nsPerCycle);
@@ -160,7 +180,9 @@ export class MemoryPathSimulator {
     this.slicesPerPartition = l2.slices / count;
     this.partitionOfSm = Int32Array.from({ length: sm.count }, (_, i) => Math.floor((i * count) / sm.count));
     this.farExtraNs = (partitions?.farExtraCycles ?? 0) * this.nsPerCycle;
-    this.linkServiceNs = partitions ? (l2.sectorBytes / partitions.linkBytesPerCycle) * this.nsPerCycle : 0;
+    this.linkServiceNs = partitions
+      ? ((l2.sectorBytes / partitions.linkBytesPerCycle) * this.nsPerCycle) / sample.fraction
+      : 0;
     this.linkFreeNs = new Float64Array(count);
     this.linkBusyNs = new Float64Array(count);
     if (partitions) {
@@ -193,7 +215,9 @@ export class MemoryPathSimulator {
     this.entryLine = -1;
     this.lookupLine = -1;
     let done = issueNs;
+    const sampled = this.sampledSlices;
     for (let sector = Math.floor(address / sectorBytes) * sectorBytes; sector <= lastSector; sector += sectorBytes) {
+      if (sampled !== undefined && sampled[this.l2.sliceOf(sector)] === 0) continue;
       const lineStart = Math.floor(sector / this.lineBytes) * this.lineBytes;
       const from = Math.max(lineStart, Math.floor(address / sectorBytes) * sectorBytes);
       this.entrySectorsOfLine = (Math.min(lastSector + sectorBytes, lineStart + this.lineBytes) - from) / sectorBytes;
@@ -281,6 +305,8 @@ export class MemoryPathSimulator {
       else if (line !== this.entryLine) this.sectorOnlyMisses++;
       const missStart = this.missSlot(sm, l1Start);
       doneNs = this.loadFromL2(sm, address, missStart, line);
+      const channel = this.l2.channelOf(this.l2.sliceOf(address));
+      if (doneNs > this.channelDoneNs[channel]!) this.channelDoneNs[channel] = doneNs;
       this.missDone(sm, doneNs);
       l1.store.setReady(l1Slot, l1Sector, doneNs);
     }
@@ -369,26 +395,19 @@ export class MemoryPathSimulator {
   }
 
   /**
-   * Puts the sectors of [address, address + bytes) in the L2 as if read long before: ready at time
-   * 0, no queue time, no counts. A sampled run uses it for an operand that the full run reads from
-   * DRAM once and then hits in L2, so the sample's scattered first touches are not scaled up as misses.
+   * The spread of the simulated channels' last completions: (latest − earliest) / (latest −
+   * first issue), over the channels that served a request (0 with fewer than two). A channel
+   * sample stands for the unsimulated channels only while the simulated ones finish together.
    */
-  preloadL2(address: number, bytes: number): void {
-    const l2 = this.l2;
-    for (
-      let sector = Math.floor(address / this.sectorBytes) * this.sectorBytes;
-      sector < address + bytes;
-      sector += this.sectorBytes
-    ) {
-      l2.access(l2.sliceOf(sector), sector);
-      l2.store.setReady(l2.store.slot, l2.sectorOf(sector), 0);
-      if (this.near !== undefined) {
-        for (let p = 0; p < this.linkFreeNs.length; p++) {
-          this.near.access(p, sector);
-          this.near.store.setReady(this.near.store.slot, l2.sectorOf(sector), 0);
-        }
-      }
+  channelSpread(): number {
+    let earliest = Infinity;
+    let latest = -Infinity;
+    for (const [channel, done] of this.channelDoneNs.entries()) {
+      if (this.sampledChannels[channel] === 0 || done === -Infinity) continue;
+      earliest = Math.min(earliest, done);
+      latest = Math.max(latest, done);
     }
+    return latest > earliest ? (latest - earliest) / (latest - this.firstIssueNs) : 0;
   }
 
   /** Time SM `sm` waited for a free miss-queue slot so far, ns. */

@@ -1,4 +1,3 @@
-import { memoryProfile } from '../memory/profiles.ts';
 import { randomLayouts } from './sparseLayout.ts';
 import { sampleFactor } from './sweep.ts';
 import type { MmaCycles } from './tensorCoreCycles.ts';
@@ -61,7 +60,6 @@ export function decodeThroughput(
   seed = 1,
   onRun?: (done: number, total: number) => void,
 ): DecodeResult[] {
-  const smCount = memoryProfile(profile).sm.count;
   const shapes = [
     ...new Map([...model.projections, ...model.denseProjections].map(([, m, k]) => [`${m}x${k}`, { m, k }])).values(),
   ];
@@ -80,7 +78,7 @@ export function decodeThroughput(
       shape: { m, k, n },
       layout,
       mma,
-      sample: sampleFactor(kernel, layout, n, 300_000, smCount),
+      sample: sampleFactor(kernel, layout, n, 300_000),
     });
     cache.set(key, timing.timeNs);
     onRun?.(++done, total);

@@ -19,7 +19,10 @@ export function formatKernelTiming(t: KernelTiming): string {
     `per block-iter     issue ${it.issue.toFixed(0)} cy (decompression ${it.decompressIssue.toFixed(0)} per warp), shared memory ${it.sharedMemory.toFixed(0)} cy, tensor core ${it.tensorCore.toFixed(0)} cy, L1 lines ${it.l1Lines.toFixed(0)} cy, chain ${it.chain.toFixed(0)} cy (loads ${it.loadWait.toFixed(0)}, of which lines ${it.lineWait.toFixed(0)}; L1 queue ${it.l1Queue.toFixed(0)}; decompression ${it.decompressChain.toFixed(0)}) → ${it.effective.toFixed(0)} cy`,
     `A stored           ${mb(t.bytes.aStored)} MB; requested ${mb(t.bytes.aSectorRequests)} MB in sectors; DRAM read ${mb(t.bytes.dramRead)} MB (A and B)`,
     `memory path        L1 hits ${(100 * t.memory.l1.hitRate).toFixed(1)} %, L2 hits ${(100 * t.memory.l2.hitRate).toFixed(1)} %, DRAM row hits ${(100 * t.memory.dram.rowHitRate).toFixed(1)} %`,
-    `simulated          ${(100 * t.simulatedFraction).toFixed(1)} % of block-iterations (${t.memory.sectorRequests} sector requests)${t.simulatedFraction < 1 ? ', scaled to all' : ''}`,
+    `simulated          ${t.sampling.channels} of ${t.sampling.of} DRAM channels, ${(100 * t.simulatedFraction).toFixed(1)} % of the sector requests (${t.memory.sectorRequests})` +
+      (t.sampling.requested > 1
+        ? `; sampled channels ${(100 * t.sampling.spread).toFixed(1)} % apart${t.sampling.fellBack ? ', so all simulated' : ''}`
+        : ''),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,3 @@
-import { memoryProfile } from '../memory/profiles.ts';
 import { computeProfile } from './computeProfiles.ts';
 import { SPMM_KERNELS, TILE_K, TILE_M, type SpmmKernel } from './kernels.ts';
 import { randomLayouts, type SparseWeightLayout } from './sparseLayout.ts';
@@ -43,32 +42,19 @@ export interface SweepResult {
 }
 
 /**
- * The fewest block-iterations a sampled run draws, per SM. The sampled makespan follows the busiest
- * DRAM bank or channel, and with few iterations their shares are uneven by chance; the maximum
- * over them then overstates the full run (9216×9216 dense on rtx6000ada: +78 % with 0.07
- * iterations per SM, +17 % with 0.7, +4 % with 2, +2 % with 3; Coruscant +6 % with 3). From
- * 6 per SM on, every kernel measured is within 3 % of its full run (docs/system-model.md).
+ * The channel sample (1 in F DRAM channels, channelSample.ts) of a sweep run: about `budget`
+ * sector requests simulated, i.e. the kernel's sectors / budget. The sample never has fewer than
+ * one channel of each type per partition, which for the paper's shapes is what it gets (6 of 48
+ * channels on h200, 3 of 12 on the RTX cards); a sample whose channels finish apart is rerun on
+ * all of them (timingModel.ts).
  */
-export const MIN_SAMPLED_ITERATIONS_PER_SM = 6;
-
-/**
- * Block-iterations to simulate 1 of: about `budget` sector requests in all, but never fewer than
- * MIN_SAMPLED_ITERATIONS_PER_SM per SM of `smCount` (the floor wins for the paper's shapes).
- */
-export function sampleFactor(
-  kernel: SpmmKernel,
-  layout: SparseWeightLayout,
-  n: number,
-  budget: number,
-  smCount: number,
-): number {
+export function sampleFactor(kernel: SpmmKernel, layout: SparseWeightLayout, n: number, budget: number): number {
   const shape = { m: layout.m, k: layout.k, n };
   const iterations = (layout.m / TILE_M) * (layout.k / TILE_K);
   // Bitmap-format values are fetched one sector per 16-byte chunk (see kernelTraces), so they count twice.
   const sectorsPerByte = kernel === 'coruscant' || kernel === 'stc' ? 2 / 32 : 1 / 32;
   const sectors = storedBytes(kernel, shape, layout) * sectorsPerByte + iterations * ((TILE_K * n * 2) / 32);
-  const floor = Math.floor(iterations / (MIN_SAMPLED_ITERATIONS_PER_SM * smCount));
-  return Math.max(1, Math.min(Math.floor(sectors / budget), floor));
+  return Math.max(1, Math.floor(sectors / budget));
 }
 
 /** The MMA cycle counts and the numeric check, from two sampled tiles of `layout` run through the MmaUnit. */
@@ -89,7 +75,6 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   const total = options.shapes.length * options.sparsities.length * kernels.length + nValues.length * kernels.length;
   let done = 0;
   const tick = (): void => options.onRun?.(++done, total);
-  const smCount = memoryProfile(options.profile).sm.count;
   const runs: KernelTiming[] = [];
   const nRuns: KernelTiming[] = [];
   let tensor: { mma: MmaCycles; numerics: NumericsCheck } | undefined;
@@ -111,7 +96,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
             shape: { m, k, n: options.n },
             layout,
             mma,
-            sample: sampleFactor(kernel, layout, options.n, options.sectorBudget, smCount),
+            sample: sampleFactor(kernel, layout, options.n, options.sectorBudget),
             ...(options.splitK === undefined ? {} : { splitK: options.splitK }),
           }),
         );
@@ -129,7 +114,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
               shape: { m, k, n },
               layout,
               mma,
-              sample: sampleFactor(kernel, layout, n, options.sectorBudget, smCount),
+              sample: sampleFactor(kernel, layout, n, options.sectorBudget),
             }),
           );
           tick();

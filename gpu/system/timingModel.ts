@@ -4,7 +4,6 @@ import { sortedByTime, TraceBuilder } from '../memory/requestTrace.ts';
 import { computeProfile } from './computeProfiles.ts';
 import { iterationCosts, residentBlocks, type IterationCosts } from './kernelCosts.ts';
 import { kernelLoads, LoadRecorder, type LoadAccounting } from './kernelTraces.ts';
-import { sampleIterations } from './iterationSample.ts';
 import {
   autoSplitK,
   blockWork,
@@ -66,7 +65,10 @@ export interface KernelModelInput {
   readonly mma: MmaCycles;
   /** Split-K (default: autoSplitK). */
   readonly splitK?: number;
-  /** Simulate about 1/sample of the block-iterations in the memory model and scale (default 1 = all). */
+  /**
+   * Simulate the requests of about 1 in `sample` DRAM channels in the memory model (default 1 =
+   * all; channelSample.ts), or all of them when the simulated channels do not finish together.
+   */
   readonly sample?: number;
 }
 
@@ -122,9 +124,26 @@ export interface KernelTiming {
   readonly loads: { readonly A: LoadAccounting; readonly B: LoadAccounting };
   /** The memory path result of the simulated part. */
   readonly memory: MemoryPathResult;
-  /** Fraction of block-iterations simulated (1 = all; times and bytes are scaled by its inverse). */
+  /** Fraction of the sector requests simulated (1 = all; the DRAM bytes are scaled by its inverse). */
   readonly simulatedFraction: number;
+  /** The channel sample: channels simulated of all, and the spread of their last completions (channelSpread). */
+  readonly sampling: {
+    readonly requested: number;
+    readonly channels: number;
+    readonly of: number;
+    readonly spread: number;
+    /** The requested sample's channels finished more than CHANNEL_SPREAD_LIMIT apart, so all were simulated. */
+    readonly fellBack: boolean;
+  };
 }
+
+/**
+ * How far apart a channel sample's channels may finish — (latest − earliest) / makespan — and still
+ * stand for the unsampled ones: half the 5 % within which sampled runs must match full runs. On
+ * the paper's shapes the simulated channels finish within 1.3 % of each other for every kernel
+ * on rtx6000ada and all but the dense kernel on h200 (8–13 %); docs/system-model.md, Sampling.
+ */
+export const CHANNEL_SPREAD_LIMIT = 0.025;
 
 /** Per SM, its block-iterations in issue order: blocks dealt round-robin; `resident` of them interleave iteration by iteration. */
 function smSequences(
@@ -290,43 +309,51 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   // Memory: rounds q = 0, 1, …: every SM issues its q-th block-iteration at (q + stagger) × effective cycles.
   const l1Bytes = memory.l1.sets * memory.l1.ways * memory.l1.lineBytes;
   const l1DataBytes = Math.max(memory.l1.sets * memory.l1.lineBytes, l1Bytes - resident * costs.sharedBytesPerBlock);
-  const simulator = new MemoryPathSimulator(memory, { l1DataBytes: Math.min(l1Bytes, l1DataBytes) });
-  // A sampled run draws iterations from the whole grid (iterationSample.ts) at the full run's request rate.
-  const { picks, total, timeScale } = sampleIterations(sequences, input.sample ?? 1);
-  // In the full run the SMs of one round that share a K tile read its B tile together: one DRAM
-  // read, L2 hits for the rest, so B costs DRAM its K·N·2 bytes once. Sampled iterations rarely
-  // share a B tile, and their first touches scaled by 1/fraction would charge B dozens of times
-  // (+20 % at N = 256). So a sampled run starts with B in L2 and charges those compulsory bytes at
-  // the DRAM's peak bandwidth instead.
-  const b = loads.regions.find((region) => region.name === 'B');
-  const preloadedBytes = picks.length < total && b !== undefined ? b.bytes : 0;
-  if (preloadedBytes > 0) simulator.preloadL2(b!.base, preloadedBytes);
-  const accounting = {
-    A: { instructions: 0, threadBytes: 0, sectors: 0 },
-    B: { instructions: 0, threadBytes: 0, sectors: 0 },
+  const rounds = Math.max(0, ...sequences.map((sequence) => sequence.length));
+  const simulate = (
+    channelSample: number,
+    report?: (done: number, total: number) => void,
+  ): { simulator: MemoryPathSimulator; accounting: Record<'A' | 'B', LoadAccounting> } => {
+    const simulator = new MemoryPathSimulator(memory, { l1DataBytes: Math.min(l1Bytes, l1DataBytes), channelSample });
+    const accounting = {
+      A: { instructions: 0, threadBytes: 0, sectors: 0 },
+      B: { instructions: 0, threadBytes: 0, sectors: 0 },
+    };
+    // Fed round by round; within a round the SMs' iterations are in issue order.
+    for (let round = 0; round < rounds; round++) {
+      const recorder = new LoadRecorder(new TraceBuilder(1 << 14));
+      for (const [sm, sequence] of sequences.entries()) {
+        const item = sequence[round];
+        // SMs are not in lockstep: their iterations start evenly staggered over the interval.
+        if (item !== undefined) loads.blockIteration(recorder, sm, (round + sm / smCount) * full.effective, ...item);
+      }
+      simulator.feed(sortedByTime(recorder.trace.build()));
+      for (const operand of ['A', 'B'] as const) {
+        accounting[operand].instructions += recorder.accounting[operand].instructions;
+        accounting[operand].threadBytes += recorder.accounting[operand].threadBytes;
+        accounting[operand].sectors += recorder.accounting[operand].sectors;
+      }
+      report?.(round + 1, rounds);
+    }
+    return { simulator, accounting };
   };
-  // Fed in batches of one round's worth of iterations: picks are in issue order, so batches are too.
-  const batches = Math.ceil(picks.length / smCount);
-  for (let batch = 0; batch < batches; batch++) {
-    const recorder = new LoadRecorder(new TraceBuilder(1 << 14));
-    for (const { sm, round, rowBlock, kTile } of picks.slice(batch * smCount, (batch + 1) * smCount)) {
-      // SMs are not in lockstep: their iterations start evenly staggered over the interval.
-      loads.blockIteration(recorder, sm, (round + sm / smCount) * full.effective * timeScale, rowBlock, kTile);
-    }
-    simulator.feed(sortedByTime(recorder.trace.build()));
-    for (const operand of ['A', 'B'] as const) {
-      accounting[operand].instructions += recorder.accounting[operand].instructions;
-      accounting[operand].threadBytes += recorder.accounting[operand].threadBytes;
-      accounting[operand].sectors += recorder.accounting[operand].sectors;
-    }
-    onRound?.(batch + 1, batches);
-  }
+  // A sampled run simulates every iteration, at its full-run time, but only the requests homed on
+  // the sampled channels: those channels' slices, banks and buses see exactly their full-run
+  // streams, and the kernel's memory time is the latest channel's. That stands for the others only
+  // while the sampled channels finish together; where they do not (the in-order channel bus of
+  // an overloaded DRAM idles behind busy banks by different amounts), one of the others may
+  // finish later still, so all are simulated.
+  const requested = Math.max(1, input.sample ?? 1);
+  let run = simulate(requested, onRound);
+  const sampledChannels = run.simulator.sampledChannels.reduce((a, b) => a + b, 0);
+  const spread = run.simulator.channelSpread();
+  const fellBack = run.simulator.channelFraction < 1 && spread > CHANNEL_SPREAD_LIMIT;
+  if (fellBack) run = simulate(1);
+  const { simulator, accounting } = run;
   const result = simulator.result();
-  const fraction = picks.length / total;
+  const fraction = result.sectorRequests / Math.max(1, accounting.A.sectors + accounting.B.sectors);
   const latencyNs = loadLatency * nsPerCycle;
-  const preloadNs = preloadedBytes / memory.dram.bandwidthGBps;
-  const memoryNs =
-    fraction === 1 ? result.makespanNs : latencyNs + Math.max(0, result.makespanNs - latencyNs) / fraction + preloadNs;
+  const memoryNs = result.makespanNs;
   const epilogueNs = (full.decompressIssue + full.tensorCore) * nsPerCycle;
   const prologueNs = latencyNs;
   const computeNs = computeCycles * nsPerCycle;
@@ -334,7 +361,7 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const reductionNs = reductionTimeNs(shape, plan.splitK, l2GBps, compute.reductionLaunchNs);
   const memorySide = memoryNs + epilogueNs;
   const computeSide = prologueNs + computeNs;
-  const sectorBytes = (sectors: number): number => (32 * sectors) / fraction;
+  const sectorBytes = (sectors: number): number => 32 * sectors;
   return {
     kernel,
     profile: input.profile,
@@ -363,11 +390,18 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
       aStored: storedBytes(kernel, shape, layout),
       aSectorRequests: sectorBytes(accounting.A.sectors),
       bSectorRequests: sectorBytes(accounting.B.sectors),
-      dramRead: result.bytes.dramToL2 / fraction + preloadedBytes,
+      dramRead: fraction > 0 ? result.bytes.dramToL2 / fraction : 0,
     },
     loads: accounting,
     memory: result,
     simulatedFraction: fraction,
+    sampling: {
+      requested,
+      channels: fellBack ? memory.dram.channels : sampledChannels,
+      of: memory.dram.channels,
+      spread,
+      fellBack,
+    },
   };
 }
 

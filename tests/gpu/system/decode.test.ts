@@ -1,7 +1,6 @@
 /** Decode tokens/s (gpu/system/decode.ts): one step = every projection of every layer + the dense head, at N. */
 import { describe, expect, it } from 'vitest';
 import { decodeTable, decodeThroughput, LLAMA2_7B, type DecodeModel } from '../../../gpu/system/decode.ts';
-import { memoryProfile } from '../../../gpu/memory/profiles.ts';
 import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
 import { sampleFactor } from '../../../gpu/system/sweep.ts';
 import { modelKernel } from '../../../gpu/system/timingModel.ts';
@@ -22,14 +21,13 @@ describe('decode throughput', () => {
     const [result] = decodeThroughput('rtx6000ada', tiny, ['stc'], [4], 0.5, MEASURED_MMA);
     const time = (kernel: 'stc' | 'dense', m: number, k: number): number => {
       const layout = randomLayouts(m, k, [0, 0.5], 1)[kernel === 'dense' ? 0 : 1]!;
-      const smCount = memoryProfile('rtx6000ada').sm.count;
       return modelKernel({
         profile: 'rtx6000ada',
         kernel,
         shape: { m, k, n: 4 },
         layout,
         mma: MEASURED_MMA,
-        sample: sampleFactor(kernel, layout, 4, 300_000, smCount),
+        sample: sampleFactor(kernel, layout, 4, 300_000),
       }).timeNs;
     };
     const stepNs = 3 * (time('stc', 512, 512) + time('stc', 768, 512)) + time('dense', 256, 512);

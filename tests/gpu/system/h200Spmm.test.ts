@@ -32,7 +32,7 @@ const timeOf = (size: number, sparsity: number, kernel: SpmmKernel, layoutIndex:
     // The dense baseline is one run per shape and the one a sample biases most (its DRAM row hits
     // come from neighbouring K tiles read by other SMs at the same time, which a 1-in-3 sample
     // thins out: 7168² +11 %), so it is simulated in full (6 s); the sparse kernels are sampled.
-    sample: kernel === 'dense' ? 1 : sampleFactor(kernel, layout, 8, 300_000, 132),
+    sample: kernel === 'dense' ? 1 : sampleFactor(kernel, layout, 8, 300_000),
   }).timeNs;
 };
 

@@ -1,4 +1,3 @@
-import { memoryProfile } from '../../../gpu/memory/profiles.ts';
 import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
 import { randomLayouts, type SparseWeightLayout } from '../../../gpu/system/sparseLayout.ts';
 import { sampleFactor } from '../../../gpu/system/sweep.ts';
@@ -20,6 +19,9 @@ export interface SamplingCheck {
   readonly sampledUs: number;
   readonly fullUs: number;
   readonly error: number;
+  /** The sampled channels' completion spread, and whether it sent the run to all channels. */
+  readonly spread: number;
+  readonly fellBack: boolean;
 }
 
 /** The bound the system model holds sampled runs to (issue 20: within 5 % of full runs). */
@@ -36,7 +38,7 @@ function layoutOf(size: number, sparsity: number): SparseWeightLayout {
 export function checkSampling(cell: SamplingCell): SamplingCheck {
   const layout = layoutOf(cell.size, cell.sparsity);
   const shape = { m: cell.size, k: cell.size, n: 8 };
-  const factor = sampleFactor(cell.kernel, layout, 8, 300_000, memoryProfile(cell.profile).sm.count);
+  const factor = sampleFactor(cell.kernel, layout, 8, 300_000);
   const input = { profile: cell.profile, kernel: cell.kernel, shape, layout, mma: MEASURED_MMA };
   const sampled = modelKernel({ ...input, sample: factor });
   const full = modelKernel(input);
@@ -46,6 +48,8 @@ export function checkSampling(cell: SamplingCell): SamplingCheck {
     sampledUs: sampled.timeNs / 1000,
     fullUs: full.timeNs / 1000,
     error: sampled.timeNs / full.timeNs - 1,
+    spread: sampled.sampling.spread,
+    fellBack: sampled.sampling.fellBack,
   };
 }
 
@@ -53,6 +57,7 @@ export function checkSampling(cell: SamplingCell): SamplingCheck {
 export function formatCheck(check: SamplingCheck): string {
   return (
     `${check.label}: 1 in ${check.sampleFactor}, ${check.sampledUs.toFixed(2)} / ${check.fullUs.toFixed(2)} µs ` +
-    `(${check.error >= 0 ? '+' : ''}${(100 * check.error).toFixed(1)} %)`
+    `(${check.error >= 0 ? '+' : ''}${(100 * check.error).toFixed(1)} %; sampled channels ${(100 * check.spread).toFixed(1)} % apart` +
+    `${check.fellBack ? ', so all simulated' : ''})`
   );
 }
