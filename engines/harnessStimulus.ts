@@ -3,7 +3,7 @@ import { UserError, ToolError } from '../common/errors.ts';
 import { clockPortsOf, topModule, type IrDesign } from '../hw/ir/ir.ts';
 import { clockSchedule, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
 import type { PortValues } from './engine.ts';
-import type { PortFrames } from './portFrames.ts';
+import { PortFrames } from './portFrames.ts';
 
 /**
  * The one binary protocol between the engines and their external simulator harnesses (the
@@ -388,30 +388,9 @@ export function decodeOutputs(
   offset: number,
   fourState: boolean,
 ): PortValues {
-  const values: PortValues = {};
-  const stride = fourState ? 8 : 4;
-  let at = offset;
-  for (const port of outputs) {
-    const count = wordsOf(port.width);
-    if (fourState) {
-      let unknown = 0;
-      for (let word = 0; word < count; word++) unknown |= bytes.readUInt32LE(at + word * 8 + 4);
-      if (unknown !== 0)
-        throw new ToolError(
-          tool,
-          `output '${port.name}' has unknown bits (${fourStateHex(bytes, at, port.width)}); a register or memory was never initialized`,
-        );
-    }
-    if (count === 1) values[port.name] = BigInt(bytes.readUInt32LE(at));
-    else {
-      let value = 0n;
-      for (let word = count - 1; word >= 0; word--)
-        value = (value << 32n) | BigInt(bytes.readUInt32LE(at + word * stride));
-      values[port.name] = value;
-    }
-    at += count * stride;
-  }
-  return values;
+  const frame = PortFrames.empty(outputs, 1);
+  storeOutputs(tool, frame, 0, bytes, offset, fourState);
+  return frame.row(0);
 }
 
 /**

@@ -94,6 +94,33 @@ function sharedModelOf(design: CompiledDesign): SharedModel {
   return shared;
 }
 
+/** Counts every holding check of this cycle into `hits`; returns the index of the first failing assert or assume, or -1. */
+type CheckScan = (words: Int32Array, hits: Uint32Array) => number;
+
+const checkScans = new WeakMap<CompiledDesign, CheckScan>();
+
+/**
+ * The check scan of a design, generated once: one test per check on the words of its condition
+ * (and reset), no loop over check objects. A failing check skips counting the rest: the caller
+ * records every failure of the cycle from it on, then stops (stop mode) or the cycle goes on.
+ */
+function checkScanOf(design: CompiledDesign): CheckScan {
+  let scan = checkScans.get(design);
+  if (scan) return scan;
+  const { offset } = design.layout;
+  const lines = (design.flat.checks ?? []).map((check, index) => {
+    const held = `(w[${offset[check.condition]!}] & 1) !== 0`;
+    const body =
+      check.kind === 'cover'
+        ? `if (${held}) h[${index}]++;`
+        : `if (${held}) h[${index}]++; else { failing = ${index}; break scan; }`;
+    return check.reset >= 0 ? `if ((w[${offset[check.reset]!}] & 1) === 0) { ${body} }` : body;
+  });
+  scan = new Function('w', 'h', `let failing = -1;\nscan: {\n${lines.join('\n')}\n}\nreturn failing;`) as CheckScan;
+  checkScans.set(design, scan);
+  return scan;
+}
+
 /** Flattens, levelizes and generates code for a design (cached per design object). */
 export function compileDesign(design: IrDesign): CompiledDesign {
   const cached = compiled.get(design);
@@ -177,17 +204,27 @@ export class Simulator {
    * while its module's reset is high; a false assert/assume is a failure, a true cover a hit.
    */
   private evaluateChecks(): void {
+    // The generated scan counts every holding check and returns the first failing one, if any.
+    const failing = checkScanOf(this.design)(this.words, this.checkHits);
+    if (failing >= 0) this.recordFailures(failing);
+  }
+
+  /**
+   * The rest of this cycle's checks from `first` on, which the scan found failing: every failure
+   * recorded (in stop mode the first thrown), every holding check after it counted.
+   */
+  private recordFailures(first: number): void {
     const checks = this.design.flat.checks!;
     const { words } = this;
     const offset = this.design.layout.offset;
-    for (let index = 0; index < checks.length; index++) {
+    for (let index = first; index < checks.length; index++) {
       const check = checks[index]!;
       if (check.reset >= 0 && (words[offset[check.reset]!]! & 1) !== 0) continue;
-      const holds = (words[offset[check.condition]!]! & 1) !== 0;
-      if (check.kind === 'cover' || holds) {
-        if (holds) this.checkHits[index]!++;
+      if ((words[offset[check.condition]!]! & 1) !== 0) {
+        this.checkHits[index]!++;
         continue;
       }
+      if (check.kind === 'cover') continue;
       const values: Record<string, bigint> = {};
       for (const read of check.reads) values[read.name] = this.readNet(read.net);
       const failure: CheckFailure = {

@@ -107,6 +107,13 @@ describe('m.assert in simulation', () => {
     expect(run.checks?.covers).toEqual({ three: 1 });
     expect(run.checks?.failures).toEqual([]);
   });
+
+  it('the ts engine counts a cover that holds in a cycle where an earlier assertion fails', async () => {
+    // limit 3: the assertion (declared first) fails exactly when the cover holds.
+    const run = await (await createEngine('ts')).run(elaborate(Counter, { limit: 3 }), stream, { checks: 'count' });
+    expect(run.checks?.failures.map((failure) => failure.cycle)).toEqual([4]);
+    expect(run.checks?.covers).toEqual({ three: 1 });
+  });
 });
 
 describe('m.assert in the DSL and IR', () => {
