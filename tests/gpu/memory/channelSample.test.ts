@@ -1,7 +1,10 @@
-/** The DRAM channels a channel-sampled run of the path model simulates. */
+/** The DRAM channels a channel-sampled run of the path model simulates, and such a run. */
 import { describe, expect, it } from 'vitest';
 import { channelSampleOf } from '../../../gpu/memory/channelSample.ts';
+import { L2Cache } from '../../../gpu/memory/l2Cache.ts';
+import { MemoryPathSimulator } from '../../../gpu/memory/pathModel.ts';
 import { GPU_MEMORY_PROFILES, memoryProfile } from '../../../gpu/memory/profiles.ts';
+import { TraceBuilder } from '../../../gpu/memory/requestTrace.ts';
 
 /** Per channel type ((position × slices per channel) mod the hash modulus): channels sampled. */
 function perType(profile: string, every: number): Map<number, number> {
@@ -56,3 +59,33 @@ describe('channelSampleOf', () => {
 function gcd(a: number, b: number): number {
   return b === 0 ? a : gcd(b, a % b);
 }
+
+describe('a channel-sampled path model run', () => {
+  it.each(['rtx6000ada', 'h200'])(
+    '%s: simulates exactly the sectors homed on the sampled channels, each holding the L1 for 1 / fraction sectors',
+    (name) => {
+      const profile = memoryProfile(name);
+      // 8 SMs each stream 2 MiB of 128-byte lines, one line per 4 cycles.
+      const trace = new TraceBuilder(1 << 16);
+      for (let i = 0; i < 16_384; i++) trace.push(i % 8, 128 * i, 128, 4 * Math.floor(i / 8));
+      const batch = trace.build();
+      const full = new MemoryPathSimulator(profile);
+      full.feed(batch);
+      const sampled = new MemoryPathSimulator(profile, { channelSample: 4 });
+      sampled.feed(batch);
+      const { slices, fraction } = channelSampleOf(profile.l2, 4);
+      const l2 = new L2Cache(profile.l2);
+      let homed = 0;
+      for (let i = 0; i < batch.length; i++) if (slices[l2.sliceOf(batch.address[i]!)]) homed += 4;
+      const [a, b] = [full.result(), sampled.result()];
+      expect(sampled.channelFraction).toBe(fraction);
+      expect(b.sectorRequests).toBe(homed);
+      // The slice hash spreads the lines evenly, so the sampled share of the sectors is the channels'.
+      expect(homed / a.sectorRequests).toBeCloseTo(fraction, 1);
+      expect(b.busy.l1.meanBusyNs / a.busy.l1.meanBusyNs).toBeCloseTo(homed / a.sectorRequests / fraction, 6);
+      // A streamed footprint: the sampled channels finish together, within the full run's makespan.
+      expect(sampled.channelSpread()).toBeLessThan(0.05);
+      expect(b.makespanNs).toBeLessThanOrEqual(a.makespanNs * 1.02);
+    },
+  );
+});
