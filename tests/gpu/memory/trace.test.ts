@@ -38,4 +38,15 @@ describe('TraceBuilder', () => {
     expect([...sorted.address]).toEqual([400, 200, 100, 300]);
     expect([...sorted.bytes]).toEqual([32, 8, 4, 16]);
   });
+
+  it('returns a trace already in time order as it is (the timing model feeds its batches in order)', () => {
+    const builder = new TraceBuilder();
+    builder.push(1, 100, 4, 0);
+    builder.push(2, 200, 8, 3);
+    builder.push(3, 300, 16, 3);
+    const trace = builder.build();
+    expect(sortedByTime(trace)).toBe(trace);
+    builder.push(4, 400, 32, 2);
+    expect([...sortedByTime(builder.build()).sm]).toEqual([1, 4, 2, 3]);
+  });
 });
