@@ -46,7 +46,10 @@ describe('TraceBuilder', () => {
     builder.push(3, 300, 16, 3);
     const trace = builder.build();
     expect(sortedByTime(trace)).toBe(trace);
-    builder.push(4, 400, 32, 2);
-    expect([...sortedByTime(builder.build()).sm]).toEqual([1, 4, 2, 3]);
+    const late = new TraceBuilder();
+    late.push(1, 100, 4, 0);
+    late.push(2, 200, 8, 3);
+    late.push(4, 400, 32, 2);
+    expect([...sortedByTime(late.build()).sm]).toEqual([1, 4, 2]);
   });
 });
