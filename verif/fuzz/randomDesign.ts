@@ -639,22 +639,33 @@ export function buildDesignBatch(designs: readonly FuzzDesign[], name: string): 
   return defineModule({
     name,
     defaults: {},
-    ports: () =>
-      Object.fromEntries(
-        members.flatMap(({ design }, member) => [
-          ...design.inputs.map((width, index) => [`f${member}_i${index}`, input(width)] as const),
-          ...outputWidths(design).map((width, index) => [`f${member}_o${index}`, output(width)] as const),
-        ]),
-      ),
+    ports: () => Object.fromEntries(members.flatMap(({ design }, member) => memberPorts(design, member))),
     build(m, io) {
       const ports = io as Record<string, Signal>;
-      members.forEach(({ design, definition }, member) => {
-        const instance = m.instance(definition, { name: `member${member}` });
-        design.inputs.forEach((_, index) => instance[`i${index}`]!.set(ports[`f${member}_i${index}`]!));
-        outputWidths(design).forEach((_, index) => ports[`f${member}_o${index}`]!.set(instance[`o${index}`]!));
-      });
+      members.forEach(({ design, definition }, member) =>
+        connectMember(design, member, m.instance(definition, { name: `member${member}` }), ports),
+      );
     },
   });
+}
+
+/** Member `member`'s ports under a batch top: its inputs `f<k>_i<n>`, its outputs `f<k>_o<n>` (the last its digest). */
+export function memberPorts(design: FuzzDesign, member: number) {
+  return [
+    ...design.inputs.map((width, index) => [`f${member}_i${index}`, input(width)] as const),
+    ...outputWidths(design).map((width, index) => [`f${member}_o${index}`, output(width)] as const),
+  ];
+}
+
+/** Wires a member's instance to its ports under the batch top (memberPorts). */
+export function connectMember(
+  design: FuzzDesign,
+  member: number,
+  instance: Record<string, Signal>,
+  ports: Record<string, Signal>,
+): void {
+  design.inputs.forEach((_, index) => instance[`i${index}`]!.set(ports[`f${member}_i${index}`]!));
+  outputWidths(design).forEach((_, index) => ports[`f${member}_o${index}`]!.set(instance[`o${index}`]!));
 }
 
 /** Random per-cycle inputs for a design's input widths (reset pulsed in cycle 0 when clocked). */

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { defineModule, input, output, type ModuleDefinition, type Signal } from '../../hw/core/index.ts';
+import { defineModule, output, type ModuleDefinition, type Signal } from '../../hw/core/index.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import type { IrDesign } from '../../hw/ir/ir.ts';
 import type { ClockTimings } from '../../hw/sim/clockSchedule.ts';
 import type { PortValues } from '../../engines/engine.ts';
-import { buildRandomDesign, fit, MAX_FUZZ_WIDTH, type FuzzDesign } from './randomDesign.ts';
+import { buildRandomDesign, connectMember, fit, memberPorts } from './randomDesign.ts';
 import { caseStimulus, fuzzCaseArbitrary, FUZZ_CYCLES, type FuzzCase } from './differential.ts';
 
 /**
@@ -52,16 +52,13 @@ export function twoClockDesign(fuzzCase: TwoClockCase, name = 'TwoClockFuzz'): I
     design,
     definition: buildRandomDesign(design, `${name}_f${index}`),
   }));
-  const outputCount = (design: FuzzDesign): number => design.outputs.length + 1;
   const top: ModuleDefinition = defineModule({
     name,
     defaults: {},
     ports: () =>
       Object.fromEntries(
         members.flatMap(({ design }, member) => [
-          ...design.inputs.map((width, index) => [`f${member}_i${index}`, input(width)] as const),
-          ...design.outputs.map((out, index) => [`f${member}_o${index}`, output(out.width)] as const),
-          [`f${member}_o${design.outputs.length}`, output(MAX_FUZZ_WIDTH)] as const,
+          ...memberPorts(design, member),
           [`f${member}_cap`, output(CAPTURE_WIDTH)] as const,
         ]),
       ),
@@ -73,9 +70,7 @@ export function twoClockDesign(fuzzCase: TwoClockCase, name = 'TwoClockFuzz'): I
       members.forEach(({ design, definition }, member) => {
         const domain = member % 2 === 0 ? a : b;
         const instance = m.withDomain(domain, () => m.instance(definition, { name: `member${member}` }));
-        design.inputs.forEach((_, index) => instance[`i${index}`]!.set(ports[`f${member}_i${index}`]!));
-        for (let index = 0; index < outputCount(design); index++)
-          ports[`f${member}_o${index}`]!.set(instance[`o${index}`]!);
+        connectMember(design, member, instance, ports);
         digests.push(instance[`o${design.outputs.length}`]!);
         const capture = m.reg(`cap${member}`, CAPTURE_WIDTH, { reset: fuzzCase.captureResets[member]!, domain });
         let next = capture.xor(fit(instance['o0']!, CAPTURE_WIDTH));
