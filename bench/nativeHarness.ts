@@ -18,13 +18,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CycleRun, Stimulus } from '../engines/engine.ts';
-import type { HarnessPort, HarnessPorts } from '../engines/harnessStimulus.ts';
+import { wordsOf, type HarnessPort, type HarnessPorts } from '../engines/harnessStimulus.ts';
 import { frameStride, stimulusFrames } from '../engines/portFrames.ts';
 import { verilogIdentifier } from '../hw/verilog/identifiers.ts';
 import { buildVerilator, type VerilatorBuild } from '../tools/verilator.ts';
 import { runTool } from '../tools/runTool.ts';
 
-const wordsOf = (width: number): number => Math.ceil(width / 32);
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 

@@ -12,7 +12,7 @@ import type {
   SessionOptions,
   Stimulus,
 } from './engine.ts';
-import { PortFrames, stimulusFrames } from './portFrames.ts';
+import { frameStride, PortFrames, stimulusFrames } from './portFrames.ts';
 import { framedRun } from './framedRun.ts';
 import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
 import { CheckLogReader, parseCheckLog } from './checkLog.ts';
@@ -23,7 +23,6 @@ import {
   storeOutputs,
   STEP_ACK,
   streamCommands,
-  wordsOf,
   type FrameHandlers,
   type HarnessPorts,
 } from './harnessStimulus.ts';
@@ -311,7 +310,7 @@ function readFrames(tool: string, file: string, ports: HarnessPorts, cycles: rea
 
 /** Words of one 2-state outputs frame. */
 export function outputWordsOf(ports: HarnessPorts): number {
-  return ports.outputs.reduce((total, port) => total + wordsOf(port.width), 0);
+  return frameStride(ports.outputs);
 }
 
 /** A session on a running harness (ExternalEngine.open). */

@@ -3,7 +3,7 @@ import { UserError, ToolError } from '../common/errors.ts';
 import { clockPortsOf, topModule, type IrDesign } from '../hw/ir/ir.ts';
 import { clockSchedule, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
 import type { PortValues } from './engine.ts';
-import { PortFrames } from './portFrames.ts';
+import { PortFrames, wordsOf } from './portFrames.ts';
 
 /**
  * The one binary protocol between the engines and their external simulator harnesses (the
@@ -80,8 +80,7 @@ export interface HarnessPorts {
   readonly checked?: boolean;
 }
 
-/** 32-bit words of a port's value. */
-export const wordsOf = (width: number): number => Math.ceil(width / 32);
+export { wordsOf };
 
 const harnessPorts = new WeakMap<IrDesign, HarnessPorts>();
 

@@ -10,7 +10,7 @@ export interface FramePort {
 }
 
 /** 32-bit words of a port's value. */
-const wordsOf = (width: number): number => Math.ceil(width / 32);
+export const wordsOf = (width: number): number => Math.ceil(width / 32);
 
 /** Where each port's words sit in a frame, computed once per port list. */
 interface FrameLayout {
