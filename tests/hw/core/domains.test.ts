@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -19,22 +18,16 @@ import { Simulator } from '../../../hw/sim/simulator.ts';
 import { Synchronizer } from '../../../hw/lib/cdc/index.ts';
 import { Counter } from '../../../hw/examples/counter.ts';
 import { proveDesign } from '../../../verif/formal/prove.ts';
+import { caughtHdlError, markerLines } from '../../support/hdlErrors.ts';
 
 const thisFile = fileURLToPath(import.meta.url);
-const source = readFileSync(thisFile, 'utf8').split('\n');
-/** The line of this file on which `marker` appears: where the error must point. */
-const lineOf = (marker: string): number =>
-  source.findIndex((line) => line.includes(marker) && !line.includes('lineOf(')) + 1;
+/** The line of this file that ends in `// <marker>`: where the error must point. */
+const lineOf = markerLines(import.meta.url);
 
 function expectError(definition: ModuleDefinition, kind: abstract new (...args: never[]) => HdlError, marker: string) {
-  let caught: unknown;
-  try {
-    elaborate(definition);
-  } catch (error) {
-    caught = error;
-  }
+  const caught = caughtHdlError(definition);
   expect(caught).toBeInstanceOf(kind);
-  const message = (caught as Error).message;
+  const message = caught.message;
   expect(message.split('\n')).toHaveLength(1);
   expect(
     message.startsWith(`${basename(thisFile)}:${lineOf(marker)}:`) || message.includes(`:${lineOf(marker)}:`),
@@ -151,7 +144,7 @@ describe('clock domains in the DSL', () => {
         io.y.set(b);
       },
     });
-    const message = expectError(Crossing, ClockCrossingError, '// unsynchronized crossing');
+    const message = expectError(Crossing, ClockCrossingError, 'unsynchronized crossing');
     expect(message).toContain("register 'b' (clock clk_slow) depends combinationally on 'a' (clock clk)");
   });
 
@@ -176,7 +169,7 @@ describe('clock domains in the DSL', () => {
           io.z.set(sampled.count);
         },
       });
-    const message = expectError(ThroughChild(false), ClockCrossingError, '// crossing into a child');
+    const message = expectError(ThroughChild(false), ClockCrossingError, 'crossing into a child');
     expect(message).toContain(
       "input 'enable' of instance 'sampled' (clock clk_slow) depends combinationally on 'counter.value' (clock clk_fast)",
     );
@@ -213,7 +206,7 @@ describe('clock domains in the DSL', () => {
         io.y.set(r);
       },
     });
-    expect(expectError(Foreign, InvalidParameterError, '// foreign domain')).toContain(
+    expect(expectError(Foreign, InvalidParameterError, 'foreign domain')).toContain(
       "domain 'elsewhere' does not belong to module Foreign",
     );
     const Twice = defineModule({
@@ -226,7 +219,7 @@ describe('clock domains in the DSL', () => {
         io.y.set(0);
       },
     });
-    expectError(Twice, DuplicateNameError, '// second declaration');
+    expectError(Twice, DuplicateNameError, 'second declaration');
     const Clash = defineModule({
       name: 'Clash',
       defaults: {},
@@ -236,6 +229,6 @@ describe('clock domains in the DSL', () => {
         io.y.set(io.clk_fast);
       },
     });
-    expectError(Clash, DuplicateNameError, '// clashes with the port');
+    expectError(Clash, DuplicateNameError, 'clashes with the port');
   });
 });

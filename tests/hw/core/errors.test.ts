@@ -14,30 +14,20 @@ import {
   InvalidParameterError,
   type ModuleDefinition,
 } from '../../../hw/core/index.ts';
-import { elaborate } from '../../../hw/ir/elaborate.ts';
-
-/** The line of this file on which `marker` appears: where the error must point. */
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-const thisFile = fileURLToPath(import.meta.url);
-const source = readFileSync(thisFile, 'utf8').split('\n');
-const lineOf = (marker: string): number =>
-  source.findIndex((line) => line.includes(marker) && !line.includes('lineOf(')) + 1;
+import { caughtHdlError, markerLines } from '../../support/hdlErrors.ts';
+
+/** The line of this file that ends in `// <marker>`: where the error must point. */
+const lineOf = markerLines(import.meta.url);
 
 function expectHdlError(
   definition: ModuleDefinition,
   kind: new (...args: never[]) => HdlError,
   marker: string,
 ): HdlError {
-  let caught: unknown;
-  try {
-    elaborate(definition);
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(kind);
-  const error = caught as HdlError;
-  expect(basename(error.location.file)).toBe(basename(thisFile));
+  const error = caughtHdlError(definition);
+  expect(error).toBeInstanceOf(kind);
+  expect(basename(error.location.file)).toBe(basename(fileURLToPath(import.meta.url)));
   expect(error.location.line).toBe(lineOf(marker));
   expect(error.message.startsWith(`tests/hw/core/errors.test.ts:${lineOf(marker)}:`)).toBe(true);
   return error;
