@@ -43,12 +43,18 @@ import type { EngineName } from '../engines/engine.ts';
 import { emitVerilog } from '../hw/verilog/emit.ts';
 import { harnessPortsOf } from '../engines/harnessStimulus.ts';
 import { measureProcess, type ProcessMeasure } from './measureProcess.ts';
-import { ChecksumEngine, workloads } from './speedWorkloads.ts';
+import { ChecksumEngine, RecordingEngine, workloads } from './speedWorkloads.ts';
+import { outputDigest } from '../engines/outputCompare.ts';
+import type { ExpectedOutputs } from '../engines/engine.ts';
 import { binaryStimulus, buildNativeHarness, runNativeHarness } from './nativeHarness.ts';
 
-/** The benchmark's engines: the project's three, and Verilator under a native C++ loop. */
-type BenchEngine = EngineName | 'verilator-native';
-const ENGINES: readonly BenchEngine[] = ['ts', 'verilator', 'verilator-native', 'icarus'];
+/**
+ * The benchmark's engines: the project's three, Verilator under a native C++ loop, and (not run
+ * unless named) `verilator-outputs`, our Verilator engine with every output frame moved out.
+ */
+type BenchEngine = EngineName | 'verilator-native' | 'verilator-outputs';
+const ENGINES: readonly BenchEngine[] = ['ts', 'verilator', 'verilator-native', 'icarus', 'verilator-outputs'];
+const DEFAULT_ENGINES: readonly BenchEngine[] = ['ts', 'verilator', 'verilator-native', 'icarus'];
 
 const { values: given } = parseArgs({
   options: {
@@ -62,7 +68,8 @@ const { values: given } = parseArgs({
     'fuzz-streams': { type: 'string' },
     'pipeline-kcycles': { type: 'string' },
     seed: { type: 'string', default: '1' },
-    engines: { type: 'string', default: ENGINES.join(',') },
+    engines: { type: 'string', default: DEFAULT_ENGINES.join(',') },
+    expect: { type: 'string', default: 'digest' },
     child: { type: 'string' },
     workload: { type: 'string' },
     count: { type: 'string' },
@@ -139,8 +146,10 @@ async function runChild(engineName: BenchEngine, workloadName: string, count: nu
       golden: false,
       checksum: run.checksum,
     };
+  } else if (engineName === 'verilator') {
+    report = await compareChild(prepared, count);
   } else {
-    const engine = await createEngine(engineName);
+    const engine = await createEngine(engineName === 'verilator-outputs' ? 'verilator' : engineName);
     let started = performance.now();
     // The in-process simulator's code reaches V8's optimizing tier only after thousands of cycles:
     // the warm-up repeats its unit for WARM_UP_SECONDS (as a regression's first seconds would).
@@ -164,6 +173,57 @@ async function runChild(engineName: BenchEngine, workloadName: string, count: nu
     };
   }
   process.stdout.write(`${JSON.stringify(report)}\n`);
+}
+
+/**
+ * The `verilator` row: the workload's engine calls replayed through Engine.compare, each stream
+ * against the outputs the ts engine gave for it — their digests (`--expect digest`, the default) or
+ * the frames themselves (`--expect frames`) — prepared untimed, as verilator-native preloads its
+ * stimulus. Timed: the compare calls (commands and expected frames written, the harness process,
+ * its verdicts read back). The ts engine's outputs are checked against golden (untimed), so a
+ * stream whose verdict is equal is golden too; a stream whose verdict is not equal fails the run.
+ */
+async function compareChild(prepared: ReturnType<ReturnType<typeof workloads>[string]['prepare']>, count: number) {
+  const mode = values.expect;
+  if (mode !== 'digest' && mode !== 'frames') throw new Error(`--expect must be digest or frames, got '${mode}'`);
+  const engine = await createEngine('verilator');
+  let started = performance.now();
+  do await prepared.warmUp(engine);
+  while (seconds(started) < WARM_UP_SECONDS);
+  const warmUpSeconds = seconds(started);
+  // Untimed: the ts engine's outputs of the same calls, their checksum, and their golden check.
+  const reference = new RecordingEngine(await createEngine('ts'));
+  const referenceChecksum = new ChecksumEngine(reference);
+  const referenceRun = await prepared.run(referenceChecksum);
+  const expectations = reference.calls.map((call) =>
+    call.outputs.map((frames): ExpectedOutputs => (mode === 'digest' ? { digest: outputDigest(frames) } : { frames })),
+  );
+  const timed = new ChecksumEngine(engine);
+  let cycles = 0;
+  let differing = 0;
+  started = performance.now();
+  for (const [index, call] of reference.calls.entries()) {
+    const verdicts = await timed.compare(
+      call.design,
+      call.inputs.map((inputs, stream) => ({ inputs, expected: expectations[index]![stream]! })),
+    );
+    for (const verdict of verdicts) {
+      cycles += verdict.cycles;
+      if (!verdict.equal) differing++;
+    }
+  }
+  const workloadSeconds = seconds(started);
+  return {
+    count,
+    cycles,
+    runSeconds: timed.engineSeconds,
+    workloadSeconds,
+    warmUpSeconds,
+    mismatches: referenceRun.mismatches(),
+    golden: referenceRun.golden ?? true,
+    // Every verdict equal: these outputs are the ts engine's, so is their checksum.
+    checksum: differing === 0 ? referenceChecksum.value : `${differing} streams differ from ts`,
+  } satisfies ChildReport;
 }
 
 /** The in-process simulator's compile of the MmaUnit alone: elaboration, then code generation. */
@@ -230,6 +290,8 @@ async function main(): Promise<void> {
       String(seed),
       '--batch',
       String(values.batch),
+      '--expect',
+      String(values.expect),
       ...args,
     ]);
   const print = (line: string): void => {
@@ -242,6 +304,7 @@ async function main(): Promise<void> {
     ts: total,
     verilator: total,
     'verilator-native': total,
+    'verilator-outputs': total,
     icarus: Math.max(1, Math.round(total * ICARUS_SHARE)),
   });
   const plan: readonly {
@@ -257,6 +320,7 @@ async function main(): Promise<void> {
         ts: Number(values['ts-mmas'] ?? mmas),
         verilator: mmas,
         'verilator-native': mmas,
+        'verilator-outputs': mmas,
         icarus: Number(values['icarus-mmas']),
       },
       heapMegabytes: MMA_HARNESS_HEAP_MB,

@@ -7,9 +7,12 @@
 import fc from 'fast-check';
 import type { IrDesign } from '../hw/ir/ir.ts';
 import type {
+  CompareOptions,
   CycleRun,
   Engine,
   EngineSession,
+  ExpectedStream,
+  OutputVerdict,
   PortValues,
   RunOptions,
   SessionOptions,
@@ -96,6 +99,59 @@ export class ChecksumEngine implements Engine {
   /** Sessions are not folded (the workloads run batches). */
   open(design: IrDesign, options?: SessionOptions): Promise<EngineSession> {
     return this.inner.open(design, options);
+  }
+
+  /** Timed with the engine; a verdict carries no frames to fold. */
+  async compare(
+    design: IrDesign,
+    streams: readonly ExpectedStream[],
+    options?: CompareOptions,
+  ): Promise<OutputVerdict[]> {
+    const started = performance.now();
+    const verdicts = await this.inner.compare(design, streams, options);
+    this.engineSeconds += (performance.now() - started) / 1000;
+    return verdicts;
+  }
+}
+
+/** One engine call of a workload: the design, its streams' inputs, and the output frames they gave. */
+export interface RecordedCall {
+  readonly design: IrDesign;
+  readonly inputs: readonly Stimulus[];
+  readonly outputs: readonly CycleRun['frames'][];
+}
+
+/**
+ * An engine that records every run and runMany call (design, inputs, output frames) in order:
+ * the reference run whose outputs become the expected ones of the same calls replayed through
+ * Engine.compare (bench/mmaSpeed.ts, the `verilator` row).
+ */
+export class RecordingEngine implements Engine {
+  readonly name: Engine['name'];
+  readonly calls: RecordedCall[] = [];
+
+  constructor(private readonly inner: Engine) {
+    this.name = inner.name;
+  }
+
+  async run(design: IrDesign, inputs: Stimulus, options?: RunOptions): Promise<CycleRun> {
+    const run = await this.inner.run(design, inputs, options);
+    this.calls.push({ design, inputs: [inputs], outputs: [run.frames] });
+    return run;
+  }
+
+  async runMany(design: IrDesign, streams: readonly Stimulus[]): Promise<CycleRun[]> {
+    const runs = await this.inner.runMany(design, streams);
+    this.calls.push({ design, inputs: streams, outputs: runs.map((run) => run.frames) });
+    return runs;
+  }
+
+  open(design: IrDesign, options?: SessionOptions): Promise<EngineSession> {
+    return this.inner.open(design, options);
+  }
+
+  compare(design: IrDesign, streams: readonly ExpectedStream[], options?: CompareOptions): Promise<OutputVerdict[]> {
+    return this.inner.compare(design, streams, options);
   }
 }
 

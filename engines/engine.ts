@@ -78,6 +78,57 @@ export interface RunOptions {
   readonly clocks?: ClockTimings;
 }
 
+/**
+ * What a stream's outputs must be, checked inside the engine (Engine.compare) instead of moved out:
+ * expected output frames (the top's outputs in port order, one frame per cycle of the stimulus),
+ * with an optional mask of the same layout whose 0 bits are "don't care" (`expectedFrames` makes
+ * both from golden PortValues rows that leave ports out), or only the digest the outputs must have
+ * (`outputDigest` of a known-good run's frames), which says equal or not but not where.
+ */
+export type ExpectedOutputs = { readonly frames: PortFrames; readonly mask?: PortFrames } | { readonly digest: string };
+
+/** One stream of Engine.compare: its inputs and what its outputs must be. */
+export interface ExpectedStream {
+  readonly inputs: Stimulus;
+  readonly expected: ExpectedOutputs;
+}
+
+/** Where an output differs from the expected frames: the cycle, the port, and the values (compared bits only where masked). */
+export interface OutputMismatch {
+  readonly cycle: number;
+  readonly port: string;
+  readonly width: number;
+  /** The expected value, compared bits only. */
+  readonly expected: bigint;
+  readonly actual: bigint;
+  /** The compared bits of the port in that cycle (all ones without a mask). */
+  readonly mask: bigint;
+}
+
+/** The verdict of one stream of Engine.compare. */
+export interface OutputVerdict {
+  /** Every compared bit as expected (or, against a digest, the digest equal). */
+  readonly equal: boolean;
+  /** Cycles run. */
+  readonly cycles: number;
+  /** FNV-1a of every output word of the stream, in cycle and port order, mask or not (outputDigest). */
+  readonly digest: string;
+  /** (cycle, port) pairs that differ from the expected frames (0 against a digest). */
+  readonly mismatchCount: number;
+  /** The first of them, in cycle order and, within a cycle, in port order (at most CompareOptions.mismatches). */
+  readonly mismatches: readonly OutputMismatch[];
+  /** The design's checks in this stream, in count mode (absent when it has none). */
+  readonly checks?: CheckResults;
+}
+
+/** Options of Engine.compare: those of runMany, and how many mismatches a verdict lists. */
+export interface CompareOptions {
+  readonly checks?: CheckMode;
+  readonly clocks?: ClockTimings;
+  /** The first mismatches of a stream a verdict lists (default 8); all are counted. */
+  readonly mismatches?: number;
+}
+
 /** What a session is opened with: the run options (the same meanings as in a batch run). */
 export type SessionOptions = RunOptions;
 
@@ -126,6 +177,15 @@ export interface Engine {
     streams: readonly Stimulus[],
     options?: { readonly checks?: CheckMode; readonly clocks?: ClockTimings },
   ): Promise<CycleRun[]>;
+  /**
+   * Runs independent streams as runMany does, but checks each stream's outputs against what they
+   * must be inside the engine and returns only a verdict per stream: equal or not, the outputs'
+   * digest, and the first mismatches (cycle, port, expected, got). Verilator compares in its C++
+   * harness, so no output frame leaves it; the ts engine compares in this process; Icarus (and
+   * Verilator with several clocks) reads its outputs back and compares them here. Expected frames
+   * of other ports or another length, or a malformed digest, are a UserError naming the stream.
+   */
+  compare(design: IrDesign, streams: readonly ExpectedStream[], options?: CompareOptions): Promise<OutputVerdict[]>;
   /** Starts an interactive session on the design's top (all state 0, inputs 0). */
   open(design: IrDesign, options?: SessionOptions): Promise<EngineSession>;
 }

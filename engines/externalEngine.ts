@@ -3,20 +3,27 @@ import { quoteValue } from '../common/optionValues.ts';
 import { moduleByName, type IrDesign } from '../hw/ir/ir.ts';
 import { emitVerilog } from '../hw/verilog/emit.ts';
 import type {
+  CompareOptions,
   CycleRun,
   Engine,
   EngineName,
   EngineSession,
+  ExpectedOutputs,
+  ExpectedStream,
+  OutputMismatch,
+  OutputVerdict,
   PortValues,
   RunOptions,
   SessionOptions,
   Stimulus,
 } from './engine.ts';
-import { frameStride, PortFrames, stimulusFrames } from './portFrames.ts';
+import { compareByRunning, expectedStreams, mismatchAt, mismatchLimit } from './outputCompare.ts';
+import { frameStride, PortFrames, stimulusFrames, wordsOf } from './portFrames.ts';
 import { framedRun } from './framedRun.ts';
 import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
 import { CheckLogReader, parseCheckLog } from './checkLog.ts';
 import {
+  compareCommands,
   decodeOutputs,
   harnessPortsOf,
   HarnessCommands,
@@ -28,7 +35,7 @@ import {
 } from './harnessStimulus.ts';
 import { HarnessProcess, runHarness, type HarnessLaunch } from './harnessProcess.ts';
 import { withEngineTrace } from './engineTrace.ts';
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import { withWorkspace } from '../tools/runTool.ts';
 import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
@@ -109,6 +116,76 @@ export abstract class ExternalEngine<Build> implements Engine {
     return this.simulate(design, streams, undefined, options.checks, false, options.clocks);
   }
 
+  /**
+   * Engine.compare: through files (Verilator, one clock or none) each stream is one OP_FRAMES with
+   * STEP_COMPARE, and the harness writes only its verdict (harnessStimulus.ts); otherwise the streams
+   * run as runMany runs them and are compared here.
+   */
+  async compare(
+    design: IrDesign,
+    streams: readonly ExpectedStream[],
+    options: CompareOptions = {},
+  ): Promise<OutputVerdict[]> {
+    const ports = harnessPortsOf(design);
+    if (!this.fileBatches || ports.clocks) return compareByRunning(this, design, streams, options);
+    const checked = expectedStreams(ports, streams);
+    const limit = mismatchLimit(options);
+    if (checked.length === 0) return [];
+    const cycles = checked.map((stream) => stream.inputs.cycles);
+    const { result: verdicts, log } = await this.throughFiles(
+      design,
+      ports,
+      compareCommands(ports, checked, limit),
+      cycles,
+      (file) => readVerdicts(this.name, file, ports, checked, limit),
+    );
+    if (log === undefined) return verdicts;
+    const checks = parseCheckLog(design, log, checked.length, this.name);
+    if ((options.checks ?? 'stop') === 'stop')
+      for (const result of checks) if (result.failures[0]) throw new CheckFailedError(result.failures[0], this.name);
+    return verdicts.map((verdict, index) => ({ ...verdict, checks: checks[index]! }));
+  }
+
+  /**
+   * A batch run through files (harnessStimulus.ts, Transport): `commands` into the commands file,
+   * the harness run on it, and `read` of the frames file it wrote; with checks in the design, what
+   * the simulator printed.
+   */
+  private async throughFiles<T>(
+    design: IrDesign,
+    ports: HarnessPorts,
+    commands: readonly Buffer[],
+    cycles: readonly number[],
+    read: (frames: string) => T,
+    { vcd, internal = false, clocks }: { vcd?: string; internal?: boolean; clocks?: ClockTimings } = {},
+  ): Promise<{ result: T; log?: string }> {
+    const build = await this.buildOf(design, ports, vcd !== undefined);
+    const work = cycles.reduce((sum, count) => sum + count, 0);
+    const timeout = runTimeout(work, flatCells(design), this.cellCycleMicros, vcd !== undefined);
+    const log: string[] = [];
+    const trace = { vcd, internal, endTime: () => this.endTime(ports, cycles[0] ?? 0, clocks) };
+    const result = await withWorkspace('batch', {}, async (dir) => {
+      const files = { commands: join(dir, 'commands.bin'), frames: join(dir, 'frames.bin') };
+      writeParts(files.commands, commands);
+      await withEngineTrace(this.name, design, trace, (raw) =>
+        runHarness(this.launch(build, raw, files), outputWordsOf(ports), [], timeout, {
+          outputs: () => {
+            throw new ToolError(this.name, 'harness wrote a frame to standard output in a batch run');
+          },
+          ack: () => {},
+          line: (text) => {
+            if (ports.checked) log.push(text);
+          },
+        }),
+      );
+      return read(files.frames);
+    });
+    if (!ports.checked) return { result };
+    const text = log.join('\n');
+    this.printed(text);
+    return { result, log: text };
+  }
+
   async open(design: IrDesign, options: SessionOptions = {}): Promise<EngineSession> {
     const ports = harnessPortsOf(design);
     const build = await this.buildOf(design, ports, options.vcd !== undefined);
@@ -180,6 +257,17 @@ export abstract class ExternalEngine<Build> implements Engine {
     const inputs = streams.map((stream) => stimulusFrames(ports, stream));
     const commands = streamCommands(ports, inputs, { timings: clocks, frames: this.fileBatches });
     const cycles = inputs.map((frames) => frames.cycles);
+    if (this.fileBatches) {
+      const { result, log } = await this.throughFiles(
+        design,
+        ports,
+        commands,
+        cycles,
+        (file) => readFrames(this.name, file, ports, cycles),
+        { vcd, internal, clocks },
+      );
+      return { runs: result.map((frames) => framedRun(frames)), ...(log === undefined ? {} : { log }) };
+    }
     const build = await this.buildOf(design, ports, vcd !== undefined);
     const work = cycles.reduce((sum, count) => sum + count, 0);
     const timeout = runTimeout(work, flatCells(design), this.cellCycleMicros, vcd !== undefined);
@@ -192,24 +280,7 @@ export abstract class ExternalEngine<Build> implements Engine {
       },
     });
     const trace = { vcd, internal, endTime: () => this.endTime(ports, cycles[0]!, clocks) };
-    const outputs = this.fileBatches
-      ? await withWorkspace('batch', {}, async (dir) => {
-          const files = { commands: join(dir, 'commands.bin'), frames: join(dir, 'frames.bin') };
-          writeParts(files.commands, commands);
-          await withEngineTrace(this.name, design, trace, (raw) =>
-            runHarness(
-              this.launch(build, raw, files),
-              outputWordsOf(ports),
-              [],
-              timeout,
-              handlers(() => {
-                throw new ToolError(this.name, 'harness wrote a frame to standard output in a batch run');
-              }),
-            ),
-          );
-          return readFrames(this.name, files.frames, ports, cycles);
-        })
-      : await this.pipedStreams(design, ports, build, commands, cycles, timeout, trace, handlers);
+    const outputs = await this.pipedStreams(design, ports, build, commands, cycles, timeout, trace, handlers);
     const runs = outputs.map((frames) => framedRun(frames));
     if (!ports.checked) return { runs };
     const text = log.join('\n');
@@ -263,14 +334,68 @@ function stoppedEarly(tool: string, cycles: readonly number[], produced: readonl
   return new ToolError(tool, `harness stopped early: expected ${cycles.join('+')} cycles, got ${produced.join('+')}`);
 }
 
-/** Writes the pieces of a command list into one file. */
+/** Buffers one writev takes (Linux's IOV_MAX). */
+const WRITEV_PARTS = 1024;
+
+/** Writes the pieces of a command list into one file, many pieces a call (a stream is 2–4 of them). */
 function writeParts(file: string, parts: readonly Buffer[]): void {
   const descriptor = openSync(file, 'w');
   try {
-    for (const part of parts) writeSync(descriptor, part);
+    for (let first = 0; first < parts.length; first += WRITEV_PARTS) {
+      const pending = parts.slice(first, first + WRITEV_PARTS).filter((part) => part.length > 0);
+      while (pending.length > 0) {
+        let wrote = writevSync(descriptor, pending);
+        // A short write (a full disk says so by throwing): the rest again, from where it stopped.
+        while (pending.length > 0 && wrote >= pending[0]!.length) wrote -= pending.shift()!.length;
+        if (wrote > 0) pending[0] = pending[0]!.subarray(wrote);
+      }
+    }
   } finally {
     closeSync(descriptor);
   }
+}
+
+/**
+ * Reads the verdicts of a compare from its frames file (harnessStimulus.ts, STEP_COMPARE): one per
+ * stream, its listed mismatches with the values the expected frames and mask give; against a digest
+ * the verdict is the digests' equality. A file of another shape is a ToolError.
+ */
+function readVerdicts(
+  tool: string,
+  file: string,
+  ports: HarnessPorts,
+  streams: readonly { readonly inputs: PortFrames; readonly expected: ExpectedOutputs }[],
+  limit: number,
+): OutputVerdict[] {
+  const bytes = readFileSync(file);
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 4));
+  const widths = ports.outputs.map((port) => wordsOf(port.width));
+  const malformed = (): ToolError => new ToolError(tool, 'harness wrote a malformed verdict');
+  let at = 0;
+  const verdicts = streams.map(({ inputs, expected }) => {
+    if (at + 4 > words.length) throw stoppedEarly(tool, [inputs.cycles], [0]);
+    const mismatchCount = words[at]! + words[at + 1]! * 2 ** 32;
+    const digest = words[at + 2]!.toString(16).padStart(8, '0');
+    const listed = words[at + 3]!;
+    at += 4;
+    if (listed > limit || listed > mismatchCount) throw malformed();
+    const mismatches: OutputMismatch[] = [];
+    for (let index = 0; index < listed; index++) {
+      const cycle = words[at]!;
+      const port = ports.outputs[words[at + 1]!];
+      if (!port || cycle >= inputs.cycles || !('frames' in expected)) throw malformed();
+      const count = widths[words[at + 1]!]!;
+      if (at + 2 + count > words.length) throw malformed();
+      let value = 0n;
+      for (let word = count - 1; word >= 0; word--) value = (value << 32n) | BigInt(words[at + 2 + word]!);
+      mismatches.push(mismatchAt(value, expected, cycle, port.name));
+      at += 2 + count;
+    }
+    const equal = 'digest' in expected ? digest === expected.digest : mismatchCount === 0;
+    return { equal, cycles: inputs.cycles, digest, mismatchCount, mismatches };
+  });
+  if (at !== words.length || bytes.length % 4 !== 0) throw malformed();
+  return verdicts;
 }
 
 /**

@@ -29,6 +29,15 @@ import { PortFrames, wordsOf } from './portFrames.ts';
  *                     runs, flags as OP_STEP's — how a batch stream of a one-clock design reaches
  *                     Verilator: its frames as they are in memory, no per-cycle work in this
  *                     process (the Icarus testbench and several clocks take pokes and steps);
+ *                     With STEP_COMPARE (batch runs through files only: Engine.compare) a limit word
+ *                     follows the count, with STEP_EXPECT that many expected output frames follow
+ *                     the input frames, with STEP_MASK as many mask frames after them (a 0 bit is not
+ *                     compared); no outputs frame is written: each cycle's outputs are folded into
+ *                     the stream's FNV-1a digest (outputCompare.ts, outputDigest) and compared, and
+ *                     after the last cycle one verdict goes into the frames file: the count of
+ *                     (cycle, port) mismatches as two words (low first), the digest, the number of
+ *                     mismatches listed (at most the limit), and per listed mismatch its cycle, its
+ *                     output's index and that output's words as sampled;
  *   OP_END            close the trace and exit 0 (so does the end of the input).
  * Frames (standard output), a header word whose first byte is 0, then its words:
  *   FRAME_OUTPUTS     every output's words (2-state: Verilator);
@@ -41,7 +50,8 @@ import { PortFrames, wordsOf } from './portFrames.ts';
  *
  * Transport: sessions, and Icarus's batch runs, over the harness's standard input and output.
  * Verilator's batch runs through two files instead (`--commands` and `--frames`, see
- * verilatorHarness.ts): the same commands, and every sampled outputs frame without its header,
+ * verilatorHarness.ts; the harness maps the commands file and reads OP_FRAMES blocks in place):
+ * the same commands, and every sampled outputs frame without its header (or the verdicts of a compare),
  * so the frames file is the run's output frames exactly as portFrames.ts holds them, read back in
  * one piece — a socket's ~300 KB buffer made every batch a ping-pong of wake-ups between the two
  * processes (BenchPipeline ran at a fifth of Verilator's speed through it).
@@ -55,6 +65,9 @@ export const OP_CLOCK_STEP = 6;
 export const OP_FRAMES = 7;
 export const STEP_SAMPLE = 1;
 export const STEP_ACK = 2;
+export const STEP_COMPARE = 4;
+export const STEP_EXPECT = 8;
+export const STEP_MASK = 16;
 export const FRAME_OUTPUTS = 0x4f00;
 export const FRAME_OUTPUTS_4 = 0x5800;
 export const FRAME_ACK = 0x4100;
@@ -179,6 +192,12 @@ export class HarnessCommands {
     this.words[this.length++] = count;
   }
 
+  /** One plain word (the limit of a compare). */
+  word(value: number): void {
+    this.reserve(1);
+    this.words[this.length++] = value;
+  }
+
   step(cycles: number, flags: number): void {
     this.reserve(2);
     this.words[this.length++] = OP_STEP | (flags << 8);
@@ -277,6 +296,38 @@ export function streamCommands(
   }
   commands.end();
   return [commands.take()];
+}
+
+/**
+ * The commands of Engine.compare through files (STEP_COMPARE, format at the top of this file): per
+ * stream one OP_FRAMES of its input frames, then its expected frames and mask when it has them
+ * (a digest is compared by the caller with the verdict's), all as they are in memory, not copied.
+ */
+export function compareCommands(
+  ports: HarnessPorts,
+  streams: readonly {
+    readonly inputs: PortFrames;
+    readonly expected: { readonly frames?: PortFrames; readonly mask?: PortFrames } | { readonly digest: string };
+  }[],
+  limit: number,
+): Buffer[] {
+  const commands = new HarnessCommands(ports);
+  const parts: Buffer[] = [];
+  const bytes = (frames: PortFrames): Buffer =>
+    Buffer.from(frames.words.buffer, frames.words.byteOffset, frames.words.byteLength);
+  for (const { inputs, expected } of streams) {
+    const frames = 'frames' in expected ? expected.frames : undefined;
+    const mask = 'mask' in expected ? expected.mask : undefined;
+    commands.stream();
+    commands.frames(inputs.cycles, STEP_COMPARE | (frames ? STEP_EXPECT : 0) | (mask ? STEP_MASK : 0));
+    commands.word(limit);
+    parts.push(commands.take(), bytes(inputs));
+    if (frames) parts.push(bytes(frames));
+    if (mask) parts.push(bytes(mask));
+  }
+  commands.end();
+  parts.push(commands.take());
+  return parts;
 }
 
 /** What a harness's standard output gives, in order. */

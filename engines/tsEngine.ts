@@ -1,6 +1,18 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { Simulator, compileDesign } from '../hw/sim/simulator.ts';
-import type { CycleRun, Engine, EngineSession, PortValues, RunOptions, SessionOptions, Stimulus } from './engine.ts';
+import type {
+  CompareOptions,
+  CycleRun,
+  Engine,
+  EngineSession,
+  ExpectedStream,
+  OutputVerdict,
+  PortValues,
+  RunOptions,
+  SessionOptions,
+  Stimulus,
+} from './engine.ts';
+import { compareByRunning } from './outputCompare.ts';
 import { PortFrames, stimulusFrames } from './portFrames.ts';
 import { framedRun } from './framedRun.ts';
 import { harnessPortsOf } from './harnessStimulus.ts';
@@ -64,6 +76,15 @@ export class TsEngine implements Engine {
       );
       return framedRun(stream.outputs, checksOf(simulator).checks);
     });
+  }
+
+  /** The streams run as runMany runs them, each stream's output frames compared here (outputCompare.ts). */
+  compare(
+    design: IrDesign,
+    streams: readonly ExpectedStream[],
+    options: CompareOptions = {},
+  ): Promise<OutputVerdict[]> {
+    return compareByRunning(this, design, streams, options);
   }
 
   async open(design: IrDesign, options: SessionOptions = {}): Promise<EngineSession> {

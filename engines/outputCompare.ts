@@ -1,0 +1,210 @@
+import { UserError } from '../common/errors.ts';
+import type { CheckResults } from '../hw/ir/checks.ts';
+import type { IrDesign } from '../hw/ir/ir.ts';
+import type {
+  CompareOptions,
+  Engine,
+  ExpectedOutputs,
+  ExpectedStream,
+  OutputMismatch,
+  OutputVerdict,
+} from './engine.ts';
+import { harnessPortsOf, type HarnessPorts } from './harnessStimulus.ts';
+import { PortFrames, stimulusFrames, type FramePort, type PortValues } from './portFrames.ts';
+
+/** Mismatches a verdict lists by default. */
+export const DEFAULT_MISMATCHES = 8;
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/**
+ * The digest of output frames: FNV-1a over their 32-bit words in order, 8 hex digits — the checksum bench/nativeHarness.ts
+ * folds in C++ and the Verilator harness computes in Engine.compare.
+ */
+export function outputDigest(frames: PortFrames): string {
+  return digestWords(frames.words, FNV_OFFSET).toString(16).padStart(8, '0');
+}
+
+function digestWords(words: Uint32Array, from: number): number {
+  let hash = from;
+  for (let index = 0; index < words.length; index++) hash = Math.imul(hash ^ words[index]!, FNV_PRIME) >>> 0;
+  return hash;
+}
+
+/**
+ * Expected frames and their mask from golden per-cycle values that name only the ports they
+ * predict (regressions' CaseVectors.expected): a port a cycle leaves out is not compared in it.
+ */
+export function expectedFrames(design: IrDesign, rows: readonly PortValues[]): ExpectedOutputs {
+  const ports = harnessPortsOf(design);
+  const frames = PortFrames.empty(ports.outputs, rows.length);
+  const mask = PortFrames.empty(ports.outputs, rows.length);
+  let complete = true;
+  for (let cycle = 0; cycle < rows.length; cycle++) {
+    const row = rows[cycle]!;
+    for (const port of ports.outputs) {
+      const value = row[port.name];
+      if (value === undefined) {
+        complete = false;
+        continue;
+      }
+      frames.set(cycle, port.name, value);
+      const slot = mask.slotOf(port.name);
+      const base = cycle * mask.stride + slot.at;
+      for (let word = 0; word < slot.words; word++)
+        mask.words[base + word] = word === slot.words - 1 && port.width % 32 !== 0 ? 2 ** (port.width % 32) - 1 : -1;
+    }
+    for (const name in row)
+      if (!ports.outputs.some((port) => port.name === name))
+        throw new UserError(
+          `cycle ${cycle}: ${ports.top} has no output '${name}' (outputs: ${ports.outputs.map((port) => port.name).join(', ') || 'none'})`,
+        );
+  }
+  return complete ? { frames } : { frames, mask };
+}
+
+/**
+ * Checks an expectation against the top's outputs and the stimulus's length: frames (and a mask)
+ * of other ports or of another number of cycles, or a digest that is not 8 hex digits, is a
+ * UserError naming the stream.
+ */
+export function checkExpectation(ports: HarnessPorts, expected: ExpectedOutputs, cycles: number, stream: number): void {
+  const where = `stream ${stream}`;
+  if ('digest' in expected) {
+    if (typeof expected.digest !== 'string' || !/^[0-9a-f]{8}$/.test(expected.digest))
+      throw new UserError(
+        `${where}: the expected digest ${JSON.stringify(expected.digest)} is not 8 lowercase hex digits (outputDigest)`,
+      );
+    return;
+  }
+  for (const [what, frames] of [
+    ['expected frames', expected.frames],
+    ['mask frames', expected.mask],
+  ] as const) {
+    if (frames === undefined) continue;
+    if (!(frames instanceof PortFrames))
+      throw new UserError(
+        `${where}: the ${what} are not PortFrames (build them with expectedFrames or PortFrames.empty)`,
+      );
+    if (!samePorts(frames.ports, ports.outputs))
+      throw new UserError(
+        `${where}: the ${what} are of ports ${describePorts(frames.ports)} (${frames.stride} words a frame), but ${ports.top} has outputs ${describePorts(ports.outputs)} (${PortFrames.empty(ports.outputs, 0).stride} words a frame)`,
+      );
+    if (frames.cycles !== cycles)
+      throw new UserError(`${where}: the ${what} hold ${frames.cycles} cycles, the stimulus ${cycles}`);
+  }
+}
+
+const samePorts = (a: readonly FramePort[], b: readonly FramePort[]): boolean =>
+  a === b ||
+  (a.length === b.length && a.every((port, index) => port.name === b[index]!.name && port.width === b[index]!.width));
+
+const describePorts = (ports: readonly FramePort[]): string =>
+  ports.length === 0 ? '(none)' : ports.map((port) => `${port.name}[${port.width}]`).join(', ');
+
+/**
+ * The verdict on a stream's output frames, compared in this process (the ts engine, Icarus, and
+ * Verilator with several clocks): the same verdict the Verilator harness gives.
+ */
+export function compareOutputs(
+  actual: PortFrames,
+  expected: ExpectedOutputs,
+  limit: number,
+  checks?: CheckResults,
+): OutputVerdict {
+  const digest = outputDigest(actual);
+  const extra = checks ? { checks } : {};
+  if ('digest' in expected)
+    return {
+      equal: digest === expected.digest,
+      cycles: actual.cycles,
+      digest,
+      mismatchCount: 0,
+      mismatches: [],
+      ...extra,
+    };
+  const { stride, ports } = actual;
+  const got = actual.words;
+  const want = expected.frames.words;
+  const mask = expected.mask?.words;
+  const slots = ports.map((port) => ({ port, ...actual.slotOf(port.name) }));
+  let mismatchCount = 0;
+  const mismatches: OutputMismatch[] = [];
+  for (let cycle = 0; cycle < actual.cycles; cycle++) {
+    const base = cycle * stride;
+    let differs = 0;
+    for (let word = 0; word < stride; word++)
+      differs |= (got[base + word]! ^ want[base + word]!) & (mask ? mask[base + word]! : -1);
+    if (differs === 0) continue;
+    for (const slot of slots) {
+      let bad = 0;
+      for (let word = 0; word < slot.words; word++) {
+        const at = base + slot.at + word;
+        bad |= (got[at]! ^ want[at]!) & (mask ? mask[at]! : -1);
+      }
+      if (bad === 0) continue;
+      mismatchCount++;
+      if (mismatches.length < limit) mismatches.push(mismatchAt(actual, expected, cycle, slot.port.name));
+    }
+  }
+  return { equal: mismatchCount === 0, cycles: actual.cycles, digest, mismatchCount, mismatches, ...extra };
+}
+
+/** A mismatch's values: what the expected frames and the mask say, and the port's value in `actual`. */
+export function mismatchAt(
+  actual: PortFrames | bigint,
+  expected: { readonly frames: PortFrames; readonly mask?: PortFrames },
+  cycle: number,
+  port: string,
+): OutputMismatch {
+  const width = expected.frames.ports.find((each) => each.name === port)!.width;
+  const ones = (1n << BigInt(width)) - 1n;
+  const mask = expected.mask ? expected.mask.value(cycle, port) : ones;
+  const value = typeof actual === 'bigint' ? actual : actual.value(cycle, port);
+  return { cycle, port, width, expected: expected.frames.value(cycle, port) & mask, actual: value, mask };
+}
+
+/** One line for a mismatch: `cycle 7, port count: expected 0x5, got 0x6` (with the mask when not every bit is compared). */
+export function describeOutputMismatch(mismatch: OutputMismatch): string {
+  const hex = (value: bigint): string => `0x${value.toString(16)}`;
+  const all = mismatch.mask === (1n << BigInt(mismatch.width)) - 1n;
+  return `cycle ${mismatch.cycle}, port ${mismatch.port}: expected ${hex(mismatch.expected)}, got ${hex(mismatch.actual)}${all ? '' : ` (compared bits ${hex(mismatch.mask)})`}`;
+}
+
+/** The streams of Engine.compare with their inputs as frames, every expectation checked (checkExpectation). */
+export function expectedStreams(
+  ports: HarnessPorts,
+  streams: readonly ExpectedStream[],
+): { readonly inputs: PortFrames; readonly expected: ExpectedOutputs }[] {
+  return streams.map((stream, index) => {
+    const inputs = stimulusFrames(ports, stream.inputs);
+    checkExpectation(ports, stream.expected, inputs.cycles, index);
+    return { inputs, expected: stream.expected };
+  });
+}
+
+/** The mismatches a verdict lists (CompareOptions.mismatches, checked). */
+export function mismatchLimit(options: CompareOptions): number {
+  const limit = options.mismatches ?? DEFAULT_MISMATCHES;
+  if (!Number.isSafeInteger(limit) || limit < 0 || limit > 0xffff)
+    throw new UserError(`compare: mismatches must be a whole number from 0 to 65535, got ${String(limit)}`);
+  return limit;
+}
+
+/** Engine.compare by running the streams (runMany) and comparing their output frames in this process. */
+export async function compareByRunning(
+  engine: Pick<Engine, 'runMany'>,
+  design: IrDesign,
+  streams: readonly ExpectedStream[],
+  options: CompareOptions,
+): Promise<OutputVerdict[]> {
+  const checked = expectedStreams(harnessPortsOf(design), streams);
+  const limit = mismatchLimit(options);
+  const runs = await engine.runMany(
+    design,
+    checked.map((stream) => stream.inputs),
+    { ...(options.checks ? { checks: options.checks } : {}), ...(options.clocks ? { clocks: options.clocks } : {}) },
+  );
+  return runs.map((run, index) => compareOutputs(run.frames, checked[index]!.expected, limit, run.checks));
+}
