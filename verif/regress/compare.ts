@@ -1,4 +1,8 @@
-import type { CycleRun, PortValues } from '../../engines/engine.ts';
+import type { CycleRun, Engine, OutputVerdict, PortValues } from '../../engines/engine.ts';
+import type { IrDesign } from '../../hw/ir/ir.ts';
+import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
+import { expectedFrames } from '../../engines/outputCompare.ts';
+import type { CaseVectors } from './suite.ts';
 import { formatCheckFailure, type CheckFailure } from '../../hw/ir/checks.ts';
 import { formatVectorValue } from '../../engines/vectors.ts';
 
@@ -24,6 +28,60 @@ export interface Mismatch {
 export function firstFailure(run: CycleRun, expected: readonly PortValues[]): Mismatch | undefined {
   const mismatch = firstMismatch(run.outputs, expected);
   const check = run.checks?.failures[0];
+  if (check && check.cycle < expected.length && (!mismatch || check.cycle <= mismatch.cycle))
+    return { cycle: check.cycle, ports: [], check };
+  return mismatch;
+}
+
+/**
+ * Runs cases on one design and gives each its first failure, as firstFailure gives it from the
+ * run's outputs, but compared inside the engine (Engine.compare: Verilator's harness checks the
+ * golden outputs in C++ and sends back only the first mismatching cycle's ports). Golden vectors
+ * longer than their stimulus (a suite's mistake, reported as missing outputs) take the run path.
+ */
+export async function caseFailures(
+  engine: Engine,
+  design: IrDesign,
+  vectors: readonly CaseVectors[],
+): Promise<(Mismatch | undefined)[]> {
+  if (vectors.some(({ stimulus, expected }) => expected.length > stimulus.length)) {
+    const runs = await engine.runMany(
+      design,
+      vectors.map(({ stimulus }) => stimulus),
+      { checks: 'count' },
+    );
+    return runs.map((run, index) => firstFailure(run, vectors[index]!.expected));
+  }
+  const verdicts = await engine.compare(
+    design,
+    vectors.map(({ stimulus, expected }) => ({
+      inputs: stimulus,
+      expected: expectedFrames(
+        design,
+        expected.length === stimulus.length
+          ? expected
+          : [...expected, ...stimulus.slice(expected.length).map(() => ({}))],
+      ),
+    })),
+    // Every port of one cycle fits, so the first mismatching cycle is listed whole.
+    { checks: 'count', mismatches: harnessPortsOf(design).outputs.length },
+  );
+  return verdicts.map((verdict, index) => verdictFailure(verdict, vectors[index]!.expected));
+}
+
+/** firstFailure of a compare's verdict: its first mismatching cycle, ports in the golden row's order, or an earlier check. */
+export function verdictFailure(verdict: OutputVerdict, expected: readonly PortValues[]): Mismatch | undefined {
+  const first = verdict.mismatches[0];
+  let mismatch: Mismatch | undefined;
+  if (first) {
+    const order = Object.keys(expected[first.cycle] ?? {});
+    const ports = verdict.mismatches
+      .filter((each) => each.cycle === first.cycle)
+      .sort((a, b) => order.indexOf(a.port) - order.indexOf(b.port))
+      .map(({ port, expected: value, actual }) => ({ port, expected: value, actual }));
+    mismatch = { cycle: first.cycle, ports };
+  }
+  const check = verdict.checks?.failures[0];
   if (check && check.cycle < expected.length && (!mismatch || check.cycle <= mismatch.cycle))
     return { cycle: check.cycle, ports: [], check };
   return mismatch;
