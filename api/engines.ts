@@ -17,7 +17,7 @@ export {
   type EngineEntry,
 } from '../engines/index.ts';
 export {
-  /** What every engine does: `run` one stimulus (optionally tracing a VCD), `runMany` independent streams on one build, `open` an interactive session. */
+  /** What every engine does: `run` one stimulus (optionally tracing a VCD), `runMany` independent streams on one build, `compare` streams with their expected outputs inside the engine, `open` an interactive session. */
   type Engine,
   /** A live simulation on any engine: `poke`, `await peek`, `await step`, `close`; the same outputs and VCD as a batch run of the same stream. */
   type EngineSession,
@@ -33,6 +33,16 @@ export {
   type Stimulus,
   /** Options of a run: a VCD file to write, assertion mode, and each clock's period and phase. */
   type RunOptions,
+  /** What `Engine.compare` checks a stream's outputs against: expected frames (with an optional don't-care mask) or their digest. */
+  type ExpectedOutputs,
+  /** One stream of `Engine.compare`: its inputs and its expected outputs. */
+  type ExpectedStream,
+  /** Options of `Engine.compare`: the check mode, clock timings, and how many mismatches a verdict lists (default 8). */
+  type CompareOptions,
+  /** A stream's verdict from `Engine.compare`: equal or not, the outputs' digest, the mismatch count and the first mismatches. */
+  type OutputVerdict,
+  /** One output that differs from the expected frames: cycle, port, expected (compared bits), actual value and mask. */
+  type OutputMismatch,
   /** The named phases of one cycle of the step contract: cycle_check, before_edge, at_edge, after_edge. */
   CYCLE_PHASES,
   /** One of CYCLE_PHASES. */
@@ -60,6 +70,14 @@ export {
   /** Zero frames over a design's inputs, to fill with `PortFrames.set`. */
   emptyInputFrames,
 } from '../engines/designFrames.ts';
+export {
+  /** The digest of output frames (FNV-1a over their words, 8 hex digits), as `OutputVerdict.digest` and the native benchmark harness give it. */
+  outputDigest,
+  /** Expected frames and a mask from golden per-cycle values that name only the ports they predict (the others are don't care). */
+  expectedFrames,
+  /** One line for a mismatch: `cycle 7, port count: expected 0x5, got 0x6`. */
+  describeOutputMismatch,
+} from '../engines/outputCompare.ts';
 export {
   /** Runs two or more engines on one design and stimulus and reports the first difference: cycle, port, each engine's value. */
   runLockstep,
