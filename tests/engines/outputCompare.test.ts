@@ -34,6 +34,18 @@ const Compared = defineModule({
   },
 });
 const design = elaborate(Compared);
+
+/** b = a + 1, asserted never to overflow: a check that fails in the cycles where a is 15. */
+const Checked = defineModule({
+  name: 'ComparedChecked',
+  defaults: {},
+  ports: () => ({ a: input(4), b: output(4) }),
+  build(m, io) {
+    io.b.set(io.a.add(1));
+    m.assert(io.a.ne(15), 'no overflow');
+  },
+});
+const checked = elaborate(Checked);
 const outputs = harnessPortsOf(design).outputs;
 
 const rowArbitrary = fc.array(
@@ -161,6 +173,20 @@ describe.each(engines)('%s compare', (name: EngineName) => {
       'cycle 1, port doubled: expected 0x1, got 0x14',
       'cycle 2, port held: expected 0x0, got 0x2 (compared bits 0x2)',
     ]);
+  });
+
+  it("reports the design's failing checks with the verdict, or stops at the first in stop mode", async () => {
+    const engine = await createEngine(name);
+    const inputs = inputFrames(checked, [{ a: 1n }, { a: 15n }, { a: 3n }, { a: 15n }]);
+    const [run] = await engine.runMany(checked, [inputs], { checks: 'count' });
+    const [verdict] = await engine.compare(checked, [{ inputs, expected: { frames: run!.frames } }], {
+      checks: 'count',
+    });
+    expect(verdict!.equal).toBe(true);
+    expect(verdict!.checks!.failures.map((failure) => failure.cycle)).toEqual([1, 3]);
+    await expect(engine.compare(checked, [{ inputs, expected: { frames: run!.frames } }])).rejects.toThrow(
+      /no overflow/,
+    );
   });
 
   it('refuses expected frames of the wrong ports or length and a malformed digest, in one line', async () => {
