@@ -33,7 +33,7 @@ import {
   type FrameHandlers,
   type HarnessPorts,
 } from './harnessStimulus.ts';
-import { HarnessProcess, runHarness, type HarnessLaunch } from './harnessProcess.ts';
+import { HarnessProcess, runHarness, runServed, type HarnessLaunch } from './harnessProcess.ts';
 import { withEngineTrace } from './engineTrace.ts';
 import { closeSync, openSync, readFileSync, readSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
@@ -82,6 +82,14 @@ export abstract class ExternalEngine<Build> implements Engine {
    * `files` the commands and frames files of a batch run (only when `fileBatches`).
    */
   protected abstract launch(build: Build, vcd: string | undefined, files?: BatchFiles): HarnessLaunch;
+
+  /**
+   * How to start a build as a harness kept running for batch after batch through files (OP_BATCH,
+   * harnessStimulus.ts), when it can be (untraced runs only); undefined: a process per run.
+   */
+  protected served(_build: Build): HarnessLaunch | undefined {
+    return undefined;
+  }
 
   /**
    * The build of `design` (traced or not). The Verilog is emitted once per design object (on the
@@ -167,6 +175,14 @@ export abstract class ExternalEngine<Build> implements Engine {
     const result = await withWorkspace('batch', {}, async (dir) => {
       const files = { commands: join(dir, 'commands.bin'), frames: join(dir, 'frames.bin') };
       writeParts(files.commands, commands);
+      const line = (text: string): void => {
+        if (ports.checked) log.push(text);
+      };
+      const served = vcd === undefined ? this.served(build) : undefined;
+      if (served) {
+        await runServed(served, outputWordsOf(ports), files, timeout, line);
+        return read(files.frames);
+      }
       await withEngineTrace(this.name, design, trace, (raw) =>
         runHarness(this.launch(build, raw, files), outputWordsOf(ports), [], timeout, {
           outputs: () => {

@@ -1,6 +1,6 @@
 import { ToolError } from '../common/errors.ts';
 import { startTool, type StartedTool, type ToolExit } from '../tools/runTool.ts';
-import { FrameReader, type FrameHandlers } from './harnessStimulus.ts';
+import { batchCommand, FrameReader, type FrameHandlers } from './harnessStimulus.ts';
 
 /** How to start a harness: the program, its arguments, and the name its messages give it. */
 export interface HarnessLaunch {
@@ -149,4 +149,131 @@ export async function runHarness(
     harness.unwatch();
     harness.kill();
   }
+}
+
+/** A batch run's files (harnessStimulus.ts, Transport). */
+interface ServedFiles {
+  readonly commands: string;
+  readonly frames: string;
+}
+
+/**
+ * A harness kept running between batch runs through files (Verilator's `--serve files`): each run
+ * is one OP_BATCH naming its files, answered by an ack once its frames file is complete, so a
+ * regression of many batches on one build starts one process instead of one per batch (~7 ms each,
+ * a tenth of a 400-stream BitmapDecoder batch). Between runs it is idle and keeps nothing alive;
+ * the watchdog is armed only during a run; a run that fails, times out or finds the process gone
+ * kills it (servedHarness starts a fresh one for the next run), and it dies with this process.
+ */
+export class ServedHarness {
+  private readonly harness: HarnessProcess;
+  private batch: { resolve: () => void; reject: (error: unknown) => void; line: (text: string) => void } | undefined;
+  private failed = false;
+
+  constructor(
+    readonly launch: HarnessLaunch,
+    outputWords: number,
+  ) {
+    this.harness = new HarnessProcess(
+      launch,
+      outputWords,
+      {
+        outputs: () => {
+          throw new ToolError(launch.name, 'harness wrote a frame to standard output in a batch run');
+        },
+        ack: () => this.settle(),
+        line: (text) => this.batch?.line(text),
+      },
+      (error) => this.settle(error),
+    );
+    this.harness.ended.then(
+      () => this.settle(new ToolError(launch.name, 'the simulation ended before its batch did')),
+      () => {},
+    );
+    this.harness.unwatch();
+  }
+
+  private settle(error?: unknown): void {
+    const batch = this.batch;
+    this.batch = undefined;
+    this.harness.unwatch();
+    if (error !== undefined) {
+      this.failed = true;
+      this.harness.kill();
+    }
+    if (!batch) return;
+    if (error === undefined) batch.resolve();
+    else batch.reject(error);
+  }
+
+  get pid(): number {
+    return this.harness.pid;
+  }
+
+  /** Alive and not running a batch. */
+  get idle(): boolean {
+    return !this.failed && !this.batch;
+  }
+
+  /** Runs the commands file's batch into the frames file; `line` gets the simulator's text lines. */
+  run(files: ServedFiles, timeout: number, line: (text: string) => void): Promise<void> {
+    if (!this.idle) throw new Error('internal: a served harness runs one batch at a time');
+    const done = new Promise<void>((resolve, reject) => (this.batch = { resolve, reject, line }));
+    this.harness.watch(timeout);
+    void this.harness.write(batchCommand(files));
+    return done;
+  }
+
+  kill(): void {
+    this.failed = true;
+    this.harness.kill();
+  }
+}
+
+/** Idle served harnesses by program, at most this many per program and in all (the oldest go first). */
+const SERVED_PER_PROGRAM = 2;
+const SERVED_IN_ALL = 8;
+const served = new Map<string, ServedHarness[]>();
+
+/**
+ * Runs one batch through files on a served harness of `launch` (its `--serve files` form): an
+ * idle one of the same program if there is one, else a new one; kept for the next batch if the
+ * run succeeded.
+ */
+export async function runServed(
+  launch: HarnessLaunch,
+  outputWords: number,
+  files: ServedFiles,
+  timeout: number,
+  line: (text: string) => void,
+): Promise<void> {
+  const key = [launch.program, ...launch.args, launch.cwd ?? ''].join('\0');
+  const pool = served.get(key) ?? [];
+  served.delete(key);
+  const live = pool.filter((harness) => harness.idle);
+  const harness = live.pop() ?? new ServedHarness(launch, outputWords);
+  if (live.length > 0) served.set(key, live);
+  try {
+    await harness.run(files, timeout, line);
+  } catch (error) {
+    harness.kill();
+    throw error;
+  }
+  const kept = [...(served.get(key) ?? []), harness];
+  while (kept.length > SERVED_PER_PROGRAM) kept.shift()!.kill();
+  served.delete(key);
+  served.set(key, kept);
+  let total = [...served.values()].reduce((sum, list) => sum + list.length, 0);
+  for (const [other, list] of served) {
+    while (total > SERVED_IN_ALL && list.length > 0) {
+      list.shift()!.kill();
+      total--;
+    }
+    if (list.length === 0) served.delete(other);
+  }
+}
+
+/** The process groups of the idle served harnesses (tests check reuse and replacement). */
+export function servedHarnessPids(): number[] {
+  return [...served.values()].flatMap((list) => list.map((harness) => harness.pid));
 }

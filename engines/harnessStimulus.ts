@@ -38,7 +38,11 @@ import { PortFrames, wordsOf } from './portFrames.ts';
  *                     (cycle, port) mismatches as two words (low first), the digest, the number of
  *                     mismatches listed (at most the limit), and per listed mismatch its cycle, its
  *                     output's index and that output's words as sampled;
- *   OP_END            close the trace and exit 0 (so does the end of the input).
+ *   OP_END            close the trace and exit 0 (so does the end of the input);
+ *   OP_BATCH          only to a harness started with `--serve files` (Verilator): a byte count, then
+ *                     the commands file's and the frames file's paths, each ending in a 0 byte, in
+ *                     that many bytes padded to whole words; the harness runs that file's commands
+ *                     as a batch run through files does, then answers with an ack frame.
  * Frames (standard output), a header word whose first byte is 0, then its words:
  *   FRAME_OUTPUTS     every output's words (2-state: Verilator);
  *   FRAME_OUTPUTS_4   every output's words as (value, unknown) word pairs, VPI's aval/bval
@@ -63,6 +67,7 @@ export const OP_STEP = 4;
 export const OP_END = 5;
 export const OP_CLOCK_STEP = 6;
 export const OP_FRAMES = 7;
+export const OP_BATCH = 8;
 export const STEP_SAMPLE = 1;
 export const STEP_ACK = 2;
 export const STEP_COMPARE = 4;
@@ -328,6 +333,16 @@ export function compareCommands(
   commands.end();
   parts.push(commands.take());
   return parts;
+}
+
+/** The OP_BATCH command of a served harness for a batch through `files` (format at the top of this file). */
+export function batchCommand(files: { readonly commands: string; readonly frames: string }): Buffer {
+  const text = Buffer.from(`${files.commands}\0${files.frames}\0`, 'utf8');
+  const padded = Buffer.alloc(8 + Math.ceil(text.length / 4) * 4);
+  padded.writeUInt32LE(OP_BATCH, 0);
+  padded.writeUInt32LE(text.length, 4);
+  text.copy(padded, 8);
+  return padded;
 }
 
 /** What a harness's standard output gives, in order. */

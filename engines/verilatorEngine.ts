@@ -51,4 +51,9 @@ export class VerilatorEngine extends ExternalEngine<{ readonly build: VerilatorB
     ];
     return { program: build.binary, args, name: 'verilator' };
   }
+
+  /** The same binary with `--serve files`: batches through files on one process (harnessProcess.ts, ServedHarness). */
+  protected override served({ build }: { readonly build: VerilatorBuild }): HarnessLaunch {
+    return { program: build.binary, args: ['--serve', 'files'], name: 'verilator' };
+  }
 }

@@ -3,6 +3,7 @@ import {
   FRAME_ACK,
   FRAME_OUTPUTS,
   OP_CLOCK_STEP,
+  OP_BATCH,
   OP_END,
   OP_FRAMES,
   OP_PEEK,
@@ -226,41 +227,59 @@ static void writeOutputs() {
   fwrite_unlocked(frame, sizeof(uint32_t), ${1 + outputWords}, stdout);
 }
 
+// Maps a batch's commands file (read in place by readWords and takeWords until unmapCommands).
+static bool openCommands(const char* path) {
+  const int fd = open(path, O_RDONLY);
+  struct stat status;
+  if (fd < 0 || fstat(fd, &status) != 0) {
+    std::perror("harness: cannot read the commands");
+    return false;
+  }
+  mappedWords = static_cast<size_t>(status.st_size) / 4;
+  mappedAt = 0;
+  static const uint32_t none = 0;
+  mapped = &none;
+  if (mappedWords > 0) {
+    void* map = mmap(nullptr, mappedWords * 4, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (map == MAP_FAILED) {
+      std::perror("harness: cannot map the commands");
+      return false;
+    }
+    mapped = static_cast<const uint32_t*>(map);
+  }
+  close(fd);
+  return true;
+}
+
+static void unmapCommands() {
+  if (mapped && mappedWords > 0) munmap(const_cast<uint32_t*>(mapped), mappedWords * 4);
+  mapped = nullptr;
+  mappedWords = mappedAt = 0;
+}
+
+static bool openFrames(const char* path) {
+  framesFd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (framesFd < 0) std::perror("harness: cannot write the frames");
+  framesAt = 0;
+  return framesFd >= 0;
+}
+
 int main(int argc, char** argv) {
   static char outputBuffer[1 << 20];
   std::setvbuf(stdout, outputBuffer, _IOFBF, sizeof outputBuffer);
   for (uint32_t& word : allOnes) word = 0xffffffffu;
   // The arguments: see the comment of verilatorHarness (engines/verilatorHarness.ts).
   const char* vcdPath = nullptr;
+  bool serve = false;
   for (int i = 1; i < argc; i += 2) {
     if (i + 1 >= argc) bad(0);
     if (std::strcmp(argv[i], "--vcd") == 0) vcdPath = argv[i + 1];
     else if (std::strcmp(argv[i], "--commands") == 0) {
-      commandsFd = open(argv[i + 1], O_RDONLY);
-      struct stat status;
-      if (commandsFd < 0 || fstat(commandsFd, &status) != 0) {
-        std::perror("harness: cannot read the commands");
-        return 2;
-      }
-      mappedWords = static_cast<size_t>(status.st_size) / 4;
-      if (mappedWords > 0) {
-        void* map = mmap(nullptr, mappedWords * 4, PROT_READ, MAP_PRIVATE | MAP_POPULATE, commandsFd, 0);
-        if (map == MAP_FAILED) {
-          std::perror("harness: cannot map the commands");
-          return 2;
-        }
-        mapped = static_cast<const uint32_t*>(map);
-      } else {
-        static const uint32_t none = 0;
-        mapped = &none;
-      }
+      if (!openCommands(argv[i + 1])) return 2;
     } else if (std::strcmp(argv[i], "--frames") == 0) {
-      framesFd = open(argv[i + 1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (framesFd < 0) {
-        std::perror("harness: cannot write the frames");
-        return 2;
-      }
-    } else bad(0);
+      if (!openFrames(argv[i + 1])) return 2;
+    } else if (std::strcmp(argv[i], "--serve") == 0 && std::strcmp(argv[i + 1], "files") == 0) serve = true;
+    else bad(0);
   }
   uint32_t buffer[${maxWords}];
   std::unique_ptr<VerilatedContext> context;
@@ -280,6 +299,8 @@ int main(int argc, char** argv) {
   (void)vcdPath;
 #endif
   uint32_t command;
+  // The commands of one run, to OP_END or the end of the input; then the model and the frames file are closed.
+  const auto runCommands = [&]() {
   while (readWords(&command, 1)) {
     const uint32_t op = command & 0xff;
     if (op == ${OP_END}) break;
@@ -454,8 +475,31 @@ ${clocks.map((field) => `      ${field} = 0;`).join('\n')}
     flushFrames();
     if (close(framesFd) != 0) {
       std::perror("harness: cannot write the frames");
-      return 2;
+      std::exit(2);
     }
+    framesFd = -1;
+  }
+  };
+  if (!serve) runCommands();
+  // --serve files: batch after batch through files, each an OP_BATCH on standard input naming its
+  // commands and frames files, answered by an ack frame once its frames file is complete.
+  uint32_t header;
+  while (serve && readWords(&header, 1)) {
+    uint32_t length;
+    if ((header & 0xff) != ${OP_BATCH} || !readWords(&length, 1) || length == 0 || length > 65536) bad(header);
+    std::vector<uint32_t> text((length + 3) / 4 + 1, 0);
+    if (!readWords(text.data(), (length + 3) / 4)) bad(header);
+    const char* commandsPath = reinterpret_cast<const char*>(text.data());
+    const size_t first = std::strlen(commandsPath);
+    if (first + 1 >= length) bad(header);
+    if (!openCommands(commandsPath) || !openFrames(commandsPath + first + 1)) return 2;
+    time = 0;
+    cycle = 0;
+    runCommands();
+    unmapCommands();
+    const uint32_t ack[2] = {${FRAME_ACK}u, cycle};
+    fwrite_unlocked(ack, sizeof(uint32_t), 2, stdout);
+    std::fflush(stdout);
   }
   if (std::fflush(stdout) != 0) {
     std::perror("harness: cannot write the results");
