@@ -8,16 +8,26 @@
  *   npx tsx bench/mmaSpeed.ts [--quick] [--json] [--mmas 10000] [--ts-mmas N] [--icarus-mmas 50]
  *                             [--batch 500] [--decoder-streams 400] [--fuzz-streams 4000]
  *                             [--pipeline-kcycles 2000] [--seed 1]
- *                             [--engines ts,verilator,verilator-native,icarus]
+ *                             [--engines ts,verilator,verilator-native,icarus,verilator-outputs]
+ *                             [--expect digest|frames]
  *
  * Engines: `ts` (the in-process simulator behind the engine interface), `verilator` and `icarus`
- * (our engines: the model behind our harness process, the binary protocol and its pipes included) and
+ * (our engines: the model behind our harness process, its transport included) and
  * `verilator-native`: the same Verilator model driven by a C++ loop over stimulus preloaded in
  * memory, its outputs checksummed in C++ (bench/nativeHarness.ts), as a Verilator user's own
  * harness runs it. That is Verilator's real speed, and the ratios against it are the honest ones.
- * Rates are of the time inside the engine's calls (run / runMany: input frames in, output frames
- * out — the engines' typed fast path, engines/portFrames.ts) plus folding their outputs into the
- * checksum, as verilator-native folds inside its loop; the workload's own stimulus building (the
+ * `ts` and `icarus` rows: the time inside the engine's calls (run / runMany: input frames in,
+ * output frames out — the engines' typed fast path, engines/portFrames.ts) plus folding their
+ * outputs into the checksum, as verilator-native folds inside its loop. The `verilator` row runs
+ * the same calls through Engine.compare, the way a regression with known outputs runs them: each
+ * stream with the outputs the ts engine gave for it as expected — their digests (`--expect
+ * digest`, the default; the harness folds the same FNV-1a checksum verilator-native folds) or the
+ * frames themselves (`--expect frames`; the harness compares every word) — prepared untimed, as
+ * verilator-native's stimulus is preloaded; timed: each compare call whole (its checks, the
+ * commands and expected frames written, the harness — a process kept running from the warm-up on,
+ * as a regression's later batches find it — and its verdicts read). Every verdict must be equal,
+ * or the run fails. `verilator-outputs` (only when named in --engines) is the verilator engine
+ * moving every output frame out, timed as the ts row. The workload's own stimulus building (the
  * MMA scheduler and its conversion to frames) counts for no engine, as the preloading does not for
  * verilator-native; --json also gives the whole timed run as `workloadSeconds`.
  * Every engine's outputs fold into the same checksum; a run whose checksum differs from the ts
@@ -401,7 +411,7 @@ async function main(): Promise<void> {
     }
   }
   print(
-    "\nrun s: the time inside the engine's run/runMany calls on input frames, output frames out (our engines: the harness process, pipes and model included), plus folding the outputs into the checksum; the workload's own stimulus building and golden checks left out, as verilator-native leaves out its preloading; the whole timed run is `workloadSeconds` in --json); verilator-native: its C++ loop alone (folding included), stimulus already in memory; warm-up s: untimed: elaboration, in-process codegen or the Verilator/Icarus build (quick when cached), then the first unit repeated for 5 s, 2 s with --quick (V8's optimizing tier); peak MB: the child process (verilator-native: its Node loader, uncapped, holding every stream's vectors at once); engine ÷ native: cycles/s against verilator-native; = ts: the output checksum equals the ts engine's on the same work.",
+    `\nrun s: ts, icarus and verilator-outputs: the time inside the engine's run/runMany calls on input frames, output frames out (the harness process, its files or pipes and the model included), plus folding the outputs into the checksum; verilator: the time inside Engine.compare calls of the same streams against the ts engine's outputs (${values.expect === 'frames' ? 'their frames, compared word by word in the harness' : 'their digests, folded in the harness'}), prepared untimed; its checks, the commands file, the harness process (kept running from the warm-up on) and the verdicts included; verilator-native: its C++ loop alone (folding included), stimulus already in memory, its process start and stimulus read not timed; the workload's own stimulus building and golden checks left out everywhere (the whole timed run is \`workloadSeconds\` in --json); warm-up s: untimed: elaboration, in-process codegen or the Verilator/Icarus build (quick when cached), then the first unit repeated for 5 s, 2 s with --quick (V8's optimizing tier); peak MB: the child process (verilator-native: its Node loader, uncapped, holding every stream's vectors at once; verilator: also the ts engine's reference run); engine ÷ native: cycles/s against verilator-native; = golden: verilator: the ts engine's outputs it was found equal to are golden; = ts: the output checksum equals the ts engine's on the same work (verilator: every verdict equal).`,
   );
   if (values.json)
     console.log(
