@@ -68,8 +68,8 @@ const rows: readonly {
 ];
 
 describe('rtx6000ada profile against the L40 (AD102) measurements', () => {
-  it.each(rows.map((row) => ({ ...row, label: row.name })))('$label within 10 %', (row) => {
+  it.each(rows.map((row) => ({ ...row, label: row.name })))('$label within 5 %', (row) => {
     const model = row.model(runLoop(profile, row.run));
-    expect(Math.abs(model / row.l40 - 1), `model ${model.toFixed(2)}, L40 ${row.l40}`).toBeLessThan(0.1);
+    expect(Math.abs(model / row.l40 - 1), `model ${model.toFixed(2)}, L40 ${row.l40}`).toBeLessThan(0.05);
   });
 });
