@@ -18,8 +18,7 @@ const FOLDED_MASKS_SOURCE =
   'gives only in part (memory.md §0: "slice hash … set_index … remain unverified"); assumption.';
 
 /** The L40 (AD102, 142 SMs, 96 MB L2, GDDR6: the RTX 6000 Ada's die and configuration), measured at 2,490 MHz. */
-const L40_BENCHES =
-  'RRZE-HPC gpu-benches, github.com/te42kyfo/gpu-benches, L40 results (commit 71a3611, 2023-11-01; clock 2,490 MHz)';
+const L40_BENCHES = 'memory.md §1f, RRZE-HPC gpu-benches on an L40 at 2,490 MHz';
 
 const LINE = 128;
 const SECTOR = 32;
@@ -36,7 +35,8 @@ const rtx4090: GpuMemoryProfile = {
     lsuBytesPerCyclePerSubCore: 24,
     source:
       'count 128 SMs, clockMHz 2520 boost (memory.md §2a pcspecchart; §5). loadStepCycles 100 and lsuBytesPerCyclePerSubCore 24: ' +
-      "the H200's, calibrated on its silicon (h200-silicon.md §1), taken over for Ada's SM (assumption: no Ada measurement).",
+      "the H200's, calibrated on its silicon (h200-silicon.md §1), taken over for Ada's SM (assumption: no Ada measurement; the L40's one-load-per-thread " +
+      "stream of memory.md §1f retires a block per load, so it does not give a warp's turn-around).",
   },
   l1: {
     sets: 128,
