@@ -9,7 +9,7 @@
  *                             [--batch 500] [--decoder-streams 400] [--fuzz-streams 4000]
  *                             [--pipeline-kcycles 2000] [--seed 1]
  *                             [--engines ts,verilator,verilator-native,icarus,verilator-outputs]
- *                             [--expect digest|frames]
+ *                             [--expect digest|frames] [--repeat 1]
  *
  * Engines: `ts` (the in-process simulator behind the engine interface), `verilator` and `icarus`
  * (our engines: the model behind our harness process, its transport included) and
@@ -78,6 +78,7 @@ const { values: given } = parseArgs({
     'fuzz-streams': { type: 'string' },
     'pipeline-kcycles': { type: 'string' },
     seed: { type: 'string', default: '1' },
+    repeat: { type: 'string', default: '1' },
     engines: { type: 'string', default: DEFAULT_ENGINES.join(',') },
     expect: { type: 'string', default: 'digest' },
     child: { type: 'string' },
@@ -250,6 +251,8 @@ interface Row {
   readonly engine: BenchEngine;
   readonly report: ChildReport;
   readonly process: ProcessMeasure;
+  /** cycles/s of every round (--repeat), the row being the median. */
+  readonly spread?: readonly number[];
 }
 
 /**
@@ -278,6 +281,8 @@ interface JsonRow {
   readonly equalGolden: boolean | null;
   readonly checksum: string;
   readonly equalTs: boolean | null;
+  /** cycles/s of every round with --repeat (the row is the median). */
+  readonly roundCyclesPerSecond?: readonly number[];
 }
 
 async function main(): Promise<void> {
@@ -359,14 +364,28 @@ async function main(): Promise<void> {
   for (const { workload, total, counts, heapMegabytes } of plan) {
     if (total === 0) continue;
     const rows: Row[] = [];
+    // --repeat n: every engine n times, round after round, each row its median run (by run s),
+    // so a load that comes and goes on a shared machine hits every engine alike.
+    const rounds = Number(values.repeat);
+    if (!Number.isInteger(rounds) || rounds < 1)
+      throw new Error(`--repeat must be a whole number ≥ 1, got ${values.repeat}`);
+    const measured = new Map<BenchEngine, Row[]>();
+    for (let round = 0; round < rounds; round++)
+      for (const engine of engines) {
+        // verilator-native preloads the whole stimulus, built from every stream's vectors at once
+        // (10^4 MMAs do not fit the cap): its Node process is a loader, and the cap is for engines.
+        const measure = await child(
+          ['--child', engine, '--workload', workload, '--count', String(counts[engine])],
+          engine === 'verilator-native' ? undefined : heapMegabytes,
+        );
+        const list = measured.get(engine) ?? [];
+        list.push({ engine, report: JSON.parse(lastLine(measure)) as ChildReport, process: measure });
+        measured.set(engine, list);
+      }
     for (const engine of engines) {
-      // verilator-native preloads the whole stimulus, built from every stream's vectors at once
-      // (10^4 MMAs do not fit the cap): its Node process is a loader, and the cap is for engines.
-      const measure = await child(
-        ['--child', engine, '--workload', workload, '--count', String(counts[engine])],
-        engine === 'verilator-native' ? undefined : heapMegabytes,
-      );
-      rows.push({ engine, report: JSON.parse(lastLine(measure)) as ChildReport, process: measure });
+      const list = [...measured.get(engine)!].sort((a, b) => a.report.runSeconds - b.report.runSeconds);
+      const row = list[Math.floor(list.length / 2)]!;
+      rows.push({ ...row, spread: list.map((each) => cyclesPerSecond(each)) });
     }
     const { unit, description } = workloads(Number(values.batch))[workload]!;
     const ts = rows.find((row) => row.engine === 'ts');
@@ -375,9 +394,9 @@ async function main(): Promise<void> {
       `\n${description}; ${format(total)} ${unit}, seed ${seed}, no tracing, results checked against golden and the ts engine's outputs (load average ${loadavg()[0]!.toFixed(1)}).`,
     );
     print(
-      `| engine | ${unit} | cycles | run s | ${unit}/s | cycles/s | ts ÷ engine | engine ÷ native | warm-up s | peak MB | = golden | = ts |`,
+      `| engine | ${unit} | cycles | run s | ${unit}/s | cycles/s | ts ÷ engine | engine ÷ native | warm-up s | peak MB | = golden | = ts |${rounds > 1 ? ' cycles/s of each round |' : ''}`,
     );
-    print('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
+    print(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|${rounds > 1 ? '---|' : ''}`);
     json[workload] = {};
     for (const row of rows) {
       const { report } = row;
@@ -393,7 +412,7 @@ async function main(): Promise<void> {
       const equal = goldenEqual === null ? '—' : goldenEqual ? 'yes' : `NO (${report.mismatches})`;
       const equalTs = tsEqual === null ? '—' : tsEqual ? 'yes' : `NO (${report.checksum} vs ${ts!.report.checksum})`;
       print(
-        `| ${row.engine}${prefix} | ${format(report.count)} | ${format(report.cycles)} | ${format(report.runSeconds, 2)} | ${format(report.count / report.runSeconds, 1)} | ${format(cyclesPerSecond(row))} | ${ratio(ts, row)} | ${ratio(row, native)} | ${format(report.warmUpSeconds, 1)} | ${format(row.process.peakMegabytes)} | ${equal} | ${equalTs} |`,
+        `| ${row.engine}${prefix} | ${format(report.count)} | ${format(report.cycles)} | ${format(report.runSeconds, 2)} | ${format(report.count / report.runSeconds, 1)} | ${format(cyclesPerSecond(row))} | ${ratio(ts, row)} | ${ratio(row, native)} | ${format(report.warmUpSeconds, 1)} | ${format(row.process.peakMegabytes)} | ${equal} | ${equalTs} |${rounds > 1 ? ` ${(row.spread ?? []).map((rate) => format(rate)).join(', ')} |` : ''}`,
       );
       json[workload][row.engine] = {
         cyclesPerSecond: Math.round(cyclesPerSecond(row)),
@@ -407,11 +426,12 @@ async function main(): Promise<void> {
         equalGolden: goldenEqual,
         checksum: report.checksum,
         equalTs: tsEqual,
+        ...(row.spread ? { roundCyclesPerSecond: row.spread.map(Math.round) } : {}),
       };
     }
   }
   print(
-    `\nrun s: ts, icarus and verilator-outputs: the time inside the engine's run/runMany calls on input frames, output frames out (the harness process, its files or pipes and the model included), plus folding the outputs into the checksum; verilator: the time inside Engine.compare calls of the same streams against the ts engine's outputs (${values.expect === 'frames' ? 'their frames, compared word by word in the harness' : 'their digests, folded in the harness'}), prepared untimed; its checks, the commands file, the harness process (kept running from the warm-up on) and the verdicts included; verilator-native: its C++ loop alone (folding included), stimulus already in memory, its process start and stimulus read not timed; the workload's own stimulus building and golden checks left out everywhere (the whole timed run is \`workloadSeconds\` in --json); warm-up s: untimed: elaboration, in-process codegen or the Verilator/Icarus build (quick when cached), then the first unit repeated for 5 s, 2 s with --quick (V8's optimizing tier); peak MB: the child process (verilator-native: its Node loader, uncapped, holding every stream's vectors at once; verilator: also the ts engine's reference run); engine ÷ native: cycles/s against verilator-native; = golden: verilator: the ts engine's outputs it was found equal to are golden; = ts: the output checksum equals the ts engine's on the same work (verilator: every verdict equal).`,
+    `\nrun s: ts, icarus and verilator-outputs: the time inside the engine's run/runMany calls on input frames, output frames out (the harness process, its files or pipes and the model included), plus folding the outputs into the checksum; verilator: the time inside Engine.compare calls of the same streams against the ts engine's outputs (${values.expect === 'frames' ? 'their frames, compared word by word in the harness' : 'their digests, folded in the harness'}), prepared untimed; its checks, the commands file, the harness process (kept running from the warm-up on) and the verdicts included; verilator-native: its C++ loop alone (folding included), stimulus already in memory, its process start and stimulus read not timed; the workload's own stimulus building and golden checks left out everywhere (the whole timed run is \`workloadSeconds\` in --json); warm-up s: untimed: elaboration, in-process codegen or the Verilator/Icarus build (quick when cached), then the first unit repeated for 5 s, 2 s with --quick (V8's optimizing tier); peak MB: the child process (verilator-native: its Node loader, uncapped, holding every stream's vectors at once; verilator: also the ts engine's reference run); engine ÷ native: cycles/s against verilator-native; = golden: verilator: the ts engine's outputs it was found equal to are golden; = ts: the output checksum equals the ts engine's on the same work (verilator: every verdict equal)${Number(values.repeat) > 1 ? `; each row is the median (by run s) of ${values.repeat} rounds in which every engine ran once, in turn, the cycles/s of each round last` : ''}.`,
   );
   if (values.json)
     console.log(
