@@ -180,7 +180,7 @@ export abstract class ExternalEngine<Build> implements Engine {
       };
       const served = vcd === undefined ? this.served(build) : undefined;
       if (served) {
-        await runServed(served, outputWordsOf(ports), files, timeout, line);
+        await runServed(served, outputWordsOf(ports), { ...files, log: join(dir, 'log.txt') }, timeout, line);
         return read(files.frames);
       }
       await withEngineTrace(this.name, design, trace, (raw) =>

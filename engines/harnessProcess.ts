@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ToolError } from '../common/errors.ts';
 import { startTool, type StartedTool, type ToolExit } from '../tools/runTool.ts';
 import { batchCommand, FrameReader, type FrameHandlers } from './harnessStimulus.ts';
@@ -24,7 +25,7 @@ export class HarnessProcess {
   private readonly tool: StartedTool;
   private readonly reader: FrameReader;
   private timer: NodeJS.Timeout | undefined;
-  private timedOut: number | undefined;
+  private timedOutAfter: number | undefined;
   private failure: ToolError | undefined;
   /** Settles when the harness ended: resolves on a clean exit, rejects with its one-line error. */
   readonly ended: Promise<void>;
@@ -69,7 +70,7 @@ export class HarnessProcess {
 
   private exitError(exit: ToolExit): ToolError | undefined {
     const name = this.launch.name;
-    if (this.timedOut !== undefined) return new ToolError(name, `timed out after ${this.timedOut} ms`);
+    if (this.timedOutAfter !== undefined) return new ToolError(name, `timed out after ${this.timedOutAfter} ms`);
     const said = this.tool.stderrTail().split('\n').pop()?.trim();
     const detail = said ? `: ${said}` : '';
     if (exit.signal) return new ToolError(name, `the simulation was killed by ${exit.signal}${detail}`);
@@ -81,6 +82,11 @@ export class HarnessProcess {
   /** The process group, for tests that check it ends. */
   get pid(): number {
     return this.tool.pid;
+  }
+
+  /** The watchdog killed it. */
+  get timedOut(): boolean {
+    return this.timedOutAfter !== undefined;
   }
 
   /** Writes commands; resolves when the pipe took them (an ended harness drops them: `ended` says why). */
@@ -105,7 +111,7 @@ export class HarnessProcess {
     this.unwatch();
     this.tool.hold(true);
     this.timer = setTimeout(() => {
-      this.timedOut = ms;
+      this.timedOutAfter = ms;
       this.tool.kill();
     }, ms);
   }
@@ -151,10 +157,11 @@ export async function runHarness(
   }
 }
 
-/** A batch run's files (harnessStimulus.ts, Transport). */
+/** A batch run's files (harnessStimulus.ts, Transport), and where the harness writes what it prints. */
 interface ServedFiles {
   readonly commands: string;
   readonly frames: string;
+  readonly log: string;
 }
 
 /**
@@ -210,18 +217,31 @@ export class ServedHarness {
     return this.harness.pid;
   }
 
+  /** Its watchdog ended it. */
+  get timedOut(): boolean {
+    return this.harness.timedOut;
+  }
+
   /** Alive and not running a batch. */
   get idle(): boolean {
     return !this.failed && !this.batch;
   }
 
-  /** Runs the commands file's batch into the frames file; `line` gets the simulator's text lines. */
-  run(files: ServedFiles, timeout: number, line: (text: string) => void): Promise<void> {
+  /**
+   * Runs the commands file's batch into the frames file; `line` gets the simulator's text lines
+   * (written into the log file, read once the batch is done).
+   */
+  async run(files: ServedFiles, timeout: number, line: (text: string) => void): Promise<void> {
     if (!this.idle) throw new Error('internal: a served harness runs one batch at a time');
     const done = new Promise<void>((resolve, reject) => (this.batch = { resolve, reject, line }));
     this.harness.watch(timeout);
     void this.harness.write(batchCommand(files));
-    return done;
+    await done;
+    const text = readFileSync(files.log, 'latin1');
+    if (text.length === 0) return;
+    const lines = text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    for (const each of lines) line(each);
   }
 
   kill(): void {
@@ -251,13 +271,23 @@ export async function runServed(
   const pool = served.get(key) ?? [];
   served.delete(key);
   const live = pool.filter((harness) => harness.idle);
-  const harness = live.pop() ?? new ServedHarness(launch, outputWords);
+  const reused = live.pop();
   if (live.length > 0) served.set(key, live);
+  let harness = reused ?? new ServedHarness(launch, outputWords);
   try {
     await harness.run(files, timeout, line);
   } catch (error) {
     harness.kill();
-    throw error;
+    // One kept from an earlier run may have died while idle, before this process heard of it
+    // (killed, out of memory): the run goes again on a fresh one, which says what is wrong if anything is.
+    if (!reused || harness.timedOut) throw error;
+    harness = new ServedHarness(launch, outputWords);
+    try {
+      await harness.run(files, timeout, line);
+    } catch (again) {
+      harness.kill();
+      throw again;
+    }
   }
   const kept = [...(served.get(key) ?? []), harness];
   while (kept.length > SERVED_PER_PROGRAM) kept.shift()!.kill();

@@ -40,9 +40,10 @@ import { PortFrames, wordsOf } from './portFrames.ts';
  *                     output's index and that output's words as sampled;
  *   OP_END            close the trace and exit 0 (so does the end of the input);
  *   OP_BATCH          only to a harness started with `--serve files` (Verilator): a byte count, then
- *                     the commands file's and the frames file's paths, each ending in a 0 byte, in
- *                     that many bytes padded to whole words; the harness runs that file's commands
- *                     as a batch run through files does, then answers with an ack frame.
+ *                     the commands file's, the frames file's and a log file's paths, each ending in a
+ *                     0 byte, in that many bytes padded to whole words; the harness runs that file's
+ *                     commands as a batch run through files does, with what it prints (the lines
+ *                     below) going into the log file instead, then answers with an ack frame.
  * Frames (standard output), a header word whose first byte is 0, then its words:
  *   FRAME_OUTPUTS     every output's words (2-state: Verilator);
  *   FRAME_OUTPUTS_4   every output's words as (value, unknown) word pairs, VPI's aval/bval
@@ -336,8 +337,12 @@ export function compareCommands(
 }
 
 /** The OP_BATCH command of a served harness for a batch through `files` (format at the top of this file). */
-export function batchCommand(files: { readonly commands: string; readonly frames: string }): Buffer {
-  const text = Buffer.from(`${files.commands}\0${files.frames}\0`, 'utf8');
+export function batchCommand(files: {
+  readonly commands: string;
+  readonly frames: string;
+  readonly log: string;
+}): Buffer {
+  const text = Buffer.from(`${files.commands}\0${files.frames}\0${files.log}\0`, 'utf8');
   const padded = Buffer.alloc(8 + Math.ceil(text.length / 4) * 4);
   padded.writeUInt32LE(OP_BATCH, 0);
   padded.writeUInt32LE(text.length, 4);

@@ -484,19 +484,39 @@ ${clocks.map((field) => `      ${field} = 0;`).join('\n')}
   // --serve files: batch after batch through files, each an OP_BATCH on standard input naming its
   // commands and frames files, answered by an ack frame once its frames file is complete.
   uint32_t header;
+  // What the simulation prints during a batch (check lines, markers) goes into the batch's log
+  // file, not through the pipe: a pipe holds 64 KB, and a batch's lines beyond it made the two
+  // processes wait on each other; the pipe is kept for the ack (savedOutput).
+  const int savedOutput = serve ? dup(1) : -1;
   while (serve && readWords(&header, 1)) {
     uint32_t length;
     if ((header & 0xff) != ${OP_BATCH} || !readWords(&length, 1) || length == 0 || length > 65536) bad(header);
     std::vector<uint32_t> text((length + 3) / 4 + 1, 0);
     if (!readWords(text.data(), (length + 3) / 4)) bad(header);
-    const char* commandsPath = reinterpret_cast<const char*>(text.data());
-    const size_t first = std::strlen(commandsPath);
-    if (first + 1 >= length) bad(header);
-    if (!openCommands(commandsPath) || !openFrames(commandsPath + first + 1)) return 2;
+    // Three paths, each ending in a 0 byte: commands, frames, log.
+    const char* paths[3];
+    size_t at = 0;
+    for (const char*& path : paths) {
+      if (at >= length) bad(header);
+      path = reinterpret_cast<const char*>(text.data()) + at;
+      at += std::strlen(path) + 1;
+    }
+    if (at > length) bad(header);
+    if (!openCommands(paths[0]) || !openFrames(paths[1])) return 2;
+    const int log = open(paths[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (log < 0 || dup2(log, 1) < 0) {
+      std::perror("harness: cannot write the log");
+      return 2;
+    }
+    close(log);
     time = 0;
     cycle = 0;
     runCommands();
     unmapCommands();
+    if (std::fflush(stdout) != 0 || dup2(savedOutput, 1) < 0) {
+      std::perror("harness: cannot write the log");
+      return 2;
+    }
     const uint32_t ack[2] = {${FRAME_ACK}u, cycle};
     fwrite_unlocked(ack, sizeof(uint32_t), 2, stdout);
     std::fflush(stdout);
