@@ -43,3 +43,109 @@ export function depthFirstCellOrder(netCount: number, cells: FlatCells): number[
   }
   return order;
 }
+
+/**
+ * `depthFirstCellOrder` with each group's cells (`groupOf[cell]`, -1: none) kept together: a group
+ * is one node whose inputs are everything its cells read from outside it, and its cells follow in
+ * an order of their own (depth-first from the group's lowest cell index), so two instances of one
+ * module list their cells alike. A group that a combinational path leaves and re-enters cannot be
+ * one node: then the answer is that group, to be evaluated cell by cell instead.
+ */
+export function groupedCellOrder(
+  netCount: number,
+  cells: FlatCells,
+  groupOf: Int32Array,
+  groupCount: number,
+): { order: number[] } | { cycleThrough: number } {
+  const driver = new Int32Array(netCount).fill(-1);
+  for (let cell = 0; cell < cells.length; cell++) driver[cells.output(cell)] = cell;
+  const { inputStart, inputNets } = cells;
+  const members: number[][] = Array.from({ length: groupCount }, () => []);
+  for (let cell = 0; cell < cells.length; cell++) if (groupOf[cell]! >= 0) members[groupOf[cell]!]!.push(cell);
+  // Per group: its cells in their own depth-first order, and the cells outside it that they read.
+  const inner: number[][] = [];
+  const outside: number[][] = [];
+  const seen = new Uint8Array(cells.length);
+  const innerCursor = new Int32Array(cells.length);
+  for (let group = 0; group < groupCount; group++) {
+    const order: number[] = [];
+    const reads: number[] = [];
+    for (const start of members[group]!) {
+      if (seen[start]) continue;
+      const stack = [start];
+      seen[start] = 1;
+      innerCursor[start] = inputStart[start]!;
+      while (stack.length > 0) {
+        const cell = stack[stack.length - 1]!;
+        let next = -1;
+        while (innerCursor[cell]! < inputStart[cell + 1]! && next < 0) {
+          const source = driver[inputNets[innerCursor[cell]!++]!]!;
+          if (source < 0) continue;
+          if (groupOf[source] !== group) reads.push(source);
+          else if (!seen[source]) next = source;
+        }
+        if (next >= 0) {
+          seen[next] = 1;
+          innerCursor[next] = inputStart[next]!;
+          stack.push(next);
+        } else {
+          order.push(cell);
+          stack.pop();
+        }
+      }
+    }
+    inner.push(order);
+    outside.push(reads);
+  }
+  const groupNode = (cell: number): number => (groupOf[cell]! >= 0 ? cells.length + groupOf[cell]! : cell);
+  const DONE = 2;
+  const ACTIVE = 1;
+  const state = new Uint8Array(cells.length + groupCount);
+  const cursor = new Int32Array(cells.length + groupCount);
+  const stack: number[] = [];
+  const order: number[] = [];
+  // The node's next input driver, or -1 when it has none left.
+  const nextSource = (node: number): number => {
+    if (node >= cells.length) {
+      const reads = outside[node - cells.length]!;
+      return cursor[node]! < reads.length ? reads[cursor[node]!++]! : -1;
+    }
+    while (cursor[node]! < inputStart[node + 1]! - inputStart[node]!) {
+      const source = driver[inputNets[inputStart[node]! + cursor[node]!++]!]!;
+      if (source >= 0) return source;
+    }
+    return -1;
+  };
+  for (let start = 0; start < cells.length; start++) {
+    const root = groupNode(start);
+    if (state[root] === DONE) continue;
+    stack.push(root);
+    state[root] = ACTIVE;
+    while (stack.length > 0) {
+      const node = stack[stack.length - 1]!;
+      let next = -1;
+      while (next < 0) {
+        const source = nextSource(node);
+        if (source < 0) break;
+        const sourceNode = groupNode(source);
+        if (state[sourceNode] === DONE) continue;
+        if (state[sourceNode] === ACTIVE) {
+          const through = stack.slice(stack.indexOf(sourceNode)).find((at) => at >= cells.length);
+          if (through === undefined) throw new Error('internal: combinational cycle among cells');
+          return { cycleThrough: through - cells.length };
+        }
+        next = sourceNode;
+      }
+      if (next >= 0) {
+        state[next] = ACTIVE;
+        stack.push(next);
+      } else {
+        state[node] = DONE;
+        if (node >= cells.length) for (const cell of inner[node - cells.length]!) order.push(cell);
+        else order.push(node);
+        stack.pop();
+      }
+    }
+  }
+  return { order };
+}
