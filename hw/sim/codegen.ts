@@ -716,7 +716,7 @@ export function generateModel(
 ): { layout: StoragePlan['layout']; source: string } {
   const plan = planStorage(design, order, WORDS_PER_FUNCTION, groups);
   const writer = new SettleWriter(design, plan);
-  for (let at = 0; at < order.length; ) {
+  for (let at = 0; at < order.length;) {
     const group = groups ? groups.groupOf[order[at]!]! : -1;
     if (group < 0) {
       writer.emit(order[at++]!);

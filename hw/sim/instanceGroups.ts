@@ -34,7 +34,9 @@ export function chooseInstanceGroups(design: FlatDesign, excluded: ReadonlySet<n
   const { nets, cells } = design;
   const { instances } = nets;
   const instanceOfNet = new Int32Array(nets.length);
-  instances.forEach((instance, index) => instanceOfNet.fill(index, instance.base, instance.base + instance.module.nets.length));
+  instances.forEach((instance, index) =>
+    instanceOfNet.fill(index, instance.base, instance.base + instance.module.nets.length),
+  );
   const ownCells = new Int32Array(instances.length);
   for (let cell = 0; cell < cells.length; cell++) ownCells[instanceOfNet[cells.output(cell)]!]!++;
   const uses = new Map<string, number>();
@@ -56,7 +58,7 @@ export function chooseInstanceGroups(design: FlatDesign, excluded: ReadonlySet<n
   const high: number[] = [];
   const roots: number[] = [];
   const groupOfInstance = new Int32Array(instances.length).fill(-1);
-  for (let index = 1; index < instances.length; ) {
+  for (let index = 1; index < instances.length;) {
     const instance = instances[index]!;
     const size = subtreeCells[index]!;
     if (
