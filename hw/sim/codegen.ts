@@ -400,16 +400,13 @@ interface GroupFrame {
   readonly base: number;
   /** Word expressions of the nets the group's cells computed so far. */
   readonly words: Map<number, readonly string[]>;
-  /** Word expressions of the outside nets it reads, as parameters (`a<k>`) or literals. */
+  /** Word expressions of the outside nets it reads: its parameters (`a<k>`). */
   readonly outside: Map<number, readonly string[]>;
   /** The caller's word expressions of every parameter, in parameter order. */
   readonly arguments: string[];
   /** Per cell of the group: its position in the group's order (temporaries are named by it). */
   position: number;
 }
-
-/** A literal word: a constant outside a group is written into the group's code, not passed. */
-const LITERAL = /^\(?-?\d+\)?$/;
 
 /**
  * Emits the settle chunks: every cell in levelized order, bound to array slots or chunk-local
@@ -486,13 +483,16 @@ class SettleWriter {
     throw new Error(`internal: net ${net} read before it is computed`);
   }
 
-  /** An outside net read in a group: its literal words, or new parameters bound to the caller's words. */
+  /**
+   * An outside net read in a group: new parameters, bound to the caller's words (always stored
+   * ones, as the group is a chunk of its own: a constant input is passed like any other, so an
+   * instance with a tied-off port still shares its function).
+   */
   private parameter(frame: GroupFrame, root: number): readonly string[] {
     this.frame = undefined;
     const caller = this.wordsOf(root);
     this.frame = frame;
     const words = caller.map((word) => {
-      if (LITERAL.test(word)) return word;
       frame.arguments.push(word);
       return `a${frame.arguments.length - 1}`;
     });
