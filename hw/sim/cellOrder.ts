@@ -49,14 +49,15 @@ export function depthFirstCellOrder(netCount: number, cells: FlatCells): number[
  * is one node whose inputs are everything its cells read from outside it, and its cells follow in
  * an order of their own (depth-first from the group's lowest cell index), so two instances of one
  * module list their cells alike. A group that a combinational path leaves and re-enters cannot be
- * one node: then the answer is that group, to be evaluated cell by cell instead.
+ * one node: then the answer is every such group (the groups in a strongly connected component of
+ * the graph of nodes, Tarjan's algorithm), to be evaluated cell by cell instead.
  */
 export function groupedCellOrder(
   netCount: number,
   cells: FlatCells,
   groupOf: Int32Array,
   groupCount: number,
-): { order: number[] } | { cycleThrough: number } {
+): { order: number[] } | { cyclic: number[] } {
   const driver = new Int32Array(netCount).fill(-1);
   for (let cell = 0; cell < cells.length; cell++) driver[cells.output(cell)] = cell;
   const { inputStart, inputNets } = cells;
@@ -130,9 +131,8 @@ export function groupedCellOrder(
         const sourceNode = groupNode(source);
         if (state[sourceNode] === DONE) continue;
         if (state[sourceNode] === ACTIVE) {
-          const through = stack.slice(stack.indexOf(sourceNode)).find((at) => at >= cells.length);
-          if (through === undefined) throw new Error('internal: combinational cycle among cells');
-          return { cycleThrough: through - cells.length };
+          cursor.fill(0);
+          return { cyclic: groupsOnCycles(cells.length + groupCount, cells.length, nextSource, groupNode) };
         }
         next = sourceNode;
       }
@@ -148,4 +148,58 @@ export function groupedCellOrder(
     }
   }
   return { order };
+}
+
+/**
+ * The groups (nodes from `firstGroup` on) in a strongly connected component of more than one node:
+ * Tarjan's algorithm, iterative, over the edges `nextSource` gives (from a fresh cursor per node).
+ */
+function groupsOnCycles(
+  nodeCount: number,
+  firstGroup: number,
+  nextSource: (node: number) => number,
+  nodeOf: (cell: number) => number,
+): number[] {
+  const index = new Int32Array(nodeCount).fill(-1);
+  const low = new Int32Array(nodeCount);
+  const onStack = new Uint8Array(nodeCount);
+  const component: number[] = [];
+  const calls: number[] = [];
+  const cyclic: number[] = [];
+  let counter = 0;
+  const enter = (node: number): void => {
+    index[node] = low[node] = counter++;
+    component.push(node);
+    onStack[node] = 1;
+    calls.push(node);
+  };
+  for (let start = 0; start < firstGroup; start++) {
+    const root = nodeOf(start);
+    if (index[root]! >= 0) continue;
+    enter(root);
+    while (calls.length > 0) {
+      const node = calls[calls.length - 1]!;
+      const source = nextSource(node);
+      if (source >= 0) {
+        const next = nodeOf(source);
+        if (index[next]! < 0) enter(next);
+        else if (onStack[next]) low[node] = Math.min(low[node]!, index[next]!);
+        continue;
+      }
+      calls.pop();
+      if (calls.length > 0) {
+        const caller = calls[calls.length - 1]!;
+        low[caller] = Math.min(low[caller]!, low[node]!);
+      }
+      if (low[node] !== index[node]) continue;
+      const members: number[] = [];
+      for (let member = -1; member !== node;) {
+        member = component.pop()!;
+        onStack[member] = 0;
+        members.push(member);
+      }
+      if (members.length > 1) for (const member of members) if (member >= firstGroup) cyclic.push(member - firstGroup);
+    }
+  }
+  return cyclic.sort((a, b) => a - b);
 }

@@ -83,7 +83,7 @@ export function chooseInstanceGroups(design: FlatDesign, excluded: ReadonlySet<n
 /**
  * The cell order code generation follows, and the groups in it: `chooseInstanceGroups`, less every
  * group a combinational path leaves and re-enters (its instance is then evaluated cell by cell,
- * and its children may be groups instead).
+ * and its children may be groups instead: a round per level of the hierarchy at most).
  */
 export function groupedOrder(design: FlatDesign): { order: number[]; groups: InstanceGroups } {
   const excluded = new Set<number>();
@@ -91,6 +91,6 @@ export function groupedOrder(design: FlatDesign): { order: number[]; groups: Ins
     const groups = chooseInstanceGroups(design, excluded);
     const result = groupedCellOrder(design.nets.length, design.cells, groups.groupOf, groups.netLow.length);
     if ('order' in result) return { order: result.order, groups };
-    excluded.add(groups.instance[result.cycleThrough]!);
+    for (const group of result.cyclic) excluded.add(groups.instance[group]!);
   }
 }
