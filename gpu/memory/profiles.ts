@@ -17,6 +17,9 @@ const FOLDED_MASKS_SOURCE =
   "parityMasks and setIndexMasks: XOR-fold of q that is a bijection on q's low bits (foldedSliceMasks), a stand-in for masks the seed " +
   'gives only in part (memory.md §0: "slice hash … set_index … remain unverified"); assumption.';
 
+/** The L40 (AD102, 142 SMs, 96 MB L2, GDDR6: the RTX 6000 Ada's die and configuration), measured at 2,490 MHz. */
+const L40_BENCHES = 'memory.md §1f, RRZE-HPC gpu-benches on an L40 at 2,490 MHz';
+
 const LINE = 128;
 const SECTOR = 32;
 const LINE_SECTOR_SOURCE =
@@ -32,23 +35,27 @@ const rtx4090: GpuMemoryProfile = {
     lsuBytesPerCyclePerSubCore: 24,
     source:
       'count 128 SMs, clockMHz 2520 boost (memory.md §2a pcspecchart; §5). loadStepCycles 100 and lsuBytesPerCyclePerSubCore 24: ' +
-      "the H200's, calibrated on its silicon (h200-silicon.md §1), taken over for Ada's SM (assumption: no Ada measurement).",
+      "the H200's, calibrated on its silicon (h200-silicon.md §1), taken over for Ada's SM (assumption: no Ada measurement; the L40's one-load-per-thread " +
+      "stream of memory.md §1f retires a block per load, so it does not give a warp's turn-around).",
   },
   l1: {
     sets: 128,
     ways: 8,
     lineBytes: LINE,
     sectorBytes: SECTOR,
-    hitLatencyCycles: 40,
-    bytesPerCycle: 128,
+    hitLatencyCycles: 36,
+    bytesPerCycle: 64,
     setIndexMasks: xorFoldMasks(7, 7),
     missQueueSectors: 384 * 4,
     source:
       'ways 8: seed ("8-way set-associative"). sets 128: 128 KB L1+smem per SM (memory.md §2a, §5) / (8 ways × 128 B), i.e. no shared-memory carve-out ' +
       '(assumption; shrink with withL1DataBytes). ' +
       LINE_SECTOR_SOURCE +
-      ' hitLatencyCycles 40 (memory.md §1a markdewing). ' +
-      'bytesPerCycle 128: assumption (one 128-byte wavefront per cycle; memory.md has no L1 bandwidth). setIndexMasks: XOR-fold of line-address ' +
+      ` hitLatencyCycles 36: the L40's pointer walk, 36.0–36.3 cycles at 8–84 kB (${L40_BENCHES}, gpu-latency/l40.txt; the AD102 SM is the same on every card); ` +
+      'markdewing measured 40 on an RTX 4090 with unlocked clocks and says his L1 figures run a few cycles above RRZE-HPC (memory.md §1a). ' +
+      'bytesPerCycle 64: the L40 re-reading an L1-resident buffer with 4-byte loads, one block of 256 threads per SM, delivers 22,620 GB/s = 64.0 B per SM cycle ' +
+      '(gpu-cache/l40.txt; V100/A100/H100 reach ≈ 128 with the same program, its README). On GA102 the same limit shows as 2 cycles per warp load of 1–3 lines ' +
+      "(A40, gpu-strides/a40.txt), i.e. an instruction rate; the model's per-sector port reproduces the coalesced row and charges wider warp loads more. setIndexMasks: XOR-fold of line-address " +
       "bits stands in for the seed's parity function, whose masks are not given (memory.md §0). " +
       'missQueueSectors 1536 = 384 MSHR entries × 4 sectors (Accel-Sim SM89_RTX4060_LAPTOP dl1 A:384:48, memory.md §3b).',
   },
@@ -101,7 +108,7 @@ const rtx4090: GpuMemoryProfile = {
   },
   assumptions: [
     'L1 holds the full 128 KB (no shared-memory carve-out); kernels that use shared memory should call withL1DataBytes.',
-    'L1 bandwidth 128 B per SM cycle; 1536 sectors of misses outstanding per SM (Accel-Sim MSHRs).',
+    'L1 port 64 B per SM cycle per sector (the L40 measures it with 4-byte coalesced loads; wider loads unmeasured); 1536 sectors of misses outstanding per SM (Accel-Sim MSHRs).',
     "SM load pace (100-cycle warp turn-around, 24 B per cycle per sub-core load/store unit): the H200's calibration.",
     'L1 set index: XOR-fold of line-address bits (the seed says parity; its masks are not published).',
     "L2 slice = (line mod 9) + 9 · (2 parities of q = line / 9), set = 10 parities of q: the seed's shape with XOR-fold masks.",
@@ -127,7 +134,7 @@ const rtx6000ada: GpuMemoryProfile = {
   l1: {
     ...rtx4090.l1,
     source:
-      'Same AD102 SM as the RTX 4090 (memory.md §2b), so its L1 numbers are taken over (assumption): ' +
+      "The AD102 SM of the RTX 4090 (memory.md §2b); its hit latency and port rate are the L40's, this card's die and configuration: " +
       rtx4090.l1.source,
   },
   l2: {
@@ -138,7 +145,7 @@ const rtx6000ada: GpuMemoryProfile = {
     sectorBytes: SECTOR,
     hitLatencyCycles: 279,
     hitLatencySpreadCycles: 58.5,
-    bytesPerCyclePerSlice: 32,
+    bytesPerCyclePerSlice: 43.5,
     slicesPerChannel: 4,
     sliceHash: {
       granuleBytes: LINE,
@@ -156,14 +163,19 @@ const rtx6000ada: GpuMemoryProfile = {
       '48 × 1024 × 16 × 128 B = 96 MiB, the 96 MB of memory.md §2b. ' +
       LINE_SECTOR_SOURCE +
       ' hitLatencyCycles 279 and hitLatencySpreadCycles 58.5: the L40 ' +
-      '(same die, 142 SMs) spans 222–339 cycles by SM, "not a constant near 279" (memory.md §1b); (222 + 339) / 2 − 279 = 1.5 cycles is ignored. bytesPerCyclePerSlice 32: "32 B × 8 × 6" per L2 unit (memory.md §2a). setIndexMasks: see sliceHash.',
+      '(same die, 142 SMs) spans 222–339 cycles by SM, "not a constant near 279" (memory.md §1b); (222 + 339) / 2 − 279 = 1.5 cycles is ignored; ' +
+      `one SM's walk on the L40 reads 276.5 cycles from 0.2 to 27 MB and 278.9–282.7 up to 87 MB, with no step of a far partition (${L40_BENCHES}, gpu-latency/l40.txt). ` +
+      'bytesPerCyclePerSlice 43.5: all SMs reading an L2-resident buffer on the L40 reach 5,100–5,330 GB/s from 1.5 to 92 MB (≈ 5,200 = 2,088 B per cycle at 2,490 MHz, ' +
+      'gpu-l2-cache/l40.txt), / 48 slices; it was 32, the "32 B × 8 × 6" Nsight figure of the RTX 4090 (memory.md §2a), which the L40 exceeds by 36 %. ' +
+      'The L2 holds the full 96 MB: the same program falls to DRAM speed only past 98 MB. setIndexMasks: see sliceHash.',
   },
   dram: {
     channels: 12,
     banksPerChannel: 16,
     rowBytes: 2048,
     bandwidthGBps: 960,
-    latencyCycles: 636,
+    latencyCycles: 253.7 * 2.505,
+    latencyWithOpenRows: true,
     columnNs: 4 / 3.5005,
     activateNs: 24 / 3.5005,
     prechargeNs: 24 / 3.5005,
@@ -173,16 +185,18 @@ const rtx6000ada: GpuMemoryProfile = {
         'rowWindowBytes = rowBytes × channels (assumption, as for rtx4090; the real map is not found, memory.md §6).',
     },
     source:
-      'channels 12 × 32-bit (384-bit bus) and bandwidthGBps 960 = 384 × 20 Gb/s / 8 (memory.md §2b). latencyCycles 636: not found for this ' +
-      "card; the RTX 4090's (memory.md §1a; assumption). GDDR6 per Accel-Sim (memory.md §3a): banksPerChannel 16 (nbk=16), rowBytes 2048 " +
+      'channels 12 × 32-bit (384-bit bus) and bandwidthGBps 960 = 384 × 20 Gb/s / 8 (memory.md §2b). ' +
+      `latencyCycles 635.5 = 253.7 ns at 2,505 MHz: the L40's pointer walk over 702 MB, 631.7 cycles at 2,490 MHz (${L40_BENCHES}, gpu-latency/l40.txt; ` +
+      "the same die with GDDR6 at 18 instead of 20 Gb/s), a random walk, so on banks with other rows open (latencyWithOpenRows); the RTX 4090's 636 cycles (memory.md §1a) agree. " +
+      'GDDR6 per Accel-Sim (memory.md §3a): banksPerChannel 16 (nbk=16), rowBytes 2048 ' +
       '(6 column bits × 32 B), activateNs = tRCD 24 cy, prechargeNs = tRP 24 cy, columnNs = tCCD 4 cy, all at the 3500.5 MHz command clock.',
   },
   assumptions: [
-    'L1 as on the RTX 4090 (same AD102 SM): 128 KB, 8 ways, no carve-out, 1536 sectors of misses outstanding per SM.',
+    'L1 as on the RTX 4090 (same AD102 SM): 128 KB, 8 ways, no carve-out, 1536 sectors of misses outstanding per SM; hit latency and port rate measured on the L40.',
     "SM load pace (100-cycle warp turn-around, 24 B per cycle per sub-core load/store unit): the H200's calibration.",
     '48 L2 slices (4 per controller), 1024 sets × 16 ways each; slice = (line mod 3) + 3 · (4 parities of line / 3), XOR-fold masks.',
     "L2 hit latency: 279 ± 58.5 cycles (the L40's 222–339), fixed per (SM, slice) pair but drawn uniformly: the real geometry is unknown.",
-    'DRAM latency 636 cycles, taken from the RTX 4090.',
+    'DRAM latency 253.7 ns, measured on the L40 (same die, GDDR6 at 18 Gb/s), not on this card.',
     "GDDR6 timing and 2 KiB rows from Accel-Sim's GDDR6 configs (RTX 3070 / RTX 4060 laptop).",
     'DRAM map: 24 KiB windows, bank = XOR-fold of the window number, row = window / banks.',
     'Addresses are physical.',

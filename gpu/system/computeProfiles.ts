@@ -56,7 +56,9 @@ const ADA: ComputeProfile = {
     'mmaUnitsPerSubCore 1: AD102 FP16-with-FP32-accumulate tensor throughput is 128 FMA per cycle per SMSP (RTX 6000 Ada 364 TFLOPS = 142 SMs × 4 × 128 × 2 × 2.505 GHz; vendor spec, not in docs/reference/), the same as one MmaUnit. ' +
     "barrierCycles 24: assumption. pcieGBps 31.5: PCIe 4.0 ×16, 16 GT/s × 16 lanes × 128/130 / 8 (the RTX 6000 Ada's link; theoretical, one direction). " +
     'reductionLaunchNs 2000: a back-to-back kernel launch gap (assumption). launchNs 0: the paper times kernels with Nsight Systems (docs/spec.md §7). ' +
-    "l1LinesPerCycle 0.57: the H200's (see h200), taken over for AD102 (assumption).",
+    "l1LinesPerCycle 0.57: the H200's (see h200), taken over for AD102 (assumption, unmeasured there). It is a miss-path rate: on L1 hits " +
+    "both GA102 and GH100 take ≈ 3.3–3.6 lines per cycle (docs/reference/memory.md §1f, gpu-strides); if it were set by the L2 slices' lookups " +
+    "as it may be on H200 (0.79 per slice per cycle), AD102's 48 slices over 142 SMs would give 0.27 (docs/system-model.md, the paper's claims).",
 };
 
 const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {

@@ -86,20 +86,27 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
     const layouts = randomLayouts(m, k, wanted, options.seed);
     tensor ??= await measureTensorCore(layouts[0]!, options.seed);
     const { mma } = tensor;
+    // The dense kernel reads only the layout's shape, so one run serves every sparsity of a shape.
+    let dense: KernelTiming | undefined;
     options.sparsities.forEach((_, s) => {
       for (const kernel of kernels) {
         const layout = layouts[s]!;
-        runs.push(
-          modelKernel({
-            profile: options.profile,
-            kernel,
-            shape: { m, k, n: options.n },
-            layout,
-            mma,
-            sample: sampleFactor(kernel, layout, options.n, options.sectorBudget),
-            ...(options.splitK === undefined ? {} : { splitK: options.splitK }),
-          }),
-        );
+        if (kernel === 'dense' && dense !== undefined) {
+          runs.push({ ...dense, sparsity: 1 - layout.nonzeros / (layout.m * layout.k) });
+          tick();
+          continue;
+        }
+        const run = modelKernel({
+          profile: options.profile,
+          kernel,
+          shape: { m, k, n: options.n },
+          layout,
+          mma,
+          sample: sampleFactor(kernel, layout, options.n, options.sectorBudget),
+          ...(options.splitK === undefined ? {} : { splitK: options.splitK }),
+        });
+        if (kernel === 'dense') dense = run;
+        runs.push(run);
         tick();
       }
     });

@@ -22,7 +22,7 @@ describe('memory path model', () => {
     expect(simulator.result().makespanCycles).toBeCloseTo(636, 6);
     const l1 = simulateTrace(profile, single([0, 4096, 4, 0], [0, 4096, 4, 10_000]).build());
     expect(l1.maxLatencyNs).toBeCloseTo((636 * 1000) / 2520, 6);
-    expect(l1.meanLatencyCycles).toBeCloseTo((636 + 40) / 2, 6);
+    expect(l1.meanLatencyCycles).toBeCloseTo((636 + 36) / 2, 6);
     const l2 = simulateTrace(profile, single([0, 4096, 4, 0], [5, 4096, 4, 10_000]).build());
     expect(l2.meanLatencyCycles).toBeCloseTo((636 + 296) / 2, 6);
     expect(l2.boundingResource).toBe('latency');
