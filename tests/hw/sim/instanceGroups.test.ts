@@ -119,6 +119,11 @@ describe('instance groups (one generated function per distinct instance body)', 
     );
   });
 
+  it('generates the same source from two elaborations of one design', () => {
+    for (const definition of [Mixers, Loops])
+      expect(compileDesign(elaborate(definition)).source).toBe(compileDesign(elaborate(definition)).source);
+  });
+
   it('keeps every instance signal peekable at its own words', () => {
     const simulator = new Simulator(elaborate(Mixers));
     simulator.reset();
