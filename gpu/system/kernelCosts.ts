@@ -3,7 +3,16 @@ import { sharedMemoryWavefronts } from '../memory/sharedMemoryBanks.ts';
 import { TILED_CSL_TILE_COLS, TILED_CSL_TILE_ROWS, TILED_CSL_VECTOR_ITEMS } from '../../golden/formats/tiledCsl.ts';
 import { kernelTileWords } from '../../golden/formats/kernelFormat.ts';
 import type { ComputeProfile } from './computeProfiles.ts';
-import { THREADS_PER_WARP, TILE_K, TILE_M, WARPS_PER_BLOCK, type SpmmKernel } from './kernels.ts';
+import {
+  flashLlmSerialLoads,
+  flashLlmStagedVectors,
+  flashLlmSteps,
+  THREADS_PER_WARP,
+  TILE_K,
+  TILE_M,
+  WARPS_PER_BLOCK,
+  type SpmmKernel,
+} from './kernels.ts';
 import { firstTiledCslTileItems, layoutPatch, tileNonzeroCounts, type SparseWeightLayout } from './sparseLayout.ts';
 
 /**
@@ -47,6 +56,18 @@ export const ALGORITHM1_CHAIN_PER_STEP: readonly (readonly [string, number])[] =
 ];
 /** Cycles per 64×1 tile of Algorithm 1 setup on the chain: POPC (variable-latency) → IADD. */
 const ALGORITHM1_TILE_CHAIN = 36;
+
+/**
+ * Cycles one warp's extract spends per staged vector (4 items) on its own path, from the stall
+ * counts ptxas 13.0 encodes in the harness's sm_90 binary (`-maxrregcount=255 --use_fast_math`,
+ * the build flags of dhjoo98/coruscant kernel_sources/flash_llm/build/Makefile): each vector is a
+ * guarded group — BSSY, 4 PRMT (the index's sign extension), 7 IMAD (addresses), 4 STS.U16, BSYNC
+ * and the branch — whose encoded stalls add up to 52–55 cycles (106 for a step of both tiles). The
+ * groups are a chain, not independent items: every group computes its addresses into the same 8
+ * registers, so its PRMTs wait on the read barriers of the previous groups' STS.U16
+ * (docs/system-model.md, "Flash-LLM on H200"). The same on every profile (sm_89 compiles the same loop).
+ */
+export const FLASHLLM_EXTRACT_CYCLES_PER_VECTOR = 53;
 
 /** Instructions per Tiled-CSL item of Flash-LLM's extract (registers → shared memory). */
 export const FLASHLLM_EXTRACT_PER_ITEM: readonly (readonly [string, number])[] = [
@@ -161,6 +182,37 @@ export function blockAlgorithm1Steps(layout: SparseWeightLayout): number {
   return blocks === 0 ? 0 : steps / blocks;
 }
 
+/**
+ * Flash-LLM's staging over the matrix's block-iterations (block row b, K tile c: its tiles 2b and
+ * 2b + 1 of Tiled-CSL tile column c): the mean vectors the compiled kernel loads per block-iteration
+ * (flashLlmStagedVectors) and the mean tile-1 loads that wait for all earlier ones
+ * (flashLlmSerialLoads), each a load round trip on the block's chain.
+ */
+export function flashLlmStaging(layout: SparseWeightLayout): {
+  vectors: number;
+  serialLoads: number;
+  warpSteps: number;
+} {
+  const offsets = layout.tiledCsl.tileOffsets;
+  const tileCols = Math.ceil(layout.k / TILED_CSL_TILE_COLS);
+  const pairs = Math.floor(layout.m / TILE_M);
+  const vectorsOf = (tile: number): number => offsets[tile + 1]! - offsets[tile]!;
+  let vectors = 0;
+  let serialLoads = 0;
+  let warpSteps = 0;
+  for (let b = 0; b < pairs; b++) {
+    for (let c = 0; c < tileCols; c++) {
+      const first = vectorsOf(2 * b * tileCols + c);
+      const second = vectorsOf((2 * b + 1) * tileCols + c);
+      vectors += flashLlmStagedVectors(first, 0) + flashLlmStagedVectors(second, 1);
+      serialLoads += flashLlmSerialLoads(first);
+      warpSteps += flashLlmSteps(first, 0) + flashLlmSteps(second, 1);
+    }
+  }
+  const blocks = Math.max(1, pairs * tileCols);
+  return { vectors: vectors / blocks, serialLoads: serialLoads / blocks, warpSteps: warpSteps / blocks };
+}
+
 /** Mean LDG.128 instructions per warp for the values of its 64 tiles (per slot, the most 4-word chunks any lane has). */
 function meanValueLoads(layout: SparseWeightLayout): number {
   const counts = tileNonzeroCounts(layout);
@@ -254,10 +306,12 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
       decompressChainCycles: 0,
     }),
     flashllm: () => {
-      const itemsPerBlock = (layout.tiledCsl.items / (layout.m * layout.k)) * TILE_M * TILE_K;
+      // What the compiled kernel stages: all of tile 1, of tile 2 its first 8 steps (kernels.ts FLASHLLM_STAGING).
+      const staging = flashLlmStaging(layout);
+      const itemsPerBlock = staging.vectors * TILED_CSL_VECTOR_ITEMS;
       const storesPerWarp = itemsPerBlock / WARPS_PER_BLOCK / THREADS_PER_WARP;
       const perStore = flashLlmWavefrontsPerStore(layout);
-      const loads = 1 + itemsPerBlock / TILED_CSL_VECTOR_ITEMS / THREADS_PER_WARP / WARPS_PER_BLOCK + bLoads;
+      const loads = 1 + staging.vectors / THREADS_PER_WARP / WARPS_PER_BLOCK + bLoads;
       const decompress = zeroInit + storesPerWarp * sum(FLASHLLM_EXTRACT_PER_ITEM);
       return {
         warpInstructions: common + loads + decompress + fragmentLoads + hmmaPerWarp,
@@ -270,9 +324,12 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
         registersPerThread: REGISTERS_PER_THREAD.flashllm,
         barriers: BARRIERS_PER_ITERATION,
         loadsInRegisters: true,
-        dependentLoadRounds: 1,
-        // Items are independent (location from the item itself): issue-bound, no chain beyond issue.
-        decompressChainCycles: 0,
+        // The tileOffsets are prefetched an iteration ahead (one round trip), but tile 1's loads
+        // from step 8 on each wait for all earlier loads (registers shared with tile 2's steps 0 … 7).
+        dependentLoadRounds: 1 + staging.serialLoads,
+        // Warp 0's extract groups (one per staged vector of each tile), a chain through the reused
+        // address registers; the barrier after the extract waits for warp 0, which has the most.
+        decompressChainCycles: staging.warpSteps * FLASHLLM_EXTRACT_CYCLES_PER_VECTOR,
       };
     },
     coruscant: () => {

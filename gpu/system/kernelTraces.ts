@@ -3,6 +3,7 @@ import { TILED_CSL_TILE_COLS, TILED_CSL_VECTOR_ITEMS } from '../../golden/format
 import { pushWarpAccess } from '../memory/coalescer.ts';
 import type { TraceBuilder } from '../memory/requestTrace.ts';
 import {
+  flashLlmStagedVectors,
   THREADS_PER_WARP,
   TILE_K,
   TILE_M,
@@ -199,9 +200,11 @@ function bitmapLoads(kernel: 'coruscant' | 'stc', shape: SpmmShape, layout: Spar
 
 /**
  * Flash-LLM's Tiled-CSL (128×64 tiles): the block's two tiles (rows 256·rowBlock … +127 and
- * +128 … +255 of K tile kTile) are loaded by warps 0–1 and 2–3; lanes 0 and 1 of the first warp
- * of each pair read tileOffsets[tile] and [tile+1], then the pair's 64 threads read the tile's
- * 16-byte vectors of 4 items, vector v by thread v mod 64 (SpMM_CopyFromGlobalToReg).
+ * +128 … +255 of K tile kTile); lanes 0 and 1 of a warp read tileOffsets[tile] and [tile+1], then
+ * the block's 128 threads read each tile's 16-byte vectors of 4 items, vector v by thread v mod 128
+ * at step v div 128 (FlashLLM_SpMM_CopyFromGlobalToReg), so each warp instruction reads 32
+ * consecutive vectors. Of tile 2 only the vectors the compiled kernel stages are read (the first
+ * 8 steps: flashLlmStagedVectors); the rest fall past its register array and are never loaded.
  */
 function tiledCslLoads(shape: SpmmShape, layout: SparseWeightLayout): KernelLoads {
   const { tileOffsets, items } = layout.tiledCsl;
@@ -221,19 +224,16 @@ function tiledCslLoads(shape: SpmmShape, layout: SparseWeightLayout): KernelLoad
         const tile = (2 * rowBlock + half) * tileCols + kTile;
         recorder.warpLoad('A', sm, time, 4, 0b11, (lane) => offsetRegion.base + (tile + lane) * 4);
         const start = tileOffsets[tile]!;
-        const end = tileOffsets[tile + 1]!;
-        for (let step = start; step < end; step += 2 * THREADS_PER_WARP) {
-          for (let pairWarp = 0; pairWarp < 2; pairWarp++) {
-            const first = step + pairWarp * THREADS_PER_WARP;
-            recorder.warpLoad(
-              'A',
-              sm,
-              time,
-              vectorBytes,
-              lanesBelow(end - first),
-              (lane) => itemRegion.base + (first + lane) * vectorBytes,
-            );
-          }
+        const end = start + flashLlmStagedVectors(tileOffsets[tile + 1]! - start, half as 0 | 1);
+        for (let first = start; first < end; first += THREADS_PER_WARP) {
+          recorder.warpLoad(
+            'A',
+            sm,
+            time,
+            vectorBytes,
+            lanesBelow(end - first),
+            (lane) => itemRegion.base + (first + lane) * vectorBytes,
+          );
         }
       }
       loadB(recorder, b, shape.n, sm, time, kTile);

@@ -100,3 +100,48 @@ export function autoSplitK(shape: SpmmShape, smCount: number): number {
   }
   return best;
 }
+
+/**
+ * Flash-LLM's register staging as the silicon harness builds it for N ≤ 32
+ * (dhjoo98/coruscant kernel_sources/flash_llm: `SparseKernelConfig<64>`, TILE_M 256, 128 threads):
+ * one `uint32_t Registers_GlobalToShared[64]` per thread, thread t holding vectors t, t + 128, …
+ * (step i = vector div 128) of each of the block's two 128×64 tiles, 4 items per vector. Tile 1
+ * is staged from slot 0, tile 2 from slot 32 (`Registers_GlobalToShared + NUM_REG / 2`), and both
+ * unrolled loops run i = 0 … 15, so tile 2's steps 8 … 15 index slots 64 … 95, past the array:
+ * the compiler drops those loads and stores as out-of-bounds (the sm_90 PTX of the loop has 24
+ * LDG.128 and 96 STS.U16 per thread, 16 + 8 steps), and tile 1's steps 8 … 15 reuse tile 2's
+ * slots 32 … 63. A load into a register another in-flight load also writes must wait for it: the
+ * sm_90 SASS makes each of tile 1's loads from step 8 on wait on the scoreboard all the
+ * iteration's loads share, i.e. for every load before it to return (docs/system-model.md,
+ * "Flash-LLM on H200"; ptxas 13.0: 155 registers, 0 bytes stack, no spills, so no local memory).
+ */
+export const FLASHLLM_STAGING = {
+  registers: 64,
+  secondTileSlot: 32,
+  threads: TILE_M / 2,
+  vectorItems: 4,
+  steps: 16,
+} as const;
+
+/** Vectors of a tile of `vectors` the compiled kernel loads: all of tile 1; of tile 2, the first 8 steps' (slots 32 … 63). */
+export function flashLlmStagedVectors(vectors: number, tile: 0 | 1): number {
+  const { registers, secondTileSlot, threads, vectorItems, steps } = FLASHLLM_STAGING;
+  const stepsInBounds = tile === 0 ? steps : (registers - secondTileSlot) / vectorItems;
+  return Math.min(vectors, stepsInBounds * threads);
+}
+
+/**
+ * Tile-1 loads that wait for every earlier load of the iteration (steps 8 … 15, whose registers
+ * tile 2's steps 0 … 7 also load), as warp 0 of the block issues them: its lane 0 has the tile's
+ * most vectors, so it runs the most steps, and the barrier after the extract waits for it.
+ */
+export function flashLlmSerialLoads(firstTileVectors: number): number {
+  const { secondTileSlot, vectorItems } = FLASHLLM_STAGING;
+  const firstShared = secondTileSlot / vectorItems;
+  return Math.max(0, flashLlmSteps(firstTileVectors, 0) - firstShared);
+}
+
+/** Steps of a tile of `vectors` that warp 0 (its lane 0 holds the most vectors) runs in the copy and the extract. */
+export function flashLlmSteps(vectors: number, tile: 0 | 1): number {
+  return Math.ceil(flashLlmStagedVectors(vectors, tile) / FLASHLLM_STAGING.threads);
+}

@@ -2,6 +2,7 @@ import type { CellOp } from '../ir/ir.ts';
 import type { FlatCell, FlatDesign } from './flatten.ts';
 import { planStorage, type StoragePlan } from './storagePlan.ts';
 import { WORD_BITS, wordsOf, topBits } from './words.ts';
+import type { InstanceGroups } from './instanceGroups.ts';
 
 export type { StorageLayout } from './storagePlan.ts';
 
@@ -317,7 +318,7 @@ function equalWords(context: CellContext): string {
 }
 
 /** A word expression cheap and stable enough to repeat wherever it is read instead of binding it. */
-const SIMPLE = /^(\(?-?\d+\)?|n\[\d+\]|v\d+_\d+)$/;
+const SIMPLE = /^(\(?-?\d+\)?|n\[(b \+ )?\d+\]|v\d+_\d+|a\d+)$/;
 
 /**
  * V8 never optimizes functions over 60 KB of bytecode (1500 BigInt statements were past it); chunks of
@@ -391,11 +392,29 @@ function singleReaders(design: FlatDesign, plan: StoragePlan): { inlinable: Uint
   return { inlinable: qualifies.map((flag, net) => (flag && reads[net] === 1 ? 1 : 0)), reads };
 }
 
+/** How the cells of one instance group are being written (SettleWriter.emitGroup). */
+interface GroupFrame {
+  readonly group: number;
+  readonly netLow: number;
+  /** The group's first word: its stored words are `n[b + offset - base]`. */
+  readonly base: number;
+  /** Word expressions of the nets the group's cells computed so far. */
+  readonly words: Map<number, readonly string[]>;
+  /** Word expressions of the outside nets it reads: its parameters (`a<k>`). */
+  readonly outside: Map<number, readonly string[]>;
+  /** The caller's word expressions of every parameter, in parameter order. */
+  readonly arguments: string[];
+  /** Per cell of the group: its position in the group's order (temporaries are named by it). */
+  position: number;
+}
+
 /**
  * Emits the settle chunks: every cell in levelized order, bound to array slots or chunk-local
  * constants. Streams: a chunk's statements become its function's text as soon as the next chunk
  * starts, and a net's word expressions are dropped once its last reader is written (stored nets
  * get theirs again on demand), so what is held at once is about one chunk, not the whole design.
+ * An instance group's cells become a function of the group's base word and the words it reads,
+ * one per distinct body (`g<k>`), and a call of it in the chunk.
  */
 class SettleWriter {
   private readonly words: (readonly string[] | undefined)[];
@@ -404,10 +423,18 @@ class SettleWriter {
   private readonly unread: Int32Array;
   /** Per net: nesting depth of its inlined expression (0 when it is a slot, local or literal). */
   private readonly depth: Uint8Array;
+  /** Per net class root: the cell computing it (-1: an input or a register output). */
+  private readonly driver: Int32Array;
   /** The text of every non-empty settle function so far (`function settle<k>() { … }`). */
   readonly functions: string[] = [];
+  /** The group functions' names by their text after the name. */
+  private readonly groupNames = new Map<string, string>();
+  /** The text of every group function (`function g<k>(b, a0, …) { … }`), in order of first use. */
+  readonly groupFunctions: string[] = [];
   private chunk = -1;
   private statements: string[] = [];
+  /** The group being written, if any. */
+  private frame: GroupFrame | undefined;
   /** Stores of constants that need a home: done once, as nothing else writes those words. */
   readonly constants: string[] = [];
 
@@ -425,6 +452,9 @@ class SettleWriter {
     this.inlinable = inlinable;
     this.unread = reads;
     this.depth = new Uint8Array(design.nets.length);
+    this.driver = new Int32Array(design.nets.length).fill(-1);
+    for (let cell = 0; cell < design.cells.length; cell++)
+      if (!plan.aliased[cell]) this.driver[design.cells.output(cell)] = cell;
   }
 
   /** Closes the chunk being written (if it has statements) as the next settle function. */
@@ -434,12 +464,39 @@ class SettleWriter {
     this.statements = [];
   }
 
-  /** The word expressions of a net (its class root's). */
+  /** The word expressions of a net (its class root's), in the group being written if any. */
   wordsOf(net: number): readonly string[] {
     const root = this.plan.root[net]!;
+    const frame = this.frame;
+    if (frame) {
+      const driver = this.driver[root]!;
+      if (driver >= 0 && this.plan.chunkOf[driver] === -2 - frame.group)
+        return frame.words.get(root) ?? this.missing(net);
+      return frame.outside.get(root) ?? this.parameter(frame, root);
+    }
     const words =
       this.words[root] ?? (this.plan.layout.offset[root]! >= 0 ? (this.words[root] = this.slots(root)) : undefined);
-    if (!words) throw new Error(`internal: net ${net} read before it is computed`);
+    return words ?? this.missing(net);
+  }
+
+  private missing(net: number): never {
+    throw new Error(`internal: net ${net} read before it is computed`);
+  }
+
+  /**
+   * An outside net read in a group: new parameters, bound to the caller's words (always stored
+   * ones, as the group is a chunk of its own: a constant input is passed like any other, so an
+   * instance with a tied-off port still shares its function).
+   */
+  private parameter(frame: GroupFrame, root: number): readonly string[] {
+    this.frame = undefined;
+    const caller = this.wordsOf(root);
+    this.frame = frame;
+    const words = caller.map((word) => {
+      frame.arguments.push(word);
+      return `a${frame.arguments.length - 1}`;
+    });
+    frame.outside.set(root, words);
     return words;
   }
 
@@ -454,8 +511,52 @@ class SettleWriter {
     return Array.from({ length: wordsOf(this.design.nets.widths[net]!) }, (_, index) => `n[${offset + index}]`);
   }
 
+  /**
+   * The cells of one group (contiguous in the order): written as the body of a function of the
+   * group's base and of the words it reads from outside, then called from the current chunk.
+   * Its stored words are `n[b + k]`, its locals and temporaries named by position in the group,
+   * so instances of one module whose cells simplified alike share one function.
+   */
+  emitGroup(group: number, cells: readonly number[]): void {
+    const base = this.plan.groupBase[group]!;
+    const frame: GroupFrame = {
+      group,
+      netLow: this.plan.groupNetLow[group]!,
+      base,
+      words: new Map(),
+      outside: new Map(),
+      arguments: [],
+      position: 0,
+    };
+    const caller = this.statements;
+    this.statements = [];
+    this.frame = frame;
+    for (const cell of cells) {
+      this.emit(cell);
+      frame.position++;
+    }
+    this.frame = undefined;
+    const body = this.statements;
+    this.statements = caller;
+    if (body.length === 0) return;
+    const parameters = ['b', ...frame.arguments.map((_, index) => `a${index}`)].join(', ');
+    const text = `(${parameters}) {\n  ${body.join('\n  ')}\n}`;
+    let name = this.groupNames.get(text);
+    if (name === undefined) {
+      name = `g${this.groupNames.size}`;
+      this.groupNames.set(text, name);
+      this.groupFunctions.push(`function ${name}${text}`);
+    }
+    if (this.plan.callChunk[group] !== this.chunk) {
+      this.finish();
+      this.chunk = this.plan.callChunk[group]!;
+    }
+    this.statements.push(`${name}(${[String(base), ...frame.arguments].join(', ')});`);
+  }
+
   emit(cellIndex: number): void {
     if (this.plan.aliased[cellIndex]) return;
+    const frame = this.frame;
     const cell = this.design.cells.get(cellIndex);
     const { widths } = this.design.nets;
     const width = widths[cell.output]!;
@@ -464,7 +565,7 @@ class SettleWriter {
       inputs[index] = new Operand(this.wordsOf(cell.inputs[index]!), widths[cell.inputs[index]!]!);
     const context: CellContext = {
       cell,
-      id: cellIndex,
+      id: frame ? frame.position : cellIndex,
       width,
       count: wordsOf(width),
       inputs,
@@ -477,27 +578,40 @@ class SettleWriter {
       if (--this.unread[root]! === 0) this.words[root] = undefined;
     }
     const stored = this.plan.layout.offset[cell.output]! >= 0;
-    if (this.plan.chunkOf[cellIndex] !== this.chunk) {
+    if (!frame && this.plan.chunkOf[cellIndex] !== this.chunk) {
       this.finish();
       this.chunk = this.plan.chunkOf[cellIndex]!;
     }
     const out = stored && cell.op === 'const' ? this.constants : this.statements;
     out.push(...pre);
+    const set = (value: readonly string[]): void => {
+      if (frame) frame.words.set(cell.output, value);
+      else this.words[cell.output] = value;
+    };
     if (stored) {
-      const slots = this.wordsOf(cell.output);
+      // Constants are stored once, at absolute words, outside any group's code.
+      const absolute = this.slots(cell.output);
+      const slots =
+        frame && cell.op !== 'const'
+          ? absolute.map((_, index) => `n[b + ${this.plan.layout.offset[cell.output]! - frame.base + index}]`)
+          : absolute;
       words.forEach((word, index) => out.push(`${slots[index]} = ${word};`));
-      if (this.unread[cell.output] === 0) this.words[cell.output] = undefined;
+      if (frame) frame.words.set(cell.output, cell.op === 'const' ? words : slots);
+      else this.words[cell.output] = this.unread[cell.output] === 0 ? undefined : slots;
     } else if (words.every((word) => SIMPLE.test(word))) {
-      this.words[cell.output] = words;
+      set(words);
     } else if (this.inlinable[cell.output] && this.inputDepth(cell) < MAX_INLINE_DEPTH) {
-      this.words[cell.output] = [`(${words[0]!})`];
+      set([`(${words[0]!})`]);
       this.depth[cell.output] = this.inputDepth(cell) + 1;
     } else {
-      this.words[cell.output] = words.map((word, index) => {
-        const name = `v${cell.output}_${index}`;
-        out.push(`const ${name} = ${word};`);
-        return name;
-      });
+      const local = frame ? cell.output - frame.netLow : cell.output;
+      set(
+        words.map((word, index) => {
+          const name = `v${local}_${index}`;
+          out.push(`const ${name} = ${word};`);
+          return name;
+        }),
+      );
     }
   }
 }
@@ -598,10 +712,21 @@ function edgeStatements(
 export function generateModel(
   design: FlatDesign,
   order: readonly number[],
+  groups?: InstanceGroups,
 ): { layout: StoragePlan['layout']; source: string } {
-  const plan = planStorage(design, order, WORDS_PER_FUNCTION);
+  const plan = planStorage(design, order, WORDS_PER_FUNCTION, groups);
   const writer = new SettleWriter(design, plan);
-  for (const index of order) writer.emit(index);
+  for (let at = 0; at < order.length;) {
+    const group = groups ? groups.groupOf[order[at]!]! : -1;
+    if (group < 0) {
+      writer.emit(order[at++]!);
+      continue;
+    }
+    // A group's cells are contiguous in the order (groupedCellOrder).
+    const first = at;
+    while (at < order.length && groups!.groupOf[order[at]!] === group) at++;
+    writer.emitGroup(group, order.slice(first, at));
+  }
   writer.finish();
   const edge = edgeStatements(design, writer);
   const memories = design.memories.map((_, index) => `m${index}`);
@@ -633,6 +758,7 @@ export function generateModel(
     '"use strict";',
     `let n${memories.map((name) => `, ${name}`).join('')};`,
     `const nn = new Int32Array(${edge.sampleWords});`,
+    ...writer.groupFunctions,
     ...(writer.functions.length === 0 ? [''] : writer.functions),
     ...(edgeFunctions.length === 0 ? [''] : edgeFunctions),
     ...(edge.asyncResets.length === 0 ? [] : [functionOf('asyncReset', edge.asyncResets)]),

@@ -4,7 +4,7 @@ import { UserError } from '../../common/errors.ts';
 import { flattenDesign, type FlatDesign } from './flatten.ts';
 import { simplifyFlat } from './simplifyFlat.ts';
 import { generateModel, type StorageLayout } from './codegen.ts';
-import { depthFirstCellOrder } from './cellOrder.ts';
+import { groupedOrder } from './instanceGroups.ts';
 import { loadWords, storeWords, wordsOf } from './words.ts';
 import { CheckFailedError, coverName, type CheckFailure, type CheckMode, type CheckResults } from '../ir/checks.ts';
 
@@ -139,7 +139,8 @@ export function compileDesign(design: IrDesign): CompiledDesign {
   if (cached) return cached;
   refuseUnmodelledBlackBoxes(design);
   const flat = simplifyFlat(flattenDesign(design));
-  const { layout, source } = generateModel(flat, depthFirstCellOrder(flat.nets.length, flat.cells));
+  const { order, groups } = groupedOrder(flat);
+  const { layout, source } = generateModel(flat, order, groups);
   const signalIndex = new Map<string, number>();
   const slots = new Map<string, SignalSlot>();
   // Every net of one instance shares its scope array: join each scope once, not once per net.

@@ -1,5 +1,6 @@
 import type { FlatDesign } from './flatten.ts';
 import { wordsOf } from './words.ts';
+import type { InstanceGroups } from './instanceGroups.ts';
 
 /** Where each net's words live in the simulator's state array. */
 export interface StorageLayout {
@@ -15,8 +16,17 @@ export interface StoragePlan {
   readonly root: Int32Array;
   /** cell → 1 when it is folded into its input's class (no code). */
   readonly aliased: Uint8Array;
-  /** cell → the settle function it is emitted in. */
+  /** cell → the settle function it is emitted in; a grouped cell: -2 - its group. */
   readonly chunkOf: Int32Array;
+  /** Per group: the settle function its call is in. */
+  readonly callChunk: Int32Array;
+  /**
+   * Per group: its first word. The words a group computes are its own run from there, laid out in
+   * net order, so instances of one module find theirs at the same offsets from their base.
+   */
+  readonly groupBase: Int32Array;
+  /** Per group: its first net (locals of its function are named relative to it). */
+  readonly groupNetLow: Int32Array;
   readonly chunkCount: number;
   /** Class roots driven by a constant cell, with the constant. */
   readonly constants: ReadonlyMap<number, bigint>;
@@ -28,7 +38,14 @@ export interface StoragePlan {
  * chunk (inputs and register outputs are read outside any chunk). Every other class lives in
  * `const` locals of its chunk, which V8 keeps in registers; nets nothing reads get no words.
  */
-export function planStorage(design: FlatDesign, order: readonly number[], wordsPerChunk: number): StoragePlan {
+export function planStorage(
+  design: FlatDesign,
+  order: readonly number[],
+  wordsPerChunk: number,
+  groups?: InstanceGroups,
+): StoragePlan {
+  const groupCount = groups?.netLow.length ?? 0;
+  const callChunk = new Int32Array(groupCount).fill(-1);
   const { nets, cells } = design;
   const { widths } = nets;
   const root = Int32Array.from({ length: nets.length }, (_, net) => net);
@@ -46,14 +63,17 @@ export function planStorage(design: FlatDesign, order: readonly number[], wordsP
       aliased[index] = 1;
       continue;
     }
-    const cost = wordsOf(widths[output]!);
-    if (weight + cost > wordsPerChunk && weight > 0) {
+    const group = groups ? groups.groupOf[index]! : -1;
+    // A grouped cell costs its chunk nothing; its group's call one statement.
+    const cost = group < 0 ? wordsOf(widths[output]!) : callChunk[group]! < 0 ? 1 : 0;
+    if (cost > 0 && weight + cost > wordsPerChunk && weight > 0) {
       chunk++;
       weight = 0;
     }
     weight += cost;
-    chunkOf[index] = chunk;
-    driverChunk[output] = chunk;
+    if (group >= 0 && callChunk[group]! < 0) callChunk[group] = chunk;
+    chunkOf[index] = group < 0 ? chunk : -2 - group;
+    driverChunk[output] = chunkOf[index]!;
     if (op === 'const') constants.set(output, cells.constants[index]!);
   }
 
@@ -82,11 +102,29 @@ export function planStorage(design: FlatDesign, order: readonly number[], wordsP
 
   const offset = new Int32Array(nets.length).fill(-1);
   let wordCount = 0;
-  for (let net = 0; net < nets.length; net++) {
-    if (root[net] !== net || !stored[net]) continue;
+  const place = (net: number): void => {
     offset[net] = wordCount;
     wordCount += wordsOf(widths[net]!);
+  };
+  // Words a group computes go into its run below; everything else first, in net order.
+  const inGroup = (net: number): boolean => driverChunk[net]! < -1;
+  for (let net = 0; net < nets.length; net++) if (root[net] === net && stored[net] && !inGroup(net)) place(net);
+  const groupBase = new Int32Array(groupCount);
+  for (let group = 0; group < groupCount; group++) {
+    groupBase[group] = wordCount;
+    for (let net = groups!.netLow[group]!; net < groups!.netHigh[group]!; net++)
+      if (root[net] === net && stored[net] && driverChunk[net] === -2 - group) place(net);
   }
   for (let net = 0; net < nets.length; net++) offset[net] = offset[root[net]!]!;
-  return { layout: { offset, wordCount }, root, aliased, chunkOf, chunkCount: chunk + 1, constants };
+  return {
+    layout: { offset, wordCount },
+    root,
+    aliased,
+    chunkOf,
+    callChunk,
+    groupBase,
+    groupNetLow: groups?.netLow ?? new Int32Array(0),
+    chunkCount: chunk + 1,
+    constants,
+  };
 }

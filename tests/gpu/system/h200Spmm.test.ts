@@ -4,7 +4,9 @@
  * within 20 % and the faster of each pair the same as on silicon, in every cell, and the kernels'
  * own times within what the model achieves (software kernel 10 %, STC proxy 15 %; the harness's
  * times carry its launch overhead, which the profile's launchNs models). The parameters are the
- * profiles'; nothing is set per cell, and no cell is excused (docs/system-model.md, calibration).
+ * profiles'; nothing is set per cell, and no cell of the paper's kernels is excused (docs/system-model.md,
+ * calibration). Flash-LLM's cells are checked beside them with the bounds the model achieves and
+ * its known winner misses listed with their reason (FLASHLLM_WINNER_MISSES).
  */
 import { describe, expect, it } from 'vitest';
 import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
@@ -17,6 +19,21 @@ import { MEASURED_MMA } from './support.ts';
 /** Bounds on |model / silicon − 1|: the speedup ratios (the issue's target) and each kernel's own time (what is achieved). */
 const RATIO_BOUND = 0.2;
 const TIME_BOUND: Readonly<Record<'kernel' | 'stc', number>> = { kernel: 0.1, stc: 0.15 };
+
+/**
+ * Flash-LLM (h200-silicon.md §2 measures it beside the paper's kernels): its time is held to what
+ * the model achieves (at most 47 % fast), and Flash-LLM / cuBLAS must have silicon's winner in every
+ * cell but these, where the model still calls Flash-LLM faster than cuBLAS and silicon does not.
+ */
+const FLASHLLM_TIME_BOUND = 0.47;
+const FLASHLLM_WINNER_MISSES: ReadonlyMap<string, string> = new Map(
+  ['7168 0.5', '7168 0.6', '7168 0.7', '9216 0.4', '9216 0.5', '9216 0.6'].map((cell) => [
+    cell,
+    "the model's Flash-LLM is 32–46 % fast in every cell: the compiled kernel's serialized loads and extract chain " +
+      '(kernels.ts FLASHLLM_STAGING) are modelled, but silicon spends ≈ 200 more cycles per staged vector of warp 0 ' +
+      'with two blocks per SM (7168²) and ≈ 300 with three (9216²), which no sourced mechanism explains (docs/system-model.md)',
+  ]),
+);
 
 const timeOf = (size: number, sparsity: number, kernel: SpmmKernel, layoutIndex: number): number => {
   const layout = layoutsOf(size)[layoutIndex]!;
@@ -44,7 +61,7 @@ function layoutsOf(size: number): ReturnType<typeof randomLayouts> {
 
 describe('h200 SpMM against silicon (split-K 8, N = 8)', () => {
   for (const size of [7168, 9216]) {
-    it(`${size}×${size}: speedups over cuBLAS within 20 %, the right winner and the kernels' times in every cell`, () => {
+    it(`${size}×${size}: speedups over cuBLAS within 20 %, the right winner and the kernels' times in every cell; Flash-LLM's winner where the model has it`, () => {
       const dense = timeOf(size, 0, 'dense', 0);
       const report: string[] = [];
       const failures: string[] = [];
@@ -68,6 +85,18 @@ describe('h200 SpMM against silicon (split-K 8, N = 8)', () => {
             failures.push(`${sparsity} ${name}: time ${(100 * timeError).toFixed(0)} %`);
           if (model > 1 !== silicon > 1) failures.push(`${sparsity} ${name}: winner differs`);
         }
+        const flashllm = timeOf(size, sparsity, 'flashllm', index);
+        const model = dense / flashllm;
+        const silicon = row.cublas / row.flashllm;
+        const timeError = flashllm / 1000 / row.flashllm - 1;
+        const miss = FLASHLLM_WINNER_MISSES.get(`${size} ${sparsity}`);
+        report.push(
+          `${sparsity} flashllm: model ${model.toFixed(2)}× silicon ${silicon.toFixed(2)}×, ` +
+            `${(flashllm / 1000).toFixed(1)} µs against ${row.flashllm} (${(100 * timeError).toFixed(0)} %)${miss ? ' (winner not required)' : ''}`,
+        );
+        if (Math.abs(timeError) >= FLASHLLM_TIME_BOUND)
+          failures.push(`${sparsity} flashllm: time ${(100 * timeError).toFixed(0)} %`);
+        if (miss === undefined && model > 1 !== silicon > 1) failures.push(`${sparsity} flashllm: winner differs`);
       }
       expect(failures, report.join('\n')).toEqual([]);
     }, 600_000);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeKernelFormat, kernelFormatBytes } from '../../../golden/formats/kernelFormat.ts';
 import { encodeTiledCsl, tiledCslBytes } from '../../../golden/formats/tiledCsl.ts';
 import { TraceBuilder } from '../../../gpu/memory/requestTrace.ts';
-import { gridPlan, TILE_K, TILE_M, type SpmmKernel } from '../../../gpu/system/kernels.ts';
+import { flashLlmStagedVectors, gridPlan, TILE_K, TILE_M, type SpmmKernel } from '../../../gpu/system/kernels.ts';
 import { kernelLoads, LoadRecorder } from '../../../gpu/system/kernelTraces.ts';
 import {
   kernelLayoutBytes,
@@ -101,10 +101,16 @@ describe('kernel address traces', () => {
     expect(B.threadBytes).toBe((512 / TILE_M) * 512 * 8 * 2);
   });
 
-  it('Flash-LLM: threads load every item once and two offsets per tile', () => {
+  it("Flash-LLM: threads load every staged item once (tile 2: its first 8 steps' vectors) and two offsets per tile", () => {
     const { A } = traceAll('flashllm', layout, 8).accounting;
-    const cslTiles = (512 / 128) * (512 / TILE_K);
-    expect(A.threadBytes).toBe(4 * layout.tiledCsl.items + 8 * cslTiles);
-    expect(32 * A.sectors).toBeGreaterThanOrEqual(4 * layout.tiledCsl.items);
+    const tileCols = 512 / TILE_K;
+    const offsets = layout.tiledCsl.tileOffsets;
+    let staged = 0;
+    for (let tile = 0; tile < (512 / 128) * tileCols; tile++)
+      staged += flashLlmStagedVectors(offsets[tile + 1]! - offsets[tile]!, (Math.floor(tile / tileCols) % 2) as 0 | 1);
+    expect(A.threadBytes).toBe(16 * staged + 8 * (512 / 128) * tileCols);
+    expect(32 * A.sectors).toBeGreaterThanOrEqual(16 * staged);
+    // At this sparsity some second tiles hold more vectors than 8 steps stage.
+    expect(staged).toBeLessThan(layout.tiledCsl.items / 4);
   });
 });
