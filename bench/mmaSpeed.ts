@@ -230,8 +230,10 @@ async function compareChild(prepared: ReturnType<ReturnType<typeof workloads>[st
     runSeconds: timed.engineSeconds,
     workloadSeconds,
     warmUpSeconds,
-    mismatches: referenceRun.mismatches(),
-    golden: referenceRun.golden ?? true,
+    // A stream whose verdict is not equal differs from outputs that are golden (or, without a golden
+    // model, from the ts engine's): it fails the run even without a ts row to compare checksums with.
+    mismatches: referenceRun.mismatches() + differing,
+    golden: differing > 0 || (referenceRun.golden ?? true),
     // Every verdict equal: these outputs are the ts engine's, so is their checksum.
     checksum: differing === 0 ? referenceChecksum.value : `${differing} streams differ from ts`,
   } satisfies ChildReport;
