@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { elaborate } from '../../hw/ir/elaborate.ts';
@@ -10,6 +10,7 @@ import { runTimeout, WATCHDOG_ENV } from '../../engines/externalEngine.ts';
 import type { Engine, EngineSession } from '../../engines/engine.ts';
 import { ToolError } from '../../common/errors.ts';
 import { hasTool } from '../../tools/toolchain.ts';
+import { liveAfter, liveMembers } from '../support/processGroups.ts';
 
 /*
  * The watchdog of an external engine session (Engine.open on Verilator or Icarus): it is armed
@@ -32,35 +33,6 @@ const ENGINES: readonly (readonly [string, () => Engine])[] = [
 
 /** The process group of an external session's harness (the guard shell leads it). */
 const groupOf = (session: EngineSession): number => (session as unknown as { pid: number }).pid;
-
-/**
- * The processes of a group that still run (Linux /proc): a killed group's processes turn into
- * zombies at once, and this machine's init reaps the reparented ones only now and then.
- */
-function liveMembers(group: number): number[] {
-  const live: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-    } catch {
-      continue; // ended meanwhile
-    }
-    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(pgrp) === group && state !== 'Z' && state !== 'X') live.push(Number(entry));
-  }
-  return live;
-}
-
-/** Waits until no process of the group runs, for at most `ms`; the group's processes left running. */
-async function liveAfter(group: number, ms = 2000): Promise<number[]> {
-  const deadline = Date.now() + ms;
-  while (liveMembers(group).length > 0 && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  return liveMembers(group);
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
