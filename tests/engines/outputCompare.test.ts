@@ -11,29 +11,11 @@ import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
 import { OutputChecksum } from '../../bench/nativeHarness.ts';
 import { framedRun } from '../../engines/framedRun.ts';
 import { fastCheckSeed } from '../support/seed.ts';
+import { FrameWidths } from '../support/frameWidths.ts';
 
 const seed = fastCheckSeed('outputCompare');
 
-/** 1-, 2- and 3-word outputs, a register (so cycles matter) and a combinational path. */
-const Compared = defineModule({
-  name: 'ComparedOutputs',
-  defaults: {},
-  ports: () => ({
-    narrow: input(3),
-    wide: input(70),
-    sum: output(70),
-    held: output(3),
-    doubled: output(40),
-  }),
-  build(m, io) {
-    const last = m.reg('last', 3, { reset: 0 });
-    last.set(io.narrow);
-    io.held.set(last);
-    io.sum.set(io.wide.add(io.narrow.zext(70)));
-    io.doubled.set(io.wide.trunc(39).zext(40).shl(1));
-  },
-});
-const design = elaborate(Compared);
+const design = elaborate(FrameWidths);
 
 /** b = a + 1, asserted never to overflow: a check that fails in the cycles where a is 15. */
 const Checked = defineModule({
@@ -90,7 +72,7 @@ describe('expectedFrames', () => {
   it('gives no mask when every row names every output, and refuses an unknown one', () => {
     expect(expectedFrames(design, [{ sum: 0n, held: 0n, doubled: 0n }])).not.toHaveProperty('mask');
     expect(() => expectedFrames(design, [{ held: 1n, nope: 1n }])).toThrow(
-      "cycle 0: ComparedOutputs has no output 'nope' (outputs: sum, held, doubled)",
+      "cycle 0: FrameWidths has no output 'nope' (outputs: sum, held, doubled)",
     );
   });
 });
@@ -198,7 +180,7 @@ describe.each(engines)('%s compare', (name: EngineName) => {
         { inputs, expected: { frames: PortFrames.empty(outputs.slice(1), 2) } },
       ]),
     ).rejects.toThrow(
-      /^stream 1: the expected frames are of ports held\[3\], doubled\[40\] \(3 words a frame\), but ComparedOutputs has outputs sum\[70\], held\[3\], doubled\[40\] \(6 words a frame\)$/,
+      /^stream 1: the expected frames are of ports held\[3\], doubled\[40\] \(3 words a frame\), but FrameWidths has outputs sum\[70\], held\[3\], doubled\[40\] \(6 words a frame\)$/,
     );
     await expect(
       engine.compare(design, [{ inputs, expected: { frames: PortFrames.empty(outputs, 3) } }]),

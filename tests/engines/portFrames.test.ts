@@ -1,35 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { defineModule, input, output } from '../../hw/core/index.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { createEngine, availableEngines } from '../../engines/index.ts';
 import { PortFrames, stimulusFrames } from '../../engines/portFrames.ts';
 import { emptyInputFrames, inputFrames } from '../../engines/designFrames.ts';
 import type { EngineName, PortValues } from '../../engines/engine.ts';
 import { fastCheckSeed } from '../support/seed.ts';
+import { FrameWidths } from '../support/frameWidths.ts';
 
 const seed = fastCheckSeed('portFrames');
 
-/** Wide and narrow ports, a register and a combinational path, so frames carry 1-, 2- and 3-word values. */
-const Widths = defineModule({
-  name: 'FrameWidths',
-  defaults: {},
-  ports: () => ({
-    narrow: input(3),
-    wide: input(70),
-    sum: output(70),
-    held: output(3),
-    doubled: output(40),
-  }),
-  build(m, io) {
-    const last = m.reg('last', 3, { reset: 0 });
-    last.set(io.narrow);
-    io.held.set(last);
-    io.sum.set(io.wide.add(io.narrow.zext(70)));
-    io.doubled.set(io.wide.trunc(39).zext(40).shl(1));
-  },
-});
-const design = elaborate(Widths);
+const design = elaborate(FrameWidths);
 const ports = [
   { name: 'narrow', width: 3 },
   { name: 'wide', width: 70 },
