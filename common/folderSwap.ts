@@ -91,29 +91,32 @@ export function createStagingFolder(target: string, shownPath = target): string 
 
 const HELD_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
+/** The signals caught while any work holds them, and how many holds are open: one handler serves all. */
+const held = { open: 0, caught: [] as NodeJS.Signals[] };
+const hold = (signal: NodeJS.Signals): void => void held.caught.push(signal);
+
 /**
  * Runs synchronous `work` with interrupting signals held back: a handler that records them is
  * installed for its duration (without one, Node dies at once on SIGINT), then each one caught is
  * raised again with the default action, so Ctrl-C still ends the process, just not in the middle.
+ * Holds opened in one tick share the handler, so a loop of swaps adds one listener, not one each.
  */
 export function withSignalsHeld<T>(work: () => T): T {
-  const caught: NodeJS.Signals[] = [];
-  const hold = (signal: NodeJS.Signals): void => void caught.push(signal);
-  for (const signal of HELD_SIGNALS) process.on(signal, hold);
-  let result: T;
+  if (held.open++ === 0) for (const signal of HELD_SIGNALS) process.on(signal, hold);
   try {
-    result = work();
+    return work();
   } finally {
     // A signal that arrived during `work` is delivered by the event loop, after this returns:
     // keep the handler until then, and re-raise it once nothing else holds it.
     const release = (): void => {
+      if (--held.open > 0) return;
       for (const signal of HELD_SIGNALS) process.off(signal, hold);
-      const others = caught.filter((signal) => process.listenerCount(signal) === 0);
+      const others = held.caught.filter((signal) => process.listenerCount(signal) === 0);
+      held.caught = [];
       if (others.length > 0) process.kill(process.pid, others[0]);
     };
     setImmediate(release).unref();
   }
-  return result;
 }
 
 /** Swaps `staging` in as `target` (see the top of this file); the old set is removed afterwards. */

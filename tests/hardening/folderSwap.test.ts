@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStagingFolder, swapFolderIn } from '../../common/folderSwap.ts';
+import { createStagingFolder, swapFolderIn, withSignalsHeld } from '../../common/folderSwap.ts';
 
 /*
  * The folder swap behind gen verilog, the report and failure folders: what a SIGKILL between its
@@ -65,5 +65,19 @@ describe('folder swap', () => {
     writeFileSync(join(parent, 'out'), 'mine\n');
     expect(() => createStagingFolder(join(parent, 'out'))).toThrow(/out exists and is not a folder/);
     expect(readFileSync(join(parent, 'out'), 'utf8')).toBe('mine\n');
+  });
+});
+
+describe('withSignalsHeld', () => {
+  it('installs one handler per signal however many holds one tick opens, and removes it after', async () => {
+    const settled = (): Promise<unknown> => new Promise((resolve) => setImmediate(resolve));
+    await settled(); // the holds of the swaps above are released
+    const before = process.listenerCount('SIGTERM');
+    // A loop of swaps in one tick (a regression writing many failure folders) used to add a
+    // handler each until Node warned of a listener leak past 10.
+    for (let hold = 0; hold < 20; hold++) withSignalsHeld(() => undefined);
+    expect(process.listenerCount('SIGTERM')).toBe(before + 1);
+    await settled();
+    expect(process.listenerCount('SIGTERM')).toBe(before);
   });
 });
