@@ -20,31 +20,26 @@ import { join } from 'node:path';
 import type { CycleRun, Stimulus } from '../engines/engine.ts';
 import { wordsOf, type HarnessPort, type HarnessPorts } from '../engines/harnessStimulus.ts';
 import { frameStride, stimulusFrames } from '../engines/portFrames.ts';
+import { digestHex, digestWords } from '../engines/outputCompare.ts';
 import { verilogIdentifier } from '../hw/verilog/identifiers.ts';
 import { buildVerilator, type VerilatorBuild } from '../tools/verilator.ts';
 import { runTool } from '../tools/runTool.ts';
 
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-
 /** The checksum the native harness prints, of any engine's runs (one run per stream, in order). */
 export class OutputChecksum {
-  private hash = FNV_OFFSET;
+  private hash: number | undefined;
   constructor(private readonly ports: HarnessPorts) {}
 
   /** Folds a run's output frames (the ports of this checksum, in order): a typed loop, no decoding. */
   add(run: CycleRun): void {
     if (run.frames.stride !== frameStride(this.ports.outputs))
       throw new Error(`internal: frames of ${run.frames.stride} words, not of ${this.ports.top}'s outputs`);
-    let hash = this.hash;
-    const { words } = run.frames;
-    // FNV-1a over 32-bit words, continued from the runs before.
-    for (let index = 0; index < words.length; index++) hash = Math.imul(hash ^ words[index]!, FNV_PRIME) >>> 0;
-    this.hash = hash;
+    // The engines' output digest, continued from the runs before.
+    this.hash = digestWords(run.frames.words, this.hash);
   }
 
   get value(): string {
-    return this.hash.toString(16).padStart(8, '0');
+    return digestHex(this.hash ?? digestWords(new Uint32Array(0)));
   }
 }
 

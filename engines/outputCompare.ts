@@ -23,14 +23,18 @@ const FNV_PRIME = 0x01000193;
  * folds in C++ and the Verilator harness computes in Engine.compare.
  */
 export function outputDigest(frames: PortFrames): string {
-  return digestWords(frames.words, FNV_OFFSET).toString(16).padStart(8, '0');
+  return digestHex(digestWords(frames.words));
 }
 
-function digestWords(words: Uint32Array, from: number): number {
+/** FNV-1a over `words`, continued from the hash `from` (a digest over several streams folds them in turn). */
+export function digestWords(words: Uint32Array, from = FNV_OFFSET): number {
   let hash = from;
   for (let index = 0; index < words.length; index++) hash = Math.imul(hash ^ words[index]!, FNV_PRIME) >>> 0;
   return hash;
 }
+
+/** A folded hash as a digest: 8 lowercase hex digits. */
+export const digestHex = (hash: number): string => hash.toString(16).padStart(8, '0');
 
 /**
  * Expected frames and their mask from golden per-cycle values that name only the ports they
