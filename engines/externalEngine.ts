@@ -17,7 +17,7 @@ import type {
   SessionOptions,
   Stimulus,
 } from './engine.ts';
-import { compareByRunning, expectedStreams, mismatchAt, mismatchLimit } from './outputCompare.ts';
+import { compareByRunning, digestHex, expectedStreams, mismatchAt, mismatchLimit } from './outputCompare.ts';
 import { frameStride, PortFrames, stimulusFrames, wordsOf } from './portFrames.ts';
 import { framedRun } from './framedRun.ts';
 import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
@@ -189,9 +189,7 @@ export abstract class ExternalEngine<Build> implements Engine {
             throw new ToolError(this.name, 'harness wrote a frame to standard output in a batch run');
           },
           ack: () => {},
-          line: (text) => {
-            if (ports.checked) log.push(text);
-          },
+          line,
         }),
       );
       return read(files.frames);
@@ -391,7 +389,7 @@ function readVerdicts(
   const verdicts = streams.map(({ inputs, expected }) => {
     if (at + 4 > words.length) throw stoppedEarly(tool, [inputs.cycles], [0]);
     const mismatchCount = words[at]! + words[at + 1]! * 2 ** 32;
-    const digest = words[at + 2]!.toString(16).padStart(8, '0');
+    const digest = digestHex(words[at + 2]!);
     const listed = words[at + 3]!;
     at += 4;
     if (listed > limit || listed > mismatchCount) throw malformed();
