@@ -5,47 +5,8 @@ import type { FlatCells } from './flatNetlist.ts';
  * inputs, as far as fanout allows. Compared with a level-by-level order this keeps producers next
  * to their consumers, so most intermediates are read within the settle chunk that computes them
  * and can live in locals instead of the state array. Iterative, so deep chains are fine.
- */
-export function depthFirstCellOrder(netCount: number, cells: FlatCells): number[] {
-  const driver = new Int32Array(netCount).fill(-1);
-  for (let cell = 0; cell < cells.length; cell++) driver[cells.output(cell)] = cell;
-  const { inputStart, inputNets } = cells;
-  const DONE = 2;
-  const ACTIVE = 1;
-  const state = new Uint8Array(cells.length);
-  const cursor = new Int32Array(cells.length);
-  const stack: number[] = [];
-  const order: number[] = [];
-  for (let start = 0; start < cells.length; start++) {
-    if (state[start] === DONE) continue;
-    stack.push(start);
-    state[start] = ACTIVE;
-    while (stack.length > 0) {
-      const cell = stack[stack.length - 1]!;
-      const inputCount = inputStart[cell + 1]! - inputStart[cell]!;
-      let next = -1;
-      while (cursor[cell]! < inputCount && next < 0) {
-        const source = driver[inputNets[inputStart[cell]! + cursor[cell]!]!]!;
-        cursor[cell]!++;
-        if (source < 0 || state[source] === DONE) continue;
-        if (state[source] === ACTIVE) throw new Error('internal: combinational cycle among cells');
-        next = source;
-      }
-      if (next >= 0) {
-        state[next] = ACTIVE;
-        stack.push(next);
-      } else {
-        state[cell] = DONE;
-        order.push(cell);
-        stack.pop();
-      }
-    }
-  }
-  return order;
-}
-
-/**
- * `depthFirstCellOrder` with each group's cells (`groupOf[cell]`, -1: none) kept together: a group
+ *
+ * Each group's cells (`groupOf[cell]`, -1: none) are kept together: a group
  * is one node whose inputs are everything its cells read from outside it, and its cells follow in
  * an order of their own (depth-first from the group's lowest cell index), so two instances of one
  * module list their cells alike. A group that a combinational path leaves and re-enters cannot be
@@ -132,7 +93,10 @@ export function groupedCellOrder(
         if (state[sourceNode] === DONE) continue;
         if (state[sourceNode] === ACTIVE) {
           cursor.fill(0);
-          return { cyclic: groupsOnCycles(cells.length + groupCount, cells.length, nextSource, groupNode) };
+          const cyclic = groupsOnCycles(cells.length + groupCount, cells.length, nextSource, groupNode);
+          // A cycle through no group is a combinational loop, which elaboration refuses before this.
+          if (cyclic.length === 0) throw new Error('internal: combinational cycle among cells');
+          return { cyclic };
         }
         next = sourceNode;
       }

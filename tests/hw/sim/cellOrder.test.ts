@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { depthFirstCellOrder } from '../../../hw/sim/cellOrder.ts';
+import { groupedCellOrder } from '../../../hw/sim/cellOrder.ts';
 import { FlatCells } from '../../../hw/sim/flatNetlist.ts';
 
 const bufs = (cells: readonly { output: number; inputs: number[] }[]): FlatCells =>
   FlatCells.of(cells.map((cell) => ({ op: 'buf', ...cell })));
 
-describe('depthFirstCellOrder', () => {
+/** The order of cells in no group. */
+const depthFirstCellOrder = (netCount: number, cells: FlatCells): number[] => {
+  const result = groupedCellOrder(netCount, cells, new Int32Array(cells.length).fill(-1), 0);
+  if (!('order' in result)) throw new Error('cells in no group cannot be cyclic groups');
+  return result.order;
+};
+
+describe('groupedCellOrder without groups', () => {
   it('puts every cell after its drivers and keeps each chain together', () => {
     // Two independent chains listed interleaved and consumers first: 0←2←4 (nets 10→12→14) and 1←3←5.
     const cells = [
