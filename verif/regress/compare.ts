@@ -26,9 +26,16 @@ export interface Mismatch {
  * when both are in one cycle): what a regression reports, shrinks and saves a waveform of.
  */
 export function firstFailure(run: CycleRun, expected: readonly PortValues[]): Mismatch | undefined {
-  const mismatch = firstMismatch(run.outputs, expected);
-  const check = run.checks?.failures[0];
-  if (check && check.cycle < expected.length && (!mismatch || check.cycle <= mismatch.cycle))
+  return earlierFailure(firstMismatch(run.outputs, expected), run.checks?.failures[0], expected.length);
+}
+
+/** The check failure when it comes no later than the mismatch (and within the golden cycles), else the mismatch. */
+function earlierFailure(
+  mismatch: Mismatch | undefined,
+  check: CheckFailure | undefined,
+  cycles: number,
+): Mismatch | undefined {
+  if (check && check.cycle < cycles && (!mismatch || check.cycle <= mismatch.cycle))
     return { cycle: check.cycle, ports: [], check };
   return mismatch;
 }
@@ -81,10 +88,7 @@ export function verdictFailure(verdict: OutputVerdict, expected: readonly PortVa
       .map(({ port, expected: value, actual }) => ({ port, expected: value, actual }));
     mismatch = { cycle: first.cycle, ports };
   }
-  const check = verdict.checks?.failures[0];
-  if (check && check.cycle < expected.length && (!mismatch || check.cycle <= mismatch.cycle))
-    return { cycle: check.cycle, ports: [], check };
-  return mismatch;
+  return earlierFailure(mismatch, verdict.checks?.failures[0], expected.length);
 }
 
 /** Compares only the ports the golden model predicts in each cycle (see CaseVectors). */
