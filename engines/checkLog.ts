@@ -1,9 +1,10 @@
 import { ToolError } from '../common/errors.ts';
-import { type CheckFailure, type CheckResults } from '../hw/ir/checks.ts';
+import { coverName, placedChecks, type CheckFailure, type CheckResults } from '../hw/ir/checks.ts';
 import type { IrDesign } from '../hw/ir/ir.ts';
-import { CHECK_LINE_TAG } from '../hw/verilog/emit.ts';
+import { CHECK_LINE_TAG, COVER_LINE_TAG } from '../hw/verilog/emit.ts';
 
 const CHECK_OK_LINE = new RegExp(`^${CHECK_LINE_TAG}-OK (\\S+) (\\d+) (\\S+)$`);
+const COVER_LINE = new RegExp(`^${COVER_LINE_TAG}(-OFF)? (\\S+) (\\d+) (\\S+)$`);
 const CHECK_LINE = new RegExp(`^${CHECK_LINE_TAG} (\\S+) (\\d+) (\\S+)((?: [0-9a-fA-FxXzZ]+)*) \\|`);
 
 /**
@@ -16,8 +17,9 @@ const CHECK_LINE = new RegExp(`^${CHECK_LINE_TAG} (\\S+) (\\d+) (\\S+)((?: [0-9a
  * last before a marker is its state in that cycle's sample (settling, and values between the edge
  * and the next inputs, count for nothing). Gives per stream the failures in order, each with its
  * cycle, message, user location and the values its condition read, as the ts engine reports them.
- * Cover points are not printed (`covers` stays empty: the ts engine counts hits, `gen prove`
- * decides reachability).
+ * Cover points print `GEN-COVER <module> <index> <instance>` in each cycle they hold (a
+ * combinational one while it holds, `GEN-COVER-OFF …` when it stops): each stream's `covers` has
+ * every cover point of the design with the cycles it held, as the ts engine counts them.
  */
 export function parseCheckLog(design: IrDesign, log: string, streams: number, engine: string): CheckResults[] {
   const reader = new CheckLogReader(design, engine);
@@ -28,6 +30,10 @@ export function parseCheckLog(design: IrDesign, log: string, streams: number, en
 /** parseCheckLog line by line, for a session that looks at the failures after every step. */
 export class CheckLogReader {
   private readonly streams: { failures: CheckFailure[]; covers: Record<string, number> }[] = [];
+  /** Every cover point's name in CheckResults.covers, by `<module> <index> <scope>`. */
+  private readonly coverNames = new Map<string, string>();
+  /** Combinational cover points print only when their inputs change: one holding holds until its OFF line. */
+  private readonly holding = new Set<string>();
   /** The cycle whose sample point was passed last (-1: none yet in this stream). */
   private cycle = -1;
   /** Combinational checks print only when their inputs change: one false stays false until its OK line. */
@@ -36,17 +42,24 @@ export class CheckLogReader {
   constructor(
     private readonly design: IrDesign,
     private readonly engine: string,
-  ) {}
+  ) {
+    for (const { check, module, index, scope } of placedChecks(design))
+      if (check.kind === 'cover') this.coverNames.set(`${module} ${index} ${scope}`, coverName(scope, check.message));
+  }
+
+  private freshStream(): { failures: CheckFailure[]; covers: Record<string, number> } {
+    return { failures: [], covers: Object.fromEntries([...this.coverNames.values()].map((name) => [name, 0])) };
+  }
 
   /** The failures of the stream read last, so far. */
   get failures(): readonly CheckFailure[] {
     return this.streams[this.streams.length - 1]?.failures ?? [];
   }
 
-  /** Per stream (`count` of them), its failures in order and (empty) covers. */
+  /** Per stream (`count` of them), its failures in order and its cover points' hits. */
   results(count: number): CheckResults[] {
-    const results = this.streams.map((stream) => ({ failures: [...stream.failures], covers: {} }));
-    while (results.length < count) results.push({ failures: [], covers: {} });
+    const results = this.streams.map((stream) => ({ failures: [...stream.failures], covers: { ...stream.covers } }));
+    while (results.length < count) results.push(this.freshStream());
     return results.slice(0, count);
   }
 
@@ -66,16 +79,25 @@ export class CheckLogReader {
   line(line: string): void {
     const { failing } = this;
     if (line === 'GEN-STREAM' || line === 'GEN-STREAM-SAME') {
-      this.streams.push({ failures: [], covers: {} });
+      this.streams.push(this.freshStream());
       // A new model prints each false combinational check as it settles; the same simulation
       // (Icarus) goes on, and a check its new inputs leave alone prints nothing: its state is kept.
-      if (line === 'GEN-STREAM') failing.clear();
+      if (line === 'GEN-STREAM') {
+        failing.clear();
+        this.holding.clear();
+      }
       this.cycle = -1;
       return;
     }
     if (line === 'GEN-CYCLE') {
       this.cycle++;
       for (const failure of failing.values()) this.record({ ...failure, cycle: this.cycle });
+      for (const cover of this.holding) this.hit(cover);
+      return;
+    }
+    const cover = COVER_LINE.exec(line);
+    if (cover) {
+      this.coverLine(cover[1] !== undefined, cover[2]!, Number(cover[3]), cover[4]!, line);
       return;
     }
     const ok = CHECK_OK_LINE.exec(line);
@@ -101,7 +123,7 @@ export class CheckLogReader {
       // 2-state engines print no x or z; should one appear, it counts as 0.
       values[module.nets[net]!.name] = BigInt(`0x${text.replace(/[xXzZ]/g, '0')}`);
     });
-    const scope = (instance ?? '').split('.').slice(2).join('.');
+    const scope = scopeOf(instance ?? '');
     const failure: CheckFailure = {
       kind: check.kind,
       message: check.message,
@@ -115,4 +137,25 @@ export class CheckLogReader {
     if (!module.clocked) failing.set(`${moduleName} ${indexText} ${instance}`, failure);
     else if (this.cycle >= 0) this.record(failure);
   }
+
+  /** A clocked cover point's line counts a hit in this cycle; a combinational one's holds it until OFF. */
+  private coverLine(off: boolean, moduleName: string, index: number, instance: string, line: string): void {
+    const key = `${moduleName} ${index} ${scopeOf(instance)}`;
+    if (!this.coverNames.has(key))
+      throw new ToolError(this.engine, `a cover line of no cover point of ${this.design.top}: ${line.slice(0, 200)}`);
+    if (!this.streams.length) throw new ToolError(this.engine, `a cover line before any stream: ${line.slice(0, 200)}`);
+    const clocked = this.design.modules.find((module) => module.name === moduleName)!.clocked;
+    if (off) this.holding.delete(key);
+    else if (!clocked) this.holding.add(key);
+    else if (this.cycle >= 0) this.hit(key);
+  }
+
+  private hit(key: string): void {
+    const covers = this.streams[this.streams.length - 1]!.covers;
+    const name = this.coverNames.get(key)!;
+    covers[name] = covers[name]! + 1;
+  }
 }
+
+/** The instance path from the top of a `%m` name (`tb.dut.a.b` → `a.b`). */
+const scopeOf = (instance: string): string => instance.split('.').slice(2).join('.');

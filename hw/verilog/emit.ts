@@ -249,8 +249,11 @@ function instanceLines(module: IrModule): string[] {
   return lines;
 }
 
-/** The tag of the line a failing check prints; engines/checkLines.ts parses it. */
+/** The tag of the line a failing check prints; engines/checkLog.ts parses it. */
 export const CHECK_LINE_TAG = 'GEN-CHECK';
+
+/** The tag of the line a holding cover point prints; engines/checkLog.ts counts it. */
+export const COVER_LINE_TAG = 'GEN-COVER';
 
 /** User text as the inside of a Verilog string literal for $display (no format directives, one line). */
 const displayText = (text: string): string =>
@@ -263,6 +266,9 @@ const displayText = (text: string): string =>
 /** The simulation-only wire that is 1 while a combinational module's check `index` is false. */
 const checkFalseName = (index: number): string => `gen_check_false_${index}`;
 
+/** The simulation-only wire that is 1 while a combinational module's cover point `index` holds. */
+const coverTrueName = (index: number): string => `gen_cover_true_${index}`;
+
 const CHECK_WORD = { assert: 'assertion', assume: 'assumption', cover: 'cover' } as const;
 
 /**
@@ -274,7 +280,9 @@ const CHECK_WORD = { assert: 'assertion', assume: 'assumption', cover: 'cover' }
  * `gen_check_false_<index>` is 1 while the check is false; one block prints the line whenever it or
  * a read signal changes while it is 1, another `GEN-CHECK-OK <module> <index> <instance>` at its
  * falling edge (only then), and engines/checkLog.ts counts a false check in every cycle until its
- * OK line.
+ * OK line. A cover point prints `GEN-COVER <module> <index> <instance>` in each cycle it holds
+ * (clocked: at the edge while reset is low; combinational: while its wire `gen_cover_true_<index>`
+ * is 1, with `GEN-COVER-OFF …` at its falling edge), so every engine counts the same hits.
  * For formal tools (inside `ifdef FORMAL`, as Yosys `read_verilog -formal` defines it):
  * SystemVerilog immediate assert/assume/cover statements under the same clock and reset, which
  * Yosys makes $assert, $assume and $cover cells (Yosys 0.23 reads no clocked `assert property`
@@ -309,12 +317,26 @@ function checkLines(module: IrModule, whole: readonly string[]): string[] {
       `${INDENT}always @(negedge ${failing}) if (!${failing}) $display("${CHECK_LINE_TAG}-OK ${module.name} ${index} %m");`,
     ];
   });
+  const covered = checks.flatMap((check, index) => {
+    if (check.kind !== 'cover') return [];
+    const display = `$display("${COVER_LINE_TAG} ${module.name} ${index} %m");`;
+    if (clocked)
+      return [
+        `${INDENT}always ${event} if (!${reset} && (${whole[check.condition]})) ${display} ${where(check.location)}`,
+      ];
+    const holding = coverTrueName(index);
+    return [
+      `${INDENT}wire ${holding} = ${whole[check.condition]}; ${where(check.location)}`,
+      `${INDENT}always @* if (${holding}) ${display}`,
+      `${INDENT}always @(negedge ${holding}) if (!${holding}) $display("${COVER_LINE_TAG}-OFF ${module.name} ${index} %m");`,
+    ];
+  });
   const formal = checks.map(
     (check) => `${INDENT}${INDENT}${check.kind} (${whole[check.condition]}); ${where(check.location)}`,
   );
   return [
     `${INDENT}// Checks (m.assert/m.assume/m.cover): printed by simulators, proved by formal tools (gen prove).`,
-    ...(simulation.length === 0 ? [] : ['`ifndef SYNTHESIS', ...simulation, '`endif']),
+    ...(simulation.length + covered.length === 0 ? [] : ['`ifndef SYNTHESIS', ...simulation, ...covered, '`endif']),
     '`ifdef FORMAL',
     `${INDENT}always ${event} begin`,
     ...(clocked

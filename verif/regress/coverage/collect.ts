@@ -27,12 +27,6 @@ function signalIndex(suite: string, design: IrDesign, signal: string): number {
   return index;
 }
 
-/** Why an engine's coverage has no cover hits although the design has cover points. */
-export const coversNoteOf = (engine: EngineName): string | undefined =>
-  engine === 'ts'
-    ? undefined
-    : `cover points are counted on the ts engine only (${engine} runs the checks but reports no hit counts)`;
-
 /**
  * Gathers the coverage of one suite on one engine, case by case: toggles of every named signal
  * between consecutive cycles of a case, the design's cover hits, and the suite's declared bins.
@@ -44,8 +38,6 @@ export class CoverageCollector {
   private readonly counts = new Map<string, { bins: Record<string, number>; other: Record<string, number> }>();
   private readonly caseIndices: number[] = [];
   private readonly goals: readonly BinGoal[];
-  private coversSeen = false;
-  private coversDeclared = false;
   /** What worker threads collected over their shares of the cases. */
   private readonly parts: SuiteCoverage[] = [];
 
@@ -87,12 +79,7 @@ export class CoverageCollector {
         toggle.fell |= before & ~now;
       }
     });
-    if (design.modules.some((module) => module.checks?.some((check) => check.kind === 'cover')))
-      this.coversDeclared = true;
-    if (sample.covers) {
-      this.coversSeen = true;
-      for (const [name, hits] of Object.entries(sample.covers)) this.covers[name] = (this.covers[name] ?? 0) + hits;
-    }
+    for (const [name, hits] of Object.entries(sample.covers ?? {})) this.covers[name] = (this.covers[name] ?? 0) + hits;
     for (const goal of this.goals) {
       const counts = this.counts.get(goalName(goal))!;
       const hit = (label: string): void => {
@@ -121,11 +108,11 @@ export class CoverageCollector {
   }
 
   /** The coverage so far (with the parts absorbed), as coverage.json holds it. */
-  result(coversNote: string | undefined = coversNoteOf(this.engine)): SuiteCoverage {
-    return this.parts.reduce(mergeSuiteCoverage, this.own(coversNote));
+  result(): SuiteCoverage {
+    return this.parts.reduce(mergeSuiteCoverage, this.own());
   }
 
-  private own(coversNote: string | undefined): SuiteCoverage {
+  private own(): SuiteCoverage {
     const hex = (value: bigint): string => `0x${value.toString(16)}`;
     const bins: Record<string, BinCounts> = {};
     for (const goal of this.goals) {
@@ -137,7 +124,6 @@ export class CoverageCollector {
         ...(isSignalGoal(goal) ? { signal: goal.signal } : {}),
       };
     }
-    const note = this.coversDeclared && !this.coversSeen ? coversNote : undefined;
     return {
       suite: this.suite.name,
       engine: this.engine,
@@ -152,7 +138,6 @@ export class CoverageCollector {
       ),
       unobserved: [...this.unobserved].filter((path) => !this.toggles.has(path)).sort(),
       covers: sortKeys(this.covers),
-      ...(note === undefined ? {} : { coversNote: note }),
       bins: sortKeys(bins),
     };
   }

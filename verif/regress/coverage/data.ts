@@ -34,8 +34,6 @@ export interface SuiteCoverage {
   readonly unobserved: readonly string[];
   /** `m.cover` points by name: cycles in which the condition held. */
   readonly covers: Readonly<Record<string, number>>;
-  /** Why `covers` is empty although the design has cover points (an engine that cannot count them). */
-  readonly coversNote?: string;
   readonly bins: Readonly<Record<string, BinCounts>>;
 }
 
@@ -90,7 +88,6 @@ export function mergeSuiteCoverage(a: SuiteCoverage, b: SuiteCoverage): SuiteCov
       : other;
   }
   const unobserved = [...new Set([...a.unobserved, ...b.unobserved])].sort();
-  const note = a.coversNote ?? b.coversNote;
   return {
     suite: a.suite,
     engine: a.engine,
@@ -98,7 +95,6 @@ export function mergeSuiteCoverage(a: SuiteCoverage, b: SuiteCoverage): SuiteCov
     toggles: sortKeys(toggles),
     unobserved,
     covers: addCounts(a.covers, b.covers),
-    ...(note === undefined ? {} : { coversNote: note }),
     bins: sortKeys(bins),
   };
 }

@@ -129,7 +129,7 @@ async function sampleOnExternal(
         }
         return perCycle;
       });
-      samples.push({ ...run, values, unobserved });
+      samples.push({ ...run, values, unobserved, ...(run.checks ? { covers: run.checks.covers } : {}) });
     }
     return samples;
   } finally {

@@ -90,7 +90,7 @@ export function coverageSummary(file: CoverageFile): string {
       coverage.suite,
       coverage.engine,
       `${toggles.both}/${toggles.bits} ${percent(toggles.both, toggles.bits)}`,
-      covers ? `${covers.reached}/${covers.bins}` : coverage.coversNote ? 'ts only' : '—',
+      covers ? `${covers.reached}/${covers.bins}` : '—',
       bins === 0 ? '—' : `${reached}/${bins} ${percent(reached, bins)}`,
     ];
   });
