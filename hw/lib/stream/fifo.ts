@@ -1,8 +1,11 @@
 import { bitsFor, defineModule, flip, mux, output } from '../../core/index.ts';
 import { assertStreamProtocol, fire, Stream } from './stream.ts';
 
-/** The smallest power of two at or above `depth`, at least 2 (the memory behind the queue). */
-const storageDepth = (depth: number): number => Math.max(2, 2 ** Math.ceil(Math.log2(depth)));
+/**
+ * Words of the memory behind the queue: exactly `depth` (the pointers wrap at depth − 1, so no
+ * power-of-two padding is needed), but at least 2 so that the pointers have a bit.
+ */
+const storageDepth = (depth: number): number => Math.max(2, depth);
 
 /**
  * A first-in first-out queue of `depth` words (any depth from 1, not only powers of two) between

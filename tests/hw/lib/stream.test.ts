@@ -131,6 +131,15 @@ describe('stream blocks as Verilog', () => {
     ['StreamJoin', StreamJoin, { inputs: 3 }],
     ['StreamFifoChain', StreamFifoChain, {}],
   ];
+  it.each([1, 3, 5, 6, 9])(
+    'StreamFifo of depth %i stores that many words (at least 2), no power-of-two padding',
+    (depth) => {
+      const design = elaborate(StreamFifo, { depth });
+      const verilog = [...emitVerilog(design).values()].join('\n');
+      expect(verilog).toMatch(new RegExp(`words \\[0:${Math.max(2, depth) - 1}\\];`));
+    },
+  );
+
   it.each(blocks)('%s is verilator -Wall and yosys check clean', async (_name, definition, params) => {
     const design = elaborate(definition, params);
     const files = emitVerilog(design);
