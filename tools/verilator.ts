@@ -1,5 +1,7 @@
 import { copyFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { UserError } from '../common/errors.ts';
 import { BUILD_ROOT, cachedBuild, contentHash, intactEntry } from './buildCache.ts';
 import { runTool, toolVersion } from './runTool.ts';
 
@@ -35,6 +37,21 @@ const BUILD_FLAGS = [
 
 /** A Verilator build takes seconds to a few minutes; a stuck compiler is killed after this. */
 const BUILD_TIMEOUT_MS = 15 * 60_000;
+
+/** Set to a whole number of ms, replaces the 15-minute bound of each step of a Verilator build. */
+export const BUILD_TIMEOUT_ENV = 'GEN_BUILD_TIMEOUT_MS';
+
+/** The bound of each build step (verilate, compile): GEN_BUILD_TIMEOUT_MS when set, else 15 minutes. */
+export function buildTimeout(): number {
+  const fixed = process.env[BUILD_TIMEOUT_ENV];
+  if (fixed === undefined || fixed === '') return BUILD_TIMEOUT_MS;
+  const ms = Number(fixed);
+  if (!/^\d+$/.test(fixed) || !Number.isSafeInteger(ms) || ms <= 0)
+    throw new UserError(
+      `${BUILD_TIMEOUT_ENV} must be a whole number of milliseconds above 0, got '${fixed.slice(0, 40)}'`,
+    );
+  return ms;
+}
 
 export interface VerilatorBuildOptions {
   /** Build with VCD tracing (`--trace`); a separate cache entry from the untraced build. */
@@ -76,6 +93,7 @@ export async function buildVerilator(
   options: VerilatorBuildOptions = {},
 ): Promise<VerilatorBuild> {
   const version = await toolchainVersions();
+  const timeout = buildTimeout();
   // `--trace-underscore`: the emitter's internal nets (`_n27`) are traced too, for `gen sim --internal`
   // (engines/engineTrace.ts leaves them out of the waveform unless asked for).
   const runtimeFlags = [...BUILD_FLAGS, ...(options.trace ? ['--trace', '--trace-underscore'] : [])];
@@ -87,9 +105,15 @@ export async function buildVerilator(
     writeFileSync(join(work, 'harness.cpp'), harness);
     await runTool('verilator', [...flags, '-Mdir', 'obj', '-o', 'simulate', 'harness.cpp', ...names], {
       cwd: work,
-      timeout: BUILD_TIMEOUT_MS,
+      timeout,
     });
-    await compileWithRuntimeCache(join(work, 'obj'), top, contentHash([version, runtimeFlags.join(' ')]), options);
+    await compileWithRuntimeCache(
+      join(work, 'obj'),
+      top,
+      contentHash([version, runtimeFlags.join(' ')]),
+      options,
+      timeout,
+    );
     // Keep the sources and the binary; the object files are big and never reused.
     copyFileSync(join(work, 'obj', 'simulate'), join(work, 'simulate'));
     rmSync(join(work, 'obj'), { recursive: true, force: true });
@@ -110,11 +134,13 @@ async function compileWithRuntimeCache(
   top: string,
   runtimeKey: string,
   options: VerilatorBuildOptions,
+  timeout: number,
 ): Promise<void> {
   const root = join(options.cacheRoot ?? join(BUILD_ROOT, 'verilator'), 'runtime');
   const cached = intactEntry(root, runtimeKey);
   if (cached !== undefined) for (const name of listObjects(cached)) copyFileSync(join(cached, name), join(obj, name));
-  await runTool('make', ['-C', obj, '-f', `V${top}.mk`, '-j', '2'], { timeout: BUILD_TIMEOUT_MS });
+  // As many compile jobs as the machine has cores (the split eval functions compile in parallel).
+  await runTool('make', ['-C', obj, '-f', `V${top}.mk`, '-j', String(availableParallelism())], { timeout });
   await cachedBuild(root, runtimeKey, async (dir) => {
     for (const name of listObjects(obj)) copyFileSync(join(obj, name), join(dir, name));
   });
