@@ -207,9 +207,10 @@ export class MemoryPathSimulator {
   /**
    * Runs one request of `bytes` bytes at `address` from `sm`, issued at `issueNs`, after everything
    * fed before; returns when its last sector reaches the SM, ns. The closed-loop drivers
-   * (warpLoop.ts, the kernel model) call it in time order.
+   * (warpLoop.ts, the kernel model) call it in time order. `cacheGlobal`: an `ld.global.cg`,
+   * which passes the L1 (its port and miss queue) without looking it up or filling it.
    */
-  request(sm: number, address: number, bytes: number, issueNs: number): number {
+  request(sm: number, address: number, bytes: number, issueNs: number, cacheGlobal = false): number {
     const sectorBytes = this.sectorBytes;
     const lastSector = Math.floor((address + bytes - 1) / sectorBytes) * sectorBytes;
     this.entryLine = -1;
@@ -221,7 +222,7 @@ export class MemoryPathSimulator {
       const lineStart = Math.floor(sector / this.lineBytes) * this.lineBytes;
       const from = Math.max(lineStart, Math.floor(address / sectorBytes) * sectorBytes);
       this.entrySectorsOfLine = (Math.min(lastSector + sectorBytes, lineStart + this.lineBytes) - from) / sectorBytes;
-      done = Math.max(done, this.load(sm, sector, issueNs));
+      done = Math.max(done, this.load(sm, sector, issueNs, cacheGlobal));
     }
     return done;
   }
@@ -286,13 +287,13 @@ export class MemoryPathSimulator {
   }
 
   /** One 32-byte sector request through the path; returns when it reaches the SM, ns. */
-  private load(sm: number, address: number, issueNs: number): number {
+  private load(sm: number, address: number, issueNs: number, cacheGlobal: boolean): number {
     this.requests++;
     const l1Start = Math.max(issueNs, this.l1FreeNs[sm]!);
     this.l1FreeNs[sm] = l1Start + this.l1ServiceNs;
     this.l1BusyNs[sm]! += this.l1ServiceNs;
     const l1 = this.l1;
-    const l1Outcome = l1.access(sm, address);
+    const l1Outcome = cacheGlobal ? LINE_MISS : l1.access(sm, address);
     const l1Slot = l1.store.slot;
     const l1Sector = l1.sectorOf(address);
     let doneNs: number;
@@ -308,7 +309,7 @@ export class MemoryPathSimulator {
       const channel = this.l2.channelOf(this.l2.sliceOf(address));
       if (doneNs > this.channelDoneNs[channel]!) this.channelDoneNs[channel] = doneNs;
       this.missDone(sm, doneNs);
-      l1.store.setReady(l1Slot, l1Sector, doneNs);
+      if (!cacheGlobal) l1.store.setReady(l1Slot, l1Sector, doneNs);
     }
     const latency = doneNs - issueNs;
     this.latencySumNs += latency;

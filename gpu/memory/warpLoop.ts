@@ -17,6 +17,15 @@ import { mulberry32 } from './seededRandom.ts';
 export const LOOP_PATTERNS = ['stream', 'stride', 'random', 'chase'] as const;
 export type LoopPattern = (typeof LOOP_PATTERNS)[number];
 
+/**
+ * How a stream's threads meet the footprint's lines pass after pass: `rotating`, one grid-stride
+ * walk over the total at index mod footprint (a thread's lines move between passes unless the
+ * footprint is a multiple of a step); `fixed`, every pass the same walk (a loop over passes around
+ * the grid-stride loop). gpu/probes/l2Partitions.cu measures both on silicon.
+ */
+export const STREAM_MAPPINGS = ['rotating', 'fixed'] as const;
+export type StreamMapping = (typeof STREAM_MAPPINGS)[number];
+
 /** One closed-loop run. */
 export interface LoopOptions {
   readonly pattern: LoopPattern;
@@ -28,6 +37,8 @@ export interface LoopOptions {
   readonly inFlight?: number;
   /** stream: bytes read in all, the footprint repeated (default: the footprint once). */
   readonly totalBytes?: number;
+  /** stream: how passes map threads to lines (default `rotating`). */
+  readonly mapping?: StreamMapping;
   /** stride / random: loads per thread (default 64, the benchmark's). */
   readonly loadsPerThread?: number;
   /** stride: distance between neighbouring threads' loads (default 128). */
@@ -236,9 +247,14 @@ function runWarps(
   const pattern = options.pattern;
   const warpBytes = THREADS * STREAM_LOAD_BYTES;
   let steps: number;
+  const fixed = pattern === 'stream' && options.mapping === 'fixed';
+  // fixed: whole passes, each ceil(footprint / step) steps, loads past the footprint not issued.
+  const stepsPerPass = Math.max(1, Math.ceil(footprint / (warps * inFlight * warpBytes)));
   if (pattern === 'stream') {
     const total = options.totalBytes ?? footprint;
-    steps = Math.max(1, Math.ceil(total / (warps * inFlight * warpBytes)));
+    steps = fixed
+      ? Math.max(1, Math.ceil(total / footprint)) * stepsPerPass
+      : Math.max(1, Math.ceil(total / (warps * inFlight * warpBytes)));
   } else {
     const perThread = options.loadsPerThread ?? 64;
     if (!(Number.isSafeInteger(perThread) && perThread >= 1))
@@ -303,12 +319,16 @@ function runWarps(
     lsuFree[lsu] = now + lsuNs;
     let done = j === 0 ? now : stepDone[g]!;
     // Grid-stride order: chunk g of each step (warp g = SM-major).
-    const chunk = (step * inFlight + j) * warps + g;
+    const chunk = ((fixed ? step % stepsPerPass : step) * inFlight + j) * warps + g;
     if (pattern === 'stream') {
       const base = (chunk * warpBytes) % footprint;
-      for (let offset = 0; offset < warpBytes; offset += LINE) {
-        done = Math.max(done, simulator.request(sm, (base + offset) % footprint, LINE, now));
-      }
+      // A fixed pass's loads past its end are not issued (the kernel's bounds check).
+      if (fixed && chunk * warpBytes >= footprint) loads -= THREADS;
+      else
+        for (let offset = 0; offset < warpBytes; offset += LINE) {
+          // ld.global.cg, as the harness's stream: L2 only.
+          done = Math.max(done, simulator.request(sm, (base + offset) % footprint, LINE, now, true));
+        }
     } else if (pattern === 'stride') {
       for (let lane = 0; lane < THREADS; lane++) {
         const address = (((chunk * THREADS + lane) * stride) % footprint) & ~(NARROW_LOAD_BYTES - 1);

@@ -6,9 +6,11 @@ import { GPU_MEMORY_PROFILES, memoryProfile } from '../../../gpu/memory/profiles
 import {
   LOOP_PATTERNS,
   runLoop,
+  STREAM_MAPPINGS,
   type LoopOptions,
   type LoopPattern,
   type LoopResult,
+  type StreamMapping,
 } from '../../../gpu/memory/warpLoop.ts';
 import { runMemsimKernel, runMemsimSweep, SYSTEM_MODEL_OPTIONS, type SystemModelArgs } from '../gpuModelOptions.ts';
 
@@ -21,6 +23,7 @@ interface MemsimArgs extends SystemModelArgs {
   'warps-per-sm': number;
   'in-flight': number;
   'total-bytes'?: string;
+  mapping?: StreamMapping;
   'loads-per-thread'?: number;
   warm: boolean;
   seed: number;
@@ -65,6 +68,7 @@ function loopOptions(argv: MemsimArgs): LoopOptions {
     ...(argv.stride === undefined ? {} : { strideBytes: parseByteCount('stride', argv.stride) }),
     ...(argv.requests === undefined ? {} : { loads: argv.requests }),
     ...(argv['total-bytes'] === undefined ? {} : { totalBytes: parseByteCount('total-bytes', argv['total-bytes']) }),
+    ...(argv.mapping === undefined ? {} : { mapping: argv.mapping }),
     ...(argv['loads-per-thread'] === undefined ? {} : { loadsPerThread: argv['loads-per-thread'] }),
     ...(l1DataBytes === undefined ? {} : { l1DataBytes: parseByteCount('l1-data-bytes', l1DataBytes) }),
   };
@@ -110,6 +114,11 @@ export const memsimCommand: CommandModule<object, MemsimArgs> = {
       .option('total-bytes', {
         type: 'string',
         describe: 'with --pattern stream: bytes read in all, the footprint repeated (default: once)',
+      })
+      .option('mapping', {
+        choices: STREAM_MAPPINGS,
+        describe:
+          'with --pattern stream: rotating (one grid-stride walk over --total-bytes, index mod footprint; default) or fixed (every pass the same walk)',
       })
       .option('loads-per-thread', {
         type: 'number',

@@ -28,6 +28,19 @@ describe('memory path model', () => {
     expect(l2.boundingResource).toBe('latency');
   });
 
+  it('an ld.global.cg request passes the L1: a later normal load of the line misses it, a .cg load of a cached line goes to the L2', () => {
+    const simulator = new MemoryPathSimulator(profile);
+    const first = simulator.request(0, 4096, 4, 0, true);
+    const second = simulator.request(0, 4096, 4, 10_000);
+    const third = simulator.request(0, 4096, 4, 20_000, true);
+    const result = simulator.result();
+    expect(result.l1.sectorHits).toBe(0);
+    expect(result.l2.sectorHits).toBe(2);
+    expect((first * 2520) / 1000).toBeCloseTo(636, 6);
+    expect(((second - 10_000) * 2520) / 1000).toBeCloseTo(296, 0);
+    expect(((third - 20_000) * 2520) / 1000).toBeCloseTo(296, 0);
+  });
+
   it('a hit on a sector still being filled waits for the fill (miss merging)', () => {
     const result = simulateTrace(profile, single([0, 4096, 4, 0], [0, 4100, 4, 1]).build());
     expect(result.l1.sectorHits).toBe(1);

@@ -1,0 +1,32 @@
+/**
+ * The two ways a stream's passes meet the footprint (gpu/memory/warpLoop.ts STREAM_MAPPINGS, the
+ * readings gpu/probes/l2Partitions.cu measures on silicon): `rotating` is one grid-stride walk
+ * over the total, whole steps of every warp's loads, so a footprint smaller than a step is read
+ * past its end and around; `fixed` is whole passes, each load past the footprint not issued, so
+ * three passes read exactly three footprints.
+ */
+import { describe, expect, it } from 'vitest';
+import { memoryProfile } from '../../../gpu/memory/profiles.ts';
+import { runLoop } from '../../../gpu/memory/warpLoop.ts';
+
+const profile = memoryProfile('h200');
+const MiB = 2 ** 20;
+/** Bytes of one step of every warp: 132 SMs × 64 warps × 4 loads × 512 bytes. */
+const STEP = profile.sm.count * 64 * 4 * 512;
+
+describe('stream mappings', () => {
+  it('fixed reads whole passes; rotating whole steps (a 1 MiB footprint, three passes)', () => {
+    const footprint = 1 * MiB;
+    const run = (mapping: 'fixed' | 'rotating') =>
+      runLoop(profile, { pattern: 'stream', bytes: footprint, totalBytes: 3 * footprint, mapping, warm: true });
+    expect(run('fixed').bytes).toBe(3 * footprint);
+    expect(run('rotating').bytes).toBe(STEP);
+  });
+
+  it('over a footprint of several steps, fixed stops each pass at its end and rotating runs on to a whole step', () => {
+    const footprint = 20 * MiB;
+    const run = (mapping: 'fixed' | 'rotating') => runLoop(profile, { pattern: 'stream', bytes: footprint, mapping });
+    expect(run('fixed').bytes).toBe(footprint);
+    expect(run('rotating').bytes).toBe(Math.ceil(footprint / STEP) * STEP);
+  }, 120_000);
+});
