@@ -13,9 +13,14 @@
 //   order  balanced  each warp instruction's items spread over the 32 banks, as the harness's
 //                    encoder (InitSparseMatrixA_API) deals them;
 //          scan      items in the tile's row-major order (more bank conflicts).
+//   width  16        st.shared.u16 of each item, as the kernel stores it;
+//          32        st.shared.u32 of the 4-byte word holding it: the same banks and lanes, a whole
+//                    word. A 16-bit store much slower than the 32-bit one points at the partial
+//                    write (a read-modify-write of the word, as ECC-protected SRAM needs), not at
+//                    the MIO's instruction rate.
 //
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o stsScatter stsScatter.cu
-// Run:   ./stsScatter <sparsity %> <blocks per SM 1..3> [balanced|scan] [reps 2000]
+// Run:   ./stsScatter <sparsity %> <blocks per SM 1..3> [balanced|scan] [16|32] [reps 2000]
 // Prints one JSON line: cycles per rep (median over blocks), the warp STS instructions one rep
 // issues on an SM, and their ratio — the SM's cycles per scattered STS.U16 under that load.
 #include <algorithm>
@@ -41,13 +46,20 @@ constexpr int STEPS_TILE1 = 16, STEPS_TILE2 = 8;  // as the compiled kernel stag
 // Flash-LLM's dynamic shared memory per block at N = 8: (256·64 + 16·64) halves × 2 buffers.
 constexpr int KERNEL_SHARED_BYTES = (256 * 64 + 16 * 64) * 2 * 2;
 
-__device__ __forceinline__ void storeHalf(unsigned sharedBase, uint32_t item) {
-  const unsigned address = sharedBase + 2u * (item >> 16);
-  const unsigned short value = item & 0xffffu;
-  asm volatile("st.shared.u16 [%0], %1;" ::"r"(address), "h"(value));
+template <int WIDTH>
+__device__ __forceinline__ void storeItem(unsigned sharedBase, uint32_t item) {
+  if (WIDTH == 16) {
+    const unsigned address = sharedBase + 2u * (item >> 16);
+    const unsigned short value = item & 0xffffu;
+    asm volatile("st.shared.u16 [%0], %1;" ::"r"(address), "h"(value));
+  } else {
+    const unsigned address = sharedBase + 4u * (item >> 17);
+    asm volatile("st.shared.u32 [%0], %1;" ::"r"(address), "r"(item));
+  }
 }
 
 // items: per tile, per thread, its steps' vectors (4 items each), 0-padded; counts: steps per thread.
+template <int WIDTH>
 __global__ void __launch_bounds__(THREADS, 3) extract(const uint32_t* items1, const uint32_t* items2, const int* steps1, const int* steps2,
                         int reps, long long* cycles) {
   extern __shared__ __align__(128) unsigned char smem[];
@@ -74,11 +86,11 @@ __global__ void __launch_bounds__(THREADS, 3) extract(const uint32_t* items1, co
       if (i >= max(n1, n2)) break;
       if (i < n1) {
 #pragma unroll
-        for (int j = 0; j < VECTOR; j++) storeHalf(base1, r1[i * VECTOR + j]);
+        for (int j = 0; j < VECTOR; j++) storeItem<WIDTH>(base1, r1[i * VECTOR + j]);
       }
       if (i < STEPS_TILE2 && i < n2) {
 #pragma unroll
-        for (int j = 0; j < VECTOR; j++) storeHalf(base2, r2[(i < STEPS_TILE2 ? i : 0) * VECTOR + j]);
+        for (int j = 0; j < VECTOR; j++) storeItem<WIDTH>(base2, r2[(i < STEPS_TILE2 ? i : 0) * VECTOR + j]);
       }
     }
     __syncthreads();
@@ -139,23 +151,26 @@ static Tile makeTile(double sparsity, bool balanced, int maxSteps, std::mt19937&
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: stsScatter <sparsity %%> <blocks per SM 1..3> [balanced|scan] [reps]\n");
+    fprintf(stderr, "usage: stsScatter <sparsity %%> <blocks per SM 1..3> [balanced|scan] [16|32] [reps]\n");
     return 2;
   }
   const double sparsity = atof(argv[1]) / 100;
   const int blocksPerSm = atoi(argv[2]);
   const bool balanced = argc <= 3 || strcmp(argv[3], "scan") != 0;
-  const int reps = argc > 4 ? atoi(argv[4]) : 2000;
-  if (!(sparsity >= 0 && sparsity < 1) || blocksPerSm < 1 || blocksPerSm > 3 || reps < 1) {
-    fprintf(stderr, "stsScatter: give a sparsity 0–99 %%, 1–3 blocks per SM and a positive rep count\n");
+  const int width = argc > 4 ? atoi(argv[4]) : 16;
+  const int reps = argc > 5 ? atoi(argv[5]) : 2000;
+  if (!(sparsity >= 0 && sparsity < 1) || blocksPerSm < 1 || blocksPerSm > 3 || (width != 16 && width != 32) ||
+      reps < 1) {
+    fprintf(stderr, "stsScatter: give a sparsity 0–99 %%, 1–3 blocks per SM, a width of 16 or 32 and a positive rep count\n");
     return 2;
   }
+  const auto kernel = width == 16 ? extract<16> : extract<32>;
   std::mt19937 random(1);
   const Tile tile1 = makeTile(sparsity, balanced, STEPS_TILE1, random);
   const Tile tile2 = makeTile(sparsity, balanced, STEPS_TILE2, random);
-  CHECK(cudaFuncSetAttribute(extract, cudaFuncAttributeMaxDynamicSharedMemorySize, KERNEL_SHARED_BYTES));
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, KERNEL_SHARED_BYTES));
   int resident = 0;
-  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, extract, THREADS, KERNEL_SHARED_BYTES));
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, THREADS, KERNEL_SHARED_BYTES));
   int device = 0, sms = 0;
   CHECK(cudaGetDevice(&device));
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
@@ -172,8 +187,8 @@ int main(int argc, char** argv) {
   CHECK(cudaMemcpy(items2, tile2.items.data(), tile2.items.size() * 4, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(steps1, tile1.steps.data(), THREADS * sizeof(int), cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(steps2, tile2.steps.data(), THREADS * sizeof(int), cudaMemcpyHostToDevice));
-  extract<<<blocks, THREADS, KERNEL_SHARED_BYTES>>>(items1, items2, steps1, steps2, 1, cycles);  // warm-up
-  extract<<<blocks, THREADS, KERNEL_SHARED_BYTES>>>(items1, items2, steps1, steps2, reps, cycles);
+  kernel<<<blocks, THREADS, KERNEL_SHARED_BYTES>>>(items1, items2, steps1, steps2, 1, cycles);  // warm-up
+  kernel<<<blocks, THREADS, KERNEL_SHARED_BYTES>>>(items1, items2, steps1, steps2, reps, cycles);
   CHECK(cudaDeviceSynchronize());
   CHECK(cudaGetLastError());
   std::vector<long long> perBlock(blocks);
@@ -181,10 +196,10 @@ int main(int argc, char** argv) {
   std::sort(perBlock.begin(), perBlock.end());
   const double perRep = double(perBlock[blocks / 2]) / reps;
   const int smStores = blocksPerSm * (tile1.warpStores + tile2.warpStores);
-  printf("{\"probe\":\"stsScatter\",\"sparsity\":%.2f,\"order\":\"%s\",\"blocksPerSm\":%d,\"residentBlocksPerSm\":%d,"
+  printf("{\"probe\":\"stsScatter\",\"sparsity\":%.2f,\"order\":\"%s\",\"width\":%d,\"blocksPerSm\":%d,\"residentBlocksPerSm\":%d,"
          "\"reps\":%d,\"cyclesPerRep\":%.1f,\"warpStoresPerRepPerSm\":%d,\"cyclesPerStorePerSm\":%.2f,"
          "\"warp0StepsPerRep\":%d}\n",
-         sparsity, balanced ? "balanced" : "scan", blocksPerSm, resident, reps, perRep, smStores, perRep / smStores,
+         sparsity, balanced ? "balanced" : "scan", width, blocksPerSm, resident, reps, perRep, smStores, perRep / smStores,
          *std::max_element(tile1.steps.begin(), tile1.steps.begin() + 32) +
              *std::max_element(tile2.steps.begin(), tile2.steps.begin() + 32));
   return resident < blocksPerSm ? 3 : 0;  // fewer resident blocks than asked: the figure is not the harness's

@@ -55,10 +55,10 @@ describe.skipIf(nvcc === undefined)('silicon probes compile for sm_90', () => {
     expect(spills.every((bytes) => bytes === 0)).toBe(true);
   }, 180_000);
 
-  it("stsScatter: three blocks of 128 threads fit an SM's 64 K registers, and nothing spills", async () => {
+  it("stsScatter: three blocks of 128 threads fit an SM's 64 K registers, and nothing spills (16- and 32-bit stores)", async () => {
     const { registers, spills } = await compile('stsScatter');
-    expect(registers).toHaveLength(1);
-    expect(registers[0]! * 128 * 3).toBeLessThanOrEqual(65_536);
-    expect(spills).toEqual([0]);
+    expect(registers).toHaveLength(2);
+    expect(Math.max(...registers) * 128 * 3).toBeLessThanOrEqual(65_536);
+    expect(spills).toEqual([0, 0]);
   }, 180_000);
 });
