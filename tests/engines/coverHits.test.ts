@@ -84,6 +84,23 @@ describe('cover hits on every engine', () => {
   );
 
   it.each(EXTERNAL)(
+    '%s counts them in a session too, closed after the stream',
+    async (engine) => {
+      const inSession = async (name: EngineName) => {
+        const session = await (await createEngine(name)).open(design, { checks: 'count' });
+        for (const cycle of fixed) {
+          for (const [port, value] of Object.entries(cycle)) session.poke(port, value);
+          await session.step();
+        }
+        return (await session.close()).checks?.covers;
+      };
+      expect(await inSession(engine)).toEqual(await inSession('ts'));
+      expect((await inSession('ts'))!.three).toBe(2);
+    },
+    600_000,
+  );
+
+  it.each(EXTERNAL)(
     '%s equals ts on random enable/reset streams (fast-check)',
     async (engine) => {
       const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
