@@ -43,6 +43,12 @@ export interface FlatCheck {
   readonly condition: number;
   /** The reset net of its module, -1 for a combinational module (checked every evaluation). */
   readonly reset: number;
+  /**
+   * Index in FlatDesign.clocks of its module's clock: it is checked only in steps where that clock
+   * rises (its cycles, as the Verilog's `always @(posedge clk)` block sees them); -1 for a
+   * combinational module, checked in every step.
+   */
+  readonly clock: number;
   readonly reads: readonly { readonly name: string; readonly net: number }[];
   readonly message: string;
   readonly location: SourceLocation;
@@ -167,6 +173,7 @@ export function flattenDesign(design: IrDesign): FlatDesign {
         kind: check.kind,
         condition: base + check.condition,
         reset: resetPort ? base + resetPort.net : -1,
+        clock: module.clocked ? clockOf(undefined) : -1,
         reads: check.reads.map((net) => ({ name: module.nets[net]!.name, net: base + net })),
         message: check.message,
         location: check.location,

@@ -95,7 +95,7 @@ function sharedModelOf(design: CompiledDesign): SharedModel {
 }
 
 /** Counts every holding check of this cycle into `hits`; returns the index of the first failing assert or assume, or -1. */
-type CheckScan = (words: Int32Array, hits: Uint32Array) => number;
+type CheckScan = (words: Int32Array, hits: Uint32Array, mask: number) => number;
 
 const checkScans = new WeakMap<CompiledDesign, CheckScan>();
 /** Checks per generated scan function (small functions that V8 optimizes early). */
@@ -103,7 +103,7 @@ const CHECKS_PER_SCAN = 64;
 
 /**
  * The check scan of a design, generated once: one test per check on the words of its condition
- * (and reset), no loop over check objects. A failing check skips counting the rest: the caller
+ * (and reset, and whether its clock rises in the step's mask), no loop over check objects. A failing check skips counting the rest: the caller
  * records every failure of the cycle from it on, then stops (stop mode) or the cycle goes on.
  */
 function checkScanOf(design: CompiledDesign): CheckScan {
@@ -114,17 +114,21 @@ function checkScanOf(design: CompiledDesign): CheckScan {
     const held = `(w[${offset[check.condition]!}] & 1) !== 0`;
     const body =
       check.kind === 'cover' ? `if (${held}) h[${index}]++;` : `if (${held}) h[${index}]++; else return ${index};`;
-    return check.reset >= 0 ? `if ((w[${offset[check.reset]!}] & 1) === 0) { ${body} }` : body;
+    const outOfReset = check.reset >= 0 ? `if ((w[${offset[check.reset]!}] & 1) === 0) { ${body} }` : body;
+    // One clock rises in every step, so only several clocks need the test.
+    return check.clock >= 0 && design.flat.clocks.length > 1
+      ? `if ((m & ${1 << check.clock}) !== 0) { ${outOfReset} }`
+      : outOfReset;
   });
   // In parts of CHECKS_PER_SCAN: one function of the MmaBench's 973 checks ran 2× slower than the loop.
   const parts: CheckScan[] = [];
   for (let first = 0; first < lines.length; first += CHECKS_PER_SCAN)
     parts.push(
-      new Function('w', 'h', `${lines.slice(first, first + CHECKS_PER_SCAN).join('\n')}\nreturn -1;`) as CheckScan,
+      new Function('w', 'h', 'm', `${lines.slice(first, first + CHECKS_PER_SCAN).join('\n')}\nreturn -1;`) as CheckScan,
     );
-  scan = (words, hits) => {
+  scan = (words, hits, mask) => {
     for (const part of parts) {
-      const failing = part(words, hits);
+      const failing = part(words, hits, mask);
       if (failing >= 0) return failing;
     }
     return -1;
@@ -213,25 +217,27 @@ export class Simulator {
   }
 
   /**
-   * Evaluates every check on the settled values before the edge of the current cycle: skipped
-   * while its module's reset is high; a false assert/assume is a failure, a true cover a hit.
+   * Evaluates the checks whose clock rises in this step (`mask`; combinational modules' always) on
+   * the settled values before the edge: skipped while their module's reset is high; a false
+   * assert/assume is a failure, a true cover a hit.
    */
-  private evaluateChecks(): void {
+  private evaluateChecks(mask: number): void {
     // The generated scan counts every holding check and returns the first failing one, if any.
-    const failing = checkScanOf(this.design)(this.words, this.checkHits);
-    if (failing >= 0) this.recordFailures(failing);
+    const failing = checkScanOf(this.design)(this.words, this.checkHits, mask);
+    if (failing >= 0) this.recordFailures(failing, mask);
   }
 
   /**
    * The rest of this cycle's checks from `first` on, which the scan found failing: every failure
    * recorded (in stop mode the first thrown), every holding check after it counted.
    */
-  private recordFailures(first: number): void {
+  private recordFailures(first: number, mask: number): void {
     const checks = this.design.flat.checks!;
     const { words } = this;
     const offset = this.design.layout.offset;
     for (let index = first; index < checks.length; index++) {
       const check = checks[index]!;
+      if (check.clock >= 0 && (mask & (1 << check.clock)) === 0) continue;
       if (check.reset >= 0 && (words[offset[check.reset]!]! & 1) !== 0) continue;
       if ((words[offset[check.condition]!]! & 1) !== 0) {
         this.checkHits[index]!++;
@@ -395,7 +401,7 @@ export class Simulator {
     const { beforeEdge, afterEdge } = this;
     const observed = beforeEdge.length > 0;
     if (observed) for (const listener of beforeEdge) listener(this.cycleCount);
-    if ((this.design.flat.checks?.length ?? 0) > 0) this.evaluateChecks();
+    if ((this.design.flat.checks?.length ?? 0) > 0) this.evaluateChecks(mask);
     model.edge(mask);
     this.dirty = true;
     if (observed) {

@@ -2,7 +2,8 @@
  * Cover points count the same hits on every engine: the emitted Verilog prints a `GEN-COVER` line
  * in each cycle a cover holds (engines/checkLog.ts counts them), so Verilator and Icarus report
  * what the ts engine counts — clocked covers skipped while reset is high, a combinational child's
- * cover under its instance path, every stream of a batch on its own, random streams included.
+ * cover under its instance path, every stream of a batch on its own, random streams included,
+ * and a module in a second clock domain checked only in that clock's cycles.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -41,6 +42,34 @@ const Counted = defineModule({
 });
 
 const design = elaborate(Counted, {});
+
+/** A counter with a cover at 2 and an assertion that fails at 5, instantiated in two clock domains. */
+const DomainChild = defineModule({
+  name: 'CoverHitsDomainChild',
+  defaults: {},
+  ports: () => ({ en: input(1), q: output(3) }),
+  build(m, io) {
+    const value = m.reg('value', 3, { reset: 0 });
+    m.when(io.en, () => value.set(value.add(1)));
+    io.q.set(value);
+    m.cover(value.eq(2), 'two');
+    m.assert(value.ne(5), 'never five');
+  },
+});
+const TwoDomains = defineModule({
+  name: 'CoverHitsTwoDomains',
+  defaults: {},
+  ports: () => ({ en: input(1), qa: output(3), qb: output(3) }),
+  build(m, io) {
+    const b = m.domain('b');
+    const fast = m.instance(DomainChild, { name: 'fast' });
+    fast.en.set(io.en);
+    io.qa.set(fast.q);
+    const slow = m.withDomain(b, () => m.instance(DomainChild, { name: 'slow' }));
+    slow.en.set(io.en);
+    io.qb.set(slow.q);
+  },
+});
 const EXTERNAL: readonly EngineName[] = [
   ...(hasTool('verilator') ? (['verilator'] as const) : []),
   ...(hasTool('iverilog') ? (['icarus'] as const) : []),
@@ -79,6 +108,28 @@ describe('cover hits on every engine', () => {
     async (engine) => {
       const streams = [fixed, fixed.slice(0, 4), Array.from({ length: 20 }, () => ({ enable: 1n }))];
       expect(await coversOn(engine, streams)).toEqual(await tsCovers(streams));
+    },
+    600_000,
+  );
+
+  it.each(EXTERNAL)(
+    "%s: a module in a second clock domain is checked in its own clock's cycles, as on ts",
+    async (engine) => {
+      const twoDomains = elaborate(TwoDomains, {});
+      const clocks = { clk: { period: 2, phase: 0 }, clk_b: { period: 6, phase: 1 } };
+      const stimulus = Array.from({ length: 30 }, (_, step) => ({
+        en: 1n,
+        reset: step === 0 ? 1n : 0n,
+        rst_b: step === 0 ? 1n : 0n,
+      }));
+      const checksOn = async (name: EngineName) => {
+        const run = await (await createEngine(name)).run(twoDomains, stimulus, { checks: 'count', clocks });
+        return { covers: run.checks?.covers, failures: run.checks?.failures.map((f) => `${f.scope}@${f.cycle}`) };
+      };
+      const ts = await checksOn('ts');
+      // 30 steps: the fast counter passes 2 three times, the slow one (a third of the edges) once.
+      expect(ts.covers).toEqual({ 'fast.two': 3, 'slow.two': 1 });
+      expect(await checksOn(engine)).toEqual(ts);
     },
     600_000,
   );
