@@ -325,13 +325,16 @@ int main(int argc, char** argv) {
       }
 #endif
       ${
+        // The marker first: the settling eval below already prints a combinational check that is false.
+        ports.checked ? 'std::fputs("GEN-STREAM\\n", stdout);\n      ' : ''
+      }${
         clocks
           ? `${clocks.map((field) => `${field} = 0;`).join(' ')}
       top->eval();  // settled once, so a reset high in step 0 is a rising edge`
           : clock
             ? `${clock} = 0;`
             : ''
-      }${ports.checked ? '\n      std::fputs("GEN-STREAM\\n", stdout);' : ''}
+      }
       cycle = 0;
       continue;
     }

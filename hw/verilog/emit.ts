@@ -313,6 +313,7 @@ function checkLines(module: IrModule, whole: readonly string[]): string[] {
     return [
       `${INDENT}wire ${failing} = !(${whole[check.condition]}); ${where(check.location)}`,
       `${INDENT}always @* if (${failing}) ${display}`,
+      ...timeZeroLines(failing, display),
       // The block runs after its time step's other changes (Icarus): a wire back at 1 by then prints no OK.
       `${INDENT}always @(negedge ${failing}) if (!${failing}) $display("${CHECK_LINE_TAG}-OK ${module.name} ${index} %m");`,
     ];
@@ -328,6 +329,7 @@ function checkLines(module: IrModule, whole: readonly string[]): string[] {
     return [
       `${INDENT}wire ${holding} = ${whole[check.condition]}; ${where(check.location)}`,
       `${INDENT}always @* if (${holding}) ${display}`,
+      ...timeZeroLines(holding, display),
       `${INDENT}always @(negedge ${holding}) if (!${holding}) $display("${COVER_LINE_TAG}-OFF ${module.name} ${index} %m");`,
     ];
   });
@@ -345,6 +347,17 @@ function checkLines(module: IrModule, whole: readonly string[]): string[] {
     `${INDENT}end`,
     '`endif',
   ];
+}
+
+/**
+ * A combinational check's print at time 0 for Icarus: its `always @*` block may start waiting only
+ * after the wire has settled from the initial values, and then sees no change to wake it (found by
+ * the differential fuzz: an assertion false from the start went unreported). `#0` runs after time
+ * 0's active events (the testbench's stream marker among them). Verilator evaluates every block in
+ * its first eval, and takes no delays, so it leaves this out.
+ */
+function timeZeroLines(wire: string, display: string): string[] {
+  return ['`ifndef VERILATOR', `${INDENT}initial #0 if (${wire}) ${display}`, '`endif'];
 }
 
 /** User text (descriptions, string parameters) kept on one comment line. */

@@ -14,6 +14,8 @@ import { createEngine } from '../../engines/index.ts';
 import { IcarusEngine } from '../../engines/icarusEngine.ts';
 import { VerilatorEngine } from '../../engines/verilatorEngine.ts';
 import { hasTool } from '../../tools/toolchain.ts';
+import { checkWithYosys, lintWithVerilator } from '../../tools/lint.ts';
+import { emitVerilog } from '../../hw/verilog/emit.ts';
 
 /** Combinational: b = a + 1, claimed never to overflow. */
 const Increment = defineModule({
@@ -48,6 +50,46 @@ const Accumulate = defineModule({
     child.a.set(count);
     m.when(io.enable, () => count.set(child.b));
     io.value.set(count);
+  },
+});
+
+/** Combinational, a child's reduction false while the parent's input is 0 (the differential fuzz's case). */
+const ReducedChild = defineModule({
+  name: 'CheckLinesReducedChild',
+  defaults: {},
+  ports: () => ({ i: input(1), o: output(1) }),
+  build(m, io) {
+    io.o.set(io.i);
+    m.assert(io.i.orReduce(), 'nonzero');
+  },
+});
+const ReducedParent = defineModule({
+  name: 'CheckLinesReducedParent',
+  defaults: {},
+  ports: () => ({ i: input(1), o: output(1) }),
+  build(m, io) {
+    const child = m.instance(ReducedChild, { name: 'child' });
+    child.i.set(io.i);
+    io.o.set(child.o);
+  },
+});
+
+/** Two clocks: the combinational child false from the start, under a clocked top. */
+const TwoClockReduced = defineModule({
+  name: 'CheckLinesTwoClockReduced',
+  defaults: {},
+  ports: () => ({ i: input(1), o: output(1), p: output(1), q: output(1) }),
+  build(m, io) {
+    const b = m.domain('b');
+    const child = m.instance(ReducedChild, { name: 'child' });
+    child.i.set(io.i);
+    io.o.set(child.o);
+    const fast = m.reg('fast', 1, { reset: 0 });
+    fast.set(io.i);
+    io.p.set(fast);
+    const slow = m.reg('slow', 1, { reset: 0, domain: b });
+    slow.set(io.i);
+    io.q.set(slow);
   },
 });
 
@@ -146,4 +188,43 @@ describe.skipIf(ENGINES.length === 0)('check lines of the external engines', () 
     );
     expect(failures.map((failure) => failure.cycle)).toEqual([0, 1, 3]);
   });
+
+  it('the check blocks with their time-0 print are verilator -Wall and yosys check clean', async () => {
+    for (const definition of [ReducedParent, TwoClockReduced]) {
+      const design = elaborate(definition);
+      const files = emitVerilog(design);
+      expect(await lintWithVerilator(files, design.top)).toEqual([]);
+      expect(await checkWithYosys(files, design.top, { system: true })).toEqual([]);
+    }
+  });
+
+  it.each(ENGINES)(
+    "%s: a child's check false from time 0 under constant inputs is reported in every cycle",
+    async (_, Engine) => {
+      // Icarus could start the child's always @* after its wire had settled, and never print.
+      const { failures } = await run(
+        Engine,
+        elaborate(ReducedParent),
+        Array.from({ length: 4 }, () => ({ i: 0n })),
+      );
+      expect(failures.map((failure) => `${failure.scope}@${failure.cycle}`)).toEqual(
+        [0, 1, 2, 3].map((c) => `child@${c}`),
+      );
+    },
+  );
+
+  it.each(ENGINES)(
+    '%s: with two clocks, a combinational check false at the first settle lands in the stream (as on ts)',
+    async (_, Engine) => {
+      // The Verilator harness settled the model before printing the stream's marker: a ToolError.
+      const design = elaborate(TwoClockReduced);
+      const clocks = { clk: { period: 2, phase: 0 }, clk_b: { period: 6, phase: 1 } };
+      const stream = Array.from({ length: 6 }, (_unused, step) => ({ i: step < 3 ? 0n : 1n }));
+      const engine = new Engine();
+      const result = await engine.run(design, stream, { checks: 'count', clocks });
+      const ts = await (await createEngine('ts')).run(design, stream, { checks: 'count', clocks });
+      expect(result.checks!.failures.map((failure) => failure.cycle)).toEqual([0, 1, 2]);
+      expect(result.checks!.failures.map((f) => f.cycle)).toEqual(ts.checks!.failures.map((f) => f.cycle));
+    },
+  );
 });

@@ -11,6 +11,7 @@ import { VerilatorEngine } from '../../engines/verilatorEngine.ts';
 import { describeDifference, runLockstep } from '../../engines/lockstep.ts';
 import { CYCLE_PHASES, type PortValues } from '../../engines/engine.ts';
 import { MutantEngine } from '../../verif/regress/mutation/mutantEngine.ts';
+import { defineModule, output } from '../../hw/core/index.ts';
 
 const cache = mkdtempSync(join(tmpdir(), 'lockstep-test-'));
 afterAll(() => rmSync(cache, { recursive: true, force: true }));
@@ -26,6 +27,20 @@ function plantedVerilog(): string {
   expect(planted).not.toBe(verilog);
   return planted;
 }
+
+/** A counter with a cover at 3 and an assertion that it never reaches 6. */
+const Checked = defineModule({
+  name: 'LockstepChecked',
+  defaults: {},
+  ports: () => ({ count: output(3) }),
+  build(m, io) {
+    const value = m.reg('value', 3, { reset: 0 });
+    value.set(value.add(1));
+    io.count.set(value);
+    m.cover(value.eq(3), 'three');
+    m.assert(value.ne(6), 'below six');
+  },
+});
 
 describe('runLockstep', () => {
   it('names the four phases of a cycle once', () => {
@@ -78,4 +93,21 @@ describe('runLockstep', () => {
   it('needs two engines', async () => {
     await expect(runLockstep([new TsEngine()], design, stimulus)).rejects.toThrow(/two or more engines, got 1/);
   });
+
+  it('compares the checks once the outputs agree: a cover counted differently, then an assertion failure only one engine has', async () => {
+    const checked = elaborate(Checked);
+    const verilog = emitVerilog(checked).get('LockstepChecked.v')!;
+    const stimulus = Array.from({ length: 12 }, () => ({}));
+    const coverPlanted = verilog.replace(
+      '(value == 3\'d3)) $display("GEN-COVER',
+      '(value == 3\'d4)) $display("GEN-COVER',
+    );
+    expect(coverPlanted).not.toBe(verilog);
+    const cover = await runLockstep([new TsEngine(), new MutantEngine(coverPlanted, cache)], checked, stimulus);
+    expect(cover.difference).toEqual({ cycle: 12, port: 'cover three', values: { ts: 2n, icarus: 1n } });
+    const assertPlanted = verilog.replace("!(value != 3'd6)", "!(value != 3'd5)");
+    expect(assertPlanted).not.toBe(verilog);
+    const failure = await runLockstep([new TsEngine(), new MutantEngine(assertPlanted, cache)], checked, stimulus);
+    expect(failure.difference).toEqual({ cycle: 5, port: 'assert below six', values: { ts: 0n, icarus: 1n } });
+  }, 120_000);
 });

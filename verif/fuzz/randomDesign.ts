@@ -203,6 +203,19 @@ export interface FuzzDesign {
   readonly conditional?: FuzzConditional;
   /** An interface chain (absent in cases saved before bundles were fuzzed: those build as they did). */
   readonly bundle?: FuzzBundle;
+  /** Checks on pool values (absent likewise in older saved cases). */
+  readonly checks?: readonly FuzzCheck[];
+}
+
+/**
+ * A check on a pool value, made after the whole pool: a cover of one of its bits, or an
+ * assertion that it is not zero (often false: the engines must report the same failing cycles).
+ */
+export interface FuzzCheck {
+  readonly kind: 'cover' | 'assert';
+  readonly value: number;
+  /** The covered bit (modulo the value's width). */
+  readonly bit: number;
 }
 
 export const MAX_FUZZ_WIDTH = 80;
@@ -324,6 +337,10 @@ function designArbitrary(depth: number): fc.Arbitrary<FuzzDesign> {
     memories: fc.array(memoryArbitrary, { maxLength: 1 }),
     conditional: fc.option(conditionalArbitrary, { nil: undefined, freq: 2 }),
     bundle: fc.option(bundleArbitrary, { nil: undefined, freq: 2 }),
+    checks: fc.array(
+      fc.record({ kind: fc.constantFrom('cover' as const, 'assert' as const), value: choice, bit: fc.nat(79) }),
+      { maxLength: 2 },
+    ),
   });
 }
 
@@ -467,6 +484,11 @@ function populate(
     spec.writes.forEach((port, portIndex) => write(port, memories[index]!, spec.masks?.[portIndex])),
   );
   registers.forEach((register, index) => register.set(fit(pick(pool, design.registers[index]!.next), register.width)));
+  (design.checks ?? []).forEach((check, index) => {
+    const value = pick(pool, check.value);
+    if (check.kind === 'cover') m.cover(value.bit(check.bit % value.width), `c${index}`);
+    else m.assert(value.orReduce(), `a${index} nonzero`);
+  });
   // Every node (and memory word and when target) reaches an output through the digest, so a wrong value anywhere is seen.
   const digest = [...nodes, ...extra].map((value) => fit(value, MAX_FUZZ_WIDTH)).reduce((acc, value) => acc.xor(value));
   return [...design.outputs.map((output) => fit(pick(pool, output.value), output.width)), digest];
