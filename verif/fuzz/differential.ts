@@ -46,6 +46,15 @@ function restrictTo(design: IrDesign, stimulus: readonly PortValues[]): PortValu
 export type Disagreement = LockstepDifference;
 
 /**
+ * Which member of a batch (batchDesign, twoClockDesign) a disagreement is in: from its port
+ * (`f<k>_…`) or, for a check, its instance (`assert member<k>.…`, `cover member<k>.…`).
+ */
+export function disagreeingMember(disagreement: Disagreement): number | undefined {
+  const match = /^f(\d+)_/.exec(disagreement.port) ?? /^(?:assert|cover) member(\d+)\./.exec(disagreement.port);
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
  * Runs the same stimulus through every engine in lockstep (engines/lockstep.ts), the stimulus
  * restricted to the inputs the design has; returns the first disagreement, if any.
  */

@@ -1,4 +1,4 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { TsEngine } from '../../../engines/tsEngine.ts';
@@ -9,6 +9,7 @@ import {
   caseDesign,
   caseStimulus,
   compareEngines,
+  disagreeingMember,
   fuzzCaseArbitrary,
   saveFailure,
   type FuzzCase,
@@ -37,6 +38,16 @@ function show(disagreement: unknown): string {
   );
 }
 
+describe('disagreeingMember', () => {
+  it("finds a batch member in an output's port or a check's instance", () => {
+    const at = (port: string) => disagreeingMember({ cycle: 0, port, values: {} });
+    expect(at('f12_o0')).toBe(12);
+    expect(at('assert member7.child0.a0 nonzero')).toBe(7);
+    expect(at('cover member3.c1')).toBe(3);
+    expect(at('cover c0')).toBeUndefined();
+  });
+});
+
 describe('differential fuzz: in-process simulator = Verilator = Icarus', () => {
   const engines = [new TsEngine(), new VerilatorEngine(), new IcarusEngine()];
   const cases = fc.sample(fuzzCaseArbitrary, { seed, numRuns: BATCHES * CASES_PER_BATCH });
@@ -48,7 +59,7 @@ describe('differential fuzz: in-process simulator = Verilator = Icarus', () => {
       const { design, stimulus } = batchDesign(members, `FuzzBatch${batch}`);
       const disagreement = await compareEngines(design, stimulus, engines);
       if (!disagreement) return;
-      const member = Number(/^f(\d+)_/.exec(disagreement.port)?.[1] ?? 0);
+      const member = disagreeingMember(disagreement) ?? 0;
       const caseIndex = batch * CASES_PER_BATCH + member;
       const folder = saveFailure(
         join('build', 'fuzz-failures', `seed-${seed}-case-${caseIndex}`),
