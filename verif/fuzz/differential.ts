@@ -7,18 +7,29 @@ import { writeFileAtomic } from '../../common/atomicWrite.ts';
 import type { Engine, PortValues, RunOptions } from '../../engines/engine.ts';
 import { formatVectorValue } from '../../engines/vectors.ts';
 import { runLockstep, type LockstepDifference } from '../../engines/lockstep.ts';
-import { buildDesignBatch, buildRandomDesign, fuzzDesignArbitrary, type FuzzDesign } from './randomDesign.ts';
+import {
+  buildDesignBatch,
+  buildRandomDesign,
+  checkedFuzzDesignArbitrary,
+  fuzzDesignArbitrary,
+  type FuzzDesign,
+} from './randomDesign.ts';
 
 /** One fuzz case: a random design and the noise its per-cycle inputs are drawn from. */
 export type FuzzCase = [FuzzDesign, bigint[]];
 
 export const FUZZ_CYCLES = 12;
 
+const noiseArbitrary = fc.array(fc.bigInt({ min: 0n, max: (1n << 80n) - 1n }), {
+  minLength: 8 * FUZZ_CYCLES,
+  maxLength: 8 * FUZZ_CYCLES,
+});
+
 /** Random designs with their stimulus noise; `fc.sample` and `fc.assert` draw the same cases for one seed. */
-export const fuzzCaseArbitrary: fc.Arbitrary<FuzzCase> = fc.tuple(
-  fuzzDesignArbitrary,
-  fc.array(fc.bigInt({ min: 0n, max: (1n << 80n) - 1n }), { minLength: 8 * FUZZ_CYCLES, maxLength: 8 * FUZZ_CYCLES }),
-);
+export const fuzzCaseArbitrary: fc.Arbitrary<FuzzCase> = fc.tuple(fuzzDesignArbitrary, noiseArbitrary);
+
+/** The same with checks in the designs (the differential fuzz: every engine must report them alike). */
+export const checkedFuzzCaseArbitrary: fc.Arbitrary<FuzzCase> = fc.tuple(checkedFuzzDesignArbitrary, noiseArbitrary);
 
 /** Per-cycle inputs of one case: reset held in cycle 0, then every input from the noise. */
 export function caseStimulus(spec: FuzzDesign, noise: readonly bigint[], prefix = ''): PortValues[] {

@@ -319,7 +319,8 @@ const bundleArbitrary: fc.Arbitrary<FuzzBundle> = fc.record({
   backward: choice,
 });
 
-function designArbitrary(depth: number): fc.Arbitrary<FuzzDesign> {
+/** A design's arbitrary; `withChecks` adds its checks (the draws without them stay as they were). */
+function designArbitrary(depth: number, withChecks: boolean): fc.Arbitrary<FuzzDesign> {
   return fc.record({
     inputs: fc.array(widthArbitrary, { minLength: 1, maxLength: 4 }),
     registers: fc.array(
@@ -332,20 +333,29 @@ function designArbitrary(depth: number): fc.Arbitrary<FuzzDesign> {
     ),
     nodes: fc.array(nodeArbitrary, { minLength: 1, maxLength: 24 }),
     outputs: fc.array(fc.record({ value: fc.nat(1000), width: widthArbitrary }), { minLength: 1, maxLength: 4 }),
-    child: depth > 0 ? fc.option(designArbitrary(depth - 1), { nil: undefined, freq: 3 }) : fc.constant(undefined),
+    child:
+      depth > 0
+        ? fc.option(designArbitrary(depth - 1, withChecks), { nil: undefined, freq: 3 })
+        : fc.constant(undefined),
     instances: fc.integer({ min: 1, max: 2 }),
     memories: fc.array(memoryArbitrary, { maxLength: 1 }),
     conditional: fc.option(conditionalArbitrary, { nil: undefined, freq: 2 }),
     bundle: fc.option(bundleArbitrary, { nil: undefined, freq: 2 }),
-    checks: fc.array(
-      fc.record({ kind: fc.constantFrom('cover' as const, 'assert' as const), value: choice, bit: fc.nat(79) }),
-      { maxLength: 2 },
-    ),
+    ...(withChecks ? { checks: fc.array(checkArbitrary, { maxLength: 2 }) } : {}),
   });
 }
 
-/** Random designs up to one level of sub-module nesting. */
-export const fuzzDesignArbitrary: fc.Arbitrary<FuzzDesign> = designArbitrary(1);
+const checkArbitrary: fc.Arbitrary<FuzzCheck> = fc.record({
+  kind: fc.constantFrom('cover' as const, 'assert' as const),
+  value: choice,
+  bit: fc.nat(79),
+});
+
+/** Random designs up to one level of sub-module nesting, without checks (suites and benchmarks run them in stop mode). */
+export const fuzzDesignArbitrary: fc.Arbitrary<FuzzDesign> = designArbitrary(1, false);
+
+/** The same designs with cover points and (often false) assertions, for the engines' differential fuzz of checks. */
+export const checkedFuzzDesignArbitrary: fc.Arbitrary<FuzzDesign> = designArbitrary(1, true);
 
 /** Width-adapts a value explicitly (the DSL never does it silently). */
 export function fit(value: Value, width: number): Value {

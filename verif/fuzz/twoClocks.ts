@@ -5,7 +5,7 @@ import type { IrDesign } from '../../hw/ir/ir.ts';
 import type { ClockTimings } from '../../hw/sim/clockSchedule.ts';
 import type { PortValues } from '../../engines/engine.ts';
 import { buildRandomDesign, connectMember, fit, memberPorts } from './randomDesign.ts';
-import { caseStimulus, fuzzCaseArbitrary, FUZZ_CYCLES, type FuzzCase } from './differential.ts';
+import { caseStimulus, checkedFuzzCaseArbitrary, FUZZ_CYCLES, type FuzzCase } from './differential.ts';
 
 /**
  * Random designs under two clocks: members alternate between domains `a` (asynchronous reset)
@@ -30,7 +30,7 @@ const timingArbitrary = fc
 /** A two-clock case of `count` members. */
 export function twoClockCaseArbitrary(count: number): fc.Arbitrary<TwoClockCase> {
   return fc.record({
-    members: fc.array(fuzzCaseArbitrary, { minLength: count, maxLength: count }),
+    members: fc.array(checkedFuzzCaseArbitrary, { minLength: count, maxLength: count }),
     asyncB: fc.boolean(),
     captureResets: fc.array(fc.bigInt({ min: 0n, max: (1n << 16n) - 1n }), { minLength: count, maxLength: count }),
     timings: fc.record({ clk_a: timingArbitrary, clk_b: timingArbitrary }),

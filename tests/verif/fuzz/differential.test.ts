@@ -10,7 +10,7 @@ import {
   caseStimulus,
   compareEngines,
   disagreeingMember,
-  fuzzCaseArbitrary,
+  checkedFuzzCaseArbitrary,
   saveFailure,
   type FuzzCase,
 } from '../../../verif/fuzz/differential.ts';
@@ -50,7 +50,7 @@ describe('disagreeingMember', () => {
 
 describe('differential fuzz: in-process simulator = Verilator = Icarus', () => {
   const engines = [new TsEngine(), new VerilatorEngine(), new IcarusEngine()];
-  const cases = fc.sample(fuzzCaseArbitrary, { seed, numRuns: BATCHES * CASES_PER_BATCH });
+  const cases = fc.sample(checkedFuzzCaseArbitrary, { seed, numRuns: BATCHES * CASES_PER_BATCH });
 
   it.each(Array.from({ length: BATCHES }, (_, batch) => batch))(
     `batch %i of ${CASES_PER_BATCH} random designs agrees cycle for cycle`,
@@ -76,7 +76,7 @@ describe('differential fuzz: in-process simulator = Verilator = Icarus', () => {
         compareEngines(caseDesign(fuzzCase), caseStimulus(fuzzCase[0], fuzzCase[1]), disagreeing);
       const shrinking = await fc.check(
         fc.asyncProperty(
-          fuzzCaseArbitrary,
+          checkedFuzzCaseArbitrary,
           async (fuzzCase: FuzzCase) => (await disagreementAlone(fuzzCase)) === undefined,
         ),
         { seed, path: String(caseIndex), interruptAfterTimeLimit: 240_000 },
