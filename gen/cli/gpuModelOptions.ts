@@ -27,6 +27,7 @@ export interface SystemModelArgs {
   sparsity: number;
   'split-k'?: number;
   sample?: number;
+  'store-cycles'?: number;
   seed: number;
   sweep?: boolean;
   shapes: string;
@@ -55,6 +56,11 @@ export const SYSTEM_MODEL_OPTIONS: Record<string, Options> = {
     type: 'number',
     describe:
       'simulate the requests of about 1 in this many DRAM channels (stratified by channel type; all channels if those do not finish together) in the memory model (default 1: all)',
+  },
+  'store-cycles': {
+    type: 'number',
+    describe:
+      'with --kernel (or gen spmm --model): a what-if, SM cycles per scattered 16-bit shared-memory store of the decompression, one queue for the co-resident blocks (default 0, as the profiles; gpu/probes/README.md)',
   },
   sweep: {
     type: 'boolean',
@@ -106,6 +112,7 @@ export async function runMemsimKernel(argv: SystemModelArgs): Promise<void> {
     seed: argv.seed,
     ...(argv['split-k'] === undefined ? {} : { splitK: argv['split-k'] }),
     ...(argv.sample === undefined ? {} : { sample: argv.sample }),
+    ...(argv['store-cycles'] === undefined ? {} : { storeCycles: argv['store-cycles'] }),
   });
   const timing = run.timings[0]!;
   process.stdout.write(
@@ -126,6 +133,7 @@ export async function runSpmmModel(argv: SystemModelArgs): Promise<void> {
     seed: argv.seed,
     ...(argv['split-k'] === undefined ? {} : { splitK: argv['split-k'] }),
     ...(argv.sample === undefined ? {} : { sample: argv.sample }),
+    ...(argv['store-cycles'] === undefined ? {} : { storeCycles: argv['store-cycles'] }),
   });
   if (argv.json) {
     process.stdout.write(

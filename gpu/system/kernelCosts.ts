@@ -118,6 +118,8 @@ export interface IterationCosts {
   readonly dependentLoadRounds: number;
   /** Cycles of a warp's decompression on its own dependency chain (0 = issue-bound or none). */
   readonly decompressChainCycles: number;
+  /** Scattered 16-bit shared-memory stores (warp STS.U16) the block's decompression issues per iteration. */
+  readonly scatteredStores: number;
 }
 
 /** Registers per thread (assumptions; they only decide residency where shared memory does not). */
@@ -304,6 +306,7 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
       loadsInRegisters: false,
       dependentLoadRounds: 1,
       decompressChainCycles: 0,
+      scatteredStores: 0,
     }),
     flashllm: () => {
       // What the compiled kernel stages: all of tile 1, of tile 2 its first 8 steps (kernels.ts FLASHLLM_STAGING).
@@ -330,6 +333,7 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
         // Warp 0's extract groups (one per staged vector of each tile), a chain through the reused
         // address registers; the barrier after the extract waits for warp 0, which has the most.
         decompressChainCycles: staging.warpSteps * FLASHLLM_EXTRACT_CYCLES_PER_VECTOR,
+        scatteredStores: WARPS_PER_BLOCK * storesPerWarp,
       };
     },
     coruscant: () => {
@@ -353,6 +357,7 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
         // Zero-init issues, then per slot the tile setup and the fullest lane's steps on the chain,
         // of the block's slowest warp (the barrier after the decompression waits for it).
         decompressChainCycles: zeroInit + 2 * ALGORITHM1_TILE_CHAIN + slowestSteps * sum(ALGORITHM1_CHAIN_PER_STEP),
+        scatteredStores: WARPS_PER_BLOCK * steps,
       };
     },
     stc: () => {
@@ -374,6 +379,7 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
         loadsInRegisters: true,
         dependentLoadRounds: 2,
         decompressChainCycles: 0,
+        scatteredStores: 0,
       };
     },
   };

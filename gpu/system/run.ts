@@ -17,6 +17,8 @@ export interface ModelRequest {
   readonly seed: number;
   readonly splitK?: number;
   readonly sample?: number;
+  /** The what-if store path of KernelModelInput.storeCycles. */
+  readonly storeCycles?: number;
 }
 
 /** Model runs of one problem: the RTL measurement and check, and one timing per kernel. */
@@ -57,6 +59,7 @@ export async function runModel(request: ModelRequest): Promise<ModelRun> {
         mma,
         ...(request.splitK === undefined ? {} : { splitK: request.splitK }),
         ...(request.sample === undefined ? {} : { sample: request.sample }),
+        ...(request.storeCycles === undefined ? {} : { storeCycles: request.storeCycles }),
       },
       (done, total) => {
         progress ??= startProgress(`${kernel} rounds`, total);

@@ -2,6 +2,7 @@ import { MemoryPathSimulator, type MemoryPathResult } from '../memory/pathModel.
 import { memoryProfile } from '../memory/profiles.ts';
 import { sortedByTime, TraceBuilder } from '../memory/requestTrace.ts';
 import { computeProfile } from './computeProfiles.ts';
+import { UserError } from '../../common/errors.ts';
 import { iterationCosts, residentBlocks, type IterationCosts } from './kernelCosts.ts';
 import { kernelLoads, LoadRecorder, type LoadAccounting } from './kernelTraces.ts';
 import {
@@ -70,10 +71,18 @@ export interface KernelModelInput {
    * all; channelSample.ts), or all of them when the simulated channels do not finish together.
    */
   readonly sample?: number;
+  /**
+   * A what-if, not a profile figure: SM cycles the shared-memory store path takes per scattered
+   * 16-bit warp store of the decompression, one queue for the SM's co-resident blocks (default 0:
+   * no such cost, as the profiles have none; gpu/probes/stsScatter.cu would measure it).
+   */
+  readonly storeCycles?: number;
 }
 
 /** Cycles per block-iteration of each SM-side stage. */
 export interface IterationCycles {
+  /** Of the chain: the cycles its decompression's scattered stores take in the SM's store path (storeCycles). */
+  readonly storeWait: number;
   readonly issue: number;
   readonly decompressIssue: number;
   readonly sharedMemory: number;
@@ -193,15 +202,19 @@ interface SmSide {
  * block's ahead of them; with one block there is no queue, and the caller keeps the L1's
  * throughput bound (blocks × demand per cycle) beside it.
  */
-export function sharedServerCycle(think: number, demand: number, blocks: number): number {
-  let queue = 0;
-  let busy = 0;
-  let cycle = think + demand;
+export function sharedServerCycle(think: number, demand: number | readonly number[], blocks: number): number {
+  // Several servers (the L1, the store path) are stations of the same closed network.
+  const demands = typeof demand === 'number' ? [demand] : demand;
+  const queue = demands.map(() => 0);
+  const busy = demands.map(() => 0);
+  let cycle = think + demands.reduce((total, d) => total + d, 0);
   for (let n = 1; n <= blocks; n++) {
-    const residence = demand * (1 + queue - busy / 2);
-    cycle = residence + think;
-    queue = (n * residence) / cycle;
-    busy = (n * demand) / cycle;
+    const residence = demands.map((d, k) => d * (1 + queue[k]! - busy[k]! / 2));
+    cycle = think + residence.reduce((total, r) => total + r, 0);
+    for (const [k, r] of residence.entries()) {
+      queue[k] = (n * r) / cycle;
+      busy[k] = (n * demands[k]!) / cycle;
+    }
   }
   return cycle;
 }
@@ -238,11 +251,14 @@ function iterationCycles(
   const lineWait = costs.loadsInRegisters ? l1Lines : 0;
   const loadIssue = Math.max(lsu, lineWait);
   const loadWait = Math.max(rounds * sm.loadLatencyCycles + loadIssue, tensorCore);
-  const decompressChain = Math.max(costs.decompressChainCycles, costs.decompressInstructions);
+  // A what-if store path (storeCycles): the block's scattered stores pass it one by one, and the
+  // decompression cannot end before they have; co-resident blocks queue for it as for the L1.
+  const storeWait = costs.scatteredStores * (input.storeCycles ?? 0);
+  const decompressChain = Math.max(costs.decompressChainCycles, costs.decompressInstructions, storeWait);
   const alone = loadWait + decompressChain + barriers;
   // The part of the chain spent in the L1 (when the lines, not the LSU, set the load issue).
   const demand = loadWait > tensorCore && lineWait >= lsu ? lineWait : 0;
-  const chain = sharedServerCycle(alone - demand, demand, resident);
+  const chain = sharedServerCycle(alone - demand - storeWait, [demand, storeWait], resident);
   const issue = (costs.warpInstructions * WARPS_PER_BLOCK) / sm.schedulers;
   const sharedMemory = costs.sharedWavefronts / sm.wavefrontsPerCycle;
   return {
@@ -253,6 +269,7 @@ function iterationCycles(
     l1Lines,
     loadWait,
     lineWait: demand,
+    storeWait,
     l1Queue: chain - alone,
     decompressChain,
     chain,
@@ -278,6 +295,8 @@ function meanLinesPerIteration(loads: ReturnType<typeof kernelLoads>, plan: Grid
 export function modelKernel(input: KernelModelInput, onRound?: (done: number, total: number) => void): KernelTiming {
   const { shape, kernel, layout } = input;
   checkShape(shape);
+  if (input.storeCycles !== undefined && !(Number.isFinite(input.storeCycles) && input.storeCycles >= 0))
+    throw new UserError(`--store-cycles ${input.storeCycles}: give a number of cycles ≥ 0`);
   const memory = memoryProfile(input.profile);
   const compute = computeProfile(input.profile);
   const smCount = memory.sm.count;

@@ -75,3 +75,58 @@ describe("the L1's lines on the chain (h200, 2048×2048, N = 8, 30 %)", () => {
     expect(it.l1Queue).toBe(0);
   });
 });
+
+describe('several shared servers (the L1 and the what-if store path)', () => {
+  it('a second server of zero demand changes nothing; two servers cost at least their demands and at most every block’s', () => {
+    const seed = fastCheckSeed('sharedServerCycle servers');
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 20_000, noNaN: true }),
+        fc.double({ min: 0, max: 5_000, noNaN: true }),
+        fc.double({ min: 0, max: 5_000, noNaN: true }),
+        fc.integer({ min: 1, max: 8 }),
+        (think, first, second, blocks) => {
+          expect(sharedServerCycle(think, [first, 0], blocks)).toBeCloseTo(sharedServerCycle(think, first, blocks), 9);
+          const both = sharedServerCycle(think, [first, second], blocks);
+          // Each server's residence is at least its demand, and no block waits for more than all the others.
+          expect(both).toBeGreaterThanOrEqual(think + first + second - 1e-6);
+          expect(both).toBeLessThanOrEqual(think + blocks * (first + second) + 1e-6);
+        },
+      ),
+      { seed, numRuns: 300 },
+    );
+  });
+});
+
+describe('the what-if store path (storeCycles, h200, 2048×2048, N = 8, 30 %)', () => {
+  const shape = { m: 2048, k: 2048, n: 8 };
+  const [layout] = randomLayouts(shape.m, shape.k, [0.3], 1);
+  const run = (kernel: SpmmKernel, storeCycles?: number) =>
+    modelKernel({
+      profile: 'h200',
+      kernel,
+      shape,
+      layout: layout!,
+      mma: MEASURED_MMA,
+      sample: 4,
+      ...(storeCycles === undefined ? {} : { storeCycles }),
+    });
+
+  it('slows the kernels that scatter 16-bit stores, and only them; 0 is the default', () => {
+    for (const kernel of ['flashllm', 'coruscant'] as const) {
+      const none = run(kernel);
+      expect(run(kernel, 0).timeNs).toBe(none.timeNs);
+      const slow = run(kernel, 13);
+      expect(slow.perIteration.storeWait).toBeGreaterThan(0);
+      // The block's chain grows; the kernel's time may not (the memory side can bound it).
+      expect(slow.perIteration.chain).toBeGreaterThan(none.perIteration.chain);
+      expect(slow.timeNs).toBeGreaterThanOrEqual(none.timeNs);
+    }
+    for (const kernel of ['dense', 'stc'] as const) expect(run(kernel, 13).timeNs).toBe(run(kernel).timeNs);
+  }, 120_000);
+
+  it('refuses a negative or non-finite rate', () => {
+    expect(() => run('flashllm', -1)).toThrow(/--store-cycles -1/);
+    expect(() => run('flashllm', Number.NaN)).toThrow(/--store-cycles/);
+  });
+});
