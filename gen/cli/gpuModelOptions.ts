@@ -149,8 +149,15 @@ export async function runSpmmModel(argv: SystemModelArgs): Promise<void> {
   );
 }
 
+/** The what-if store path is a one-kernel question: a sweep or a decode run refuses it rather than ignore it. */
+function refuseStoreCycles(argv: SystemModelArgs, mode: string): void {
+  if (argv['store-cycles'] !== undefined)
+    throw new UserError(`--store-cycles is a what-if for one kernel (--kernel), not for ${mode}`);
+}
+
 /** `gen memsim --sweep`: the paper-style figures, sweep.json and table.md in --out. */
 export async function runMemsimSweep(argv: SystemModelArgs): Promise<void> {
+  refuseStoreCycles(argv, '--sweep');
   const sparsities = numberList('sparsities', argv.sparsities);
   sparsities.forEach(checkSparsity);
   const shapes = argv.shapes.split(',').map(parseShape);
@@ -187,6 +194,7 @@ export async function runMemsimSweep(argv: SystemModelArgs): Promise<void> {
 
 /** `gen spmm --model --decode llama2-7b`: decode tokens/s from the modeled projections. */
 export async function runDecodeModel(argv: SystemModelArgs): Promise<void> {
+  refuseStoreCycles(argv, '--decode');
   if (argv.decode !== LLAMA2_7B.name) throw new UserError(`--decode ${argv.decode}: choose ${LLAMA2_7B.name}`);
   memoryProfile(argv.profile);
   checkSparsity(argv.sparsity);

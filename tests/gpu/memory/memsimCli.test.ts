@@ -87,6 +87,10 @@ describe('gen memsim', () => {
     );
     await expect(runHandler({ pattern: 'random', bytes: '1M', requests: -3 })).rejects.toThrow(UserError);
     await expect(runHandler({ pattern: 'stream', bytes: '1M', 'l1-data-bytes': '1K' })).rejects.toThrow(UserError);
+    // The what-if store path is for one kernel: a sweep refuses it instead of ignoring it.
+    await expect(runHandler({ sweep: true, 'store-cycles': 13, out: 'unused' })).rejects.toThrow(
+      '--store-cycles is a what-if for one kernel (--kernel), not for --sweep',
+    );
   });
 
   it('refuses, at once, a pattern run too big to simulate (a footprint, a stream or a chase past 2^25)', async () => {
