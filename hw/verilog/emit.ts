@@ -309,14 +309,13 @@ function checkLines(module: IrModule, whole: readonly string[]): string[] {
         `${INDENT}end`,
       ];
     // Combinational: printed while false, and once (not at every change of the inputs) when it holds again.
-    const failing = checkFalseName(index);
-    return [
-      `${INDENT}wire ${failing} = !(${whole[check.condition]}); ${where(check.location)}`,
-      `${INDENT}always @* if (${failing}) ${display}`,
-      ...timeZeroLines(failing, display),
-      // The block runs after its time step's other changes (Icarus): a wire back at 1 by then prints no OK.
-      `${INDENT}always @(negedge ${failing}) if (!${failing}) $display("${CHECK_LINE_TAG}-OK ${module.name} ${index} %m");`,
-    ];
+    return whileHighLines(
+      checkFalseName(index),
+      `!(${whole[check.condition]})`,
+      display,
+      `${CHECK_LINE_TAG}-OK ${module.name} ${index} %m`,
+      check.location,
+    );
   });
   const covered = checks.flatMap((check, index) => {
     if (check.kind !== 'cover') return [];
@@ -325,13 +324,13 @@ function checkLines(module: IrModule, whole: readonly string[]): string[] {
       return [
         `${INDENT}always ${event} if (!${reset} && (${whole[check.condition]})) ${display} ${where(check.location)}`,
       ];
-    const holding = coverTrueName(index);
-    return [
-      `${INDENT}wire ${holding} = ${whole[check.condition]}; ${where(check.location)}`,
-      `${INDENT}always @* if (${holding}) ${display}`,
-      ...timeZeroLines(holding, display),
-      `${INDENT}always @(negedge ${holding}) if (!${holding}) $display("${COVER_LINE_TAG}-OFF ${module.name} ${index} %m");`,
-    ];
+    return whileHighLines(
+      coverTrueName(index),
+      whole[check.condition]!,
+      display,
+      `${COVER_LINE_TAG}-OFF ${module.name} ${index} %m`,
+      check.location,
+    );
   });
   const formal = checks.map(
     (check) => `${INDENT}${INDENT}${check.kind} (${whole[check.condition]}); ${where(check.location)}`,
@@ -350,14 +349,30 @@ function checkLines(module: IrModule, whole: readonly string[]): string[] {
 }
 
 /**
- * A combinational check's print at time 0 for Icarus: its `always @*` block may start waiting only
- * after the wire has settled from the initial values, and then sees no change to wake it (found by
- * the differential fuzz: an assertion false from the start went unreported). `#0` runs after time
- * 0's active events (the testbench's stream marker among them). Verilator evaluates every block in
- * its first eval, and takes no delays, so it leaves this out.
+ * A combinational module's print of a condition (a false check, a holding cover): a wire that is 1
+ * while it holds, `display` whenever it or a read signal changes while it is 1, and `offText` once
+ * at its falling edge (that block runs after its time step's other changes in Icarus: a wire back
+ * at 1 by then prints nothing). For Icarus also a print at time 0: its `always @*` may start
+ * waiting only after the wire has settled from the initial values, and then no change wakes it
+ * (found by the differential fuzz: an assertion false from the start went unreported); `#0` runs
+ * after time 0's active events, the testbench's stream marker among them. Verilator evaluates every
+ * block in its first eval and takes no delays, so it leaves that out.
  */
-function timeZeroLines(wire: string, display: string): string[] {
-  return ['`ifndef VERILATOR', `${INDENT}initial #0 if (${wire}) ${display}`, '`endif'];
+function whileHighLines(
+  wire: string,
+  expression: string,
+  display: string,
+  offText: string,
+  location: SourceLocation,
+): string[] {
+  return [
+    `${INDENT}wire ${wire} = ${expression}; ${where(location)}`,
+    `${INDENT}always @* if (${wire}) ${display}`,
+    '`ifndef VERILATOR',
+    `${INDENT}initial #0 if (${wire}) ${display}`,
+    '`endif',
+    `${INDENT}always @(negedge ${wire}) if (!${wire}) $display("${offText}");`,
+  ];
 }
 
 /** User text (descriptions, string parameters) kept on one comment line. */
