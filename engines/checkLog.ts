@@ -30,8 +30,8 @@ export function parseCheckLog(design: IrDesign, log: string, streams: number, en
 /** parseCheckLog line by line, for a session that looks at the failures after every step. */
 export class CheckLogReader {
   private readonly streams: { failures: CheckFailure[]; covers: Record<string, number> }[] = [];
-  /** Every cover point's name in CheckResults.covers, by `<module> <index> <scope>`. */
-  private readonly coverNames = new Map<string, string>();
+  /** Every cover point's name in CheckResults.covers and whether its module is clocked, by `<module> <index> <scope>`. */
+  private readonly coverPoints = new Map<string, { readonly name: string; readonly clocked: boolean }>();
   /** Combinational cover points print only when their inputs change: one holding holds until its OFF line. */
   private readonly holding = new Set<string>();
   /** The cycle whose sample point was passed last (-1: none yet in this stream). */
@@ -44,11 +44,15 @@ export class CheckLogReader {
     private readonly engine: string,
   ) {
     for (const { check, module, index, scope } of placedChecks(design))
-      if (check.kind === 'cover') this.coverNames.set(`${module} ${index} ${scope}`, coverName(scope, check.message));
+      if (check.kind === 'cover')
+        this.coverPoints.set(`${module} ${index} ${scope}`, {
+          name: coverName(scope, check.message),
+          clocked: design.modules.find((candidate) => candidate.name === module)!.clocked,
+        });
   }
 
   private freshStream(): { failures: CheckFailure[]; covers: Record<string, number> } {
-    return { failures: [], covers: Object.fromEntries([...this.coverNames.values()].map((name) => [name, 0])) };
+    return { failures: [], covers: Object.fromEntries([...this.coverPoints.values()].map(({ name }) => [name, 0])) };
   }
 
   /** The failures of the stream read last, so far. */
@@ -141,18 +145,18 @@ export class CheckLogReader {
   /** A clocked cover point's line counts a hit in this cycle; a combinational one's holds it until OFF. */
   private coverLine(off: boolean, moduleName: string, index: number, instance: string, line: string): void {
     const key = `${moduleName} ${index} ${scopeOf(instance)}`;
-    if (!this.coverNames.has(key))
+    const point = this.coverPoints.get(key);
+    if (!point)
       throw new ToolError(this.engine, `a cover line of no cover point of ${this.design.top}: ${line.slice(0, 200)}`);
     if (!this.streams.length) throw new ToolError(this.engine, `a cover line before any stream: ${line.slice(0, 200)}`);
-    const clocked = this.design.modules.find((module) => module.name === moduleName)!.clocked;
     if (off) this.holding.delete(key);
-    else if (!clocked) this.holding.add(key);
+    else if (!point.clocked) this.holding.add(key);
     else if (this.cycle >= 0) this.hit(key);
   }
 
   private hit(key: string): void {
     const covers = this.streams[this.streams.length - 1]!.covers;
-    const name = this.coverNames.get(key)!;
+    const { name } = this.coverPoints.get(key)!;
     covers[name] = covers[name]! + 1;
   }
 }
