@@ -320,11 +320,11 @@ function runWarps(
     let done = j === 0 ? now : stepDone[g]!;
     // Grid-stride order: chunk g of each step (warp g = SM-major).
     const chunk = ((fixed ? step % stepsPerPass : step) * inFlight + j) * warps + g;
+    // A fixed pass's loads past its end are not issued (the kernel's bounds check).
+    const issued = !(fixed && chunk * warpBytes >= footprint);
     if (pattern === 'stream') {
       const base = (chunk * warpBytes) % footprint;
-      // A fixed pass's loads past its end are not issued (the kernel's bounds check).
-      if (fixed && chunk * warpBytes >= footprint) loads -= THREADS;
-      else
+      if (issued)
         for (let offset = 0; offset < warpBytes; offset += LINE) {
           // ld.global.cg, as the harness's stream: L2 only.
           done = Math.max(done, simulator.request(sm, (base + offset) % footprint, LINE, now, true));
@@ -340,7 +340,7 @@ function runWarps(
         done = Math.max(done, simulator.request(sm, address, NARROW_LOAD_BYTES, now));
       }
     }
-    loads += THREADS;
+    if (issued) loads += THREADS;
     stepDone[g] = done;
     loadOf[g] = j + 1;
     queue.push(j + 1 === inFlight ? done : Math.max(now + cycleNs, lsuFree[lsu]!), g);
