@@ -14,7 +14,7 @@
 //
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o l2Partitions l2Partitions.cu
 // Run:   ./l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB 2048]
-//                       [blocks per SM 8] [threads 256]
+//                       [blocks per SM 8] [threads 256] [loads in flight 4] [cg|ca]
 //        ./l2Partitions chase <footprint KiB> [loads 20000]
 //        ./l2Partitions blockmap [blocks per SM 8] [threads 256]
 // Each run prints one JSON line.
@@ -36,17 +36,28 @@
     }                                                                                            \
   } while (0)
 
-constexpr int IN_FLIGHT = 4;  // independent 16-byte loads per thread, as the harness keeps
+// Which cache a stream's loads may allocate in: L2 only (`ld.global.cg`, the harness's
+// description) or L1 and L2 (`ld.global.ca`, the default load), to tell the L2's own rate from
+// reads the SM's L1 serves.
+enum class LoadKind { cg, ca };
 
-__device__ __forceinline__ uint4 loadCg(const uint4* p) {
+template <LoadKind KIND>
+__device__ __forceinline__ uint4 load(const uint4* p) {
   uint4 v;
-  asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p));
+  if (KIND == LoadKind::cg)
+    asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p));
+  else
+    asm volatile("ld.global.ca.v4.u32 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p));
   return v;
 }
 
-// Passes over the footprint with the same thread-to-line mapping every pass.
+// Passes over the footprint with the same thread-to-line mapping every pass; IN_FLIGHT
+// independent 16-byte loads per thread (the harness keeps 4).
+template <int IN_FLIGHT, LoadKind KIND>
 __global__ void streamFixed(const uint4* buf, size_t elems, int passes, unsigned* sink) {
   const size_t grid = size_t(gridDim.x) * blockDim.x;
   const size_t tid = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -57,7 +68,7 @@ __global__ void streamFixed(const uint4* buf, size_t elems, int passes, unsigned
 #pragma unroll
       for (int j = 0; j < IN_FLIGHT; j++) {
         const size_t k = i + j * grid;
-        v[j] = k < elems ? loadCg(buf + k) : make_uint4(0, 0, 0, 0);
+        v[j] = k < elems ? load<KIND>(buf + k) : make_uint4(0, 0, 0, 0);
       }
 #pragma unroll
       for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
@@ -67,6 +78,7 @@ __global__ void streamFixed(const uint4* buf, size_t elems, int passes, unsigned
 }
 
 // One grid-stride walk over `total` elements, each read at index mod footprint.
+template <int IN_FLIGHT, LoadKind KIND>
 __global__ void streamRotating(const uint4* buf, size_t elems, size_t total, unsigned* sink) {
   const size_t grid = size_t(gridDim.x) * blockDim.x;
   const size_t tid = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -76,7 +88,7 @@ __global__ void streamRotating(const uint4* buf, size_t elems, size_t total, uns
 #pragma unroll
     for (int j = 0; j < IN_FLIGHT; j++) {
       const size_t k = i + j * grid;
-      v[j] = k < total ? loadCg(buf + k % elems) : make_uint4(0, 0, 0, 0);
+      v[j] = k < total ? load<KIND>(buf + k % elems) : make_uint4(0, 0, 0, 0);
     }
 #pragma unroll
     for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
@@ -119,7 +131,37 @@ static double clockGhz() {
   return khz / 1e6;
 }
 
-static int runStream(size_t footprintMiB, const char* mapping, size_t totalMiB, int blocksPerSm, int threads) {
+using FixedKernel = void (*)(const uint4*, size_t, int, unsigned*);
+using RotatingKernel = void (*)(const uint4*, size_t, size_t, unsigned*);
+struct StreamKernels {
+  FixedKernel fixed;
+  RotatingKernel rotating;
+};
+
+template <int IN_FLIGHT>
+static StreamKernels kernelsFor(LoadKind kind) {
+  if (kind == LoadKind::cg) return {streamFixed<IN_FLIGHT, LoadKind::cg>, streamRotating<IN_FLIGHT, LoadKind::cg>};
+  return {streamFixed<IN_FLIGHT, LoadKind::ca>, streamRotating<IN_FLIGHT, LoadKind::ca>};
+}
+
+static bool streamKernels(int inFlight, LoadKind kind, StreamKernels* out) {
+  switch (inFlight) {
+    case 1: *out = kernelsFor<1>(kind); return true;
+    case 2: *out = kernelsFor<2>(kind); return true;
+    case 4: *out = kernelsFor<4>(kind); return true;
+    case 8: *out = kernelsFor<8>(kind); return true;
+    default: return false;
+  }
+}
+
+static int runStream(size_t footprintMiB, const char* mapping, size_t totalMiB, int blocksPerSm, int threads,
+                     int inFlight, const char* loadName) {
+  const bool cached = strcmp(loadName, "ca") == 0;
+  StreamKernels kernels;
+  if ((!cached && strcmp(loadName, "cg") != 0) || !streamKernels(inFlight, cached ? LoadKind::ca : LoadKind::cg, &kernels)) {
+    fprintf(stderr, "l2Partitions: in flight %d, load %s: give 1, 2, 4 or 8 and cg or ca\n", inFlight, loadName);
+    return 2;
+  }
   const size_t footprint = footprintMiB << 20, total = totalMiB << 20;
   const size_t elems = footprint / sizeof(uint4), totalElems = total / sizeof(uint4);
   const int passes = int((total + footprint - 1) / footprint);
@@ -141,10 +183,10 @@ static int runStream(size_t footprintMiB, const char* mapping, size_t totalMiB, 
   std::vector<float> runs;
   for (int run = 0; run < 6; run++) {  // the first run warms the L2 and is dropped
     CHECK(cudaEventRecord(start));
-    if (fixed) streamFixed<<<blocks, threads>>>(buf, elems, passes, sink);
-    if (rotating) streamRotating<<<blocks, threads>>>(buf, elems, totalElems, sink);
+    if (fixed) kernels.fixed<<<blocks, threads>>>(buf, elems, passes, sink);
+    if (rotating) kernels.rotating<<<blocks, threads>>>(buf, elems, totalElems, sink);
     if (relaunch)
-      for (int pass = 0; pass < passes; pass++) streamFixed<<<blocks, threads>>>(buf, elems, 1, sink);
+      for (int pass = 0; pass < passes; pass++) kernels.fixed<<<blocks, threads>>>(buf, elems, 1, sink);
     CHECK(cudaEventRecord(stop));
     CHECK(cudaEventSynchronize(stop));
     CHECK(cudaGetLastError());
@@ -156,8 +198,8 @@ static int runStream(size_t footprintMiB, const char* mapping, size_t totalMiB, 
   const double ms = runs[runs.size() / 2];
   const double bytes = rotating ? double(total) : double(passes) * double(footprint);
   printf("{\"probe\":\"stream\",\"footprintBytes\":%zu,\"mapping\":\"%s\",\"bytes\":%.0f,\"blocksPerSm\":%d,"
-         "\"threads\":%d,\"inFlight\":%d,\"medianMs\":%.4f,\"GBps\":%.1f}\n",
-         footprint, mapping, bytes, blocksPerSm, threads, IN_FLIGHT, ms, bytes / ms / 1e6);
+         "\"threads\":%d,\"inFlight\":%d,\"load\":\"%s\",\"medianMs\":%.4f,\"GBps\":%.1f}\n",
+         footprint, mapping, bytes, blocksPerSm, threads, inFlight, loadName, ms, bytes / ms / 1e6);
   CHECK(cudaFree(buf));
   CHECK(cudaFree(sink));
   return 0;
@@ -215,12 +257,14 @@ int main(int argc, char** argv) {
   const char* probe = argc > 1 ? argv[1] : "";
   if (strcmp(probe, "stream") == 0 && argc >= 4)
     return runStream(strtoull(argv[2], nullptr, 10), argv[3], argc > 4 ? strtoull(argv[4], nullptr, 10) : 2048,
-                     argc > 5 ? atoi(argv[5]) : 8, argc > 6 ? atoi(argv[6]) : 256);
+                     argc > 5 ? atoi(argv[5]) : 8, argc > 6 ? atoi(argv[6]) : 256, argc > 7 ? atoi(argv[7]) : 4,
+                     argc > 8 ? argv[8] : "cg");
   if (strcmp(probe, "chase") == 0 && argc >= 3)
     return runChase(strtoull(argv[2], nullptr, 10), argc > 3 ? atoi(argv[3]) : 20000);
   if (strcmp(probe, "blockmap") == 0) return runBlockMap(argc > 2 ? atoi(argv[2]) : 8, argc > 3 ? atoi(argv[3]) : 256);
   fprintf(stderr,
           "usage: l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB] [blocks/SM] [threads]\n"
+          "                          [in flight 1|2|4|8] [cg|ca]\n"
           "       l2Partitions chase <footprint KiB> [loads]\n"
           "       l2Partitions blockmap [blocks/SM] [threads]\n");
   return 2;

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# One device batch of the H200 probes (gpu/probes/README.md, "Runs of 2026-12-02").
+#   probes   build both probes, run the stream / chase / blockmap loops into $OUT/probes.jsonl;
+#            meanwhile build the paper's harness (copied to .harness/, built for sm_90 with
+#            -lineinfo so that Nsight Compute can attribute stalls to source lines)
+#   harness  spmm_perf on the calibration shapes and on large-K shapes, into $OUT/harness.txt
+#   ncu      Nsight Compute (warp states, stall reasons by SASS line) on the harness's kernels
+# The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
+set -u
+OUT=${OUT:-/tmp/h200-out}
+mkdir -p "$OUT"
+ROOT=$(pwd)
+NVCC="nvcc -O3 -gencode arch=compute_90,code=sm_90"
+
+buildHarness() {
+  (cd .harness/kernel_sources && source init_env_vars.sh &&
+    for k in flash_llm coruscant_kernel coruscant_stc; do make -C $k/build SMS=90 NVCCFLAGS="-m64 -lineinfo" || exit 1; done &&
+    cd ../kernel_comparison && make SMS=90 NVCCFLAGS="-m64 -lineinfo")
+}
+
+harnessEnv() {
+  cd "$ROOT/.harness/kernel_sources" && source init_env_vars.sh && cd ../kernel_comparison
+}
+
+case "${1:-}" in
+probes)
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv >"$OUT/gpu.txt"
+  buildHarness >"$OUT/harness-build.log" 2>&1 &
+  build=$!
+  $NVCC -o /tmp/l2Partitions gpu/probes/l2Partitions.cu && $NVCC -o /tmp/stsScatter gpu/probes/stsScatter.cu || exit 1
+  P=/tmp/l2Partitions
+  {
+    for mib in 4 8 12 16 20 24 28 32 36 40 44 48 52 56 64 80 128; do
+      for mapping in fixed rotating; do $P stream $mib $mapping; done
+    done
+    for mib in 24 40 56; do
+      for blocks in 1 2 4 8; do
+        for inflight in 1 2 4 8; do $P stream $mib fixed 2048 $blocks 256 $inflight cg; done
+      done
+    done
+    for mib in 4 8 16 24 32 40 56 80; do $P stream $mib fixed 2048 8 256 4 ca; $P stream $mib rotating 2048 8 256 4 ca; done
+    for mib in 8 12 16 20 24 26 28 30 32 36 40 48 56; do $P chase $((mib * 1024)); done
+    $P blockmap
+    for blocks in 1 2 3; do /tmp/stsScatter 50 $blocks scan 16 4000; done
+  } >"$OUT/probes.jsonl" 2>"$OUT/probes.err"
+  wait $build
+  echo "harness build: $?"
+  ;;
+harness)
+  harnessEnv
+  {
+    for s in "7168 7168 30" "7168 7168 50" "7168 7168 70" "9216 9216 50" \
+      "4096 14336 50" "4096 14336 70" "2048 28672 50" "2048 28672 70" "14336 4096 50" "14336 4096 70" "4096 28672 50"; do
+      set -- $s
+      echo "== M $1 K $2 N 8 sparsity $3 split-K 8"
+      timeout 120 ./spmm_perf $1 $2 8 $3 8 | grep -E "Time/ms"
+    done
+  } >"$OUT/harness.txt" 2>&1
+  ;;
+ncu)
+  [ -x .harness/kernel_comparison/spmm_perf ] || buildHarness >"$OUT/harness-build.log" 2>&1 || exit 1
+  harnessEnv
+  mkdir -p /tmp/ncu
+  SECTIONS="--section WarpStateStats --section SourceCounters --section SchedulerStats --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats"
+  prof() { # name, kernel filter args..., then -- shape
+    local name=$1; shift
+    timeout 240 ncu --clock-control none $SECTIONS -f -o /tmp/ncu/$name "$@" >/tmp/ncu/$name.log 2>&1
+    ncu -i /tmp/ncu/$name.ncu-rep --page details >"/tmp/ncu/$name.details.txt" 2>&1
+    ncu -i /tmp/ncu/$name.ncu-rep --page source --csv --print-source sass >"/tmp/ncu/$name.sass.csv" 2>&1
+  }
+  for k in FlashLLM_SpMM_Kernel SpMM_Kernel Coruscant_STC_SpMM_Kernel; do
+    prof "$k-7168" --kernel-name-base function --kernel-name $k --launch-skip 4 --launch-count 1 ./spmm_perf 7168 7168 8 50 8
+  done
+  prof cublas-7168 --launch-skip 4 --launch-count 2 ./spmm_perf 7168 7168 8 50 8
+  prof stc-4096x14336 --kernel-name-base function --kernel-name Coruscant_STC_SpMM_Kernel --launch-skip 4 --launch-count 1 ./spmm_perf 4096 14336 8 50 8
+  prof cublas-4096x14336 --launch-skip 4 --launch-count 2 ./spmm_perf 4096 14336 8 50 8
+  tar czf "$OUT/ncu.tgz" -C /tmp ncu
+  ;;
+*)
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu" >&2
+  exit 2
+  ;;
+esac
