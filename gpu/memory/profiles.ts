@@ -241,7 +241,7 @@ const h200: GpuMemoryProfile = {
     sectorBytes: SECTOR,
     hitLatencyCycles: 287.6,
     hitLatencySpreadCycles: 0,
-    bytesPerCyclePerSlice: 70,
+    bytesPerCyclePerSlice: 48,
     lookupsPerCyclePerSlice: 0.79,
     slicesPerChannel: 2,
     partitions: {
@@ -268,7 +268,7 @@ const h200: GpuMemoryProfile = {
       'the full-die size Accel-Sim models; the enabled H200 L2 size is not found (memory.md §2c, §6; H100 SXM5 enables 50 MB). ' +
       LINE_SECTOR_SOURCE +
       ' hitLatencyCycles 287.6: H200 warm chase at 2 and 16 MiB (h200-silicon.md §1; H100 SXM 291, memory.md §1a); hitLatencySpreadCycles 0: no per-SM data (memory.md §1b is the L40 only). ' +
-      'bytesPerCyclePerSlice 64: the 24 MiB read bandwidth, 12.35 TB/s, over 96 slices at 1.98 GHz = 65 B/cycle (h200-silicon.md §1; memory.md §1d gives 8986 GB/s for H100 PCIe-class parts). ' +
+      'bytesPerCyclePerSlice 48: gpu/probes/l2Partitions.cu on the H200 (2026-12-02, gpu/probes/README.md) reads 8.2–8.7 TB/s for every L2-resident footprint of 8–52 MiB, fixed or rotating, and the same from 4 blocks × 1 load in flight to 8 × 8 per SM: a throughput ceiling, 8.5 TB/s / 96 slices / 1.98 GHz ≈ 45 B/cycle of data, 48 with the imbalance of the slice hash (the L2 program of gpu-benches: 9.7 TB/s; the 12.35 TB/s of the harness at 24 MiB exceeds every L2-only reading, docs/system-model.md). ' +
       'lookupsPerCyclePerSlice 0.79: random and stride-128 4-byte loads over 16 MiB (L2-resident) reach 149–151 G requests/s = 0.79 per slice per cycle (h200-silicon.md §1 sector throughput). ' +
       'slicesPerChannel 2 (Accel-Sim n_sub_partition_per_mchannel, §3c). setIndexMasks: see sliceHash.',
   },
@@ -301,7 +301,7 @@ const h200: GpuMemoryProfile = {
     'L1: 256 KB, 8 ways (the way count measured on Ada), no carve-out.',
     "L2 organized as Accel-Sim's 96 × 256 sets × 20 ways = 60 MiB (the driver of the measured H200 reports 62,914,560 B = 60 MiB).",
     'L2 partitions: each keeps copies of what its SMs read (30 MiB, LRU) in front of the whole L2, so a footprint beyond 30 MiB is served from the far partition; the real duplication policy is not published.',
-    'L2 slice: 64 B per cycle and 0.79 tag lookups per cycle, both read off the H200 measurements (not a published figure).',
+    'L2 slice: 48 B per cycle (the l2Partitions probe) and 0.79 tag lookups per cycle (the sector rows), both read off H200 measurements (not a published figure).',
     'DRAM: 32 banks per channel and 64-byte bursts (HBM3 pseudo-channels); the DRAM latency is the mean of lines homed near (−115.75 cycles) and far (+115.75).',
     'SM miss queue: 2048 sectors outstanding per SM (Accel-Sim MSHRs).',
     "L2 slice = (line mod 3) + 3 · (5 parities of line / 3), XOR-fold masks: a stand-in, not GH100's function.",
