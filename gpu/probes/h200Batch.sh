@@ -5,6 +5,7 @@
 #            -lineinfo so that Nsight Compute can attribute stalls to source lines)
 #   harness  spmm_perf on the calibration shapes and on large-K shapes, into $OUT/harness.txt
 #   ncu      Nsight Compute (warp states, stall reasons by SASS line) on the harness's kernels
+#   parity   Nsight Compute (throughput, grid) of cuBLAS and the STC proxy on three more shapes
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -76,8 +77,23 @@ ncu)
   prof cublas-4096x14336 --launch-skip 4 --launch-count 2 ./spmm_perf 4096 14336 8 50 8
   tar czf "$OUT/ncu.tgz" -C /tmp ncu
   ;;
+parity)
+  # cuBLAS's DRAM rate and the STC proxy's grid on more shapes (near parity), light sections only
+  [ -x .harness/kernel_comparison/spmm_perf ] || buildHarness >"$OUT/harness-build.log" 2>&1 || exit 1
+  harnessEnv
+  for s in "9216 9216" "2048 28672" "14336 4096"; do
+    set -- $s
+    for k in cublas Coruscant_STC_SpMM_Kernel; do
+      filter=(--launch-skip 4 --launch-count 2)
+      [ $k = cublas ] || filter=(--kernel-name-base function --kernel-name $k --launch-skip 4 --launch-count 1)
+      echo "== $k M $1 K $2 N 8 sparsity 50 split-K 8"
+      timeout 120 ncu --clock-control none --section SpeedOfLight --section LaunchStats "${filter[@]}" ./spmm_perf $1 $2 8 50 8 |
+        grep -E "^  [a-zA-Z_]|Elapsed Cycles|Duration|DRAM Throughput|Grid Size|Block Size"
+    done
+  done >"$OUT/parity.txt" 2>&1
+  ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity" >&2
   exit 2
   ;;
 esac
