@@ -1,7 +1,7 @@
 /**
  * The sector-throughput rows of the H200 silicon measurements (docs/reference/h200-silicon.md §1:
  * random 4-byte and 128-byte-strided loads over 16 MiB and 1 GiB) on the `h200` profile, held
- * like every other calibration row (h200Calibration.test.ts): 10 %, or 20 % with a reason.
+ * like every other calibration row (h200Calibration.test.ts): 10 %, or the bound a known miss achieves, with its reason.
  */
 import { describe } from 'vitest';
 import { H200_SILICON_ROWS } from '../h200Silicon.ts';
