@@ -36,6 +36,13 @@ export interface ComputeProfile {
    * uncoalesced warp load of 32 lines keeps it 32 / this cycles, whatever its sectors.
    */
   readonly l1LinesPerCycle: number;
+  /**
+   * The dense baseline as the vendor library runs it, where it was profiled: the share of the
+   * DRAM's peak its kernel reads at (whatever the shape), and the time of the separate reduction
+   * kernel it launches when it splits K, ns. Absent: the dense kernel is only the path model's
+   * cp.async streamer, and its split-K reduction is charged like the other kernels'.
+   */
+  readonly denseLibrary?: { readonly dramEfficiency: number; readonly splitKReductionNs: number };
   readonly source: string;
 }
 
@@ -70,11 +77,15 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
     mmaUnitsPerSubCore: 4,
     pcieGBps: 63,
     launchNs: 6000,
+    denseLibrary: { dramEfficiency: 0.763, splitKReductionNs: 3860 },
     source:
       'schedulersPerSm, registersPerSm, sharedWavefrontsPerCycle, barrierCycles, reductionLaunchNs as for Ada (see rtx6000ada). ' +
       'sharedMemoryBytesPerSm 228 KB (memory.md §2c, Accel-Sim shmem option). mmaUnitsPerSubCore 4: H100/H200 SXM dense FP16 989 TFLOPS ≈ ' +
       '132 SMs × 4 × 512 × 2 × 1.83 GHz (vendor spec, not in docs/reference/), i.e. 4 MmaUnits per SMSP. pcieGBps 63: PCIe 5.0 ×16, 32 GT/s × 16 × 128/130 / 8. ' +
       'launchNs 6000: the silicon harness timed cuBLAS at 35–39 µs (7168²) and 56–57 µs (9216²) where PyTorch, 200 launches, saw 29.9 and 50.7 µs (h200-silicon.md §2). ' +
+      'denseLibrary: cuBLAS under Nsight Compute on the H200 (gpu/probes/results/2026-12-02/parity.txt, cublas-*.details.txt): its nvjet kernel reads at ' +
+      '75.2–77.3 % of the DRAM peak on all five shapes profiled (7168² 76.6, 9216² 75.2, 4096 × 14336 75.4, 2048 × 28672 77.3, 14336 × 4096 77.0; mean 76.3 %), ' +
+      'and where it splits K (9216², 4096 × 14336, 2048 × 28672) a splitKreduce_kernel of 3.81 / 4.38 / 3.39 µs follows (mean 3.86). ' +
       'l1LinesPerCycle 0.57: 4-byte loads to random sectors or one per line, L2-resident, reach 149–151 G/s = 0.57 lines per SM per cycle on 132 SMs at 1.98 GHz (h200-silicon.md §1).',
   },
 };

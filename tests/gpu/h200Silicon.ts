@@ -230,3 +230,26 @@ export const H200_SPMM_ROWS: readonly {
     [9216, 0.7, 56, 54, 85, 44],
   ] as const
 ).map(([size, sparsity, cublas, flashllm, coruscant, stc]) => ({ size, sparsity, cublas, flashllm, coruscant, stc }));
+
+/**
+ * The harness on shapes beside the calibration table (gpu/probes/README.md, "The paper's harness,
+ * split-K 8, N = 8", 2026-12-02; µs, one run of 4 + 10 launches): cuBLAS and the STC proxy, where
+ * the issue's near-parity cells lie. cuBLAS moves by ±10 % between runs of one shape.
+ */
+export const H200_PARITY_ROWS: readonly {
+  readonly m: number;
+  readonly k: number;
+  readonly sparsity: number;
+  readonly cublas: number;
+  readonly stc: number;
+}[] = (
+  [
+    [4096, 14336, 0.5, 47.29, 55.28],
+    [4096, 14336, 0.7, 46.06, 50.38],
+    [2048, 28672, 0.5, 46.29, 92.49],
+    [2048, 28672, 0.7, 43.41, 84.19],
+    [14336, 4096, 0.5, 39.38, 47.64],
+    [14336, 4096, 0.7, 45.94, 39.22],
+    [4096, 28672, 0.5, 69.29, 95.03],
+  ] as const
+).map(([m, k, sparsity, cublas, stc]) => ({ m, k, sparsity, cublas, stc }));
