@@ -128,7 +128,8 @@ export type TotalWidth<Widths extends readonly number[]> = number extends Widths
 
 /**
  * What tsc says when two literal widths differ: the parameter's type gains this property, which
- * no value has, so the message names both widths (`'width mismatch': "expected 8 bits, got 16 bits"`).
+ * no value has, so the message names both widths (`… is not assignable to type 'Value<16> &
+ * WidthMismatch<8, 16>'`, and the property's text where tsc expands it).
  */
 export interface WidthMismatch<Expected extends number, Got extends number> {
   readonly 'width mismatch': `expected ${Expected} bits, got ${Got} bits`;
