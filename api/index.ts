@@ -200,3 +200,19 @@ export {
   /** What went into and came out of a FIFO, in order (for checkFifoTraffic). */
   type FifoTraffic,
 } from '../hw/lib/cdc/index.ts';
+export {
+  /** A vector of signals or bundles: `at(3)` checked at your line, `at(index)` reads through a mux and drives through a decoder. */
+  Vec,
+  /** An element read at a hardware index: a value that can also be driven (`vec.at(i).set(v)`). */
+  VecEntry,
+  /** A Vec of the given signals or bundles (ports of a `vec`, `regs`/`wires` groups). */
+  vecOf,
+  /** `count` registers of one width as a Vec, named `name_0 …`. */
+  regVec,
+  /** `count` wires of one width as a Vec, named `name_0 …`. */
+  wireVec,
+  /** What a Vec holds: signals, or groups and arrays of them. */
+  type VecElement,
+  /** An element's shape read at a hardware index (each signal a VecEntry). */
+  type EntryOf,
+} from '../hw/core/index.ts';

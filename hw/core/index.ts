@@ -71,3 +71,4 @@ export { strictGroup, UnknownPortError } from './strictPorts.ts';
 export { defineEnum, enumReg, enumWire, type HdlEnum } from './enum.ts';
 export { fsm, UnreachableStateError, type Fsm, type Go } from './fsm.ts';
 export { defineBlackBox, blackBoxOf, type BlackBoxSpec, type BlackBoxInfo } from './blackBox.ts';
+export { Vec, VecEntry, vecOf, regVec, wireVec, type VecElement, type EntryOf } from './vec.ts';
