@@ -45,6 +45,20 @@ export {
   type PortTree,
   /** The signals `build` receives as `io` for a port tree. */
   type IoOf,
+  /** Which way a port points: 'input' or 'output'. */
+  type PortDirection,
+  /** A design's ports as the types know them: each flattened name with its direction and width. */
+  type PortTypes,
+  /** The flattened port types of a port tree (`elaborate` gives them to the design it returns). */
+  type FlatPortsOf,
+  /** A port tree with every direction turned round, as `flip` returns it. */
+  type Flipped,
+  /** The input names a testbench may poke for a design's port types (any name when unknown). */
+  type InputName,
+  /** The output names a testbench may peek or expect for a design's port types. */
+  type OutputName,
+  /** Per-cycle port values by the names a design's type allows (stimulus and expected rows). */
+  type PortValuesOf,
 } from '../hw/core/index.ts';
 export {
   /** A width-checked hardware value: operators (`add`, `and`, `eq`, `bits`, `zext`, …) build new values. */
@@ -61,8 +75,26 @@ export {
   bitsFor,
   /** The widest value the DSL allows, in bits. */
   MAX_WIDTH,
-  /** What operators accept: a Value, a signal, or a number/bigint that fits. */
+  /** What operators accept: a Value, a signal, or a number/bigint that fits (no width check in the types). */
   type ValueLike,
+  /** An operator's other operand: a literal, or a value whose literal width tsc compares with this one's. */
+  type Operand,
+  /** The width of a mux whose arms have the given types. */
+  type MuxWidth,
+  /** The widths of a tuple of values, in order (what `cat` adds up). */
+  type WidthsOf,
+  /** `A + B` of literal widths in the types (`number` when either is a run-time width). */
+  type WidthSum,
+  /** `A − B` of literal widths in the types (`number` when either is a run-time width or B > A). */
+  type WidthDifference,
+  /** The width of bits `Hi..Lo`: `Hi − Lo + 1`. */
+  type SliceWidth,
+  /** The sum of a tuple of widths. */
+  type TotalWidth,
+  /** No constraint when two widths agree or either is a run-time width; else a WidthMismatch. */
+  type SameWidth,
+  /** The type an operand must have, and lacks, when its literal width differs: tsc's message names both widths. */
+  type WidthMismatch,
   /** The operator names of the IR. */
   type Operator,
 } from '../hw/core/index.ts';
@@ -168,3 +200,19 @@ export {
   /** What went into and came out of a FIFO, in order (for checkFifoTraffic). */
   type FifoTraffic,
 } from '../hw/lib/cdc/index.ts';
+export {
+  /** A vector of signals or bundles: `at(3)` checked at your line, `at(index)` reads through a mux and drives through a decoder. */
+  Vec,
+  /** An element read at a hardware index: a value that can also be driven (`vec.at(i).set(v)`). */
+  VecEntry,
+  /** A Vec of the given signals or bundles (ports of a `vec`, `regs`/`wires` groups). */
+  vecOf,
+  /** `count` registers of one width as a Vec, named `name_0 …`. */
+  regVec,
+  /** `count` wires of one width as a Vec, named `name_0 …`. */
+  wireVec,
+  /** What a Vec holds: signals, or groups and arrays of them. */
+  type VecElement,
+  /** An element's shape read at a hardware index (each signal a VecEntry). */
+  type EntryOf,
+} from '../hw/core/index.ts';

@@ -1,4 +1,5 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
+import type { InputName, PortTypes, PortValuesOf } from '../hw/core/ports.ts';
 import { harnessPortsOf } from './harnessStimulus.ts';
 import { PortFrames, type PortValues } from './portFrames.ts';
 
@@ -7,9 +8,12 @@ import { PortFrames, type PortValues } from './portFrames.ts';
  * values, checked as every engine checks a stream: build a regression's stimulus once, run it on
  * every engine without an object or a bigint per cycle.
  */
-export function inputFrames(design: IrDesign, rows: readonly PortValues[]): PortFrames {
+export function inputFrames<P extends PortTypes>(
+  design: IrDesign<P>,
+  rows: readonly PortValuesOf<InputName<P>>[],
+): PortFrames {
   const ports = harnessPortsOf(design);
-  return PortFrames.from(ports.inputs, rows, ports.top);
+  return PortFrames.from(ports.inputs, rows as readonly PortValues[], ports.top);
 }
 
 /** `cycles` frames of zeros over a design's top inputs, to fill with `set`. */

@@ -1,4 +1,5 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
+import type { InputName, OutputName, PortTypes } from '../hw/core/ports.ts';
 import { topModule, clockPortsOf, resetPortsOf } from '../hw/ir/ir.ts';
 import { UserError } from '../common/errors.ts';
 import type { Engine, EngineSession, PortValues, RunOptions, SessionOptions } from '../engines/engine.ts';
@@ -32,12 +33,12 @@ export class ExpectationError extends Error {
  * ReactiveTestbench on a live engine session, which reads outputs as it goes and decides what to
  * drive from them: wait for `ready`, then drive a handshake.
  */
-export class Testbench {
+export class Testbench<P extends PortTypes = PortTypes> {
   private readonly cycles: { inputs: PortValues; expected: PortValues }[] = [{ inputs: {}, expected: {} }];
   private readonly inputWidths: Map<string, number>;
   private readonly outputWidths: Map<string, number>;
 
-  constructor(readonly design: IrDesign) {
+  constructor(readonly design: IrDesign<P>) {
     const clocks = clockPortsOf(topModule(design));
     const ports = topModule(design).ports.filter((port) => !clocks.includes(port.name));
     this.inputWidths = new Map(
@@ -49,13 +50,13 @@ export class Testbench {
   }
 
   /** Drives an input from the current cycle on (it keeps its value until poked again). */
-  poke(name: string, value: number | bigint): this {
+  poke<Name extends InputName<P>>(name: Name, value: number | bigint): this {
     this.current.inputs[name] = this.checked(this.inputWidths, 'input', name, value);
     return this;
   }
 
   /** Expects an output's value in the current cycle (sampled before this cycle's clock edge). */
-  expect(name: string, value: number | bigint): this {
+  expect<Name extends OutputName<P>>(name: Name, value: number | bigint): this {
     this.current.expected[name] = this.checked(this.outputWidths, 'output', name, value);
     return this;
   }
@@ -68,10 +69,11 @@ export class Testbench {
 
   /** Holds every reset input (`reset` and each domain's `rst_<name>`) high for `cycles` steps, then low. */
   reset(cycles = 1): this {
+    // Reset inputs are the design's own (1 bit each), so no name or width check is needed.
     const resets = resetPortsOf(topModule(this.design));
-    for (const name of resets) this.poke(name, 1);
+    for (const name of resets) this.current.inputs[name] = 1n;
     this.step(cycles);
-    for (const name of resets) this.poke(name, 0);
+    for (const name of resets) this.current.inputs[name] = 0n;
     return this;
   }
 
@@ -92,7 +94,11 @@ export class Testbench {
   }
 
   /** A reactive testbench on a session of `engine` (all state 0); `close()` it when done. */
-  static async open(design: IrDesign, engine: Engine, options: SessionOptions = {}): Promise<ReactiveTestbench> {
+  static async open<P extends PortTypes>(
+    design: IrDesign<P>,
+    engine: Engine,
+    options: SessionOptions = {},
+  ): Promise<ReactiveTestbench<P>> {
     return new ReactiveTestbench(design, await engine.open(design, options));
   }
 
@@ -123,9 +129,9 @@ export interface WaitOptions {
  * moves on, `await expect` checks at once (an ExpectationError naming the cycle), `await waitFor`
  * steps until a condition holds. The same code runs on the ts engine, Verilator and Icarus.
  */
-export class ReactiveTestbench {
+export class ReactiveTestbench<P extends PortTypes = PortTypes> {
   constructor(
-    readonly design: IrDesign,
+    readonly design: IrDesign<P>,
     /** The engine session underneath (its VCD and checks are the session's). */
     readonly session: EngineSession,
   ) {}
@@ -136,13 +142,13 @@ export class ReactiveTestbench {
   }
 
   /** Drives an input from the current cycle on (it keeps its value until poked again). */
-  poke(name: string, value: number | bigint): this {
+  poke<Name extends InputName<P>>(name: Name, value: number | bigint): this {
     this.session.poke(name, value);
     return this;
   }
 
   /** An output's value in the current cycle (sampled before this cycle's clock edge). */
-  peek(name: string): Promise<bigint> {
+  peek<Name extends OutputName<P>>(name: Name): Promise<bigint> {
     return this.session.peek(name);
   }
 
@@ -152,7 +158,7 @@ export class ReactiveTestbench {
   }
 
   /** Checks an output's value now; a mismatch throws an ExpectationError with this cycle. */
-  async expect(name: string, value: number | bigint): Promise<void> {
+  async expect<Name extends OutputName<P>>(name: Name, value: number | bigint): Promise<void> {
     const expected = BigInt(value);
     const actual = await this.peek(name);
     if (actual !== expected)
@@ -176,9 +182,9 @@ export class ReactiveTestbench {
   /** Holds every reset input (`reset` and each domain's `rst_<name>`) high for `cycles` steps, then low. */
   async reset(cycles = 1): Promise<void> {
     const resets = resetPortsOf(topModule(this.design));
-    for (const name of resets) this.poke(name, 1);
+    for (const name of resets) this.session.poke(name, 1);
     await this.step(cycles);
-    for (const name of resets) this.poke(name, 0);
+    for (const name of resets) this.session.poke(name, 0);
   }
 
   /** Ends the session: the VCD is written, an external process ended; in count mode, the checks' results. */

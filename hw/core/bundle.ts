@@ -2,7 +2,7 @@ import type { Signal } from './signal.ts';
 import { Signal as SignalClass } from './signal.ts';
 import { HdlError, WidthMismatchError } from './errors.ts';
 import { captureSourceLocation, type SourceLocation } from './sourceLocation.ts';
-import { flattenPorts, isPortSpec, output, type IoOf, type PortSpec, type PortTree } from './ports.ts';
+import { flattenPorts, isPortSpec, output, type Flipped, type IoOf, type PortSpec, type PortTree } from './ports.ts';
 import type { ModuleBuilder } from './module.ts';
 import { strictGroup } from './strictPorts.ts';
 
@@ -23,15 +23,15 @@ export function bundle<T extends { readonly [name: string]: PortTree }>(fields: 
 }
 
 /** The tree with every direction turned round: the consumer's side of a producer's bundle. */
-export function flip<T extends PortTree>(tree: T): T {
+export function flip<T extends PortTree>(tree: T): Flipped<T> {
   if (isPortSpec(tree)) {
     const spec: PortSpec = tree;
-    return { ...spec, direction: spec.direction === 'input' ? 'output' : 'input' } as unknown as T;
+    return { ...spec, direction: spec.direction === 'input' ? 'output' : 'input' } as unknown as Flipped<T>;
   }
-  if (Array.isArray(tree)) return tree.map((element: PortTree) => flip(element)) as unknown as T;
+  if (Array.isArray(tree)) return tree.map((element: PortTree) => flip(element)) as unknown as Flipped<T>;
   return Object.fromEntries(
     Object.entries(tree as Record<string, PortTree>).map(([key, child]) => [key, flip(child)]),
-  ) as unknown as T;
+  ) as unknown as Flipped<T>;
 }
 
 /** For signals made by `wires`/`regs`: the direction their field has in the bundle type. */

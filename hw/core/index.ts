@@ -2,9 +2,38 @@
  * The hardware description DSL: values and operators, named signals, module definitions with
  * typed ports, when/otherwise, memories and instances.
  */
-export { Value, constant, mux, cat, select, bitsFor, MAX_WIDTH, type ValueLike, type Operator } from './value.ts';
+export {
+  Value,
+  constant,
+  mux,
+  cat,
+  select,
+  bitsFor,
+  MAX_WIDTH,
+  type ValueLike,
+  type Operand,
+  type MuxWidth,
+  type WidthsOf,
+  type Operator,
+} from './value.ts';
+export type { WidthSum, WidthDifference, SliceWidth, TotalWidth, SameWidth, WidthMismatch } from './widthTypes.ts';
 export { Signal, type SignalKind } from './signal.ts';
-export { input, output, vec, flattenPorts, type PortSpec, type PortTree, type IoOf } from './ports.ts';
+export {
+  input,
+  output,
+  vec,
+  flattenPorts,
+  type PortSpec,
+  type PortTree,
+  type PortDirection,
+  type IoOf,
+  type PortTypes,
+  type FlatPortsOf,
+  type Flipped,
+  type InputName,
+  type OutputName,
+  type PortValuesOf,
+} from './ports.ts';
 export {
   defineModule,
   isModuleDefinition,
@@ -42,3 +71,4 @@ export { strictGroup, UnknownPortError } from './strictPorts.ts';
 export { defineEnum, enumReg, enumWire, type HdlEnum } from './enum.ts';
 export { fsm, UnreachableStateError, type Fsm, type Go } from './fsm.ts';
 export { defineBlackBox, blackBoxOf, type BlackBoxSpec, type BlackBoxInfo } from './blackBox.ts';
+export { Vec, VecEntry, vecOf, regVec, wireVec, type VecElement, type EntryOf } from './vec.ts';

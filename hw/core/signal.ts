@@ -1,5 +1,5 @@
 import { captureSourceLocation, type SourceLocation } from './sourceLocation.ts';
-import { Value, coerce, type ValueLike } from './value.ts';
+import { Value, coerce, type Operand } from './value.ts';
 import { MultipleDriverError } from './errors.ts';
 
 /**
@@ -36,7 +36,7 @@ export class Signal<W extends number = number> extends Value<W> {
   }
 
   /** Drives this signal (last assignment wins inside `when` blocks; two unconditional ones are an error). */
-  set(value: ValueLike<W>): void {
+  set<O extends number>(value: Operand<W, O>): void {
     const location = captureSourceLocation();
     if (!ASSIGNABLE.has(this.kind)) {
       const what = this.kind === 'input' ? 'an input of its own module' : "a sub-module's output";

@@ -1,5 +1,6 @@
 import { captureSourceLocation, type SourceLocation } from './sourceLocation.ts';
 import { InvalidParameterError, SliceRangeError, WidthMismatchError } from './errors.ts';
+import type { SameWidth, SliceWidth, TotalWidth, WidthSum } from './widthTypes.ts';
 
 /** Widest signal the framework accepts; wider requests are refused with a clear error. */
 export const MAX_WIDTH = 65536;
@@ -37,11 +38,22 @@ export type Operator =
 
 /**
  * Anything that can stand where a value of width W is expected: a hardware value, or a literal
- * sized to fit. Widths computed from parameters are plain `number`s to TypeScript, so agreement
- * is checked when the hardware is built, at the user's line, with both widths in the message.
+ * sized to fit. This loose form does not compare widths in the types (use it where no width is
+ * known); operators take an `Operand`, which does.
  */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- W documents the expected width at call sites
 export type ValueLike<W extends number = number> = Value | number | bigint;
+
+/**
+ * The other operand of an operator on a `Value<W>`: a literal, or a value whose width tsc checks
+ * against W where both are literal types (`a8.add(b16)` does not compile, and the message names
+ * both widths). Widths computed from parameters are plain `number`s to TypeScript, so agreement
+ * is then checked when the hardware is built, at the user's line, with both widths in the message.
+ */
+export type Operand<W extends number, O extends number> = (Value<O> & SameWidth<W, O>) | number | bigint;
+
+/** The widths of a tuple of values, in order. */
+export type WidthsOf<Values extends readonly Value[]> = { readonly [K in keyof Values]: Values[K]['width'] };
 
 /** Named things an expression may refer to (signals, memories); kept abstract to avoid import cycles. */
 export interface Referable {
@@ -84,68 +96,70 @@ export class Value<W extends number = number> {
 
   // ---- bitwise and arithmetic, equal widths, result of the same width (modulo 2^W) ----
   /** Bitwise AND. */
-  and(other: ValueLike<W>): Value<W> {
+  and<O extends number>(other: Operand<W, O>): Value<W> {
     return this.sameWidth('and', other);
   }
   /** Bitwise OR. */
-  or(other: ValueLike<W>): Value<W> {
+  or<O extends number>(other: Operand<W, O>): Value<W> {
     return this.sameWidth('or', other);
   }
   /** Bitwise XOR. */
-  xor(other: ValueLike<W>): Value<W> {
+  xor<O extends number>(other: Operand<W, O>): Value<W> {
     return this.sameWidth('xor', other);
   }
   /** Sum modulo 2^W; use `addCarry` to keep the carry. */
-  add(other: ValueLike<W>): Value<W> {
+  add<O extends number>(other: Operand<W, O>): Value<W> {
     return this.sameWidth('add', other);
   }
   /** Difference modulo 2^W. */
-  sub(other: ValueLike<W>): Value<W> {
+  sub<O extends number>(other: Operand<W, O>): Value<W> {
     return this.sameWidth('sub', other);
   }
   /** Full sum, one bit wider than the operands (the carry out is the top bit). */
-  addCarry(other: ValueLike<W>): Value {
+  addCarry<O extends number>(other: Operand<W, O>): Value<WidthSum<W, 1>> {
     const rhs = coerce(other, this.width, captureSourceLocation());
     this.requireSameWidth('addCarry', rhs);
-    return this.zext(this.width + 1).add(rhs.zext(this.width + 1));
+    const width = (this.width + 1) as WidthSum<W, 1>;
+    return this.zext(width).add(rhs.zext(width));
   }
   /** Full unsigned product: width is the sum of the operand widths. */
-  mul(other: Value): Value {
+  mul<O extends number>(other: Value<O>): Value<WidthSum<W, O>> {
     const location = captureSourceLocation();
-    return new Value('mul', checkedWidth(this.width + other.width, location), [this, other], location);
+    const width = checkedWidth(this.width + other.width, location) as WidthSum<W, O>;
+    return new Value('mul', width, [this, other], location);
   }
 
   // ---- comparisons, equal widths, 1-bit result ----
   /** Equality. */
-  eq(other: ValueLike<W>): Value<1> {
+  eq<O extends number>(other: Operand<W, O>): Value<1> {
     return this.compare('eq', other);
   }
   /** Inequality. */
-  ne(other: ValueLike<W>): Value<1> {
+  ne<O extends number>(other: Operand<W, O>): Value<1> {
     return this.compare('ne', other);
   }
   /** Unsigned less-than. */
-  lt(other: ValueLike<W>): Value<1> {
+  lt<O extends number>(other: Operand<W, O>): Value<1> {
     return this.compare('ltu', other);
   }
   /** Unsigned less-or-equal. */
-  le(other: ValueLike<W>): Value<1> {
+  le<O extends number>(other: Operand<W, O>): Value<1> {
     return this.compare('leu', other);
   }
   /** Unsigned greater-than. */
-  gt(other: ValueLike<W>): Value<1> {
+  gt<O extends number>(other: Operand<W, O>): Value<1> {
     return coerce(other, this.width, captureSourceLocation()).compare('ltu', this);
   }
   /** Unsigned greater-or-equal. */
-  ge(other: ValueLike<W>): Value<1> {
+  ge<O extends number>(other: Operand<W, O>): Value<1> {
     return coerce(other, this.width, captureSourceLocation()).compare('leu', this);
   }
   /** Two's-complement less-than. */
-  slt(other: ValueLike<W>): Value<1> {
+  slt<O extends number>(other: Operand<W, O>): Value<1> {
     return this.compare('lts', other);
   }
   /** Two's-complement less-or-equal. */
-  sle(other: ValueLike<W>): Value<1> {
+  sle<O extends number>(other: Operand<W, O>): Value<1> {
     return this.compare('les', other);
   }
 
@@ -187,14 +201,14 @@ export class Value<W extends number = number> {
 
   // ---- bit selection and resizing ----
   /** Bits hi..lo inclusive (Verilog `x[hi:lo]`). */
-  bits(hi: number, lo: number): Value {
+  bits<Hi extends number, Lo extends number>(hi: Hi, lo: Lo): Value<SliceWidth<Hi, Lo>> {
     const location = captureSourceLocation();
     if (!Number.isInteger(hi) || !Number.isInteger(lo) || lo < 0 || hi < lo || hi >= this.width)
       throw new SliceRangeError(
         location,
         `slice [${hi}:${lo}] is outside a ${this.width}-bit value (bits ${this.width - 1}..0)`,
       );
-    return new Value('slice', hi - lo + 1, [this], location, { hi, lo });
+    return new Value('slice', (hi - lo + 1) as SliceWidth<Hi, Lo>, [this], location, { hi, lo });
   }
   /** One bit. */
   bit(index: number): Value<1> {
@@ -221,14 +235,14 @@ export class Value<W extends number = number> {
     return new Value('slice', width, [this], location, { hi: width - 1, lo: 0 });
   }
 
-  private sameWidth(op: Operator, other: ValueLike<W>): Value<W> {
+  private sameWidth(op: Operator, other: ValueLike): Value<W> {
     const location = captureSourceLocation();
     const rhs = coerce(other, this.width, location);
     this.requireSameWidth(op, rhs, location);
     return new Value(op, this.width, [this, rhs], location);
   }
 
-  private compare(op: Operator, other: ValueLike<W>): Value<1> {
+  private compare(op: Operator, other: ValueLike): Value<1> {
     const location = captureSourceLocation();
     const rhs = coerce(other, this.width, location);
     this.requireSameWidth(op, rhs, location);
@@ -299,18 +313,21 @@ export function coerce(value: ValueLike, width: number, location: SourceLocation
   return value instanceof Value ? value : constant(value, width, location);
 }
 
-/** `condition ? whenTrue : whenFalse`; both arms of one width, a 1-bit condition. */
-export function mux<W extends number>(
+/** The width of a mux whose arms are `T` and `F`: the width of whichever arm is a value. */
+export type MuxWidth<T, F> = T extends Value<infer W> ? W : F extends Value<infer W> ? W : number;
+
+/** `condition ? whenTrue : whenFalse`; both arms of one width (tsc checks literal widths), a 1-bit condition. */
+export function mux<T extends ValueLike, F extends ValueLike>(
   condition: Value<1> | Value,
-  whenTrue: ValueLike<W>,
-  whenFalse: ValueLike<W>,
-): Value<W> {
+  whenTrue: T,
+  whenFalse: F & (T extends Value<infer A> ? (F extends Value<infer B> ? SameWidth<A, B> : unknown) : unknown),
+): Value<MuxWidth<T, F>> {
   const location = captureSourceLocation();
   if (condition.width !== 1)
     throw new WidthMismatchError(location, `mux condition must be 1 bit, got ${condition.width}`);
   const width = (
     whenTrue instanceof Value ? whenTrue.width : whenFalse instanceof Value ? whenFalse.width : undefined
-  ) as W | undefined;
+  ) as MuxWidth<T, F> | undefined;
   if (width === undefined)
     throw new WidthMismatchError(location, 'mux of two literals has no width: give one arm a width with constant()');
   const a = coerce(whenTrue, width, location);
@@ -320,20 +337,16 @@ export function mux<W extends number>(
   return new Value('mux', width, [condition, a, b], location);
 }
 
-/** Concatenation, most significant part first (Verilog `{a, b}`). */
-export function cat(...parts: Value[]): Value {
+/** Concatenation, most significant part first (Verilog `{a, b}`); its width is the sum of the parts' in the types too. */
+export function cat<const Parts extends readonly Value[]>(...parts: Parts): Value<TotalWidth<WidthsOf<Parts>>> {
   const location = captureSourceLocation();
   if (parts.length === 0) throw new WidthMismatchError(location, 'cat needs at least one part');
-  if (parts.length === 1) return parts[0] as Value;
-  return new Value(
-    'cat',
-    checkedWidth(
-      parts.reduce((sum, part) => sum + part.width, 0),
-      location,
-    ),
-    parts,
+  if (parts.length === 1) return parts[0] as Value<TotalWidth<WidthsOf<Parts>>>;
+  const width = checkedWidth(
+    parts.reduce((sum, part) => sum + part.width, 0),
     location,
-  );
+  ) as TotalWidth<WidthsOf<Parts>>;
+  return new Value('cat', width, parts, location);
 }
 
 /** Selects `options[index]`; all options of one width. Out-of-range indices give the last option. */

@@ -1,5 +1,5 @@
 import { ModuleBuilder, type ModuleDefinition, type Params } from '../core/module.ts';
-import { mapPorts, type PortTree } from '../core/ports.ts';
+import { mapPorts, type FlatPortsOf, type PortTree } from '../core/ports.ts';
 import { DuplicateNameError, InvalidParameterError } from '../core/errors.ts';
 import { blackBoxOf } from '../core/blackBox.ts';
 import type { Signal } from '../core/signal.ts';
@@ -31,7 +31,7 @@ export function elaborate<P extends Params, T extends PortTree>(
   definition: ModuleDefinition<P, T>,
   params: Partial<P> = {},
   options: ElaborateOptions = {},
-): IrDesign {
+): IrDesign<FlatPortsOf<T>> {
   const modules: IrModule[] = [];
   const pipeline = new PassPipeline(options.passes ?? PASSES);
   const byName = new Map<string, { definition: ModuleDefinition; module: IrModule }>();

@@ -1,5 +1,6 @@
 import type { SourceLocation } from '../core/sourceLocation.ts';
 import type { Operator } from '../core/value.ts';
+import type { PortTypes } from '../core/ports.ts';
 
 /**
  * The flat netlist IR, separate from the DSL objects (Amaranth's NIR idea): per module, arrays of
@@ -169,10 +170,18 @@ export interface IrEnum {
   readonly signals: readonly string[];
 }
 
-/** A whole elaborated design: modules ordered children first, the top last. */
-export interface IrDesign {
+/** Carries a design's port types for the compiler alone; no design object has this key. */
+declare const PORT_TYPES: unique symbol;
+
+/**
+ * A whole elaborated design: modules ordered children first, the top last. `Ports` is the top's
+ * ports as TypeScript knows them (from `elaborate`), so testbenches and suites accept only those
+ * names; a design built any other way has any name, checked when it runs.
+ */
+export interface IrDesign<Ports extends PortTypes = PortTypes> {
   readonly top: string;
   readonly modules: readonly IrModule[];
+  readonly [PORT_TYPES]?: Ports;
 }
 
 export const CLOCK_PORT = 'clk';

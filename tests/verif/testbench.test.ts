@@ -37,6 +37,8 @@ describe('Testbench over the three engines', () => {
 
   it('refuses unknown signals and values that do not fit', () => {
     const bench = new Testbench(elaborate(Counter, { width: 4 }));
+    // tsc refuses the misspelled name; the run-time check stays behind it for untyped designs.
+    // @ts-expect-error -- 'enabel' is not an input of Counter
     expect(() => bench.poke('enabel', 1)).toThrow(/no input 'enabel'/);
     expect(() => bench.expect('count', 16)).toThrow(/does not fit the 4-bit output 'count'/);
   });

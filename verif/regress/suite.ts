@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
 import type { IrDesign } from '../../hw/ir/ir.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { InputName, OutputName, PortTypes, PortValuesOf } from '../../hw/core/ports.ts';
 import type { CoverageSpec } from './coverage/spec.ts';
 
 /**
@@ -8,9 +8,9 @@ import type { CoverageSpec } from './coverage/spec.ts';
  * golden model predicts. A port absent from `expected[t]` is not checked in cycle t (pipeline
  * fill, don't-care cycles).
  */
-export interface CaseVectors {
-  readonly stimulus: readonly PortValues[];
-  readonly expected: readonly PortValues[];
+export interface CaseVectors<P extends PortTypes = PortTypes> {
+  readonly stimulus: readonly PortValuesOf<InputName<P>>[];
+  readonly expected: readonly PortValuesOf<OutputName<P>>[];
 }
 
 /**
@@ -18,7 +18,7 @@ export interface CaseVectors {
  * `vectors(c).stimulus`, produces `vectors(c).expected`" for every case `c` drawn from `arbitrary`.
  * Cases must be plain data so fast-check can shrink them and they can be saved as JSON.
  */
-export interface RegressSuite<Case = unknown> {
+export interface RegressSuite<Case = unknown, P extends PortTypes = PortTypes> {
   /** Unique name, used on the command line and in folder names. */
   readonly name: string;
   /** The `--suite` groups it belongs to besides its own name (e.g. 'fp', 'decoder'). */
@@ -29,8 +29,9 @@ export interface RegressSuite<Case = unknown> {
    * The design the case runs on. Suites over one block return the same (memoized) object for
    * every case, so external engines build once and run every case of a batch in one process.
    */
-  design(testCase: Case): IrDesign;
-  vectors(testCase: Case): CaseVectors;
+  design(testCase: Case): IrDesign<P>;
+  /** The case's stimulus and expected outputs, by the design's port names (tsc checks them). */
+  vectors(testCase: Case): CaseVectors<P>;
   /** How many cases one external-engine process runs (default 200). */
   readonly batchSize?: number;
   /**
@@ -49,19 +50,20 @@ export interface RegressSuite<Case = unknown> {
 }
 
 /** What defineSuite is given: a suite whose groups (default none) and description (default its name) may be left out. */
-export type SuiteSpec<Case> = Omit<RegressSuite<Case>, 'groups' | 'description'> &
-  Partial<Pick<RegressSuite<Case>, 'groups' | 'description'>>;
+export type SuiteSpec<Case, P extends PortTypes = PortTypes> = Omit<RegressSuite<Case, P>, 'groups' | 'description'> &
+  Partial<Pick<RegressSuite<Case, P>, 'groups' | 'description'>>;
 
 /** Erases a suite's case type so suites of different cases sit in one table; fills the defaults. */
-export function defineSuite<Case>(suite: SuiteSpec<Case>): RegressSuite {
+export function defineSuite<Case, P extends PortTypes = PortTypes>(suite: SuiteSpec<Case, P>): RegressSuite {
   // RegressSuite's functions are methods, whose parameters TypeScript checks bivariantly: a suite
-  // of any case type is a RegressSuite, no cast needed.
-  const filled: RegressSuite<Case> = {
+  // of any case type is a RegressSuite. Its vectors name ports the design has (optional keys in
+  // the types, absent keys at run time), which the erased table reads as any port's values.
+  const filled: RegressSuite<Case, P> = {
     ...suite,
     groups: suite.groups ?? [],
     description: suite.description ?? suite.name,
   };
-  return filled;
+  return filled as RegressSuite;
 }
 
 /** A function computed once, on first use (elaboration is not free and most runs use few suites). */

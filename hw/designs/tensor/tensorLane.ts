@@ -57,7 +57,7 @@ export const TensorLane = defineModule({
 
     const accumulator = m.reg('accumulator', 32, { reset: 0 });
     const accumulate = m.instance(Fp32Adder, { name: 'accumulate' });
-    accumulate.a.set(mux<number>(loadC, c, accumulator));
+    accumulate.a.set(mux(loadC, c, accumulator));
     accumulate.b.set(dotProduct.dot);
     m.when(enable, () => accumulator.set(accumulate.s));
     io.acc.set(accumulator);
