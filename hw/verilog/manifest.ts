@@ -1,6 +1,6 @@
 import { sourceText } from './sourceText.ts';
 import { moduleByName, type IrDesign, type NetKind } from '../ir/ir.ts';
-import { verilogIdentifier } from './identifiers.ts';
+import { verilogIdentifier } from '../ir/identifiers.ts';
 
 /**
  * The scope both external engines put the design under in their raw VCD: Verilator's C++ harness

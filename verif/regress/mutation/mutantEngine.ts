@@ -1,5 +1,5 @@
 import type { IrDesign } from '../../../hw/ir/ir.ts';
-import { verilogIdentifier } from '../../../hw/verilog/identifiers.ts';
+import { verilogIdentifier } from '../../../hw/ir/identifiers.ts';
 import { VCD_ROOT } from '../../../hw/verilog/manifest.ts';
 import { IcarusEngine } from '../../../engines/icarusEngine.ts';
 import type { HarnessPorts } from '../../../engines/harnessStimulus.ts';

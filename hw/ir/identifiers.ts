@@ -1,7 +1,8 @@
 /**
  * Verilog-2005 and SystemVerilog keywords a user name could collide with. DSL names are already
- * plain identifiers (`[A-Za-z_][A-Za-z0-9_]*`), so keywords are the only clash left; SystemVerilog
- * ones are included because Verilator and Yosys parse with those reserved.
+ * plain identifiers (`[A-Za-z_][A-Za-z0-9_]*`, checked where they are declared), so keywords are
+ * the only clash left; SystemVerilog ones are included because Verilator and Yosys parse with
+ * those reserved.
  */
 const KEYWORDS: ReadonlySet<string> = new Set(
   (
@@ -21,10 +22,18 @@ const KEYWORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/** What a keyword's Verilog spelling adds. */
+const ESCAPE = '_v';
+
 /**
- * The Verilog spelling of a user name: unchanged unless it is a keyword, then suffixed `_v`.
- * A pure function of the name, so a child's port and the parent's connection agree without sharing state.
+ * The Verilog spelling of a user name: unchanged unless it is a keyword, or a keyword followed by
+ * escapes (`input_v`, `input_v_v`), which get one more `_v`: `input` → `input_v`, `input_v` →
+ * `input_v_v`. The escape is therefore one-to-one, so names distinct in the DSL stay distinct in
+ * Verilog, and it is a pure function of the name, so a child's port, the parent's connection, the
+ * manifest and every engine's trace agree without sharing state.
  */
 export function verilogIdentifier(name: string): string {
-  return KEYWORDS.has(name) ? `${name}_v` : name;
+  let stem = name;
+  while (stem.endsWith(ESCAPE)) stem = stem.slice(0, -ESCAPE.length);
+  return KEYWORDS.has(stem) ? `${name}${ESCAPE}` : name;
 }
