@@ -22,12 +22,23 @@ const KEYWORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/**
+ * The scope both external engines put the design under in their raw VCD: Verilator's C++ harness
+ * names its root `TOP` and the top module instance after the module; the Icarus testbench copies
+ * that, as a module named `TOP`. engines/engineTrace.ts rewrites those traces without it; no trace
+ * a user sees has it.
+ */
+export const VCD_ROOT = 'TOP';
+
+/** Names a user's module would clash with: the keywords, and the Icarus testbench's module. */
+const RESERVED: ReadonlySet<string> = new Set([...KEYWORDS, VCD_ROOT]);
+
 /** What a keyword's Verilog spelling adds. */
 const ESCAPE = '_v';
 
 /**
- * The Verilog spelling of a user name: unchanged unless it is a keyword, or a keyword followed by
- * escapes (`input_v`, `input_v_v`), which get one more `_v`: `input` → `input_v`, `input_v` →
+ * The Verilog spelling of a user name: unchanged unless it is a keyword (or `TOP`, the
+ * testbench's), or a keyword followed by escapes (`input_v`, `input_v_v`), which get one more `_v`: `input` → `input_v`, `input_v` →
  * `input_v_v`. The escape is therefore one-to-one, so names distinct in the DSL stay distinct in
  * Verilog, and it is a pure function of the name, so a child's port, the parent's connection, the
  * manifest and every engine's trace agree without sharing state.
@@ -35,5 +46,5 @@ const ESCAPE = '_v';
 export function verilogIdentifier(name: string): string {
   let stem = name;
   while (stem.endsWith(ESCAPE)) stem = stem.slice(0, -ESCAPE.length);
-  return KEYWORDS.has(stem) ? `${name}${ESCAPE}` : name;
+  return RESERVED.has(stem) ? `${name}${ESCAPE}` : name;
 }

@@ -30,7 +30,18 @@ export const Escaping = defineModule({
 });
 `;
 
+const TOP_DESIGN = `import { defineModule, input, output } from ${CORE_IMPORT};
+export const Top = defineModule({
+  name: 'TOP',
+  defaults: {},
+  ports: () => ({ a: input(8), y: output(8) }),
+  build: (_m, io) => io.y.set(io.a.add(1)),
+});
+`;
+
 const folder = designFolder({
+  'top.ts': TOP_DESIGN,
+  'top.jsonl': '{"in": {"a": 41}, "expect": {"y": 42}}\n',
   'escaping.ts': PATH_NAMED_DESIGN,
   'keywords.ts': KEYWORD_DESIGN,
   'vectors.jsonl': KEYWORD_VECTORS,
@@ -144,4 +155,19 @@ describe('keywords and the names their escapes take', () => {
   it('gen sim --vcd: the ts and Icarus traces name the signals by their DSL names and agree (Verilator: the soak)', async () => {
     await expectEnginesAgree(folder.root, ['ts', ...(hasTool('iverilog') ? ['icarus'] : [])]);
   }, 120_000);
+
+  it.skipIf(!hasTool('iverilog'))(
+    "a module named TOP, the harnesses' own top, runs on Icarus as TOP_v (was: iverilog exit 2)",
+    async () => {
+      const run = await runGen(
+        ['sim', '--design', 'top.ts', '--top', 'TOP', '--vectors', 'top.jsonl', '--engine', 'icarus'],
+        {
+          cwd: folder.root,
+        },
+      );
+      expect(run.stderr).toBe('');
+      expect(run.exitCode).toBe(0);
+    },
+    60_000,
+  );
 });
