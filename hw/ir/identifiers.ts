@@ -41,7 +41,9 @@ const ESCAPE = '_v';
  * testbench's), or a keyword followed by escapes (`input_v`, `input_v_v`), which get one more `_v`: `input` → `input_v`, `input_v` →
  * `input_v_v`. The escape is therefore one-to-one, so names distinct in the DSL stay distinct in
  * Verilog, and it is a pure function of the name, so a child's port, the parent's connection, the
- * manifest and every engine's trace agree without sharing state.
+ * manifest and every engine's trace agree without sharing state. Apply it once, to DSL names:
+ * a module's IR name is already its Verilog spelling (moduleNameFor), and `begin_v` would become
+ * `begin_v_v`.
  */
 export function verilogIdentifier(name: string): string {
   let stem = name;

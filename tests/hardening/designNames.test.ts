@@ -11,6 +11,8 @@ import { writeFilesStaged } from '../../hw/verilog/writeDesign.ts';
 import { InvalidParameterError, defineModule } from '../../hw/core/index.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
+import { emitVerilog } from '../../hw/verilog/emit.ts';
+import { MutantEngine } from '../../verif/regress/mutation/mutantEngine.ts';
 
 /*
  * Module and port names from a user's design become file names and Verilog identifiers. Before:
@@ -167,6 +169,26 @@ describe('keywords and the names their escapes take', () => {
       );
       expect(run.stderr).toBe('');
       expect(run.exitCode).toBe(0);
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasTool('iverilog'))(
+    'the mutation engine finds the registers of a top named after a keyword (was: begin_v_v)',
+    async () => {
+      const { Begin } = (await import(join(folder.root, 'keywords.ts'))) as Record<
+        string,
+        Parameters<typeof elaborate>[0]
+      >;
+      const design = elaborate(Begin!);
+      expect(design.top).toBe('begin_v');
+      const engine = new MutantEngine([...emitVerilog(design).values()].join('\n'));
+      const run = await engine.run(design, [
+        { reset: 1n, input: 0n, input_v: 0n },
+        { reset: 0n, input: 3n, input_v: 5n },
+        { reset: 0n, input: 0n, input_v: 0n },
+      ]);
+      expect(run.outputs.map((outputs) => outputs['y'])).toEqual([0n, 0n, 6n]);
     },
     60_000,
   );

@@ -56,7 +56,8 @@ export class MutantEngine extends IcarusEngine {
   protected override testbenchOf(design: IrDesign, ports: HarnessPorts): string {
     const regs = declaredRegs(this.verilog);
     const zeroState: string[] = [];
-    const work = [{ module: design.top, path: `${VCD_ROOT}.${verilogIdentifier(design.top)}` }];
+    // The top's IR name is already its Verilog name (moduleNameFor); instance names are DSL names.
+    const work = [{ module: design.top, path: `${VCD_ROOT}.${design.top}` }];
     while (work.length > 0) {
       const { module: name, path } = work.pop()!;
       const module = design.modules.find((candidate) => candidate.name === name);
