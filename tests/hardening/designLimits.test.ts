@@ -94,15 +94,7 @@ afterAll(designs.remove);
 describe('hierarchy depth', () => {
   it(`instances nested 3,000 deep: one line at the instance's line naming the limit (${MAX_HIERARCHY_DEPTH}), no stack overflow`, async () => {
     const out = join(designs.root, 'chain-out');
-    const run = await measuredGen([
-      'verilog',
-      '--design',
-      join(designs.root, 'chain.ts'),
-      '--top',
-      'Chain',
-      '--out',
-      out,
-    ]);
+    const run = await runGen(['verilog', '--design', join(designs.root, 'chain.ts'), '--top', 'Chain', '--out', out]);
     expect(expectCleanFailure(run)).toMatch(
       new RegExp(
         `chain\\.ts:8: instances nest deeper than ${MAX_HIERARCHY_DEPTH} levels \\(Chain → Chain_depth_2999 → Chain_depth_2998 → … → Chain_depth_2491 → Chain_depth_2490 → Chain_depth_2489\\); does a generator instantiate itself without reaching its base case\\?$`,
@@ -110,7 +102,6 @@ describe('hierarchy depth', () => {
     );
     expect(run.exitCode).toBe(1);
     expect(existsSync(out)).toBe(false);
-    expect(run.milliseconds).toBeLessThan(20_000);
   }, 60_000);
 
   it(`${MAX_HIERARCHY_DEPTH} levels still elaborate; a module that instantiates itself unchanged is named`, async () => {
