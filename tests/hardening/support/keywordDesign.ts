@@ -47,6 +47,9 @@ export const KEYWORD_VECTORS = `${[
   .map((inputs) => JSON.stringify({ in: inputs }))
   .join('\n')}\n`;
 
+/** `gen sim` of KwTop on the vectors, in the folder holding both files. */
+const SIM_KWTOP = ['sim', '--design', 'keywords.ts', '--top', 'KwTop', '--vectors', 'vectors.jsonl'];
+
 /**
  * Runs `gen sim --vcd` in `folder` (holding keywords.ts and vectors.jsonl) on each engine and
  * checks that the traces name the signals by their DSL names and that `gen wave diff` finds them
@@ -56,22 +59,7 @@ export async function expectEnginesAgree(folder: string, engines: readonly strin
   const traces: string[] = [];
   for (const engine of engines) {
     const vcd = join(folder, `${engine}.vcd`);
-    const run = await runGen(
-      [
-        'sim',
-        '--design',
-        'keywords.ts',
-        '--top',
-        'KwTop',
-        '--vectors',
-        'vectors.jsonl',
-        '--engine',
-        engine,
-        '--vcd',
-        vcd,
-      ],
-      { cwd: folder },
-    );
+    const run = await runGen([...SIM_KWTOP, '--engine', engine, '--vcd', vcd], { cwd: folder });
     expect(run.stderr).toBe('');
     traces.push(vcd);
   }
