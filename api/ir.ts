@@ -5,8 +5,10 @@
 export {
   /** Runs a module definition (and everything it instantiates) with parameters and returns the checked netlist, top last. */
   elaborate,
-  /** The Verilog/IR module name of a parameter set: the plain name for the defaults, else `Name_key_value…`. */
+  /** The Verilog/IR module name of a parameter set: the plain name for the defaults, else `Name_key_value…`; a keyword gets `_v`. */
   moduleNameFor,
+  /** How deep instances may nest (512); deeper is an `InvalidParameterError` at the instance's line. */
+  MAX_HIERARCHY_DEPTH,
   /** Options of `elaborate`: the pass list to run (default `PASSES`). */
   type ElaborateOptions,
 } from '../hw/ir/elaborate.ts';

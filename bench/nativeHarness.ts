@@ -21,7 +21,7 @@ import type { CycleRun, Stimulus } from '../engines/engine.ts';
 import { wordsOf, type HarnessPort, type HarnessPorts } from '../engines/harnessStimulus.ts';
 import { frameStride, stimulusFrames } from '../engines/portFrames.ts';
 import { digestHex, digestWords } from '../engines/outputCompare.ts';
-import { verilogIdentifier } from '../hw/verilog/identifiers.ts';
+import { verilogIdentifier } from '../hw/ir/identifiers.ts';
 import { buildVerilator, type VerilatorBuild } from '../tools/verilator.ts';
 import { runTool } from '../tools/runTool.ts';
 

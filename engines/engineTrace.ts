@@ -7,7 +7,7 @@ import type { IrDesign } from '../hw/ir/ir.ts';
 import { flattenDesign } from '../hw/sim/flatten.ts';
 import { tracedNets, type TracedNet } from '../hw/sim/vcdTrace.ts';
 import { traceTimescale } from '../hw/sim/clockSchedule.ts';
-import { verilogIdentifier } from '../hw/verilog/identifiers.ts';
+import { verilogIdentifier } from '../hw/ir/identifiers.ts';
 import { VCD_ROOT } from '../hw/verilog/manifest.ts';
 import { readVcdFile, type VcdTrace } from '../waves/vcdReader.ts';
 import { VcdWriter } from '../waves/vcdWriter.ts';

@@ -1,5 +1,5 @@
 import { CLOCK_PORT, moduleByName, type IrDesign } from '../hw/ir/ir.ts';
-import { verilogIdentifier } from '../hw/verilog/identifiers.ts';
+import { verilogIdentifier } from '../hw/ir/identifiers.ts';
 import { literal } from '../hw/verilog/operators.ts';
 import { VCD_ROOT } from '../hw/verilog/manifest.ts';
 import {

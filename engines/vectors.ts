@@ -38,6 +38,17 @@ export function formatVectorValue(value: bigint): string {
 /** A port name from the file, as shown in a message: short, printable. */
 const quoteName = (name: string): string => quoteValue(name).slice(1, -1);
 
+/**
+ * A parsed JSON value as a message shows it: a scalar quoted, an array or object named by its kind.
+ * Never stringified whole: a value nested 10^5 deep (which JSON.parse builds without recursion)
+ * would overflow the stack, and a large one would make a long line.
+ */
+function shownValue(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object' && value !== null) return 'an object';
+  return quoteValue(typeof value === 'string' ? value : String(value));
+}
+
 function parsePortMap(
   raw: unknown,
   ports: ReadonlyMap<string, number>,
@@ -65,7 +76,7 @@ function parsePortMap(
           ? 'a number beyond ±1.8e308 (such as 1e309), more than a JSON number holds; write big values as "0x…" strings'
           : typeof text === 'number' && Number.isInteger(text) && !Number.isSafeInteger(text)
             ? `a whole number beyond 2^53 (read as ${text}), which a JSON number does not hold exactly; write it as a "0x…" or decimal string`
-            : `${typeof text === 'string' ? quoteValue(text) : quoteValue(JSON.stringify(text) ?? String(text))} is not a decimal string, "0x…" hex string or non-negative integer`;
+            : `${shownValue(text)} is not a decimal string, "0x…" hex string or non-negative integer`;
       throw new FileFormatError(file, `'${quoteName(name)}': ${problem}`, { line });
     }
     if (value >> BigInt(width) !== 0n)

@@ -1,4 +1,4 @@
-import { verilogIdentifier } from '../hw/verilog/identifiers.ts';
+import { verilogIdentifier } from '../hw/ir/identifiers.ts';
 import {
   FRAME_ACK,
   FRAME_OUTPUTS,

@@ -2,13 +2,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILD_ROOT, cachedBuild, contentHash } from './buildCache.ts';
 import { readOutputs, runTool, toolVersion, withWorkspace } from './runTool.ts';
+import { pathInside } from '../common/pathInside.ts';
 
 const COMPILE_TIMEOUT_MS = 5 * 60_000;
 const RUN_TIMEOUT_MS = 30 * 60_000;
 
 /**
  * The language Icarus compiles: SystemVerilog 2012's keyword set is a superset that the emitted
- * Verilog avoids (hw/verilog/identifiers.ts escapes it) and that user RTL and Yosys netlists may
+ * Verilog avoids (hw/ir/identifiers.ts escapes it) and that user RTL and Yosys netlists may
  * need; one setting for engines and gate-level simulation alike.
  */
 const GENERATION = '-g2012';
@@ -60,7 +61,7 @@ export async function buildIcarus(
   const flags = [GENERATION, '-s', options.root];
   const key = contentHash([version, flags.join(' '), ...names.flatMap((name) => [name, files.get(name)!])]);
   const { dir, built } = await cachedBuild(options.cacheRoot ?? join(BUILD_ROOT, 'icarus'), key, async (work) => {
-    for (const name of names) writeFileSync(join(work, name), files.get(name)!);
+    for (const name of names) writeFileSync(pathInside(work, name), files.get(name)!);
     await runTool('iverilog', [...flags, '-o', 'design.vvp', ...names], {
       cwd: work,
       timeout: options.timeout ?? COMPILE_TIMEOUT_MS,

@@ -7,6 +7,7 @@ import { execa } from 'execa';
 import { ToolError } from '../common/errors.ts';
 import { findTool, isToolName, onPath, TOOLS } from './toolchain.ts';
 import { isDeadProcess } from './processes.ts';
+import { pathInside } from '../common/pathInside.ts';
 
 /** Lines of a failing tool's stderr worth showing: enough to see the error, not a whole log. */
 const TAIL_LINES = 20;
@@ -165,7 +166,7 @@ export async function withWorkspace<T>(
   }
   const dir = mkdtempSync(join(tmpdir(), `gen-${prefix}-${process.pid}-`));
   try {
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    for (const [name, text] of Object.entries(files)) writeFileSync(pathInside(dir, name), text);
     return await use(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { UserError } from '../common/errors.ts';
 import { BUILD_ROOT, cachedBuild, contentHash, intactEntry } from './buildCache.ts';
 import { runTool, toolVersion } from './runTool.ts';
+import { pathInside } from '../common/pathInside.ts';
 
 /**
  * Build flags: Verilator's usual optimized build (its -O3; the C++ at verilated.mk's -Os), used
@@ -101,7 +102,7 @@ export async function buildVerilator(
   const names = [...files.keys()].sort();
   const key = contentHash([version, flags.join(' '), harness, ...names.flatMap((name) => [name, files.get(name)!])]);
   const { dir, built } = await cachedBuild(options.cacheRoot ?? join(BUILD_ROOT, 'verilator'), key, async (work) => {
-    for (const name of names) writeFileSync(join(work, name), files.get(name)!);
+    for (const name of names) writeFileSync(pathInside(work, name), files.get(name)!);
     writeFileSync(join(work, 'harness.cpp'), harness);
     await runTool('verilator', [...flags, '-Mdir', 'obj', '-o', 'simulate', 'harness.cpp', ...names], {
       cwd: work,

@@ -9,6 +9,7 @@ import { findingsHtml } from './findings.ts';
 import { reportPage, type PageSection } from './page.ts';
 import { REPORT_SECTIONS } from './sections/index.ts';
 import type { ReportSection, SectionContext, SectionResult, SkippedSection } from './types.ts';
+import { pathInside } from '../../common/pathInside.ts';
 
 export interface ReportOptions {
   /** The report folder; replaced as a whole at the end of a successful run. */
@@ -104,7 +105,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportSummary
         Object.assign(numbers, result.numbers);
         Object.assign(strings, result.strings ?? {});
         if (result.findings) findings[section.id] = result.findings;
-        for (const [name, data] of result.files ?? []) writeFileAtomic(join(staging, name), data);
+        for (const [name, data] of result.files ?? []) writeFileAtomic(pathInside(staging, name), data);
       }
       outcomes.push(outcome);
       options.onSection?.({ kind: 'end', index, total: sections.length, section, outcome });

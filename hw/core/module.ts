@@ -14,6 +14,7 @@ import {
 } from './memory.ts';
 
 import { ClockDomain } from './domain.ts';
+import { quoteValue } from '../../common/optionValues.ts';
 
 export { Memory } from './memory.ts';
 export { ClockDomain } from './domain.ts';
@@ -89,7 +90,40 @@ export interface ModuleSpec<P extends Params, T extends PortTree> {
 export function defineModule<P extends Params, T extends PortTree>(
   definition: ModuleSpec<P, T>,
 ): ModuleDefinition<P, T> {
-  return { ...definition, [MODULE_DEFINITION]: true, location: captureSourceLocation() };
+  const made = { ...definition, [MODULE_DEFINITION]: true as const, location: captureSourceLocation() };
+  checkModuleDefinition(made);
+  return made;
+}
+
+/** A name a module, signal, port, instance or memory may have: a plain Verilog identifier. */
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** What a definition must have beside its name, for messages: field → what it is. */
+const REQUIRED_FIELDS = [
+  ['defaults', 'object', 'its parameters and their default values, `{}` for none'],
+  ['ports', 'function', '(params) => ({ name: input(w) | output(w), … })'],
+  ['build', 'function', '(m, io, params) => { … }'],
+] as const;
+
+/**
+ * Refuses a definition whose name could not be a Verilog module and file name (`../x`, `a b`, ``)
+ * or that lacks a field, at the line that defines it: the name later names files (`<name>.v`,
+ * build-cache entries), so it is checked before any path is formed from it. defineModule checks its
+ * own; elaborate checks again, for definitions copied with a new name or made by another copy of
+ * the framework.
+ */
+export function checkModuleDefinition(definition: ModuleDefinition): void {
+  const { name, location } = definition;
+  if (typeof name !== 'string' || !IDENTIFIER.test(name))
+    throw new InvalidParameterError(
+      location,
+      `module name ${quoteValue(name)} is not a valid name (letters, digits, _; not starting with a digit)`,
+    );
+  for (const [field, type, shape] of REQUIRED_FIELDS) {
+    const value: unknown = definition[field];
+    if (typeof value !== type || value === null || Array.isArray(value))
+      throw new InvalidParameterError(location, `module ${name} needs \`${field}\`: ${shape}`);
+  }
 }
 
 /** An unconditional or conditional assignment, a memory write, or a when/elsewhen/otherwise chain. */
@@ -436,7 +470,7 @@ export class ModuleBuilder implements AssignmentSink {
   /** A cover point: `gen prove` says whether some stimulus reaches `condition`; simulation counts hits. */
   cover(condition: Value, name: string): void {
     const location = captureSourceLocation();
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    if (!IDENTIFIER.test(name))
       throw new InvalidParameterError(location, `cover name '${name}' is not a valid name (letters, digits, _)`);
     if (this.coverNames.has(name))
       throw new DuplicateNameError(location, `cover point '${name}' is already declared in module ${this.moduleName}`);
@@ -538,10 +572,10 @@ export class ModuleBuilder implements AssignmentSink {
       );
     if (RESERVED_NAMES.has(name))
       throw new DuplicateNameError(location, `'${name}' is reserved for the implicit clock and reset`);
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    if (!IDENTIFIER.test(name))
       throw new InvalidParameterError(
         location,
-        `'${name}' is not a valid name (letters, digits, _; not starting with a digit)`,
+        `${quoteValue(name)} is not a valid name (letters, digits, _; not starting with a digit)`,
       );
     const previous = this.names.get(name);
     if (previous)

@@ -1,6 +1,7 @@
-import { ModuleBuilder, type ModuleDefinition, type Params } from '../core/module.ts';
+import { ModuleBuilder, checkModuleDefinition, type ModuleDefinition, type Params } from '../core/module.ts';
 import { mapPorts, type FlatPortsOf, type PortTree } from '../core/ports.ts';
 import { DuplicateNameError, InvalidParameterError } from '../core/errors.ts';
+import { verilogIdentifier } from './identifiers.ts';
 import { blackBoxOf } from '../core/blackBox.ts';
 import type { Signal } from '../core/signal.ts';
 import { clockPortsOf, type IrDesign, type IrModule } from './ir.ts';
@@ -8,15 +9,26 @@ import { checkClockCrossings, type CrossingSummary } from './clockCrossings.ts';
 import { lowerModule } from './lower.ts';
 import { PassPipeline, PASSES, type Pass } from './passes/index.ts';
 
-/** Module name of a parameter set: the plain name for the defaults, else `Name_key_value…` (sorted keys). */
+/**
+ * Module name of a parameter set: the plain name for the defaults, else `Name_key_value…` (sorted
+ * keys; characters other than letters and digits become `_`), spelled as a Verilog identifier
+ * (`begin` → `begin_v`, hw/ir/identifiers.ts): the name of the module in Verilog, in its file name
+ * and in every engine's build.
+ */
 export function moduleNameFor(definition: Pick<ModuleDefinition, 'name' | 'defaults'>, params: Params): string {
   const changed = Object.keys(params)
     .filter((key) => params[key] !== definition.defaults[key])
     .sort();
-  if (changed.length === 0) return definition.name;
   const part = (value: Params[string]): string => String(value).replace(/[^A-Za-z0-9]/g, '_');
-  return [definition.name, ...changed.map((key) => `${key}_${part(params[key]!)}`)].join('_');
+  return verilogIdentifier([definition.name, ...changed.map((key) => `${part(key)}_${part(params[key]!)}`)].join('_'));
 }
+
+/**
+ * Instances nest at most this deep. Elaboration recurses once per level (about 1,100 levels fit
+ * Node's default stack); real hierarchies are tens of levels, and a generator instantiating itself
+ * without reaching its base case is the usual way past this.
+ */
+export const MAX_HIERARCHY_DEPTH = 512;
 
 /** How to elaborate: the pass list (default `PASSES`; add your own with `insertPass`). */
 export interface ElaborateOptions {
@@ -49,7 +61,15 @@ export function elaborate<P extends Params, T extends PortTree>(
     return summary;
   };
 
+  // Names of the modules being built, outermost first: the instance path for limit messages.
+  const building: string[] = [];
   const visit = (current: ModuleDefinition, requested: Params, location = current.location): IrModule => {
+    checkModuleDefinition(current);
+    if (building.length >= MAX_HIERARCHY_DEPTH)
+      throw new InvalidParameterError(
+        location,
+        `instances nest deeper than ${MAX_HIERARCHY_DEPTH} levels (${hierarchyExcerpt(building)}); does a generator instantiate itself without reaching its base case?`,
+      );
     for (const key of Object.keys(requested))
       if (!(key in current.defaults))
         throw new InvalidParameterError(
@@ -66,13 +86,21 @@ export function elaborate<P extends Params, T extends PortTree>(
     const problem = current.validate?.(full);
     if (problem) throw new InvalidParameterError(location, `${current.name}: ${problem}`);
     const name = moduleNameFor(current, full);
+    if (building.includes(name))
+      throw new InvalidParameterError(
+        location,
+        `${name} instantiates itself with the same parameters (${hierarchyExcerpt([...building.slice(building.indexOf(name)), name])})`,
+      );
     const seen = byName.get(name);
     if (seen) {
       if (seen.definition !== current)
         throw new DuplicateNameError(current.location, `two different module definitions are both named ${name}`);
       return seen.module;
     }
-    const processed = pipeline.run(buildAndLower(current, full, name));
+    building.push(name);
+    const lowered = buildAndLower(current, full, name);
+    building.pop();
+    const processed = pipeline.run(lowered);
     const blackBox = blackBoxOf(current);
     const module = blackBox
       ? { ...processed, blackBox: { file: blackBox.file, model: blackBox.model, verilog: blackBox.verilog() } }
@@ -118,4 +146,10 @@ export function elaborate<P extends Params, T extends PortTree>(
 
   const top = visit(definition, params as Params);
   return { top: top.name, modules };
+}
+
+/** A module path for a message: whole when short, else its first and last three modules. */
+function hierarchyExcerpt(modules: readonly string[]): string {
+  const shown = modules.length <= 6 ? modules : [...modules.slice(0, 3), '…', ...modules.slice(-3)];
+  return shown.join(' → ');
 }

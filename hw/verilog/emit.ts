@@ -2,7 +2,7 @@ import { CLOCK_PORT, RESET_PORT, type IrCell, type IrDesign, type IrModule, type
 import { orderCells } from '../ir/topology.ts';
 import type { SourceLocation } from '../core/sourceLocation.ts';
 import { sourceText } from './sourceText.ts';
-import { verilogIdentifier } from './identifiers.ts';
+import { verilogIdentifier } from '../ir/identifiers.ts';
 import { NEVER_INLINED, asOperand, literal, namedOperands, renderOperator } from './operators.ts';
 import { analyzeUsage, type NetUsage } from './usage.ts';
 

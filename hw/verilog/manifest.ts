@@ -1,13 +1,8 @@
 import { sourceText } from './sourceText.ts';
 import { moduleByName, type IrDesign, type NetKind } from '../ir/ir.ts';
-import { verilogIdentifier } from './identifiers.ts';
+import { verilogIdentifier } from '../ir/identifiers.ts';
 
-/**
- * The scope both external engines put the design under in their raw VCD: Verilator's C++ harness
- * names its root `TOP` and the top module instance after the module; the Icarus testbench copies
- * that. engines/engineTrace.ts rewrites those traces without it; no trace a user sees has it.
- */
-export const VCD_ROOT = 'TOP';
+export { VCD_ROOT } from '../ir/identifiers.ts';
 
 export interface ManifestPort {
   readonly name: string;

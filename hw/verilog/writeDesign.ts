@@ -6,6 +6,7 @@ import { UserError } from '../../common/errors.ts';
 import type { IrDesign } from '../ir/ir.ts';
 import { emitVerilog } from './emit.ts';
 import { buildManifest } from './manifest.ts';
+import { pathInside } from '../../common/pathInside.ts';
 
 /** Every output file of one design: `<Module>.v` per module, then `manifest.json`. */
 export function verilogOutputs(design: IrDesign): Map<string, string> {
@@ -55,8 +56,9 @@ export function writeFilesStaged(directory: string, files: ReadonlyMap<string, s
   const staging = createStagingFolder(target, directory);
   try {
     for (const [name, text] of files) {
-      mkdirSync(dirname(join(staging, name)), { recursive: true });
-      writeFileSync(join(staging, name), text);
+      const path = pathInside(staging, name);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, text);
     }
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });

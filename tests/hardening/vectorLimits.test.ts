@@ -3,7 +3,7 @@ import { closeSync, createWriteStream, ftruncateSync, mkdtempSync, openSync, rmS
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expectCleanFailure } from '../support/cli.ts';
+import { expectCleanFailure, runGen } from '../support/cli.ts';
 import { measuredGen } from './support/measured.ts';
 import { MAX_VECTOR_FILE_BYTES, readVectors } from '../../engines/vectors.ts';
 
@@ -61,4 +61,37 @@ describe('vector file size limit and streaming', () => {
     expect(lines.map((line) => line.line)).toEqual([1, 3, 4]);
     expect(lines[2]!.inputs).toEqual({ enable: 1n });
   });
+});
+
+/*
+ * A value nested 10^5 deep (JSON.parse builds it without recursion) was quoted in the message
+ * through JSON.stringify, which recursed: `RangeError: Maximum call stack size exceeded at
+ * parsePortMap`. Now a value that is not a number or string is named by its kind.
+ */
+describe('deeply nested vector values', () => {
+  const DEPTH = 100_000;
+  it.each([
+    [
+      'in',
+      `{"in": {"reset": 1}}\n{"in": {"enable": ${'['.repeat(DEPTH)}1${']'.repeat(DEPTH)}}}\n`,
+      "'enable': an array",
+    ],
+    [
+      'expect',
+      `{"in": {"reset": 1}}\n{"in": {}, "expect": {"count": ${'{"x": '.repeat(DEPTH)}1${'}'.repeat(DEPTH)}}}\n`,
+      "'count': an object",
+    ],
+  ])(
+    '10^5 levels under %s: one line with the file and line, exit 1',
+    async (_key, text, named) => {
+      const path = join(dir, 'nested.jsonl');
+      writeFileSync(path, text);
+      const run = await runGen(['sim', '--top', 'Counter', '--vectors', path]);
+      expect(expectCleanFailure(run)).toBe(
+        `gen: ${path}:2: ${named} is not a decimal string, "0x…" hex string or non-negative integer`,
+      );
+      expect(run.exitCode).toBe(1);
+    },
+    60_000,
+  );
 });

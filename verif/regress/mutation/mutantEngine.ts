@@ -1,5 +1,5 @@
 import type { IrDesign } from '../../../hw/ir/ir.ts';
-import { verilogIdentifier } from '../../../hw/verilog/identifiers.ts';
+import { verilogIdentifier } from '../../../hw/ir/identifiers.ts';
 import { VCD_ROOT } from '../../../hw/verilog/manifest.ts';
 import { IcarusEngine } from '../../../engines/icarusEngine.ts';
 import type { HarnessPorts } from '../../../engines/harnessStimulus.ts';
@@ -56,7 +56,8 @@ export class MutantEngine extends IcarusEngine {
   protected override testbenchOf(design: IrDesign, ports: HarnessPorts): string {
     const regs = declaredRegs(this.verilog);
     const zeroState: string[] = [];
-    const work = [{ module: design.top, path: `${VCD_ROOT}.${verilogIdentifier(design.top)}` }];
+    // The top's IR name is already its Verilog name (moduleNameFor); instance names are DSL names.
+    const work = [{ module: design.top, path: `${VCD_ROOT}.${design.top}` }];
     while (work.length > 0) {
       const { module: name, path } = work.pop()!;
       const module = design.modules.find((candidate) => candidate.name === name);

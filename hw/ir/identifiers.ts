@@ -1,7 +1,8 @@
 /**
  * Verilog-2005 and SystemVerilog keywords a user name could collide with. DSL names are already
- * plain identifiers (`[A-Za-z_][A-Za-z0-9_]*`), so keywords are the only clash left; SystemVerilog
- * ones are included because Verilator and Yosys parse with those reserved.
+ * plain identifiers (`[A-Za-z_][A-Za-z0-9_]*`, checked where they are declared), so keywords are
+ * the only clash left; SystemVerilog ones are included because Verilator and Yosys parse with
+ * those reserved.
  */
 const KEYWORDS: ReadonlySet<string> = new Set(
   (
@@ -22,9 +23,30 @@ const KEYWORDS: ReadonlySet<string> = new Set(
 );
 
 /**
- * The Verilog spelling of a user name: unchanged unless it is a keyword, then suffixed `_v`.
- * A pure function of the name, so a child's port and the parent's connection agree without sharing state.
+ * The scope both external engines put the design under in their raw VCD: Verilator's C++ harness
+ * names its root `TOP` and the top module instance after the module; the Icarus testbench copies
+ * that, as a module named `TOP`. engines/engineTrace.ts rewrites those traces without it; no trace
+ * a user sees has it.
+ */
+export const VCD_ROOT = 'TOP';
+
+/** Names a user's module would clash with: the keywords, and the Icarus testbench's module. */
+const RESERVED: ReadonlySet<string> = new Set([...KEYWORDS, VCD_ROOT]);
+
+/** What a keyword's Verilog spelling adds. */
+const ESCAPE = '_v';
+
+/**
+ * The Verilog spelling of a user name: unchanged unless it is a keyword (or `TOP`, the
+ * testbench's), or a keyword followed by escapes (`input_v`, `input_v_v`), which get one more `_v`: `input` → `input_v`, `input_v` →
+ * `input_v_v`. The escape is therefore one-to-one, so names distinct in the DSL stay distinct in
+ * Verilog, and it is a pure function of the name, so a child's port, the parent's connection, the
+ * manifest and every engine's trace agree without sharing state. Apply it once, to DSL names:
+ * a module's IR name is already its Verilog spelling (moduleNameFor), and `begin_v` would become
+ * `begin_v_v`.
  */
 export function verilogIdentifier(name: string): string {
-  return KEYWORDS.has(name) ? `${name}_v` : name;
+  let stem = name;
+  while (stem.endsWith(ESCAPE)) stem = stem.slice(0, -ESCAPE.length);
+  return RESERVED.has(stem) ? `${name}${ESCAPE}` : name;
 }
