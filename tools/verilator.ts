@@ -100,26 +100,23 @@ export async function buildVerilator(
   const flags = [...runtimeFlags, '--top-module', top];
   const names = [...files.keys()].sort();
   const key = contentHash([version, flags.join(' '), harness, ...names.flatMap((name) => [name, files.get(name)!])]);
-  const { dir, built } = await cachedBuild(
-    options.cacheRoot ?? join(BUILD_ROOT, 'verilator'),
-    key,
-    async (work, tmpdir) => {
-      for (const name of names) writeFileSync(join(work, name), files.get(name)!);
-      writeFileSync(join(work, 'harness.cpp'), harness);
-      await runTool('verilator', [...flags, '-Mdir', 'obj', '-o', 'simulate', 'harness.cpp', ...names], {
-        cwd: work,
-        timeout,
-        tmpdir,
-      });
-      await compileWithRuntimeCache(join(work, 'obj'), top, contentHash([version, runtimeFlags.join(' ')]), options, {
-        timeout,
-        tmpdir,
-      });
-      // Keep the sources and the binary; the object files are big and never reused.
-      copyFileSync(join(work, 'obj', 'simulate'), join(work, 'simulate'));
-      rmSync(join(work, 'obj'), { recursive: true, force: true });
-    },
-  );
+  const root = options.cacheRoot ?? join(BUILD_ROOT, 'verilator');
+  const { dir, built } = await cachedBuild(root, key, async (work, tmpdir) => {
+    for (const name of names) writeFileSync(join(work, name), files.get(name)!);
+    writeFileSync(join(work, 'harness.cpp'), harness);
+    await runTool('verilator', [...flags, '-Mdir', 'obj', '-o', 'simulate', 'harness.cpp', ...names], {
+      cwd: work,
+      timeout,
+      tmpdir,
+    });
+    await compileWithRuntimeCache(join(work, 'obj'), top, contentHash([version, runtimeFlags.join(' ')]), options, {
+      timeout,
+      tmpdir,
+    });
+    // Keep the sources and the binary; the object files are big and never reused.
+    copyFileSync(join(work, 'obj', 'simulate'), join(work, 'simulate'));
+    rmSync(join(work, 'obj'), { recursive: true, force: true });
+  });
   return { binary: join(dir, 'simulate'), built };
 }
 
