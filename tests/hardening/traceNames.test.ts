@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { elaborate } from '../../hw/ir/elaborate.ts';
+import { Counter } from '../../hw/examples/counter.ts';
+import { IcarusEngine } from '../../engines/icarusEngine.ts';
+import type { PortValues } from '../../engines/engine.ts';
+import { hasTool } from '../../tools/toolchain.ts';
+
+/*
+ * An Icarus trace goes to any path the user names, non-ASCII ones too. vvp's $dumpfile refuses a
+ * name with bytes it cannot print and writes `dump.vcd` in its working folder instead; before,
+ * `--vcd uni/ü.vcd` failed with `cannot read …/uni/.ü.vcd.raw….tmp: ENOENT` and left a stray
+ * `dump.vcd` in the folder gen was started from.
+ */
+
+const inputs: PortValues[] = [{ reset: 1n, enable: 1n }, { reset: 0n }, {}, {}];
+
+describe.skipIf(!hasTool('iverilog') || !hasTool('vvp'))('Icarus --vcd to a non-ASCII path', () => {
+  const cacheRoot = mkdtempSync(join(tmpdir(), 'trace-names-cache-'));
+  const engine = new IcarusEngine({ cacheRoot });
+  const design = elaborate(Counter);
+
+  it.each([
+    ['a non-ASCII file', ['uni', 'ü.vcd']],
+    ['a non-ASCII folder and file', ['Ägypten 日本', 'spür.vcd']],
+  ])('%s: the trace is written there, nothing else anywhere', async (_, parts) => {
+    const work = mkdtempSync(join(tmpdir(), 'trace-names-'));
+    const vcd = join(work, ...parts);
+    const strayBefore = existsSync('dump.vcd');
+    const run = await engine.run(design, inputs, { vcd });
+    expect(run.outputs.map((values) => values.count)).toEqual([0n, 0n, 1n, 2n]);
+    const trace = readFileSync(vcd, 'utf8');
+    expect(trace).toMatch(/\$var wire 8 \S+ count \[7:0\] \$end/);
+    expect(trace).toMatch(/^#30$/m);
+    expect(readdirSync(join(vcd, '..'))).toEqual([parts[1]]);
+    expect(existsSync('dump.vcd')).toBe(strayBefore);
+  });
+});
