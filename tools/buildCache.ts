@@ -96,6 +96,7 @@ function damage(root: string, key: string): string | undefined {
     return 'it cannot be read';
   }
   if (verifiedEntries.get(dir) === stats) return undefined;
+  // The stats from before the hashing: a file changed while it is hashed is hashed again next time.
   const why = hashedDamage(dir, key);
   if (why === undefined) verifiedEntries.set(dir, stats);
   else verifiedEntries.delete(dir);
@@ -127,7 +128,7 @@ function recordedHashes(marker: string, key: string): Record<string, string> | s
   } catch {
     return 'its completion record is unreadable';
   }
-  if (record?.format !== RECORD_FORMAT) return 'its completion record is of an older format';
+  if (record?.format !== RECORD_FORMAT) return 'its completion record is of another format';
   const files = record.files as Record<string, string>;
   const valid =
     record.key === key &&
