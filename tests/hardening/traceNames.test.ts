@@ -37,4 +37,19 @@ describe.skipIf(!hasTool('iverilog') || !hasTool('vvp'))('Icarus --vcd to a non-
     expect(readdirSync(join(vcd, '..'))).toEqual([parts[1]]);
     expect(existsSync('dump.vcd')).toBe(strayBefore);
   });
+
+  it('a session: the trace is written there, nothing else anywhere', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'trace-names-'));
+    const vcd = join(work, 'sitzung', 'ü.vcd');
+    const session = await engine.open(design, { vcd });
+    session.poke('reset', 1n);
+    session.poke('enable', 1n);
+    await session.step();
+    session.poke('reset', 0n);
+    await session.step(3);
+    expect(await session.peek('count')).toBe(3n);
+    await session.close();
+    expect(readFileSync(vcd, 'utf8')).toMatch(/\$enddefinitions/);
+    expect(readdirSync(join(vcd, '..'))).toEqual(['ü.vcd']);
+  });
 });
