@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { elaborate } from '../../hw/ir/elaborate.ts';
@@ -7,6 +7,7 @@ import { Counter } from '../../hw/examples/counter.ts';
 import { IcarusEngine } from '../../engines/icarusEngine.ts';
 import type { PortValues } from '../../engines/engine.ts';
 import { hasTool } from '../../tools/toolchain.ts';
+import { simulateGates } from '../../synth/sim/gateSimulation.ts';
 
 /*
  * An Icarus trace goes to any path the user names, non-ASCII ones too. vvp's $dumpfile refuses a
@@ -51,5 +52,30 @@ describe.skipIf(!hasTool('iverilog') || !hasTool('vvp'))('Icarus --vcd to a non-
     await session.close();
     expect(readFileSync(vcd, 'utf8')).toMatch(/\$enddefinitions/);
     expect(readdirSync(join(vcd, '..'))).toEqual(['ü.vcd']);
+  });
+
+  it('the gate-level activity trace, with the system temp folder on a non-ASCII path', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'trace-names-'));
+    const temp = join(work, 'tëmp');
+    mkdirSync(temp);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    try {
+      const run = await simulateGates({
+        roles: {
+          driven: [{ name: 'a', direction: 'input', width: 1 }],
+          outputs: [{ name: 'y', direction: 'output', width: 1 }],
+        },
+        vectors: [{ a: 0n }, { a: 1n }],
+        instances: [{ module: 'Inv', name: 'dut' }],
+        sources: { 'inv.v': 'module Inv(input a, output y); assign y = ~a; endmodule\n' },
+        dump: { fromCycle: 0, signals: ['dut.y'] },
+      });
+      expect(run.outputs).toEqual([[['1']], [['0']]]);
+      expect(run.vcd).toMatch(/\$var wire 1 \S+ y \$end/);
+    } finally {
+      process.env.TMPDIR = saved;
+    }
+    expect(readdirSync(temp)).toEqual([]);
   });
 });
