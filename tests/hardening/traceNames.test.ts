@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { elaborate } from '../../hw/ir/elaborate.ts';
@@ -16,10 +16,20 @@ import { simulateGates } from '../../synth/sim/gateSimulation.ts';
  * `dump.vcd` in the folder gen was started from.
  */
 
+/** Folders this file made, removed at its end. */
+const made: string[] = [];
+const scratch = (prefix: string): string => {
+  made.push(mkdtempSync(join(tmpdir(), prefix)));
+  return made[made.length - 1]!;
+};
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 const inputs: PortValues[] = [{ reset: 1n, enable: 1n }, { reset: 0n }, {}, {}];
 
 describe.skipIf(!hasTool('iverilog') || !hasTool('vvp'))('Icarus --vcd to a non-ASCII path', () => {
-  const cacheRoot = mkdtempSync(join(tmpdir(), 'trace-names-cache-'));
+  const cacheRoot = scratch('trace-names-cache-');
   const engine = new IcarusEngine({ cacheRoot });
   const design = elaborate(Counter);
 
@@ -27,7 +37,7 @@ describe.skipIf(!hasTool('iverilog') || !hasTool('vvp'))('Icarus --vcd to a non-
     ['a non-ASCII file', ['uni', 'ü.vcd']],
     ['a non-ASCII folder and file', ['Ägypten 日本', 'spür.vcd']],
   ])('%s: the trace is written there, nothing else anywhere', async (_, parts) => {
-    const work = mkdtempSync(join(tmpdir(), 'trace-names-'));
+    const work = scratch('trace-names-');
     const vcd = join(work, ...parts);
     const strayBefore = existsSync('dump.vcd');
     const run = await engine.run(design, inputs, { vcd });
@@ -40,7 +50,7 @@ describe.skipIf(!hasTool('iverilog') || !hasTool('vvp'))('Icarus --vcd to a non-
   });
 
   it('a session: the trace is written there, nothing else anywhere', async () => {
-    const work = mkdtempSync(join(tmpdir(), 'trace-names-'));
+    const work = scratch('trace-names-');
     const vcd = join(work, 'sitzung', 'ü.vcd');
     const session = await engine.open(design, { vcd });
     session.poke('reset', 1n);
@@ -55,7 +65,7 @@ describe.skipIf(!hasTool('iverilog') || !hasTool('vvp'))('Icarus --vcd to a non-
   });
 
   it('the gate-level activity trace, with the system temp folder on a non-ASCII path', async () => {
-    const work = mkdtempSync(join(tmpdir(), 'trace-names-'));
+    const work = scratch('trace-names-');
     const temp = join(work, 'tëmp');
     mkdirSync(temp);
     const saved = process.env.TMPDIR;
