@@ -47,7 +47,9 @@ export async function withEngineTrace<Run>(
   }
   // Named as common/atomicWrite.ts names temporaries, so a killed run's files are swept too.
   const stamp = `${process.pid}.${randomBytes(4).toString('hex')}`;
-  const raw = join(dirname(vcd), `.${basename(vcd)}.raw.${stamp}.tmp`);
+  // The raw trace's name in printable ASCII: vvp's $dumpfile refuses any other byte (and writes
+  // dump.vcd in its working folder instead).
+  const raw = join(dirname(vcd), `.${basename(vcd).replace(/[^\x20-\x7e]/g, '_')}.raw.${stamp}.tmp`);
   const temporary = join(dirname(vcd), `.${basename(vcd)}.${stamp}.tmp`);
   try {
     // A full disk is judged before the raw trace is removed (which frees the space again).

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { VCD_ROOT } from '../hw/verilog/manifest.ts';
 import { buildIcarus, type IcarusBuild } from '../tools/icarus.ts';
@@ -56,14 +56,19 @@ export class IcarusEngine extends ExternalEngine<{ readonly build: IcarusBuild; 
     return icarusTestbench(design, ports);
   }
 
-  /** `vvp` on the compiled testbench; the raw trace goes to `vcd` (engineTrace.ts rewrites it into the engine-independent waveform). */
+  /**
+   * `vvp` on the compiled testbench; the raw trace goes to `vcd` (engineTrace.ts rewrites it into
+   * the engine-independent waveform), named relative to vvp's working folder, the trace's: its
+   * $dumpfile takes only printable ASCII, which the folder's path need not be (the name is).
+   */
   protected launch({ build }: { readonly build: IcarusBuild }, vcd: string | undefined): HarnessLaunch {
     // -n: a $stop would otherwise drop into the interactive prompt and hang.
     return {
       program: 'vvp',
-      args: ['-n', build.program, ...(vcd ? [`+vcd=${resolve(vcd)}`] : [])],
+      args: ['-n', resolve(build.program), ...(vcd ? [`+vcd=${basename(vcd)}`] : [])],
       name: 'vvp',
       pipedInput: true,
+      ...(vcd ? { cwd: dirname(resolve(vcd)) } : {}),
     };
   }
 }

@@ -26,11 +26,24 @@ export function setBuildRoot(folder: string): void {
 }
 
 /**
- * Marks a finished cache entry; an entry without it is never used. It records the SHA-256 of
- * every file of the entry, checked each time the entry is used (an entry written before hashes
- * were recorded gets them at its first use).
+ * The completion record of a finished entry, written at build time as its last file: an entry
+ * without one is never used. It holds the entry's key and the SHA-256 of every file of it, sealed
+ * by a hash of both; every use checks the files against it, and an entry whose record is missing,
+ * empty, of another format, another entry's or altered is built again. The seal catches an edited
+ * record (and a record copied with another entry's files), not a writer who recomputes it: whoever
+ * can write the cache can as well write the project's sources.
  */
 const COMPLETE = '.complete';
+
+/** The record's format; a record of any other (or of none: an empty stamp) is not trusted. */
+const RECORD_FORMAT = 2;
+
+/**
+ * The folder inside a build's temporary entry where the build's tools keep their temporaries
+ * (TMPDIR): removed before the record is written, and with the temporary entry when a killed
+ * build's is swept.
+ */
+const TOOL_TEMPORARIES = '.tool-tmp';
 
 /** A hash of several texts that no concatenation trick can collide (each part is length-prefixed). */
 export function contentHash(parts: readonly string[]): string {
@@ -51,7 +64,10 @@ function fileHashes(dir: string, prefix = ''): Record<string, string> {
   return hashes;
 }
 
-/** Every file under `dir`, marker included, as `name size mtime inode`: what changes when a file is rewritten, cut or replaced. */
+/**
+ * Every file under `dir`, marker included, as `name size mtime ctime inode`: what changes when a
+ * file is rewritten, cut or replaced (the ctime even when its size and mtime are put back).
+ */
 function fileStats(dir: string, prefix = ''): string[] {
   return readdirSync(dir)
     .sort()
@@ -59,7 +75,7 @@ function fileStats(dir: string, prefix = ''): string[] {
       const stat = statSync(join(dir, name));
       return stat.isDirectory()
         ? fileStats(join(dir, name), `${prefix}${name}/`)
-        : [`${prefix}${name} ${stat.size} ${stat.mtimeMs} ${stat.ino}`];
+        : [`${prefix}${name} ${stat.size} ${stat.mtimeMs} ${stat.ctimeMs} ${stat.ino}`];
     });
 }
 
@@ -70,32 +86,64 @@ function fileStats(dir: string, prefix = ''): string[] {
  */
 const verifiedEntries = new Map<string, string>();
 
-/** Why a finished entry cannot be used (a file changed, went missing or appeared), or undefined when it is intact. */
-function damage(dir: string): string | undefined {
-  const stats = fileStats(dir).join('\n');
+/** Why the entry `<root>/<key>` cannot be used (no record, a file changed, went missing or appeared), or undefined when it is intact. */
+function damage(root: string, key: string): string | undefined {
+  const dir = join(root, key);
+  let stats: string;
+  try {
+    stats = fileStats(dir).join('\n');
+  } catch {
+    return 'it cannot be read';
+  }
   if (verifiedEntries.get(dir) === stats) return undefined;
-  const why = hashedDamage(dir);
-  if (why === undefined) verifiedEntries.set(dir, fileStats(dir).join('\n'));
+  // The stats from before the hashing: a file changed while it is hashed is hashed again next time.
+  const why = hashedDamage(dir, key);
+  if (why === undefined) verifiedEntries.set(dir, stats);
   else verifiedEntries.delete(dir);
   return why;
 }
 
-/** damage() by the hashes its completion record holds. */
-function hashedDamage(dir: string): string | undefined {
-  const marker = join(dir, COMPLETE);
-  let recorded: Record<string, string> | undefined;
+/** The seal of a record: a hash of its format, key and file hashes. */
+const sealOf = (key: string, files: Record<string, string>): string =>
+  contentHash([String(RECORD_FORMAT), key, ...Object.entries(files).flat()]);
+
+/** The completion record of a freshly built entry. */
+function completionRecord(dir: string, key: string): string {
+  const files = fileHashes(dir);
+  return JSON.stringify({ format: RECORD_FORMAT, key, files, seal: sealOf(key, files) });
+}
+
+/** The file hashes of the record at `marker` when it is this entry's and unaltered, else why not. */
+function recordedHashes(marker: string, key: string): Record<string, string> | string {
+  let text: string;
   try {
-    const text = readFileSync(marker, 'utf8');
-    recorded = text === '' ? undefined : (JSON.parse(text) as { files: Record<string, string> }).files;
+    text = readFileSync(marker, 'utf8');
+  } catch {
+    return 'it has no completion record';
+  }
+  if (text.trim() === '') return 'its completion record is empty';
+  let record: { format?: unknown; key?: unknown; files?: unknown; seal?: unknown };
+  try {
+    record = JSON.parse(text) as typeof record;
   } catch {
     return 'its completion record is unreadable';
   }
+  if (record?.format !== RECORD_FORMAT) return 'its completion record is of another format';
+  const files = record.files as Record<string, string>;
+  const valid =
+    record.key === key &&
+    typeof files === 'object' &&
+    files !== null &&
+    Object.values(files).every((hash) => typeof hash === 'string') &&
+    record.seal === sealOf(key, files);
+  return valid ? files : "its completion record is not this entry's or was altered";
+}
+
+/** damage() by the hashes its completion record holds. */
+function hashedDamage(dir: string, key: string): string | undefined {
+  const recorded = recordedHashes(join(dir, COMPLETE), key);
+  if (typeof recorded === 'string') return recorded;
   const actual = fileHashes(dir);
-  if (recorded === undefined) {
-    // Written before hashes were recorded: trusted once, and recorded from now on.
-    writeFileSync(marker, JSON.stringify({ files: actual }));
-    return undefined;
-  }
   for (const [name, hash] of Object.entries(recorded)) {
     if (actual[name] === undefined) return `${name} is missing`;
     if (actual[name] !== hash) return `${name} changed since it was built`;
@@ -148,31 +196,54 @@ function discard(root: string, key: string): void {
 }
 
 /**
+ * Whether `<root>/<key>` is a finished, intact entry; a damaged one (no completion record, or its
+ * files not the recorded ones) is moved aside and removed, with a one-line message.
+ */
+function usable(root: string, key: string): boolean {
+  const dir = join(root, key);
+  if (!existsSync(dir)) return false;
+  const why = damage(root, key);
+  if (why === undefined) return true;
+  process.stderr.write(`gen: build cache entry ${dir} is damaged (${why}); building it again\n`);
+  discard(root, key);
+  return false;
+}
+
+/**
  * The folder of a finished, intact entry, or undefined (a damaged one is removed, with a message):
  * for caches that are read directly rather than through cachedBuild (Verilator's runtime objects).
  */
 export function intactEntry(root: string, key: string): string | undefined {
-  const dir = join(root, key);
-  if (!existsSync(join(dir, COMPLETE))) return undefined;
-  const why = damage(dir);
-  if (why === undefined) return dir;
-  process.stderr.write(`gen: build cache entry ${dir} is damaged (${why}); building it again\n`);
-  discard(root, key);
-  return undefined;
+  return usable(root, key) ? join(root, key) : undefined;
+}
+
+/** Renames a finished build into place. */
+function place(temporary: string, root: string, key: string): void {
+  try {
+    renameSync(temporary, join(root, key));
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+  }
+  // Another process placed the same build first: theirs is identical, kept when intact; a damaged folder in the way is replaced.
+  if (!usable(root, key)) renameSync(temporary, join(root, key));
 }
 
 /**
  * A content-addressed build directory `<root>/<key>/`: returned at once when a finished, intact
  * entry exists; otherwise `build` fills a private temporary directory that is renamed into place,
  * so concurrent builds of one key (other processes too) never see or corrupt a half-built entry.
- * A damaged entry (a file changed or missing since it was built: a truncated binary, a deleted
- * one) is moved aside and built again, once, with a message naming it. The first use of a root in
- * a process removes the temporary folders of builds whose process died.
+ * A damaged entry (no completion record, or a file changed or missing since it was built: a
+ * truncated binary, a deleted one) is moved aside and built again, once, with a message naming
+ * it. `build` gets the folder to fill and one for its tools' temporaries (their TMPDIR: inside
+ * the temporary entry, so a killed build's are swept with it). The first use of a root in a
+ * process removes the temporary folders of builds whose process died.
  */
 export function cachedBuild(
   root: string,
   key: string,
-  build: (dir: string) => Promise<void>,
+  build: (dir: string, toolTemporaries: string) => Promise<void>,
 ): Promise<{ dir: string; built: boolean }> {
   const dir = join(root, key);
   if (!swept.has(root)) {
@@ -181,24 +252,16 @@ export function cachedBuild(
   }
   const pending = inFlight.get(dir);
   if (pending) return pending;
-  if (existsSync(join(dir, COMPLETE))) {
-    const why = damage(dir);
-    if (why === undefined) return Promise.resolve({ dir, built: false });
-    process.stderr.write(`gen: build cache entry ${dir} is damaged (${why}); building it again\n`);
-    discard(root, key);
-  }
+  if (usable(root, key)) return Promise.resolve({ dir, built: false });
   const job = (async () => {
     const temporary = join(root, privateName('tmp', key));
-    mkdirSync(temporary, { recursive: true });
+    const toolTemporaries = join(temporary, TOOL_TEMPORARIES);
+    mkdirSync(toolTemporaries, { recursive: true });
     try {
-      await build(temporary);
-      writeFileSync(join(temporary, COMPLETE), JSON.stringify({ files: fileHashes(temporary) }));
-      try {
-        renameSync(temporary, dir);
-      } catch (error) {
-        // Another process finished the same build first: theirs is identical, keep it.
-        if (!existsSync(join(dir, COMPLETE))) throw error;
-      }
+      await build(temporary, toolTemporaries);
+      rmSync(toolTemporaries, { recursive: true, force: true });
+      writeFileSync(join(temporary, COMPLETE), completionRecord(temporary, key));
+      place(temporary, root, key);
       return { dir, built: true };
     } finally {
       rmSync(temporary, { recursive: true, force: true });

@@ -60,10 +60,12 @@ export async function buildIcarus(
   const names = [...files.keys()].sort();
   const flags = [GENERATION, '-s', options.root];
   const key = contentHash([version, flags.join(' '), ...names.flatMap((name) => [name, files.get(name)!])]);
-  const { dir, built } = await cachedBuild(options.cacheRoot ?? join(BUILD_ROOT, 'icarus'), key, async (work) => {
+  const root = options.cacheRoot ?? join(BUILD_ROOT, 'icarus');
+  const { dir, built } = await cachedBuild(root, key, async (work, tmpdir) => {
     for (const name of names) writeFileSync(pathInside(work, name), files.get(name)!);
     await runTool('iverilog', [...flags, '-o', 'design.vvp', ...names], {
       cwd: work,
+      tmpdir,
       timeout: options.timeout ?? COMPILE_TIMEOUT_MS,
     });
   });

@@ -30,7 +30,18 @@ export interface ToolOptions {
   readonly acceptExitCodes?: readonly number[] | 'any';
   /** The name messages give the tool (default: the program), e.g. `verilator` for a Verilated binary. */
   readonly name?: string;
+  /**
+   * Where the tool keeps its temporaries (its TMPDIR, TMP and TEMP: g++'s `.s` files, iverilog's
+   * `ivrlg*`, Yosys's ABC folders), a folder removed with its owner (a build's temporary cache
+   * entry). By default a private folder of the run under the system temp folder, removed when the
+   * tool ends and swept with the workspaces of dead processes: never a file loose in /tmp that a
+   * killed tool leaves for good.
+   */
+  readonly tmpdir?: string;
 }
+
+/** The variables through which programs find their temporary folder (GNU tools, iverilog, Yosys). */
+const TEMPORARY_FOLDER_VARIABLES = ['TMPDIR', 'TMP', 'TEMP'] as const;
 
 /** The last lines of a tool's output, for error messages. */
 export function tail(text: string, lines = TAIL_LINES): string {
@@ -72,6 +83,9 @@ const KILL_GRACE_MS = 5_000;
  * tool (and, when missing, the Debian package to install) with the last lines of its output.
  */
 export async function runTool(program: string, args: readonly string[], options: ToolOptions = {}): Promise<ToolRun> {
+  const temporaries = options.tmpdir;
+  if (temporaries === undefined)
+    return withWorkspace('tool', {}, (dir) => runTool(program, args, { ...options, tmpdir: dir }));
   const executable = isToolName(program) ? findTool(program) : program;
   const name = options.name ?? program;
   // A relative path is the tool's, from its working folder, as the shell will resolve it.
@@ -80,6 +94,7 @@ export async function runTool(program: string, args: readonly string[], options:
   if (!onPath(where)) throw new ToolError(name, `not installed (apt-get install ${packageOf(program)})`);
   const subprocess = execa('/bin/sh', ['-c', GUARD_SCRIPT, 'tool-guard', executable, ...args], {
     cwd: options.cwd,
+    env: Object.fromEntries(TEMPORARY_FOLDER_VARIABLES.map((name) => [name, temporaries])),
     reject: false,
     all: false,
     stdin: 'pipe',

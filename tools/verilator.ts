@@ -101,20 +101,19 @@ export async function buildVerilator(
   const flags = [...runtimeFlags, '--top-module', top];
   const names = [...files.keys()].sort();
   const key = contentHash([version, flags.join(' '), harness, ...names.flatMap((name) => [name, files.get(name)!])]);
-  const { dir, built } = await cachedBuild(options.cacheRoot ?? join(BUILD_ROOT, 'verilator'), key, async (work) => {
+  const root = options.cacheRoot ?? join(BUILD_ROOT, 'verilator');
+  const { dir, built } = await cachedBuild(root, key, async (work, tmpdir) => {
     for (const name of names) writeFileSync(pathInside(work, name), files.get(name)!);
     writeFileSync(join(work, 'harness.cpp'), harness);
     await runTool('verilator', [...flags, '-Mdir', 'obj', '-o', 'simulate', 'harness.cpp', ...names], {
       cwd: work,
       timeout,
+      tmpdir,
     });
-    await compileWithRuntimeCache(
-      join(work, 'obj'),
-      top,
-      contentHash([version, runtimeFlags.join(' ')]),
-      options,
+    await compileWithRuntimeCache(join(work, 'obj'), top, contentHash([version, runtimeFlags.join(' ')]), options, {
       timeout,
-    );
+      tmpdir,
+    });
     // Keep the sources and the binary; the object files are big and never reused.
     copyFileSync(join(work, 'obj', 'simulate'), join(work, 'simulate'));
     rmSync(join(work, 'obj'), { recursive: true, force: true });
@@ -135,13 +134,13 @@ async function compileWithRuntimeCache(
   top: string,
   runtimeKey: string,
   options: VerilatorBuildOptions,
-  timeout: number,
+  limits: { readonly timeout: number; readonly tmpdir: string },
 ): Promise<void> {
   const root = join(options.cacheRoot ?? join(BUILD_ROOT, 'verilator'), 'runtime');
   const cached = intactEntry(root, runtimeKey);
   if (cached !== undefined) for (const name of listObjects(cached)) copyFileSync(join(cached, name), join(obj, name));
   // As many compile jobs as the machine has cores (the split eval functions compile in parallel).
-  await runTool('make', ['-C', obj, '-f', `V${top}.mk`, '-j', String(availableParallelism())], { timeout });
+  await runTool('make', ['-C', obj, '-f', `V${top}.mk`, '-j', String(availableParallelism())], limits);
   await cachedBuild(root, runtimeKey, async (dir) => {
     for (const name of listObjects(obj)) copyFileSync(join(obj, name), join(dir, name));
   });

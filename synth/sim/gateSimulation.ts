@@ -7,7 +7,7 @@ import { testbenchVerilog, type TestbenchInstance } from '../../engines/icarusTe
 import { VCD_ROOT } from '../../hw/verilog/manifest.ts';
 import { buildIcarus } from '../../tools/icarus.ts';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { InputVector, PortRoles } from './gateStimulus.ts';
 
 /** Default limit for compiling and for running a gate-level simulation, each. */
@@ -85,7 +85,8 @@ export async function simulateGates(simulation: GateSimulation): Promise<GateRun
     await runHarness(
       {
         program: 'vvp',
-        args: ['-n', build.program, ...(simulation.dump ? [`+vcd=${file}`] : [])],
+        // Relative: vvp's $dumpfile takes only printable ASCII, which the temp folder's path need not be.
+        args: ['-n', build.program, ...(simulation.dump ? [`+vcd=${basename(file)}`] : [])],
         name: 'vvp',
         cwd: work,
         pipedInput: true,

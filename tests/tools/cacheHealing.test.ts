@@ -1,9 +1,23 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cachedBuild } from '../../tools/buildCache.ts';
+import { cachedBuild, intactEntry } from '../../tools/buildCache.ts';
+import { runTool } from '../../tools/runTool.ts';
 import { sweepWorkspaces } from '../../tools/runTool.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
@@ -76,6 +90,92 @@ describe('a damaged cache entry', () => {
     expect(await engine.run(design, inputs)).toEqual(expected);
     expect(messages.join('')).toMatch(/design\.vvp changed since it was built/);
   }, 60_000);
+});
+
+describe('a completion record that cannot vouch for its entry', () => {
+  const build = (content: string) => async (dir: string) => writeFileSync(join(dir, 'simulate'), content);
+  const fresh = async (content = 'a working binary'): Promise<{ root: string; dir: string }> => {
+    const root = mkdtempSync(join(tmpdir(), 'cache-record-'));
+    return { root, dir: (await cachedBuild(root, 'entry', build(content))).dir };
+  };
+
+  it('missing (the stamp deleted): built again with one line, not a rename error on every run', async () => {
+    const { root, dir } = await fresh();
+    rmSync(join(dir, '.complete'));
+    captureStderr();
+    expect(await cachedBuild(root, 'entry', build('a working binary'))).toEqual({ dir, built: true });
+    expect(messages).toEqual([
+      `gen: build cache entry ${dir} is damaged (it has no completion record); building it again\n`,
+    ]);
+    expect(readdirSync(root)).toEqual(['entry']);
+    messages.length = 0;
+    expect(await cachedBuild(root, 'entry', build('never built'))).toEqual({ dir, built: false });
+    expect(messages).toEqual([]);
+  });
+
+  it('missing on a cache read directly (Verilator runtime objects): the entry is refused and rebuilt', async () => {
+    const { root, dir } = await fresh();
+    rmSync(join(dir, '.complete'));
+    captureStderr();
+    expect(intactEntry(root, 'entry')).toBeUndefined();
+    expect(messages.join('')).toMatch(/\(it has no completion record\); building it again/);
+    expect((await cachedBuild(root, 'entry', build('objects'))).built).toBe(true);
+  });
+
+  it('empty beside a damaged binary: built again, the damage never trusted nor recorded', async () => {
+    const { root, dir } = await fresh();
+    writeFileSync(join(dir, '.complete'), '');
+    truncateSync(join(dir, 'simulate'), 3);
+    captureStderr();
+    expect((await cachedBuild(root, 'entry', build('a working binary'))).built).toBe(true);
+    expect(messages.join('')).toMatch(/is damaged \(its completion record is empty\); building it again/);
+    expect(readFileSync(join(dir, 'simulate'), 'utf8')).toBe('a working binary');
+  });
+
+  it('empty beside a binary replaced by a shell script: the script is never run', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'cache-record-'));
+    const real = async (dir: string) => {
+      writeFileSync(join(dir, 'simulate'), '#!/bin/sh\necho built\n');
+      chmodSync(join(dir, 'simulate'), 0o755);
+    };
+    const { dir } = await cachedBuild(root, 'entry', real);
+    writeFileSync(join(dir, 'simulate'), '#!/bin/sh\necho replaced\n');
+    writeFileSync(join(dir, '.complete'), '');
+    captureStderr();
+    await cachedBuild(root, 'entry', real);
+    expect((await runTool(join(dir, 'simulate'), [])).stdout).toBe('built\n');
+  });
+
+  it("tampered (a hash edited to match a replaced file) or another entry's: built again", async () => {
+    const { root, dir } = await fresh();
+    const record = readFileSync(join(dir, '.complete'), 'utf8');
+    const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+    writeFileSync(join(dir, 'simulate'), 'replaced');
+    writeFileSync(join(dir, '.complete'), record.replace(sha('a working binary'), sha('replaced')));
+    captureStderr();
+    expect((await cachedBuild(root, 'entry', build('a working binary'))).built).toBe(true);
+    expect(messages.join('')).toMatch(/its completion record is not this entry's or was altered/);
+    // A whole entry copied under another key (another design's binary, record and all).
+    cpSync(dir, join(root, 'other'), { recursive: true });
+    messages.length = 0;
+    expect((await cachedBuild(root, 'other', build('the other design'))).built).toBe(true);
+    expect(readFileSync(join(root, 'other', 'simulate'), 'utf8')).toBe('the other design');
+  });
+
+  it('is checked again in the same process: a file rewritten with its size and time kept is caught', async () => {
+    const { root, dir } = await fresh('binary A');
+    const binary = join(dir, 'simulate');
+    // A whole-second time, so that restoring it below is exact.
+    utimesSync(binary, 1_700_000_000, 1_700_000_000);
+    expect((await cachedBuild(root, 'entry', build('binary A'))).built).toBe(false);
+    const inode = statSync(binary).ino;
+    writeFileSync(binary, 'binary B');
+    utimesSync(binary, 1_700_000_000, 1_700_000_000);
+    expect(statSync(binary).ino).toBe(inode);
+    captureStderr();
+    expect((await cachedBuild(root, 'entry', build('binary A'))).built).toBe(true);
+    expect(readFileSync(binary, 'utf8')).toBe('binary A');
+  });
 });
 
 describe('leftovers of killed processes', () => {
