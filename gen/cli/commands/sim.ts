@@ -59,7 +59,7 @@ export interface SimulatedPiece {
  * Cycles read, simulated and handed on per piece: a run's memory is bounded by one piece (a few
  * MB), not by its length (a 10^7-cycle run held ~6 GB of vector and output objects at once).
  */
-export const SIMULATION_PIECE_CYCLES = 1 << 16;
+export const SIMULATION_PIECE_CYCLES = 1 << 14;
 
 /**
  * Runs a vector file through a top of the project on one engine (the project's default engine
