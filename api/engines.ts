@@ -19,7 +19,7 @@ export {
 export {
   /** What every engine does: `run` one stimulus (optionally tracing a VCD), `runMany` independent streams on one build, `compare` streams with their expected outputs inside the engine, `open` an interactive session. */
   type Engine,
-  /** A live simulation on any engine: `poke`, `await peek`, `await step`, `close`; the same outputs and VCD as a batch run of the same stream. */
+  /** A live simulation on any engine: `poke`, `await peek`, `await step`, `await runFrames` (a piece of input frames in, its output frames out), `close` or `abort`; the same outputs and VCD as a batch run of the same stream. */
   type EngineSession,
   /** Options of a session: those of a run (a VCD, internal nets, the check mode). */
   type SessionOptions,
@@ -91,6 +91,8 @@ export {
 export {
   /** Reads a JSON Lines vector file against a top's ports. */
   readVectors,
+  /** The lines of a vector file one at a time as they are pulled: a long file in bounded memory. */
+  vectorLines,
   /** Parses vector text (the file name is for messages). */
   parseVectors,
   /** Parses one vector value (`"0x1f"`, `"31"` or a JSON integer). */

@@ -7,6 +7,10 @@ export {
   readVcdFile,
   /** Parses VCD text. */
   parseVcd,
+  /** Reads a VCD file as readVcdFile does, handing its header and every change to handlers instead of keeping them. */
+  streamVcdFile,
+  /** Where streamVcdFile hands a trace: the signals, then each time and value change in file order. */
+  type VcdStreamHandlers,
   /** A parsed VCD: timescale, signals with scopes, value changes. */
   type VcdTrace,
   /** One signal of a trace: scope, name, width, kind, changes. */

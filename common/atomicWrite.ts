@@ -182,6 +182,31 @@ export class AtomicFileStream {
     this.stream.write(text);
   }
 
+  /**
+   * Writes, then waits while the stream holds more than its buffer, so a producer faster than
+   * the disk stays in bounded memory; a write error (a full disk) drops the output and throws
+   * one line naming the path.
+   */
+  async writeAndWait(text: string): Promise<void> {
+    if (this.failure === undefined && this.stream.write(text)) return;
+    if (this.failure === undefined)
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          this.stream.off('drain', done);
+          this.stream.off('close', done);
+          resolve();
+        };
+        // A failed stream closes instead of draining.
+        this.stream.on('drain', done);
+        this.stream.on('close', done);
+      });
+    if (this.failure !== undefined) {
+      const failure = this.failure;
+      this.abort();
+      throw writeError(this.path, failure);
+    }
+  }
+
   /** The first write error seen so far (the stream reports them asynchronously). */
   get error(): unknown {
     return this.failure;

@@ -14,6 +14,17 @@ export function readFileInChunks(
   limit: { readonly maxBytes: number; readonly tooLarge: (size: number) => string },
   onChunk: (chunk: Buffer, length: number) => void,
 ): void {
+  for (const chunk of fileChunks(path, limit)) onChunk(chunk, chunk.length);
+}
+
+/**
+ * The pieces readFileInChunks hands on, pulled one at a time: each a view of one reused 1 MiB
+ * buffer, valid until the next is pulled (a consumer that stops early closes the file).
+ */
+export function* fileChunks(
+  path: string,
+  limit: { readonly maxBytes: number; readonly tooLarge: (size: number) => string },
+): Generator<Buffer, void, undefined> {
   const cannotRead = (error: unknown): UserError =>
     new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   let fd: number;
@@ -42,7 +53,7 @@ export function readFileInChunks(
       if (length === 0) return;
       total += length;
       if (total > limit.maxBytes) throw new UserError(limit.tooLarge(total));
-      onChunk(chunk, length);
+      yield chunk.subarray(0, length);
     }
   } finally {
     closeSync(fd);

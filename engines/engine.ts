@@ -155,8 +155,21 @@ export interface EngineSession {
   peekAll(): Promise<PortValues>;
   /** Runs `cycles` clock cycles (default 1). */
   step(cycles?: number): Promise<void>;
+  /**
+   * Runs one cycle per frame of `inputs` (frames of the top's inputs, as a batch stream's) from
+   * the current cycle on and answers with each cycle's sampled outputs as frames (the top's
+   * outputs in port order): a long run fed and read piece by piece, in memory bounded by the
+   * piece, with the outputs a batch run of the whole stream gives. The inputs keep the last
+   * frame's values afterwards; in stop mode a failing check rejects as `step` does.
+   */
+  runFrames(inputs: PortFrames): Promise<PortFrames>;
   /** Ends the session: the waveform is written, the process gone; in count mode, the checks' results. */
   close(): Promise<{ readonly checks?: CheckResults }>;
+  /**
+   * Ends the session without its waveform (a caller that failed part way: nothing appears under
+   * the VCD's name, no temporary is left), the process gone. After `close`, nothing more happens.
+   */
+  abort(): Promise<void>;
 }
 
 /** The engines of the engine table (engines/index.ts). */

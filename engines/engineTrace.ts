@@ -9,7 +9,7 @@ import { tracedNets, type TracedNet } from '../hw/sim/vcdTrace.ts';
 import { traceTimescale } from '../hw/sim/clockSchedule.ts';
 import { verilogIdentifier } from '../hw/ir/identifiers.ts';
 import { VCD_ROOT } from '../hw/verilog/manifest.ts';
-import { readVcdFile, type VcdTrace } from '../waves/vcdReader.ts';
+import { streamVcdFile } from '../waves/vcdReader.ts';
 import { VcdWriter } from '../waves/vcdWriter.ts';
 
 /** What to trace: the file (none: no trace), and whether the emitter's internal nets are kept. */
@@ -131,50 +131,83 @@ export async function rewriteEngineTrace(
   const incomplete = (why: string): ToolError =>
     new ToolError(tool, `the simulator's trace is incomplete (${why}); was the disk full?`);
   const root = `${VCD_ROOT}.${design.top}.`;
-  let trace: VcdTrace;
-  try {
-    trace = readVcdFile(raw, { keep: (signal) => signal.fullName.startsWith(root) });
-  } catch (error) {
-    if (error instanceof FileFormatError) throw incomplete(error.message);
-    throw error;
-  }
-  const byName = new Map(trace.signals.map((signal) => [signal.fullName, signal]));
   const flat = flattenDesign(design);
-  const writer = new VcdWriter(out, { timescale: traceTimescale(flat.clocks) });
+  let writer: VcdWriter;
   try {
-    const nets: readonly TracedNet[] = options.internal
-      ? [...flat.nets].map((net) => ({ scope: [flat.top.name, ...net.scope], name: net.name, width: net.width }))
-      : tracedNets(flat);
-    const kept = nets.flatMap((net) => {
-      const [, ...instances] = net.scope;
-      const name = root + [...instances.map(verilogIdentifier), verilogIdentifier(net.name)].join('.');
-      const changes = byName.has(name) ? trace.changes.get(byName.get(name)!.id) : undefined;
-      return changes ? [{ id: writer.addSignal([...net.scope], net.name, net.width), changes }] : [];
-    });
-    writer.beginDump();
-    const end = trace.endTime;
-    const cursors = kept.map(() => 0);
-    for (;;) {
-      let time = Infinity;
-      kept.forEach(({ changes }, index) => {
-        const next = changes.times[cursors[index]!];
-        if (next !== undefined && next < time) time = next;
-      });
-      if (time >= end) break;
-      writer.setTime(time);
-      kept.forEach(({ id, changes }, index) => {
-        if (changes.times[cursors[index]!] !== time) return;
-        writer.change(id, changes.values[cursors[index]!]!);
-        cursors[index] = cursors[index]! + 1;
-      });
-      if (writer.needsDrain) await writer.drain();
+    // Written straight to disk chunk by chunk: the raw trace is streamed through, never held.
+    writer = await VcdWriter.open(out, { timescale: traceTimescale(flat.clocks) });
+  } catch (error) {
+    throw diskFullError(tool, error);
+  }
+  const nets: readonly TracedNet[] = options.internal
+    ? [...flat.nets].map((net) => ({ scope: [flat.top.name, ...net.scope], name: net.name, width: net.width }))
+    : tracedNets(flat);
+  /** Per raw id code, the kept nets (their indexes in `nets` order) it carries: aliases share one code. */
+  const keptOf = new Map<string, number[]>();
+  const writerIds: number[] = [];
+  // One time step's changes, emitted in `nets` order once the step is over (the last step is the
+  // harness's own: the clock falling after the last cycle, left out).
+  const stepValues: (string | undefined)[] = [];
+  const touched: number[] = [];
+  let stepTime = 0;
+  const endStep = (): void => {
+    writer.setTime(stepTime);
+    touched.sort((a, b) => a - b);
+    for (const index of touched) {
+      writer.change(writerIds[index]!, stepValues[index]!);
+      stepValues[index] = undefined;
+    }
+    touched.length = 0;
+  };
+  try {
+    let end: number;
+    try {
+      end = streamVcdFile(
+        raw,
+        {
+          header: (signals) => {
+            const codeOf = new Map(signals.map((signal) => [signal.fullName, signal.id]));
+            for (const net of nets) {
+              const [, ...instances] = net.scope;
+              const code = codeOf.get(
+                root + [...instances.map(verilogIdentifier), verilogIdentifier(net.name)].join('.'),
+              );
+              if (code === undefined) continue;
+              const index = writerIds.length;
+              writerIds.push(writer.addSignal([...net.scope], net.name, net.width));
+              keptOf.set(code, [...(keptOf.get(code) ?? []), index]);
+            }
+            writer.beginDump();
+          },
+          time: (time) => {
+            if (time === stepTime) return;
+            endStep();
+            stepTime = time;
+          },
+          change: (code, value) => {
+            for (const index of keptOf.get(code) ?? []) {
+              if (stepValues[index] === undefined) touched.push(index);
+              stepValues[index] = value;
+            }
+          },
+        },
+        { keep: (signal) => signal.fullName.startsWith(root) },
+      );
+    } catch (error) {
+      if (error instanceof FileFormatError) throw incomplete(error.message);
+      throw error;
     }
     writer.setTime(end);
     await writer.close();
   } catch (error) {
     writer.abort();
-    if (error instanceof UserError && /ENOSPC|no space/i.test(error.message))
-      throw new ToolError(tool, 'cannot write the trace: the disk is full');
-    throw error;
+    throw diskFullError(tool, error);
   }
+}
+
+/** A write that failed for want of space, as the engine's one line; any other error as it is. */
+function diskFullError(tool: string, error: unknown): unknown {
+  if (error instanceof UserError && /ENOSPC|no space/i.test(error.message))
+    return new ToolError(tool, 'cannot write the trace: the disk is full');
+  return error;
 }

@@ -25,10 +25,12 @@ import { CheckLogReader, parseCheckLog } from './checkLog.ts';
 import {
   compareCommands,
   decodeOutputs,
+  frameCommands,
   harnessPortsOf,
   HarnessCommands,
   storeOutputs,
   STEP_ACK,
+  STEP_SAMPLE,
   streamCommands,
   type FrameHandlers,
   type HarnessPorts,
@@ -457,10 +459,12 @@ class ExternalSession implements EngineSession {
   private readonly commands: HarnessCommands;
   private readonly harness: HarnessProcess;
   private readonly waiters: {
-    readonly kind: 'outputs' | 'ack';
-    readonly resolve: (value: PortValues | number) => void;
+    readonly kind: 'outputs' | 'ack' | 'frames';
+    readonly resolve: (value: PortValues | number | PortFrames) => void;
     readonly reject: (error: unknown) => void;
   }[] = [];
+  /** The outputs frames of a runFrames being filled as the harness answers, frame by frame. */
+  private filling: { readonly frames: PortFrames; filled: number } | undefined;
   private readonly checkLog: CheckLogReader | undefined;
   private readonly inputs: Map<string, { index: number; width: number; value: bigint }>;
   private readonly outputNames: ReadonlySet<string>;
@@ -494,6 +498,15 @@ class ExternalSession implements EngineSession {
       outputWordsOf(ports),
       {
         outputs: (bytes, offset, fourState) => {
+          const filling = this.filling;
+          if (filling) {
+            storeOutputs(engine, filling.frames, filling.filled++, bytes, offset, fourState);
+            if (filling.filled === filling.frames.cycles) {
+              this.filling = undefined;
+              this.next('frames').resolve(filling.frames);
+            }
+            return;
+          }
           const waiter = this.next('outputs');
           try {
             waiter.resolve(decodeOutputs(engine, ports.outputs, bytes, offset, fourState));
@@ -534,7 +547,7 @@ class ExternalSession implements EngineSession {
     return this.harness.pid;
   }
 
-  private next(kind: 'outputs' | 'ack'): (typeof this.waiters)[number] {
+  private next(kind: 'outputs' | 'ack' | 'frames'): (typeof this.waiters)[number] {
     const waiter = this.waiters.shift();
     if (!waiter || waiter.kind !== kind)
       throw new ToolError(this.engine, `harness answered with an unexpected ${kind} frame`);
@@ -553,9 +566,12 @@ class ExternalSession implements EngineSession {
     if (this.closing) throw new UserError(`the ${this.engine} session of ${this.ports.top} is closed`);
   }
 
-  private ask<T extends PortValues | number>(kind: 'outputs' | 'ack', cycles: number): Promise<T> {
+  private ask<T extends PortValues | number | PortFrames>(
+    kind: 'outputs' | 'ack' | 'frames',
+    cycles: number,
+  ): Promise<T> {
     const answer = new Promise<T>((resolve, reject) =>
-      this.waiters.push({ kind, resolve: resolve as (value: PortValues | number) => void, reject }),
+      this.waiters.push({ kind, resolve: resolve as (value: PortValues | number | PortFrames) => void, reject }),
     );
     this.harness.watch(this.options.timeout(cycles));
     void this.harness.write(this.commands.take());
@@ -602,21 +618,59 @@ class ExternalSession implements EngineSession {
     this.sampled = undefined;
     if (this.ports.clocks) {
       // Several clocks: one step command per step of the clock schedule, acknowledged after the last.
-      this.schedule ??= clockSteps(this.ports.clocks, this.options.clocks);
-      this.upcoming ??= this.schedule.next();
-      for (let index = 0; index < cycles; index++) {
-        const step = this.upcoming;
-        this.upcoming = this.schedule.next();
-        this.commands.clockStep(step, this.upcoming.sample, index === cycles - 1 ? STEP_ACK : 0);
-      }
+      for (let index = 0; index < cycles; index++) this.clockStep(index === cycles - 1 ? STEP_ACK : 0);
     } else this.commands.step(cycles, STEP_ACK);
     this.stepped = await this.ask<number>('ack', cycles);
+    await this.stopAtFailure();
+  }
+
+  async runFrames(inputs: PortFrames): Promise<PortFrames> {
+    this.live();
+    const frames = stimulusFrames(this.ports, inputs);
+    if (frames.cycles === 0) return PortFrames.empty(this.ports.outputs, 0);
+    this.sampled = undefined;
+    // The inputs as the harness holds them, as words: a run pokes only the ones that change.
+    const held = PortFrames.empty(this.ports.inputs, 1);
+    for (const [name, input] of this.inputs) held.set(0, name, input.value);
+    frameCommands(
+      this.commands,
+      this.ports,
+      frames,
+      held.words,
+      this.ports.clocks ? () => this.clockStep(STEP_SAMPLE) : undefined,
+    );
+    for (const [name, input] of this.inputs) input.value = held.value(0, name);
+    this.filling = { frames: PortFrames.empty(this.ports.outputs, frames.cycles), filled: 0 };
+    const outputs = await this.ask<PortFrames>('frames', frames.cycles);
+    this.stepped += frames.cycles;
+    await this.stopAtFailure();
+    return outputs;
+  }
+
+  /** One step of the clock schedule of a design with several clocks (engine.ts). */
+  private clockStep(flags: number): void {
+    this.schedule ??= clockSteps(this.ports.clocks!, this.options.clocks);
+    this.upcoming ??= this.schedule.next();
+    const step = this.upcoming;
+    this.upcoming = this.schedule.next();
+    this.commands.clockStep(step, this.upcoming.sample, flags);
+  }
+
+  /** In stop mode, the first failing check ends the session, as in a batch run (the waveform up to here kept). */
+  private async stopAtFailure(): Promise<void> {
     const failure = this.options.mode === 'stop' ? this.checkLog?.failures[0] : undefined;
     if (failure) {
-      // As in a batch run, the waveform up to here is kept.
       await this.close();
       throw new CheckFailedError(failure, this.engine);
     }
+  }
+
+  async abort(): Promise<void> {
+    if (this.closing) return;
+    // The harness killed, the trace run fails: withEngineTrace removes its raw file and temporary.
+    this.fail(new ToolError(this.engine, 'the session was aborted'));
+    this.closing = Promise.resolve({});
+    await (this.finished ?? this.ended).catch(() => {});
   }
 
   close(): Promise<{ checks?: CheckResults }> {

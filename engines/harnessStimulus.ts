@@ -268,40 +268,58 @@ export function streamCommands(
   }
   const longest = Math.max(0, ...streams.map((stream) => stream.cycles));
   const schedule = clockSchedule(clocks ?? [], options.timings, clocks ? longest : 0);
-  const counts = Uint32Array.from(ports.inputs, (port) => wordsOf(port.width));
   const { steps } = schedule;
-  for (const frames of streams) {
-    commands.stream();
-    const { words, stride } = frames;
-    const current = new Uint32Array(stride);
-    let pending = 0;
-    for (let cycle = 0; cycle < frames.cycles; cycle++) {
-      const base = cycle * stride;
-      let at = 0;
-      for (let input = 0; input < counts.length; input++) {
-        const count = counts[input]!;
-        let word = 0;
-        while (word < count && words[base + at + word] === current[at + word]) word++;
-        if (word < count) {
-          if (pending > 0) commands.step(pending, STEP_SAMPLE);
-          pending = 0;
-          for (word = 0; word < count; word++) current[at + word] = words[base + at + word]!;
-          commands.pokeWords(input, words, base + at, count);
-        }
-        at += count;
-      }
-      if (clocks)
+  const clockStep = clocks
+    ? (cycle: number): void =>
         commands.clockStep(
           steps[cycle]!,
           cycle + 1 < steps.length ? steps[cycle + 1]!.sample : schedule.end,
           STEP_SAMPLE,
-        );
-      else pending++;
-    }
-    if (pending > 0) commands.step(pending, STEP_SAMPLE);
+        )
+    : undefined;
+  for (const frames of streams) {
+    commands.stream();
+    frameCommands(commands, ports, frames, new Uint32Array(frames.stride), clockStep);
   }
   commands.end();
   return [commands.take()];
+}
+
+/**
+ * The commands of `frames` (input frames, portFrames.ts), an outputs frame per cycle: an input is
+ * poked only in the cycles its words differ from `current` (the inputs as the harness holds them,
+ * updated to the last frame's), and runs of cycles that change nothing are one OP_STEP; with
+ * several clocks, `clockStep(cycle)` puts each cycle's OP_CLOCK_STEP instead.
+ */
+export function frameCommands(
+  commands: HarnessCommands,
+  ports: HarnessPorts,
+  frames: PortFrames,
+  current: Uint32Array,
+  clockStep?: (cycle: number) => void,
+): void {
+  const counts = Uint32Array.from(ports.inputs, (port) => wordsOf(port.width));
+  const { words, stride } = frames;
+  let pending = 0;
+  for (let cycle = 0; cycle < frames.cycles; cycle++) {
+    const base = cycle * stride;
+    let at = 0;
+    for (let input = 0; input < counts.length; input++) {
+      const count = counts[input]!;
+      let word = 0;
+      while (word < count && words[base + at + word] === current[at + word]) word++;
+      if (word < count) {
+        if (pending > 0) commands.step(pending, STEP_SAMPLE);
+        pending = 0;
+        for (word = 0; word < count; word++) current[at + word] = words[base + at + word]!;
+        commands.pokeWords(input, words, base + at, count);
+      }
+      at += count;
+    }
+    if (clockStep) clockStep(cycle);
+    else pending++;
+  }
+  if (pending > 0) commands.step(pending, STEP_SAMPLE);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
-import { Simulator, compileDesign } from '../hw/sim/simulator.ts';
+import { Simulator, compileDesign, type FrameTransfer } from '../hw/sim/simulator.ts';
 import type {
   CompareOptions,
   CycleRun,
@@ -15,7 +15,7 @@ import type {
 import { compareByRunning } from './outputCompare.ts';
 import { PortFrames, stimulusFrames } from './portFrames.ts';
 import { framedRun } from './framedRun.ts';
-import { harnessPortsOf } from './harnessStimulus.ts';
+import { harnessPortsOf, type HarnessPorts } from './harnessStimulus.ts';
 import { frameTransfer } from '../hw/sim/frameTransfer.ts';
 import { traceToVcd } from '../hw/sim/vcdTrace.ts';
 import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
@@ -94,6 +94,7 @@ export class TsEngine implements Engine {
     const clocks = simulator.design.flat.clocks;
     return new TsSession(
       simulator,
+      harnessPortsOf(design),
       options.vcd ? traceToVcd(simulator, options.vcd, options.clocks) : undefined,
       clocks.length > 1 ? clockSteps(clocks, options.clocks) : undefined,
     );
@@ -112,9 +113,11 @@ class TsSession implements EngineSession {
   readonly engine = 'ts' as const;
   private closing: Promise<{ checks?: CheckResults }> | undefined;
   private readonly outputs: readonly string[];
+  private transfer: FrameTransfer | undefined;
 
   constructor(
     private readonly simulator: Simulator,
+    private readonly ports: HarnessPorts,
     private readonly tracer: ReturnType<typeof traceToVcd> | undefined,
     /** Several clocks: the schedule's steps, which clocks rise in each (engine.ts). */
     private readonly schedule: { next(): ClockStep } | undefined,
@@ -154,12 +157,32 @@ class TsSession implements EngineSession {
   async step(cycles = 1): Promise<void> {
     this.live();
     if (!Number.isSafeInteger(cycles) || cycles < 0) throw new UserError(`step: ${cycles} is not a count of cycles`);
+    await this.running(cycles, (count) => {
+      if (this.schedule) for (let index = 0; index < count; index++) this.simulator.stepMask(this.schedule.next().mask);
+      else this.simulator.step(count);
+    });
+  }
+
+  async runFrames(inputs: PortFrames): Promise<PortFrames> {
+    this.live();
+    const frames = stimulusFrames(this.ports, inputs);
+    const outputs = PortFrames.empty(this.ports.outputs, frames.cycles);
+    this.transfer ??= frameTransfer(this.simulator.design, this.ports.inputs, this.ports.outputs);
+    const words = { inputs: frames.words, outputs: outputs.words };
+    const masks = this.schedule ? Array.from({ length: frames.cycles }, () => this.schedule!.next().mask) : undefined;
+    let first = 0;
+    await this.running(frames.cycles, (count) => {
+      this.simulator.runFrames(this.transfer!, words, first, count, masks);
+      first += count;
+    });
+    return outputs;
+  }
+
+  /** Runs `cycles` cycles by `run(count)` in pieces, the trace drained between them. */
+  private async running(cycles: number, run: (count: number) => void): Promise<void> {
     try {
       for (let done = 0; done < cycles; done += DRAIN_EVERY_CYCLES) {
-        const count = Math.min(DRAIN_EVERY_CYCLES, cycles - done);
-        if (this.schedule)
-          for (let index = 0; index < count; index++) this.simulator.stepMask(this.schedule.next().mask);
-        else this.simulator.step(count);
+        run(Math.min(DRAIN_EVERY_CYCLES, cycles - done));
         await this.tracer?.drainIfNeeded();
       }
     } catch (error) {
@@ -171,6 +194,12 @@ class TsSession implements EngineSession {
       }
       throw error;
     }
+  }
+
+  async abort(): Promise<void> {
+    if (this.closing) return;
+    this.tracer?.abort();
+    this.closing = Promise.resolve({});
   }
 
   close(): Promise<{ checks?: CheckResults }> {

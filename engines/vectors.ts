@@ -1,6 +1,6 @@
 import { FileFormatError } from '../common/errors.ts';
 import { quoteValue } from '../common/optionValues.ts';
-import { readFileInChunks } from '../common/chunkedRead.ts';
+import { fileChunks } from '../common/chunkedRead.ts';
 import type { PortValues } from './engine.ts';
 
 /** One line of a vector file: the inputs of one cycle, and optionally the outputs expected then. */
@@ -128,24 +128,33 @@ function parseVectorLine(raw: string, line: number, file: string, ports: VectorP
  * after checking its size: a file over the limit is refused before any of it is read.
  */
 export function readVectors(file: string, ports: VectorPorts): VectorLine[] {
-  const vectors: VectorLine[] = [];
+  return [...vectorLines(file, ports)];
+}
+
+/**
+ * The lines of a vector file as readVectors reads them, one at a time as they are pulled: a run
+ * of 10^7 cycles holds one piece of them, not the file's worth of objects (~115 MB per 10^6).
+ */
+export function* vectorLines(file: string, ports: VectorPorts): Generator<VectorLine, void, undefined> {
   let partial: Buffer[] = [];
   let partialBytes = 0;
   let line = 0;
+  const parsed: VectorLine[] = [];
   const limit = {
     maxBytes: MAX_VECTOR_FILE_BYTES,
     tooLarge: (size: number) =>
       `${file}: vector file is larger than ${MAX_VECTOR_FILE_BYTES} bytes (512 MiB): ${size} bytes`,
   };
-  readFileInChunks(file, limit, (chunk, length) => {
+  for (const chunk of fileChunks(file, limit)) {
+    const length = chunk.length;
     let start = 0;
-    for (let newline = chunk.indexOf(10, start); newline >= 0 && newline < length; newline = chunk.indexOf(10, start)) {
+    for (let newline = chunk.indexOf(10, start); newline >= 0; newline = chunk.indexOf(10, start)) {
       // Lines are cut at the newline byte, so a multi-byte UTF-8 character is never split.
       const piece = chunk.subarray(start, newline);
       const text = partialBytes > 0 ? Buffer.concat([...partial, piece]).toString('utf8') : piece.toString('utf8');
       partial = [];
       partialBytes = 0;
-      parseVectorLine(text, ++line, file, ports, vectors);
+      parseVectorLine(text, ++line, file, ports, parsed);
       start = newline + 1;
     }
     if (start < length) {
@@ -154,7 +163,10 @@ export function readVectors(file: string, ports: VectorPorts): VectorLine[] {
       if (partialBytes > MAX_VECTOR_LINE_BYTES)
         throw new FileFormatError(file, `a line longer than ${MAX_VECTOR_LINE_BYTES} bytes`, { line: line + 1 });
     }
-  });
-  if (partialBytes > 0) parseVectorLine(Buffer.concat(partial).toString('utf8'), ++line, file, ports, vectors);
-  return vectors;
+    // The chunk's lines go out before the next chunk is read into the same buffer.
+    yield* parsed;
+    parsed.length = 0;
+  }
+  if (partialBytes > 0) parseVectorLine(Buffer.concat(partial).toString('utf8'), ++line, file, ports, parsed);
+  yield* parsed;
 }

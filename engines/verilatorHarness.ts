@@ -106,6 +106,38 @@ export function verilatorHarness(ports: HarnessPorts): string {
   std::exit(2);
 }
 
+#if VM_TRACE
+// Verilator's own trace file reports a failed write (a full disk) through VL_FATAL_MT, whose flush
+// callbacks wait for the trace's lock that the failing flush holds: the harness hung until the
+// watchdog. This one says what failed in one line and exits, so the engine reports it at once.
+class TraceFile final : public VerilatedVcdFile {
+  int fd = -1;
+public:
+  bool open(const std::string& name) override {
+    fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    return fd >= 0;
+  }
+  void close() override {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+  ssize_t write(const char* bytes, ssize_t length) override {
+    for (ssize_t done = 0; done < length;) {
+      const ssize_t wrote = ::write(fd, bytes + done, static_cast<size_t>(length - done));
+      if (wrote < 0 && errno == EINTR) continue;
+      if (wrote <= 0) {
+        std::fprintf(stderr, "harness: cannot write the trace: %s\\n", std::strerror(wrote < 0 ? errno : ENOSPC));
+        std::fflush(stdout);
+        _exit(3);
+      }
+      done += wrote;
+    }
+    return length;
+  }
+};
+static TraceFile traceFile;
+#endif
+
 static unsigned char input[1 << 20];
 static size_t inputEnd = 0, inputAt = 0;
 // Where commands come from: standard input, or the --commands file of a batch run, mapped whole
@@ -319,7 +351,7 @@ int main(int argc, char** argv) {
 #if VM_TRACE
       if (traceWanted) {
         traceWanted = false;
-        trace.reset(new VerilatedVcdC);
+        trace.reset(new VerilatedVcdC(&traceFile));
         top->trace(trace.get(), 99);
         trace->open(vcdPath);
       }

@@ -43,6 +43,17 @@ export interface VcdReadOptions {
   keep?: (signal: VcdSignal) => boolean;
 }
 
+/**
+ * Where a streamed read (streamVcdFile) hands the trace as it goes: the signals once the header
+ * is read, then every `#time` and every value change of a kept signal (bits extended to the
+ * signal's width), in file order. Nothing of the body is held.
+ */
+export interface VcdStreamHandlers {
+  header(signals: readonly VcdSignal[]): void;
+  time(time: number): void;
+  change(id: string, value: string): void;
+}
+
 /** `$var` types by the value kind they carry (IEEE 1364 plus the SystemVerilog ones Verilator and GTKWave use). */
 const VAR_KINDS: Readonly<Record<string, VcdSignalKind>> = {
   event: 'bits',
@@ -132,6 +143,22 @@ export function readVcdFile(path: string, options: VcdReadOptions = {}): VcdTrac
   return parser.finish();
 }
 
+/**
+ * Reads a VCD file as readVcdFile does (the same checks and errors) but hands its body to
+ * `handlers` instead of keeping it: memory is one line and the header, whatever the file's length.
+ * Returns the last `#time` in the file.
+ */
+export function streamVcdFile(path: string, handlers: VcdStreamHandlers, options: VcdReadOptions = {}): number {
+  const parser = new VcdParser(path, options, handlers);
+  const limit = {
+    maxBytes: VCD_LIMITS.fileBytes,
+    tooLarge: (size: number) =>
+      `${path}: ${size} bytes, more than the ${VCD_LIMITS.fileBytes / 2 ** 30} GiB a VCD may have`,
+  };
+  readFileInChunks(path, limit, (chunk, length) => parser.feed(chunk.subarray(0, length)));
+  return parser.finish().endTime;
+}
+
 /** Parses VCD text; `fileName` names it in errors. */
 export function parseVcd(text: string, fileName = '<vcd text>', options: VcdReadOptions = {}): VcdTrace {
   const parser = new VcdParser(fileName, options);
@@ -168,6 +195,8 @@ class VcdParser {
   constructor(
     private readonly file: string,
     private readonly options: VcdReadOptions,
+    /** Streamed: the body goes to these as it is read, not into `changes`. */
+    private readonly stream?: VcdStreamHandlers,
   ) {}
 
   /**
@@ -286,6 +315,7 @@ class VcdParser {
       case 'enddefinitions':
         if (this.scope.length > 0) this.fail(`$enddefinitions inside $scope ${this.scope.join('.')}`, line);
         this.inHeader = false;
+        this.stream?.header(this.signals);
         return;
       default:
         this.fail(`unknown header command $${printable(keyword)}`, line);
@@ -340,6 +370,7 @@ class VcdParser {
       if (!Number.isSafeInteger(time)) this.fail(`bad time '${printable(token)}'`);
       if (time < this.time) this.fail(`time goes backwards: #${time} after #${this.time}`);
       this.time = time;
+      this.stream?.time(time);
     } else if (first === '$') {
       this.simulationCommand(token);
     } else if (first === 'b' || first === 'B') {
@@ -385,6 +416,10 @@ class VcdParser {
     const changes = this.changes.get(id);
     if (!changes) return;
     const full = kind === 'bits' ? extendBits(value, declared.width) : value;
+    if (this.stream) {
+      this.stream.change(id, full);
+      return;
+    }
     const last = changes.values.length - 1;
     if (last >= 0 && changes.times[last] === this.time) {
       // Several changes in one time step: keep the settled one (and drop it if it undoes the step).

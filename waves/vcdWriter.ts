@@ -184,8 +184,14 @@ export class VcdWriter {
   /** Waits until the queued output has reached the file. */
   async drain(): Promise<void> {
     this.flush();
-    if (this.file.stream.writableNeedDrain) await once(this.file.stream, 'drain');
-    this.throwIfFailed();
+    try {
+      // A write that fails while we wait (a disk filling up) rejects here with the bare system error.
+      if (this.file.stream.writableNeedDrain) await once(this.file.stream, 'drain');
+      this.throwIfFailed();
+    } catch (error) {
+      this.abort();
+      throw writeError(this.path, error);
+    }
   }
 
   /** Ends the trace at the current time (a final `#t` line marks its length) and gives the file its name. */
@@ -212,7 +218,7 @@ export class VcdWriter {
   }
 
   private throwIfFailed(): void {
-    if (this.streamError) throw writeError(this.path, this.streamError);
+    if (this.streamError) throw this.streamError;
   }
 
   private flush(): void {

@@ -16,6 +16,8 @@ const isRoot = process.getuid?.() === 0;
 const scratch = mkdtempSync(join(tmpdir(), 'hardening-full-disk-'));
 const full = join(scratch, 'full');
 const readOnly = join(scratch, 'read-only');
+/** Big enough that a trace fills it in the middle of a run, after its first chunks reached the disk. */
+const fullLater = join(scratch, 'full-2m');
 const mount = (args: string[]): void => {
   const result = spawnSync('mount', args);
   if (result.status !== 0) throw new Error(`mount ${args.join(' ')}: ${result.stderr.toString()}`);
@@ -25,11 +27,13 @@ beforeAll(() => {
   if (!isRoot) return;
   mkdirSync(full);
   mkdirSync(readOnly);
+  mkdirSync(fullLater);
   mount(['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', full]);
+  mount(['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', fullLater]);
   mount(['-t', 'tmpfs', '-o', 'size=64k,ro', 'tmpfs', readOnly]);
 });
 afterAll(() => {
-  if (isRoot) for (const folder of [full, readOnly]) spawnSync('umount', [folder]);
+  if (isRoot) for (const folder of [full, readOnly, fullLater]) spawnSync('umount', [folder]);
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -41,8 +45,8 @@ function vectors(cycles: number): string {
   return path;
 }
 
-describe.skipIf(!isRoot)('full and read-only disks (64 KiB tmpfs mounted by the test)', () => {
-  it('ts engine, sim --vcd onto a full disk: one line naming the VCD, exit 1, the disk left empty', async () => {
+describe.skipIf(!isRoot)('full and read-only disks (64 KiB and 2 MiB tmpfs mounted by the test)', () => {
+  it('ts engine, sim --vcd --out onto a full disk: one line naming the output it filled, exit 1, the disk left empty', async () => {
     const run = await runGen([
       'sim',
       '--top',
@@ -54,10 +58,30 @@ describe.skipIf(!isRoot)('full and read-only disks (64 KiB tmpfs mounted by the 
       '--out',
       join(full, 'run.jsonl'),
     ]);
-    expect(expectCleanFailure(run)).toMatch(/cannot write .*full\/run\.vcd: no space left on the device \(ENOSPC\)/);
+    // Both outputs stream to the disk as the run goes: whichever fills it is named.
+    expect(expectCleanFailure(run)).toMatch(
+      /cannot write .*full\/run\.(vcd|jsonl): no space left on the device \(ENOSPC\)/,
+    );
     expect(run.exitCode).toBe(1);
-    // No file under the final name, and no temporary left filling the disk.
+    // No file under either final name, and no temporary left filling the disk.
     expect(readdirSync(full)).toEqual([]);
+  }, 60_000);
+
+  it('ts engine, sim --vcd filling a 2 MiB disk mid-run: one line, exit 1, the disk left empty (was an uncaught ENOSPC)', async () => {
+    const run = await runGen([
+      'sim',
+      '--top',
+      'Counter',
+      '--vectors',
+      vectors(100_000),
+      '--vcd',
+      join(fullLater, 'run.vcd'),
+      '--out',
+      join(scratch, 'run-2m.jsonl'),
+    ]);
+    expect(expectCleanFailure(run)).toMatch(/cannot write .*full-2m\/run\.vcd: no space left on the device \(ENOSPC\)/);
+    expect(run.exitCode).toBe(1);
+    expect(readdirSync(fullLater)).toEqual([]);
   }, 60_000);
 
   it('a read-only folder is named as such (it was reported as ENOENT), for a file and for a folder to create', async () => {

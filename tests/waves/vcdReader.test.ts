@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileFormatError, UserError } from '../../common/errors.ts';
 import { findSignal, valueAt, valueBefore } from '../../waves/sampling.ts';
-import { parseVcd, readVcdFile } from '../../waves/vcdReader.ts';
+import { parseVcd, readVcdFile, streamVcdFile } from '../../waves/vcdReader.ts';
 import { bitsToBigInt } from '../../waves/vcdValues.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'vcd-reader-'));
@@ -134,6 +134,37 @@ describe('VCD reader', () => {
     expect(valueAt(partial, findSignal(partial, 'top.bus'), 30)).toBe('11110000');
     expect(() => readVcdFile(join(directory, 'missing.vcd'))).toThrow(UserError);
     expect(() => readVcdFile(directory)).toThrow(/cannot read .*: EISDIR/);
+  });
+
+  it('streams a file: the header, then every time and change of the kept signals, as readVcdFile reads them', () => {
+    const path = join(directory, 'streamed.vcd');
+    writeFileSync(path, VALID);
+    const kept = (s: { name: string }): boolean => s.name === 'bus' || s.name === 'clk';
+    const whole = readVcdFile(path, { keep: kept });
+    const events: string[] = [];
+    const end = streamVcdFile(
+      path,
+      {
+        header: (signals) => events.push(`header ${signals.length}`),
+        time: (time) => events.push(`#${time}`),
+        change: (id, value) => events.push(`${id}=${value}`),
+      },
+      { keep: kept },
+    );
+    expect(end).toBe(whole.endTime);
+    expect(events[0]).toBe(`header ${whole.signals.length}`);
+    // Every change readVcdFile kept is streamed at its time (the stream also has the undone ones).
+    for (const [id, { times, values }] of whole.changes)
+      times.forEach((time, index) => {
+        const at = events.indexOf(`#${time}`);
+        const next = events.findIndex((event, position) => position > at && event.startsWith('#'));
+        expect(events.slice(time === 0 ? 1 : at, next < 0 ? undefined : next)).toContain(`${id}=${values[index]}`);
+      });
+    expect(
+      events.filter((event) => !/^(#|header )/.test(event)).every((event) => whole.changes.has(event.split('=')[0]!)),
+    ).toBe(true);
+    writeFileSync(path, VALID.slice(0, VALID.indexOf('$enddefinitions')));
+    expect(() => streamVcdFile(path, { header: () => {}, time: () => {}, change: () => {} })).toThrow(FileFormatError);
   });
 
   it.each([

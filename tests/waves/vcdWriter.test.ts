@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { valueAt, findSignal } from '../../waves/sampling.ts';
 import { parseVcd, readVcdFile } from '../../waves/vcdReader.ts';
 import { vcdIdCode, VcdWriter } from '../../waves/vcdWriter.ts';
+import { UserError } from '../../common/errors.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'vcd-writer-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -39,6 +40,28 @@ async function writeSample(path: string, direct = false): Promise<void> {
 }
 
 describe('VcdWriter', () => {
+  it.skipIf(!existsSync('/dev/full'))(
+    'a write that fails while drain() waits (a full disk: /dev/full) rejects with one line naming the file',
+    async () => {
+      const writer = new VcdWriter('/dev/full');
+      const id = writer.addSignal(['top'], 'count', 32);
+      writer.beginDump();
+      let failure: unknown;
+      try {
+        for (let time = 0; time < 1_000_000; time++) {
+          writer.setTime(time);
+          writer.change(id, time);
+          if (writer.needsDrain || time % 10_000 === 0) await writer.drain();
+        }
+      } catch (error) {
+        failure = error;
+      }
+      // It was the bare `Error: ENOSPC: no space left on device, write` of the stream, uncaught in gen sim.
+      expect(failure).toBeInstanceOf(UserError);
+      expect((failure as Error).message).toBe('cannot write /dev/full: no space left on the device (ENOSPC)');
+    },
+  );
+
   it('makes id codes like Verilator: bijective base 94 over printable ASCII', () => {
     expect([0, 1, 93, 94, 95, 94 + 94 * 94].map(vcdIdCode)).toEqual(['!', '"', '~', '!!', '"!', '!!!']);
     const codes = new Set(Array.from({ length: 20_000 }, (_, index) => vcdIdCode(index)));

@@ -4,14 +4,17 @@ import { resolve } from 'node:path';
 import { parseParams } from '../../project/project.ts';
 import { topOf, withDesigns, type DesignArguments } from '../project.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
-import { topModule, clockPortsOf, type IrDesign } from '../../../hw/ir/ir.ts';
+import type { IrDesign } from '../../../hw/ir/ir.ts';
 import type { ClockTimings } from '../../../hw/sim/clockSchedule.ts';
-import { readVectors, formatVectorValue, type VectorLine } from '../../../engines/vectors.ts';
+import { vectorLines, formatVectorValue, type VectorLine } from '../../../engines/vectors.ts';
+import { harnessPortsOf } from '../../../engines/harnessStimulus.ts';
+import { PortFrames, type FramePort, type PortValues } from '../../../engines/portFrames.ts';
+import { once } from 'node:events';
 import { createEngine, ENGINE_NAMES, engineHelp } from '../../../engines/index.ts';
-import type { CycleRun, EngineName } from '../../../engines/engine.ts';
-import { writeFileAtomic } from '../../../common/atomicWrite.ts';
+import type { EngineName } from '../../../engines/engine.ts';
+import { AtomicFileStream } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
-import { formatCheckFailure, type CheckMode } from '../../../hw/ir/checks.ts';
+import { formatCheckFailure, type CheckMode, type CheckResults } from '../../../hw/ir/checks.ts';
 
 /** What names a simulation: a top of the project with its parameters, a vector file and an engine. */
 export interface SimulationArguments extends DesignArguments {
@@ -43,38 +46,107 @@ interface SimArguments extends SimulationArguments {
   vcd?: string;
 }
 
+/** One piece of a run as simulateTop hands it on: its vector lines and the outputs sampled in their cycles. */
+export interface SimulatedPiece {
+  /** The cycle of the piece's first line. */
+  readonly first: number;
+  readonly vectors: readonly VectorLine[];
+  /** One frame per line: the top's outputs in port order. */
+  readonly outputs: PortFrames;
+}
+
+/**
+ * Cycles read, simulated and handed on per piece: a run's memory is bounded by one piece (a few
+ * MB), not by its length (a 10^7-cycle run held ~6 GB of vector and output objects at once).
+ */
+export const SIMULATION_PIECE_CYCLES = 1 << 14;
+
 /**
  * Runs a vector file through a top of the project on one engine (the project's default engine
- * unless one is named), tracing to `vcd` when given. Every path is the user's, relative to where
- * they typed it: engines may run their simulator in other folders.
+ * unless one is named), tracing to `vcd` when given: a session fed piece by piece as the file is
+ * read, each piece's outputs handed to `onPiece` before the next is read. A run that fails part
+ * way leaves no trace, except a failing assertion in stop mode, whose trace up to its cycle is
+ * the waveform to look at. Every path is the user's, relative to where they typed it: engines
+ * may run their simulator in other folders.
  */
 export async function simulateTop(
   args: SimulationArguments,
   vcd: string | undefined,
-): Promise<{ run: CycleRun; vectors: VectorLine[]; design: IrDesign }> {
+  onPiece: (piece: SimulatedPiece) => Promise<void> | void = () => {},
+): Promise<{ design: IrDesign; cycles: number; checks?: CheckResults }> {
   const { project, top } = await topOf(args, args.top);
   const design = elaborate(top.definition, parseParams(top, args.param));
-  const module = topModule(design);
-  const clocks = clockPortsOf(module);
-  const portsOf = (direction: 'input' | 'output'): Map<string, number> =>
-    new Map(
-      module.ports
-        .filter((port) => port.direction === direction && !clocks.includes(port.name))
-        .map((port) => [port.name, port.width]),
-    );
-  const vectors = readVectors(args.vectors, { inputs: portsOf('input'), outputs: portsOf('output') });
+  const ports = harnessPortsOf(design);
+  const widths = (list: readonly FramePort[]): Map<string, number> =>
+    new Map(list.map((port) => [port.name, port.width]));
+  const lines = vectorLines(args.vectors, { inputs: widths(ports.inputs), outputs: widths(ports.outputs) });
   const engine = await createEngine(args.engine ?? project.defaults.engine ?? 'ts');
-  const run = await engine.run(
-    design,
-    vectors.map((vector) => vector.inputs),
-    {
-      ...(vcd === undefined ? {} : { vcd: resolve(vcd) }),
-      ...(args.checks ? { checks: args.checks } : {}),
-      ...(args.internal ? { internal: true } : {}),
-      ...(args.timing && args.timing.length > 0 ? { clocks: parseClockTimings(args.timing) } : {}),
-    },
-  );
-  return { run, vectors, design };
+  const session = await engine.open(design, {
+    ...(vcd === undefined ? {} : { vcd: resolve(vcd) }),
+    ...(args.checks ? { checks: args.checks } : {}),
+    ...(args.internal ? { internal: true } : {}),
+    ...(args.timing && args.timing.length > 0 ? { clocks: parseClockTimings(args.timing) } : {}),
+  });
+  let cycles = 0;
+  try {
+    // An input a line leaves out keeps its value, across pieces too.
+    let held: PortValues = {};
+    for (let piece = nextPiece(lines); piece.length > 0; piece = nextPiece(lines)) {
+      const rows = piece.map((vector) => vector.inputs);
+      rows[0] = { ...held, ...rows[0] };
+      const inputs = PortFrames.from(ports.inputs, rows, ports.top);
+      held = inputs.row(inputs.cycles - 1);
+      const outputs = await session.runFrames(inputs);
+      await onPiece({ first: cycles, vectors: piece, outputs });
+      cycles += piece.length;
+    }
+    const { checks } = await session.close();
+    return { design, cycles, ...(checks ? { checks } : {}) };
+  } catch (error) {
+    await session.abort();
+    throw error;
+  }
+}
+
+/** The next lines of a vector file, at most SIMULATION_PIECE_CYCLES of them (none at its end). */
+function nextPiece(lines: Iterator<VectorLine>): VectorLine[] {
+  const piece: VectorLine[] = [];
+  for (let next = lines.next(); !next.done; next = lines.next()) {
+    piece.push(next.value);
+    if (piece.length === SIMULATION_PIECE_CYCLES) break;
+  }
+  return piece;
+}
+
+/** Mismatches of a run against its vectors' `expect` entries: all counted, the first kept for the message. */
+class ExpectedOutputs {
+  count = 0;
+  first: string | undefined;
+
+  constructor(private readonly file: string) {}
+
+  check({ first, vectors, outputs }: SimulatedPiece): void {
+    vectors.forEach((vector, index) => {
+      for (const [name, value] of Object.entries(vector.expected ?? {})) {
+        const actual = outputs.value(index, name);
+        if (actual === value) continue;
+        this.count++;
+        this.first ??= `cycle ${first + index} (${this.file}:${vector.line}): ${name} expected ${formatVectorValue(value)}, got ${formatVectorValue(actual)}`;
+      }
+    });
+  }
+}
+
+/** The outputs of a piece as JSON Lines, one `{"cycle", "out"}` object per cycle. */
+function outputLines({ first, outputs }: SimulatedPiece): string {
+  let text = '';
+  for (let index = 0; index < outputs.cycles; index++) {
+    const row = outputs.row(index);
+    const out: Record<string, string> = {};
+    for (const name in row) out[name] = formatVectorValue(row[name]!);
+    text += `${JSON.stringify({ cycle: first + index, out })}\n`;
+  }
+  return text;
 }
 
 /** `gen sim`: runs a vector file through a top on one engine; checks `expect` entries if present. */
@@ -118,28 +190,26 @@ export const simCommand: CommandModule<object, SimArguments> = {
       }),
   handler: async (args) => {
     preflightFiles([args.out, args.vcd]);
-    const { run, vectors } = await simulateTop(args, args.vcd);
-    const lines = run.outputs.map((outputs, cycle) =>
-      JSON.stringify({
-        cycle,
-        out: Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, formatVectorValue(value)])),
-      }),
-    );
-    const text = lines.join('\n') + (lines.length > 0 ? '\n' : '');
-    if (args.out) writeFileAtomic(resolve(args.out), text);
-    else process.stdout.write(text);
-    const mismatches = vectors.flatMap((vector, cycle) =>
-      Object.entries(vector.expected ?? {})
-        .filter(([name, value]) => run.outputs[cycle]![name] !== value)
-        .map(
-          ([name, value]) =>
-            `cycle ${cycle} (${args.vectors}:${vector.line}): ${name} expected ${formatVectorValue(value)}, got ${formatVectorValue(run.outputs[cycle]![name]!)}`,
-        ),
-    );
+    // Written as the run goes; the file appears whole when the run succeeded, or not at all.
+    const out = args.out ? new AtomicFileStream(resolve(args.out)) : undefined;
+    const expected = new ExpectedOutputs(args.vectors);
+    let run: Awaited<ReturnType<typeof simulateTop>>;
+    try {
+      run = await simulateTop(args, args.vcd, async (piece) => {
+        expected.check(piece);
+        const text = outputLines(piece);
+        if (out) await out.writeAndWait(text);
+        else if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+      });
+      await out?.commit();
+    } catch (error) {
+      out?.abort();
+      throw error;
+    }
     const failures = run.checks?.failures ?? [];
     for (const failure of failures) process.stderr.write(`${formatCheckFailure(failure)}\n`);
     if (failures.length > 0)
       throw new UserError(`${failures.length} assertion failure(s); first: ${formatCheckFailure(failures[0]!)}`);
-    if (mismatches.length > 0) throw new UserError(`${mismatches.length} mismatch(es); first: ${mismatches[0]}`);
+    if (expected.first !== undefined) throw new UserError(`${expected.count} mismatch(es); first: ${expected.first}`);
   },
 };
