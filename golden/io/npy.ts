@@ -4,9 +4,9 @@
  * subnormals and NaN payloads survive a round trip exactly.
  * Format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
  */
-import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
-import { FileFormatError, UserError } from '../../common/errors.ts';
+import { FileFormatError } from '../../common/errors.ts';
+import { readUserFile } from '../../common/userFiles.ts';
 import type { Fp16Matrix, Fp32Matrix } from '../matrix.ts';
 
 /** The typed array each supported dtype is read into (float16 as raw bits). */
@@ -282,14 +282,18 @@ export function parseNpy(bytes: Uint8Array, file: string): NpyArray {
   return { dtype, shape, data: info.view(buffer) } as NpyArray;
 }
 
-/** Reads a .npy file; unreadable files and malformed contents are UserErrors naming the file. */
+/** The largest .npy read (a 16384×32768 float16 matrix): the file and its typed copy stay within 2 GiB. */
+export const NPY_MAX_BYTES = 2 ** 30;
+
+/**
+ * Reads a .npy file; unreadable files, anything but a regular file, files over NPY_MAX_BYTES and
+ * malformed contents are UserErrors naming the file.
+ */
 export function readNpy(path: string): NpyArray {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    throw new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  const bytes = readUserFile(path, {
+    maxBytes: NPY_MAX_BYTES,
+    tooLarge: (size) => `${path}: ${size} bytes, more than the ${NPY_MAX_BYTES / 2 ** 30} GiB an .npy input may have`,
+  });
   return parseNpy(bytes, path);
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
@@ -20,6 +20,7 @@ import { globToRegExp } from '../../../waves/signalSelect.ts';
 import { readVcdFile, type VcdSignal, type VcdTrace } from '../../../waves/vcdReader.ts';
 import { bitsToHex } from '../../../waves/vcdValues.ts';
 import { renderSvgToPng, renderWaveDromSvg, traceToWaveDrom, type WaveDromSource } from '../../../waves/wavedrom.ts';
+import { readUserText } from '../../../common/userFiles.ts';
 
 interface ShowArgs extends DesignArguments {
   vcd?: string;
@@ -144,9 +145,10 @@ const show: CommandModule<object, ShowArgs> = {
 
 /** A manifest.json written by gen verilog (only its source map is read). */
 function readManifest(path: string): Pick<VerilogManifest, 'sourceMap'> {
+  const text = readUserText(path);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new UserError(`${path}: cannot read the manifest (${(error as Error).message})`);
   }
