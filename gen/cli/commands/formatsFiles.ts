@@ -20,6 +20,7 @@ import {
 import { decodeStc, encodeStc } from '../../../golden/formats/stcFormat.ts';
 import { readStcDir, STC_FILE_LAYOUT, stcToArrays } from '../../../golden/formats/stcFormatFiles.ts';
 import { readWeightsNpy } from '../../../golden/pruning/weightsFile.ts';
+import { quoteValue } from '../../../common/optionValues.ts';
 
 /**
  * `gen formats encode` / `gen formats decode`: a dense .npy matrix to the kernel format's (or the
@@ -50,7 +51,7 @@ function parseShape(text: string): { rows: number; cols: number } {
   const match = /^(\d+)x(\d+)$/.exec(text.trim());
   const [rows, cols] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
   if (!(Number.isSafeInteger(rows) && Number.isSafeInteger(cols) && rows >= 1 && cols >= 1)) {
-    throw new UserError(`--shape must be MxK with M, K ≥ 1 (e.g. 4096x4096), got "${text}"`);
+    throw new UserError(`--shape must be MxK with M, K ≥ 1 (e.g. 4096x4096), got ${quoteValue(text)}`);
   }
   return { rows, cols };
 }

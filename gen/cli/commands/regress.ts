@@ -21,6 +21,7 @@ import { writeCoverageFile } from '../../../verif/regress/coverage/data.ts';
 import { coverageSummary } from '../../../verif/regress/coverage/summary.ts';
 import { regressMergeCommand } from './regressMerge.ts';
 import { readUserText } from '../../../common/userFiles.ts';
+import { quoteValue } from '../../../common/optionValues.ts';
 
 interface RegressArguments extends DesignArguments {
   suite?: string;
@@ -51,7 +52,7 @@ function parseEngines(text: string): EngineName[] {
   const names = text.split(',');
   const unknown = names.find((name) => !(ENGINE_NAMES as string[]).includes(name));
   if (unknown !== undefined)
-    throw new UserError(`unknown engine '${unknown}' (known: ${ENGINE_NAMES.join(', ')}, all)`);
+    throw new UserError(`unknown engine ${quoteValue(unknown)} (known: ${ENGINE_NAMES.join(', ')}, all)`);
   return names as EngineName[];
 }
 

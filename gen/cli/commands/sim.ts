@@ -12,6 +12,7 @@ import type { CycleRun, EngineName } from '../../../engines/engine.ts';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
 import { formatCheckFailure, type CheckMode } from '../../../hw/ir/checks.ts';
+import { quoteValue } from '../../../common/optionValues.ts';
 
 /** What names a simulation: a top of the project with its parameters, a vector file and an engine. */
 export interface SimulationArguments extends DesignArguments {
@@ -32,7 +33,7 @@ export function parseClockTimings(specs: readonly string[]): ClockTimings {
   const timings: Record<string, { period: number; phase: number }> = {};
   for (const spec of specs) {
     const match = /^([A-Za-z_][A-Za-z0-9_]*)=(\d+)(?::(\d+))?$/.exec(spec);
-    if (!match) throw new UserError(`bad --timing '${spec}': expected NAME=PERIOD or NAME=PERIOD:PHASE (ns)`);
+    if (!match) throw new UserError(`bad --timing ${quoteValue(spec)}: expected NAME=PERIOD or NAME=PERIOD:PHASE (ns)`);
     timings[match[1]!] = { period: Number(match[2]), phase: Number(match[3] ?? 0) };
   }
   return timings;
