@@ -21,6 +21,7 @@ import { decodeStc, encodeStc } from '../../../golden/formats/stcFormat.ts';
 import { readStcDir, STC_FILE_LAYOUT, stcToArrays } from '../../../golden/formats/stcFormatFiles.ts';
 import { readWeightsNpy } from '../../../golden/pruning/weightsFile.ts';
 import { quoteValue } from '../../../common/optionValues.ts';
+import { refuseFolderOverInputs, refuseOutputsOverInputs } from '../../../common/outputClash.ts';
 
 /**
  * `gen formats encode` / `gen formats decode`: a dense .npy matrix to the kernel format's (or the
@@ -122,6 +123,7 @@ export const formatsEncodeCommand: CommandModule<object, EncodeArgs> = {
     }
     if (argv.partial === 'drop' && argv.compat !== 'cuda')
       throw new UserError('--partial is for --compat cuda; without it a partial last row block is padded');
+    refuseFolderOverInputs({ '--a': argv.a }, { name: '--out', path: argv.out });
     const dense = readWeightsNpy(argv.a);
     const matrix = argv.compat === 'cuda' ? cudaCompatible(argv.a, dense, argv.partial) : dense;
     const options = { devicePadding: argv['device-padding'] };
@@ -168,6 +170,10 @@ export const formatsDecodeCommand: CommandModule<object, DecodeArgs> = {
       }),
   handler: (argv) => {
     const options = argv.shape === undefined ? {} : { shape: parseShape(argv.shape) };
+    refuseOutputsOverInputs(
+      Object.fromEntries(Object.values(KERNEL_FILES).map((name) => [name, join(argv.in, name)])),
+      { '--out': argv.out },
+    );
     const matrix =
       argv.format === 'kernel'
         ? decodeKernelFormat(readKernelFormatDir(argv.in, options))

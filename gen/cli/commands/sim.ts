@@ -13,6 +13,7 @@ import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
 import { formatCheckFailure, type CheckMode } from '../../../hw/ir/checks.ts';
 import { quoteValue } from '../../../common/optionValues.ts';
+import { refuseOutputsOverInputs } from '../../../common/outputClash.ts';
 
 /** What names a simulation: a top of the project with its parameters, a vector file and an engine. */
 export interface SimulationArguments extends DesignArguments {
@@ -118,6 +119,10 @@ export const simCommand: CommandModule<object, SimArguments> = {
           'a failing assertion (m.assert) stops the run (stop, default) or every failure is listed on stderr (count); either exits 1',
       }),
   handler: async (args) => {
+    refuseOutputsOverInputs(
+      { '--vectors': args.vectors, ...Object.fromEntries(args.design.map((file) => ['--design', file])) },
+      { '--out': args.out, '--vcd': args.vcd },
+    );
     preflightFiles([args.out, args.vcd]);
     const { run, vectors } = await simulateTop(args, args.vcd);
     const lines = run.outputs.map((outputs, cycle) =>

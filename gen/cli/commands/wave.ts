@@ -21,6 +21,7 @@ import { readVcdFile, type VcdSignal, type VcdTrace } from '../../../waves/vcdRe
 import { bitsToHex } from '../../../waves/vcdValues.ts';
 import { renderSvgToPng, renderWaveDromSvg, traceToWaveDrom, type WaveDromSource } from '../../../waves/wavedrom.ts';
 import { readUserText } from '../../../common/userFiles.ts';
+import { refuseOutputsOverInputs } from '../../../common/outputClash.ts';
 
 interface ShowArgs extends DesignArguments {
   vcd?: string;
@@ -126,6 +127,10 @@ const show: CommandModule<object, ShowArgs> = {
         return true;
       }),
   handler: async (argv) => {
+    refuseOutputsOverInputs(
+      { '--vcd': argv.vcd, '--vectors': argv.vectors, '--manifest': argv.manifest },
+      { '--svg': argv.svg, '--png': argv.png, '--json': argv.json },
+    );
     let vcd = argv.vcd;
     let scratch: string | undefined;
     let valueNames = argv.manifest === undefined ? undefined : enumValueNames(readManifest(argv.manifest));
@@ -247,6 +252,7 @@ const diff: CommandModule<object, DiffArgs> = {
         describe: 'on divergence, draw the cycles around it here (PNG)',
       }),
   handler: (argv) => {
+    refuseOutputsOverInputs({ a: argv.a, b: argv.b }, { '--svg': argv.svg, '--png': argv.png });
     const a = readVcdFile(argv.a);
     const b = readVcdFile(argv.b);
     const options = {
