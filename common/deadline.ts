@@ -12,8 +12,15 @@ import { quoteValue } from './optionValues.ts';
 
 const WATCHDOG = `
 const { workerData } = require('node:worker_threads');
+const { writeSync } = require('node:fs');
+const started = Date.now();
+if (workerData.label !== undefined)
+  setInterval(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    writeSync(2, '\\r' + workerData.label + ': ' + seconds + ' s of at most ' + workerData.bound + '\\x1b[K');
+  }, 1000);
 setTimeout(() => {
-  require('node:fs').writeSync(2, workerData.line);
+  writeSync(2, (workerData.label !== undefined ? '\\r\\x1b[K' : '') + workerData.line);
   process.kill(process.pid, 'SIGKILL');
 }, workerData.ms);
 `;
@@ -34,13 +41,25 @@ export const formatSeconds = (ms: number): string => `${Number((ms / 1000).toFix
 /**
  * Runs `work`; if it has not settled within `ms`, prints `gen: <line>` on stderr and ends the
  * process. The watchdog thread (a few milliseconds to start) is stopped as soon as `work` settles.
+ * With `progress` (a label), a terminal sees the seconds spent against the bound, once a second:
+ * the thread that keeps the bound is the one that can speak while the work keeps its own busy.
  */
-export async function withDeadline<T>(ms: number, line: string, work: () => T | Promise<T>): Promise<T> {
-  const watchdog = new Worker(WATCHDOG, { eval: true, workerData: { ms, line: `gen: ${line}\n` } });
+export async function withDeadline<T>(
+  ms: number,
+  line: string,
+  work: () => T | Promise<T>,
+  progress?: string,
+): Promise<T> {
+  const interactive = progress !== undefined && process.stderr.isTTY === true && !process.env['CI'];
+  const watchdog = new Worker(WATCHDOG, {
+    eval: true,
+    workerData: { ms, line: `gen: ${line}\n`, bound: formatSeconds(ms), label: interactive ? progress : undefined },
+  });
   watchdog.unref();
   try {
     return await work();
   } finally {
     void watchdog.terminate();
+    if (interactive) process.stderr.write('\r\x1b[K');
   }
 }

@@ -14,6 +14,7 @@ import { UserError } from '../../../common/errors.ts';
 import { formatCheckFailure, type CheckMode } from '../../../hw/ir/checks.ts';
 import { quoteValue } from '../../../common/optionValues.ts';
 import { refuseOutputsOverInputs } from '../../../common/outputClash.ts';
+import { bounded, runBoundMs, TIMEOUT_OPTION } from '../runBound.ts';
 
 /** What names a simulation: a top of the project with its parameters, a vector file and an engine. */
 export interface SimulationArguments extends DesignArguments {
@@ -43,7 +44,11 @@ export function parseClockTimings(specs: readonly string[]): ClockTimings {
 interface SimArguments extends SimulationArguments {
   out?: string;
   vcd?: string;
+  timeout?: string;
 }
+
+/** Seconds per MiB of vectors in the default bound: about 1 ms per vector line, ten times the slowest shipped top. */
+const SIM_SECONDS_PER_MIB = 60;
 
 /**
  * Runs a vector file through a top of the project on one engine (the project's default engine
@@ -113,6 +118,7 @@ export const simCommand: CommandModule<object, SimArguments> = {
         describe:
           'period and phase of a clock in ns, NAME=PERIOD[:PHASE] (repeatable; designs with several clocks; default 10, phase 0)',
       })
+      .option('timeout', TIMEOUT_OPTION)
       .option('checks', {
         choices: ['stop', 'count'] as const,
         describe:
@@ -124,7 +130,8 @@ export const simCommand: CommandModule<object, SimArguments> = {
       { '--out': args.out, '--vcd': args.vcd },
     );
     preflightFiles([args.out, args.vcd]);
-    const { run, vectors } = await simulateTop(args, args.vcd);
+    const bound = runBoundMs(args.timeout, [args.vectors], SIM_SECONDS_PER_MIB);
+    const { run, vectors } = await bounded('gen sim', bound, () => simulateTop(args, args.vcd));
     const lines = run.outputs.map((outputs, cycle) =>
       JSON.stringify({
         cycle,
