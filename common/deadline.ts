@@ -6,7 +6,8 @@ import { quoteValue } from './optionValues.ts';
  * A bound on work that runs in this thread and may never yield: a design file looping at import,
  * a long in-process simulation or trace comparison. A timer in this thread cannot fire while its
  * JavaScript spins, so the bound is kept by a small watchdog thread: at the deadline it writes the
- * one line and ends the process (SIGKILL: a handler in the spinning thread would never run).
+ * one line and ends the process with SIGINT, as Ctrl-C would (shells print nothing more for it;
+ * SIGKILL two seconds later, should a handler in the spinning thread be holding SIGINT).
  * Temporaries a killed write leaves are hidden and swept by the next write (common/atomicWrite.ts).
  */
 
@@ -21,7 +22,8 @@ if (workerData.label !== undefined)
   }, 1000);
 setTimeout(() => {
   writeSync(2, (workerData.label !== undefined ? '\\r\\x1b[K' : '') + workerData.line);
-  process.kill(process.pid, 'SIGKILL');
+  process.kill(process.pid, 'SIGINT');
+  setTimeout(() => process.kill(process.pid, 'SIGKILL'), 2000);
 }, workerData.ms);
 `;
 
