@@ -34,7 +34,10 @@ export interface SignalDifference {
 
 /** The first point where the traces differ. */
 export interface Divergence {
-  /** In `timescale` units (the finer of the two traces'); the cycle's edge time in A under `cycle` alignment. */
+  /**
+   * In `timescale` units (the finer of the two traces'); under `cycle` alignment, the cycle's edge
+   * time in A, or A's end time for what follows the last edge (then `cycle` is the number of edges).
+   */
   readonly time: number;
   readonly timescale: Timescale;
   /** The cycle of A it falls in (numbered as the testbench numbers them, see sampling.ts), when A has cycles. */
@@ -54,7 +57,7 @@ export interface DivergenceReport {
   readonly divergence?: Divergence;
   /**
    * How long each trace is: end times in the finer timescale (`time` alignment) or clock cycles
-   * (`cycle` alignment, unit `cycles`). The comparison stops at the shorter one, so a trace cut short (a run that
+   * (`cycle` alignment, unit `cycles`, with the fraction of a cycle run past the last edge). The comparison stops at the shorter one, so a trace cut short (a run that
    * died, a full disk) agrees with the prefix of a good one: `coverageProblems` names that.
    */
   readonly length: { readonly unit: string; readonly a: number; readonly b: number };
@@ -118,11 +121,11 @@ export function findDivergence(a: VcdTrace, b: VcdTrace, options: DivergenceOpti
   const onlyInA = [...namesA.keys()].filter((name) => !namesB.has(name));
   const onlyInB = [...namesB.keys()].filter((name) => !namesA.has(name));
   const equal = options.xMatchesAnything ? equalIgnoringUnknowns : (x: string, y: string) => x === y;
+  const length = options.align === 'cycle' ? cycleLengths(a, b, options) : timeLengths(a, b);
   const divergence =
     options.align === 'cycle'
-      ? firstCycleDivergence(a, b, pairs, equal, options)
+      ? firstCycleDivergence(a, b, pairs, equal, options, length.a === length.b)
       : firstTimeDivergence(a, b, pairs, equal, options);
-  const length = options.align === 'cycle' ? cycleLengths(a, b, options) : timeLengths(a, b);
   return {
     compared: pairs.length,
     onlyInA,
@@ -149,11 +152,26 @@ function timeLengths(a: VcdTrace, b: VcdTrace): DivergenceReport['length'] {
   return { unit: timescale.unit, a: a.endTime * scaleA * factor, b: b.endTime * scaleB * factor };
 }
 
+/**
+ * Cycles, plus the part of a cycle the trace runs past its last edge (time after the last edge ÷
+ * the last period): a trace cut mid-cycle, or one missing its end time, has the same edges as a
+ * whole one but not the same length. Equal rationals divide to equal doubles, so traces on
+ * different time bases compare exactly.
+ */
+function cycleLength(trace: VcdTrace, spec: CycleSpec): number {
+  const edges = cycleEdges(trace, spec);
+  const last = edges.at(-1);
+  if (last === undefined) return 0;
+  const period = 'period' in spec ? spec.period : last - (edges.at(-2) ?? 0);
+  const tail = trace.endTime - last;
+  return edges.length + (period > 0 ? tail / period : tail > 0 ? 1 : 0);
+}
+
 function cycleLengths(a: VcdTrace, b: VcdTrace, options: DivergenceOptions): DivergenceReport['length'] {
   return {
     unit: 'cycles',
-    a: cycleEdges(a, resolveCycles(a, options.cyclesA)).length,
-    b: cycleEdges(b, resolveCycles(b, options.cyclesB)).length,
+    a: cycleLength(a, resolveCycles(a, options.cyclesA)),
+    b: cycleLength(b, resolveCycles(b, options.cyclesB)),
   };
 }
 
@@ -244,17 +262,23 @@ function firstTimeDivergence(
   return { time: first, timescale, ...(cycle !== undefined && cycle >= 0 ? { cycle } : {}), differences };
 }
 
-/** Cycle by cycle, sampling as it goes: memory stays at one cycle's values however long the traces are. */
+/**
+ * Cycle by cycle, sampling as it goes: memory stays at one cycle's values however long the traces
+ * are. When both traces are as long (`sameLength`), what they hold after their last edge (the
+ * registers' last update, sampled at the end) is compared too: it belongs to no full cycle, and a
+ * trace cut or altered there would otherwise pass.
+ */
 function firstCycleDivergence(
   a: VcdTrace,
   b: VcdTrace,
   pairs: readonly Pair[],
   equal: Equality,
   options: DivergenceOptions,
+  sameLength: boolean,
 ): Divergence | undefined {
   const edgesA = cycleEdges(a, resolveCycles(a, options.cyclesA));
   const edgesB = cycleEdges(b, resolveCycles(b, options.cyclesB));
-  const cycles = Math.min(edgesA.length, edgesB.length);
+  const cycles = Math.min(edgesA.length, edgesB.length) + (sameLength ? 1 : 0);
   for (let cycle = 0; cycle < cycles; cycle++) {
     const differences = pairs
       .map((pair) => ({
@@ -263,7 +287,7 @@ function firstCycleDivergence(
         b: sampleCycle(b, edgesB, pair.b, cycle),
       }))
       .filter((difference) => !equal(difference.a, difference.b));
-    if (differences.length > 0) return { time: edgesA[cycle] as number, timescale: a.timescale, cycle, differences };
+    if (differences.length > 0) return { time: edgesA[cycle] ?? a.endTime, timescale: a.timescale, cycle, differences };
   }
   return undefined;
 }

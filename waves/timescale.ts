@@ -1,4 +1,5 @@
 import { UserError } from '../common/errors.ts';
+import { quoteValue } from '../common/optionValues.ts';
 
 /** The time units IEEE 1364 allows in `$timescale`, in femtoseconds (all fit a double exactly). */
 const UNIT_FEMTOSECONDS = { s: 1e15, ms: 1e12, us: 1e9, ns: 1e6, ps: 1e3, fs: 1 } as const;
@@ -27,6 +28,6 @@ export function parseTimescale(text: string): Timescale | undefined {
 export function requireTimescale(text: string): Timescale {
   const parsed = parseTimescale(text);
   if (!parsed)
-    throw new UserError(`bad timescale '${text}': expected 1, 10 or 100 followed by s, ms, us, ns, ps or fs`);
+    throw new UserError(`bad timescale ${quoteValue(text)}: expected 1, 10 or 100 followed by s, ms, us, ns, ps or fs`);
   return parsed;
 }

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readUserFile, UnreadableFileError } from '../../common/userFiles.ts';
 import { join } from 'node:path';
 import { FileFormatError, UserError } from '../../common/errors.ts';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
@@ -143,18 +144,26 @@ export function writeKernelFormatDir(dir: string, format: KernelFormat, options:
   writeTileArraysDir(dir, KERNEL_FILE_LAYOUT, format, options);
 }
 
-function readBytes(file: string): Uint8Array {
+/** A header larger than this is not one gen wrote (it is a few lines of JSON). */
+const HEADER_MAX_BYTES = 64 * 1024;
+
+/** A file's bytes, refused unread (a FileFormatError) when it is not a regular file or holds more than `maxBytes`. */
+function readBytes(file: string, maxBytes: number): Uint8Array {
   try {
-    return readFileSync(file);
+    return readUserFile(file, {
+      maxBytes,
+      tooLarge: (size) => new FileFormatError(file, `expected at most ${maxBytes} bytes, found ${size}`),
+    });
   } catch (error) {
-    throw new FileFormatError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    if (error instanceof UnreadableFileError) throw new FileFormatError(file, `cannot read: ${error.reason}`);
+    throw error;
   }
 }
 
 function readHeader(file: string, layout: TileFileLayout): TileHeader {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(new TextDecoder().decode(readBytes(file)));
+    parsed = JSON.parse(new TextDecoder().decode(readBytes(file, HEADER_MAX_BYTES)));
   } catch (error) {
     if (error instanceof FileFormatError) throw error;
     throw new FileFormatError(file, `not valid JSON (${(error as Error).message})`);
@@ -182,7 +191,7 @@ function readHeader(file: string, layout: TileFileLayout): TileHeader {
 
 /** Opens a little-endian array file and checks it holds exactly `count` elements. */
 function arrayView(file: string, elementBytes: number, count: number, read?: Uint8Array): DataView {
-  const bytes = read ?? readBytes(file);
+  const bytes = read ?? readBytes(file, elementBytes * count);
   if (bytes.byteLength !== elementBytes * count) {
     throw new FileFormatError(
       file,
@@ -245,7 +254,7 @@ export function readTileArraysDir(dir: string, layout: TileFileLayout, options: 
       offset: tiles * 4,
     });
   }
-  const valueBytes = readBytes(valuesFile);
+  const valueBytes = readBytes(valuesFile, 4 * (end + DEVICE_PADDING_WORDS));
   // Without a header the device padding is recognised by the length: exactly 4 words more.
   const padding =
     paddingWords ?? (valueBytes.byteLength === 4 * (end + DEVICE_PADDING_WORDS) ? DEVICE_PADDING_WORDS : 0);

@@ -4,9 +4,10 @@
  * subnormals and NaN payloads survive a round trip exactly.
  * Format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
  */
-import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
-import { FileFormatError, UserError } from '../../common/errors.ts';
+import { FileFormatError } from '../../common/errors.ts';
+import { quoteValue } from '../../common/optionValues.ts';
+import { readUserFile } from '../../common/userFiles.ts';
 import type { Fp16Matrix, Fp32Matrix } from '../matrix.ts';
 
 /** The typed array each supported dtype is read into (float16 as raw bits). */
@@ -109,7 +110,7 @@ class HeaderReader {
     while (!this.accept('}')) {
       const keyAt = this.position;
       const key = this.readString();
-      if (entries.has(key)) this.fail(`duplicate key '${key}'`, keyAt);
+      if (entries.has(key)) this.fail(`duplicate key ${quoteValue(key)}`, keyAt);
       this.expect(':');
       const at = this.skipSpace();
       entries.set(key, { value: this.readValue(), at });
@@ -157,7 +158,7 @@ class HeaderReader {
       const match = /^(\d+)L?/.exec(this.text.slice(this.position));
       if (!match?.[1]) this.fail('expected a non-negative integer in the shape');
       const value = Number(match[1]);
-      if (!Number.isSafeInteger(value)) this.fail(`dimension ${match[1]} is too large`);
+      if (!Number.isSafeInteger(value)) this.fail(`dimension ${quoteValue(match[1])} is too large`);
       items.push(value);
       this.position += match[0].length;
       if (!this.accept(',')) {
@@ -188,6 +189,9 @@ class HeaderReader {
 function formatShape(shape: readonly number[]): string {
   return `(${shape.join(', ')}${shape.length === 1 ? ',' : ''})`;
 }
+
+/** A shape as a message quotes it: a file's hostile one (10^4 dimensions) stays short. */
+const quoteShape = (shape: readonly number[]): string => quoteValue(formatShape(shape)).slice(1, -1);
 
 function elementCount(shape: readonly number[]): number {
   return shape.reduce((product, dimension) => product * dimension, 1);
@@ -230,7 +234,7 @@ function readHeader(bytes: Uint8Array, file: string): Header {
   const field = (key: string): { value: HeaderValue; at: number } =>
     entries.get(key) ?? reader.fail(`missing key '${key}'`, 0);
   for (const key of entries.keys()) {
-    if (!['descr', 'fortran_order', 'shape'].includes(key)) reader.fail(`unexpected key '${key}'`, 0);
+    if (!['descr', 'fortran_order', 'shape'].includes(key)) reader.fail(`unexpected key ${quoteValue(key)}`, 0);
   }
 
   const descr = field('descr');
@@ -240,8 +244,8 @@ function readHeader(bytes: Uint8Array, file: string): Header {
     const bigEndian = descr.value.startsWith('>') && DTYPE_BY_DESCR.has(`<${descr.value.slice(1)}`);
     return reader.fail(
       bigEndian
-        ? `big-endian data ('${descr.value}') is not supported; save it as '<${descr.value.slice(1)}'`
-        : `unsupported dtype '${descr.value}' (supported: ${Object.keys(DTYPES).join(', ')})`,
+        ? `big-endian data (${quoteValue(descr.value)}) is not supported; save it as little-endian ('<…')`
+        : `unsupported dtype ${quoteValue(descr.value)} (supported: ${Object.keys(DTYPES).join(', ')})`,
       descr.at,
     );
   }
@@ -256,7 +260,7 @@ function readHeader(bytes: Uint8Array, file: string): Header {
   if (!Array.isArray(shape.value)) return reader.fail("'shape' must be a tuple", shape.at);
   if (shape.value.length < 1 || shape.value.length > MAX_DIMENSIONS) {
     reader.fail(
-      `shape ${formatShape(shape.value)} has ${shape.value.length} dimensions; 1 to ${MAX_DIMENSIONS} are supported`,
+      `shape ${quoteShape(shape.value)} has ${shape.value.length} dimensions; 1 to ${MAX_DIMENSIONS} are supported`,
       shape.at,
     );
   }
@@ -282,14 +286,18 @@ export function parseNpy(bytes: Uint8Array, file: string): NpyArray {
   return { dtype, shape, data: info.view(buffer) } as NpyArray;
 }
 
-/** Reads a .npy file; unreadable files and malformed contents are UserErrors naming the file. */
+/** The largest .npy read (a 16384×32768 float16 matrix): the file and its typed copy stay within 2 GiB. */
+export const NPY_MAX_BYTES = 2 ** 30;
+
+/**
+ * Reads a .npy file; unreadable files, anything but a regular file, files over NPY_MAX_BYTES and
+ * malformed contents are UserErrors naming the file.
+ */
 export function readNpy(path: string): NpyArray {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    throw new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  const bytes = readUserFile(path, {
+    maxBytes: NPY_MAX_BYTES,
+    tooLarge: (size) => `${path}: ${size} bytes, more than the ${NPY_MAX_BYTES / 2 ** 30} GiB an .npy input may have`,
+  });
   return parseNpy(bytes, path);
 }
 

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectCleanFailure, runGen } from '../support/cli.ts';
+import { parseNpy } from '../../golden/io/npy.ts';
 import {
   QUOTED_CHARACTERS,
   integerOption,
@@ -126,4 +127,32 @@ describe('through the CLI: one line, non-zero exit, the value quoted', () => {
     expect(long!.length).toBeLessThan(200);
     expect(unsafe).toMatch(/a whole number beyond 2\^53/);
   }, 60_000);
+});
+
+describe('.npy header errors quote what the file holds shortened', () => {
+  /** A version 2.0 .npy (4-byte header length) with this header text and no data. */
+  const npyWithHeader = (header: string): Uint8Array =>
+    Buffer.concat([
+      Buffer.from('\x93NUMPY\x02\x00', 'latin1'),
+      Buffer.from(new Uint32Array([header.length]).buffer),
+      Buffer.from(header, 'latin1'),
+    ]);
+  const long = '9'.repeat(5000);
+  it.each([
+    ['a 5000-digit dimension', `{'descr': '<f2', 'fortran_order': False, 'shape': (${long},), }`],
+    ['a 5000-character dtype', `{'descr': '<${'f'.repeat(5000)}', 'fortran_order': False, 'shape': (1,), }`],
+    ['a big-endian 5000-character dtype', `{'descr': '>${'f'.repeat(5000)}', 'fortran_order': False, 'shape': (1,), }`],
+    ['a 5000-character key', `{'${'k'.repeat(5000)}': True, }`],
+    ['a duplicate 5000-character key', `{'${'k'.repeat(5000)}': True, '${'k'.repeat(5000)}': True, }`],
+    ['a shape of 10^4 dimensions', `{'descr': '<f2', 'fortran_order': False, 'shape': (${'1,'.repeat(10_000)}), }`],
+  ])('%s', (_, header) => {
+    let message = '';
+    try {
+      parseNpy(npyWithHeader(header), 'hostile.npy');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^hostile\.npy \(byte \d+\): /);
+    expect(message.length).toBeLessThan(200);
+  });
 });

@@ -4,8 +4,9 @@
  * build step and the framework's installed (compiled) code loads it just the same.
  */
 import { existsSync, statSync } from 'node:fs';
-import { extname, resolve } from 'node:path';
+import { dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { envMilliseconds, formatSeconds, withDeadline } from '../../common/deadline.ts';
 import { UserError } from '../../common/errors.ts';
 
 /**
@@ -68,10 +69,48 @@ export async function importModuleFile(file: string, shown: string = file): Prom
       `not a module file (.ts, .mts, .js or .mjs), got '${extension || 'no extension'}'`,
     );
   if (TYPESCRIPT.has(extension)) await ensureTypeScript();
+  const bound = envMilliseconds(LOAD_TIMEOUT_ENV) ?? LOAD_TIMEOUT_MS;
   try {
-    return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    return await withDeadline(
+      bound,
+      `${shown}: did not finish loading within ${formatSeconds(bound)} (a loop or a wait at import?); ${LOAD_TIMEOUT_ENV}=<ms> sets another bound`,
+      () => import(pathToFileURL(path).href) as Promise<Record<string, unknown>>,
+    );
   } catch (error) {
     if (error instanceof ModuleFileError) throw error;
+    if (isRequireOfEsm(error)) throw new ModuleFileError(shown, commonJsAdvice(path));
     throw new ModuleFileError(shown, `cannot load: ${firstLine(error)}`);
   }
 }
+
+/** Node's refusals when CommonJS code requires an ES module (the framework is one). */
+const REQUIRE_ESM_CODES = new Set(['ERR_REQUIRE_ESM', 'ERR_REQUIRE_CYCLE_MODULE', 'ERR_REQUIRE_ASYNC_MODULE']);
+
+function isRequireOfEsm(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return (code !== undefined && REQUIRE_ESM_CODES.has(code)) || /Cannot require\(\) ES Module/.test(String(error));
+}
+
+/**
+ * Why a design in a CommonJS folder fails, and the two ways out: Node (and tsx with it) compiles a
+ * .ts/.js file to CommonJS unless the nearest package.json says "type": "module", and CommonJS
+ * cannot require the framework's ES modules.
+ */
+function commonJsAdvice(path: string): string {
+  const manifest = nearestPackageJson(dirname(path));
+  const where = manifest === undefined ? 'no package.json above it' : relative(process.cwd(), manifest);
+  return `loaded as CommonJS: ${where} does not say "type": "module"; add "type": "module" there, or name the file .mts`;
+}
+
+function nearestPackageJson(folder: string): string | undefined {
+  for (let current = folder; ; current = dirname(current)) {
+    const candidate = join(current, 'package.json');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(current) === current) return undefined;
+  }
+}
+
+/** How long loading one module file may take (its imports included) before gen gives up. */
+export const LOAD_TIMEOUT_MS = 120_000;
+/** Environment variable that sets another load bound, in milliseconds. */
+export const LOAD_TIMEOUT_ENV = 'GEN_LOAD_TIMEOUT_MS';

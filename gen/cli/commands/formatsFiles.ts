@@ -20,6 +20,8 @@ import {
 import { decodeStc, encodeStc } from '../../../golden/formats/stcFormat.ts';
 import { readStcDir, STC_FILE_LAYOUT, stcToArrays } from '../../../golden/formats/stcFormatFiles.ts';
 import { readWeightsNpy } from '../../../golden/pruning/weightsFile.ts';
+import { quoteValue } from '../../../common/optionValues.ts';
+import { refuseFolderOverInputs, refuseOutputsOverInputs } from '../../../common/outputClash.ts';
 
 /**
  * `gen formats encode` / `gen formats decode`: a dense .npy matrix to the kernel format's (or the
@@ -50,7 +52,7 @@ function parseShape(text: string): { rows: number; cols: number } {
   const match = /^(\d+)x(\d+)$/.exec(text.trim());
   const [rows, cols] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
   if (!(Number.isSafeInteger(rows) && Number.isSafeInteger(cols) && rows >= 1 && cols >= 1)) {
-    throw new UserError(`--shape must be MxK with M, K ≥ 1 (e.g. 4096x4096), got "${text}"`);
+    throw new UserError(`--shape must be MxK with M, K ≥ 1 (e.g. 4096x4096), got ${quoteValue(text)}`);
   }
   return { rows, cols };
 }
@@ -121,6 +123,7 @@ export const formatsEncodeCommand: CommandModule<object, EncodeArgs> = {
     }
     if (argv.partial === 'drop' && argv.compat !== 'cuda')
       throw new UserError('--partial is for --compat cuda; without it a partial last row block is padded');
+    refuseFolderOverInputs({ '--a': argv.a }, { name: '--out', path: argv.out });
     const dense = readWeightsNpy(argv.a);
     const matrix = argv.compat === 'cuda' ? cudaCompatible(argv.a, dense, argv.partial) : dense;
     const options = { devicePadding: argv['device-padding'] };
@@ -167,6 +170,10 @@ export const formatsDecodeCommand: CommandModule<object, DecodeArgs> = {
       }),
   handler: (argv) => {
     const options = argv.shape === undefined ? {} : { shape: parseShape(argv.shape) };
+    refuseOutputsOverInputs(
+      Object.fromEntries(Object.values(KERNEL_FILES).map((name) => [name, join(argv.in, name)])),
+      { '--out': argv.out },
+    );
     const matrix =
       argv.format === 'kernel'
         ? decodeKernelFormat(readKernelFormatDir(argv.in, options))

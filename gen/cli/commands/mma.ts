@@ -10,6 +10,7 @@ import { DATAPATH_CYCLES } from '../../../verif/mma/mmaSchedule.ts';
 import { runMmasOnRtl } from '../../../verif/mma/runMmas.ts';
 import { mmaLatency } from '../../../hw/designs/tensor/mmaUnit.ts';
 import type { Fp32Matrix } from '../../../golden/matrix.ts';
+import { refuseOutputsOverInputs } from '../../../common/outputClash.ts';
 
 const GOLDEN = { dense: denseMma, coruscant: coruscantMma } satisfies Record<MmaMode, unknown>;
 const MODES = Object.keys(GOLDEN) as MmaMode[];
@@ -102,6 +103,7 @@ export const mmaCommand: CommandModule<object, MmaArgs> = {
       ...(argv.c === undefined ? {} : { c: fileOption('c', argv.c) }),
     };
     const vcd = argv.vcd === undefined ? undefined : fileOption('vcd', argv.vcd);
+    refuseOutputsOverInputs({ '--a': files.a, '--b': files.b, '--c': files.c }, { '--out': out, '--vcd': vcd });
     const batch = readMmaBatch(argv.mode, files);
     const outcome = await compute(argv.mode, batch, argv.engine, vcd);
     const { m, n } = MMA_SHAPES[argv.mode];

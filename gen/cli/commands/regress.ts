@@ -1,7 +1,7 @@
 import { preflightFiles, preflightFolders } from '../../../common/preflight.ts';
 import { capJobs } from '../../../verif/regress/workerPool.ts';
 import { integerOption, SEED_RANGE } from '../../../common/optionValues.ts';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { projectRoot } from '../../../common/projectRoot.ts';
@@ -20,6 +20,8 @@ import { runMutation } from '../../../verif/regress/mutation/mutationRun.ts';
 import { writeCoverageFile } from '../../../verif/regress/coverage/data.ts';
 import { coverageSummary } from '../../../verif/regress/coverage/summary.ts';
 import { regressMergeCommand } from './regressMerge.ts';
+import { readUserText } from '../../../common/userFiles.ts';
+import { quoteValue } from '../../../common/optionValues.ts';
 
 interface RegressArguments extends DesignArguments {
   suite?: string;
@@ -50,7 +52,7 @@ function parseEngines(text: string): EngineName[] {
   const names = text.split(',');
   const unknown = names.find((name) => !(ENGINE_NAMES as string[]).includes(name));
   if (unknown !== undefined)
-    throw new UserError(`unknown engine '${unknown}' (known: ${ENGINE_NAMES.join(', ')}, all)`);
+    throw new UserError(`unknown engine ${quoteValue(unknown)} (known: ${ENGINE_NAMES.join(', ')}, all)`);
   return names as EngineName[];
 }
 
@@ -264,9 +266,10 @@ function replayArguments(args: RegressArguments): Partial<RegressArguments> {
       !(name === 'shard' && args.shard === '1/1')
     )
       throw new UserError(`--replay takes the ${name} from the folder; leave out --${name}`);
+  const text = readUserText(file);
   let saved: FailureIdentity;
   try {
-    saved = JSON.parse(readFileSync(file, 'utf8')) as FailureIdentity;
+    saved = JSON.parse(text) as FailureIdentity;
   } catch (error) {
     throw new UserError(`${file}: not a failure record (${(error as Error).message})`);
   }

@@ -15,6 +15,9 @@ import type { EngineName } from '../../../engines/engine.ts';
 import { AtomicFileStream } from '../../../common/atomicWrite.ts';
 import { UserError } from '../../../common/errors.ts';
 import { formatCheckFailure, type CheckMode, type CheckResults } from '../../../hw/ir/checks.ts';
+import { quoteValue } from '../../../common/optionValues.ts';
+import { refuseOutputsOverInputs } from '../../../common/outputClash.ts';
+import { bounded, runBoundMs, TIMEOUT_OPTION } from '../runBound.ts';
 
 /** What names a simulation: a top of the project with its parameters, a vector file and an engine. */
 export interface SimulationArguments extends DesignArguments {
@@ -35,7 +38,7 @@ export function parseClockTimings(specs: readonly string[]): ClockTimings {
   const timings: Record<string, { period: number; phase: number }> = {};
   for (const spec of specs) {
     const match = /^([A-Za-z_][A-Za-z0-9_]*)=(\d+)(?::(\d+))?$/.exec(spec);
-    if (!match) throw new UserError(`bad --timing '${spec}': expected NAME=PERIOD or NAME=PERIOD:PHASE (ns)`);
+    if (!match) throw new UserError(`bad --timing ${quoteValue(spec)}: expected NAME=PERIOD or NAME=PERIOD:PHASE (ns)`);
     timings[match[1]!] = { period: Number(match[2]), phase: Number(match[3] ?? 0) };
   }
   return timings;
@@ -44,7 +47,11 @@ export function parseClockTimings(specs: readonly string[]): ClockTimings {
 interface SimArguments extends SimulationArguments {
   out?: string;
   vcd?: string;
+  timeout?: string;
 }
+
+/** Seconds per MiB of vectors in the default bound: about 1 ms per vector line, ten times the slowest shipped top. */
+const SIM_SECONDS_PER_MIB = 60;
 
 /** One piece of a run as simulateTop hands it on: its vector lines and the outputs sampled in their cycles. */
 export interface SimulatedPiece {
@@ -183,24 +190,32 @@ export const simCommand: CommandModule<object, SimArguments> = {
         describe:
           'period and phase of a clock in ns, NAME=PERIOD[:PHASE] (repeatable; designs with several clocks; default 10, phase 0)',
       })
+      .option('timeout', TIMEOUT_OPTION)
       .option('checks', {
         choices: ['stop', 'count'] as const,
         describe:
           'a failing assertion (m.assert) stops the run (stop, default) or every failure is listed on stderr (count); either exits 1',
       }),
   handler: async (args) => {
+    refuseOutputsOverInputs(
+      { '--vectors': args.vectors, ...Object.fromEntries(args.design.map((file) => ['--design', file])) },
+      { '--out': args.out, '--vcd': args.vcd },
+    );
     preflightFiles([args.out, args.vcd]);
+    const bound = runBoundMs(args.timeout, [args.vectors], SIM_SECONDS_PER_MIB);
     // Written as the run goes; the file appears whole when the run succeeded, or not at all.
     const out = args.out ? new AtomicFileStream(resolve(args.out)) : undefined;
     const expected = new ExpectedOutputs(args.vectors);
     let run: Awaited<ReturnType<typeof simulateTop>>;
     try {
-      run = await simulateTop(args, args.vcd, async (piece) => {
-        expected.check(piece);
-        const text = outputLines(piece);
-        if (out) await out.writeAndWait(text);
-        else if (!process.stdout.write(text)) await once(process.stdout, 'drain');
-      });
+      run = await bounded('gen sim', bound, () =>
+        simulateTop(args, args.vcd, async (piece) => {
+          expected.check(piece);
+          const text = outputLines(piece);
+          if (out) await out.writeAndWait(text);
+          else if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+        }),
+      );
       await out?.commit();
     } catch (error) {
       out?.abort();

@@ -9,6 +9,7 @@ import { createEngine } from '../../../engines/index.ts';
 import type { Engine, EngineName } from '../../../engines/engine.ts';
 import { GPU_MEMORY_PROFILES } from '../../../gpu/memory/profiles.ts';
 import { runDecodeModel, runSpmmModel, SYSTEM_MODEL_OPTIONS, type SystemModelArgs } from '../gpuModelOptions.ts';
+import { refuseOutputsOverInputs } from '../../../common/outputClash.ts';
 
 /** Computes D = A·B + C bit-exactly in the docs/spec.md §2 order; RTL-backed engines join this table. */
 type SpmmEngine = (A: Fp16Matrix, B: Fp16Matrix, C: Fp32Matrix) => Fp32Matrix | Promise<Fp32Matrix>;
@@ -147,6 +148,7 @@ export const spmmCommand: CommandModule<object, SpmmArgs> = {
       ...(argv.c === undefined ? {} : { c: fileOption('c', argv.c) }),
       out: fileOption('out', argv.out),
     };
+    refuseOutputsOverInputs({ '--a': files.a, '--b': files.b, '--c': files.c }, { '--out': files.out });
     const { A, B, C } = readOperands(files);
     const D = await multiplyInRowSlabs(SPMM_ENGINES[argv.engine], A, B, C);
     writeFp32Matrix(files.out, D);

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
@@ -15,6 +14,7 @@ import { parseParams } from '../../project/project.ts';
 import { projectOf, topOf, withDesigns, type DesignArguments } from '../project.ts';
 import type { Project } from '../../project/project.ts';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';
+import { readUserText } from '../../../common/userFiles.ts';
 
 /** `design` is the top's own workload from the project config; `sparse` is its older name (Coruscant's are sparse MMA streams). */
 const workloads = ['random', 'zero', 'design', 'sparse'] as const;
@@ -48,11 +48,7 @@ interface SynthArgs extends DesignArguments {
 function readVerilog(paths: readonly string[]): Record<string, string> {
   const files: Record<string, string> = {};
   for (const path of paths) {
-    try {
-      files[path] = readFileSync(resolve(path), 'utf8');
-    } catch (error) {
-      throw new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
+    files[path] = readUserText(path);
   }
   return files;
 }

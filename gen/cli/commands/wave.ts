@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
@@ -20,6 +20,9 @@ import { globToRegExp } from '../../../waves/signalSelect.ts';
 import { readVcdFile, type VcdSignal, type VcdTrace } from '../../../waves/vcdReader.ts';
 import { bitsToHex } from '../../../waves/vcdValues.ts';
 import { renderSvgToPng, renderWaveDromSvg, traceToWaveDrom, type WaveDromSource } from '../../../waves/wavedrom.ts';
+import { readUserText } from '../../../common/userFiles.ts';
+import { refuseOutputsOverInputs } from '../../../common/outputClash.ts';
+import { bounded, runBoundMs, TIMEOUT_OPTION } from '../runBound.ts';
 
 interface ShowArgs extends DesignArguments {
   vcd?: string;
@@ -51,7 +54,11 @@ interface DiffArgs {
   'common-signals': boolean;
   svg?: string;
   png?: string;
+  timeout?: string;
 }
+
+/** Seconds per MiB of both traces in the default bound of `wave diff` (reading ~1 MiB takes well under 1 s). */
+const DIFF_SECONDS_PER_MIB = 10;
 
 interface ListArgs {
   vcd: string;
@@ -125,6 +132,10 @@ const show: CommandModule<object, ShowArgs> = {
         return true;
       }),
   handler: async (argv) => {
+    refuseOutputsOverInputs(
+      { '--vcd': argv.vcd, '--vectors': argv.vectors, '--manifest': argv.manifest },
+      { '--svg': argv.svg, '--png': argv.png, '--json': argv.json },
+    );
     let vcd = argv.vcd;
     let scratch: string | undefined;
     let valueNames = argv.manifest === undefined ? undefined : enumValueNames(readManifest(argv.manifest));
@@ -144,9 +155,10 @@ const show: CommandModule<object, ShowArgs> = {
 
 /** A manifest.json written by gen verilog (only its source map is read). */
 function readManifest(path: string): Pick<VerilogManifest, 'sourceMap'> {
+  const text = readUserText(path);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new UserError(`${path}: cannot read the manifest (${(error as Error).message})`);
   }
@@ -239,46 +251,54 @@ const diff: CommandModule<object, DiffArgs> = {
         describe:
           'compare only the signals both traces have with the same width (by default a missing or resized signal fails)',
       })
+      .option('timeout', TIMEOUT_OPTION)
       .option('svg', { type: 'string', describe: 'on divergence, draw the cycles around it here (SVG)' })
       .option('png', {
         type: 'string',
         describe: 'on divergence, draw the cycles around it here (PNG)',
       }),
-  handler: (argv) => {
-    const a = readVcdFile(argv.a);
-    const b = readVcdFile(argv.b);
-    const options = {
-      align: argv.align,
-      xMatchesAnything: argv['x-matches-any'],
-      ...(argv['strip-a'] !== undefined ? { stripA: argv['strip-a'] } : {}),
-      ...(argv['strip-b'] !== undefined ? { stripB: argv['strip-b'] } : {}),
-      ...(argv['clock-a'] !== undefined ? { cyclesA: { clock: argv['clock-a'] } } : {}),
-      ...(argv['clock-b'] !== undefined ? { cyclesB: { clock: argv['clock-b'] } } : {}),
-    };
-    const report = findDivergence(a, b, options);
-    if (report.compared === 0)
-      throw new UserError(`${argv.a} and ${argv.b} share no signal names; try --strip-a/--strip-b`);
-    const unmatched = `compared ${report.compared} signals; ${report.onlyInA.length} only in A, ${report.onlyInB.length} only in B, ${report.mismatchedWidths.length} of different widths`;
-    const divergence = report.divergence;
-    if (!divergence) {
-      // No difference in what was compared is no pass if part of either trace was not compared.
-      const problems = coverageProblems(report, { shorter: argv.shorter, commonSignals: argv['common-signals'] });
-      if (problems.length > 0)
-        throw new UserError(
-          `${argv.a} and ${argv.b} do not cover the same: ${problems.join('; ')} (--shorter / --common-signals narrow the comparison)`,
-        );
-      process.stdout.write(`identical (${unmatched})\n`);
-      return;
-    }
-    const cycle = divergence.cycle !== undefined ? ` (cycle ${divergence.cycle})` : '';
-    const names = divergence.differences.map((difference) => difference.name).join(', ');
-    process.stdout.write(`diverged at ${formatTime(report)}${cycle}: ${names} (${unmatched})\n`);
-    for (const difference of divergence.differences)
-      process.stdout.write(`  ${difference.name}: A=${formatValue(difference.a)} B=${formatValue(difference.b)}\n`);
-    if (argv.svg !== undefined || argv.png !== undefined) writePicture(divergencePicture(a, b, report, options), argv);
-    throw new UserError(`${argv.a} and ${argv.b} diverge`);
+  handler: async (argv) => {
+    refuseOutputsOverInputs({ a: argv.a, b: argv.b }, { '--svg': argv.svg, '--png': argv.png });
+    const bound = runBoundMs(argv.timeout, [argv.a, argv.b], DIFF_SECONDS_PER_MIB);
+    await bounded('gen wave diff', bound, () => diffTraces(argv));
   },
 };
+
+/** `gen wave diff`'s work: read, compare, report (a UserError when the traces diverge or were not compared whole). */
+function diffTraces(argv: DiffArgs): void {
+  const a = readVcdFile(argv.a);
+  const b = readVcdFile(argv.b);
+  const options = {
+    align: argv.align,
+    xMatchesAnything: argv['x-matches-any'],
+    ...(argv['strip-a'] !== undefined ? { stripA: argv['strip-a'] } : {}),
+    ...(argv['strip-b'] !== undefined ? { stripB: argv['strip-b'] } : {}),
+    ...(argv['clock-a'] !== undefined ? { cyclesA: { clock: argv['clock-a'] } } : {}),
+    ...(argv['clock-b'] !== undefined ? { cyclesB: { clock: argv['clock-b'] } } : {}),
+  };
+  const report = findDivergence(a, b, options);
+  if (report.compared === 0)
+    throw new UserError(`${argv.a} and ${argv.b} share no signal names; try --strip-a/--strip-b`);
+  const unmatched = `compared ${report.compared} signals; ${report.onlyInA.length} only in A, ${report.onlyInB.length} only in B, ${report.mismatchedWidths.length} of different widths`;
+  const divergence = report.divergence;
+  if (!divergence) {
+    // No difference in what was compared is no pass if part of either trace was not compared.
+    const problems = coverageProblems(report, { shorter: argv.shorter, commonSignals: argv['common-signals'] });
+    if (problems.length > 0)
+      throw new UserError(
+        `${argv.a} and ${argv.b} do not cover the same: ${problems.join('; ')} (--shorter / --common-signals narrow the comparison)`,
+      );
+    process.stdout.write(`identical (${unmatched})\n`);
+    return;
+  }
+  const cycle = divergence.cycle !== undefined ? ` (cycle ${divergence.cycle})` : '';
+  const names = divergence.differences.map((difference) => difference.name).join(', ');
+  process.stdout.write(`diverged at ${formatTime(report)}${cycle}: ${names} (${unmatched})\n`);
+  for (const difference of divergence.differences)
+    process.stdout.write(`  ${difference.name}: A=${formatValue(difference.a)} B=${formatValue(difference.b)}\n`);
+  if (argv.svg !== undefined || argv.png !== undefined) writePicture(divergencePicture(a, b, report, options), argv);
+  throw new UserError(`${argv.a} and ${argv.b} diverge`);
+}
 
 /** The scope tree as indented text: scopes end in '/', signals show their width. */
 function signalTree(trace: VcdTrace): string {

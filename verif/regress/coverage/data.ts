@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { UserError } from '../../../common/errors.ts';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import type { EngineName } from '../../../engines/engine.ts';
+import { readUserText } from '../../../common/userFiles.ts';
 
 /** Toggles of one signal: bit i of `rose` is set when bit i went 0→1 in some case, of `fell` when 1→0. */
 export interface SignalToggles {
@@ -128,9 +128,10 @@ export function mergeCoverageFiles(
 
 /** Reads a coverage.json, refusing anything else in one line. */
 export function readCoverageFile(path: string): CoverageFile {
+  const text = readUserText(path);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new UserError(`${path}: not a coverage file (${(error as Error).message})`);
   }

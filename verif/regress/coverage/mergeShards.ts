@@ -1,9 +1,10 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../../common/errors.ts';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { FAILURE_FILES } from '../failureFolder.ts';
 import { mergeCoverageFiles, readCoverageFile, writeCoverageFile, type CoverageFile } from './data.ts';
+import { readUserText } from '../../../common/userFiles.ts';
 
 /** The file names `gen regress merge` writes (and looks for in each shard folder). */
 export const MERGED_FILES = { junit: 'junit.xml', coverage: 'coverage.json' } as const;
@@ -136,9 +137,7 @@ export function mergeShards(folders: readonly string[], out: string): MergedShar
   if (folders.length === 0) throw new UserError('gen regress merge: name the shard folders to merge');
   const shards = folders.map((folder) => ({ folder, ...shardContents(folder) }));
   mkdirSync(out, { recursive: true });
-  const junitFiles = shards
-    .flatMap((shard) => shard.junit)
-    .map((file) => ({ name: file, text: readFileSync(file, 'utf8') }));
+  const junitFiles = shards.flatMap((shard) => shard.junit).map((file) => ({ name: file, text: readUserText(file) }));
   const junit = junitFiles.length > 0 ? mergeJunit(junitFiles) : undefined;
   if (junit !== undefined) writeFileAtomic(join(out, MERGED_FILES.junit), junit);
   const coverageFiles = shards.flatMap((shard) =>
