@@ -42,17 +42,17 @@ export type EntryOf<T> =
  * simulates, emits Verilog and synthesizes as hand-written selection does.
  */
 export class Vec<T extends VecElement, N extends number = number> implements Iterable<T> {
+  /** How many elements the vector has (a literal type where the count is one). */
+  readonly length: N;
+
   constructor(
     private readonly m: ModuleBuilder,
-    private readonly elements: readonly T[] & { readonly length: N },
+    private readonly elements: readonly T[],
   ) {
     if (elements.length === 0)
       throw new InvalidParameterError(captureSourceLocation(), 'a Vec needs at least one element');
-  }
-
-  /** How many elements the vector has. */
-  get length(): N {
-    return this.elements.length;
+    // The count the caller typed N from (a tuple's length, a literal count) is this length.
+    this.length = elements.length as N;
   }
 
   /** The element at a constant index, or an entry that reads and drives the element a hardware index selects. */
@@ -134,11 +134,11 @@ export function wireVec<N extends number, W extends number>(
   );
 }
 
-function elementsOf<T, N extends number>(count: N, make: (index: number) => T): readonly T[] & { length: N } {
+function elementsOf<T>(count: number, make: (index: number) => T): readonly T[] {
   if (!Number.isInteger(count) || count < 1)
     throw new InvalidParameterError(
       captureSourceLocation(),
       `a Vec needs a whole number of elements ≥ 1, got ${count}`,
     );
-  return Array.from({ length: count }, (_, index) => make(index)) as readonly T[] & { length: N };
+  return Array.from({ length: count }, (_, index) => make(index));
 }
