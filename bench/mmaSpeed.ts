@@ -8,10 +8,12 @@
  *   npx tsx bench/mmaSpeed.ts [--quick] [--json] [--mmas 10000] [--ts-mmas N] [--icarus-mmas 50]
  *                             [--batch 500] [--decoder-streams 400] [--fuzz-streams 4000]
  *                             [--pipeline-kcycles 2000] [--seed 1]
- *                             [--engines ts,verilator,verilator-native,icarus,verilator-outputs]
+ *                             [--engines ts,ts-one-lane,verilator,verilator-native,icarus,verilator-outputs]
  *                             [--expect digest|frames] [--repeat 1]
  *
- * Engines: `ts` (the in-process simulator behind the engine interface), `verilator` and `icarus`
+ * Engines: `ts` (the in-process simulator behind the engine interface: several streams of one
+ * design run in lanes of one model), `ts-one-lane` (the same, one stream after another),
+ * `verilator` and `icarus`
  * (our engines: the model behind our harness process, its transport included) and
  * `verilator-native`: the same Verilator model driven by a C++ loop over stimulus preloaded in
  * memory, its outputs checksummed in C++ (bench/nativeHarness.ts), as a Verilator user's own
@@ -49,6 +51,7 @@ import { compileDesign } from '../hw/sim/simulator.ts';
 import { MmaUnit } from '../hw/designs/tensor/mmaUnit.ts';
 import { loadavg } from 'node:os';
 import { createEngine } from '../engines/index.ts';
+import { TsEngine } from '../engines/tsEngine.ts';
 import type { EngineName } from '../engines/engine.ts';
 import { emitVerilog } from '../hw/verilog/emit.ts';
 import { harnessPortsOf } from '../engines/harnessStimulus.ts';
@@ -62,9 +65,16 @@ import { binaryStimulus, buildNativeHarness, runNativeHarness } from './nativeHa
  * The benchmark's engines: the project's three, Verilator under a native C++ loop, and (not run
  * unless named) `verilator-outputs`, our Verilator engine with every output frame moved out.
  */
-type BenchEngine = EngineName | 'verilator-native' | 'verilator-outputs';
-const ENGINES: readonly BenchEngine[] = ['ts', 'verilator', 'verilator-native', 'icarus', 'verilator-outputs'];
-const DEFAULT_ENGINES: readonly BenchEngine[] = ['ts', 'verilator', 'verilator-native', 'icarus'];
+type BenchEngine = EngineName | 'ts-one-lane' | 'verilator-native' | 'verilator-outputs';
+const ENGINES: readonly BenchEngine[] = [
+  'ts',
+  'ts-one-lane',
+  'verilator',
+  'verilator-native',
+  'icarus',
+  'verilator-outputs',
+];
+const DEFAULT_ENGINES: readonly BenchEngine[] = ['ts', 'ts-one-lane', 'verilator', 'verilator-native', 'icarus'];
 
 const { values: given } = parseArgs({
   options: {
@@ -160,7 +170,10 @@ async function runChild(engineName: BenchEngine, workloadName: string, count: nu
   } else if (engineName === 'verilator') {
     report = await compareChild(prepared, count);
   } else {
-    const engine = await createEngine(engineName === 'verilator-outputs' ? 'verilator' : engineName);
+    const engine =
+      engineName === 'ts-one-lane'
+        ? new TsEngine({ lanes: 1 })
+        : await createEngine(engineName === 'verilator-outputs' ? 'verilator' : engineName);
     let started = performance.now();
     // The in-process simulator's code reaches V8's optimizing tier only after thousands of cycles:
     // the warm-up repeats its unit for WARM_UP_SECONDS (as a regression's first seconds would).
@@ -319,6 +332,7 @@ async function main(): Promise<void> {
   const mmas = Number(values.mmas);
   const streams = (total: number): Record<BenchEngine, number> => ({
     ts: total,
+    'ts-one-lane': total,
     verilator: total,
     'verilator-native': total,
     'verilator-outputs': total,
@@ -335,6 +349,7 @@ async function main(): Promise<void> {
       total: mmas,
       counts: {
         ts: Number(values['ts-mmas'] ?? mmas),
+        'ts-one-lane': Number(values['ts-mmas'] ?? mmas),
         verilator: mmas,
         'verilator-native': mmas,
         'verilator-outputs': mmas,

@@ -206,6 +206,9 @@ function mmaWorkload(batch: number): Workload {
   };
 }
 
+/** Streams of each warm-up round of a streams workload. */
+const WARM_UP_STREAMS = 16;
+
 /**
  * Independent streams on one design in one engine run, each checked against its golden vectors.
  * The stimulus is held as typed frames (what a regression hands the engines' fast path), and the
@@ -219,7 +222,8 @@ function streamsWorkload(
     const { design, vectors } = prepareStreams(count, seed);
     const stimuli = vectors().map((vector) => inputFrames(design, vector.stimulus));
     return {
-      warmUp: async (engine) => void (await engine.runMany(design, stimuli.slice(0, 1))),
+      // Several streams: the ts engine runs them in lanes, whose model must warm up too.
+      warmUp: async (engine) => void (await engine.runMany(design, stimuli.slice(0, WARM_UP_STREAMS))),
       run: async (engine) => {
         const runs = await engine.runMany(design, stimuli);
         return {

@@ -15,6 +15,8 @@ import type {
 import { compareByRunning } from './outputCompare.ts';
 import { PortFrames, stimulusFrames } from './portFrames.ts';
 import { framedRun } from './framedRun.ts';
+import { runManyInLanes } from './tsLanes.ts';
+import { laneable } from '../hw/sim/laneSimulator.ts';
 import { harnessPortsOf, type HarnessPorts } from './harnessStimulus.ts';
 import { frameTransfer } from '../hw/sim/frameTransfer.ts';
 import { traceToVcd } from '../hw/sim/vcdTrace.ts';
@@ -25,9 +27,16 @@ import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/ch
 /** Cycles simulated between chances for a VCD stream to drain. */
 const DRAIN_EVERY_CYCLES = 4096;
 
+/** How the ts engine runs many streams: `lanes`, streams per model (default: chosen per design; 1: one after another). */
+export interface TsEngineOptions {
+  readonly lanes?: number;
+}
+
 /** The in-process compiled simulator behind the Engine interface. */
 export class TsEngine implements Engine {
   readonly name = 'ts' as const;
+
+  constructor(private readonly options: TsEngineOptions = {}) {}
 
   async run(design: IrDesign, inputs: Stimulus, options: RunOptions = {}): Promise<CycleRun> {
     refuseInternal(options);
@@ -63,6 +72,9 @@ export class TsEngine implements Engine {
     options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings } = {},
   ): Promise<CycleRun[]> {
     const compiledDesign = compileDesign(design);
+    // Several streams of a one-clock design run in lanes of one model (the same results, see tsLanes.ts).
+    if (streams.length > 1 && this.options.lanes !== 1 && laneable(compiledDesign))
+      return runManyInLanes(design, compiledDesign, streams, { ...options, lanes: this.options.lanes });
     return streams.map((inputs) => {
       const simulator = new Simulator(compiledDesign);
       simulator.checkMode = options.checks ?? 'stop';

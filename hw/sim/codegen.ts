@@ -429,6 +429,8 @@ class SettleWriter {
   readonly functions: string[] = [];
   /** The group functions' names by their text after the name. */
   private readonly groupNames = new Map<string, string>();
+  /** Per group function: the memories it reads (lanes mode points them before calling it). */
+  private readonly groupArrays = new Map<string, ReadonlySet<string>>();
   /** The text of every group function (`function g<k>(b, a0, …) { … }`), in order of first use. */
   readonly groupFunctions: string[] = [];
   private chunk = -1;
@@ -446,6 +448,8 @@ class SettleWriter {
   constructor(
     private readonly design: FlatDesign,
     private readonly plan: StoragePlan,
+    /** Lanes mode (generateModel): every function's body runs once per lane. */
+    private readonly lanes = false,
   ) {
     this.words = new Array<readonly string[] | undefined>(design.nets.length);
     const { inlinable, reads } = singleReaders(design, plan);
@@ -460,7 +464,9 @@ class SettleWriter {
   /** Closes the chunk being written (if it has statements) as the next settle function. */
   finish(): void {
     if (this.statements.length > 0)
-      this.functions.push(`function settle${this.functions.length}() {\n  ${this.statements.join('\n  ')}\n}`);
+      this.functions.push(
+        modelFunction(`settle${this.functions.length}`, this.statements, this.design, this.lanes, this.groupArrays),
+      );
     this.statements = [];
   }
 
@@ -545,6 +551,7 @@ class SettleWriter {
     if (name === undefined) {
       name = `g${this.groupNames.size}`;
       this.groupNames.set(text, name);
+      if (this.lanes) this.groupArrays.set(name, arraysUsed(body));
       this.groupFunctions.push(`function ${name}${text}`);
     }
     if (this.plan.callChunk[group] !== this.chunk) {
@@ -614,6 +621,43 @@ class SettleWriter {
       );
     }
   }
+}
+
+/** The per-lane arrays (`nn`, `m<i>`) a body reads or writes, directly or in the group functions it calls. */
+function arraysUsed(
+  body: readonly string[],
+  groups: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
+): Set<string> {
+  const used = new Set<string>();
+  for (const [name] of body.join('\n').matchAll(/\b(nn|m\d+)\[|\bg\d+\(/g)) {
+    const array = name.slice(0, -1);
+    if (array.startsWith('g')) for (const inner of groups.get(array) ?? []) used.add(inner);
+    else used.add(array);
+  }
+  return used;
+}
+
+/**
+ * A generated function of the model. In lanes mode its body runs once per lane, lane after lane,
+ * with `n`, the memories and the edge's samples pointed at that lane's arrays first: the body is
+ * the one-stream code unchanged (constant indices), one call covers every lane.
+ */
+function modelFunction(
+  name: string,
+  body: readonly string[],
+  design: FlatDesign,
+  lanes: boolean,
+  groups?: ReadonlyMap<string, ReadonlySet<string>>,
+): string {
+  if (!lanes) return `function ${name}() {\n  ${body.join('\n  ')}\n}`;
+  // Only the arrays the body uses (a batch of fuzz designs has dozens of memories).
+  const used = arraysUsed(body, groups);
+  const point = [
+    'n = N[l];',
+    ...(used.has('nn') ? ['nn = NN[l];'] : []),
+    ...design.memories.flatMap((_, index) => (used.has(`m${index}`) ? [`m${index} = M${index}[l];`] : [])),
+  ];
+  return `function ${name}() {\n  for (let l = 0; l < lanes; l++) {\n  ${point.join(' ')}\n  ${body.join('\n  ')}\n  }\n}`;
 }
 
 /** The calls of functions `prefix0` … `prefix<count - 1>`, in order. */
@@ -713,9 +757,11 @@ export function generateModel(
   design: FlatDesign,
   order: readonly number[],
   groups?: InstanceGroups,
+  lanes = false,
 ): { layout: StoragePlan['layout']; source: string } {
+  if (lanes && design.clocks.length > 1) throw new Error('internal: lanes of a design with several clocks');
   const plan = planStorage(design, order, WORDS_PER_FUNCTION, groups);
-  const writer = new SettleWriter(design, plan);
+  const writer = new SettleWriter(design, plan, lanes);
   for (let at = 0; at < order.length;) {
     const group = groups ? groups.groupOf[order[at]!]! : -1;
     if (group < 0) {
@@ -730,8 +776,7 @@ export function generateModel(
   writer.finish();
   const edge = edgeStatements(design, writer);
   const memories = design.memories.map((_, index) => `m${index}`);
-  const functionOf = (name: string, body: readonly string[]): string =>
-    `function ${name}() {\n  ${body.join('\n  ')}\n}`;
+  const functionOf = (name: string, body: readonly string[]): string => modelFunction(name, body, design, lanes);
   let edgeFunctions: string[];
   let edgeCall: string;
   if (edge.byClock.length === 1) {
@@ -757,15 +802,24 @@ export function generateModel(
   const source = [
     '"use strict";',
     `let n${memories.map((name) => `, ${name}`).join('')};`,
-    `const nn = new Int32Array(${edge.sampleWords});`,
+    `${lanes ? 'let' : 'const'} nn = new Int32Array(${edge.sampleWords});`,
+    ...(lanes ? [`let lanes = 0, N, NN = []${memories.map((_, index) => `, M${index}`).join('')};`] : []),
     ...writer.groupFunctions,
     ...(writer.functions.length === 0 ? [''] : writer.functions),
     ...(edgeFunctions.length === 0 ? [''] : edgeFunctions),
     ...(edge.asyncResets.length === 0 ? [] : [functionOf('asyncReset', edge.asyncResets)]),
     'return {',
-    `  bind(words, memories) { n = words; ${memories.map((name, index) => `${name} = memories[${index}];`).join(' ')} },`,
-    // Constants live in words nothing else writes: each simulator's array gets them once.
-    `  initialize() { ${writer.constants.join(' ')} },`,
+    ...(lanes
+      ? [
+          // Lanes mode: `count` lanes, lane l's words words[l], its memory i memories[i][l].
+          `  bind(words, memories, count) { N = words; ${memories.map((_, index) => `M${index} = memories[${index}];`).join(' ')} while (NN.length < count) NN.push(new Int32Array(${edge.sampleWords})); lanes = count; },`,
+          `  initialize(l) { n = N[l]; ${writer.constants.join(' ')} },`,
+        ]
+      : [
+          `  bind(words, memories) { n = words; ${memories.map((name, index) => `${name} = memories[${index}];`).join(' ')} },`,
+          // Constants live in words nothing else writes: each simulator's array gets them once.
+          `  initialize() { ${writer.constants.join(' ')} },`,
+        ]),
     `  settle() { ${asyncReset}${callsOf('settle', writer.functions.length)} },`,
     `  edge(${edge.byClock.length === 1 ? '' : 'mask'}) { ${edgeCall} },`,
     '};',

@@ -95,7 +95,7 @@ function sharedModelOf(design: CompiledDesign): SharedModel {
 }
 
 /** Counts every holding check of this cycle into `hits`; returns the index of the first failing assert or assume, or -1. */
-type CheckScan = (words: Int32Array, hits: Uint32Array, mask: number) => number;
+export type CheckScan = (words: Int32Array, hits: Uint32Array, mask: number) => number;
 
 const checkScans = new WeakMap<CompiledDesign, CheckScan>();
 /** Checks per generated scan function (small functions that V8 optimizes early). */
@@ -106,7 +106,7 @@ const CHECKS_PER_SCAN = 64;
  * (and reset, and whether its clock rises in the step's mask), no loop over check objects. A failing check skips counting the rest: the caller
  * records every failure of the cycle from it on, then stops (stop mode) or the cycle goes on.
  */
-function checkScanOf(design: CompiledDesign): CheckScan {
+export function checkScanOf(design: CompiledDesign): CheckScan {
   let scan = checkScans.get(design);
   if (scan) return scan;
   const { offset } = design.layout;
@@ -135,6 +135,73 @@ function checkScanOf(design: CompiledDesign): CheckScan {
   };
   checkScans.set(design, scan);
   return scan;
+}
+
+/**
+ * The rest of a cycle's checks from `first` on, which the scan found failing, on the state `words`:
+ * every holding check counted into `hits`, every failing assertion or assumption returned (with
+ * `stopAtFirst`, only the first, and nothing after it counted: the run ends there).
+ */
+export function cycleFailures(
+  design: CompiledDesign,
+  words: Int32Array,
+  hits: Uint32Array,
+  first: number,
+  mask: number,
+  cycle: number,
+  stopAtFirst: boolean,
+): CheckFailure[] {
+  const checks = design.flat.checks!;
+  const offset = design.layout.offset;
+  const failures: CheckFailure[] = [];
+  for (let index = first; index < checks.length; index++) {
+    const check = checks[index]!;
+    if (check.clock >= 0 && (mask & (1 << check.clock)) === 0) continue;
+    if (check.reset >= 0 && (words[offset[check.reset]!]! & 1) !== 0) continue;
+    if ((words[offset[check.condition]!]! & 1) !== 0) {
+      hits[index]!++;
+      continue;
+    }
+    if (check.kind === 'cover') continue;
+    const values: Record<string, bigint> = {};
+    for (const read of check.reads) values[read.name] = readNetOf(design, words, read.net);
+    failures.push({
+      kind: check.kind,
+      message: check.message,
+      location: check.location,
+      cycle,
+      scope: check.scope,
+      module: check.module,
+      index: check.index,
+      values,
+    });
+    if (stopAtFirst) break;
+  }
+  return failures;
+}
+
+/** Each cover point's hit count by its name (CheckResults.covers), from per-check hits. */
+export function coverCounts(design: CompiledDesign, hits: Uint32Array): Record<string, number> {
+  const covers: Record<string, number> = {};
+  (design.flat.checks ?? []).forEach((check, index) => {
+    if (check.kind === 'cover') covers[coverName(check.scope, check.message)] = hits[index]!;
+  });
+  return covers;
+}
+
+/** The value of flat net `net` in the state `words`. */
+export function readNetOf(design: CompiledDesign, words: Int32Array, net: number): bigint {
+  const offset = design.layout.offset[net]!;
+  if (offset < 0) throw new Error(`internal: net ${net} is an intermediate without storage`);
+  return loadWords(words, offset, wordsOf(design.flat.nets.widths[net]!));
+}
+
+/** A memory's words at the start of a run: zero, or its initial contents (`init`, ROMs). */
+export function initialMemory(memory: FlatDesign['memories'][number]): Int32Array {
+  const stride = wordsOf(memory.width);
+  const words = new Int32Array(memory.depth * stride);
+  memory.init?.forEach((word, address) => word !== 0n && storeWords(words, address * stride, stride, word));
+  return words;
 }
 
 /** Flattens, levelizes and generates code for a design (cached per design object). */
@@ -196,12 +263,7 @@ export class Simulator {
     this.design = 'flat' in design ? design : compileDesign(design);
     const { layout, flat } = this.design;
     this.words = new Int32Array(layout.wordCount);
-    this.memories = flat.memories.map((memory) => {
-      const stride = wordsOf(memory.width);
-      const words = new Int32Array(memory.depth * stride);
-      memory.init?.forEach((word, address) => word !== 0n && storeWords(words, address * stride, stride, word));
-      return words;
-    });
+    this.memories = flat.memories.map(initialMemory);
     this.shared = sharedModelOf(this.design);
     this.checkHits = new Uint32Array(flat.checks?.length ?? 0);
     this.model.initialize();
@@ -209,11 +271,7 @@ export class Simulator {
 
   /** Failures so far (in count mode all of them; in stop mode the one thrown) and cover hit counts. */
   get checkResults(): CheckResults {
-    const covers: Record<string, number> = {};
-    (this.design.flat.checks ?? []).forEach((check, index) => {
-      if (check.kind === 'cover') covers[coverName(check.scope, check.message)] = this.checkHits[index]!;
-    });
-    return { failures: [...this.failures], covers };
+    return { failures: [...this.failures], covers: coverCounts(this.design, this.checkHits) };
   }
 
   /**
@@ -232,33 +290,10 @@ export class Simulator {
    * recorded (in stop mode the first thrown), every holding check after it counted.
    */
   private recordFailures(first: number, mask: number): void {
-    const checks = this.design.flat.checks!;
-    const { words } = this;
-    const offset = this.design.layout.offset;
-    for (let index = first; index < checks.length; index++) {
-      const check = checks[index]!;
-      if (check.clock >= 0 && (mask & (1 << check.clock)) === 0) continue;
-      if (check.reset >= 0 && (words[offset[check.reset]!]! & 1) !== 0) continue;
-      if ((words[offset[check.condition]!]! & 1) !== 0) {
-        this.checkHits[index]!++;
-        continue;
-      }
-      if (check.kind === 'cover') continue;
-      const values: Record<string, bigint> = {};
-      for (const read of check.reads) values[read.name] = this.readNet(read.net);
-      const failure: CheckFailure = {
-        kind: check.kind,
-        message: check.message,
-        location: check.location,
-        cycle: this.cycleCount,
-        scope: check.scope,
-        module: check.module,
-        index: check.index,
-        values,
-      };
-      this.failures.push(failure);
-      if (this.checkMode === 'stop') throw new CheckFailedError(failure, 'ts');
-    }
+    const stop = this.checkMode === 'stop';
+    const failures = cycleFailures(this.design, this.words, this.checkHits, first, mask, this.cycleCount, stop);
+    this.failures.push(...failures);
+    if (stop) throw new CheckFailedError(failures[0]!, 'ts');
   }
 
   /** The shared generated model, bound to this simulator's state. */
@@ -435,8 +470,6 @@ export class Simulator {
 
   /** The value of a flat net (tracers and adapters). */
   readNet(net: number): bigint {
-    const offset = this.design.layout.offset[net]!;
-    if (offset < 0) throw new Error(`internal: net ${net} is an intermediate without storage`);
-    return loadWords(this.words, offset, wordsOf(this.design.flat.nets.widths[net]!));
+    return readNetOf(this.design, this.words, net);
   }
 }

@@ -95,6 +95,18 @@ export function jobsCap(): { readonly jobs: number; readonly cores: number; read
   return { jobs: Math.max(1, Math.min(cores, byMemory)), cores, availableBytes };
 }
 
+/**
+ * Cases a worker must get to repay its start (tsx, the suites, the design's code generation and
+ * JIT warm-up: seconds) when the user did not choose --jobs: the in-process engine runs a
+ * thousand short cases in about that time on one core.
+ */
+export const CASES_PER_WORKER = 1000;
+
+/** Workers when --jobs is not given: one per `CASES_PER_WORKER` cases of a suite, at most `jobsCap()`. */
+export function autoJobs(casesPerSuite: number): number {
+  return Math.max(1, Math.min(jobsCap().jobs, Math.floor(casesPerSuite / CASES_PER_WORKER)));
+}
+
 /** `requested` workers capped by `jobsCap()`, with the line that says so when it was. */
 export function capJobs(requested: number): { readonly jobs: number; readonly note?: string } {
   const cap = jobsCap();

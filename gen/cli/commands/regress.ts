@@ -1,5 +1,5 @@
 import { preflightFiles, preflightFolders } from '../../../common/preflight.ts';
-import { capJobs } from '../../../verif/regress/workerPool.ts';
+import { autoJobs, capJobs } from '../../../verif/regress/workerPool.ts';
 import { integerOption, SEED_RANGE } from '../../../common/optionValues.ts';
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -28,7 +28,7 @@ interface RegressArguments extends DesignArguments {
   engine?: string;
   runs: number;
   seed?: number;
-  jobs: number;
+  jobs?: number;
   shard: string;
   junit?: string;
   coverage?: string;
@@ -96,8 +96,8 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
       .option('jobs', {
         type: 'string',
         coerce: (text: unknown) => integerOption('jobs', text, { min: 1 }),
-        default: 1,
-        describe: 'worker threads (external builds are made once, before fanning out)',
+        describe:
+          'worker threads (external builds are made once, before fanning out); default: one per core, as memory allows, when each gets enough cases to repay its start',
       })
       .option('shard', { type: 'string', default: '1/1', describe: 'i/n: run only cases k with k mod n = i − 1' })
       .option('junit', { type: 'string', describe: 'write JUnit XML here (one testsuite per suite × engine)' })
@@ -184,7 +184,7 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
       ...args.load.map((file) => ` --load ${here(resolve(file))}`),
     ].join('');
     // Workers beyond the cores or the memory only slow the run down or exhaust the machine.
-    const capped = capJobs(wholeNumber('jobs', args.jobs, 1));
+    const capped = capJobs(args.jobs === undefined ? autoJobs(runs) : wholeNumber('jobs', args.jobs, 1));
     const checked = {
       shard: parseShard(args.shard),
       jobs: capped.jobs,
