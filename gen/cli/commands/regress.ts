@@ -39,6 +39,7 @@ interface RegressArguments extends DesignArguments {
   'max-saved': number;
   mutate: boolean;
   mutants: number;
+  'time-budget'?: number;
 }
 
 /** Failing cases printed in full; a broken block fails most cases and the rest would drown the summary. */
@@ -137,6 +138,12 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
         default: 3,
         describe: 'failing cases shrunk and saved per suite × engine (all are listed)',
       })
+      .option('time-budget', {
+        type: 'string',
+        coerce: (text: unknown) => (text === undefined ? undefined : integerOption('time-budget', text, { min: 1 })),
+        describe:
+          'seconds after which no new chunk of cases starts: the run reports the cases it ran (a nightly run of "as many as fit")',
+      })
       .option('mutate', {
         type: 'boolean',
         default: false,
@@ -200,6 +207,7 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
       out,
       sources,
       ...(args.coverage === undefined ? {} : { coverage: true }),
+      ...(args['time-budget'] === undefined ? {} : { timeBudgetMs: args['time-budget'] * 1000 }),
       replayCommand: (suite, engine, caseIndex, path, folder) =>
         folder !== undefined
           ? `npx gen regress --replay ${here(folder)}`
@@ -218,7 +226,9 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
           }),
     });
     process.stdout.write(`${summaryTable(results)}\n`);
-    if (args.junit) writeJunit(resolve(args.junit), results, { seed, startedAt });
+    for (const run of results.filter((result) => result.stopped !== undefined))
+      process.stderr.write(`gen regress: ${run.suite} on ${run.engine}: ${run.stopped}\n`);
+    if (args.junit) await writeJunit(resolve(args.junit), results, { seed, startedAt });
     if (args.coverage !== undefined && args.case !== undefined)
       process.stderr.write('gen regress: --coverage is not collected when one case is replayed\n');
     if (args.coverage !== undefined && args.case === undefined) {
