@@ -8,7 +8,8 @@ import { projectRoot } from '../../../common/projectRoot.ts';
 import { UserError } from '../../../common/errors.ts';
 import { ENGINE_NAMES, engineHelp } from '../../../engines/index.ts';
 import type { EngineName } from '../../../engines/engine.ts';
-import { parseShard } from '../../../verif/regress/cases.ts';
+import { parseShard, type Shard } from '../../../verif/regress/cases.ts';
+import { shardFromEnvironment } from '../../../verif/regress/shardFromEnv.ts';
 import { writeJunit } from '../../../verif/regress/junit.ts';
 import { runRegression } from '../../../verif/regress/regression.ts';
 import { summaryTable } from '../../../verif/regress/summary.ts';
@@ -40,6 +41,8 @@ interface RegressArguments extends DesignArguments {
   mutate: boolean;
   mutants: number;
   'time-budget'?: number;
+  'shard-from-env': boolean;
+  'shard-count'?: number;
 }
 
 /** Failing cases printed in full; a broken block fails most cases and the rest would drown the summary. */
@@ -99,6 +102,17 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
         describe: 'worker threads (external builds are made once, before fanning out)',
       })
       .option('shard', { type: 'string', default: '1/1', describe: 'i/n: run only cases k with k mod n = i − 1' })
+      .option('shard-from-env', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "the shard of this array task: Slurm's SLURM_ARRAY_TASK_ID/_COUNT, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX (with --shard-count), LSF's LSB_JOBINDEX (docs/farm.md)",
+      })
+      .option('shard-count', {
+        type: 'string',
+        coerce: (text: unknown) => (text === undefined ? undefined : integerOption('shard-count', text, { min: 1 })),
+        describe: "with --shard-from-env: the number of tasks (a Kubernetes Job's completions)",
+      })
       .option('junit', { type: 'string', describe: 'write JUnit XML here (one testsuite per suite × engine)' })
       .option('coverage', {
         type: 'string',
@@ -191,7 +205,7 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
     // Workers beyond the cores or the memory only slow the run down or exhaust the machine.
     const capped = capJobs(wholeNumber('jobs', args.jobs, 1));
     const checked = {
-      shard: parseShard(args.shard),
+      shard: shardOf(args),
       jobs: capped.jobs,
       shrinkTimeMs: wholeNumber('shrink-time', args['shrink-time'], 0),
       maxSavedFailures: wholeNumber('max-saved', args['max-saved'], 0),
@@ -254,6 +268,18 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
     if (failures.length > 0) throw new UserError(`${failures.length} failing case(s); see above`);
   },
 };
+
+/** `--shard i/n`, or with `--shard-from-env` the array task's shard (said on stderr). */
+function shardOf(args: RegressArguments): Shard {
+  if (!args['shard-from-env']) {
+    if (args['shard-count'] !== undefined) throw new UserError('--shard-count goes with --shard-from-env');
+    return parseShard(args.shard);
+  }
+  if (args.shard !== '1/1') throw new UserError('give --shard or --shard-from-env, not both');
+  const { shard, scheduler } = shardFromEnvironment(process.env, args['shard-count']);
+  process.stderr.write(`gen regress: shard ${shard.index}/${shard.count} from ${scheduler}'s array task\n`);
+  return shard;
+}
 
 /**
  * `--replay FOLDER`: the options that rerun a saved failure (its suite, engine, run seed, case
