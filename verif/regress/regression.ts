@@ -108,7 +108,7 @@ const CHUNK_CASES = { inProcess: 2_000, perWorker: 10_000 } as const;
 export const MAX_RECORDED_FAILURES = 10_000;
 
 /** What a span's run left: its failing outcomes, how many of its cases ran, and why it stopped early. */
-interface SpanOutcome {
+export interface SpanOutcome {
   readonly failing: readonly CaseOutcome[];
   readonly ran: number;
   readonly stopped?: string;
@@ -118,7 +118,7 @@ interface SpanOutcome {
  * Runs a span's cases chunk by chunk, keeping only the failing outcomes, so memory does not grow
  * with the number of cases; stops starting chunks at `deadline` (performance.now() milliseconds).
  */
-async function runSpan(
+export async function runSpan(
   suite: RegressSuite,
   engine: Engine,
   options: RegressionOptions,
@@ -137,6 +137,8 @@ async function runSpan(
     for (const outcome of await runShare(suite, engine, options, indices, tick, coverage))
       if (outcome.mismatch) failing.push(outcome);
     ran += indices.length;
+    // Back to the event loop between chunks: timers (progress, a farm worker's lock renewal) run.
+    await new Promise((resolve) => setImmediate(resolve));
     if (failing.length >= MAX_RECORDED_FAILURES && ran < span.count)
       return { failing, ran, stopped: `${failing.length} failing cases: stopped after ${ran} of ${span.count} cases` };
   }
@@ -174,23 +176,47 @@ async function runShare(
   );
 }
 
-/** Shrinks a failing case on its engine and saves its folder. */
-async function recordFailure(
+/** Where shrinking a failing case ended: its fast-check path from the case's seed, and how it went. */
+export interface ShrinkOutcome {
+  readonly path: string;
+  readonly shrinks: number;
+  readonly interrupted: boolean;
+}
+
+/** A failing case as recorded: its index, seed and first mismatch, and its shrink when it was shrunk elsewhere (a farm worker). */
+export interface FailingCase {
+  readonly index: number;
+  readonly seed: number;
+  readonly message: string;
+  readonly shrunk?: ShrinkOutcome;
+}
+
+/** A failing outcome as a FailingCase (its mismatch described). */
+export const failingCase = (outcome: CaseOutcome): FailingCase => ({
+  index: outcome.index,
+  seed: outcome.seed,
+  message: describeMismatch(outcome.mismatch!),
+});
+
+/** Shrinks a failing case on its engine (unless it comes shrunk) and saves its folder. */
+export async function recordFailure(
   suite: RegressSuite,
   engine: Engine,
   options: RegressionOptions,
-  outcome: CaseOutcome,
+  outcome: FailingCase,
   save: boolean,
 ): Promise<CaseFailure> {
   const base = { caseIndex: outcome.index, caseSeed: outcome.seed };
-  const firstMessage = describeMismatch(outcome.mismatch!);
+  const firstMessage = outcome.message;
   if (!save)
     return { ...base, message: firstMessage, replay: options.replayCommand(suite.name, engine.name, outcome.index) };
   const replayPath = options.replay?.path;
   const shrunk =
-    replayPath === undefined ? await shrinkCase(suite, engine, outcome.seed, options.shrinkTimeMs) : undefined;
+    outcome.shrunk ??
+    (replayPath === undefined ? await shrinkCase(suite, engine, outcome.seed, options.shrinkTimeMs) : undefined);
   const path = shrunk?.path ?? replayPath ?? '0';
-  const value = shrunk?.value ?? caseAtPath(suite, outcome.seed, path);
+  // A shrunk path regenerates the shrunk value exactly, wherever it was shrunk.
+  const value = caseAtPath(suite, outcome.seed, path);
   const folder = join(options.out, `${suite.name}-${engine.name}-${options.seed}`, `case-${outcome.index}`);
   const replay = options.replayCommand(suite.name, engine.name, outcome.index, path, folder);
   const sources = sourcesOf(options);
@@ -256,7 +282,9 @@ export async function runRegression(options: RegressionOptions): Promise<SuiteRu
           : await runSpan(suite, engine, options, span, (count) => progress.tick(count), coverage, deadline);
         const failures: CaseFailure[] = [];
         for (const [position, failing] of outcome.failing.entries())
-          failures.push(await recordFailure(suite, engine, options, failing, position < options.maxSavedFailures));
+          failures.push(
+            await recordFailure(suite, engine, options, failingCase(failing), position < options.maxSavedFailures),
+          );
         results.push({
           suite: suite.name,
           engine: engineName,

@@ -11,7 +11,10 @@ import type { EngineName } from '../../../engines/engine.ts';
 import { parseShard, type Shard } from '../../../verif/regress/cases.ts';
 import { shardFromEnvironment } from '../../../verif/regress/shardFromEnv.ts';
 import { writeJunit } from '../../../verif/regress/junit.ts';
-import { runRegression } from '../../../verif/regress/regression.ts';
+import { runRegression, type RegressionOptions } from '../../../verif/regress/regression.ts';
+import { DEFAULT_FARM_QUEUE } from '../../../verif/regress/farm/farmJob.ts';
+import { parseFarmUrl } from '../../../verif/regress/farm/redisUrl.ts';
+import type { FarmOptions } from '../../../verif/regress/farm/submitFarm.ts';
 import { summaryTable } from '../../../verif/regress/summary.ts';
 import { selectSuites } from '../../../verif/regress/suiteSources.ts';
 import { FAILURE_FILES, type FailureIdentity } from '../../../verif/regress/failureFolder.ts';
@@ -43,6 +46,10 @@ interface RegressArguments extends DesignArguments {
   'time-budget'?: number;
   'shard-from-env': boolean;
   'shard-count'?: number;
+  farm?: string;
+  queue: string;
+  'farm-shards'?: number;
+  'farm-timeout': number;
 }
 
 /** Failing cases printed in full; a broken block fails most cases and the rest would drown the summary. */
@@ -152,6 +159,23 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
         default: 3,
         describe: 'failing cases shrunk and saved per suite × engine (all are listed)',
       })
+      .option('farm', {
+        type: 'string',
+        describe:
+          'run on a farm: enqueue the shards on this Redis (redis://[user:password@]host:port, rediss:// for TLS) for gen worker processes (docs/farm.md)',
+      })
+      .option('queue', { type: 'string', default: DEFAULT_FARM_QUEUE, describe: "with --farm: the farm's queue" })
+      .option('farm-shards', {
+        type: 'string',
+        coerce: (text: unknown) => (text === undefined ? undefined : integerOption('farm-shards', text, { min: 1 })),
+        describe: 'with --farm: shards per suite × engine (default: one per 2,000 cases)',
+      })
+      .option('farm-timeout', {
+        type: 'string',
+        coerce: (text: unknown) => integerOption('farm-timeout', text, { min: 1 }),
+        default: 30,
+        describe: 'with --farm: seconds Redis may stay unreachable before the run stops (exit 1)',
+      })
       .option('time-budget', {
         type: 'string',
         coerce: (text: unknown) => (text === undefined ? undefined : integerOption('time-budget', text, { min: 1 })),
@@ -212,7 +236,7 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
     };
     if (capped.note !== undefined) process.stderr.write(`gen regress: ${capped.note}\n`);
     process.stderr.write(`gen regress: seed ${seed} (replay the whole run: --seed ${seed})\n`);
-    const results = await runRegression({
+    const regression: RegressionOptions = {
       ...checked,
       suites,
       engines,
@@ -238,7 +262,11 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
               ...(args.path === undefined ? {} : { path: args.path }),
             },
           }),
-    });
+    };
+    const results =
+      args.farm === undefined
+        ? await runRegression(regression)
+        : await (await import('../../../verif/regress/farm/submitFarm.ts')).runOnFarm(regression, farmOf(args, runs));
     process.stdout.write(`${summaryTable(results)}\n`);
     for (const run of results.filter((result) => result.stopped !== undefined))
       process.stderr.write(`gen regress: ${run.suite} on ${run.engine}: ${run.stopped}\n`);
@@ -268,6 +296,25 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
     if (failures.length > 0) throw new UserError(`${failures.length} failing case(s); see above`);
   },
 };
+
+/** Cases per farm shard by default: a shard is a few seconds of work, so a dead worker costs little. */
+const FARM_SHARD_CASES = 2_000;
+
+/** `--farm URL` and its options, checked: what a run on the farm needs. */
+function farmOf(args: RegressArguments, runs: number): FarmOptions {
+  for (const [given, name] of [
+    [args.shard !== '1/1' || args['shard-from-env'], '--shard'],
+    [args.case !== undefined, '--case'],
+    [args['time-budget'] !== undefined, '--time-budget'],
+  ] as const)
+    if (given) throw new UserError(`--farm splits the run itself; leave out ${name}`);
+  return {
+    connection: parseFarmUrl(args.farm!),
+    queue: args.queue,
+    shards: args['farm-shards'] ?? Math.ceil(runs / FARM_SHARD_CASES),
+    unreachableMs: args['farm-timeout'] * 1000,
+  };
+}
 
 /** `--shard i/n`, or with `--shard-from-env` the array task's shard (said on stderr). */
 function shardOf(args: RegressArguments): Shard {
