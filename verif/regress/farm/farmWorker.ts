@@ -136,6 +136,9 @@ export async function startFarmWorker(options: FarmWorkerOptions): Promise<{ clo
     options.log(`cannot reach the farm at ${options.connection.shown} (${error.message}); retrying`);
   });
   worker.on('ready', () => (troubled = false));
+  worker.on('active', (job) =>
+    options.log(`${job.data.suite} on ${job.data.engine}: shard ${job.id} started (${job.data.span.count} cases)`),
+  );
   worker.on('completed', (job, result) =>
     options.log(
       `${job.data.suite} on ${job.data.engine}: ${result.cases} cases, ${result.failing.length} failing, ${(result.milliseconds / 1000).toFixed(1)} s`,

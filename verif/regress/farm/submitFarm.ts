@@ -24,6 +24,34 @@ export interface FarmOptions {
 /** Milliseconds between looks at the run's jobs. */
 const POLL_MS = 250;
 
+/** Milliseconds the run's cleanup may take once it is over (Redis may be gone). */
+const CLOSE_MS = 1_000;
+
+/** Waits for `work` to settle, but no longer than `milliseconds`. */
+async function settledWithin(work: Promise<unknown>, milliseconds: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, milliseconds)))]);
+  clearTimeout(timer);
+}
+
+/** `work`, or a rejection after `milliseconds` (a command to a vanished Redis may never answer). */
+async function within<T>(work: Promise<T>, milliseconds: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer`)), milliseconds)),
+      ),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Redis stayed unreachable past the run's patience: the run stops, sending it nothing more. */
+class FarmLostError extends UserError {}
+
 /** One enqueued shard and where its result goes. */
 interface PendingShard {
   readonly id: string;
@@ -56,7 +84,7 @@ async function awaitShards(queue: Queue, pending: PendingShard[], total: number,
       if (open.length === 0) return;
       try {
         for (const shard of open) {
-          const job = await queue.getJob(shard.id);
+          const job = await within(queue.getJob(shard.id), farm.unreachableMs, 'Redis');
           if (!job)
             throw new UserError(
               `the farm's Redis at ${farm.connection.shown} no longer holds shard ${shard.id} (restarted without persistence?); the run is incomplete`,
@@ -70,7 +98,7 @@ async function awaitShards(queue: Queue, pending: PendingShard[], total: number,
       } catch (error) {
         if (error instanceof UserError) throw error;
         if (performance.now() - lastContact > farm.unreachableMs)
-          throw new UserError(
+          throw new FarmLostError(
             `lost the farm's Redis at ${farm.connection.shown} for ${Math.round(farm.unreachableMs / 1000)} s (${(error as Error).message}); the run is incomplete`,
           );
       }
@@ -91,8 +119,16 @@ async function awaitShards(queue: Queue, pending: PendingShard[], total: number,
  * `maxSavedFailures` saved here from the shrunk paths the workers found, coverage merged.
  */
 export async function runOnFarm(options: RegressionOptions, farm: FarmOptions): Promise<SuiteRun[]> {
+  let stopping = false;
+  let lost = false;
   const queue = new Queue<FarmShard, FarmShardResult>(farm.queue, {
-    connection: { ...redisOptions(farm.connection), maxRetriesPerRequest: 1, enableOfflineQueue: false },
+    connection: {
+      ...redisOptions(farm.connection),
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      // Reconnect while the run waits (a restarted Redis), never once it is over.
+      retryStrategy: (times: number) => (stopping ? null : Math.min(times * 100, 1000)),
+    },
   });
   // Connection errors surface through the polls; the queue's own events would only repeat them.
   queue.on('error', () => {});
@@ -138,12 +174,19 @@ export async function runOnFarm(options: RegressionOptions, farm: FarmOptions): 
     process.stderr.write(
       `gen regress: ${jobs.length} shard(s) on the farm at ${farm.connection.shown}, queue ${farm.queue} (start workers: gen worker --farm …)\n`,
     );
-    await awaitShards(queue, pending, options.runs * runs.length, farm);
+    await awaitShards(queue, pending, options.runs * runs.length, farm).catch((error: unknown) => {
+      lost = error instanceof FarmLostError;
+      throw error;
+    });
     return await assembleRuns(options, runs, pending, performance.now() - started);
   } finally {
-    // The run's jobs are its own: finished or abandoned, they leave the queue with it.
-    await Promise.allSettled(pending.map((shard) => queue.remove(shard.id)));
-    await queue.close().catch(() => {});
+    // The run's jobs are its own: finished or abandoned, they leave the queue with it (if Redis is there;
+    // a vanished one gets no more commands, and no more reconnections, whose errors would follow the run's line).
+    stopping = true;
+    if (!lost) {
+      await settledWithin(Promise.allSettled(pending.map((shard) => queue.remove(shard.id))), CLOSE_MS);
+      await settledWithin(queue.close(), CLOSE_MS);
+    }
   }
 }
 
