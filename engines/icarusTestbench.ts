@@ -1,4 +1,4 @@
-import { CLOCK_PORT, moduleByName, type IrDesign } from '../hw/ir/ir.ts';
+import { CLOCK_PORT, moduleByName, type IrDesign, type IrMemory } from '../hw/ir/ir.ts';
 import { verilogIdentifier } from '../hw/ir/identifiers.ts';
 import { literal } from '../hw/verilog/operators.ts';
 import { VCD_ROOT } from '../hw/verilog/manifest.ts';
@@ -78,17 +78,23 @@ export function zeroStateLines(design: IrDesign): string[] {
     if (module.blackBox) continue;
     for (const register of module.registers)
       lines.push(`${path}.${verilogIdentifier(module.nets[register.q]!.name)} = 0;`);
-    for (const memory of module.memories) {
-      const name = `${path}.${verilogIdentifier(memory.name)}`;
-      lines.push(`for (tb_i = 0; tb_i < ${memory.depth}; tb_i = tb_i + 1) ${name}[tb_i] = 0;`);
-      // Initialized memories start at their contents (the design's `initial` block holds the same words).
-      memory.init?.forEach((word, address) => {
-        if (word !== 0n) lines.push(`${name}[${address}] = ${literal(word, memory.width)};`);
-      });
-    }
+    for (const memory of module.memories)
+      lines.push(...memoryStartLines(`${path}.${verilogIdentifier(memory.name)}`, memory));
     for (const instance of module.instances)
       work.push({ module: instance.module, path: `${path}.${verilogIdentifier(instance.name)}` });
   }
+  return lines;
+}
+
+/**
+ * The statements that start memory `name` (a hierarchical reference) at the start of a stream: all
+ * words zero, then an initialized memory's contents (the design's `initial` block holds the same words).
+ */
+export function memoryStartLines(name: string, memory: Pick<IrMemory, 'depth' | 'width' | 'init'>): string[] {
+  const lines = [`for (tb_i = 0; tb_i < ${memory.depth}; tb_i = tb_i + 1) ${name}[tb_i] = 0;`];
+  memory.init?.forEach((word, address) => {
+    if (word !== 0n) lines.push(`${name}[${address}] = ${literal(word, memory.width)};`);
+  });
   return lines;
 }
 

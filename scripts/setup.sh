@@ -15,6 +15,8 @@ declare -A DEBIAN_TOOLS=(
   # Verilator builds its models with them; Debian's verilator package does not depend on them.
   [g++]=g++
   [make]=make
+  # The regression farm's queue (gen regress --farm); its tests start a private server.
+  [redis-server]=redis-server
 )
 
 major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)

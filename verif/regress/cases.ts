@@ -19,13 +19,35 @@ export function parseShard(text: string): Shard {
 }
 
 /**
- * The case indices of a shard. Each case's stimulus depends only on (seed, k), so n shards
- * together run exactly the cases of one unsharded run, whatever n is.
+ * Cases first, first + step, … (count of them) as arithmetic, so a run of 10^12 cases takes no
+ * memory to describe: a shard's cases, a replayed case, or the part of a run a time budget let run.
  */
-export function shardCases(runs: number, shard: Shard): number[] {
+export interface CaseSpan {
+  readonly first: number;
+  readonly step: number;
+  readonly count: number;
+}
+
+/**
+ * The cases of a shard. Each case's stimulus depends only on (seed, k), so n shards together run
+ * exactly the cases of one unsharded run, whatever n is.
+ */
+export function shardSpan(runs: number, shard: Shard): CaseSpan {
+  const first = shard.index - 1;
+  return { first, step: shard.count, count: Math.max(0, Math.ceil((runs - first) / shard.count)) };
+}
+
+/** The case indices at positions [from, to) of a span (a slice, for spans too long to list). */
+export function spanIndices(span: CaseSpan, from = 0, to = span.count): number[] {
   const indices: number[] = [];
-  for (let k = shard.index - 1; k < runs; k += shard.count) indices.push(k);
+  for (let position = from; position < Math.min(to, span.count); position++)
+    indices.push(span.first + position * span.step);
   return indices;
+}
+
+/** The case indices of a shard, listed (for runs small enough to list: mutation scoring, tests). */
+export function shardCases(runs: number, shard: Shard): number[] {
+  return spanIndices(shardSpan(runs, shard));
 }
 
 /** The fast-check seed of case k of a run (a 31-bit mix of both; splitmix-style so neighbours differ). */

@@ -64,6 +64,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./regress.ts')).regressCommand,
   },
   {
+    name: 'worker',
+    describe: 'Take regression farm shards from Redis',
+    load: async () => (await import('./worker.ts')).workerCommand,
+  },
+  {
     name: 'wave',
     describe: 'Waveforms: draw (show), compare two traces (diff), list signals (list)',
     load: async () => (await import('./wave.ts')).waveCommand,

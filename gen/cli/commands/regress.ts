@@ -8,9 +8,13 @@ import { projectRoot } from '../../../common/projectRoot.ts';
 import { UserError } from '../../../common/errors.ts';
 import { ENGINE_NAMES, engineHelp } from '../../../engines/index.ts';
 import type { EngineName } from '../../../engines/engine.ts';
-import { parseShard } from '../../../verif/regress/cases.ts';
+import { parseShard, type Shard } from '../../../verif/regress/cases.ts';
+import { shardFromEnvironment } from '../../../verif/regress/shardFromEnv.ts';
 import { writeJunit } from '../../../verif/regress/junit.ts';
-import { runRegression } from '../../../verif/regress/regression.ts';
+import { runRegression, type RegressionOptions } from '../../../verif/regress/regression.ts';
+import { DEFAULT_FARM_QUEUE } from '../../../verif/regress/farm/farmJob.ts';
+import { parseFarmUrl } from '../../../verif/regress/farm/redisUrl.ts';
+import type { FarmOptions } from '../../../verif/regress/farm/submitFarm.ts';
 import { summaryTable } from '../../../verif/regress/summary.ts';
 import { selectSuites } from '../../../verif/regress/suiteSources.ts';
 import { FAILURE_FILES, type FailureIdentity } from '../../../verif/regress/failureFolder.ts';
@@ -41,6 +45,13 @@ interface RegressArguments extends DesignArguments {
   'max-saved': number;
   mutate: boolean;
   mutants: number;
+  'time-budget'?: number;
+  'shard-from-env': boolean;
+  'shard-count'?: number;
+  farm?: string;
+  queue: string;
+  'farm-shards'?: number;
+  'farm-timeout': number;
 }
 
 /** Failing cases printed in full; a broken block fails most cases and the rest would drown the summary. */
@@ -100,6 +111,17 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
           'worker threads (external builds are made once, before fanning out); default: one per core, as memory allows, when each gets enough cases to repay its start',
       })
       .option('shard', { type: 'string', default: '1/1', describe: 'i/n: run only cases k with k mod n = i − 1' })
+      .option('shard-from-env', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "the shard of this array task: Slurm's SLURM_ARRAY_TASK_ID/_COUNT, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX (with --shard-count), LSF's LSB_JOBINDEX (docs/farm.md)",
+      })
+      .option('shard-count', {
+        type: 'string',
+        coerce: (text: unknown) => (text === undefined ? undefined : integerOption('shard-count', text, { min: 1 })),
+        describe: "with --shard-from-env: the number of tasks (a Kubernetes Job's completions)",
+      })
       .option('junit', { type: 'string', describe: 'write JUnit XML here (one testsuite per suite × engine)' })
       .option('coverage', {
         type: 'string',
@@ -138,6 +160,29 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
         type: 'number',
         default: 3,
         describe: 'failing cases shrunk and saved per suite × engine (all are listed)',
+      })
+      .option('farm', {
+        type: 'string',
+        describe:
+          'run on a farm: enqueue the shards on this Redis (redis://[user:password@]host:port, rediss:// for TLS) for gen worker processes (docs/farm.md)',
+      })
+      .option('queue', { type: 'string', default: DEFAULT_FARM_QUEUE, describe: "with --farm: the farm's queue" })
+      .option('farm-shards', {
+        type: 'string',
+        coerce: (text: unknown) => (text === undefined ? undefined : integerOption('farm-shards', text, { min: 1 })),
+        describe: 'with --farm: shards per suite × engine (default: one per 2,000 cases)',
+      })
+      .option('farm-timeout', {
+        type: 'string',
+        coerce: (text: unknown) => integerOption('farm-timeout', text, { min: 1 }),
+        default: 30,
+        describe: 'with --farm: seconds Redis may stay unreachable before the run stops (exit 1)',
+      })
+      .option('time-budget', {
+        type: 'string',
+        coerce: (text: unknown) => (text === undefined ? undefined : integerOption('time-budget', text, { min: 1 })),
+        describe:
+          'seconds after which no new chunk of cases starts: the run reports the cases it ran (a nightly run of "as many as fit")',
       })
       .option('mutate', {
         type: 'boolean',
@@ -186,14 +231,14 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
     // Workers beyond the cores or the memory only slow the run down or exhaust the machine.
     const capped = capJobs(args.jobs === undefined ? autoJobs(runs) : wholeNumber('jobs', args.jobs, 1));
     const checked = {
-      shard: parseShard(args.shard),
+      shard: shardOf(args),
       jobs: capped.jobs,
       shrinkTimeMs: wholeNumber('shrink-time', args['shrink-time'], 0),
       maxSavedFailures: wholeNumber('max-saved', args['max-saved'], 0),
     };
     if (capped.note !== undefined) process.stderr.write(`gen regress: ${capped.note}\n`);
     process.stderr.write(`gen regress: seed ${seed} (replay the whole run: --seed ${seed})\n`);
-    const results = await runRegression({
+    const regression: RegressionOptions = {
       ...checked,
       suites,
       engines,
@@ -202,6 +247,7 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
       out,
       sources,
       ...(args.coverage === undefined ? {} : { coverage: true }),
+      ...(args['time-budget'] === undefined ? {} : { timeBudgetMs: args['time-budget'] * 1000 }),
       replayCommand: (suite, engine, caseIndex, path, folder) =>
         folder !== undefined
           ? `npx gen regress --replay ${here(folder)}`
@@ -218,9 +264,15 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
               ...(args.path === undefined ? {} : { path: args.path }),
             },
           }),
-    });
+    };
+    const results =
+      args.farm === undefined
+        ? await runRegression(regression)
+        : await (await import('../../../verif/regress/farm/submitFarm.ts')).runOnFarm(regression, farmOf(args, runs));
     process.stdout.write(`${summaryTable(results)}\n`);
-    if (args.junit) writeJunit(resolve(args.junit), results, { seed, startedAt });
+    for (const run of results.filter((result) => result.stopped !== undefined))
+      process.stderr.write(`gen regress: ${run.suite} on ${run.engine}: ${run.stopped}\n`);
+    if (args.junit) await writeJunit(resolve(args.junit), results, { seed, startedAt });
     if (args.coverage !== undefined && args.case !== undefined)
       process.stderr.write('gen regress: --coverage is not collected when one case is replayed\n');
     if (args.coverage !== undefined && args.case === undefined) {
@@ -246,6 +298,37 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
     if (failures.length > 0) throw new UserError(`${failures.length} failing case(s); see above`);
   },
 };
+
+/** Cases per farm shard by default: a shard is a few seconds of work, so a dead worker costs little. */
+const FARM_SHARD_CASES = 2_000;
+
+/** `--farm URL` and its options, checked: what a run on the farm needs. */
+function farmOf(args: RegressArguments, runs: number): FarmOptions {
+  for (const [given, name] of [
+    [args.shard !== '1/1' || args['shard-from-env'], '--shard'],
+    [args.case !== undefined, '--case'],
+    [args['time-budget'] !== undefined, '--time-budget'],
+  ] as const)
+    if (given) throw new UserError(`--farm splits the run itself; leave out ${name}`);
+  return {
+    connection: parseFarmUrl(args.farm!),
+    queue: args.queue,
+    shards: args['farm-shards'] ?? Math.ceil(runs / FARM_SHARD_CASES),
+    unreachableMs: args['farm-timeout'] * 1000,
+  };
+}
+
+/** `--shard i/n`, or with `--shard-from-env` the array task's shard (said on stderr). */
+function shardOf(args: RegressArguments): Shard {
+  if (!args['shard-from-env']) {
+    if (args['shard-count'] !== undefined) throw new UserError('--shard-count goes with --shard-from-env');
+    return parseShard(args.shard);
+  }
+  if (args.shard !== '1/1') throw new UserError('give --shard or --shard-from-env, not both');
+  const { shard, scheduler } = shardFromEnvironment(process.env, args['shard-count']);
+  process.stderr.write(`gen regress: shard ${shard.index}/${shard.count} from ${scheduler}'s array task\n`);
+  return shard;
+}
 
 /**
  * `--replay FOLDER`: the options that rerun a saved failure (its suite, engine, run seed, case

@@ -8,8 +8,8 @@ const run = (suite: string, engine: SuiteRun['engine'], cases: number, failing: 
   engine,
   cases,
   milliseconds: 1234,
-  caseIndices: Array.from({ length: cases }, (_, k) => k * 3),
-  caseSeeds: Array.from({ length: cases }, (_, k) => 1000 + k),
+  span: { first: 0, step: 3, count: cases },
+  runSeed: 1,
   failures: failing.map((caseIndex) => ({
     caseIndex,
     caseSeed: 1000 + caseIndex / 3,

@@ -14,15 +14,16 @@ const suite = REGRESS_SUITES.find((candidate) => candidate.name === 'LaneDetecto
 
 describe('mutation score', () => {
   it('kills LaneDetector mutants with its suite and accounts for every mutant', async () => {
-    const score = await scoreSuite(suite, { runs: 60, seed: 3, mutants: 4 });
-    expect(score.mutants).toBe(4);
-    expect(Object.values(score.counts).reduce((sum, count) => sum + count, 0)).toBe(4);
-    expect(score.counts.killed).toBeGreaterThan(0);
-    expect(score.score).toBeCloseTo(
-      score.counts.killed / (4 - score.counts.equivalent - score.counts['equivalent-bounded'] - score.counts.invalid),
+    const [score] = await scoreSuite(suite, { runs: 60, seed: 3, mutants: 4 });
+    expect(score!.mutants).toBe(4);
+    expect(Object.values(score!.counts).reduce((sum, count) => sum + count, 0)).toBe(4);
+    expect(score!.counts.killed).toBeGreaterThan(0);
+    expect(score!.score).toBeCloseTo(
+      score!.counts.killed /
+        (4 - score!.counts.equivalent - score!.counts['equivalent-bounded'] - score!.counts.invalid),
     );
     expect(
-      score.results
+      score!.results
         .filter((result) => result.status === 'killed')
         .every((result) => /killed by case \d+/.test(result.detail ?? '')),
     ).toBe(true);
@@ -50,9 +51,9 @@ describe('mutation score', () => {
   it('scores the mutants of a block with assertions and m.past registers (StreamFifo): none is invalid', async () => {
     // Yosys drops the check blocks and the registers only they read; the testbench must not zero those.
     const fifo = REGRESS_SUITES.find((candidate) => candidate.name === 'StreamFifo_depth3')!;
-    const score = await scoreSuite(fifo, { runs: 10, seed: 1, mutants: 2 });
+    const [score] = await scoreSuite(fifo, { runs: 10, seed: 1, mutants: 2 });
     // Mutant 1 of SkidBuffer (seed 1) inverts out_data's register, which Yosys then writes under another name.
-    const skid = await scoreSuite(
+    const [skid] = await scoreSuite(
       REGRESS_SUITES.find((candidate) => candidate.name === 'SkidBuffer')!,
       {
         runs: 30,
@@ -60,12 +61,12 @@ describe('mutation score', () => {
         mutants: 5,
       },
     );
-    expect(skid.counts.invalid).toBe(0);
-    expect(score.results.map((result) => [result.status, result.detail ?? ''])).not.toContainEqual([
+    expect(skid!.counts.invalid).toBe(0);
+    expect(score!.results.map((result) => [result.status, result.detail ?? ''])).not.toContainEqual([
       'invalid',
       expect.anything(),
     ]);
-    expect(score.counts.invalid).toBe(0);
-    expect(score.counts.killed + score.counts.survived + score.counts.equivalent).toBeGreaterThan(0);
+    expect(score!.counts.invalid).toBe(0);
+    expect(score!.counts.killed + score!.counts.survived + score!.counts.equivalent).toBeGreaterThan(0);
   }, 180_000);
 });

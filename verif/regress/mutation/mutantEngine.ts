@@ -3,7 +3,7 @@ import { verilogIdentifier } from '../../../hw/ir/identifiers.ts';
 import { VCD_ROOT } from '../../../hw/verilog/manifest.ts';
 import { IcarusEngine } from '../../../engines/icarusEngine.ts';
 import type { HarnessPorts } from '../../../engines/harnessStimulus.ts';
-import { testbenchVerilog, verilogName } from '../../../engines/icarusTestbench.ts';
+import { memoryStartLines, testbenchVerilog, verilogName } from '../../../engines/icarusTestbench.ts';
 
 /** A `reg` of a Yosys-written module: its name and, for a memory, its number of words. */
 interface DeclaredReg {
@@ -63,12 +63,13 @@ export class MutantEngine extends IcarusEngine {
       const module = design.modules.find((candidate) => candidate.name === name);
       // A black box's state is its own Verilog's, as in the engines' testbench.
       if (module?.blackBox) continue;
-      for (const reg of regs.get(name) ?? [])
-        zeroState.push(
-          reg.depth === undefined
-            ? `${path}.${verilogName(reg.name)} = 0;`
-            : `for (tb_i = 0; tb_i < ${reg.depth}; tb_i = tb_i + 1) ${path}.${verilogName(reg.name)}[tb_i] = 0;`,
-        );
+      for (const reg of regs.get(name) ?? []) {
+        const reference = `${path}.${verilogName(reg.name)}`;
+        // A memory the design initializes (a ROM) starts at its contents, as in the engines' testbench.
+        const memory = module?.memories.find((candidate) => candidate.name === reg.name);
+        if (reg.depth === undefined) zeroState.push(`${reference} = 0;`);
+        else zeroState.push(...memoryStartLines(reference, memory ?? { depth: reg.depth, width: 0 }));
+      }
       for (const instance of module?.instances ?? [])
         work.push({ module: instance.module, path: `${path}.${verilogIdentifier(instance.name)}` });
     }

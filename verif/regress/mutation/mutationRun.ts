@@ -30,14 +30,18 @@ export interface MutantResult {
   readonly detail?: string;
 }
 
-/** A block's mutation score: killed / (mutants − equivalent − invalid). */
+/**
+ * A block's mutation score, per parameter set (one elaborated top): killed / (mutants − equivalent
+ * − invalid), or undefined where no mutant is left to score (an invalid mutant is never a kill).
+ */
 export interface MutationScore {
   readonly suite: string;
   readonly top: string;
+  /** The cases of the run that drew this parameter set. */
   readonly cases: number;
   readonly mutants: number;
   readonly counts: Readonly<Record<MutantStatus, number>>;
-  readonly score: number;
+  readonly score: number | undefined;
   readonly results: readonly MutantResult[];
 }
 
@@ -128,33 +132,65 @@ async function proveSurvivor(
   return { proof: reported!.proof, ...(detail ? { detail } : {}) };
 }
 
-/** Runs the suite's cases on one mutant; the first failing case kills it. */
+/** Runs a parameter set's cases on one mutant; the first failing case kills it. */
 async function judgeMutant(
   suite: RegressSuite,
   engine: MutantEngine,
   options: MutationOptions,
+  indices: readonly number[],
 ): Promise<{ killed: boolean; detail?: string }> {
-  const outcomes = await runCases(suite, engine, options.seed, shardCases(options.runs, WHOLE));
+  const outcomes = await runCases(suite, engine, options.seed, indices);
   const killer = outcomes.find((outcome) => outcome.mismatch);
   return killer ? { killed: true, detail: `killed by case ${killer.index}` } : { killed: false };
 }
 
+/** One parameter set of a suite: an elaborated top and the cases of the run that draw it. */
+export interface ParameterSet {
+  readonly design: IrDesign;
+  readonly indices: readonly number[];
+}
+
 /**
- * Mutation score of one suite: Yosys mutants of its block's Verilog, each run through the suite's
- * cases on Icarus; survivors go to a SAT miter, and those proved equal are not counted against it.
+ * The run's cases grouped by the design they draw. A suite over one block has one set; a suite
+ * whose design depends on the case (a CRC's bits per cycle) has one per top, and each is mutated
+ * and judged on its own cases — a mutant of one top cannot stand in for another.
+ */
+export function parameterSets(suite: RegressSuite, options: Pick<MutationOptions, 'runs' | 'seed'>): ParameterSet[] {
+  const byDesign = new Map<IrDesign, number[]>();
+  for (const index of shardCases(options.runs, WHOLE)) {
+    const design = suite.design(drawCase(suite, caseSeed(options.seed, index)));
+    byDesign.set(design, [...(byDesign.get(design) ?? []), index]);
+  }
+  return [...byDesign].map(([design, indices]) => ({ design, indices }));
+}
+
+/**
+ * Mutation score of one suite, per parameter set: Yosys mutants of the set's Verilog, each run
+ * through the set's cases on Icarus; survivors go to a SAT miter, and those proved equal are not
+ * counted against it.
  */
 export async function scoreSuite(
   suite: RegressSuite,
   options: MutationOptions,
   onMutant: () => void = () => {},
+): Promise<MutationScore[]> {
+  const scores: MutationScore[] = [];
+  for (const set of parameterSets(suite, options)) scores.push(await scoreParameterSet(suite, set, options, onMutant));
+  return scores;
+}
+
+async function scoreParameterSet(
+  suite: RegressSuite,
+  { design, indices }: ParameterSet,
+  options: MutationOptions,
+  onMutant: () => void,
 ): Promise<MutationScore> {
-  const design = suite.design(drawCase(suite, caseSeed(options.seed, 0)));
   const block = miterDesign(design);
   const context = suite.mutationContext ? miterDesign(suite.mutationContext()) : undefined;
   // The block must pass its own suite, or no mutant's death means anything.
-  const baseline = await runCases(suite, new IcarusEngine(), options.seed, shardCases(options.runs, WHOLE));
+  const baseline = await runCases(suite, new IcarusEngine(), options.seed, indices);
   if (baseline.some((outcome) => outcome.mismatch))
-    throw new UserError(`${suite.name} fails its own suite on Icarus; fix that before scoring mutants`);
+    throw new UserError(`${suite.name} fails its own suite on Icarus (${design.top}); fix that before scoring mutants`);
   const mutants = await makeMutants(block.files, design.top, options.mutants, options.seed);
   const cacheRoot = mkdtempSync(join(tmpdir(), 'regress-mutants-'));
   const results: MutantResult[] = [];
@@ -162,7 +198,7 @@ export async function scoreSuite(
     for (const mutant of mutants) {
       let result: MutantResult;
       try {
-        const verdict = await judgeMutant(suite, new MutantEngine(mutant.verilog, cacheRoot), options);
+        const verdict = await judgeMutant(suite, new MutantEngine(mutant.verilog, cacheRoot), options, indices);
         if (verdict.killed)
           result = {
             id: mutant.id,
@@ -201,12 +237,29 @@ export async function scoreSuite(
   return {
     suite: suite.name,
     top: design.top,
-    cases: options.runs,
+    cases: indices.length,
     mutants: results.length,
     counts,
-    score: scored === 0 ? 1 : counts.killed / scored,
+    score: scored === 0 ? undefined : counts.killed / scored,
     results,
   };
+}
+
+/** A score as printed: a percentage, or 'n/a' where no mutant was left to score. */
+const percent = (score: number | undefined): string => (score === undefined ? 'n/a' : `${(score * 100).toFixed(1)} %`);
+
+/**
+ * Fails a mutation run, in one line, where some block's mutants were all invalid: its score
+ * would say nothing about its suite, and a run that measured nothing must not pass.
+ */
+export function checkMutationScores(scores: readonly MutationScore[]): void {
+  const blind = scores.filter((score) => score.mutants > 0 && score.counts.invalid === score.mutants);
+  if (blind.length === 0) return;
+  const first = blind[0]!;
+  const why = first.results[0]?.detail;
+  throw new UserError(
+    `${blind.map((score) => score.top).join(', ')}: all ${first.mutants} mutants are invalid, so nothing was scored${why ? ` (first: ${why})` : ''}`,
+  );
 }
 
 /** The per-block table printed by `gen regress --mutate`. */
@@ -220,7 +273,7 @@ export function mutationTable(scores: readonly MutationScore[]): string {
       score.counts.survived,
       `${score.counts.equivalent}+${score.counts['equivalent-bounded']}b`,
       score.counts.invalid,
-      `${(score.score * 100).toFixed(1)} %`,
+      percent(score.score),
     ].map(String),
   );
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
@@ -235,17 +288,19 @@ export function mutationTable(scores: readonly MutationScore[]): string {
 export async function runMutation(
   options: MutationOptions & { readonly suites: readonly RegressSuite[]; readonly out: string },
 ): Promise<MutationScore[]> {
-  const progress = startProgress('mutants', options.suites.length * options.mutants);
+  const sets = options.suites.map((suite) => ({ suite, sets: parameterSets(suite, options) }));
+  const progress = startProgress('mutants', sets.reduce((sum, { sets: of }) => sum + of.length, 0) * options.mutants);
   const scores: MutationScore[] = [];
   try {
-    for (const suite of options.suites) {
-      const score = await scoreSuite(suite, options, () => progress.tick());
-      scores.push(score);
-      // A long scoring run shows each block as it finishes, not only the final table.
-      process.stderr.write(
-        `${score.top}: ${score.counts.killed}/${score.mutants} killed, score ${(score.score * 100).toFixed(1)} %\n`,
-      );
-    }
+    for (const { suite, sets: ofSuite } of sets)
+      for (const set of ofSuite) {
+        const score = await scoreParameterSet(suite, set, options, () => progress.tick());
+        scores.push(score);
+        // A long scoring run shows each block as it finishes, not only the final table.
+        process.stderr.write(
+          `${score.top}: ${score.counts.killed}/${score.mutants} killed, score ${percent(score.score)}\n`,
+        );
+      }
   } finally {
     progress.stop();
   }
@@ -260,5 +315,6 @@ export async function runMutation(
   const report = join(options.out, `mutation-${options.seed}-${scores.map((score) => score.top).join('-')}.json`);
   writeFileAtomic(report, `${JSON.stringify(scores, null, 2)}\n`);
   process.stdout.write(`report: ${report}\n`);
+  checkMutationScores(scores);
   return scores;
 }

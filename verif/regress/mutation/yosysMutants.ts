@@ -23,6 +23,16 @@ const readDesign = (files: ReadonlyMap<string, string>, top: string): string[] =
 ];
 
 /**
+ * The design as it is mutated: each memory collected into one cell, its initial contents a
+ * parameter. Left as one `$meminit` cell per word, the memory words would be most of what `mutate`
+ * samples, and a mutated `$meminit` enable is one Yosys refuses to write back.
+ */
+const mutableDesign = (files: ReadonlyMap<string, string>, top: string): string[] => [
+  ...readDesign(files, top),
+  'memory_collect',
+];
+
+/**
  * `count` mutants of a design (Yosys `mutate -list`, evenly sampled over cells, ports and bits),
  * each applied to the processed design and written back as Verilog with its hierarchy and
  * register names kept (so the same testbench drives it).
@@ -35,7 +45,7 @@ export async function makeMutants(
 ): Promise<Mutant[]> {
   const inputs = Object.fromEntries(files);
   const listed = await runYosysScript(
-    [...readDesign(files, top), `mutate -list ${count} -seed ${seed} -o mutants.ys`].join('\n'),
+    [...mutableDesign(files, top), `mutate -list ${count} -seed ${seed} -o mutants.ys`].join('\n'),
     inputs,
     ['mutants.ys'],
     YOSYS,
@@ -45,7 +55,7 @@ export async function makeMutants(
     .filter((line) => line.startsWith('mutate '));
   const outputs = commands.map((_, id) => `mutant${id}.v`);
   const script = [
-    ...readDesign(files, top),
+    ...mutableDesign(files, top),
     'design -save original',
     ...commands.flatMap((command, id) => ['design -load original', command, `write_verilog -noattr mutant${id}.v`]),
   ];

@@ -1,0 +1,69 @@
+/**
+ * `make soak`: a regression of 10^7 cases stays under 1 GB peak resident memory (it used to die of
+ * "JavaScript heap out of memory" after 57 s), JUnit file included. The peak is the kernel's
+ * VmHWM of the `gen` process, read while it runs.
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { SOAK } from '../hardening/fuzzHarness.ts';
+
+const HOUR = 3_600_000;
+const RUNS = 10_000_000;
+const gen = new URL('../../bin/gen.js', import.meta.url).pathname;
+
+/** The peak resident set of a live process in bytes (0 once it has ended). */
+function peakResidentBytes(pid: number): number {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+describe.skipIf(!SOAK)('regression memory soak', () => {
+  it(
+    `${RUNS} cases in under 1 GB peak, with their JUnit file`,
+    async () => {
+      const scratch = mkdtempSync(join(tmpdir(), 'soak-regress-'));
+      try {
+        const junit = join(scratch, 'junit.xml');
+        const child = execa(
+          'node',
+          [
+            gen,
+            'regress',
+            '--suite',
+            'LaneDetector',
+            '--engine',
+            'ts',
+            '--runs',
+            String(RUNS),
+            '--seed',
+            '1',
+            '--junit',
+            junit,
+          ],
+          { reject: false, env: { CI: '1' } },
+        );
+        let peak = 0;
+        const sampler = setInterval(() => (peak = Math.max(peak, peakResidentBytes(child.pid!))), 500);
+        const run = await child;
+        clearInterval(sampler);
+        expect(run.exitCode, run.stderr.slice(-400)).toBe(0);
+        expect(run.stdout).toMatch(new RegExp(`LaneDetector\\s+ts\\s+${RUNS}\\s+0`));
+        expect(peak).toBeGreaterThan(0);
+        expect(peak).toBeLessThan(2 ** 30);
+        process.stdout.write(`10^7 cases: peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB\n`);
+        // One <testcase> line of at least 60 bytes per case.
+        expect(statSync(junit).size).toBeGreaterThan(RUNS * 60);
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+    HOUR,
+  );
+});
