@@ -6,15 +6,20 @@ import type { DesignEntry } from './project/config.ts';
 export type { RegisteredTop } from './project/project.ts';
 
 /**
- * This repository's own tops, as its gen.config.ts lists them (for the report and the tests, which
+ * This repository's own tops, as its gen.config.ts and its plugins list them (for the report and the tests, which
  * run inside the repository). The CLI does not use this list: it loads whatever project it is run
  * in (loadProject), and this repository is one such project.
  */
-const groups: Readonly<Record<string, readonly DesignEntry[]>> = Array.isArray(frameworkConfig.designs)
-  ? { design: frameworkConfig.designs as readonly DesignEntry[] }
-  : ((frameworkConfig.designs ?? {}) as Readonly<Record<string, readonly DesignEntry[]>>);
+const groups: readonly (readonly [string, readonly DesignEntry[]])[] = [
+  ...Object.entries(
+    Array.isArray(frameworkConfig.designs)
+      ? { design: frameworkConfig.designs as readonly DesignEntry[] }
+      : ((frameworkConfig.designs ?? {}) as Readonly<Record<string, readonly DesignEntry[]>>),
+  ),
+  ...(frameworkConfig.plugins ?? []).flatMap((plugin) => Object.entries(plugin.designs ?? {})),
+];
 
-export const registry: readonly RegisteredTop[] = Object.entries(groups).flatMap(([kind, entries]) =>
+export const registry: readonly RegisteredTop[] = groups.flatMap(([kind, entries]) =>
   entries.filter(isModuleDefinition).map((definition) => ({
     name: definition.name,
     definition,
