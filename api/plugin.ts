@@ -8,8 +8,10 @@ export {
   definePlugin,
   /** A plugin: its name and what it adds (commands, designs, suites, synthesis workloads, report sections). */
   type GenPlugin,
-  /** A `gen` sub-command: name, one-line description, and a loader for its yargs CommandModule. */
+  /** A `gen` sub-command: name, one-line description, and a loader for its CommandModule. */
   type CommandEntry,
+  /** What a command does, as yargs takes it: `command`, `describe`, `builder` (its options), `handler`. */
+  type CommandModule,
 } from '../gen/project/plugin.ts';
 export {
   /** One section of `gen report`: id, title, the commands that reproduce it, and `run`. */

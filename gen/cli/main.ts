@@ -4,6 +4,7 @@ import { UserError } from '../../common/errors.ts';
 import { COMMANDS } from './commands/index.ts';
 import { joinNegativeValues } from '../../common/optionValues.ts';
 import { projectPlugins } from '../project/project.ts';
+import { cliMessage } from './optionFlags.ts';
 import type { CommandEntry } from '../project/plugin.ts';
 
 /**
@@ -55,7 +56,7 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (error) {
     // yargs reports an option's failed `coerce` check as a YError: a usage mistake like any other.
     if (error instanceof UserError || (error instanceof Error && error.name === 'YError')) {
-      process.stderr.write(`gen: ${error.message.split('\n')[0]}\n`);
+      process.stderr.write(`gen: ${cliMessage(error).split('\n')[0]}\n`);
       // A design, suite or config file that cannot be used exits 2; a failed check or bad option 1.
       return (error as { exitCode?: number }).exitCode ?? 1;
     }

@@ -4,9 +4,22 @@
  * showcase is one (coruscant/plugin.ts); a user writes hers the same way, importing the framework
  * through `coruscant-hdl/plugin` and its other public entry points.
  */
-import type { CommandModule } from 'yargs';
 import type { DesignEntry, SuiteEntry, SynthesisWorkload } from './entries.ts';
 import type { ReportSection } from './reportSection.ts';
+
+/**
+ * What a command does, in the shape yargs takes (https://yargs.js.org/docs/#api-reference-commandmodule):
+ * `builder` declares its options on the yargs instance it is given, `handler` runs it with the
+ * parsed arguments. Typed here, not through yargs' own types, so a plugin needs no yargs types.
+ */
+export interface CommandModule {
+  readonly command?: string | readonly string[];
+  readonly describe?: string | false;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the yargs instance and options differ per command
+  readonly builder?: ((yargs: any) => any) | { [option: string]: any };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command's arguments are its own
+  readonly handler: (args: any) => void | Promise<void>;
+}
 
 /**
  * A `gen` sub-command: the name and one line `gen --help` shows, and how to load it when it is the
@@ -15,8 +28,7 @@ import type { ReportSection } from './reportSection.ts';
 export interface CommandEntry {
   readonly name: string;
   readonly describe: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- yargs command modules differ in their argument types
-  readonly load: () => Promise<CommandModule<any, any>>;
+  readonly load: () => Promise<CommandModule>;
 }
 
 /** A plugin: a name (for messages) and what it adds to the project; every part is optional. */

@@ -5,7 +5,7 @@
  * them like any project's.
  */
 import { dirname, resolve } from 'node:path';
-import { UserError } from '../../common/errors.ts';
+import { FieldError, UserError } from '../../common/errors.ts';
 import { findConfigFile, setProjectRoot } from '../../common/projectRoot.ts';
 import { isModuleDefinition, type ModuleDefinition } from '../../hw/core/index.ts';
 import { setBuildRoot } from '../../tools/buildCache.ts';
@@ -191,7 +191,7 @@ export function parseParams(top: RegisteredTop, pairs: readonly string[]): Recor
   const params: Record<string, number | boolean | string> = {};
   for (const pair of pairs) {
     const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(pair);
-    if (!match) throw new UserError(`--param '${pair}' is not of the form name=value`);
+    if (!match) throw new FieldError('param', `'${pair}' is not of the form name=value`);
     const [, key, text] = match as unknown as [string, string, string];
     const fallback = top.definition.defaults[key];
     if (fallback === undefined)
@@ -200,10 +200,11 @@ export function parseParams(top: RegisteredTop, pairs: readonly string[]): Recor
       );
     if (typeof fallback === 'number') {
       const value = Number(text);
-      if (!Number.isInteger(value)) throw new UserError(`--param ${key} needs a whole number, got '${text}'`);
+      if (!Number.isInteger(value)) throw new FieldError('param', `${key} needs a whole number, got '${text}'`);
       params[key] = value;
     } else if (typeof fallback === 'boolean') {
-      if (text !== 'true' && text !== 'false') throw new UserError(`--param ${key} needs true or false, got '${text}'`);
+      if (text !== 'true' && text !== 'false')
+        throw new FieldError('param', `${key} needs true or false, got '${text}'`);
       params[key] = text === 'true';
     } else params[key] = text;
   }

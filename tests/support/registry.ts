@@ -1,12 +1,12 @@
-import { isModuleDefinition } from '../hw/core/index.ts';
-import frameworkConfig from '../gen.config.ts';
-import { findTop as findIn, type RegisteredTop } from './project/project.ts';
-import type { DesignEntry } from './project/config.ts';
+import { isModuleDefinition } from '../../hw/core/index.ts';
+import frameworkConfig from '../../gen.config.ts';
+import { findTop as findIn, type RegisteredTop } from '../../gen/project/project.ts';
+import type { DesignEntry } from '../../gen/project/config.ts';
 
-export type { RegisteredTop } from './project/project.ts';
+export type { RegisteredTop } from '../../gen/project/project.ts';
 
 /**
- * This repository's own tops, as its gen.config.ts and its plugins list them (for the report and the tests, which
+ * This repository's own tops, as its gen.config.ts and its plugins list them (for the tests, which
  * run inside the repository). The CLI does not use this list: it loads whatever project it is run
  * in (loadProject), and this repository is one such project.
  */
@@ -25,7 +25,7 @@ export const registry: readonly RegisteredTop[] = groups.flatMap(([kind, entries
     definition,
     description: definition.description ?? '',
     kind,
-    file: new URL('../gen.config.ts', import.meta.url).pathname,
+    file: new URL('../../gen.config.ts', import.meta.url).pathname,
   })),
 );
 
@@ -34,4 +34,4 @@ export function findTop(name: string, tops: readonly RegisteredTop[] = registry)
   return findIn(tops, name);
 }
 
-export { parseParams } from './project/project.ts';
+export { parseParams } from '../../gen/project/project.ts';
