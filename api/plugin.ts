@@ -54,6 +54,8 @@ export {
   integerOption,
   /** A value as an error message quotes it (shortened when long). */
   quoteValue,
+  /** Keeps a renamed option's old name for a release: moves its value to the new name, with a warning. */
+  takeRenamedOption,
 } from '../common/optionValues.ts';
 export {
   /** A progress bar on a terminal (nothing in CI or when stderr is piped). */

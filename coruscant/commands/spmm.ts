@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { UserError } from '../../api/plugin.ts';
+import { takeRenamedOption, UserError } from '../../api/plugin.ts';
 import { startProgress } from '../../api/plugin.ts';
 import { spmm } from '../../golden/models/spmm.ts';
 import { readFp16Matrix, readFp32Matrix, writeFp32Matrix } from '../../golden/io/npy.ts';
@@ -33,7 +33,7 @@ interface SpmmArgs extends Omit<SystemModelArgs, 'out'> {
   b: unknown;
   c?: unknown;
   out: unknown;
-  engine: SpmmEngineName;
+  compute: SpmmEngineName;
 }
 
 interface SpmmFiles {
@@ -109,7 +109,9 @@ export const spmmCommand: CommandModule<object, SpmmArgs> = {
       .option('b', { type: 'string', describe: 'B: K×N float16 .npy (the activations)' })
       .option('c', { type: 'string', describe: 'C: M×N float32 .npy accumulator input (default +0)' })
       .option('out', { type: 'string', describe: 'D: M×N float32 .npy, written atomically' })
-      .option('engine', {
+      .option('engine', { choices: Object.keys(SPMM_ENGINES), hidden: true, describe: 'old name of --compute' })
+      .middleware((args) => takeRenamedOption(args, 'engine', 'compute'))
+      .option('compute', {
         choices: Object.keys(SPMM_ENGINES) as SpmmEngineName[],
         default: 'golden' as SpmmEngineName,
         describe:
@@ -148,8 +150,8 @@ export const spmmCommand: CommandModule<object, SpmmArgs> = {
       out: fileOption('out', argv.out),
     };
     const { A, B, C } = readOperands(files);
-    const D = await multiplyInRowSlabs(SPMM_ENGINES[argv.engine], A, B, C);
+    const D = await multiplyInRowSlabs(SPMM_ENGINES[argv.compute], A, B, C);
     writeFp32Matrix(files.out, D);
-    process.stdout.write(`wrote ${files.out}: ${shape(D)} float32 (${argv.engine})\n`);
+    process.stdout.write(`wrote ${files.out}: ${shape(D)} float32 (${argv.compute})\n`);
   },
 };

@@ -1,5 +1,5 @@
 /**
- * `gen mma` and `gen spmm --engine ts` end to end: small inputs through the CLI, results equal to
+ * `gen mma` and `gen spmm --compute ts` end to end: small inputs through the CLI, results equal to
  * the golden models bit for bit; bad input is one line, exit 1 and no output file.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -12,9 +12,11 @@ import { mmaCommand } from '../../coruscant/commands/mma.ts';
 import { coruscantMma, denseMma } from '../../golden/models/mma.ts';
 import { spmm } from '../../golden/models/spmm.ts';
 import { readFp32Matrix, readNpy, writeNpy } from '../../golden/io/npy.ts';
+import { enableShowcase } from '../support/showcase.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const directory = mkdtempSync(join(tmpdir(), 'gen-mma-'));
+enableShowcase(directory);
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 const file = (name: string): string => join(directory, name);
 const gen = (...args: string[]) =>
@@ -92,10 +94,10 @@ describe.concurrent('gen mma / gen spmm on the RTL', () => {
   );
 
   it(
-    'gen spmm --engine ts tiles into Coruscant MMAs and equals golden spmm bit for bit',
+    'gen spmm --compute ts tiles into Coruscant MMAs and equals golden spmm bit for bit',
     { timeout: 600_000 },
     async () => {
-      const result = await gen('spmm', '--a', 'sA.npy', '--b', 'sB.npy', '--out', 'sD.npy', '--engine', 'ts');
+      const result = await gen('spmm', '--a', 'sA.npy', '--b', 'sB.npy', '--out', 'sD.npy', '--compute', 'ts');
       expect(result.exitCode, result.stderr).toBe(0);
       expect(readFp32Matrix(file('sD.npy'))).toEqual(
         spmm({ rows: 40, cols: 70, bits: spmmA }, { rows: 70, cols: 2, bits: spmmB }),

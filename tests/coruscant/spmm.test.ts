@@ -7,9 +7,11 @@ import { UserError } from '../../common/errors.ts';
 import { spmmCommand } from '../../coruscant/commands/spmm.ts';
 import { spmm } from '../../golden/models/spmm.ts';
 import { readFp32Matrix, writeNpy } from '../../golden/io/npy.ts';
+import { enableShowcase } from '../support/showcase.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const directory = mkdtempSync(join(tmpdir(), 'gen-spmm-'));
+enableShowcase(directory);
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 const file = (name: string): string => join(directory, name);
 
@@ -44,7 +46,7 @@ describe.concurrent('gen spmm', () => {
   it('writes D = A·B + C equal to the golden model bit for bit, with and without --c', async () => {
     const [withC, withoutC] = await Promise.all([
       gen('spmm', '--a', 'A.npy', '--b', 'B.npy', '--c', 'C.npy', '--out', 'D.npy'),
-      gen('spmm', '--a', 'A.npy', '--b', 'B.npy', '--out', 'out/D0.npy', '--engine', 'golden'),
+      gen('spmm', '--a', 'A.npy', '--b', 'B.npy', '--out', 'out/D0.npy', '--compute', 'golden'),
     ]);
     expect(withC.exitCode, withC.stderr).toBe(0);
     expect(withoutC.exitCode, withoutC.stderr).toBe(0);
@@ -53,6 +55,18 @@ describe.concurrent('gen spmm', () => {
     const expected = spmm(a, b, { rows: M, cols: 2, bits: new Uint32Array(C.buffer) });
     expect(readFp32Matrix(file('D.npy'))).toEqual(expected);
     expect(readFp32Matrix(file('out/D0.npy'))).toEqual(spmm(a, b));
+  });
+
+  it('takes --compute, and its old name --engine for one release with a one-line warning', async () => {
+    const [renamed, old] = await Promise.all([
+      gen('spmm', '--a', 'A.npy', '--b', 'B.npy', '--out', 'out/Dc.npy', '--compute', 'golden'),
+      gen('spmm', '--a', 'A.npy', '--b', 'B.npy', '--out', 'out/De.npy', '--engine', 'golden'),
+    ]);
+    expect(renamed.exitCode, renamed.stderr).toBe(0);
+    expect(renamed.stderr).toBe('');
+    expect(old.exitCode, old.stderr).toBe(0);
+    expect(old.stderr.trim()).toBe('gen: --engine is now --compute; the old name goes in the next release');
+    expect(readFp32Matrix(file('out/De.npy'))).toEqual(readFp32Matrix(file('out/Dc.npy')));
   });
 
   const failures: [string, string[], RegExp][] = [

@@ -84,7 +84,7 @@ export const synthesisSection: ReportSection = {
   reproduce: (context) => [
     ...targets(context).flatMap(({ definition, params }) => [
       `npx gen verilog --top ${definition.name}${paramText(params)} --out out/synth/${definition.name}`,
-      `npx gen synth --verilog out/synth/${definition.name}/*.v --top ${elaborate(definition, params).top} --engine ${yosysEngine()}${context.quick ? ' --timing longest-path --cycles 100' : ''}`,
+      `npx gen synth --verilog out/synth/${definition.name}/*.v --top ${elaborate(definition, params).top} --yosys ${yosysEngine()}${context.quick ? ' --timing longest-path --cycles 100' : ''}`,
     ]),
     '# the report measures the BitmapDecoder\'s activity on back-to-back MMAs (30–70 % dense bitmaps); gen synth uses --workload random',
   ],
@@ -114,7 +114,7 @@ export const synthesisSection: ReportSection = {
         `scaled to ${node} (Stillmaker &amp; Baas): area ×${shown.show('areaFactor', first.factors.area, { digits: 4 })}, energy ×${shown.show('energyFactor', first.factors.energy, { digits: 4 })}.` +
         `${context.quick ? ' <em>--quick: the decoder has 4 thread slices instead of 32.</em>' : ''}</p>`,
       ...notes.map((note) => `<p class="note">Not synthesized here: ${escapeHtml(note)}</p>`),
-      '<p>The MmaUnit (≈313,000 cells) is not re-synthesized for this page: its run, <code>npx gen synth --top MmaUnit --compose TensorLane --engine system</code>, ' +
+      '<p>The MmaUnit (≈313,000 cells) is not re-synthesized for this page: its run, <code>npx gen synth --top MmaUnit --compose TensorLane --yosys system</code>, ' +
         'takes about ten minutes here (one gate-level lane measured and counted 32 times); docs/synthesis.md has its report and the decoder\'s share of it.</p>',
       tableHtml(['block', 'cells', 'area µm² 45 nm', `area µm² ${node}`, 'leakage µW 45 nm', 'dynamic µW 45 nm', 'total µW 45 nm', `total µW ${node}`, 'path ps 45 nm'], rows, 'numeric'),
       ...(decoder && chart ? [figureHtml('synthesis', chart, `Area and power of ${decoder.top} and its blocks (all instances), at 45 nm and ${node}.`)] : []),
