@@ -126,7 +126,7 @@ describe.concurrent('gen spmm', () => {
   it('documents every option in --help', async () => {
     const result = await gen('spmm', '--help');
     expect(result.exitCode).toBe(0);
-    for (const option of ['-a', '-b', '-c', '--out', '--engine', 'choices: "golden"'])
+    for (const option of ['-a', '-b', '-c', '--out', '--compute', 'choices: "golden"'])
       expect(result.stdout).toContain(option);
   });
 });
