@@ -104,3 +104,7 @@ export {
   /** The input and output widths a vector file is checked against. */
   type VectorPorts,
 } from '../engines/vectors.ts';
+export {
+  /** One line per engine (name: what it is), for an option's help text. */
+  engineHelp,
+} from '../engines/index.ts';

@@ -53,3 +53,11 @@ export {
 } from '../verif/regress/compare.ts';
 /** fast-check, the property-based testing library suites draw their cases with (the framework's own copy, so its types match). */
 export { default as fc } from 'fast-check';
+export {
+  /** The shard that is the whole run (1/1). */
+  WHOLE,
+} from '../verif/regress/cases.ts';
+export {
+  /** Totals of a coverage file: points hit and missed, per suite and overall. */
+  coverageTotals,
+} from '../verif/regress/coverage/summary.ts';

@@ -41,3 +41,9 @@ export {
   /** The default target point of scaling, 7 nm HP at 0.7 V. */
   defaultTarget,
 } from '../synth/scaling.ts';
+export {
+  /** The Yosys to run: the system one or the WebAssembly build (`fastest`: the quickest that is here). */
+  findYosys,
+  /** Whether a program is on PATH. */
+  onPath,
+} from '../tools/toolchain.ts';

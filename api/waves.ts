@@ -46,3 +46,7 @@ export {
   /** What `findDivergence` found. */
   type DivergenceReport,
 } from '../waves/divergence.ts';
+export {
+  /** A signal glob (`*`, `?`, as `gen wave --signals` takes) as a regular expression. */
+  globToRegExp,
+} from '../waves/signalSelect.ts';

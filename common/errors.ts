@@ -9,6 +9,20 @@ export class UserError extends Error {
   }
 }
 
+/**
+ * A bad value of one option or parameter of a library call, named by its field in the library's
+ * own words (`shard`, `splitK`, `out`), never by a command-line flag: the CLI maps fields to its
+ * flags in one table (gen/cli/optionFlags.ts). The message reads `FIELD DETAIL`.
+ */
+export class FieldError extends UserError {
+  constructor(
+    readonly field: string,
+    readonly detail: string,
+  ) {
+    super(`${field} ${detail}`);
+  }
+}
+
 /** A file the user handed us is malformed; the message names the file and, where known, the position. */
 export class FileFormatError extends UserError {
   constructor(

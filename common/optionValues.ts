@@ -100,3 +100,19 @@ export function joinNegativeValues(argv: readonly string[]): string[] {
   }
   return joined;
 }
+
+/**
+ * An option renamed this release: given under its old name, its value moves to the new one and a
+ * one-line warning says so (the old name is kept for one release, then removed).
+ */
+export function takeRenamedOption(
+  args: Record<string, unknown>,
+  oldName: string,
+  newName: string,
+  warn: (line: string) => void = (line) => process.stderr.write(line),
+): void {
+  if (args[oldName] === undefined) return;
+  warn(`gen: --${oldName} is now --${newName}; the old name goes in the next release\n`);
+  args[newName] = args[oldName];
+  delete args[oldName];
+}

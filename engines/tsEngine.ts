@@ -21,7 +21,7 @@ import { harnessPortsOf, type HarnessPorts } from './harnessStimulus.ts';
 import { frameTransfer } from '../hw/sim/frameTransfer.ts';
 import { traceToVcd } from '../hw/sim/vcdTrace.ts';
 import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
-import { UserError } from '../common/errors.ts';
+import { FieldError, UserError } from '../common/errors.ts';
 import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
 
 /** Cycles simulated between chances for a VCD stream to drain. */
@@ -115,8 +115,9 @@ export class TsEngine implements Engine {
 
 function refuseInternal(options: RunOptions): void {
   if (options.internal)
-    throw new UserError(
-      'the ts engine keeps no values for internal nets, so it cannot trace them (--internal): use --engine verilator or icarus',
+    throw new FieldError(
+      'internal',
+      'cannot be traced here: the ts engine keeps no values for internal nets; trace them on verilator or icarus',
     );
 }
 

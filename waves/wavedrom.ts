@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { UserError } from '../common/errors.ts';
+import { FieldError, UserError } from '../common/errors.ts';
 import { cycleEdges, resolveCycles, sampleCycles, type CycleSpec } from './sampling.ts';
 import { selectSignals } from './signalSelect.ts';
 import type { VcdSignal, VcdTrace } from './vcdReader.ts';
@@ -98,8 +98,8 @@ export function clampWindow(
   const from = fromCycle ?? 0;
   const to = Math.min(toCycle ?? from + DEFAULT_CYCLES - 1, edgeCount - 1);
   if (!Number.isInteger(from) || from < 0 || from >= edgeCount)
-    throw new UserError(`--from ${from} is outside the trace's cycles 0…${edgeCount - 1}`);
-  if (to < from) throw new UserError(`--to ${toCycle} is before --from ${from}`);
+    throw new FieldError('fromCycle', `${from} is outside the trace's cycles 0…${edgeCount - 1}`);
+  if (to < from) throw new FieldError('toCycle', `${toCycle} is before the first cycle drawn, ${from}`);
   if (to - from + 1 > MAX_CYCLES)
     throw new UserError(`a window of ${to - from + 1} cycles is too wide to draw; at most ${MAX_CYCLES}`);
   return { from, to };
@@ -131,7 +131,7 @@ export function traceToWaveDrom(trace: VcdTrace, window: WaveWindow = {}): WaveD
   const spec = resolveCycles(trace, window.cycles);
   const signals = window.patterns ? selectSignals(trace.signals, window.patterns) : [...trace.signals];
   if (signals.length > MAX_LANES)
-    throw new UserError(`${signals.length} signals are too many to draw; select at most ${MAX_LANES} with --signals`);
+    throw new FieldError('patterns', `select ${signals.length} signals, too many to draw; select at most ${MAX_LANES}`);
   const { from, to } = clampWindow(cycleEdges(trace, spec).length, window.fromCycle, window.toCycle);
   const { values } = sampleCycles(trace, spec, signals, { from, to });
   // A clock sampled once per cycle would look constant; draw it (and its aliases) as a clock.

@@ -3,6 +3,28 @@ import { hideBin } from 'yargs/helpers';
 import { UserError } from '../../common/errors.ts';
 import { COMMANDS } from './commands/index.ts';
 import { joinNegativeValues } from '../../common/optionValues.ts';
+import { projectPlugins } from '../project/project.ts';
+import { cliMessage } from './optionFlags.ts';
+import type { CommandEntry } from '../project/plugin.ts';
+
+/**
+ * The framework's commands, then those of the plugins the project's gen.config.ts enables. The
+ * config is read only when the command asked for is none of the framework's (help, a plugin's
+ * command, a typo to suggest a name for), and never with `--no-config`. A plugin command may not
+ * take a name already taken: which one `gen NAME` runs must not depend on the order of a list.
+ */
+async function availableCommands(argv: readonly string[], requested: string | undefined): Promise<CommandEntry[]> {
+  const commands = [...COMMANDS];
+  const framework = commands.some((entry) => entry.name === requested);
+  const plugins = framework || argv.includes('--no-config') ? [] : await projectPlugins();
+  for (const plugin of plugins)
+    for (const entry of plugin.commands ?? []) {
+      if (commands.some((known) => known.name === entry.name))
+        throw new UserError(`plugin '${plugin.name}': command '${entry.name}' is already a gen command`);
+      commands.push(entry);
+    }
+  return commands;
+}
 
 /**
  * The `gen` command line. User mistakes (UserError, bad options) print one line and exit 1 (2 for
@@ -23,18 +45,18 @@ export async function runCli(argv: string[]): Promise<number> {
       // check, and an error thrown by a handler would be printed twice.
       throw error ?? new UserError(message.replace(/\s*\n\s*/g, ' '));
     });
-  // Only the command being run is loaded; the others are listed by name for help and suggestions.
-  const requested = argv.find((arg) => !arg.startsWith('-'));
-  for (const entry of COMMANDS) {
-    if (entry.name === requested) parser.command({ ...(await entry.load()), describe: entry.describe });
-    else parser.command({ command: entry.name, describe: entry.describe, handler: () => {} });
-  }
   try {
+    // Only the command being run is loaded; the others are listed by name for help and suggestions.
+    const requested = argv.find((arg) => !arg.startsWith('-'));
+    for (const entry of await availableCommands(argv, requested)) {
+      if (entry.name === requested) parser.command({ ...(await entry.load()), describe: entry.describe });
+      else parser.command({ command: entry.name, describe: entry.describe, handler: () => {} });
+    }
     await parser.parseAsync();
   } catch (error) {
     // yargs reports an option's failed `coerce` check as a YError: a usage mistake like any other.
     if (error instanceof UserError || (error instanceof Error && error.name === 'YError')) {
-      process.stderr.write(`gen: ${error.message.split('\n')[0]}\n`);
+      process.stderr.write(`gen: ${cliMessage(error).split('\n')[0]}\n`);
       // A design, suite or config file that cannot be used exits 2; a failed check or bad option 1.
       return (error as { exitCode?: number }).exitCode ?? 1;
     }

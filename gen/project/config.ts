@@ -16,48 +16,13 @@
  * });
  * ```
  */
-import type { ModuleDefinition, Params } from '../../hw/core/index.ts';
 import type { EngineName } from '../../engines/engine.ts';
-import type { RegressSuite } from '../../verif/regress/suite.ts';
-import type { InputVector } from '../../synth/sim/gateStimulus.ts';
+import type { DesignEntry, SuiteEntry, SynthesisConfig } from './entries.ts';
+import type { GenPlugin } from './plugin.ts';
 
 export type { RegressSuite, CaseVectors } from '../../verif/regress/suite.ts';
 export type { ModuleDefinition, Params } from '../../hw/core/index.ts';
-
-/**
- * A design of the project: a module file (a path relative to the config file; each of its exported
- * module definitions becomes a top, named by its `name`), or a module definition itself.
- */
-export type DesignEntry = string | ModuleDefinition;
-
-/** A regression suite of the project: a file exporting `suites` (relative to the config), or a suite. */
-export type SuiteEntry = string | RegressSuite;
-
-/** What a design workload is asked for; `sparsity` is `--sparsity` (0.5 when not given). */
-export interface WorkloadOptions {
-  readonly sparsity: number;
-  readonly seed: number;
-  readonly cycles: number;
-}
-
-/**
- * The stimulus `gen synth` measures a top's switching activity (its power) on, when random inputs
- * would not be what the block really sees: per cycle the values of the top's input ports.
- */
-export interface SynthesisWorkload {
-  /** What it is, for the report ("N cycles of …"), e.g. `back-to-back MMAs at 50 % sparsity`. */
-  describe?(options: WorkloadOptions): string;
-  vectors(params: Params, options: WorkloadOptions): InputVector[];
-}
-
-/** What `gen synth` knows of the project's tops. */
-export interface SynthesisConfig {
-  /**
-   * Design workloads by top name: the top's default workload in `gen synth`, and what
-   * `--workload design` (or its older name `sparse`) selects. Tops without one use random inputs.
-   */
-  readonly workloads?: Readonly<Record<string, SynthesisWorkload>>;
-}
+export type { DesignEntry, SuiteEntry, WorkloadOptions, SynthesisWorkload, SynthesisConfig } from './entries.ts';
 
 /** Defaults of the commands; a command-line option always wins. */
 export interface ProjectDefaults {
@@ -80,6 +45,8 @@ export interface ProjectConfig {
   readonly suites?: readonly SuiteEntry[];
   readonly synthesis?: SynthesisConfig;
   readonly defaults?: ProjectDefaults;
+  /** Plugins: commands, report sections, designs, suites and workloads added to the project (see GenPlugin). */
+  readonly plugins?: readonly GenPlugin[];
 }
 
 /** Declares a project config (the identity: it gives the file its types). */
@@ -88,3 +55,4 @@ export function defineConfig(config: ProjectConfig): ProjectConfig {
 }
 
 export { defineSuite, once, type SuiteSpec } from '../../verif/regress/suite.ts';
+export { definePlugin, type GenPlugin, type CommandEntry } from './plugin.ts';

@@ -5,7 +5,7 @@
  * them like any project's.
  */
 import { dirname, resolve } from 'node:path';
-import { UserError } from '../../common/errors.ts';
+import { FieldError, UserError } from '../../common/errors.ts';
 import { findConfigFile, setProjectRoot } from '../../common/projectRoot.ts';
 import { isModuleDefinition, type ModuleDefinition } from '../../hw/core/index.ts';
 import { setBuildRoot } from '../../tools/buildCache.ts';
@@ -13,6 +13,7 @@ import { importModuleFile, ModuleFileError } from '../../verif/regress/moduleFil
 import { loadSuites, shownPath, type SuiteSources } from '../../verif/regress/suiteSources.ts';
 import type { RegressSuite } from '../../verif/regress/suite.ts';
 import type { DesignEntry, ProjectConfig, ProjectDefaults, SynthesisWorkload } from './config.ts';
+import type { GenPlugin } from './plugin.ts';
 
 /** A design the commands can elaborate by name. */
 export interface RegisteredTop {
@@ -34,6 +35,8 @@ export interface Project {
   readonly tops: readonly RegisteredTop[];
   readonly defaults: ProjectDefaults;
   readonly workloads: Readonly<Record<string, SynthesisWorkload>>;
+  /** The plugins the config enables, in its order. */
+  readonly plugins: readonly GenPlugin[];
   /** The `--design` files (absolute), for replay commands. */
   readonly designFiles: readonly string[];
 }
@@ -100,6 +103,9 @@ export async function filesWithModules(files: readonly string[]): Promise<string
   return found;
 }
 
+const isPlugin = (value: unknown): value is GenPlugin =>
+  typeof value === 'object' && value !== null && typeof (value as GenPlugin).name === 'string';
+
 /** The config's default export, checked for shape (not for every field's type: tsc does that). */
 async function loadConfig(file: string): Promise<ProjectConfig> {
   const config = (await importModuleFile(file, shownPath(file)))['default'];
@@ -110,6 +116,9 @@ async function loadConfig(file: string): Promise<ProjectConfig> {
     throw new ModuleFileError(shownPath(file), '`designs` must be a list or lists by group');
   if (suites !== undefined && !Array.isArray(suites))
     throw new ModuleFileError(shownPath(file), '`suites` must be a list');
+  const { plugins } = config as ProjectConfig;
+  if (plugins !== undefined && (!Array.isArray(plugins) || !plugins.every(isPlugin)))
+    throw new ModuleFileError(shownPath(file), '`plugins` must be a list of plugins (definePlugin({ name, … }))');
   return config as ProjectConfig;
 }
 
@@ -135,11 +144,13 @@ export async function loadProject(options: ProjectOptions = {}): Promise<Project
   const defaults = config.defaults ?? {};
   setBuildRoot(resolve(root, defaults.cache ?? '.gen-cache'));
   const table = new TopTable();
-  if (configFile !== undefined && config.designs !== undefined) {
-    if (Array.isArray(config.designs)) await addDesigns(table, config.designs, 'design', configFile);
-    else
-      for (const [kind, entries] of Object.entries(config.designs as Record<string, readonly DesignEntry[]>))
-        await addDesigns(table, entries, kind, configFile);
+  const plugins = config.plugins ?? [];
+  if (configFile !== undefined) {
+    const groups = Array.isArray(config.designs)
+      ? [['design', config.designs] as const]
+      : Object.entries((config.designs ?? {}) as Record<string, readonly DesignEntry[]>);
+    for (const [kind, entries] of [...groups, ...plugins.flatMap((plugin) => Object.entries(plugin.designs ?? {}))])
+      await addDesigns(table, entries, kind, configFile);
   }
   const designFiles = (options.designs ?? []).map((file) => resolve(cwd, file));
   for (const file of designFiles)
@@ -150,9 +161,19 @@ export async function loadProject(options: ProjectOptions = {}): Promise<Project
     config,
     tops: table.tops,
     defaults,
-    workloads: config.synthesis?.workloads ?? {},
+    workloads: Object.assign({}, ...plugins.map((plugin) => plugin.synthesis?.workloads), config.synthesis?.workloads),
+    plugins,
     designFiles,
   };
+}
+
+/**
+ * The plugins of the config found from `cwd` (none without a config): what `gen` reads before its
+ * command line, to offer the plugins' commands. Loading the config imports what it imports.
+ */
+export async function projectPlugins(cwd: string = process.cwd()): Promise<readonly GenPlugin[]> {
+  const configFile = findConfigFile(resolve(cwd));
+  return configFile === undefined ? [] : ((await loadConfig(configFile)).plugins ?? []);
 }
 
 /** The project's suites and `--load` suite files, and where they came from (for workers and replays). */
@@ -170,7 +191,7 @@ export function parseParams(top: RegisteredTop, pairs: readonly string[]): Recor
   const params: Record<string, number | boolean | string> = {};
   for (const pair of pairs) {
     const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(pair);
-    if (!match) throw new UserError(`--param '${pair}' is not of the form name=value`);
+    if (!match) throw new FieldError('param', `'${pair}' is not of the form name=value`);
     const [, key, text] = match as unknown as [string, string, string];
     const fallback = top.definition.defaults[key];
     if (fallback === undefined)
@@ -179,10 +200,11 @@ export function parseParams(top: RegisteredTop, pairs: readonly string[]): Recor
       );
     if (typeof fallback === 'number') {
       const value = Number(text);
-      if (!Number.isInteger(value)) throw new UserError(`--param ${key} needs a whole number, got '${text}'`);
+      if (!Number.isInteger(value)) throw new FieldError('param', `${key} needs a whole number, got '${text}'`);
       params[key] = value;
     } else if (typeof fallback === 'boolean') {
-      if (text !== 'true' && text !== 'false') throw new UserError(`--param ${key} needs true or false, got '${text}'`);
+      if (text !== 'true' && text !== 'false')
+        throw new FieldError('param', `${key} needs true or false, got '${text}'`);
       params[key] = text === 'true';
     } else params[key] = text;
   }

@@ -40,7 +40,7 @@ export function writeFilesStaged(directory: string, files: ReadonlyMap<string, s
   const target = folderTarget(directory);
   const here = relative(target, process.cwd());
   if (here === '' || (!here.startsWith('..') && !here.startsWith(sep)))
-    throw new UserError(`--out ${directory} contains the current folder; name a folder of its own`);
+    throw new UserError(`${directory} contains the current folder; name a folder of its own`);
   const newNames = new Set([...files.keys()].map((name) => name.split('/')[0]!));
   let existing: string[] = [];
   try {
@@ -51,7 +51,7 @@ export function writeFilesStaged(directory: string, files: ReadonlyMap<string, s
   const foreign = existing.filter((name) => !isGeneratedEntry(target, name, newNames));
   if (foreign.length > 0)
     throw new UserError(
-      `--out ${directory} holds ${foreign.length === 1 ? 'a file' : 'files'} gen verilog did not write (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}); the folder is replaced whole, so name an empty one or one gen verilog wrote`,
+      `${directory} holds ${foreign.length === 1 ? 'a file' : 'files'} not written by a Verilog export (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}); the folder is replaced whole, so name an empty one or one written by an export`,
     );
   const staging = createStagingFolder(target, directory);
   try {

@@ -176,7 +176,7 @@ export function sparseWorkloadVectors(top: string, params: Params, options: Spar
   const driver = drivers[top];
   if (!driver)
     throw new UserError(
-      `${top} has no sparse workload (tops with one: ${sparseWorkloadTops.join(', ')}); use --workload random or zero`,
+      `${top} has no sparse workload (tops with one: ${sparseWorkloadTops.join(', ')}); use the random or zero workload`,
     );
   const threads = driver.threads(params);
   const shape: DecoderShape = driver.decoderParams

@@ -188,7 +188,7 @@ describe('multi-file outputs switch in one step', () => {
     mkdirSync(out);
     writeFileSync(join(out, 'notes.txt'), 'mine\n');
     const run = await runGen(['verilog', '--top', 'Counter', '--out', out]);
-    expect(expectCleanFailure(run)).toMatch(/holds a file gen verilog did not write \(notes\.txt\)/);
+    expect(expectCleanFailure(run)).toMatch(/holds a file not written by a Verilog export \(notes\.txt\)/);
     expect(readdirSync(out)).toEqual(['notes.txt']);
   }, 60_000);
 

@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildReport } from '../../gen/report/buildReport.ts';
-import type { ReportSection } from '../../gen/report/types.ts';
+import { buildReport } from '../../coruscant/report/buildReport.ts';
+import type { ReportSection } from '../../gen/project/reportSection.ts';
 
 /*
  * What a killed `gen report` leaves — its scratch folder in the system temp folder (`gen-report-*`,

@@ -103,6 +103,29 @@ describe('layer rules (.dependency-cruiser.cjs)', () => {
     expect(result.violations.map((violation) => violation.rule)).toEqual(['layer-hw-sim']);
   });
 
+  it('pass when a plugin imports the framework through its public entry points: coruscant importing api/', async () => {
+    const tree = plantTree({
+      'hw/core/value.ts': VALUE,
+      'api/index.ts': "export { width } from '../hw/core/value.ts';\n",
+      'coruscant/plugin.ts': "import { width } from '../api/index.ts';\nexport const lanes = width;\n",
+    });
+    const result = await cruise(tree, ['hw', 'api', 'coruscant']);
+    expect(result.violations).toEqual([]);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('fail when a plugin reaches past the public entry points: coruscant importing hw/core', async () => {
+    const tree = plantTree({
+      'hw/core/value.ts': VALUE,
+      'coruscant/plugin.ts': "import { width } from '../hw/core/value.ts';\nexport const lanes = width;\n",
+    });
+    const result = await cruise(tree, ['hw', 'coruscant']);
+    expect(result.exitCode).not.toBe(0);
+    expect(result.violations).toEqual([
+      expect.objectContaining({ rule: 'layer-coruscant', from: 'coruscant/plugin.ts', to: 'hw/core/value.ts' }),
+    ]);
+  });
+
   it('fail on an import cycle inside one folder', async () => {
     const tree = plantTree({
       'hw/ir/passes/index.ts':

@@ -307,4 +307,57 @@ describe('the packed framework in a user project', { timeout: 300_000 }, () => {
     const area = /^Accumulator \(total\)\s+\d+\s+(\d+\.\d+)/m.exec(synth)?.[1];
     expect(Number(area), synth).toBeGreaterThan(10);
   });
+
+  it('gen --help lists the framework commands only; a plugin of the project adds its own', () => {
+    const showcase = ['mma', 'spmm', 'formats', 'memsim', 'report'];
+    const commandsOf = (help: string): string[] => [...help.matchAll(/^ {2}gen ([\w-]+)/gm)].map((match) => match[1]!);
+    const plain = commandsOf(genOk('--help').stdout);
+    expect(plain).toEqual(expect.arrayContaining(['init', 'list', 'verilog', 'sim', 'regress', 'synth']));
+    for (const name of showcase) expect(plain).not.toContain(name);
+
+    const config = join(project, 'gen.config.ts');
+    const original = readFileSync(config, 'utf8');
+    writeFileSync(
+      join(project, 'src', 'countPlugin.ts'),
+      [
+        "import { definePlugin, loadProject } from 'coruscant-hdl/plugin';",
+        '',
+        'export const countPlugin = definePlugin({',
+        "  name: 'count',",
+        '  commands: [',
+        '    {',
+        "      name: 'count-tops',",
+        "      describe: 'Print how many tops the project has',",
+        '      load: async () => ({',
+        "        command: 'count-tops',",
+        '        handler: async () => {',
+        '          console.log(`tops: ${(await loadProject()).tops.length}`);',
+        '        },',
+        '      }),',
+        '    },',
+        '  ],',
+        '});',
+        '',
+      ].join('\n'),
+    );
+    try {
+      writeFileSync(
+        config,
+        original
+          .replace(
+            "from 'coruscant-hdl/config';",
+            "from 'coruscant-hdl/config';\nimport { countPlugin } from './src/countPlugin.js';",
+          )
+          .replace('defineConfig({', 'defineConfig({\n  plugins: [countPlugin],'),
+      );
+      const help = genOk('--help').stdout;
+      expect(commandsOf(help)).toContain('count-tops');
+      expect(help).toContain('Print how many tops the project has');
+      expect(genOk('count-tops').stdout.trim()).toBe('tops: 1');
+      // The framework's commands still run beside it.
+      expect(genOk('list').stdout).toContain('Accumulator');
+    } finally {
+      writeFileSync(config, original);
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findTop } from '../../gen/registry.ts';
+import { findTop } from '../support/registry.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { measureActivity, type Activity } from '../../synth/activity.ts';

@@ -134,7 +134,7 @@ describe('WaveDrom pictures', () => {
 
   it('rejects windows outside the trace or too wide to draw', () => {
     expect(() => traceToWaveDrom(trace, { fromCycle: 50 })).toThrow(/outside the trace's cycles 0…11/);
-    expect(() => traceToWaveDrom(trace, { fromCycle: 5, toCycle: 2 })).toThrow(/before --from/);
+    expect(() => traceToWaveDrom(trace, { fromCycle: 5, toCycle: 2 })).toThrow(/before the first cycle drawn, 5/);
     expect(() => traceToWaveDrom(trace, { cycles: { clock: 'top.nope' } })).toThrow(/no signal named top.nope/);
   });
 });

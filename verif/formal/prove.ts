@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
-import { UserError } from '../../common/errors.ts';
+import { FieldError, UserError } from '../../common/errors.ts';
 import type { SourceLocation } from '../../hw/core/sourceLocation.ts';
 import { placedChecks } from '../../hw/ir/checks.ts';
 import { CLOCK_PORT, clockPortsOf, topModule, type IrDesign } from '../../hw/ir/ir.ts';
@@ -105,8 +105,9 @@ export async function proveDesign(whole: IrDesign, options: ProveOptions): Promi
     );
   for (const name of options.only ?? [])
     if (!whole.modules.some((module) => module.name === name))
-      throw new UserError(
-        `--only ${name}: ${whole.top} has no module ${name} (modules: ${whole.modules.map((module) => module.name).join(', ')})`,
+      throw new FieldError(
+        'only',
+        `${name}: ${whole.top} has no module ${name} (modules: ${whole.modules.map((module) => module.name).join(', ')})`,
       );
   const design = options.only ? onlyChecksOf(whole, options.only) : whole;
   const checks = checksOf(design);

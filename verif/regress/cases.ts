@@ -1,4 +1,4 @@
-import { UserError } from '../../common/errors.ts';
+import { FieldError } from '../../common/errors.ts';
 
 /** `--shard i/n`: this machine runs the cases k with k mod n = i − 1. */
 export interface Shard {
@@ -14,7 +14,7 @@ export function parseShard(text: string): Shard {
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
   if (!match || count < 1 || index < 1 || index > count)
-    throw new UserError(`--shard '${text}' must be i/n with 1 ≤ i ≤ n, e.g. 2/4`);
+    throw new FieldError('shard', `'${text}' must be i/n with 1 ≤ i ≤ n, e.g. 2/4`);
   return { index, count };
 }
 

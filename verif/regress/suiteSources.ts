@@ -65,9 +65,14 @@ export async function loadSuites(sources: SuiteSources): Promise<RegressSuite[]>
   const suites: { suite: RegressSuite; file: string }[] = [];
   if (sources.config !== undefined) {
     const config = (await importModuleFile(sources.config, shownPath(sources.config)))['default'] as
-      { suites?: unknown } | undefined;
-    const entries = config?.suites ?? [];
-    if (!Array.isArray(entries)) throw new ModuleFileError(shownPath(sources.config), '`suites` must be an array');
+      { suites?: unknown; plugins?: readonly { suites?: unknown }[] } | undefined;
+    // The config's own suites, then those of its plugins, in the order it lists them.
+    const lists = [
+      config?.suites ?? [],
+      ...(Array.isArray(config?.plugins) ? config.plugins : []).map((plugin) => plugin.suites ?? []),
+    ];
+    if (!lists.every(Array.isArray)) throw new ModuleFileError(shownPath(sources.config), '`suites` must be an array');
+    const entries = (lists as unknown[][]).flat();
     for (const suite of await configSuites(sources.config, entries)) suites.push({ suite, file: sources.config });
   }
   for (const file of sources.files) for (const suite of await loadSuiteFile(file)) suites.push({ suite, file });

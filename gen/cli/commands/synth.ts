@@ -1,3 +1,4 @@
+import { takeRenamedOption } from '../../../common/optionValues.ts';
 import { join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
@@ -24,7 +25,7 @@ interface SynthArgs extends DesignArguments {
   verilog?: string[];
   top: string;
   param: string[];
-  engine: YosysEngine;
+  yosys: YosysEngine;
   node: number;
   flavor: Flavor;
   'source-vdd': number;
@@ -170,11 +171,13 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
         array: true,
         describe: 'synthesize these Verilog source file(s) instead of a registered top',
       })
-      .option('engine', {
+      .option('yosys', {
         choices: yosysEngines,
         default: 'yowasp' as YosysEngine,
         describe: 'Yosys to run: embedded WebAssembly build, or the system `yosys`',
       })
+      .option('engine', { choices: yosysEngines, hidden: true, describe: 'old name of --yosys' })
+      .middleware((args) => takeRenamedOption(args, 'engine', 'yosys'))
       .option('node', {
         type: 'number',
         choices: supportedNodes.filter((node) => node !== 45),
@@ -244,7 +247,7 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
         'a two-thread decoder on a 70 %-sparse pruned layer',
       )
       .example(
-        '$0 synth --top MmaUnit --compose TensorLane --engine system',
+        '$0 synth --top MmaUnit --compose TensorLane --yosys system',
         'the 32-lane unit: one lane simulated at gate level, the decoder and glue around 32 RTL lanes',
       )
       .example('$0 synth --verilog adder.v --top adder --workload random', 'external Verilog'),
@@ -269,7 +272,7 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
     const source = await designSource(args);
     const { stimulus, label } = stimulusFor(args, source, project);
     const result = await synthesizeDesign(source.files, source.module, {
-      engine: args.engine,
+      engine: args.yosys,
       clockGhz: args.clock,
       stimulus,
       ...(label !== undefined ? { stimulusLabel: label } : {}),

@@ -3,9 +3,9 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ArgumentsCamelCase } from 'yargs';
 import { UserError } from '../../../common/errors.ts';
-import { memsimCommand, parseByteCount } from '../../../gen/cli/commands/memsim.ts';
+import { memsimCommand, parseByteCount } from '../../../coruscant/commands/memsim.ts';
 
-// The `gen memsim` command (gen/cli/commands/memsim.ts): once end to end through bin/gen.js, the rest in-process.
+// The `gen memsim` command (coruscant/commands/memsim.ts): once end to end through bin/gen.js, the rest in-process.
 const root = resolve(import.meta.dirname, '../../..');
 
 type MemsimArgv = Parameters<NonNullable<typeof memsimCommand.handler>>[0];

@@ -6,7 +6,7 @@ import {
   runMemsimSweep,
   runSpmmModel,
   type SystemModelArgs,
-} from '../../../gen/cli/gpuModelOptions.ts';
+} from '../../../coruscant/commands/gpuModelOptions.ts';
 import { autoSplitK, gridPlan } from '../../../gpu/system/kernels.ts';
 
 const args = (options: Partial<SystemModelArgs>): SystemModelArgs => ({

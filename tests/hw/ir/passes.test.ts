@@ -27,7 +27,7 @@ import { checkCombinationalLoops } from '../../../hw/ir/passes/checkCombinationa
 import { foldConstants } from '../../../hw/ir/passes/foldConstants.ts';
 import { removeDeadCode } from '../../../hw/ir/passes/removeDeadCode.ts';
 import { assignNames } from '../../../hw/ir/passes/assignNames.ts';
-import { registry } from '../../../gen/registry.ts';
+import { registry } from '../../support/registry.ts';
 import * as designs from './designs.ts';
 
 /**

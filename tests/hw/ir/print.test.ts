@@ -3,7 +3,7 @@ import { defineModule, input, output } from '../../../hw/core/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { topModule } from '../../../hw/ir/ir.ts';
 import { printDesign, printModule } from '../../../hw/ir/print.ts';
-import { registry } from '../../../gen/registry.ts';
+import { registry } from '../../support/registry.ts';
 import { Delay, Instances } from './designs.ts';
 
 /** The printer itself: what it shows beyond the netlist, and that it is stable. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { expectCleanFailure, runGen } from '../../support/cli.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';
-import { findTop } from '../../../gen/registry.ts';
+import { findTop } from '../../support/registry.ts';
 
 describe('gen verilog', () => {
   it('writes one file per module and a manifest, identical to the emitter', async () => {

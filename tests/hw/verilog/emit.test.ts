@@ -4,7 +4,7 @@ import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { constant, defineModule, input, output } from '../../../hw/core/index.ts';
 import { emitModule, emitVerilog } from '../../../hw/verilog/emit.ts';
 import { buildManifest } from '../../../hw/verilog/manifest.ts';
-import { registry } from '../../../gen/registry.ts';
+import { registry } from '../../support/registry.ts';
 import { checkWithYosys, lintWithVerilator } from '../../../tools/lint.ts';
 import { Awkward, Everything, OPERATOR_WIDTHS } from './testDesigns.ts';
 

@@ -1,6 +1,0 @@
-/**
- * The report's view of the engines: the engine table (engines/index.ts) says which programs
- * each needs, the toolchain (tools/toolchain.ts) whether they are here.
- */
-export { availableEngines } from '../../engines/index.ts';
-export { onPath } from '../../tools/toolchain.ts';
