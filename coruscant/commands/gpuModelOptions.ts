@@ -101,12 +101,12 @@ function numberList(option: string, text: string): number[] {
   });
 }
 
-/** `gen memsim --kernel K`: one kernel's trace through the memory path, and its modeled time. */
-export async function runMemsimKernel(argv: SystemModelArgs): Promise<void> {
+/** The model run `memsim --kernel` and `spmm --model` share: the shape, kernels and options of `argv`. */
+function modelRun(argv: SystemModelArgs, defaultKernel: string): ReturnType<typeof runModel> {
   const { m, k } = parseShape(argv.shape);
-  const run = await runModel({
+  return runModel({
     profile: argv.profile,
-    kernels: kernelsNamed(argv.kernel ?? ''),
+    kernels: kernelsNamed(argv.kernel ?? defaultKernel),
     shape: { m, k, n: argv.n },
     sparsity: argv.sparsity,
     seed: argv.seed,
@@ -114,6 +114,11 @@ export async function runMemsimKernel(argv: SystemModelArgs): Promise<void> {
     ...(argv.sample === undefined ? {} : { sample: argv.sample }),
     ...(argv['store-cycles'] === undefined ? {} : { storeCycles: argv['store-cycles'] }),
   });
+}
+
+/** `gen memsim --kernel K`: one kernel's trace through the memory path, and its modeled time. */
+export async function runMemsimKernel(argv: SystemModelArgs): Promise<void> {
+  const run = await modelRun(argv, '');
   const timing = run.timings[0]!;
   process.stdout.write(
     argv.json
@@ -124,17 +129,7 @@ export async function runMemsimKernel(argv: SystemModelArgs): Promise<void> {
 
 /** `gen spmm --model`: the modeled time of one or all kernels, with speedups. */
 export async function runSpmmModel(argv: SystemModelArgs): Promise<void> {
-  const { m, k } = parseShape(argv.shape);
-  const run = await runModel({
-    profile: argv.profile,
-    kernels: kernelsNamed(argv.kernel ?? 'all'),
-    shape: { m, k, n: argv.n },
-    sparsity: argv.sparsity,
-    seed: argv.seed,
-    ...(argv['split-k'] === undefined ? {} : { splitK: argv['split-k'] }),
-    ...(argv.sample === undefined ? {} : { sample: argv.sample }),
-    ...(argv['store-cycles'] === undefined ? {} : { storeCycles: argv['store-cycles'] }),
-  });
+  const run = await modelRun(argv, 'all');
   if (argv.json) {
     process.stdout.write(
       `${JSON.stringify({ tensorCore: run.mma, numerics: run.numerics, kernels: run.timings }, null, 2)}\n`,
