@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { elaborate } from '../../hw/ir/elaborate.ts';
+import { Counter } from '../../hw/examples/counter.ts';
+import { Testbench, type ReactiveTestbench } from '../../verif/testbench.ts';
+import { TsEngine } from '../../engines/tsEngine.ts';
+import { VerilatorEngine } from '../../engines/verilatorEngine.ts';
+import { IcarusEngine } from '../../engines/icarusEngine.ts';
+import type { Engine } from '../../engines/engine.ts';
+import { UserError } from '../../common/errors.ts';
+import { hasTool } from '../../tools/toolchain.ts';
+
+/*
+ * One scripted reactive session (pokes, peeks, steps, waits) gives the same peeks, the same cycles
+ * and the same VCD on every engine, whether its waits are closures (stepped one cycle at a time
+ * from this process) or conditions on output values (evaluated inside the Verilator and Icarus
+ * harnesses, one round trip per wait; a peek right after a step is answered by the step's own
+ * reply). A 40-bit counter: its outputs frame is two words, the upper one compared too.
+ */
+
+const design = elaborate(Counter, { width: 40 });
+
+const ENGINES: readonly (readonly [string, () => Engine])[] = [
+  ['ts', () => new TsEngine()],
+  ...(hasTool('verilator') ? [['verilator', () => new VerilatorEngine()] as const] : []),
+  ...(hasTool('iverilog') ? [['icarus', () => new IcarusEngine()] as const] : []),
+];
+
+type Wait = (tb: ReactiveTestbench, count: number, limit: number) => Promise<number>;
+
+const WAITS: Record<string, Wait> = {
+  closure: (tb, count, limit) => tb.waitFor(async () => (await tb.peek('count')) === BigInt(count), { limit }),
+  values: (tb, count, limit) => tb.waitFor({ count }, { limit }),
+};
+
+/** The script: every value it reads, in order, as text. */
+async function script(tb: ReactiveTestbench, wait: Wait): Promise<string[]> {
+  const log: string[] = [];
+  const read = async (): Promise<void> => {
+    log.push(`cycle ${tb.cycle}: count ${await tb.peek('count')}`);
+  };
+  tb.poke('reset', 1);
+  await tb.step();
+  tb.poke('reset', 0);
+  await read();
+  tb.poke('enable', 1);
+  log.push(`waited ${await wait(tb, 5, 20)}`);
+  await read();
+  await tb.step(3);
+  await read();
+  tb.poke('enable', 0);
+  await tb.step(2);
+  await read();
+  // Already true: no step.
+  log.push(`waited ${await wait(tb, 8, 20)}`);
+  tb.poke('enable', 1);
+  await read();
+  log.push(`waited ${await wait(tb, 12, 20)}`);
+  const missed = await wait(tb, 100, 3).catch((error: unknown) => error);
+  expect(missed).toBeInstanceOf(UserError);
+  log.push((missed as Error).message);
+  await read();
+  await tb.step();
+  log.push(
+    JSON.stringify(await tb.session.peekAll(), (_key, value: unknown) =>
+      typeof value === 'bigint' ? String(value) : value,
+    ),
+  );
+  return log;
+}
+
+const EXPECTED = [
+  'cycle 1: count 0',
+  'waited 5',
+  'cycle 6: count 5',
+  'cycle 9: count 8',
+  'cycle 11: count 8',
+  'waited 0',
+  'cycle 11: count 8',
+  'waited 4',
+  'waitFor: the condition did not hold within 3 cycles (cycle 18)',
+  'cycle 18: count 15',
+  '{"count":"16"}',
+];
+
+describe('a scripted reactive session', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'reactive-wait-'));
+  const vcds = new Map<string, string>();
+
+  it.each(ENGINES.flatMap(([name, create]) => Object.keys(WAITS).map((wait) => [name, wait, create] as const)))(
+    '%s, waits as %s: the same peeks and cycles as everywhere',
+    async (name, wait, create) => {
+      const vcd = join(dir, `${name}-${wait}.vcd`);
+      const tb = await Testbench.open(design, create(), { vcd });
+      try {
+        expect(await script(tb, WAITS[wait]!)).toEqual(EXPECTED);
+      } finally {
+        await tb.close();
+      }
+      vcds.set(`${name}-${wait}`, readFileSync(vcd, 'utf8'));
+    },
+    // The first Verilator build of the design takes most of this on a loaded machine.
+    240_000,
+  );
+
+  it('leaves the same VCD on every engine, whichever way it waits', () => {
+    expect(vcds.size).toBe(ENGINES.length * Object.keys(WAITS).length);
+    const first = vcds.values().next().value as string;
+    expect(first).toContain('$enddefinitions');
+    for (const [run, text] of vcds) expect(text, run).toBe(first);
+  });
+
+  it('refuses a wait on an unknown output or a value that does not fit, naming it', async () => {
+    const tb = await Testbench.open(design, new TsEngine());
+    try {
+      await expect(tb.waitFor({ nothing: 1 } as never)).rejects.toThrow("has no output 'nothing' (outputs: count)");
+      await expect(tb.waitFor({ count: 2n ** 40n })).rejects.toThrow('does not fit the 40-bit output');
+    } finally {
+      await tb.close();
+    }
+  });
+});
