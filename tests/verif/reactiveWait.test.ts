@@ -4,11 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
+import { StreamFifoChain } from '../../hw/examples/streamFifoChain.ts';
+import { TwoClockFifo } from '../../hw/examples/twoClockFifo.ts';
 import { Testbench, type ReactiveTestbench } from '../../verif/testbench.ts';
 import { TsEngine } from '../../engines/tsEngine.ts';
 import { VerilatorEngine } from '../../engines/verilatorEngine.ts';
 import { IcarusEngine } from '../../engines/icarusEngine.ts';
 import type { Engine } from '../../engines/engine.ts';
+import type { IrDesign } from '../../hw/ir/ir.ts';
 import { UserError } from '../../common/errors.ts';
 import { hasTool } from '../../tools/toolchain.ts';
 
@@ -17,7 +20,8 @@ import { hasTool } from '../../tools/toolchain.ts';
  * and the same VCD on every engine, whether its waits are closures (stepped one cycle at a time
  * from this process) or conditions on output values (evaluated inside the Verilator and Icarus
  * harnesses, one round trip per wait; a peek right after a step is answered by the step's own
- * reply). A 40-bit counter: its outputs frame is two words, the upper one compared too.
+ * reply). A 40-bit counter: its outputs frame is two words, the upper one compared too. A design
+ * with checks, or with two clocks, waits by stepping from this process: the same cycles again.
  */
 
 const design = elaborate(Counter, { width: 40 });
@@ -117,8 +121,74 @@ describe('a scripted reactive session', () => {
     try {
       await expect(tb.waitFor({ nothing: 1 } as never)).rejects.toThrow("has no output 'nothing' (outputs: count)");
       await expect(tb.waitFor({ count: 2n ** 40n })).rejects.toThrow('does not fit the 40-bit output');
+      await expect(tb.waitFor({ count: 1 }, { limit: -1 })).rejects.toThrow('waitFor: -1 is not a count of cycles');
     } finally {
       await tb.close();
     }
   });
+});
+
+/** Per design with checks or two clocks: a script of waits, as [output, value] pairs after the pokes it starts with. */
+const STEPPED: readonly (readonly [
+  string,
+  IrDesign,
+  Record<string, number>,
+  readonly (readonly [string, number])[],
+])[] = [
+  [
+    'StreamFifoChain (checks)',
+    elaborate(StreamFifoChain, {}),
+    { in_valid: 1, in_data: 7 },
+    [
+      ['out_valid', 1],
+      ['in_ready', 0],
+    ],
+  ],
+  [
+    'TwoClockFifo (two clocks)',
+    elaborate(TwoClockFifo, { width: 8, depth: 4 }),
+    { produce: 1, consume: 1 },
+    [
+      ['sent', 3],
+      ['received', 3],
+    ],
+  ],
+];
+
+describe('a wait on a design the harness cannot wait on by itself', () => {
+  const seen = new Map<string, string[]>();
+
+  it.each(
+    ENGINES.flatMap(([name, create]) => STEPPED.map(([title, ...rest]) => [title, name, create, ...rest] as const)),
+  )(
+    '%s on %s: the same cycles as a closure, and as on every engine',
+    async (title, _name, create, design, pokes, waits) => {
+      const logs = await Promise.all(
+        Object.values(WAITS).map(async (wait) => {
+          const tb = await Testbench.open(design, create());
+          const log: string[] = [];
+          try {
+            await tb.reset();
+            for (const [name, value] of Object.entries(pokes)) tb.poke(name as never, value);
+            for (const [name, value] of waits) {
+              const waited = await (wait === WAITS.values
+                ? tb.waitFor({ [name]: value }, { limit: 50 })
+                : tb.waitFor(async () => (await tb.peek(name as never)) === BigInt(value), { limit: 50 }));
+              log.push(`${name}=${value} after ${waited} (cycle ${tb.cycle})`);
+            }
+          } finally {
+            await tb.close();
+          }
+          return log;
+        }),
+      );
+      expect(logs[1]).toEqual(logs[0]);
+      // Every wait steps: none holds already when it starts.
+      for (const line of logs[0]!) expect(line).not.toContain(' after 0 ');
+      const earlier = seen.get(title);
+      if (earlier) expect(logs[0]).toEqual(earlier);
+      else seen.set(title, logs[0]!);
+    },
+    240_000,
+  );
 });
