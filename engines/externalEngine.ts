@@ -636,7 +636,8 @@ class ExternalSession implements EngineSession {
     // With STEP_PEEK the new cycle's outputs come with the ack: a peek after the step is answered here.
     const [ack, outputs] = this.askAll(this.waitsInHarness ? ['ack', 'outputs'] : ['ack'], cycles);
     this.stepped = (await ack) as number;
-    if (outputs) this.sampled = (await outputs) as PortValues;
+    // Outputs that cannot be read (X or Z on Icarus) fail the peek that asks for them, not the step.
+    if (outputs) this.sampled = (await outputs.catch(() => undefined)) as PortValues | undefined;
     await this.stopAtFailure();
   }
 
@@ -658,10 +659,12 @@ class ExternalSession implements EngineSession {
     this.sampled = undefined;
     this.commands.wait(cycles, condition.value.words, condition.mask.words);
     const [outputs, ack] = this.askAll(['outputs', 'ack'], cycles);
-    const sampled = (await outputs) as PortValues;
+    // The ack comes after the outputs: once it is here, the cycles stepped are known even when the
+    // outputs could not be read (X or Z on Icarus).
     const stepped = (await ack) as number;
     const waited = stepped - this.stepped;
     this.stepped = stepped;
+    const sampled = (await outputs) as PortValues;
     this.sampled = sampled;
     return conditionHolds(condition, sampled) ? waited : undefined;
   }

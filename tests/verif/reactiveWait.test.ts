@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { elaborate } from '../../hw/ir/elaborate.ts';
+import { defineBlackBox, defineModule, input, output } from '../../hw/core/index.ts';
 import { Counter } from '../../hw/examples/counter.ts';
 import { StreamFifoChain } from '../../hw/examples/streamFifoChain.ts';
 import { TwoClockFifo } from '../../hw/examples/twoClockFifo.ts';
@@ -191,4 +192,45 @@ describe('a wait on a design the harness cannot wait on by itself', () => {
     },
     240_000,
   );
+});
+
+describe.skipIf(!hasTool('iverilog'))('outputs Icarus cannot read after a step', () => {
+  it('fail the peek that asks for them, not the step, nor the steps after', async () => {
+    // A black box's own register starts at X on Icarus (the testbench zeroes only generated
+    // modules) and keeps it until reset or a nonzero `d`.
+    const file = join(mkdtempSync(join(tmpdir(), 'reactive-x-')), 'Hold.v');
+    writeFileSync(
+      file,
+      [
+        'module Hold (input wire clk, input wire reset, input wire [3:0] d, output reg [3:0] q);',
+        "  always @(posedge clk) if (reset) q <= 4'd0; else if (d != 4'd0) q <= d;",
+        'endmodule',
+        '',
+      ].join('\n'),
+    );
+    const Hold = defineBlackBox({ name: 'Hold', file, clocked: true, ports: () => ({ d: input(4), q: output(4) }) });
+    const Top = defineModule({
+      name: 'HoldTop',
+      defaults: {},
+      ports: () => ({ d: input(4), q: output(4) }),
+      build(m, io) {
+        const hold = m.instance(Hold, { name: 'hold' });
+        hold.d.set(io.d);
+        io.q.set(hold.q);
+      },
+    });
+    const tb = await Testbench.open(elaborate(Top), new IcarusEngine());
+    try {
+      await tb.step();
+      await expect(tb.peek('q')).rejects.toThrow(/output 'q' has unknown bits \(x\)/);
+      tb.poke('reset', 1);
+      await tb.step();
+      tb.poke('reset', 0).poke('d', 6);
+      await tb.step();
+      expect(await tb.peek('q')).toBe(6n);
+      expect(tb.cycle).toBe(3);
+    } finally {
+      await tb.close();
+    }
+  });
 });
