@@ -19,7 +19,7 @@ export {
 export {
   /** What every engine does: `run` one stimulus (optionally tracing a VCD), `runMany` independent streams on one build, `compare` streams with their expected outputs inside the engine, `open` an interactive session. */
   type Engine,
-  /** A live simulation on any engine: `poke`, `await peek`, `await step`, `await runFrames` (a piece of input frames in, its output frames out), `close` or `abort`; the same outputs and VCD as a batch run of the same stream. */
+  /** A live simulation on any engine: `poke`, `await peek`, `await step`, `await waitFor` (output values, waited for inside the Verilator and Icarus harnesses), `await runFrames` (a piece of input frames in, its output frames out), `close` or `abort`; the same outputs and VCD as a batch run of the same stream. */
   type EngineSession,
   /** Options of a session: those of a run (a VCD, internal nets, the check mode). */
   type SessionOptions,

@@ -21,7 +21,7 @@ export {
   Testbench,
   /** Thrown by `Testbench.run`: every mismatch with its cycle, signal, expected and actual value. */
   ExpectationError,
-  /** A testbench that reacts on a live engine session (`Testbench.open`): `await peek`, `await step`, `await waitFor`. */
+  /** A testbench that reacts on a live engine session (`Testbench.open`): `await peek`, `await step`, `await waitFor` (a closure of peeks, or output values: one round trip per wait on Verilator and Icarus). */
   ReactiveTestbench,
   /** What `ReactiveTestbench.waitFor` is given: how many cycles it may step before giving up. */
   type WaitOptions,

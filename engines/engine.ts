@@ -156,6 +156,14 @@ export interface EngineSession {
   /** Runs `cycles` clock cycles (default 1). */
   step(cycles?: number): Promise<void>;
   /**
+   * Steps until every output named in `values` has its value (checked in the current cycle
+   * first, then after each step) and resolves with the cycles stepped, or with undefined after
+   * `limit` steps without it; the same cycles and outputs as a loop of peekAll and step. Verilator
+   * and Icarus evaluate it inside their harness, one round trip for the whole wait (a design
+   * with several clocks, or with checks in stop mode, is stepped from here instead).
+   */
+  waitFor(values: Readonly<Record<string, bigint | number>>, limit: number): Promise<number | undefined>;
+  /**
    * Runs one cycle per frame of `inputs` (frames of the top's inputs, as a batch stream's) from
    * the current cycle on and answers with each cycle's sampled outputs as frames (the top's
    * outputs in port order): a long run fed and read piece by piece, in memory bounded by the

@@ -22,6 +22,7 @@ import { frameStride, PortFrames, stimulusFrames, wordsOf } from './portFrames.t
 import { framedRun } from './framedRun.ts';
 import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
 import { CheckLogReader, parseCheckLog } from './checkLog.ts';
+import { conditionHolds, outputCondition, waitByStepping, waitLimit } from './outputCondition.ts';
 import {
   compareCommands,
   decodeOutputs,
@@ -30,6 +31,7 @@ import {
   HarnessCommands,
   storeOutputs,
   STEP_ACK,
+  STEP_PEEK,
   STEP_SAMPLE,
   streamCommands,
   type FrameHandlers,
@@ -566,16 +568,27 @@ class ExternalSession implements EngineSession {
     if (this.closing) throw new UserError(`the ${this.engine} session of ${this.ports.top} is closed`);
   }
 
+  /** Sends the commands so far and waits for one answer, watched for `cycles` cycles of work. */
   private ask<T extends PortValues | number | PortFrames>(
     kind: 'outputs' | 'ack' | 'frames',
     cycles: number,
   ): Promise<T> {
-    const answer = new Promise<T>((resolve, reject) =>
-      this.waiters.push({ kind, resolve: resolve as (value: PortValues | number | PortFrames) => void, reject }),
-    );
+    return this.askAll([kind], cycles)[0] as Promise<T>;
+  }
+
+  /**
+   * Sends the commands so far and waits for their answers, in order, under one watchdog. Every
+   * answer is marked handled: when an earlier one rejects, the caller never awaits the later ones.
+   */
+  private askAll(kinds: readonly ('outputs' | 'ack' | 'frames')[], cycles: number): Promise<unknown>[] {
+    const answers = kinds.map((kind) => {
+      const answer = new Promise<unknown>((resolve, reject) => this.waiters.push({ kind, resolve, reject }));
+      answer.catch(() => {});
+      return answer;
+    });
     this.harness.watch(this.options.timeout(cycles));
     void this.harness.write(this.commands.take());
-    return answer;
+    return answers;
   }
 
   poke(name: string, value: bigint | number): void {
@@ -619,9 +632,41 @@ class ExternalSession implements EngineSession {
     if (this.ports.clocks) {
       // Several clocks: one step command per step of the clock schedule, acknowledged after the last.
       for (let index = 0; index < cycles; index++) this.clockStep(index === cycles - 1 ? STEP_ACK : 0);
-    } else this.commands.step(cycles, STEP_ACK);
-    this.stepped = await this.ask<number>('ack', cycles);
+    } else this.commands.step(cycles, STEP_ACK | (this.waitsInHarness ? STEP_PEEK : 0));
+    // With STEP_PEEK the new cycle's outputs come with the ack: a peek after the step is answered here.
+    const [ack, outputs] = this.askAll(this.waitsInHarness ? ['ack', 'outputs'] : ['ack'], cycles);
+    this.stepped = (await ack) as number;
+    // Outputs that cannot be read (X or Z on Icarus) fail the peek that asks for them, not the step.
+    if (outputs) this.sampled = (await outputs.catch(() => undefined)) as PortValues | undefined;
     await this.stopAtFailure();
+  }
+
+  /**
+   * The harness samples after a step and waits on output values by itself (STEP_PEEK, OP_WAIT):
+   * one clock (several step through the clock schedule from here) and no checks, whose lines an
+   * extra sample could add to and a stop-mode wait must stop at.
+   */
+  private get waitsInHarness(): boolean {
+    return !this.ports.clocks && !this.ports.checked;
+  }
+
+  async waitFor(values: Readonly<Record<string, bigint | number>>, limit: number): Promise<number | undefined> {
+    this.live();
+    const condition = outputCondition(this.ports, values);
+    const cycles = waitLimit(limit);
+    if (!this.waitsInHarness) return waitByStepping(this, condition, cycles);
+    if (this.sampled && conditionHolds(condition, this.sampled)) return 0;
+    this.sampled = undefined;
+    this.commands.wait(cycles, condition.value.words, condition.mask.words);
+    const [outputs, ack] = this.askAll(['outputs', 'ack'], cycles);
+    // The ack comes after the outputs: once it is here, the cycles stepped are known even when the
+    // outputs could not be read (X or Z on Icarus).
+    const stepped = (await ack) as number;
+    const waited = stepped - this.stepped;
+    this.stepped = stepped;
+    const sampled = (await outputs) as PortValues;
+    this.sampled = sampled;
+    return conditionHolds(condition, sampled) ? waited : undefined;
   }
 
   async runFrames(inputs: PortFrames): Promise<PortFrames> {

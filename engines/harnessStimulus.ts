@@ -19,7 +19,16 @@ import { PortFrames, wordsOf } from './portFrames.ts';
  *   OP_PEEK           settle, then write one outputs frame (the current cycle's `before_edge`);
  *   OP_STEP  flags    a count word follows: that many cycles of the step contract (engine.ts),
  *                     with STEP_SAMPLE an outputs frame per cycle at its sample point, with
- *                     STEP_ACK an ack frame after the last;
+ *                     STEP_ACK an ack frame after the last, with STEP_PEEK then the outputs
+ *                     frame OP_PEEK would write next (a session's peek after a step needs no
+ *                     round trip of its own);
+ *   OP_WAIT  flags    a limit word, then a value frame and a mask frame (outputs frames without
+ *                     header): settle and sample as OP_PEEK does; while some masked bit of the
+ *                     outputs differs from the value's and fewer than `limit` cycles were run,
+ *                     run one cycle as OP_STEP does and sample again; then write the last
+ *                     outputs frame and an ack frame (a session's waitFor on output values, one
+ *                     round trip however long the wait; the caller tells a met condition from
+ *                     the limit by the outputs);
  *   OP_CLOCK_STEP flags  one step of a design with several clocks (engine.ts, hw/sim/
  *                     clockSchedule.ts): the mask of the clocks that rise in it (bit i:
  *                     `clocks[i]`), then its sample time, its edge time and the next step's
@@ -69,11 +78,13 @@ export const OP_END = 5;
 export const OP_CLOCK_STEP = 6;
 export const OP_FRAMES = 7;
 export const OP_BATCH = 8;
+export const OP_WAIT = 9;
 export const STEP_SAMPLE = 1;
 export const STEP_ACK = 2;
 export const STEP_COMPARE = 4;
 export const STEP_EXPECT = 8;
 export const STEP_MASK = 16;
+export const STEP_PEEK = 32;
 export const FRAME_OUTPUTS = 0x4f00;
 export const FRAME_OUTPUTS_4 = 0x5800;
 export const FRAME_ACK = 0x4100;
@@ -208,6 +219,17 @@ export class HarnessCommands {
     this.reserve(2);
     this.words[this.length++] = OP_STEP | (flags << 8);
     this.words[this.length++] = cycles;
+  }
+
+  /** OP_WAIT: until the outputs equal `value` where `mask` has ones (frames of the top's outputs), at most `limit` cycles. */
+  wait(limit: number, value: Uint32Array, mask: Uint32Array): void {
+    this.reserve(2 + value.length + mask.length);
+    this.words[this.length++] = OP_WAIT;
+    this.words[this.length++] = limit;
+    this.words.set(value, this.length);
+    this.length += value.length;
+    this.words.set(mask, this.length);
+    this.length += mask.length;
   }
 
   clockStep(step: ClockStep, next: number, flags: number): void {

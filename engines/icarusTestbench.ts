@@ -11,7 +11,9 @@ import {
   OP_POKE,
   OP_STEP,
   OP_STREAM,
+  OP_WAIT,
   STEP_ACK,
+  STEP_PEEK,
   STEP_SAMPLE,
   wordsOf,
   type HarnessPorts,
@@ -146,6 +148,22 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
   ];
   const outputFrame = `$fwrite(32'h8000_0001, "%u${outputs.map(() => '%z').join('')}", 32'h${FRAME_OUTPUTS_4.toString(16)}${outputs.map((port) => `, ${port.wire}`).join('')});`;
   const ackFrame = `$fwrite(32'h8000_0001, "%u%u", 32'h${FRAME_ACK.toString(16)}, tb_stepped);`;
+  // OP_PEEK: settle without moving time, then the current cycle's outputs.
+  const peekLines = [
+    '#0;',
+    `repeat (${PEEK_SETTLE_ROUNDS}) begin tb_settle <= ~tb_settle; @(tb_settle); #0; end`,
+    outputFrame,
+  ];
+  // The outputs as one frame (the first port in the lowest word), for OP_WAIT's masked compare.
+  const frameWords = Math.max(
+    1,
+    outputs.reduce((total, port) => total + wordsOf(port.width), 0),
+  );
+  const framePieces = outputs.map((port) => {
+    const pad = 32 * wordsOf(port.width) - port.width;
+    return pad === 0 ? port.wire : `{${pad}'b0, ${port.wire}}`;
+  });
+  const outputsFrame = framePieces.length === 0 ? '0' : `{${framePieces.reverse().join(', ')}}`;
   // One cycle (or step): the VCD window, then `edge` with SAMPLE as the sample point (check lines
   // before it are this cycle's inputs settling, after it its edge).
   const cycleLines = (edge: readonly string[]): string[] => [
@@ -167,6 +185,14 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
     ...(window ? ['tb_cycle = tb_cycle + 1;'] : []),
     'tb_stepped = tb_stepped + 1;',
   ];
+  // One cycle of one clock (or none): pokes settle, SAMPLE, the clock rises, and falls.
+  const clockCycle = cycleLines([
+    '#5;',
+    'SAMPLE',
+    ...(tick ? [`${tick} = 1'b1;`] : []),
+    '#5;',
+    ...(tick ? [`${tick} = 1'b0;`] : []),
+  ]);
   const pokeLines = inputs.flatMap((port, index) => [
     `${index}: begin`,
     `  tb_read_value(${wordsOf(port.width)});`,
@@ -188,6 +214,8 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
         `integer tb_in, tb_code, tb_i${window ? ', tb_cycle' : ''};`,
         'reg [31:0] tb_bytes, tb_word, tb_command, tb_count, tb_n, tb_stepped;',
         `reg [${32 * maxWords - 1}:0] tb_value;`,
+        `reg [${32 * frameWords - 1}:0] tb_want, tb_care;`,
+        'reg tb_waiting;',
         'reg [8*4096-1:0] tb_vcd;',
         "reg tb_running, tb_eof, tb_settle = 1'b0;",
         '',
@@ -272,26 +300,39 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
         ...indentLines([...pokeLines, 'default: tb_bad;'], 4),
         '      endcase',
         `    ${OP_PEEK}: begin`,
-        '      #0;',
-        `      repeat (${PEEK_SETTLE_ROUNDS}) begin tb_settle <= ~tb_settle; @(tb_settle); #0; end`,
-        `      ${outputFrame}`,
+        ...indentLines(peekLines, 3),
         '    end',
         `    ${OP_STEP}: begin`,
         '      tb_need_word;',
         '      tb_count = tb_word;',
         '      for (tb_n = 0; tb_n < tb_count; tb_n = tb_n + 1) begin',
-        ...indentLines(
-          cycleLines([
-            '#5;',
-            'SAMPLE',
-            ...(tick ? [`${tick} = 1'b1;`] : []),
-            '#5;',
-            ...(tick ? [`${tick} = 1'b0;`] : []),
-          ]),
-          4,
-        ),
+        ...indentLines(clockCycle, 4),
         '      end',
         `      if (tb_command[${8 + Math.log2(STEP_ACK)}]) ${ackFrame}`,
+        `      if (tb_command[${8 + Math.log2(STEP_PEEK)}]) begin`,
+        ...indentLines(peekLines, 4),
+        '      end',
+        '    end',
+        // A wait: peek, and step while the masked outputs differ and the limit allows (harnessStimulus.ts).
+        `    ${OP_WAIT}: begin`,
+        '      tb_need_word;',
+        '      tb_count = tb_word;',
+        `      for (tb_n = 0; tb_n < ${frameWords}; tb_n = tb_n + 1) begin tb_need_word; tb_want[32*tb_n +: 32] = tb_word; end`,
+        `      for (tb_n = 0; tb_n < ${frameWords}; tb_n = tb_n + 1) begin tb_need_word; tb_care[32*tb_n +: 32] = tb_word; end`,
+        // The first check settles as OP_PEEK does (the pokes just made may include an asynchronous
+        // reset); after a cycle, nothing was poked and the edge's updates are 5 time units old.
+        '      #0;',
+        `      repeat (${PEEK_SETTLE_ROUNDS}) begin tb_settle <= ~tb_settle; @(tb_settle); #0; end`,
+        '      tb_n = 0;',
+        `      tb_waiting = ((${outputsFrame} ^ tb_want) & tb_care) !== 0 && tb_count != 0;`,
+        '      while (tb_waiting) begin',
+        ...indentLines(clockCycle, 4),
+        '        tb_n = tb_n + 1;',
+        '        #0;',
+        `        tb_waiting = ((${outputsFrame} ^ tb_want) & tb_care) !== 0 && tb_n != tb_count;`,
+        '      end',
+        `      ${outputFrame}`,
+        `      ${ackFrame}`,
         '    end',
         ...(clocks
           ? [

@@ -1,4 +1,5 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
+import { outputCondition, waitByStepping, waitLimit } from './outputCondition.ts';
 import { Simulator, compileDesign, type FrameTransfer } from '../hw/sim/simulator.ts';
 import type {
   CompareOptions,
@@ -174,6 +175,11 @@ class TsSession implements EngineSession {
       if (this.schedule) for (let index = 0; index < count; index++) this.simulator.stepMask(this.schedule.next().mask);
       else this.simulator.step(count);
     });
+  }
+
+  waitFor(values: Readonly<Record<string, bigint | number>>, limit: number): Promise<number | undefined> {
+    this.live();
+    return waitByStepping(this, outputCondition(this.ports, values), waitLimit(limit));
   }
 
   async runFrames(inputs: PortFrames): Promise<PortFrames> {

@@ -10,10 +10,12 @@ import {
   OP_POKE,
   OP_STEP,
   OP_STREAM,
+  OP_WAIT,
   STEP_ACK,
   STEP_COMPARE,
   STEP_EXPECT,
   STEP_MASK,
+  STEP_PEEK,
   STEP_SAMPLE,
   type HarnessPort,
   type HarnessPorts,
@@ -193,6 +195,8 @@ static uint32_t frame[${1 + outputWords}];
 static uint32_t inputFrame[${Math.max(1, inputAt)}];
 // The mask of a compare without one: every bit compared.
 static uint32_t allOnes[${Math.max(1, outputWords)}];
+// The value and mask frames of an OP_WAIT.
+static uint32_t waitValue[${Math.max(1, outputWords)}], waitMask[${Math.max(1, outputWords)}];
 // Where each output's words start in a frame (and, last, the frame's length).
 static const uint32_t outputAt[${outputAt.length}] = {${outputAt.join(', ')}};
 
@@ -380,9 +384,12 @@ ${pokes.join('\n')}
     } else if (op == ${OP_PEEK}) {
       top->eval();
       writeOutputs();
-    } else if (op == ${OP_STEP} || op == ${OP_FRAMES}) {
+    } else if (op == ${OP_STEP} || op == ${OP_FRAMES} || op == ${OP_WAIT}) {
       uint32_t count;
       if (!readWords(&count, 1)) bad(command);
+      // A wait: the count is its limit; it ends early in the cycle whose outputs meet the condition.
+      const bool wait = op == ${OP_WAIT};
+      if (wait && (!readWords(waitValue, ${outputWords}) || !readWords(waitMask, ${outputWords}))) bad(command);
       const uint32_t flags = command >> 8;
       const bool sample = flags & ${STEP_SAMPLE};
       // A compare (Engine.compare): the verdict of the stream instead of its frames (harnessStimulus.ts).
@@ -412,7 +419,7 @@ ${pokes.join('\n')}
       std::vector<uint32_t> listed;
       uint32_t listedCount = 0;
       const uint32_t first = cycle;
-      for (uint32_t i = 0; i < count; ++i) {
+      for (uint32_t i = 0; wait || i < count; ++i) {
         if (op == ${OP_FRAMES}) {
           if (frames) applyInputs(frames + static_cast<size_t>(i) * ${inputAt});
           else {
@@ -421,6 +428,17 @@ ${pokes.join('\n')}
           }
         }
         top->eval();
+        if (wait) {
+          // OP_PEEK's sample: nothing traced yet, so a wait that ends here leaves the cycle as a peek does.
+          sampleOutputs(frame + 1);
+          uint32_t differs = 0;
+          for (size_t k = 0; k < ${outputWords}; ++k) differs |= (frame[1 + k] ^ waitValue[k]) & waitMask[k];
+          if (differs == 0 || i == count) {
+            frame[0] = ${FRAME_OUTPUTS}u;
+            fwrite_unlocked(frame, sizeof(uint32_t), ${1 + outputWords}, stdout);
+            break;
+          }
+        }
 #if VM_TRACE
         if (trace) trace->dump(time);
 #endif
@@ -465,9 +483,13 @@ ${
         appendFrames(head, 4);
         if (!listed.empty()) appendFrames(listed.data(), listed.size());
       }
-      if ((command >> 8) & ${STEP_ACK}) {
+      if (wait || (flags & ${STEP_ACK})) {
         const uint32_t ack[2] = {${FRAME_ACK}u, cycle};
         fwrite_unlocked(ack, sizeof(uint32_t), 2, stdout);
+      }
+      if (flags & ${STEP_PEEK}) {
+        top->eval();
+        writeOutputs();
       }
     }${
       clocks
