@@ -9,6 +9,7 @@ const passOn = process.argv.slice(2).filter((arg) => arg !== '--');
 /** Each benchmark and its arguments; the session figures are JSON, for CI to keep. */
 const BENCHMARKS: readonly (readonly [string, readonly string[]])[] = [
   ['bench/startup.ts', []],
+  ['bench/reportQuick.ts', []],
   ['bench/simulatorSpeed.ts', passOn],
   ['bench/mmaSpeed.ts', []],
   ['bench/memoryModel.bench.ts', []],

@@ -1,23 +1,18 @@
-import { execFile } from 'node:child_process';
+import { execa } from 'execa';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportSummary } from '../../../coruscant/report/buildReport.ts';
 import { REGRESS_SUITES } from '../../../verif/suites/index.ts';
 import { figureTextProblems, withPage } from './browser.ts';
 
-const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../../..');
 /**
- * The brief's bound for `gen report --quick`: two minutes of the machine's work, timed end to end
- * with process start, as the CPU time of the run and every program it starts (bash's `time` over
- * the whole tree). Wall-clock time is what a user waits on an idle machine, but in this suite it
- * also counts the test files running beside it, so it only guards against a hang.
+ * The brief's two-minute bound on `gen report --quick` is measured by `make bench`
+ * (bench/reportQuick.ts), on a build cache with the models built; here the run only must not hang.
  */
-const QUICK_LIMIT_MS = 120_000;
 const HANG_LIMIT_MS = 300_000;
 /** Figures the quick report must draw. */
 const REQUIRED_FIGURES = ['decoder-wave', 'mma-wave', 'formats', 'synthesis', 'spmm-latency-9216x9216', 'spmm-bytes-9216x9216'];
@@ -25,33 +20,19 @@ const REQUIRED_FIGURES = ['decoder-wave', 'mma-wave', 'formats', 'synthesis', 's
 const folder = mkdtempSync(join(tmpdir(), 'gen-report-test-'));
 const out = join(folder, 'report');
 let elapsedMs = 0;
-let cpuMs = 0;
 let stdout = '';
 let summary: ReportSummary;
 
-/** One timed `gen report --quick`: its wall-clock and CPU time (the whole process tree) and its output. */
-async function timedReport(): Promise<{ elapsedMs: number; cpuMs: number; stdout: string }> {
+beforeAll(async () => {
   const started = performance.now();
-  const timed = await run('bash', ['-c', 'TIMEFORMAT="cpu %U %S"; time node bin/gen.js report --out "$1" --quick', 'report', out], {
+  const run = await execa('node', ['bin/gen.js', 'report', '--out', out, '--quick'], {
     cwd: ROOT,
     env: { ...process.env, CI: '1' },
     maxBuffer: 1 << 24,
   });
-  const [user, system] = (/cpu ([\d.]+) ([\d.]+)\s*$/.exec(timed.stderr) ?? []).slice(1).map(Number);
-  return { elapsedMs: performance.now() - started, cpuMs: ((user ?? NaN) + (system ?? NaN)) * 1000, stdout: timed.stdout };
-}
-
-beforeAll(async () => {
-  let timed = await timedReport();
-  console.log(`gen report --quick took ${(timed.elapsedMs / 1000).toFixed(1)} s (${(timed.cpuMs / 1000).toFixed(1)} s of CPU); report in ${out}`);
-  // A fresh clone's build cache is empty, and the first run compiles the Verilator and Icarus
-  // models it runs (152 s of CPU against 31–37 s with them built): the bound is for a run whose
-  // models are built, so a run over it is repeated once on the cache it filled.
-  if (timed.cpuMs >= QUICK_LIMIT_MS) {
-    timed = await timedReport();
-    console.log(`again with the models built: ${(timed.elapsedMs / 1000).toFixed(1)} s (${(timed.cpuMs / 1000).toFixed(1)} s of CPU)`);
-  }
-  ({ elapsedMs, cpuMs, stdout } = timed);
+  elapsedMs = performance.now() - started;
+  stdout = run.stdout;
+  console.log(`gen report --quick took ${(elapsedMs / 1000).toFixed(1)} s; report in ${out}`);
   summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as ReportSummary;
 }, 600_000);
 
@@ -62,8 +43,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 const shownValue = (text: string): number => Number(text.replace(/,/g, ''));
 
 describe('gen report --quick', () => {
-  it('finishes in under two minutes and prints where the report is and its key numbers', () => {
-    expect(cpuMs, 'CPU time of the run').toBeLessThan(QUICK_LIMIT_MS);
+  it('finishes and prints where the report is and its key numbers', () => {
     expect(elapsedMs, 'wall-clock time of the run').toBeLessThan(HANG_LIMIT_MS);
     expect(stdout).toContain(`report: ${out}/index.html`);
     expect(stdout).toMatch(/Coruscant 56\.25 % of dense at 50 % sparsity, 36\.25 % at 70 %/);
