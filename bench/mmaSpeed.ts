@@ -134,6 +134,12 @@ interface ChildReport {
   readonly cycles: number;
   /** Inside the engine's calls (verilator-native: its C++ loop): what the rates are of. */
   readonly runSeconds: number;
+  /**
+   * CPU seconds of the same span, where the engine runs in this process (ts: all its threads, V8's
+   * compiler and collector included) or times itself (verilator-native: std::clock); null for an
+   * engine behind a harness process, whose CPU time is not in this one's.
+   */
+  readonly runCpuSeconds: number | null;
   /** The whole timed run, the workload's own stimulus building and golden checks included. */
   readonly workloadSeconds: number;
   readonly warmUpSeconds: number;
@@ -161,6 +167,7 @@ async function runChild(engineName: BenchEngine, workloadName: string, count: nu
       count,
       cycles: run.cycles,
       runSeconds: run.seconds,
+      runCpuSeconds: run.cpuSeconds,
       workloadSeconds: run.seconds,
       warmUpSeconds,
       mismatches: 0,
@@ -189,6 +196,7 @@ async function runChild(engineName: BenchEngine, workloadName: string, count: nu
       count,
       cycles: run.cycles,
       runSeconds,
+      runCpuSeconds: engine.name === 'ts' ? checked.engineCpuSeconds : null,
       workloadSeconds,
       warmUpSeconds,
       mismatches: run.mismatches(),
@@ -241,6 +249,7 @@ async function compareChild(prepared: ReturnType<ReturnType<typeof workloads>[st
     count,
     cycles,
     runSeconds: timed.engineSeconds,
+    runCpuSeconds: null,
     workloadSeconds,
     warmUpSeconds,
     // A stream whose verdict is not equal differs from outputs that are golden (or, without a golden
@@ -281,11 +290,16 @@ const MMA_HARNESS_HEAP_MB = 384;
 const format = (value: number, digits = 0): string =>
   value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const cyclesPerSecond = (row: Row): number => row.report.cycles / row.report.runSeconds;
+/** Cycles per CPU-second (per core), where the row's CPU time is known. */
+const cyclesPerCpuSecond = (row: Row | undefined): number | null =>
+  row?.report.runCpuSeconds ? row.report.cycles / row.report.runCpuSeconds : null;
 const lastLine = (measure: ProcessMeasure): string => measure.stdout.trim().split('\n').pop()!;
 
 /** One engine's figures on one workload, as --json prints them. */
 interface JsonRow {
   readonly cyclesPerSecond: number;
+  /** Cycles per CPU-second of the timed span (per core); null where it is not known (ChildReport.runCpuSeconds). */
+  readonly cpuCyclesPerSecond: number | null;
   readonly unitsPerSecond: number;
   readonly count: number;
   readonly cycles: number;
@@ -411,9 +425,9 @@ async function main(): Promise<void> {
       `\n${description}; ${format(total)} ${unit}, seed ${seed}, no tracing, results checked against golden and the ts engine's outputs (load average ${loadavg()[0]!.toFixed(1)}).`,
     );
     print(
-      `| engine | ${unit} | cycles | run s | ${unit}/s | cycles/s | ts ÷ engine | engine ÷ native | warm-up s | peak MB | = golden | = ts |${rounds > 1 ? ' cycles/s of each round |' : ''}`,
+      `| engine | ${unit} | cycles | run s | ${unit}/s | cycles/s | ts ÷ engine | engine ÷ native | cycles/CPU-s | per core ÷ native | warm-up s | peak MB | = golden | = ts |${rounds > 1 ? ' cycles/s of each round |' : ''}`,
     );
-    print(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|${rounds > 1 ? '---|' : ''}`);
+    print(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|${rounds > 1 ? '---|' : ''}`);
     json[workload] = {};
     for (const row of rows) {
       const { report } = row;
@@ -427,12 +441,16 @@ async function main(): Promise<void> {
         ts && row !== ts && ts.report.count === report.count ? ts.report.checksum === report.checksum : null;
       failed ||= goldenEqual === false || tsEqual === false;
       const equal = goldenEqual === null ? '—' : goldenEqual ? 'yes' : `NO (${report.mismatches})`;
+      const perCore = cyclesPerCpuSecond(row);
+      const nativePerCore = cyclesPerCpuSecond(native);
+      const perCoreRatio = perCore !== null && nativePerCore !== null ? `${format(perCore / nativePerCore, 2)}×` : '—';
       const equalTs = tsEqual === null ? '—' : tsEqual ? 'yes' : `NO (${report.checksum} vs ${ts!.report.checksum})`;
       print(
-        `| ${row.engine}${prefix} | ${format(report.count)} | ${format(report.cycles)} | ${format(report.runSeconds, 2)} | ${format(report.count / report.runSeconds, 1)} | ${format(cyclesPerSecond(row))} | ${ratio(ts, row)} | ${ratio(row, native)} | ${format(report.warmUpSeconds, 1)} | ${format(row.process.peakMegabytes)} | ${equal} | ${equalTs} |${rounds > 1 ? ` ${(row.spread ?? []).map((rate) => format(rate)).join(', ')} |` : ''}`,
+        `| ${row.engine}${prefix} | ${format(report.count)} | ${format(report.cycles)} | ${format(report.runSeconds, 2)} | ${format(report.count / report.runSeconds, 1)} | ${format(cyclesPerSecond(row))} | ${ratio(ts, row)} | ${ratio(row, native)} | ${perCore === null ? '—' : format(perCore)} | ${perCoreRatio} | ${format(report.warmUpSeconds, 1)} | ${format(row.process.peakMegabytes)} | ${equal} | ${equalTs} |${rounds > 1 ? ` ${(row.spread ?? []).map((rate) => format(rate)).join(', ')} |` : ''}`,
       );
       json[workload][row.engine] = {
         cyclesPerSecond: Math.round(cyclesPerSecond(row)),
+        cpuCyclesPerSecond: perCore === null ? null : Math.round(perCore),
         unitsPerSecond: report.count / report.runSeconds,
         count: report.count,
         cycles: report.cycles,
@@ -448,7 +466,7 @@ async function main(): Promise<void> {
     }
   }
   print(
-    `\nrun s: ts, icarus and verilator-outputs: the time inside the engine's run/runMany calls on input frames, output frames out (the harness process, its files or pipes and the model included), plus folding the outputs into the checksum; verilator: the time inside Engine.compare calls of the same streams against the ts engine's outputs (${values.expect === 'frames' ? 'their frames, compared word by word in the harness' : 'their digests, folded in the harness'}), prepared untimed; its checks, the commands file, the harness process (kept running from the warm-up on) and the verdicts included; verilator-native: its C++ loop alone (folding included), stimulus already in memory, its process start and stimulus read not timed; the workload's own stimulus building and golden checks left out everywhere (the whole timed run is \`workloadSeconds\` in --json); warm-up s: untimed: elaboration, in-process codegen or the Verilator/Icarus build (quick when cached), then the first unit repeated for 5 s, 2 s with --quick (V8's optimizing tier); peak MB: the child process (verilator-native: its Node loader, uncapped, holding every stream's vectors at once; verilator: also the ts engine's reference run); engine ÷ native: cycles/s against verilator-native; = golden: verilator: the ts engine's outputs it was found equal to are golden; = ts: the output checksum equals the ts engine's on the same work (verilator: every verdict equal)${Number(values.repeat) > 1 ? `; each row is the median (by run s) of ${values.repeat} rounds in which every engine ran once, in turn, the cycles/s of each round last` : ''}.`,
+    `\nrun s: ts, icarus and verilator-outputs: the time inside the engine's run/runMany calls on input frames, output frames out (the harness process, its files or pipes and the model included), plus folding the outputs into the checksum; verilator: the time inside Engine.compare calls of the same streams against the ts engine's outputs (${values.expect === 'frames' ? 'their frames, compared word by word in the harness' : 'their digests, folded in the harness'}), prepared untimed; its checks, the commands file, the harness process (kept running from the warm-up on) and the verdicts included; verilator-native: its C++ loop alone (folding included), stimulus already in memory, its process start and stimulus read not timed; the workload's own stimulus building and golden checks left out everywhere (the whole timed run is \`workloadSeconds\` in --json); warm-up s: untimed: elaboration, in-process codegen or the Verilator/Icarus build (quick when cached), then the first unit repeated for 5 s, 2 s with --quick (V8's optimizing tier); peak MB: the child process (verilator-native: its Node loader, uncapped, holding every stream's vectors at once; verilator: also the ts engine's reference run); engine ÷ native: cycles/s against verilator-native; cycles/CPU-s: the cycles over the CPU time of the same span (ts: this process, its compiler and collector threads included; verilator-native: its loop's std::clock; — for an engine behind a harness process), per core ÷ native: that rate against verilator-native's; = golden: verilator: the ts engine's outputs it was found equal to are golden; = ts: the output checksum equals the ts engine's on the same work (verilator: every verdict equal)${Number(values.repeat) > 1 ? `; each row is the median (by run s) of ${values.repeat} rounds in which every engine ran once, in turn, the cycles/s of each round last` : ''}.`,
   );
   if (values.json)
     console.log(
