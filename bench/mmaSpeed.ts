@@ -8,11 +8,11 @@
  *   npx tsx bench/mmaSpeed.ts [--quick] [--json] [--mmas 10000] [--ts-mmas N] [--icarus-mmas 50]
  *                             [--batch 500] [--decoder-streams 400] [--fuzz-streams 4000]
  *                             [--pipeline-kcycles 2000] [--seed 1]
- *                             [--engines ts,ts-one-lane,verilator,verilator-native,icarus,verilator-outputs]
+ *                             [--engines ts,ts-lanes,verilator,verilator-native,icarus,verilator-outputs]
  *                             [--expect digest|frames] [--repeat 1]
  *
- * Engines: `ts` (the in-process simulator behind the engine interface: several streams of one
- * design run in lanes of one model), `ts-one-lane` (the same, one stream after another),
+ * Engines: `ts` (the in-process simulator behind the engine interface, as a regression gets it:
+ * one stream after another), `ts-lanes` (the same with TS_LANES streams in lanes of one model),
  * `verilator` and `icarus`
  * (our engines: the model behind our harness process, its transport included) and
  * `verilator-native`: the same Verilator model driven by a C++ loop over stimulus preloaded in
@@ -65,16 +65,18 @@ import { binaryStimulus, buildNativeHarness, runNativeHarness } from './nativeHa
  * The benchmark's engines: the project's three, Verilator under a native C++ loop, and (not run
  * unless named) `verilator-outputs`, our Verilator engine with every output frame moved out.
  */
-type BenchEngine = EngineName | 'ts-one-lane' | 'verilator-native' | 'verilator-outputs';
+type BenchEngine = EngineName | 'ts-lanes' | 'verilator-native' | 'verilator-outputs';
 const ENGINES: readonly BenchEngine[] = [
   'ts',
-  'ts-one-lane',
+  'ts-lanes',
   'verilator',
   'verilator-native',
   'icarus',
   'verilator-outputs',
 ];
-const DEFAULT_ENGINES: readonly BenchEngine[] = ['ts', 'ts-one-lane', 'verilator', 'verilator-native', 'icarus'];
+const DEFAULT_ENGINES: readonly BenchEngine[] = ['ts', 'ts-lanes', 'verilator', 'verilator-native', 'icarus'];
+/** Lanes of the `ts-lanes` row (hw/sim/laneSimulator.ts). */
+const TS_LANES = 16;
 
 const { values: given } = parseArgs({
   options: {
@@ -178,8 +180,8 @@ async function runChild(engineName: BenchEngine, workloadName: string, count: nu
     report = await compareChild(prepared, count);
   } else {
     const engine =
-      engineName === 'ts-one-lane'
-        ? new TsEngine({ lanes: 1 })
+      engineName === 'ts-lanes'
+        ? new TsEngine({ lanes: TS_LANES })
         : await createEngine(engineName === 'verilator-outputs' ? 'verilator' : engineName);
     let started = performance.now();
     // The in-process simulator's code reaches V8's optimizing tier only after thousands of cycles:
@@ -346,7 +348,7 @@ async function main(): Promise<void> {
   const mmas = Number(values.mmas);
   const streams = (total: number): Record<BenchEngine, number> => ({
     ts: total,
-    'ts-one-lane': total,
+    'ts-lanes': total,
     verilator: total,
     'verilator-native': total,
     'verilator-outputs': total,
@@ -363,7 +365,7 @@ async function main(): Promise<void> {
       total: mmas,
       counts: {
         ts: Number(values['ts-mmas'] ?? mmas),
-        'ts-one-lane': Number(values['ts-mmas'] ?? mmas),
+        'ts-lanes': Number(values['ts-mmas'] ?? mmas),
         verilator: mmas,
         'verilator-native': mmas,
         'verilator-outputs': mmas,

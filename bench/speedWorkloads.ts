@@ -232,7 +232,7 @@ function streamsWorkload(
     const { design, vectors } = prepareStreams(count, seed);
     const stimuli = vectors().map((vector) => inputFrames(design, vector.stimulus));
     return {
-      // Several streams: the ts engine runs them in lanes, whose model must warm up too.
+      // Several streams, as the timed run gives them (in lanes, the lanes model warms up too).
       warmUp: async (engine) => void (await engine.runMany(design, stimuli.slice(0, WARM_UP_STREAMS))),
       run: async (engine) => {
         const runs = await engine.runMany(design, stimuli);
