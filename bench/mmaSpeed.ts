@@ -8,11 +8,11 @@
  *   npx tsx bench/mmaSpeed.ts [--quick] [--json] [--mmas 10000] [--ts-mmas N] [--icarus-mmas 50]
  *                             [--batch 500] [--decoder-streams 400] [--fuzz-streams 4000]
  *                             [--pipeline-kcycles 2000] [--seed 1]
- *                             [--engines ts,ts-one-lane,verilator,verilator-native,icarus,verilator-outputs]
+ *                             [--engines ts,ts-lanes,verilator,verilator-native,icarus,verilator-outputs]
  *                             [--expect digest|frames] [--repeat 1]
  *
- * Engines: `ts` (the in-process simulator behind the engine interface: several streams of one
- * design run in lanes of one model), `ts-one-lane` (the same, one stream after another),
+ * Engines: `ts` (the in-process simulator behind the engine interface, as a regression gets it:
+ * one stream after another), `ts-lanes` (the same with TS_LANES streams in lanes of one model),
  * `verilator` and `icarus`
  * (our engines: the model behind our harness process, its transport included) and
  * `verilator-native`: the same Verilator model driven by a C++ loop over stimulus preloaded in
@@ -65,16 +65,18 @@ import { binaryStimulus, buildNativeHarness, runNativeHarness } from './nativeHa
  * The benchmark's engines: the project's three, Verilator under a native C++ loop, and (not run
  * unless named) `verilator-outputs`, our Verilator engine with every output frame moved out.
  */
-type BenchEngine = EngineName | 'ts-one-lane' | 'verilator-native' | 'verilator-outputs';
+type BenchEngine = EngineName | 'ts-lanes' | 'verilator-native' | 'verilator-outputs';
 const ENGINES: readonly BenchEngine[] = [
   'ts',
-  'ts-one-lane',
+  'ts-lanes',
   'verilator',
   'verilator-native',
   'icarus',
   'verilator-outputs',
 ];
-const DEFAULT_ENGINES: readonly BenchEngine[] = ['ts', 'ts-one-lane', 'verilator', 'verilator-native', 'icarus'];
+const DEFAULT_ENGINES: readonly BenchEngine[] = ['ts', 'ts-lanes', 'verilator', 'verilator-native', 'icarus'];
+/** Lanes of the `ts-lanes` row (hw/sim/laneSimulator.ts). */
+const TS_LANES = 16;
 
 const { values: given } = parseArgs({
   options: {
@@ -134,6 +136,12 @@ interface ChildReport {
   readonly cycles: number;
   /** Inside the engine's calls (verilator-native: its C++ loop): what the rates are of. */
   readonly runSeconds: number;
+  /**
+   * CPU seconds of the same span, where the engine runs in this process (ts: all its threads, V8's
+   * compiler and collector included) or times itself (verilator-native: std::clock); null for an
+   * engine behind a harness process, whose CPU time is not in this one's.
+   */
+  readonly runCpuSeconds: number | null;
   /** The whole timed run, the workload's own stimulus building and golden checks included. */
   readonly workloadSeconds: number;
   readonly warmUpSeconds: number;
@@ -161,6 +169,7 @@ async function runChild(engineName: BenchEngine, workloadName: string, count: nu
       count,
       cycles: run.cycles,
       runSeconds: run.seconds,
+      runCpuSeconds: run.cpuSeconds,
       workloadSeconds: run.seconds,
       warmUpSeconds,
       mismatches: 0,
@@ -171,8 +180,8 @@ async function runChild(engineName: BenchEngine, workloadName: string, count: nu
     report = await compareChild(prepared, count);
   } else {
     const engine =
-      engineName === 'ts-one-lane'
-        ? new TsEngine({ lanes: 1 })
+      engineName === 'ts-lanes'
+        ? new TsEngine({ lanes: TS_LANES })
         : await createEngine(engineName === 'verilator-outputs' ? 'verilator' : engineName);
     let started = performance.now();
     // The in-process simulator's code reaches V8's optimizing tier only after thousands of cycles:
@@ -189,6 +198,7 @@ async function runChild(engineName: BenchEngine, workloadName: string, count: nu
       count,
       cycles: run.cycles,
       runSeconds,
+      runCpuSeconds: engine.name === 'ts' ? checked.engineCpuSeconds : null,
       workloadSeconds,
       warmUpSeconds,
       mismatches: run.mismatches(),
@@ -241,6 +251,7 @@ async function compareChild(prepared: ReturnType<ReturnType<typeof workloads>[st
     count,
     cycles,
     runSeconds: timed.engineSeconds,
+    runCpuSeconds: null,
     workloadSeconds,
     warmUpSeconds,
     // A stream whose verdict is not equal differs from outputs that are golden (or, without a golden
@@ -281,11 +292,16 @@ const MMA_HARNESS_HEAP_MB = 384;
 const format = (value: number, digits = 0): string =>
   value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const cyclesPerSecond = (row: Row): number => row.report.cycles / row.report.runSeconds;
+/** Cycles per CPU-second (per core), where the row's CPU time is known. */
+const cyclesPerCpuSecond = (row: Row | undefined): number | null =>
+  row?.report.runCpuSeconds ? row.report.cycles / row.report.runCpuSeconds : null;
 const lastLine = (measure: ProcessMeasure): string => measure.stdout.trim().split('\n').pop()!;
 
 /** One engine's figures on one workload, as --json prints them. */
 interface JsonRow {
   readonly cyclesPerSecond: number;
+  /** Cycles per CPU-second of the timed span (per core); null where it is not known (ChildReport.runCpuSeconds). */
+  readonly cpuCyclesPerSecond: number | null;
   readonly unitsPerSecond: number;
   readonly count: number;
   readonly cycles: number;
@@ -332,7 +348,7 @@ async function main(): Promise<void> {
   const mmas = Number(values.mmas);
   const streams = (total: number): Record<BenchEngine, number> => ({
     ts: total,
-    'ts-one-lane': total,
+    'ts-lanes': total,
     verilator: total,
     'verilator-native': total,
     'verilator-outputs': total,
@@ -349,7 +365,7 @@ async function main(): Promise<void> {
       total: mmas,
       counts: {
         ts: Number(values['ts-mmas'] ?? mmas),
-        'ts-one-lane': Number(values['ts-mmas'] ?? mmas),
+        'ts-lanes': Number(values['ts-mmas'] ?? mmas),
         verilator: mmas,
         'verilator-native': mmas,
         'verilator-outputs': mmas,
@@ -411,9 +427,9 @@ async function main(): Promise<void> {
       `\n${description}; ${format(total)} ${unit}, seed ${seed}, no tracing, results checked against golden and the ts engine's outputs (load average ${loadavg()[0]!.toFixed(1)}).`,
     );
     print(
-      `| engine | ${unit} | cycles | run s | ${unit}/s | cycles/s | ts ÷ engine | engine ÷ native | warm-up s | peak MB | = golden | = ts |${rounds > 1 ? ' cycles/s of each round |' : ''}`,
+      `| engine | ${unit} | cycles | run s | ${unit}/s | cycles/s | ts ÷ engine | engine ÷ native | cycles/CPU-s | per core ÷ native | warm-up s | peak MB | = golden | = ts |${rounds > 1 ? ' cycles/s of each round |' : ''}`,
     );
-    print(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|${rounds > 1 ? '---|' : ''}`);
+    print(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|${rounds > 1 ? '---|' : ''}`);
     json[workload] = {};
     for (const row of rows) {
       const { report } = row;
@@ -427,12 +443,16 @@ async function main(): Promise<void> {
         ts && row !== ts && ts.report.count === report.count ? ts.report.checksum === report.checksum : null;
       failed ||= goldenEqual === false || tsEqual === false;
       const equal = goldenEqual === null ? '—' : goldenEqual ? 'yes' : `NO (${report.mismatches})`;
+      const perCore = cyclesPerCpuSecond(row);
+      const nativePerCore = cyclesPerCpuSecond(native);
+      const perCoreRatio = perCore !== null && nativePerCore !== null ? `${format(perCore / nativePerCore, 2)}×` : '—';
       const equalTs = tsEqual === null ? '—' : tsEqual ? 'yes' : `NO (${report.checksum} vs ${ts!.report.checksum})`;
       print(
-        `| ${row.engine}${prefix} | ${format(report.count)} | ${format(report.cycles)} | ${format(report.runSeconds, 2)} | ${format(report.count / report.runSeconds, 1)} | ${format(cyclesPerSecond(row))} | ${ratio(ts, row)} | ${ratio(row, native)} | ${format(report.warmUpSeconds, 1)} | ${format(row.process.peakMegabytes)} | ${equal} | ${equalTs} |${rounds > 1 ? ` ${(row.spread ?? []).map((rate) => format(rate)).join(', ')} |` : ''}`,
+        `| ${row.engine}${prefix} | ${format(report.count)} | ${format(report.cycles)} | ${format(report.runSeconds, 2)} | ${format(report.count / report.runSeconds, 1)} | ${format(cyclesPerSecond(row))} | ${ratio(ts, row)} | ${ratio(row, native)} | ${perCore === null ? '—' : format(perCore)} | ${perCoreRatio} | ${format(report.warmUpSeconds, 1)} | ${format(row.process.peakMegabytes)} | ${equal} | ${equalTs} |${rounds > 1 ? ` ${(row.spread ?? []).map((rate) => format(rate)).join(', ')} |` : ''}`,
       );
       json[workload][row.engine] = {
         cyclesPerSecond: Math.round(cyclesPerSecond(row)),
+        cpuCyclesPerSecond: perCore === null ? null : Math.round(perCore),
         unitsPerSecond: report.count / report.runSeconds,
         count: report.count,
         cycles: report.cycles,
@@ -448,7 +468,7 @@ async function main(): Promise<void> {
     }
   }
   print(
-    `\nrun s: ts, icarus and verilator-outputs: the time inside the engine's run/runMany calls on input frames, output frames out (the harness process, its files or pipes and the model included), plus folding the outputs into the checksum; verilator: the time inside Engine.compare calls of the same streams against the ts engine's outputs (${values.expect === 'frames' ? 'their frames, compared word by word in the harness' : 'their digests, folded in the harness'}), prepared untimed; its checks, the commands file, the harness process (kept running from the warm-up on) and the verdicts included; verilator-native: its C++ loop alone (folding included), stimulus already in memory, its process start and stimulus read not timed; the workload's own stimulus building and golden checks left out everywhere (the whole timed run is \`workloadSeconds\` in --json); warm-up s: untimed: elaboration, in-process codegen or the Verilator/Icarus build (quick when cached), then the first unit repeated for 5 s, 2 s with --quick (V8's optimizing tier); peak MB: the child process (verilator-native: its Node loader, uncapped, holding every stream's vectors at once; verilator: also the ts engine's reference run); engine ÷ native: cycles/s against verilator-native; = golden: verilator: the ts engine's outputs it was found equal to are golden; = ts: the output checksum equals the ts engine's on the same work (verilator: every verdict equal)${Number(values.repeat) > 1 ? `; each row is the median (by run s) of ${values.repeat} rounds in which every engine ran once, in turn, the cycles/s of each round last` : ''}.`,
+    `\nrun s: ts, icarus and verilator-outputs: the time inside the engine's run/runMany calls on input frames, output frames out (the harness process, its files or pipes and the model included), plus folding the outputs into the checksum; verilator: the time inside Engine.compare calls of the same streams against the ts engine's outputs (${values.expect === 'frames' ? 'their frames, compared word by word in the harness' : 'their digests, folded in the harness'}), prepared untimed; its checks, the commands file, the harness process (kept running from the warm-up on) and the verdicts included; verilator-native: its C++ loop alone (folding included), stimulus already in memory, its process start and stimulus read not timed; the workload's own stimulus building and golden checks left out everywhere (the whole timed run is \`workloadSeconds\` in --json); warm-up s: untimed: elaboration, in-process codegen or the Verilator/Icarus build (quick when cached), then the first unit repeated for 5 s, 2 s with --quick (V8's optimizing tier); peak MB: the child process (verilator-native: its Node loader, uncapped, holding every stream's vectors at once; verilator: also the ts engine's reference run); engine ÷ native: cycles/s against verilator-native; cycles/CPU-s: the cycles over the CPU time of the same span (ts: this process, its compiler and collector threads included; verilator-native: its loop's std::clock; — for an engine behind a harness process), per core ÷ native: that rate against verilator-native's; = golden: verilator: the ts engine's outputs it was found equal to are golden; = ts: the output checksum equals the ts engine's on the same work (verilator: every verdict equal)${Number(values.repeat) > 1 ? `; each row is the median (by run s) of ${values.repeat} rounds in which every engine ran once, in turn, the cycles/s of each round last` : ''}.`,
   );
   if (values.json)
     console.log(

@@ -3,8 +3,9 @@
  * is preloaded into memory as 32-bit words (read from one binary file before the clock starts),
  * a C++ loop drives the model through the step contract's phases (engines/engine.ts: inputs
  * applied, eval, outputs sampled, clock high, eval, clock low), and the outputs are folded into a
- * checksum in C++: no text, no pipes, no parsing. The loop times itself (steady_clock), so the
- * figure is the model's own speed, not the process start-up or the file read.
+ * checksum in C++: no text, no pipes, no parsing. The loop times itself (steady_clock, and the
+ * process's CPU time by std::clock for the per-core rate), so the figure is the model's own speed,
+ * not the process start-up or the file read.
  *
  * The checksum (FNV-1a over every sampled output word, in stream, cycle and port order) is the
  * same as outputChecksum computes over any engine's CycleRuns, so the benchmark checks the native
@@ -85,6 +86,7 @@ export function nativeHarnessSource(ports: HarnessPorts): string {
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <memory>
 #include <vector>
 
@@ -112,6 +114,7 @@ int main(int argc, char** argv) {
   uint32_t hash = 0x811c9dc5u;
   uint64_t cycles = 0;
   const auto started = std::chrono::steady_clock::now();
+  const std::clock_t cpuStarted = std::clock();
   for (uint32_t stream = 0; stream < streams; ++stream) {
     if (at >= end) return 3;
     const uint32_t length = *at++;
@@ -130,8 +133,9 @@ ${clock ? `      ${clock} = 1;\n      top->eval();\n      ${clock} = 0;` : ''}
     top->final();
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double cpuSeconds = static_cast<double>(std::clock() - cpuStarted) / CLOCKS_PER_SEC;
   if (at != end) return 3;
-  std::printf("NATIVE %08x %llu %.9f\\n", hash, static_cast<unsigned long long>(cycles), seconds);
+  std::printf("NATIVE %08x %llu %.9f %.9f\\n", hash, static_cast<unsigned long long>(cycles), seconds, cpuSeconds);
   return 0;
 }
 `;
@@ -147,6 +151,8 @@ export interface NativeRun {
   readonly checksum: string;
   readonly cycles: number;
   readonly seconds: number;
+  /** The loop's CPU time (std::clock): its rate per core, steadier than wall time on a shared machine. */
+  readonly cpuSeconds: number;
 }
 
 /** Runs a built native harness on `stimulus` (binaryStimulus), written to a temporary file first. */
@@ -161,8 +167,8 @@ export async function runNativeHarness(build: VerilatorBuild, stimulus: Buffer):
       .reverse()
       .find((text) => text.startsWith('NATIVE '));
     if (!line) throw new Error(`verilator-native printed no result line:\n${stdout.slice(-2000)}`);
-    const [, checksum, cycles, seconds] = line.split(' ');
-    return { checksum: checksum!, cycles: Number(cycles), seconds: Number(seconds) };
+    const [, checksum, cycles, seconds, cpuSeconds] = line.split(' ');
+    return { checksum: checksum!, cycles: Number(cycles), seconds: Number(seconds), cpuSeconds: Number(cpuSeconds) };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

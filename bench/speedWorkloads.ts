@@ -66,6 +66,12 @@ export class ChecksumEngine implements Engine {
   private checksum: OutputChecksum | undefined;
   /** Seconds inside the engine's run and runMany calls (its harness, pipes, model), and folding their outputs. */
   engineSeconds = 0;
+  /**
+   * This process's CPU seconds (all its threads: V8's compiler and collector included) in those
+   * calls: the per-core cost of an in-process engine. An external engine's harness process is not
+   * in it.
+   */
+  engineCpuSeconds = 0;
 
   constructor(private readonly inner: Engine) {
     this.name = inner.name;
@@ -80,20 +86,31 @@ export class ChecksumEngine implements Engine {
     for (const run of runs) this.checksum.add(run);
   }
 
-  async run(design: IrDesign, inputs: Stimulus, options?: RunOptions): Promise<CycleRun> {
+  /** `call`'s result, its wall and CPU time added to the engine's. */
+  private async timed<T>(call: () => Promise<T>): Promise<T> {
     const started = performance.now();
-    const run = await this.inner.run(design, inputs, options);
-    this.fold(design, [run]);
+    const cpu = process.cpuUsage();
+    const result = await call();
+    const spent = process.cpuUsage(cpu);
     this.engineSeconds += (performance.now() - started) / 1000;
-    return run;
+    this.engineCpuSeconds += (spent.user + spent.system) / 1e6;
+    return result;
   }
 
-  async runMany(design: IrDesign, streams: readonly Stimulus[]): Promise<CycleRun[]> {
-    const started = performance.now();
-    const runs = await this.inner.runMany(design, streams);
-    this.fold(design, runs);
-    this.engineSeconds += (performance.now() - started) / 1000;
-    return runs;
+  run(design: IrDesign, inputs: Stimulus, options?: RunOptions): Promise<CycleRun> {
+    return this.timed(async () => {
+      const run = await this.inner.run(design, inputs, options);
+      this.fold(design, [run]);
+      return run;
+    });
+  }
+
+  runMany(design: IrDesign, streams: readonly Stimulus[]): Promise<CycleRun[]> {
+    return this.timed(async () => {
+      const runs = await this.inner.runMany(design, streams);
+      this.fold(design, runs);
+      return runs;
+    });
   }
 
   /** Sessions are not folded (the workloads run batches). */
@@ -102,15 +119,8 @@ export class ChecksumEngine implements Engine {
   }
 
   /** Timed with the engine; a verdict carries no frames to fold. */
-  async compare(
-    design: IrDesign,
-    streams: readonly ExpectedStream[],
-    options?: CompareOptions,
-  ): Promise<OutputVerdict[]> {
-    const started = performance.now();
-    const verdicts = await this.inner.compare(design, streams, options);
-    this.engineSeconds += (performance.now() - started) / 1000;
-    return verdicts;
+  compare(design: IrDesign, streams: readonly ExpectedStream[], options?: CompareOptions): Promise<OutputVerdict[]> {
+    return this.timed(() => this.inner.compare(design, streams, options));
   }
 }
 
@@ -222,7 +232,7 @@ function streamsWorkload(
     const { design, vectors } = prepareStreams(count, seed);
     const stimuli = vectors().map((vector) => inputFrames(design, vector.stimulus));
     return {
-      // Several streams: the ts engine runs them in lanes, whose model must warm up too.
+      // Several streams, as the timed run gives them (in lanes, the lanes model warms up too).
       warmUp: async (engine) => void (await engine.runMany(design, stimuli.slice(0, WARM_UP_STREAMS))),
       run: async (engine) => {
         const runs = await engine.runMany(design, stimuli);

@@ -28,7 +28,11 @@ import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/ch
 /** Cycles simulated between chances for a VCD stream to drain. */
 const DRAIN_EVERY_CYCLES = 4096;
 
-/** How the ts engine runs many streams: `lanes`, streams per model (default: chosen per design; 1: one after another). */
+/**
+ * How the ts engine runs many streams: `lanes`, streams per model (default 1: one after another).
+ * Lanes are asked for, not chosen: measured per CPU-second they run no faster than one stream at
+ * a time and cost more to compile (docs/performance.md, "What lanes measured").
+ */
 export interface TsEngineOptions {
   readonly lanes?: number;
 }
@@ -73,9 +77,10 @@ export class TsEngine implements Engine {
     options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings } = {},
   ): Promise<CycleRun[]> {
     const compiledDesign = compileDesign(design);
-    // Several streams of a one-clock design run in lanes of one model (the same results, see tsLanes.ts).
-    if (streams.length > 1 && this.options.lanes !== 1 && laneable(compiledDesign))
-      return runManyInLanes(design, compiledDesign, streams, { ...options, lanes: this.options.lanes });
+    // Lanes when asked for, of a one-clock design (the same results, see tsLanes.ts).
+    const lanes = this.options.lanes ?? 1;
+    if (streams.length > 1 && lanes > 1 && laneable(compiledDesign))
+      return runManyInLanes(design, compiledDesign, streams, { ...options, lanes });
     return streams.map((inputs) => {
       const simulator = new Simulator(compiledDesign);
       simulator.checkMode = options.checks ?? 'stop';

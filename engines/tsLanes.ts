@@ -1,6 +1,6 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import type { CompiledDesign } from '../hw/sim/simulator.ts';
-import { lanesFor, runLanes, type LaneStream } from '../hw/sim/laneSimulator.ts';
+import { runLanes, type LaneStream } from '../hw/sim/laneSimulator.ts';
 import { frameTransfer } from '../hw/sim/frameTransfer.ts';
 import { CheckFailedError, type CheckMode } from '../hw/ir/checks.ts';
 import type { CycleRun, Stimulus } from './engine.ts';
@@ -10,7 +10,7 @@ import { PortFrames, stimulusFrames } from './portFrames.ts';
 
 /**
  * The ts engine's runMany in lanes (hw/sim/laneSimulator.ts): the streams' frames made first,
- * then run `lanes` at a time in one model (default: lanesFor the design). What it returns or throws
+ * then run `lanes` at a time in one model. What it returns or throws
  * is what running the streams one after another returns or throws: the outputs and checks of
  * every stream, or in stop mode the failure of the first stream (by index) that fails; a stimulus
  * that does not fit the design throws as it would when its turn came, after the streams before it.
@@ -19,7 +19,7 @@ export function runManyInLanes(
   design: IrDesign,
   compiled: CompiledDesign,
   streams: readonly Stimulus[],
-  options: { readonly checks?: CheckMode; readonly lanes?: number },
+  options: { readonly checks?: CheckMode; readonly lanes: number },
 ): CycleRun[] {
   const ports = harnessPortsOf(design);
   const transfer = frameTransfer(compiled, ports.inputs, ports.outputs);
@@ -43,7 +43,7 @@ export function runManyInLanes(
     compiled,
     transfer,
     prepared.map((each) => each.stream),
-    { lanes: options.lanes ?? lanesFor(compiled, prepared.length), checkMode },
+    { lanes: options.lanes, checkMode },
   );
   const stopped = results.find((result) => result.stopped !== undefined)?.stopped;
   if (stopped) throw new CheckFailedError(stopped, 'ts');

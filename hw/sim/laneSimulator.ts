@@ -50,24 +50,6 @@ function parity32(value: number): number {
 /** Whether a design can run in lanes: every lane must raise the same clocks in every step. */
 export const laneable = (design: CompiledDesign): boolean => design.flat.clocks.length <= 1;
 
-/** Budget of one lanes model's state (words of all lanes): about a core's L2 cache. */
-const LANE_STATE_BYTES = 1 << 20;
-/** More lanes than this gain nothing measurable (one call amortized over many lanes already). */
-export const MAX_LANES = 64;
-
-/**
- * Lanes for a design and a number of streams: as many as the state budget allows, at most
- * MAX_LANES, never more than there are streams.
- */
-export function lanesFor(design: CompiledDesign, streams: number): number {
-  const memoryWords = design.flat.memories.reduce(
-    (total, memory) => total + memory.depth * Math.ceil(Math.max(1, memory.width) / 32),
-    0,
-  );
-  const laneBytes = 4 * (design.layout.wordCount + memoryWords);
-  return Math.max(1, Math.min(streams, MAX_LANES, Math.floor(LANE_STATE_BYTES / laneBytes)));
-}
-
 /** One stream for the lanes: its frames and cycle count. */
 export interface LaneStream {
   readonly frames: FrameWords;

@@ -59,6 +59,8 @@ describe('verilator-native harness', () => {
     const native = await runNativeHarness(build, binaryStimulus(ports, streams));
     expect(native.cycles).toBe(3500);
     expect(native.seconds).toBeGreaterThan(0);
+    expect(native.cpuSeconds).toBeGreaterThan(0);
+    expect(native.cpuSeconds).toBeLessThan(native.seconds + 1);
     expect(native.checksum).toBe(expected.value);
 
     const changed = await runNativeHarness(build, binaryStimulus(ports, [stimulus(3000), stimulus(500, 201)]));

@@ -96,9 +96,12 @@ export function jobsCap(): { readonly jobs: number; readonly cores: number; read
 }
 
 /**
- * Cases a worker must get to repay its start (tsx, the suites, the design's code generation and
- * JIT warm-up: seconds) when the user did not choose --jobs: the in-process engine runs a
- * thousand short cases in about that time on one core.
+ * Cases a worker must get to repay its start when the user did not choose --jobs. Measured with
+ * `gen regress --suite BitmapDecoder --engine ts --runs 2000 --seed 1` (docs/performance.md,
+ * "Every core"): --jobs 1 spent 59.7 s CPU (30 ms a case), --jobs 2 73.5 s, so a worker's start
+ * (tsx, the suites, code generation, V8's compile of the model) costs ≈ 14 s CPU; on free cores a
+ * second worker repays it from 2 × 14 s / 30 ms ≈ 930 cases on, and at 2,000 cases (this
+ * threshold's first split) it can give at most 1.4×.
  */
 export const CASES_PER_WORKER = 1000;
 

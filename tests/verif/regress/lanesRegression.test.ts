@@ -1,13 +1,13 @@
 /**
- * A regression on the ts engine runs each batch of cases in lanes; a case that fails there is
- * reported as its own — the same cases fail, with the same message, as when each case runs alone
- * on one lane, and the first is shrunk and saved with its case and its waveform.
+ * A regression's cases run in lanes fail as they fail alone: the same cases, with the same
+ * message, as when each case runs alone on one lane; and a regression saves the first, shrunk,
+ * with its case and its waveform.
  */
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runRegression } from '../../../verif/regress/regression.ts';
-import { checkCase, drawCase } from '../../../verif/regress/runCases.ts';
+import { checkCase, drawCase, runCases } from '../../../verif/regress/runCases.ts';
 import { caseSeed } from '../../../verif/regress/cases.ts';
 import { describeMismatch } from '../../../verif/regress/compare.ts';
 import { TsEngine } from '../../../engines/tsEngine.ts';
@@ -33,6 +33,17 @@ describe('a regression in lanes', () => {
     expect(expected.length).toBeLessThan(RUNS);
     expect(run!.failures.map((failure) => failure.caseIndex)).toEqual(expected.map((each) => each.index));
     run!.failures.forEach((failure, position) => expect(failure.message).toContain(expected[position]!.message));
+    const inLanes = await runCases(
+      suite,
+      new TsEngine({ lanes: 8 }),
+      SEED,
+      Array.from({ length: RUNS }, (_, index) => index),
+    );
+    expect(
+      inLanes.flatMap((outcome) =>
+        outcome.mismatch ? [{ index: outcome.index, message: describeMismatch(outcome.mismatch) }] : [],
+      ),
+    ).toEqual(expected);
     const saved = run!.failures[0]!.folder!;
     const caseJson = JSON.parse(readFileSync(join(saved, 'case.json'), 'utf8')) as {
       caseIndex: number;
