@@ -239,8 +239,31 @@ export class ReactiveTestbench<P extends PortTypes = PortTypes> {
    * with the processes it wakes in fork order; resolves with every port's value as the edge sampled
    * it (what a monitor records: did the word fire?), while `peek` now shows the values after it.
    */
-  rising(clock?: ClockName): Promise<EdgeSample<P>> {
-    return this.scheduler.rising(this.clockMask(clock)) as Promise<EdgeSample<P>>;
+  async rising(clock?: ClockName): Promise<EdgeSample<P>> {
+    const sample = await this.scheduler.rising(this.clockMask(clock));
+    // Reads of the sample are remembered like peeks, so a failure lists the values a monitor saw.
+    return new Proxy(sample, {
+      get: (target, name) => {
+        const value = Reflect.get(target, name) as unknown;
+        if (typeof name === 'string' && typeof value === 'bigint') this.scheduler.noteRead(name, value);
+        return value;
+      },
+    }) as EdgeSample<P>;
+  }
+
+  /**
+   * Waits for rising edges of `clock` until one whose sample satisfies `condition` (Amaranth's
+   * `tick().until`): race-free where `until` on current values is not, since every process's
+   * pokes are in the sample. Resolves with that sample; after `timeout` edges (default 1,000)
+   * without it, a ProcessTimeoutError naming the process, the cycle and the values it read.
+   */
+  async untilEdge(condition: (sample: EdgeSample<P>) => boolean, options: UntilOptions = {}): Promise<EdgeSample<P>> {
+    const timeout = options.timeout ?? 1000;
+    for (let waited = 0; waited < timeout; waited++) {
+      const sample = await this.rising(options.clock);
+      if (condition(sample)) return sample;
+    }
+    throw this.scheduler.timeout('untilEdge(condition)', timeout);
   }
 
   /**

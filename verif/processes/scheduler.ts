@@ -187,6 +187,7 @@ export class ProcessScheduler {
     const tasks = targets.map((target) => target.task);
     if (tasks.includes(this.current())) throw new UserError(`process ${this.current().label} cannot join itself`);
     const settled = this.joined(tasks, any);
+    if (settled && 'error' in settled) throw settled.error;
     if (settled) return settled.value;
     return this.wait({ kind: 'join', targets: tasks, any, deadline: this.step + timeout, timeout });
   }
@@ -408,24 +409,24 @@ export class ProcessScheduler {
             `${task.label} joins ${(task.waiter!.trigger as Trigger & { kind: 'join' }).targets.map((target) => target.label).join(', ')}`,
         ),
       );
-    const next = Math.min(...waiting.map((task) => this.wakeStep(task.waiter!.trigger)));
-    const sampling = waiting.some((task) => {
-      const trigger = task.waiter!.trigger;
-      return trigger.kind === 'edge' && trigger.phase === 'rising' && this.wakeStep(trigger) === next;
-    });
+    const wakes = waiting.map((task) => ({
+      task,
+      trigger: task.waiter!.trigger,
+      at: this.wakeStep(task.waiter!.trigger),
+    }));
+    const next = Math.min(...wakes.map((wake) => wake.at));
+    const due = wakes.filter((wake) => wake.at === next);
     let sample: PortValues | undefined;
-    if (sampling) {
+    if (due.some(({ trigger }) => trigger.kind === 'edge' && trigger.phase === 'rising')) {
       if (next - this.step > 1) await this.simulation.step(next - this.step - 1);
       sample = await this.simulation.sample();
       await this.simulation.step(1);
     } else await this.simulation.step(next - this.step);
     this.step = next;
     this.phase = 'rising';
-    for (const task of waiting) {
-      const trigger = task.waiter!.trigger;
-      if (this.wakeStep(trigger) !== next || (trigger.kind === 'edge' && trigger.phase === 'falling')) continue;
+    for (const { task, trigger } of due) {
       if (trigger.kind === 'join') this.wake(task, { error: this.timeoutOf(task, trigger) });
-      else this.wake(task, { value: trigger.kind === 'edge' ? sample : undefined });
+      else if (trigger.kind === 'step' || trigger.phase === 'rising') this.wake(task, { value: sample });
     }
   }
 
