@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defineModule, output } from '../../../hw/core/index.ts';
+import { defineModule, input, output } from '../../../hw/core/index.ts';
+import { CheckFailedError } from '../../../hw/ir/checks.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { StreamFifo } from '../../../hw/lib/stream/index.ts';
 import { Testbench } from '../../../verif/testbench.ts';
@@ -41,7 +42,35 @@ const TwoCounters = defineModule({
   },
 });
 
+/** Refuses the word 0xff with an assertion. */
+const Refuser = defineModule({
+  name: 'Refuser',
+  description: 'Asserts that its input is never 0xff',
+  defaults: {},
+  ports: () => ({ word: input(8), seen: output(8) }),
+  build(m, io) {
+    const seen = m.reg('last', 8, { reset: 0 });
+    seen.set(io.word);
+    io.seen.set(seen);
+    m.assert(io.word.ne(0xff), 'never 0xff');
+  },
+});
+
 describe('the process scheduler', () => {
+  it('a failing design assertion in a step rejects main with the CheckFailedError and cancels the processes', async () => {
+    const tb = await Testbench.open(elaborate(Refuser), new TsEngine());
+    await tb.reset();
+    const watcher = tb.fork(async () => {
+      for (;;) await tb.rising();
+    });
+    tb.poke('word', 0xff);
+    const failure = await tb.cycles(3).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(CheckFailedError);
+    expect((failure as Error).message).toMatch(/scheduler\.test\.ts:\d+: assertion failed at cycle 1/);
+    expect(watcher.state).toBe('cancelled');
+    await expect(tb.close()).resolves.toBeTypeOf('object');
+  });
+
   it('an exception in a monitor fails the testbench naming it, the cycle and the values it read, and ends every process', async () => {
     const tb = await Testbench.open(fifo, new TsEngine());
     await tb.reset();
