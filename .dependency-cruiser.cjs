@@ -20,7 +20,11 @@ const LAYERS = {
   'hw/examples': ['common', 'hw/core', 'hw/ir', 'hw/lib'],
   'hw/designs': ['common', 'hw/core', 'hw/ir', 'hw/lib'],
   engines: ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim'],
-  'verif/testbench.ts': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'engines'],
+  // Concurrent testbench processes: a scheduler over engine sessions, below the testbench that forks them.
+  'verif/processes': ['common', 'engines'],
+  'verif/testbench.ts': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/sim', 'engines', 'verif/processes'],
+  // Reusable testbench agents (drivers, monitors, scoreboards) built on the reactive testbench.
+  'verif/agents': ['common', 'hw/core', 'hw/ir', 'engines', 'verif/testbench.ts', 'verif/processes'],
   'verif/fuzz': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'engines'],
   'verif/formal': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'engines'],
   'verif/regress': ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/lib', 'hw/verilog', 'hw/sim', 'engines', 'verif/fuzz', 'verif/testbench.ts'],
@@ -35,7 +39,7 @@ const LAYERS = {
   // showcase's own code that still lives beside the framework (see docs/architecture.md).
   coruscant: ['api', 'golden', 'gpu', 'hw/designs', 'verif/mma', 'verif/suites', 'synth/workloads'],
   // The package's public entry points (package.json `exports`): re-exports of the framework below the CLI.
-  api: ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/lib', 'hw/verilog', 'hw/sim', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress', 'synth', 'gen/project'],
+  api: ['common', 'tools', 'waves', 'golden', 'hw/core', 'hw/ir', 'hw/lib', 'hw/verilog', 'hw/sim', 'engines', 'verif/testbench.ts', 'verif/processes', 'verif/agents', 'verif/fuzz', 'verif/regress', 'synth', 'gen/project'],
 };
 const PROJECT = [...Object.keys(LAYERS), 'verif', 'gen', 'bench', 'tests', 'bin'];
 const escape = (folder) => folder.replace(/[.]/g, '\\.');

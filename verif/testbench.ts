@@ -4,6 +4,8 @@ import { topModule, clockPortsOf, resetPortsOf } from '../hw/ir/ir.ts';
 import { UserError } from '../common/errors.ts';
 import type { Engine, EngineSession, PortValues, RunOptions, SessionOptions } from '../engines/engine.ts';
 import { formatVectorValue } from '../engines/vectors.ts';
+import { clockSteps, type ClockTimings } from '../hw/sim/clockSchedule.ts';
+import { ProcessScheduler, type ForkOptions, type Process } from './processes/scheduler.ts';
 
 /** Outputs that did not match their expectations; the message lists each with cycle and values. */
 export class ExpectationError extends Error {
@@ -99,7 +101,7 @@ export class Testbench<P extends PortTypes = PortTypes> {
     engine: Engine,
     options: SessionOptions = {},
   ): Promise<ReactiveTestbench<P>> {
-    return new ReactiveTestbench(design, await engine.open(design, options));
+    return new ReactiveTestbench(design, await engine.open(design, options), options.clocks);
   }
 
   private get current(): { inputs: PortValues; expected: PortValues } {
@@ -122,19 +124,84 @@ export interface WaitOptions {
   readonly limit?: number;
 }
 
+/** A clock input of a design: `clk`, or `clk_<domain>` for a named domain. */
+export type ClockName = 'clk' | `clk_${string}`;
+
+/** What `until` is given: the cycles it may wait (default 1,000) and the clock whose edges it checks at. */
+export interface UntilOptions {
+  readonly timeout?: number;
+  readonly clock?: ClockName;
+}
+
+/** What a join is given: the cycles it may wait (default 100,000). */
+export interface JoinOptions {
+  readonly timeout?: number;
+}
+
+/** Every port's value at a clock edge, as the edge sampled it: inputs as driven, outputs before the edge. */
+export type EdgeSample<P extends PortTypes = PortTypes> =
+  string extends OutputName<P>
+    ? Readonly<Record<string, bigint>>
+    : { readonly [K in OutputName<P> | Exclude<InputName<P>, `rst_${string}`>]: bigint };
+
+/** The results of joined processes, in order. */
+export type JoinResults<T extends readonly Process<unknown>[]> = {
+  -readonly [K in keyof T]: T[K] extends Process<infer R> ? R : never;
+};
+
 /**
  * A testbench that reacts: every call goes to a live engine session (Engine.open), so a test can
  * read an output and decide what to drive in the same cycle. `poke` drives an input from now on,
  * `await peek` reads an output as this cycle samples it (before its clock edge), `await step`
  * moves on, `await expect` checks at once (an ExpectationError naming the cycle), `await waitFor`
  * steps until a condition holds. The same code runs on the ts engine, Verilator and Icarus.
+ *
+ * Concurrent processes (cocotb's `start_soon`, Amaranth's `add_testbench`): `fork(body)` starts a
+ * driver, a monitor or a scoreboard beside the test; each waits with `rising`, `falling`, `cycles`,
+ * `until` or a join, and the order in which they run is fixed (verif/processes/scheduler.ts), so
+ * every engine gives the same results. The test's own code is the process `main`.
  */
 export class ReactiveTestbench<P extends PortTypes = PortTypes> {
+  private readonly scheduler: ProcessScheduler;
+  private readonly clocks: readonly string[];
+  /** Every input's value as driven (0 until poked): the edge samples show them. */
+  private readonly inputs = new Map<string, bigint>();
+  /** The outputs of this cycle as last read, while no poke has changed an input since. */
+  private outputs: PortValues | undefined;
+  private closing: ReturnType<EngineSession['close']> | undefined;
+
   constructor(
     readonly design: IrDesign<P>,
     /** The engine session underneath (its VCD and checks are the session's). */
     readonly session: EngineSession,
-  ) {}
+    /** The clock timings the session was opened with (several clocks: which steps each one rises in). */
+    clocks?: ClockTimings,
+  ) {
+    const top = topModule(design);
+    this.clocks = clockPortsOf(top);
+    for (const port of top.ports)
+      if (port.direction === 'input' && !this.clocks.includes(port.name)) this.inputs.set(port.name, 0n);
+    const schedule = clockSteps(this.clocks, clocks);
+    const masks: number[] = [];
+    const edgeMask = (index: number): number => {
+      while (masks.length <= index) masks.push(schedule.next().mask);
+      return this.clocks.length === 0 ? ~0 : masks[index]!;
+    };
+    this.scheduler = new ProcessScheduler(
+      {
+        edgeMask,
+        sample: async () => ({ ...Object.fromEntries(this.inputs), ...(await this.currentOutputs()) }),
+        step: async (count) => {
+          this.outputs = undefined;
+          await this.session.step(count);
+        },
+      },
+      async () => {
+        this.closing ??= this.session.close().catch(() => ({}));
+        await this.closing;
+      },
+    );
+  }
 
   /** Cycles stepped so far. */
   get cycle(): number {
@@ -143,18 +210,151 @@ export class ReactiveTestbench<P extends PortTypes = PortTypes> {
 
   /** Drives an input from the current cycle on (it keeps its value until poked again). */
   poke<Name extends InputName<P>>(name: Name, value: number | bigint): this {
-    this.session.poke(name, value);
+    this.drive(name, value);
     return this;
   }
 
   /** An output's value in the current cycle (sampled before this cycle's clock edge). */
-  peek<Name extends OutputName<P>>(name: Name): Promise<bigint> {
-    return this.session.peek(name);
+  async peek<Name extends OutputName<P>>(name: Name): Promise<bigint> {
+    const value = (await this.currentOutputs())[name];
+    if (value === undefined)
+      // The session names the outputs there are.
+      return this.session.peek(name);
+    this.scheduler.noteRead(name, value);
+    return value;
   }
 
-  /** Moves on by `cycles` clock edges. */
+  /** Moves on by `cycles` clock edges (other processes run meanwhile; `cycles(n)` by another name). */
   step(cycles = 1): Promise<void> {
-    return this.session.step(cycles);
+    return this.scheduler.cycles(cycles);
+  }
+
+  /** Waits `count` steps (cycles with one clock), resuming after the last edge; 0 returns at once. */
+  cycles(count: number): Promise<void> {
+    return this.scheduler.cycles(count);
+  }
+
+  /**
+   * Waits for the next rising edge of `clock` (default: the only clock) and resumes just after it,
+   * with the processes it wakes in fork order; resolves with every port's value as the edge sampled
+   * it (what a monitor records: did the word fire?), while `peek` now shows the values after it.
+   */
+  async rising(clock?: ClockName): Promise<EdgeSample<P>> {
+    const sample = await this.scheduler.rising(this.clockMask(clock));
+    // Reads of the sample are remembered like peeks, so a failure lists the values a monitor saw.
+    return new Proxy(sample, {
+      get: (target, name) => {
+        const value = Reflect.get(target, name) as unknown;
+        if (typeof name === 'string' && typeof value === 'bigint') this.scheduler.noteRead(name, value);
+        return value;
+      },
+    }) as EdgeSample<P>;
+  }
+
+  /**
+   * Waits for rising edges of `clock` until one whose sample satisfies `condition` (Amaranth's
+   * `tick().until`): race-free where `until` on current values is not, since every process's
+   * pokes are in the sample. Resolves with that sample; after `timeout` edges (default 1,000)
+   * without it, a ProcessTimeoutError naming the process, the cycle and the values it read.
+   */
+  async untilEdge(condition: (sample: EdgeSample<P>) => boolean, options: UntilOptions = {}): Promise<EdgeSample<P>> {
+    const timeout = options.timeout ?? 1000;
+    for (let waited = 0; waited < timeout; waited++) {
+      const sample = await this.rising(options.clock);
+      if (condition(sample)) return sample;
+    }
+    throw this.scheduler.timeout('untilEdge(condition)', timeout);
+  }
+
+  /**
+   * Waits for the falling edge of `clock` after its next rising one (this cycle's, if it started
+   * with one and the processes that edge woke are still running): the middle of the cycle, after
+   * every process woken by the rising edge, where cocotb drivers drive the next edge's inputs.
+   */
+  falling(clock?: ClockName): Promise<void> {
+    return this.scheduler.falling(this.clockMask(clock));
+  }
+
+  /**
+   * Waits until `condition` holds: checked now, then after each rising edge of `clock`; resolves
+   * with the cycles waited. After `timeout` cycles (default 1,000) without it, a ProcessTimeoutError
+   * naming the process, the cycle and the values the condition read.
+   */
+  async until(condition: () => boolean | Promise<boolean>, options: UntilOptions = {}): Promise<number> {
+    const timeout = options.timeout ?? 1000;
+    for (let waited = 0; ; waited++) {
+      if (await condition()) return waited;
+      if (waited >= timeout) throw this.scheduler.timeout('until(condition)', timeout);
+      await this.rising(options.clock);
+    }
+  }
+
+  /**
+   * Steps until `condition` holds (checked in the current cycle first, then after each step) and
+   * resolves with the cycles it stepped; after `limit` steps without it, a ProcessTimeoutError.
+   * The condition is a function of peeks, or output values (`{ ready: 1 }`: every named output at
+   * its value). When no other process is alive, Verilator and Icarus wait for output values inside
+   * their harness: one round trip for the whole wait instead of one per cycle, with the same
+   * cycles and outputs; beside other processes it is checked cycle by cycle, in their schedule.
+   */
+  async waitFor(
+    condition: (() => boolean | Promise<boolean>) | { readonly [Name in OutputName<P>]?: number | bigint },
+    options: WaitOptions = {},
+  ): Promise<number> {
+    const limit = options.limit ?? 1000;
+    if (typeof condition !== 'function') {
+      const values = condition as Readonly<Record<string, number | bigint>>;
+      let waited: number | undefined;
+      const alone = await this.scheduler.runAlone(async () => {
+        this.outputs = undefined;
+        waited = await this.session.waitFor(values, limit);
+        return waited ?? limit;
+      });
+      if (alone) {
+        if (waited === undefined) throw this.scheduler.timeout('waitFor(values)', limit);
+        return waited;
+      }
+      return this.waitFor(
+        async () =>
+          Object.entries(values).every(([name, value]) =>
+            this.peek(name as OutputName<P>).then((actual) => actual === BigInt(value)),
+          ),
+        options,
+      );
+    }
+    for (let waited = 0; ; waited++) {
+      if (await condition()) return waited;
+      if (waited >= limit) throw this.scheduler.timeout('waitFor(condition)', limit);
+      await this.step();
+    }
+  }
+
+  /**
+   * Starts `body` as a process of this testbench, beside the caller: it runs from the caller's
+   * next wait on, in fork order. `name` names it in every message (default: where it was forked).
+   * An exception in it fails the whole testbench: every process is cancelled, the session closed.
+   */
+  fork<T>(body: () => Promise<T>, options: ForkOptions = {}): Process<T> {
+    return this.scheduler.fork(body, options);
+  }
+
+  /** Waits for a process to finish and resolves with its result (a cancelled one: a ProcessCancelledError). */
+  async join<T>(process: Process<T>, options: JoinOptions = {}): Promise<T> {
+    const [result] = await this.joinAll([process], options);
+    return result;
+  }
+
+  /** Waits for every process to finish (cocotb's Combine); their results in order. */
+  joinAll<const T extends readonly Process<unknown>[]>(
+    processes: T,
+    options: JoinOptions = {},
+  ): Promise<JoinResults<T>> {
+    return this.scheduler.join(processes, false, options.timeout) as Promise<JoinResults<T>>;
+  }
+
+  /** Waits for the first of the processes to finish (cocotb's First): its index and result; the others go on. */
+  joinAny<T>(processes: readonly Process<T>[], options: JoinOptions = {}): Promise<{ index: number; value: T }> {
+    return this.scheduler.join(processes, true, options.timeout) as Promise<{ index: number; value: T }>;
   }
 
   /** Checks an output's value now; a mismatch throws an ExpectationError with this cycle. */
@@ -165,42 +365,51 @@ export class ReactiveTestbench<P extends PortTypes = PortTypes> {
       throw new ExpectationError([{ cycle: this.cycle, signal: name, expected, actual }], this.session.engine);
   }
 
-  /**
-   * Steps until `condition` holds (checked in the current cycle first, then after each step) and
-   * resolves with the cycles it stepped; after `limit` steps without it, a UserError. The
-   * condition is a function of peeks, or output values (`{ ready: 1 }`: every named output at
-   * its value), which Verilator and Icarus wait for inside their harness: one round trip for the
-   * whole wait instead of one per cycle, with the same cycles and outputs.
-   */
-  async waitFor(
-    condition: (() => boolean | Promise<boolean>) | { readonly [Name in OutputName<P>]?: number | bigint },
-    options: WaitOptions = {},
-  ): Promise<number> {
-    const limit = options.limit ?? 1000;
-    const missed = (): UserError =>
-      new UserError(`waitFor: the condition did not hold within ${limit} cycles (cycle ${this.cycle})`);
-    if (typeof condition !== 'function') {
-      const waited = await this.session.waitFor(condition as Record<string, number | bigint>, limit);
-      if (waited === undefined) throw missed();
-      return waited;
-    }
-    for (let waited = 0; ; waited++) {
-      if (await condition()) return waited;
-      if (waited === limit) throw missed();
-      await this.step();
-    }
-  }
-
   /** Holds every reset input (`reset` and each domain's `rst_<name>`) high for `cycles` steps, then low. */
   async reset(cycles = 1): Promise<void> {
     const resets = resetPortsOf(topModule(this.design));
-    for (const name of resets) this.session.poke(name, 1);
+    for (const name of resets) this.drive(name, 1);
     await this.step(cycles);
-    for (const name of resets) this.session.poke(name, 0);
+    for (const name of resets) this.drive(name, 0);
   }
 
-  /** Ends the session: the VCD is written, an external process ended; in count mode, the checks' results. */
-  close(): ReturnType<EngineSession['close']> {
-    return this.session.close();
+  /**
+   * Ends the testbench: every process still running is cancelled (its `finally` blocks run), then
+   * the session (the VCD is written, an external process ended; in count mode, the checks'
+   * results). After a failure, or a second time, it resolves as the first close did.
+   */
+  async close(): ReturnType<EngineSession['close']> {
+    if (this.scheduler.failed === undefined) await this.scheduler.stop();
+    this.closing ??= this.session.close();
+    return this.closing;
+  }
+
+  private drive(name: string, value: number | bigint): void {
+    this.session.poke(name, value);
+    const big = BigInt(value);
+    // A changed input may change outputs combinationally: the next peek asks the session again.
+    if (this.inputs.get(name) !== big) this.outputs = undefined;
+    this.inputs.set(name, big);
+  }
+
+  private async currentOutputs(): Promise<PortValues> {
+    this.outputs ??= await this.session.peekAll();
+    return this.outputs;
+  }
+
+  private clockMask(clock: ClockName | undefined): number {
+    if (clock === undefined) {
+      if (this.clocks.length > 1)
+        throw new UserError(
+          `${this.design.top} has several clocks (${this.clocks.join(', ')}): name the one to wait for`,
+        );
+      return 1;
+    }
+    const index = this.clocks.indexOf(clock);
+    if (index < 0)
+      throw new UserError(
+        `${this.design.top} has no clock '${clock}' (its clocks: ${this.clocks.length === 0 ? 'none' : this.clocks.join(', ')})`,
+      );
+    return 1 << index;
   }
 }

@@ -94,8 +94,12 @@ describe('the packed framework in a user project', { timeout: 300_000 }, () => {
 
   it("passes gen init's own tests at once, on every installed engine", () => {
     const result = ok('npm', ['test', '--', '--reporter=verbose'], project, 280);
-    for (const engine of engines) expect(result.stdout).toContain(`Accumulator on ${engine}`);
-    expect(result.stdout).toMatch(new RegExp(`Tests\\s+${2 * engines.length} passed`));
+    for (const engine of engines) {
+      expect(result.stdout).toContain(`Accumulator on ${engine}`);
+      expect(result.stdout).toContain(`StreamFifo on ${engine}`);
+    }
+    // Two accumulator tests and the valid/ready agent's queue test, per engine.
+    expect(result.stdout).toMatch(new RegExp(`Tests\\s+${3 * engines.length} passed`));
   });
 
   it('type-checks with the tsconfig gen init wrote (no special flags), and with Bundler resolution', () => {

@@ -158,10 +158,10 @@ describe('a reactive testbench', () => {
     for (const [, create] of engines) await expect(bench.run(create())).resolves.toHaveLength(13);
   }, 60_000);
 
-  it('gives up waiting after its limit, naming the cycle', async () => {
+  it('gives up waiting after its limit, naming the cycle and the values the condition read', async () => {
     const tb = await Testbench.open(design, new TsEngine());
     await expect(tb.waitFor(async () => (await tb.peek('up')) === 1n, { limit: 3 })).rejects.toThrow(
-      /did not hold within 3 cycles \(cycle 3\)/,
+      "process 'main' timed out at cycle 3: waitFor(condition) did not happen within 3 cycles (it read up=0x0)",
     );
     await tb.close();
   });
