@@ -4,7 +4,13 @@
  */
 import { execa } from 'execa';
 
-const BENCHMARKS = ['bench/startup.ts', 'bench/simulatorSpeed.ts', 'bench/mmaSpeed.ts', 'bench/memoryModel.bench.ts'];
+const BENCHMARKS = [
+  'bench/startup.ts',
+  'bench/simulatorSpeed.ts',
+  'bench/mmaSpeed.ts',
+  'bench/memoryModel.bench.ts',
+  'bench/farmThroughput.ts',
+];
 const passOn = process.argv.slice(2).filter((arg) => arg !== '--');
 
 for (const script of BENCHMARKS) {
