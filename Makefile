@@ -28,6 +28,7 @@ bench: setup
 	npx tsx bench/run.ts
 
 soak: setup
+	@bash scripts/setup-soak.sh
 	SOAK=1 npx vitest run tests/soak
 
 clean:

@@ -1,18 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { execa, type ResultPromise } from 'execa';
+import { freePort } from './freePort.ts';
 
 /** Whether redis-server is installed (scripts/setup.sh installs it); farm tests and benches skip without it. */
 export const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
-
-/** A TCP port on the loopback interface that no one listens on now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A private redis-server: its process and the URL a farm reaches it by. */
 export interface PrivateRedis {
