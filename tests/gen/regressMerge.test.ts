@@ -13,12 +13,13 @@ import {
   readFileSync,
   readdirSync,
   rmSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { runGen } from '../support/cli.ts';
+import { expectCleanFailure, runGen } from '../support/cli.ts';
 import { GEN } from '../support/regressRun.ts';
 import { junitCounts } from '../verif/regress/junitCounts.ts';
 
@@ -136,7 +137,7 @@ describe('gen regress merge', () => {
     const indices = [...xml.matchAll(/name="case (\d+) /g)].map((match) => Number(match[1]));
     expect(indices).toHaveLength(runs);
     expect(indices.every((index, k) => index === k)).toBe(true);
-  }, 60_000);
+  }, 180_000);
 
   it('refuses the same shard twice and a folder that is not there, in one line', async () => {
     const missing = await runGen(['regress', 'merge', join(scratch, 'nowhere'), '--out', join(scratch, 'm2')]);
@@ -153,5 +154,26 @@ describe('gen regress merge', () => {
     expect(twice.exitCode).toBe(1);
     expect(twice.stderr).toMatch(/the same shard given twice\?/);
     expect(twice.stderr).not.toMatch(/\n\s+at /);
+    // A shard's cases out of increasing order are not a gen regress JUnit file: joined in order they would be wrong.
+    const unordered = join(scratch, 'unordered');
+    mkdirSync(unordered);
+    writeFileSync(
+      join(unordered, 'junit.xml'),
+      [
+        '<testsuites name="gen regress" tests="2" failures="0" errors="0" time="0.1">',
+        '  <testsuite name="S.ts" tests="2" failures="0" errors="0" skipped="0" time="0.1">',
+        '    <testcase classname="S.ts" name="case 3 (seed 1)" time="0.1"/>',
+        '    <testcase classname="S.ts" name="case 1 (seed 2)" time="0.1"/>',
+        '  </testsuite>',
+        '</testsuites>',
+        '',
+      ].join('\n'),
+    );
+    const disordered = await runGen(['regress', 'merge', unordered, '--out', join(scratch, 'm4')]);
+    expect(disordered.exitCode).toBe(1);
+    expect(expectCleanFailure(disordered)).toMatch(
+      /junit\.xml: S\.ts lists case 1 after case 3 \(not a JUnit file of gen regress\?\)$/,
+    );
+    expect(existsSync(join(scratch, 'm4', 'junit.xml'))).toBe(false);
   }, 120_000);
 });

@@ -119,43 +119,57 @@ function* suiteCases(file: string, name: string): Generator<CaseEntry> {
   }
 }
 
-/** The cases of several shards' runs of one suite, in case order (a k-way merge over a binary heap of the shards' next cases). */
-function* casesInOrder(sources: Generator<CaseEntry>[]): Generator<CaseEntry> {
-  const heap: { entry: CaseEntry; source: Generator<CaseEntry> }[] = [];
-  const less = (a: number, b: number): boolean => heap[a]!.entry.index < heap[b]!.entry.index;
-  const swap = (a: number, b: number): void => void ([heap[a], heap[b]] = [heap[b]!, heap[a]!]);
-  const push = (source: Generator<CaseEntry>): void => {
+/** The shards' next cases, the least index on top (a binary heap: a case costs O(log shards)). */
+class NextCases {
+  private readonly heap: { entry: CaseEntry; source: Generator<CaseEntry> }[] = [];
+
+  /** Takes in `source`'s next case, if it has one. */
+  add(source: Generator<CaseEntry>): void {
     const next = source.next();
     if (next.done) return;
-    heap.push({ entry: next.value, source });
-    for (let at = heap.length - 1; at > 0 && less(at, (at - 1) >> 1); at = (at - 1) >> 1) swap(at, (at - 1) >> 1);
-  };
+    this.heap.push({ entry: next.value, source });
+    for (let at = this.heap.length - 1; at > 0 && this.less(at, (at - 1) >> 1); at = (at - 1) >> 1)
+      this.swap(at, (at - 1) >> 1);
+  }
+
+  /** The least case, its shard's next case taken in; undefined once every shard is done. */
+  take(): CaseEntry | undefined {
+    const top = this.heap[0];
+    if (!top) return undefined;
+    const last = this.heap.pop()!;
+    if (this.heap.length > 0) {
+      this.heap[0] = last;
+      for (let at = 0; ;) {
+        const smallest = [2 * at + 1, 2 * at + 2]
+          .filter((child) => child < this.heap.length)
+          .reduce((best, child) => (this.less(child, best) ? child : best), at);
+        if (smallest === at) break;
+        this.swap(at, smallest);
+        at = smallest;
+      }
+    }
+    this.add(top.source);
+    return top.entry;
+  }
+
+  private less(a: number, b: number): boolean {
+    return this.heap[a]!.entry.index < this.heap[b]!.entry.index;
+  }
+
+  private swap(a: number, b: number): void {
+    [this.heap[a], this.heap[b]] = [this.heap[b]!, this.heap[a]!];
+  }
+}
+
+/** The cases of several shards' runs of one suite, in case order. */
+function* casesInOrder(sources: readonly Generator<CaseEntry>[]): Generator<CaseEntry> {
+  const next = new NextCases();
   try {
-    for (const source of sources) push(source);
-    yield* drain();
+    for (const source of sources) next.add(source);
+    for (let entry = next.take(); entry; entry = next.take()) yield entry;
   } finally {
     // A refusal midway leaves shards unread: their generators close their files.
     for (const source of sources) source.return(undefined);
-  }
-
-  function* drain(): Generator<CaseEntry> {
-    while (heap.length > 0) {
-      const { entry, source } = heap[0]!;
-      yield entry;
-      const last = heap.pop()!;
-      if (heap.length > 0) {
-        heap[0] = last;
-        for (let at = 0; ;) {
-          const smallest = [2 * at + 1, 2 * at + 2]
-            .filter((child) => child < heap.length)
-            .reduce((best, child) => (less(child, best) ? child : best), at);
-          if (smallest === at) break;
-          swap(at, smallest);
-          at = smallest;
-        }
-      }
-      push(source);
-    }
   }
 }
 
