@@ -77,7 +77,7 @@ describe.skipIf(!HAS_REDIS)('regression farm (BullMQ on Redis)', () => {
       readFileSync(join(out, 'PlantedBug-ts-11', 'case-4', 'README.txt'), 'utf8').replaceAll(out, 'OUT');
     expect(readme(farmOut)).toBe(readme(localOut));
     for (const worker of workers.slice(1)) worker.kill('SIGTERM');
-  }, 120_000);
+  }, 300_000);
 
   it('a Redis that goes away mid-run stops the run with one line and exit 1, never a pass', async () => {
     const { server: redis, url: lostUrl } = await startRedis(scratch);
