@@ -3,7 +3,7 @@
  * ports and state folders) runs the sbatch array script of docs/farm.md, as the document gives it,
  * with `gen regress --shard-from-env` in each task; `gen regress merge` joins the shards, and the
  * merged JUnit and coverage equal a local run's with the same seed. Skipped without root or the
- * Slurm packages (scripts/setup-soak.sh installs them).
+ * Slurm packages (`make soak` installs them: SETUP_SOAK=1 scripts/setup.sh).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

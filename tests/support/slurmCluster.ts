@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { freePort } from './freePort.ts';
 
-/** The commands a one-node cluster needs (Debian: slurmctld, slurmd, slurm-client, munge; scripts/setup-soak.sh). */
+/** The commands a one-node cluster needs (Debian: slurmctld, slurmd, slurm-client, munge; SETUP_SOAK=1 scripts/setup.sh). */
 const SLURM_COMMANDS = ['slurmctld', 'slurmd', 'sbatch', 'sinfo', 'munged', 'mungekey'];
 
 /** Whether a private one-node Slurm cluster can start here: its daemons installed, and root to run slurmd. */
