@@ -30,14 +30,16 @@ function documentedSbatchScript(): string {
 }
 
 describe.skipIf(!SOAK || !CAN_RUN_SLURM)('Slurm array job (one-node cluster)', () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'soak-slurm-'));
+  // Made in beforeAll: a skipped describe still runs its body, and would leave the folder behind.
+  let scratch = '';
   let cluster: SlurmCluster | undefined;
   beforeAll(async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'soak-slurm-'));
     cluster = await startSlurmCluster(join(scratch, 'cluster'), cpus().length);
   }, 60_000);
   afterAll(async () => {
     await cluster?.stop();
-    rmSync(scratch, { recursive: true, force: true });
+    if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
   });
 
   it("docs/farm.md's sbatch array, merged, equals a local run with the same seed", async () => {

@@ -13,7 +13,8 @@ import { HAS_REDIS, startRedis } from '../../support/redisServer.ts';
 import { comparableJunit, GEN as gen, regressArgs } from '../../support/regressRun.ts';
 
 const fixture = new URL('./fixtures/plantedBug.ts', import.meta.url).pathname;
-const scratch = mkdtempSync(join(tmpdir(), 'gen-farm-'));
+// Made in beforeAll: a skipped describe (no redis-server) still runs its body, and would leave it behind.
+let scratch = '';
 const started: ResultPromise[] = [];
 
 const runArgs = (out: string): string[] =>
@@ -29,13 +30,14 @@ const runArgs = (out: string): string[] =>
 describe.skipIf(!HAS_REDIS)('regression farm (BullMQ on Redis)', () => {
   let url = '';
   beforeAll(async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'gen-farm-'));
     const redis = await startRedis(scratch);
     started.push(redis.server);
     url = redis.url;
   });
   afterAll(() => {
     for (const child of started) child.kill('SIGKILL');
-    rmSync(scratch, { recursive: true, force: true });
+    if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
   });
 
   it('three workers, one killed mid-shard: the merged JUnit and coverage equal a local run with the same seed', async () => {
