@@ -28,6 +28,7 @@ bench: setup
 	npx tsx bench/run.ts
 
 soak: setup
+	@SETUP_SOAK=1 bash scripts/setup.sh
 	SOAK=1 npx vitest run tests/soak
 
 clean:

@@ -14,6 +14,7 @@ const BENCHMARKS: readonly (readonly [string, readonly string[]])[] = [
   ['bench/mmaSpeed.ts', []],
   ['bench/memoryModel.bench.ts', []],
   ['bench/sessionSpeed.ts', ['--json']],
+  ['bench/farmThroughput.ts', []],
 ];
 
 for (const [script, args] of BENCHMARKS) {

@@ -18,6 +18,11 @@ declare -A DEBIAN_TOOLS=(
   # The regression farm's queue (gen regress --farm); its tests start a private server.
   [redis-server]=redis-server
 )
+# `make soak` only (SETUP_SOAK=1): a private one-node Slurm cluster for the array-job soak
+# (tests/soak/slurmArray.soak.test.ts, which runs its own daemons, not these packages' services).
+if [ "${SETUP_SOAK:-0}" = 1 ]; then
+  DEBIAN_TOOLS+=([slurmctld]=slurmctld [slurmd]=slurmd [slurm-client]=sbatch [munge]=munged)
+fi
 
 major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
 if [ "$major" -lt 20 ]; then

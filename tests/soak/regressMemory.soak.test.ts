@@ -4,25 +4,15 @@
  * VmHWM of the `gen` process, read while it runs.
  */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { SOAK } from '../hardening/fuzzHarness.ts';
+import { GEN, peakResidentBytes, regressArgs } from '../support/regressRun.ts';
 
 const HOUR = 3_600_000;
 const RUNS = 10_000_000;
-const gen = new URL('../../bin/gen.js', import.meta.url).pathname;
-
-/** The peak resident set of a live process in bytes (0 once it has ended). */
-function peakResidentBytes(pid: number): number {
-  try {
-    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
 
 describe.skipIf(!SOAK)('regression memory soak', () => {
   it(
@@ -33,20 +23,7 @@ describe.skipIf(!SOAK)('regression memory soak', () => {
         const junit = join(scratch, 'junit.xml');
         const child = execa(
           'node',
-          [
-            gen,
-            'regress',
-            '--suite',
-            'LaneDetector',
-            '--engine',
-            'ts',
-            '--runs',
-            String(RUNS),
-            '--seed',
-            '1',
-            '--junit',
-            junit,
-          ],
+          [GEN, ...regressArgs({ suites: ['LaneDetector'], runs: RUNS, seed: 1, extra: ['--junit', junit] })],
           { reject: false, env: { CI: '1' } },
         );
         let peak = 0;

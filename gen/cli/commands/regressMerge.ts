@@ -26,10 +26,10 @@ export const regressMergeCommand: CommandModule<object, MergeArguments> = {
         describe: 'shard folders, each holding its *.xml JUnit, coverage.json and failure folders',
       })
       .option('out', { type: 'string', demandOption: true, describe: 'folder of the merged result' }) as never,
-  handler: (args) => {
+  handler: async (args) => {
     const out = resolve(args.out);
     preflightFolders([out]);
-    const merged = mergeShards(
+    const merged = await mergeShards(
       args.folders.map((folder) => resolve(folder)),
       out,
     );
@@ -37,10 +37,11 @@ export const regressMergeCommand: CommandModule<object, MergeArguments> = {
       const path = relative(process.cwd(), file);
       return path === '' ? '.' : path.startsWith('..') ? file : path;
     };
-    const tests = /<testsuites [^>]*tests="(\d+)" failures="(\d+)"/.exec(merged.junit ?? '');
     const lines = [
       `merged ${args.folders.length} shard folder(s) into ${here(out)}`,
-      ...(tests ? [`  ${MERGED_FILES.junit}: ${tests[1]} cases, ${tests[2]} failing`] : ['  no JUnit files found']),
+      ...(merged.junit
+        ? [`  ${MERGED_FILES.junit}: ${merged.junit.tests} cases, ${merged.junit.failures} failing`]
+        : ['  no JUnit files found']),
       ...(merged.coverage ? [`  ${MERGED_FILES.coverage}: shards ${merged.coverage.shards.join(', ')}`] : []),
       `  failure folders: ${merged.failures.length}`,
       ...(merged.missingCases > 0
@@ -48,6 +49,7 @@ export const regressMergeCommand: CommandModule<object, MergeArguments> = {
         : []),
     ];
     process.stdout.write(`${lines.join('\n')}\n${merged.coverage ? `${coverageSummary(merged.coverage)}\n` : ''}`);
-    if (tests && Number(tests[2]) > 0) throw new UserError(`${tests[2]} failing case(s) in the merged run`);
+    if (merged.junit && merged.junit.failures > 0)
+      throw new UserError(`${merged.junit.failures} failing case(s) in the merged run`);
   },
 };

@@ -6,86 +6,38 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
-import { spawnSync } from 'node:child_process';
+import { HAS_REDIS, startRedis } from '../../support/redisServer.ts';
+import { comparableJunit, GEN as gen, regressArgs } from '../../support/regressRun.ts';
 
-const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
-const gen = new URL('../../../bin/gen.js', import.meta.url).pathname;
 const fixture = new URL('./fixtures/plantedBug.ts', import.meta.url).pathname;
-const scratch = mkdtempSync(join(tmpdir(), 'gen-farm-'));
+// Made in beforeAll: a skipped describe (no redis-server) still runs its body, and would leave it behind.
+let scratch = '';
 const started: ResultPromise[] = [];
 
-/** A TCP port no one listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** A redis-server of the test's own: its own folder, no snapshots. */
-async function startRedis(port: number): Promise<{ readonly server: ResultPromise }> {
-  const redis = execa(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', scratch],
-    {
-      reject: false,
-    },
-  );
-  started.push(redis);
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const ping = await execa('redis-cli', ['-p', String(port), 'ping'], { reject: false });
-    if (ping.stdout.trim() === 'PONG') return { server: redis };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('redis-server did not start');
-}
-
-const runArgs = (out: string): string[] => [
-  'regress',
-  '--load',
-  fixture,
-  '--suite',
-  'PlantedBug,LaneDetector',
-  '--engine',
-  'ts',
-  '--runs',
-  '3000',
-  '--seed',
-  '11',
-  '--max-saved',
-  '1',
-  '--shrink-time',
-  '2000',
-  '--out',
-  out,
-  '--junit',
-  join(out, 'junit.xml'),
-  '--coverage',
-  join(out, 'coverage.json'),
-];
-
-/** JUnit without what differs between any two runs: times, the start, and the output folder's path. */
-const comparable = (xml: string, out: string): string =>
-  xml
-    .replace(/ time="[\d.]+"/g, '')
-    .replace(/ timestamp="[^"]*"/g, '')
-    .replaceAll(out, 'OUT');
+const runArgs = (out: string): string[] =>
+  regressArgs({
+    load: [fixture],
+    suites: ['PlantedBug', 'LaneDetector'],
+    runs: 3000,
+    seed: 11,
+    out,
+    extra: ['--max-saved', '1', '--shrink-time', '2000'],
+  });
 
 describe.skipIf(!HAS_REDIS)('regression farm (BullMQ on Redis)', () => {
   let url = '';
   beforeAll(async () => {
-    const port = await freePort();
-    url = `redis://127.0.0.1:${port}`;
-    await startRedis(port);
+    scratch = mkdtempSync(join(tmpdir(), 'gen-farm-'));
+    const redis = await startRedis(scratch);
+    started.push(redis.server);
+    url = redis.url;
   });
   afterAll(() => {
     for (const child of started) child.kill('SIGKILL');
-    rmSync(scratch, { recursive: true, force: true });
+    if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
   });
 
   it('three workers, one killed mid-shard: the merged JUnit and coverage equal a local run with the same seed', async () => {
@@ -117,7 +69,7 @@ describe.skipIf(!HAS_REDIS)('regression farm (BullMQ on Redis)', () => {
     // The planted bug fails cases on both; the same ones.
     expect(farm.exitCode, farm.stderr).toBe(1);
     expect(local.exitCode).toBe(1);
-    const xml = (out: string): string => comparable(readFileSync(join(out, 'junit.xml'), 'utf8'), out);
+    const xml = (out: string): string => comparableJunit(join(out, 'junit.xml'), out);
     expect(xml(farmOut)).toBe(xml(localOut));
     expect(xml(farmOut)).toMatch(/tests="6000"/);
     expect(readFileSync(join(farmOut, 'coverage.json'), 'utf8')).toBe(
@@ -127,30 +79,21 @@ describe.skipIf(!HAS_REDIS)('regression farm (BullMQ on Redis)', () => {
       readFileSync(join(out, 'PlantedBug-ts-11', 'case-4', 'README.txt'), 'utf8').replaceAll(out, 'OUT');
     expect(readme(farmOut)).toBe(readme(localOut));
     for (const worker of workers.slice(1)) worker.kill('SIGTERM');
-  }, 120_000);
+  }, 300_000);
 
   it('a Redis that goes away mid-run stops the run with one line and exit 1, never a pass', async () => {
-    const port = await freePort();
-    const { server: redis } = await startRedis(port);
+    const { server: redis, url: lostUrl } = await startRedis(scratch);
+    started.push(redis);
     const submit = execa(
       'node',
       [
         gen,
-        'regress',
-        '--suite',
-        'LaneDetector',
-        '--engine',
-        'ts',
-        '--runs',
-        '100000',
-        '--seed',
-        '1',
-        '--farm',
-        `redis://127.0.0.1:${port}`,
-        '--farm-timeout',
-        '2',
-        '--out',
-        join(scratch, 'lost'),
+        ...regressArgs({
+          suites: ['LaneDetector'],
+          runs: 100_000,
+          seed: 1,
+          extra: ['--farm', lostUrl, '--farm-timeout', '2', '--out', join(scratch, 'lost')],
+        }),
       ],
       { reject: false, env: { CI: '1' } },
     );

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { relative, sep } from 'node:path';
-import { Queue, type Job } from 'bullmq';
+import { Queue } from 'bullmq';
 import { UserError } from '../../../common/errors.ts';
 import { startProgress } from '../../../common/progress.ts';
 import { projectRoot } from '../../../common/projectRoot.ts';
@@ -9,6 +9,7 @@ import { shardSpan, WHOLE } from '../cases.ts';
 import { mergeSuiteCoverage, type SuiteCoverage } from '../coverage/data.ts';
 import { recordFailure, type CaseFailure, type RegressionOptions, type SuiteRun } from '../regression.ts';
 import type { FarmShard, FarmShardResult } from './farmJob.ts';
+import { pollShards, type PendingShard } from './pollShards.ts';
 import { redisOptions, type FarmConnection } from './redisUrl.ts';
 
 /** Where and how a run goes to the farm. */
@@ -34,40 +35,14 @@ async function settledWithin(work: Promise<unknown>, milliseconds: number): Prom
   clearTimeout(timer);
 }
 
-/** `work`, or a rejection after `milliseconds` (a command to a vanished Redis may never answer). */
-async function within<T>(work: Promise<T>, milliseconds: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>(
-        (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer`)), milliseconds)),
-      ),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Redis stayed unreachable past the run's patience: the run stops, sending it nothing more. */
 class FarmLostError extends UserError {}
-
-/** One enqueued shard and where its result goes. */
-interface PendingShard {
-  readonly id: string;
-  readonly run: number;
-  progress: number;
-  result?: FarmShardResult;
-}
 
 /** The suite files of the run, relative to the project root (workers resolve them in their own checkout). */
 function suiteFilesOf(options: RegressionOptions): string[] {
   const files = options.sources?.files ?? options.load ?? [];
   return files.map((file) => relative(projectRoot(), file).split(sep).join('/'));
 }
-
-/** The number a job's progress holds (BullMQ's progress is any JSON value). */
-const progressOf = (job: Job): number => (typeof job.progress === 'number' ? job.progress : 0);
 
 /**
  * Waits for every shard, showing one progress bar for the whole farm; stops with a one-line error
@@ -83,17 +58,7 @@ async function awaitShards(queue: Queue, pending: PendingShard[], total: number,
       const open = pending.filter((shard) => shard.result === undefined);
       if (open.length === 0) return;
       try {
-        for (const shard of open) {
-          const job = await within(queue.getJob(shard.id), farm.unreachableMs, 'Redis');
-          if (!job)
-            throw new UserError(
-              `the farm's Redis at ${farm.connection.shown} no longer holds shard ${shard.id} (restarted without persistence?); the run is incomplete`,
-            );
-          if (job.finishedOn !== undefined && job.failedReason !== undefined && (await job.isFailed()))
-            throw new UserError(`farm shard ${shard.id} failed on a worker: ${job.failedReason.split('\n')[0]}`);
-          if (job.finishedOn !== undefined && (await job.isCompleted())) shard.result = job.returnvalue;
-          shard.progress = shard.result ? shard.result.cases : progressOf(job);
-        }
+        await pollShards(queue, open, farm);
         lastContact = performance.now();
       } catch (error) {
         if (error instanceof UserError) throw error;
