@@ -1,5 +1,4 @@
 import { constant, type Value } from './value.ts';
-import type { ModuleBuilder } from './module.ts';
 import type { Property, Sequence, SequenceStep } from './temporal.ts';
 
 /**
@@ -8,6 +7,11 @@ import type { Property, Sequence, SequenceStep } from './temporal.ts';
  * The result is one bit a check reads, so simulation on every engine and `gen prove` see the same
  * automaton and a failure is reported in the same cycle everywhere.
  */
+
+/** What a monitor needs of the module it is built in (ModuleBuilder.past), named so the builder imports this file and not the reverse. */
+export interface MonitorHost {
+  past<W extends number>(value: Value<W>): Value<W>;
+}
 
 const ONE = constant(1, 1) as Value<1>;
 const ZERO = constant(0, 1) as Value<1>;
@@ -19,7 +23,7 @@ function any(values: readonly Value<1>[]): Value<1> {
 }
 
 /** `value` delayed by 0..max edges: `history[k]` is `value` k edges ago (0 after reset). */
-function history(m: ModuleBuilder, value: Value<1>, max: number): Value<1>[] {
+function history(m: MonitorHost, value: Value<1>, max: number): Value<1>[] {
   const delayed = [value];
   for (let k = 1; k <= max; k++) delayed.push(m.past(delayed[k - 1]!));
   return delayed;
@@ -29,7 +33,7 @@ function history(m: ModuleBuilder, value: Value<1>, max: number): Value<1>[] {
  * Whether `sequence` has a match ending in this cycle, for some start cycle where `start` held.
  * Matches of different starts merge: only their existence matters (an antecedent, a cover).
  */
-export function sequenceMatch(m: ModuleBuilder, sequence: Sequence, start: Value<1> = ONE): Value<1> {
+export function sequenceMatch(m: MonitorHost, sequence: Sequence, start: Value<1> = ONE): Value<1> {
   let previous = start;
   for (const step of sequence.steps) {
     const delayed = history(m, previous, step.max);
@@ -62,7 +66,7 @@ const key = (token: Token): string => `${token.step}:${token.waited}`;
  * age up to the consequent's longest span — because one attempt's success must not discharge
  * another's obligation. An attempt fails in the cycle its last token expires unmatched.
  */
-export function propertyHolds(m: ModuleBuilder, property: Property): Value<1> {
+export function propertyHolds(m: MonitorHost, property: Property): Value<1> {
   const steps = property.consequent.steps;
   const span = steps.reduce((sum, step) => sum + step.max, 0);
   const begins = sequenceMatch(m, property.antecedent);

@@ -18,6 +18,7 @@ import { defineSuite, once, type RegressSuite } from '../../../verif/regress/sui
 import { runRegression } from '../../../verif/regress/regression.ts';
 import { mergeCoverageFiles, type CoverageFile } from '../../../verif/regress/coverage/data.ts';
 import { coverageSummary } from '../../../verif/regress/coverage/summary.ts';
+import { coverageHtml } from '../../../verif/regress/coverage/coverageHtml.ts';
 import { cross } from '../../../verif/regress/coverage/spec.ts';
 import { fsmSuites } from '../../../verif/suites/fsmExamples.ts';
 import { hasTool } from '../../../tools/toolchain.ts';
@@ -165,15 +166,19 @@ describe('declared transitions', () => {
       vectors: () => ({ stimulus: stream, expected: stream.map(() => ({})) }),
     });
     const [result] = await runRegression(regressionOptions({ suites: [suite], runs: 1, seed: 1, coverage: true }));
-    const summary = coverageSummary({
+    const file: CoverageFile = {
       format: 'gen-coverage/1',
       seed: 1,
       runs: 1,
       shards: ['1/1'],
       suites: [result!.coverage!],
-    });
+    };
+    const summary = coverageSummary(file);
     expect(summary).toContain('ILLEGAL Lights on ts, light (transitions): green->red (1 times)');
     expect(summary).toContain('MISSED Lights on ts, light (transitions): green->amber');
+    const page = coverageHtml(file);
+    expect(page).toContain('<li class="fail">ILLEGAL Lights on ts, light (transitions): green-&gt;red (1 times)</li>');
+    expect(page).toContain('<li>Lights on ts, light (transitions): green-&gt;amber</li>');
   });
 
   it.skipIf(!hasTool('yosys') || !hasTool('yosys-abc'))(

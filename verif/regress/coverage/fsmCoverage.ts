@@ -21,7 +21,9 @@ export const moveLabel = (from: string, to: string): string => `${from}->${to}`;
  * Every enum-typed register of the design at every place in the hierarchy, depth first from the
  * top: the registers whose state and transition coverage `gen regress --coverage` reports.
  */
-export function stateRegisters(design: IrDesign): StateRegister[] {
+export function stateRegisters(design: IrDesign): readonly StateRegister[] {
+  const known = registerCache.get(design);
+  if (known) return known;
   const found: StateRegister[] = [];
   const visit = (name: string, scope: string): void => {
     const module = moduleByName(design, name);
@@ -41,8 +43,12 @@ export function stateRegisters(design: IrDesign): StateRegister[] {
       visit(instance.module, scope === '' ? instance.name : `${scope}.${instance.name}`);
   };
   visit(design.top, '');
+  registerCache.set(design, found);
   return found;
 }
+
+/** Per design, found once: coverage asks for every case. */
+const registerCache = new WeakMap<IrDesign, readonly StateRegister[]>();
 
 /** The goal names of a state register's coverage. */
 export const stateGoal = (register: { readonly signal: string }): string => `${register.signal} (states)`;

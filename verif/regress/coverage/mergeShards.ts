@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { FAILURE_FILES } from '../failureFolder.ts';
 import { mergeCoverageFiles, readCoverageFile, writeCoverageFile, type CoverageFile } from './data.ts';
 import { readUserText } from '../../../common/userFiles.ts';
+import { writeCoveragePage } from './coverageHtml.ts';
 
 /** The file names `gen regress merge` writes (and looks for in each shard folder). */
 export const MERGED_FILES = { junit: 'junit.xml', coverage: 'coverage.json' } as const;
@@ -144,7 +145,10 @@ export function mergeShards(folders: readonly string[], out: string): MergedShar
     shard.coverage === undefined ? [] : [{ name: shard.coverage, file: readCoverageFile(shard.coverage) }],
   );
   const coverage = coverageFiles.length > 0 ? mergeCoverageFiles(coverageFiles) : undefined;
-  if (coverage) writeCoverageFile(join(out, MERGED_FILES.coverage), coverage);
+  if (coverage) {
+    writeCoverageFile(join(out, MERGED_FILES.coverage), coverage);
+    writeCoveragePage(join(out, MERGED_FILES.coverage), coverage);
+  }
   const copied = new Map<string, string>();
   for (const shard of shards)
     for (const failure of shard.failures) {

@@ -114,7 +114,12 @@ export function coverageSummary(file: CoverageFile): string {
       column(goals.filter((goal) => goal.kind === 'cross')),
     ];
   });
-  const header = ['suite', 'engine', 'toggle bits', 'covers', 'goal bins', 'fsm bins', 'cross bins'];
+  // The FSM and cross columns only where some suite has such goals: the table stays as narrow as it was.
+  const shown = [0, 1, 2, 3, 4, 5, 6].filter((column) => column < 5 || rows.some((row) => row[column] !== '—'));
+  const header = ['suite', 'engine', 'toggle bits', 'covers', 'goal bins', 'fsm bins', 'cross bins'].filter(
+    (_, column) => shown.includes(column),
+  );
+  rows.forEach((row, index) => (rows[index] = shown.map((column) => row[column]!)));
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const format = (row: readonly string[]): string =>
     row.map((cell, column) => (column >= 2 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  ');
