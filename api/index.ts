@@ -153,7 +153,7 @@ export {
   UnknownPortError,
   /** Declares an enum: named values kept as Verilog localparams and as state names in waveforms. */
   defineEnum,
-  /** A register holding an enum value, with an optional named reset value. */
+  /** A register holding an enum value, with an optional named reset value and declared transitions (others fail an assertion). */
   enumReg,
   /** A wire carrying an enum value. */
   enumWire,
@@ -167,6 +167,20 @@ export {
   UnreachableStateError,
   /** Instantiates an existing Verilog module: ports in TypeScript, an optional DSL model for the ts engine. */
   defineBlackBox,
+} from '../hw/core/index.ts';
+export {
+  /** A temporal sequence starting with a 1-bit value: `seq(a).then([1, 3], b)` is SVA `a ##[1:3] b`. */
+  seq,
+  /** A sequence after a delay, for consequents: `seq(req).implies(delay([1, 3], ack))` is `req |-> ##[1:3] ack`. */
+  delay,
+  /** Bounded eventually: the value holds within `within` edges, now included (`##[0:within] b`). */
+  eventually,
+  /** Booleans joined by delays: `then`, `implies` (`|->`), `impliesNext` (`|=>`); `m.assert`, `m.assume`, `m.cover` take it. */
+  Sequence,
+  /** An implication between sequences, for `m.assert` and `m.assume`: fails in the cycle an attempt can no longer succeed. */
+  Property,
+  /** A delay in clock edges: `n` or an inclusive range `[min, max]`. */
+  type Delay,
 } from '../hw/core/index.ts';
 export {
   /** A valid-ready stream of words (`valid`, `data` forward, `ready` back), from the producer's side. */

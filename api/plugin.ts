@@ -77,3 +77,11 @@ export {
   /** Removes tool workspaces left behind by killed processes; returns their names. */
   sweepWorkspaces,
 } from '../tools/runTool.ts';
+export {
+  /** Text safe inside HTML elements and double-quoted attributes. */
+  escapeHtml,
+  /** An HTML table of HTML cells. */
+  tableHtml,
+  /** The stylesheet of the framework's HTML pages (report, coverage). */
+  PAGE_STYLE,
+} from '../common/htmlPage.ts';

@@ -61,3 +61,15 @@ export {
   /** Totals of a coverage file: points hit and missed, per suite and overall. */
   coverageTotals,
 } from '../verif/regress/coverage/summary.ts';
+export {
+  /** The cross of coverage goals and cover points (`coverage: { crosses: [cross(a, b)] }`): a bin per combination. */
+  cross,
+  /** A cross as a suite declares it: name, parts, reasons for bins it may miss. */
+  type CrossGoal,
+  /** A design's `m.cover` point as a part of a cross (its bin `hit`). */
+  type CoverPointPart,
+} from '../verif/regress/coverage/spec.ts';
+export {
+  /** The self-contained HTML coverage page: holes first, then every goal's bins. */
+  coverageHtml,
+} from '../verif/regress/coverage/coverageHtml.ts';

@@ -1,9 +1,8 @@
 /** Small HTML builders for the report page: escaping, tables, checked numbers, inlined SVG figures. */
+import { escapeHtml } from '../../api/plugin.ts';
 
-/** Text safe inside HTML elements and double-quoted attributes. */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
+export { escapeHtml, tableHtml } from '../../api/plugin.ts';
+
 
 /** How a number is printed: fixed decimals, or a whole number with thousands separators. */
 export type NumberFormat = { readonly digits: number } | 'integer';
@@ -33,12 +32,6 @@ export class ShownNumbers {
   }
 }
 
-/** A table; cells are HTML (escape text first), numeric-looking columns right-aligned by CSS class. */
-export function tableHtml(headers: readonly string[], rows: readonly (readonly string[])[], className = ''): string {
-  const head = `<tr>${headers.map((header) => `<th>${escapeHtml(header)}</th>`).join('')}</tr>`;
-  const body = rows.map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join('')}</tr>`).join('\n');
-  return `<table${className ? ` class="${className}"` : ''}>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
-}
 
 /**
  * An SVG document ready to inline: no XML prolog, and every id prefixed so two figures drawn by the

@@ -94,35 +94,95 @@ export function defineEnum<const N extends string>(
   };
 }
 
-/** The enum-typed signals each module declared (lowering copies them into the IR). */
-const enumSignals = new WeakMap<ModuleBuilder, { signal: Signal; type: HdlEnum }[]>();
-
-function remember<S extends Signal>(m: ModuleBuilder, signal: S, type: HdlEnum): S {
-  const list = enumSignals.get(m) ?? [];
-  list.push({ signal, type });
-  enumSignals.set(m, list);
-  return signal;
+/** An enum-typed signal a module declared, with the transitions allowed between its values (absent: any). */
+export interface EnumSignal {
+  readonly signal: Signal;
+  readonly type: HdlEnum;
+  readonly transitions?: Transitions;
 }
 
-/** A register holding a value of `type`; `reset` names its value after reset. */
+/** Allowed moves of a state register: `from -> to` pairs between value names (staying put is always allowed). */
+export type Transitions = readonly (readonly [string, string])[];
+
+/** The enum-typed signals each module declared (lowering copies them into the IR). */
+const enumSignals = new WeakMap<ModuleBuilder, EnumSignal[]>();
+
+function remember<S extends Signal>(m: ModuleBuilder, entry: EnumSignal & { signal: S }): S {
+  const list = enumSignals.get(m) ?? [];
+  list.push(entry);
+  enumSignals.set(m, list);
+  return entry.signal;
+}
+
+/**
+ * The check that a state register moves only along `transitions` (or stays): an assertion over
+ * the state one edge ago and now, read from the cycle after the first edge out of reset, so
+ * simulation on every engine and `gen prove` report an illegal move in the cycle it lands.
+ */
+function assertTransitions<N extends string>(
+  m: ModuleBuilder,
+  name: string,
+  type: HdlEnum<N>,
+  state: Signal,
+  transitions: readonly (readonly [N, N])[],
+): void {
+  const before = m.past(state);
+  const started = m.past(constant(1, 1));
+  const moves = type.names.map((from) => {
+    const targets = [from, ...transitions.filter(([source]) => source === from).map(([, to]) => to)];
+    return type.is(before, from).and(targets.map((to) => type.is(state, to)).reduce((a, b) => a.or(b)));
+  });
+  const legal = moves.reduce((a, b) => a.or(b));
+  m.assert(started.not().or(legal), `'${name}' moves only along its declared transitions`);
+}
+
+/**
+ * A register holding a value of `type`; `reset` names its value after reset. `transitions` (from
+ * each value, the values it may move to; staying is always allowed) makes every other move, and
+ * any code outside the enum, an assertion failure, and gives coverage its transition bins.
+ */
 export function enumReg<N extends string>(
   m: ModuleBuilder,
   name: string,
   type: HdlEnum<N>,
-  options: { reset?: N } = {},
+  options: { reset?: N; transitions?: { readonly [K in N]?: readonly N[] } } = {},
 ): Signal {
+  const location = captureSourceLocation();
   const reset = options.reset === undefined ? undefined : type.codes[options.reset];
   if (options.reset !== undefined && reset === undefined)
-    throw new InvalidParameterError(captureSourceLocation(), `enum ${type.name} has no value '${options.reset}'`);
-  return remember(m, m.reg(name, type.width, reset === undefined ? {} : { reset }), type);
+    throw new InvalidParameterError(location, `enum ${type.name} has no value '${options.reset}'`);
+  const signal = m.reg(name, type.width, reset === undefined ? {} : { reset });
+  if (options.transitions === undefined) return remember(m, { signal, type });
+  const pairs = Object.entries<readonly N[] | undefined>(options.transitions).flatMap(([from, targets]) =>
+    (targets ?? []).map((to) => [from as N, to] as const),
+  );
+  const unknown = pairs.flat().find((value) => !type.names.includes(value));
+  if (unknown !== undefined)
+    throw new InvalidParameterError(
+      location,
+      `enum register '${name}': transition names '${unknown}', not a value of ${type.name}`,
+    );
+  assertTransitions(m, name, type, signal, pairs);
+  return remember(m, { signal, type, transitions: pairs });
+}
+
+/** @internal fsm(): its register, with the transitions its state bodies make (legal by construction, so not asserted). */
+export function fsmReg<N extends string>(
+  m: ModuleBuilder,
+  name: string,
+  type: HdlEnum<N>,
+  reset: N,
+  transitions: readonly (readonly [N, N])[],
+): Signal {
+  return remember(m, { signal: m.reg(name, type.width, { reset: type.codes[reset] }), type, transitions });
 }
 
 /** A wire carrying a value of `type`. */
 export function enumWire(m: ModuleBuilder, name: string, type: HdlEnum): Signal {
-  return remember(m, m.wire(name, type.width), type);
+  return remember(m, { signal: m.wire(name, type.width), type });
 }
 
 /** @internal for lowering: the enum-typed signals of a built module. */
-export function enumSignalsOf(m: ModuleBuilder): readonly { signal: Signal; type: HdlEnum }[] {
+export function enumSignalsOf(m: ModuleBuilder): readonly EnumSignal[] {
   return enumSignals.get(m) ?? [];
 }

@@ -3,7 +3,7 @@ import type { Value } from './value.ts';
 import type { Signal } from './signal.ts';
 import type { ModuleBuilder } from './module.ts';
 import { HdlError, InvalidParameterError } from './errors.ts';
-import { enumReg, type HdlEnum } from './enum.ts';
+import { fsmReg, type HdlEnum } from './enum.ts';
 
 /** A state no transition reaches from the reset state, or a state without a body. */
 export class UnreachableStateError extends HdlError {}
@@ -40,8 +40,9 @@ export function fsm<N extends string>(
   const extra = Object.keys(options.states).filter((state) => !type.names.includes(state as N));
   if (extra.length > 0)
     throw new InvalidParameterError(location, `FSM '${name}': ${extra.join(', ')} not in enum ${type.name}`);
-  const state = enumReg(m, name, type, { reset: options.reset });
   const transitions: [N, N][] = [];
+  // Filled by the bodies below: lowering reads it once the module is built.
+  const state = fsmReg(m, name, type, options.reset, transitions);
   for (const from of type.names) {
     m.when(type.is(state, from), () =>
       options.states[from]((next: N) => {

@@ -72,3 +72,4 @@ export { defineEnum, enumReg, enumWire, type HdlEnum } from './enum.ts';
 export { fsm, UnreachableStateError, type Fsm, type Go } from './fsm.ts';
 export { defineBlackBox, blackBoxOf, type BlackBoxSpec, type BlackBoxInfo } from './blackBox.ts';
 export { Vec, VecEntry, vecOf, regVec, wireVec, type VecElement, type EntryOf } from './vec.ts';
+export { seq, delay, eventually, Sequence, Property, MAX_DELAY, type Delay, type SequenceStep } from './temporal.ts';

@@ -14,6 +14,8 @@ import {
 } from './memory.ts';
 
 import { ClockDomain } from './domain.ts';
+import { Property, Sequence, seq } from './temporal.ts';
+import { propertyHolds, sequenceMatch } from './temporalMonitor.ts';
 import { quoteValue } from '../../common/optionValues.ts';
 
 export { Memory } from './memory.ts';
@@ -457,19 +459,31 @@ export class ModuleBuilder implements AssignmentSink {
     return this.addSignal(new Signal(name, width, direction, this, location));
   }
 
-  /** An invariant: `condition` (1 bit) holds at every clock edge outside reset (see CheckKind). */
-  assert(condition: Value, message: string): void {
-    this.recordCheck('assert', condition, message, captureSourceLocation());
-  }
-
-  /** A constraint on the inputs: formal proofs take it as given; simulation reports a violation. */
-  assume(condition: Value, message: string): void {
-    this.recordCheck('assume', condition, message, captureSourceLocation());
-  }
-
-  /** A cover point: `gen prove` says whether some stimulus reaches `condition`; simulation counts hits. */
-  cover(condition: Value, name: string): void {
+  /**
+   * An invariant: `condition` (1 bit) holds at every clock edge outside reset (see CheckKind). A
+   * temporal Property (`seq(a).implies(delay([1, 3], b))`) fails in the cycle an attempt can no
+   * longer succeed; a Sequence must match from every cycle (hw/core/temporal.ts).
+   */
+  assert(condition: Value | Sequence | Property, message: string): void {
     const location = captureSourceLocation();
+    this.recordCheck('assert', this.propertyBit(condition), message, location);
+  }
+
+  /** A constraint on the inputs: formal proofs take it as given; simulation reports a violation. Takes what assert takes. */
+  assume(condition: Value | Sequence | Property, message: string): void {
+    const location = captureSourceLocation();
+    this.recordCheck('assume', this.propertyBit(condition), message, location);
+  }
+
+  /**
+   * A cover point: `gen prove` says whether some stimulus reaches `condition`; simulation counts
+   * hits. For a Sequence, a hit is a cycle in which a match of it ends.
+   */
+  cover(condition: Value | Sequence, name: string): void {
+    const location = captureSourceLocation();
+    if (condition instanceof Property)
+      throw new InvalidParameterError(location, `cover '${name}' takes a Value or a Sequence, not an implication`);
+    if (condition instanceof Sequence) condition = sequenceMatch(this, condition);
     if (!IDENTIFIER.test(name))
       throw new InvalidParameterError(location, `cover name '${name}' is not a valid name (letters, digits, _)`);
     if (this.coverNames.has(name))
@@ -518,6 +532,18 @@ export class ModuleBuilder implements AssignmentSink {
   /** `value` is what it was one edge ago. */
   stable(value: Value): Value<1> {
     return value.eq(this.past(value));
+  }
+
+  /** `value` differs from what it was one edge ago (SVA `$changed`). */
+  changed(value: Value): Value<1> {
+    return this.stable(value).not();
+  }
+
+  /** The monitor bit of a temporal check (temporalMonitor.ts); a Value as it is. */
+  private propertyBit(condition: Value | Sequence | Property): Value {
+    if (condition instanceof Property) return propertyHolds(this, condition);
+    if (condition instanceof Sequence) return propertyHolds(this, new Property(seq(constant(1, 1)), condition));
+    return condition;
   }
 
   private oneBit(value: Value, what: string): Value {

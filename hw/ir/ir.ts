@@ -168,6 +168,11 @@ export interface IrEnum {
   readonly values: readonly { readonly name: string; readonly code: bigint }[];
   /** Names of the nets (wires, registers) of this type. */
   readonly signals: readonly string[];
+  /**
+   * Per state register of an `fsm` or an `enumReg` declared with transitions: the `from -> to`
+   * moves it may make between value names, self-loops left out (absent: none declared).
+   */
+  readonly transitions?: Readonly<Record<string, readonly (readonly [string, string])[]>>;
 }
 
 /** Carries a design's port types for the compiler alone; no design object has this key. */

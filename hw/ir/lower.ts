@@ -582,16 +582,26 @@ class ModuleLowering {
 
   /** Rule: enum-typed signals keep their type's value names, grouped by type (declaration order). */
   private lowerEnums(): { enums?: IrEnum[] } {
-    const byType = new Map<HdlEnum, string[]>();
-    for (const { signal, type } of enumSignalsOf(this.builder))
-      byType.set(type, [...(byType.get(type) ?? []), signal.name]);
+    const byType = new Map<HdlEnum, { signals: string[]; transitions: Record<string, [string, string][]> }>();
+    for (const { signal, type, transitions } of enumSignalsOf(this.builder)) {
+      const entry = byType.get(type) ?? { signals: [], transitions: {} };
+      byType.set(type, entry);
+      entry.signals.push(signal.name);
+      if (transitions === undefined) continue;
+      // Each move once, in the order first made; staying put is no transition.
+      const moves = new Map(
+        transitions.filter(([from, to]) => from !== to).map(([from, to]) => [`${from}->${to}`, [from, to]] as const),
+      );
+      entry.transitions[signal.name] = [...moves.values()].map(([from, to]) => [from, to]);
+    }
     if (byType.size === 0) return {};
     return {
-      enums: [...byType].map(([type, signals]) => ({
+      enums: [...byType].map(([type, { signals, transitions }]) => ({
         name: type.name,
         width: type.width,
         values: type.names.map((name) => ({ name, code: type.codes[name]! })),
         signals,
+        ...(Object.keys(transitions).length === 0 ? {} : { transitions }),
       })),
     };
   }

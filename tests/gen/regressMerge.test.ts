@@ -117,6 +117,11 @@ describe('gen regress merge', () => {
     for (const folder of saved) expect(existsSync(join(merged, 'PlantedBug-ts-5', folder, 'case.json'))).toBe(true);
 
     expect(suitesOf(join(merged, 'coverage.json'))).toEqual(suitesOf(join(whole!, 'coverage.json')));
+    // The coverage page next to each JSON, the same holes listed whether sharded or not.
+    const holes = (folder: string): string =>
+      /<section id="holes">[\s\S]*?<\/section>/.exec(readFileSync(join(folder, 'coverage.html'), 'utf8'))![0];
+    expect(holes(merged)).toEqual(holes(whole!));
+    expect(holes(whole!)).toContain('<h2>Holes</h2>');
   }, 300_000);
 
   it('streams the JUnit files: 400,000 cases in two shards (34 MB) merge in a 64 MB heap, in case order', async () => {

@@ -23,6 +23,7 @@ import { outputFolder, projectOf, withDesigns, type DesignArguments } from '../p
 import { runMutation } from '../../../verif/regress/mutation/mutationRun.ts';
 import { writeCoverageFile } from '../../../verif/regress/coverage/data.ts';
 import { coverageSummary } from '../../../verif/regress/coverage/summary.ts';
+import { writeCoveragePage } from '../../../verif/regress/coverage/coverageHtml.ts';
 import { regressMergeCommand } from './regressMerge.ts';
 import { readUserText } from '../../../common/userFiles.ts';
 import { quoteValue } from '../../../common/optionValues.ts';
@@ -284,7 +285,8 @@ export const regressCommand: CommandModule<object, RegressArguments> = {
         suites: results.flatMap((run) => (run.coverage ? [run.coverage] : [])),
       };
       writeCoverageFile(resolve(args.coverage), coverage);
-      process.stdout.write(`${coverageSummary(coverage)}\ncoverage: ${here(resolve(args.coverage))}\n`);
+      const page = writeCoveragePage(resolve(args.coverage), coverage);
+      process.stdout.write(`${coverageSummary(coverage)}\ncoverage: ${here(resolve(args.coverage))}, ${here(page)}\n`);
     }
     const failures = results.flatMap((run) => run.failures.map((failure) => ({ run, failure })));
     for (const { run, failure } of failures.slice(0, MAX_LISTED_FAILURES))

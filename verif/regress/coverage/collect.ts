@@ -4,13 +4,30 @@ import type { EngineName, PortValues } from '../../../engines/engine.ts';
 import type { RegressSuite } from '../suite.ts';
 import { mergeSuiteCoverage, sortKeys, type BinCounts, type SuiteCoverage } from './data.ts';
 import { namedSignals, type StreamSample } from './sample.ts';
-import { goalName, inSignalBin, isSignalGoal, signalBinLabel, type BinGoal } from './spec.ts';
+import {
+  crossBins,
+  goalName,
+  inSignalBin,
+  isSignalGoal,
+  signalBinLabel,
+  type BinGoal,
+  type CrossGoal,
+} from './spec.ts';
+import { countStates, stateRegisterGoals, stateRegisters } from './fsmCoverage.ts';
+import { countCross } from './crossCoverage.ts';
 
 /** Accumulated toggles of one signal. */
 interface Toggle {
   readonly width: number;
   rose: bigint;
   fell: bigint;
+}
+
+/** The running counts of one goal, and for the goals coverage makes itself, what they came from. */
+interface Counts {
+  bins: Record<string, number>;
+  other: Record<string, number>;
+  readonly made?: Pick<BinCounts, 'kind' | 'signal' | 'why'>;
 }
 
 /** Finds a goal's signal among a design's named signals: the DSL path below the top. */
@@ -35,9 +52,10 @@ export class CoverageCollector {
   private readonly toggles = new Map<string, Toggle>();
   private readonly unobserved = new Set<string>();
   private readonly covers: Record<string, number> = {};
-  private readonly counts = new Map<string, { bins: Record<string, number>; other: Record<string, number> }>();
+  private readonly counts = new Map<string, Counts>();
   private readonly caseIndices: number[] = [];
   private readonly goals: readonly BinGoal[];
+  private readonly crosses: readonly CrossGoal[];
   /** What worker threads collected over their shares of the cases. */
   private readonly parts: SuiteCoverage[] = [];
 
@@ -53,6 +71,20 @@ export class CoverageCollector {
         ),
         other: {},
       });
+    this.crosses = suite.coverage?.crosses ?? [];
+    for (const goal of this.crosses)
+      this.counts.set(goal.name, {
+        bins: Object.fromEntries(crossBins(goal).map((label) => [label, 0])),
+        other: {},
+        made: { kind: 'cross', ...(goal.why ? { why: goal.why } : {}) },
+      });
+  }
+
+  /** Adds one to `label` of a goal: a declared bin, or `other`. */
+  private hit(goal: string, label: string): void {
+    const counts = this.counts.get(goal)!;
+    const table = label in counts.bins ? counts.bins : counts.other;
+    table[label] = (table[label] ?? 0) + 1;
   }
 
   /** Adds one case: its index, value, stimulus and what the engine sampled. */
@@ -80,12 +112,27 @@ export class CoverageCollector {
       }
     });
     for (const [name, hits] of Object.entries(sample.covers ?? {})) this.covers[name] = (this.covers[name] ?? 0) + hits;
+    const valuesOf = (signal: string): readonly (bigint | undefined)[] =>
+      sample.values[signalIndex(this.suite.name, design, signal)]!;
+    for (const register of stateRegisters(design)) {
+      for (const [goal, counts] of Object.entries(stateRegisterGoals(register)))
+        if (!this.counts.has(goal))
+          this.counts.set(goal, {
+            bins: { ...counts.bins },
+            other: {},
+            made: { kind: counts.kind!, signal: counts.signal! },
+          });
+      countStates(register, valuesOf(register.signal), inputs, (goal, label) => this.hit(goal, label));
+    }
+    for (const goal of this.crosses)
+      countCross(
+        goal,
+        { valuesOf, sample: { testCase, inputs, outputs: sample.outputs }, covers: sample.covers ?? {} },
+        inputs,
+        (label) => this.hit(goal.name, label),
+      );
     for (const goal of this.goals) {
-      const counts = this.counts.get(goalName(goal))!;
-      const hit = (label: string): void => {
-        const table = label in counts.bins ? counts.bins : counts.other;
-        table[label] = (table[label] ?? 0) + 1;
-      };
+      const hit = (label: string): void => this.hit(goalName(goal), label);
       if (isSignalGoal(goal)) {
         const values = sample.values[signalIndex(this.suite.name, design, goal.signal)]!;
         const gate =
@@ -124,6 +171,8 @@ export class CoverageCollector {
         ...(isSignalGoal(goal) ? { signal: goal.signal } : {}),
       };
     }
+    for (const [name, { bins: hits, other, made }] of this.counts)
+      if (made) bins[name] = { bins: hits, other: sortKeys(other), ...made };
     return {
       suite: this.suite.name,
       engine: this.engine,

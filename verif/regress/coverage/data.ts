@@ -18,7 +18,15 @@ export interface BinCounts {
   /** Why a bin may be missed, as the suite declares it. */
   readonly why?: Readonly<Record<string, string>>;
   readonly signal?: string;
+  /**
+   * What made the goal, when not the suite's bins: a state register's states or declared moves
+   * (`other` then holds illegal codes and moves), or a cross of goals (`bins` are combinations).
+   */
+  readonly kind?: GoalKind;
 }
+
+/** The goals coverage makes besides the suites' declared bins. */
+export type GoalKind = 'fsm-states' | 'fsm-transitions' | 'cross';
 
 /**
  * The coverage of one suite on one engine over the cases it ran. Every part is a sum or a union

@@ -4,6 +4,7 @@ import { UserError } from '../../../common/errors.ts';
 import { FAILURE_FILES } from '../failureFolder.ts';
 import { mergeCoverageFiles, readCoverageFile, writeCoverageFile, type CoverageFile } from './data.ts';
 import { mergeJunitFiles, type MergedJunit } from '../junitMerge.ts';
+import { writeCoveragePage } from './coverageHtml.ts';
 
 /** The file names `gen regress merge` writes (and looks for in each shard folder). */
 export const MERGED_FILES = { junit: 'junit.xml', coverage: 'coverage.json' } as const;
@@ -52,7 +53,10 @@ export async function mergeShards(folders: readonly string[], out: string): Prom
     shard.coverage === undefined ? [] : [{ name: shard.coverage, file: readCoverageFile(shard.coverage) }],
   );
   const coverage = coverageFiles.length > 0 ? mergeCoverageFiles(coverageFiles) : undefined;
-  if (coverage) writeCoverageFile(join(out, MERGED_FILES.coverage), coverage);
+  if (coverage) {
+    writeCoverageFile(join(out, MERGED_FILES.coverage), coverage);
+    writeCoveragePage(join(out, MERGED_FILES.coverage), coverage);
+  }
   const copied = new Map<string, string>();
   for (const shard of shards)
     for (const failure of shard.failures) {

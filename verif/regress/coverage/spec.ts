@@ -8,6 +8,71 @@ import type { PortValues } from '../../../engines/engine.ts';
  */
 export interface CoverageSpec<Case = unknown> {
   readonly bins?: readonly BinGoal<Case>[];
+  /** Crosses of goals and cover points (`cross(a, b)`): each combination of their bins is a bin. */
+  readonly crosses?: readonly CrossGoal<Case>[];
+}
+
+/** A design's `m.cover` point as a part of a cross: its one bin, `hit`, is reached in a case where it held. */
+export interface CoverPointPart {
+  readonly cover: string;
+}
+
+/** What a cross is made of: goals (signal or case bins) and cover points. */
+export type CrossPart<Case = unknown> = BinGoal<Case> | CoverPointPart;
+
+/**
+ * The cross of two or more parts: a bin per combination of their bins (labels joined by ` × `).
+ * When every part is a signal goal the combination is sampled per cycle (each part's `when`
+ * gating it); otherwise per case: every combination of the bins the parts reached in that case.
+ */
+export interface CrossGoal<Case = unknown> {
+  readonly name: string;
+  readonly parts: readonly CrossPart<Case>[];
+  readonly why?: Readonly<Record<string, string>>;
+}
+
+/** Joins the labels of one combination of a cross's bins. */
+export const CROSS_JOIN = ' × ';
+
+/** The cross of `first`, `second` and any more parts, named after them (`a × b`) unless `name` is given later by spreading. */
+export function cross<Case>(
+  first: CrossPart<Case>,
+  second: CrossPart<Case>,
+  ...more: readonly CrossPart<Case>[]
+): CrossGoal<Case> {
+  const parts = [first, second, ...more];
+  return { name: parts.map(partName).join(CROSS_JOIN), parts };
+}
+
+/** Whether a cross part is a cover point. */
+export function isCoverPart<Case>(part: CrossPart<Case>): part is CoverPointPart {
+  return 'cover' in part;
+}
+
+/** A cross part's name: the goal's, or the cover point's. */
+export function partName<Case>(part: CrossPart<Case>): string {
+  return isCoverPart(part) ? part.cover : goalName(part);
+}
+
+/** The declared bins of a cross part: the goal's labels, or `hit`. */
+export function partBins<Case>(part: CrossPart<Case>): string[] {
+  if (isCoverPart(part)) return ['hit'];
+  return isSignalGoal(part) ? part.bins.map(signalBinLabel) : [...part.bins];
+}
+
+/** Every combination of the parts' bins, as cross bin labels, in order. */
+export function crossBins<Case>(goal: CrossGoal<Case>): string[] {
+  return combinations(goal.parts.map(partBins));
+}
+
+/** Every way to pick one label from each list, joined with CROSS_JOIN. */
+export function combinations(lists: readonly (readonly string[])[]): string[] {
+  const [first, ...rest] = lists;
+  if (first === undefined) return [];
+  return rest.reduce<string[]>(
+    (sofar, labels) => sofar.flatMap((prefix) => labels.map((label) => `${prefix}${CROSS_JOIN}${label}`)),
+    [...first],
+  );
 }
 
 /** A goal: the bins of one sampled quantity. */

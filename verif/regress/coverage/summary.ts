@@ -1,4 +1,4 @@
-import type { CoverageFile, SuiteCoverage } from './data.ts';
+import type { CoverageFile, GoalKind, SuiteCoverage } from './data.ts';
 
 /** Set bits of a `0x…` mask. */
 function ones(mask: bigint): number {
@@ -33,7 +33,12 @@ export interface GoalStatus {
   readonly bins: number;
   readonly reached: number;
   readonly missed: readonly { readonly bin: string; readonly why?: string }[];
+  /** For a state register's goals: what it was seen in (or moving along) that its declaration rules out, with the cycles. */
+  readonly illegal?: readonly { readonly bin: string; readonly hits: number }[];
+  readonly kind?: GoalKind;
 }
+
+const isFsmGoal = (kind: GoalKind | undefined): boolean => kind === 'fsm-states' || kind === 'fsm-transitions';
 
 /** The goals of one suite on one engine: each declared bin goal, and the cover points when the design has any. */
 export function goalStatuses(coverage: SuiteCoverage): GoalStatus[] {
@@ -43,7 +48,16 @@ export function goalStatuses(coverage: SuiteCoverage): GoalStatus[] {
       .filter(([, hits]) => hits === 0)
       .map(([bin]) => ({ bin, ...(counts.why?.[bin] === undefined ? {} : { why: counts.why[bin] }) }));
     const bins = Object.keys(counts.bins).length;
-    return { ...base, goal, bins, reached: bins - missed.length, missed };
+    const illegal = Object.entries(counts.other).map(([bin, hits]) => ({ bin, hits }));
+    return {
+      ...base,
+      goal,
+      bins,
+      reached: bins - missed.length,
+      missed,
+      ...(counts.kind ? { kind: counts.kind } : {}),
+      ...(isFsmGoal(counts.kind) && illegal.length > 0 ? { illegal } : {}),
+    };
   });
   const covers = Object.entries(coverage.covers);
   if (covers.length > 0) {
@@ -76,25 +90,36 @@ export function coverageTotals(file: CoverageFile): {
 
 /**
  * The coverage table printed after a run: per suite × engine the toggle coverage (bits seen both
- * 0→1 and 1→0), cover points hit, and goal bins reached; then every missed bin with its reason.
+ * 0→1 and 1→0), cover points hit, the suite's goal bins, the state registers' state and
+ * transition bins, and the crosses' bins reached; then every missed bin with its reason, and
+ * every illegal state or move a state register made.
  */
 export function coverageSummary(file: CoverageFile): string {
   const rows = file.suites.map((coverage) => {
     const toggles = toggleFigures(coverage);
     const goals = goalStatuses(coverage);
     const covers = goals.find((goal) => goal.goal === 'cover points');
-    const binGoals = goals.filter((goal) => goal !== covers);
-    const bins = binGoals.reduce((sum, goal) => sum + goal.bins, 0);
-    const reached = binGoals.reduce((sum, goal) => sum + goal.reached, 0);
+    const column = (chosen: readonly GoalStatus[]): string => {
+      const bins = chosen.reduce((sum, goal) => sum + goal.bins, 0);
+      const reached = chosen.reduce((sum, goal) => sum + goal.reached, 0);
+      return bins === 0 ? '—' : `${reached}/${bins} ${percent(reached, bins)}`;
+    };
     return [
       coverage.suite,
       coverage.engine,
       `${toggles.both}/${toggles.bits} ${percent(toggles.both, toggles.bits)}`,
       covers ? `${covers.reached}/${covers.bins}` : '—',
-      bins === 0 ? '—' : `${reached}/${bins} ${percent(reached, bins)}`,
+      column(goals.filter((goal) => goal !== covers && goal.kind === undefined)),
+      column(goals.filter((goal) => isFsmGoal(goal.kind))),
+      column(goals.filter((goal) => goal.kind === 'cross')),
     ];
   });
-  const header = ['suite', 'engine', 'toggle bits', 'covers', 'goal bins'];
+  // The FSM and cross columns only where some suite has such goals: the table stays as narrow as it was.
+  const shown = [0, 1, 2, 3, 4, 5, 6].filter((column) => column < 5 || rows.some((row) => row[column] !== '—'));
+  const header = ['suite', 'engine', 'toggle bits', 'covers', 'goal bins', 'fsm bins', 'cross bins'].filter(
+    (_, column) => shown.includes(column),
+  );
+  rows.forEach((row, index) => (rows[index] = shown.map((column) => row[column]!)));
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const format = (row: readonly string[]): string =>
     row.map((cell, column) => (column >= 2 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  ');
@@ -102,5 +127,8 @@ export function coverageSummary(file: CoverageFile): string {
   for (const goal of file.suites.flatMap(goalStatuses))
     for (const { bin, why } of goal.missed)
       lines.push(`MISSED ${goal.suite} on ${goal.engine}, ${goal.goal}: ${bin}${why === undefined ? '' : ` (${why})`}`);
+  for (const goal of file.suites.flatMap(goalStatuses))
+    for (const { bin, hits } of goal.illegal ?? [])
+      lines.push(`ILLEGAL ${goal.suite} on ${goal.engine}, ${goal.goal}: ${bin} (${hits} times)`);
   return lines.join('\n');
 }
