@@ -2,7 +2,7 @@ import { MemoryPathSimulator, type MemoryPathResult } from '../memory/pathModel.
 import { memoryProfile } from '../memory/profiles.ts';
 import { sortedByTime, TraceBuilder } from '../memory/requestTrace.ts';
 import { computeProfile } from './computeProfiles.ts';
-import { UserError } from '../../common/errors.ts';
+import { FieldError } from '../../common/errors.ts';
 import { iterationCosts, residentBlocks, type IterationCosts } from './kernelCosts.ts';
 import { kernelLoads, LoadRecorder, type LoadAccounting } from './kernelTraces.ts';
 import {
@@ -296,7 +296,7 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const { shape, kernel, layout } = input;
   checkShape(shape);
   if (input.storeCycles !== undefined && !(Number.isFinite(input.storeCycles) && input.storeCycles >= 0))
-    throw new UserError(`--store-cycles ${input.storeCycles}: give a number of cycles ≥ 0`);
+    throw new FieldError('storeCycles', `${input.storeCycles}: give a number of cycles ≥ 0`);
   const memory = memoryProfile(input.profile);
   const compute = computeProfile(input.profile);
   const smCount = memory.sm.count;

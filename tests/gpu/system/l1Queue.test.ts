@@ -6,6 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FieldError } from '../../../common/errors.ts';
+import { cliMessage } from '../../../gen/cli/optionFlags.ts';
 import { memoryProfile } from '../../../gpu/memory/profiles.ts';
 import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
 import { modelKernel, sharedServerCycle } from '../../../gpu/system/timingModel.ts';
@@ -125,8 +127,19 @@ describe('the what-if store path (storeCycles, h200, 2048×2048, N = 8, 30 %)', 
     for (const kernel of ['dense', 'stc'] as const) expect(run(kernel, 13).timeNs).toBe(run(kernel).timeNs);
   }, 120_000);
 
-  it('refuses a negative or non-finite rate', () => {
-    expect(() => run('flashllm', -1)).toThrow(/--store-cycles -1/);
-    expect(() => run('flashllm', Number.NaN)).toThrow(/--store-cycles/);
+  it('refuses a negative or non-finite rate with a FieldError naming the field, not a flag', () => {
+    for (const rate of [-1, Number.NaN]) {
+      const error = (() => {
+        try {
+          run('flashllm', rate);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(FieldError);
+      expect((error as FieldError).field).toBe('storeCycles');
+      expect((error as Error).message).toMatch(new RegExp(`^storeCycles ${rate}: `));
+      expect(cliMessage(error as Error)).toMatch(new RegExp(`^--store-cycles ${rate}: `));
+    }
   });
 });
