@@ -100,7 +100,7 @@ describe('several shared servers (the L1 and the what-if store path)', () => {
   });
 });
 
-describe('the what-if store path (storeCycles, h200, 2048×2048, N = 8, 30 %)', () => {
+describe('the store path (storeCycles, h200, 2048×2048, N = 8, 30 %)', () => {
   const shape = { m: 2048, k: 2048, n: 8 };
   const [layout] = randomLayouts(shape.m, shape.k, [0.3], 1);
   const run = (kernel: SpmmKernel, storeCycles?: number) =>
@@ -114,10 +114,11 @@ describe('the what-if store path (storeCycles, h200, 2048×2048, N = 8, 30 %)', 
       ...(storeCycles === undefined ? {} : { storeCycles }),
     });
 
-  it('slows the kernels that scatter 16-bit stores, and only them; 0 is the default', () => {
+  it("slows the kernels that scatter 16-bit stores, and only them; the profile's measured 3.1 cycles is the default", () => {
     for (const kernel of ['flashllm', 'coruscant'] as const) {
       const none = run(kernel);
-      expect(run(kernel, 0).timeNs).toBe(none.timeNs);
+      expect(run(kernel, 3.1).timeNs).toBe(none.timeNs);
+      expect(run(kernel, 0).perIteration.chain).toBeLessThan(none.perIteration.chain);
       const slow = run(kernel, 13);
       expect(slow.perIteration.storeWait).toBeGreaterThan(0);
       // The block's chain grows; the kernel's time may not (the memory side can bound it).
