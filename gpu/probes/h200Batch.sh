@@ -6,11 +6,16 @@
 #   harness  spmm_perf on the calibration shapes and on large-K shapes, into $OUT/harness.txt
 #   ncu      Nsight Compute (warp states, stall reasons by SASS line) on the harness's kernels
 #   parity   Nsight Compute (throughput, grid) of cuBLAS and the STC proxy on three more shapes
+#   burst    tileBurst (Flash-LLM's burst of tile loads by blocks per SM, burst and shared memory),
+#            the device's cache properties, the SASS of the probes' loops; meanwhile builds the harness
+#   splitk   the harness at split-K 4 … 14 (1 to 3 Flash-LLM blocks per SM) and Nsight Compute on
+#            Flash-LLM with one block per SM
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
 mkdir -p "$OUT"
 ROOT=$(pwd)
+PROBES=$(cd "$(dirname "$0")" && pwd)
 NVCC="nvcc -O3 -gencode arch=compute_90,code=sm_90"
 
 buildHarness() {
@@ -77,6 +82,44 @@ ncu)
   prof cublas-4096x14336 --launch-skip 4 --launch-count 2 ./spmm_perf 4096 14336 8 50 8
   tar czf "$OUT/ncu.tgz" -C /tmp ncu
   ;;
+burst)
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv >"$OUT/gpu.txt"
+  [ -x .harness/kernel_comparison/spmm_perf ] || { buildHarness >"$OUT/harness-build.log" 2>&1 & }
+  build=$!
+  $NVCC -o /tmp/tileBurst "$PROBES/tileBurst.cu" && $NVCC -o /tmp/stsScatter "$PROBES/stsScatter.cu" || exit 1
+  T=/tmp/tileBurst
+  {
+    $T props
+    for shared in 1024 69632; do
+      for kind in ca cg; do
+        for blocks in 1 2 3; do
+          for v in 4 8 16 24; do $T $v $blocks $shared $kind; done
+        done
+      done
+    done
+    for shared in 16384 32768 49152 100000; do $T 16 2 $shared ca; done
+    for blocks in 1 2 3; do /tmp/stsScatter 50 $blocks scan 16 4000; done
+  } >"$OUT/burst.jsonl" 2>"$OUT/burst.err"
+  { cuobjdump -sass /tmp/tileBurst | grep -A60 "Function : _Z5burstILi16ELb0" | head -90
+    cuobjdump -sass /tmp/stsScatter | head -400; } >"$OUT/probes.sass" 2>&1
+  wait $build
+  echo "harness build: $?"
+  ;;
+splitk)
+  [ -x .harness/kernel_comparison/spmm_perf ] || buildHarness >"$OUT/harness-build.log" 2>&1 || exit 1
+  harnessEnv
+  {
+    for s in "7168 7168 50 4" "7168 7168 50 8" "7168 7168 50 12" "7168 7168 50 14" "7168 7168 30 4" "7168 7168 70 4" \
+      "7168 7168 30 14" "7168 7168 70 14" "9216 9216 50 4"; do
+      set -- $s
+      echo "== M $1 K $2 N 8 sparsity $3 split-K $4"
+      timeout 120 ./spmm_perf $1 $2 8 $3 $4 | grep -E "Time/ms"
+    done
+  } >"$OUT/splitk.txt" 2>&1
+  timeout 200 ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis \
+    --section LaunchStats --section Occupancy --kernel-name-base function --kernel-name FlashLLM_SpMM_Kernel \
+    --launch-skip 4 --launch-count 1 ./spmm_perf 7168 7168 8 50 4 >"$OUT/flashllm-splitk4.txt" 2>&1
+  ;;
 parity)
   # cuBLAS's DRAM rate and the STC proxy's grid on more shapes (near parity), light sections only
   [ -x .harness/kernel_comparison/spmm_perf ] || buildHarness >"$OUT/harness-build.log" 2>&1 || exit 1
@@ -93,7 +136,7 @@ parity)
   done >"$OUT/parity.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk" >&2
   exit 2
   ;;
 esac

@@ -43,6 +43,14 @@ export interface ComputeProfile {
    * cp.async streamer, and its split-K reduction is charged like the other kernels'.
    */
   readonly denseLibrary?: { readonly dramEfficiency: number; readonly splitKReductionNs: number };
+  /**
+   * Whether the blocks of a register-staged kernel (Flash-LLM, Coruscant, STC) burst their tile
+   * loads in lockstep, so that a block's last load arrives only when the DRAM has delivered the
+   * whole grid's burst (timingModel.ts `burstDrainCycles`): measured where true, see `source`.
+   */
+  readonly burstsInLockstep: boolean;
+  /** SM cycles per scattered 16-bit warp store when the SM's shared-store path, not a warp's own loop, sets the pace (storePath.ts). */
+  readonly scatteredStoreCycles?: number;
   readonly source: string;
 }
 
@@ -57,6 +65,7 @@ const ADA: ComputeProfile = {
   reductionLaunchNs: 2000,
   launchNs: 0,
   l1LinesPerCycle: 0.57,
+  burstsInLockstep: false,
   source:
     'schedulersPerSm 4 and registersPerSm 65536: every SM since Volta (4 SMSPs, 64 K 32-bit registers; GPGPU-Sim configs, docs/reference/facts.md §3). ' +
     'sharedMemoryBytesPerSm 100 KB: the largest CC 8.9 carve-out (memory.md §2a). sharedWavefrontsPerCycle 1 (32 banks × 4 B, memory.md §2d; one wavefront per cycle: assumption). ' +
@@ -65,7 +74,9 @@ const ADA: ComputeProfile = {
     'reductionLaunchNs 2000: a back-to-back kernel launch gap (assumption). launchNs 0: the paper times kernels with Nsight Systems (docs/spec.md §7). ' +
     "l1LinesPerCycle 0.57: the H200's (see h200), taken over for AD102 (assumption, unmeasured there). It is a miss-path rate: on L1 hits " +
     "both GA102 and GH100 take ≈ 3.3–3.6 lines per cycle (docs/reference/memory.md §1f, gpu-strides); if it were set by the L2 slices' lookups " +
-    "as it may be on H200 (0.79 per slice per cycle), AD102's 48 slices over 142 SMs would give 0.27 (docs/system-model.md, the paper's claims).",
+    "as it may be on H200 (0.79 per slice per cycle), AD102's 48 slices over 142 SMs would give 0.27 (docs/system-model.md, the paper's claims). " +
+    "burstsInLockstep false: unmeasured on AD102, and the paper's software kernel (1.5× over cuBLAS at 50 %) overlaps its decompression with the DRAM, " +
+    'which blocks waiting for the whole grid\'s burst could not (docs/system-model.md, "Flash-LLM by blocks per SM"). No scattered-store rate: unmeasured.',
 };
 
 const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
@@ -78,6 +89,8 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
     pcieGBps: 63,
     launchNs: 6000,
     denseLibrary: { dramEfficiency: 0.763, splitKReductionNs: 3860 },
+    burstsInLockstep: true,
+    scatteredStoreCycles: 3.1,
     source:
       'schedulersPerSm, registersPerSm, sharedWavefrontsPerCycle, barrierCycles, reductionLaunchNs as for Ada (see rtx6000ada). ' +
       'sharedMemoryBytesPerSm 228 KB (memory.md §2c, Accel-Sim shmem option). mmaUnitsPerSubCore 4: H100/H200 SXM dense FP16 989 TFLOPS ≈ ' +
@@ -86,7 +99,10 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
       'denseLibrary: cuBLAS under Nsight Compute on the H200 (gpu/probes/results/2026-12-02/parity.txt, cublas-*.details.txt): its nvjet kernel reads at ' +
       '75.2–77.3 % of the DRAM peak on all five shapes profiled (7168² 76.6, 9216² 75.2, 4096 × 14336 75.4, 2048 × 28672 77.3, 14336 × 4096 77.0; mean 76.3 %), ' +
       'and where it splits K (9216², 4096 × 14336, 2048 × 28672) a splitKreduce_kernel of 3.81 / 4.38 / 3.39 µs follows (mean 3.86). ' +
-      'l1LinesPerCycle 0.57: 4-byte loads to random sectors or one per line, L2-resident, reach 149–151 G/s = 0.57 lines per SM per cycle on 132 SMs at 1.98 GHz (h200-silicon.md §1).',
+      'l1LinesPerCycle 0.57: 4-byte loads to random sectors or one per line, L2-resident, reach 149–151 G/s = 0.57 lines per SM per cycle on 132 SMs at 1.98 GHz (h200-silicon.md §1). ' +
+      "burstsInLockstep: the harness's Flash-LLM at 7168², split-K 4 / 8 / 12 / 14 (1 to 3 blocks per SM; gpu/probes/results/2026-12-02b/splitk.txt): " +
+      "its iteration grows with the bytes every resident block loads, by their time at the DRAM's peak, with one block per SM as with three. " +
+      'scatteredStoreCycles 3.1: stsScatter with two blocks per SM (3.15, scan order; 3.05 with three; gpu/probes/README.md).',
   },
 };
 

@@ -58,16 +58,18 @@ export const ALGORITHM1_CHAIN_PER_STEP: readonly (readonly [string, number])[] =
 const ALGORITHM1_TILE_CHAIN = 36;
 
 /**
- * Cycles one warp's extract spends per staged vector (4 items) on its own path, from the stall
- * counts ptxas 13.0 encodes in the harness's sm_90 binary (`-maxrregcount=255 --use_fast_math`,
- * the build flags of dhjoo98/coruscant kernel_sources/flash_llm/build/Makefile): each vector is a
- * guarded group — BSSY, 4 PRMT (the index's sign extension), 7 IMAD (addresses), 4 STS.U16, BSYNC
- * and the branch — whose encoded stalls add up to 52–55 cycles (106 for a step of both tiles). The
- * groups are a chain, not independent items: every group computes its addresses into the same 8
- * registers, so its PRMTs wait on the read barriers of the previous groups' STS.U16
- * (docs/system-model.md, "Flash-LLM on H200"). The same on every profile (sm_89 compiles the same loop).
+ * Cycles one warp's extract spends per staged vector (4 items) on its own path, measured on the
+ * H200: `stsScatter 50 1 scan 16` replays the extract with one block per SM, where nothing but each
+ * warp's own loop sets the pace, and takes 1 587.7 cycles per rep for warp 0's 17 vectors — 93 per
+ * vector (gpu/probes/README.md). Each vector is a guarded group — BSSY, 4 PRMT, 7 IMAD, 4 STS.U16,
+ * BSYNC, the branch — that computes its addresses into the same registers as the previous groups,
+ * so it waits for their STS.U16 to be read: a chain, not independent items. The stall counts
+ * ptxas encodes in the harness's sm_90 binary add up to 52–55 cycles per group (the value before
+ * this measurement): the rest is the variable wait for the shared-store path to read the previous
+ * stores' registers, which no encoding shows. The same on every profile (sm_89 compiles the same
+ * loop; unmeasured there, where Flash-LLM is DRAM-bound).
  */
-export const FLASHLLM_EXTRACT_CYCLES_PER_VECTOR = 53;
+export const FLASHLLM_EXTRACT_CYCLES_PER_VECTOR = 93;
 
 /** Instructions per Tiled-CSL item of Flash-LLM's extract (registers → shared memory). */
 export const FLASHLLM_EXTRACT_PER_ITEM: readonly (readonly [string, number])[] = [

@@ -1,4 +1,4 @@
-import { UserError } from '../../common/errors.ts';
+import { FieldError, UserError } from '../../common/errors.ts';
 
 /**
  * The four SpMM kernels the system model compares (docs/spec.md §7) and the tiling they share. All four
@@ -66,7 +66,7 @@ export function gridPlan(shape: SpmmShape, splitK: number): GridPlan {
   const rowBlocks = shape.m / TILE_M;
   const kTiles = shape.k / TILE_K;
   if (!(Number.isSafeInteger(splitK) && splitK >= 1 && splitK <= kTiles))
-    throw new UserError(`--split-k ${splitK}: give 1 … ${kTiles} (the K tiles of ${shape.k})`);
+    throw new FieldError('splitK', `${splitK}: give 1 … ${kTiles} (the K tiles of ${shape.k})`);
   const itersPerSplit = Math.ceil(kTiles / splitK);
   const splits = Math.ceil(kTiles / itersPerSplit);
   return { rowBlocks, kTiles, splitK: splits, itersPerSplit, blocks: rowBlocks * splits };

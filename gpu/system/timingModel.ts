@@ -1,8 +1,9 @@
 import { MemoryPathSimulator, type MemoryPathResult } from '../memory/pathModel.ts';
 import { memoryProfile } from '../memory/profiles.ts';
+import { SECTOR_BYTES } from '../memory/coalescer.ts';
 import { sortedByTime, TraceBuilder } from '../memory/requestTrace.ts';
 import { computeProfile } from './computeProfiles.ts';
-import { UserError } from '../../common/errors.ts';
+import { FieldError } from '../../common/errors.ts';
 import { iterationCosts, residentBlocks, type IterationCosts } from './kernelCosts.ts';
 import { kernelLoads, LoadRecorder, type LoadAccounting } from './kernelTraces.ts';
 import {
@@ -72,16 +73,16 @@ export interface KernelModelInput {
    */
   readonly sample?: number;
   /**
-   * A what-if, not a profile figure: SM cycles the shared-memory store path takes per scattered
-   * 16-bit warp store of the decompression, one queue for the SM's co-resident blocks (default 0:
-   * no such cost, as the profiles have none; gpu/probes/stsScatter.cu would measure it).
+   * SM cycles the shared-memory store path takes per scattered 16-bit warp store of the
+   * decompression, one queue for the SM's co-resident blocks (default: the compute profile's
+   * measured `scatteredStoreCycles`, 0 where it has none); another value is a what-if.
    */
   readonly storeCycles?: number;
 }
 
 /** Cycles per block-iteration of each SM-side stage. */
 export interface IterationCycles {
-  /** Of the chain: the cycles its decompression's scattered stores take in the SM's store path (storeCycles). */
+  /** Of the chain: the cycles its decompression's scattered stores take in the SM's store path. */
   readonly storeWait: number;
   readonly issue: number;
   readonly decompressIssue: number;
@@ -93,8 +94,10 @@ export interface IterationCycles {
   readonly loadWait: number;
   /** Of the chain: the decompression on the warp's own dependency chain (or its issue, if longer). */
   readonly decompressChain: number;
-  /** Of loadWait: the cycles its line requests take in the L1 (0 where the LSU, not the lines, sets the load issue). */
+  /** Of loadWait: the cycles its line requests take in the L1 (0 where the LSU or the DRAM, not the lines, sets the load issue). */
   readonly lineWait: number;
+  /** Of loadWait: the cycles the grid's burst of loads takes in the DRAM (0 where the LSU or the L1 sets the load issue). */
+  readonly burstDrain: number;
   /** Of the chain: cycles its line requests wait in the L1 behind co-resident blocks' (mean-value analysis). */
   readonly l1Queue: number;
   /** The block's critical path per iteration, queueing included. */
@@ -188,6 +191,15 @@ interface SmSide {
   readonly l1LinesPerCycle: number;
   /** Line requests of one block-iteration (measured on the kernel's own trace). */
   readonly linesPerIteration: number;
+  /**
+   * Cycles the DRAM takes to deliver one block-iteration's loads of every block resident on the
+   * GPU (their bytes of A over the DRAM's peak): the blocks burst together, so a block's last load
+   * arrives only once the whole burst has drained (burstDrainCycles).
+   */
+  readonly burstDrainCycles: number;
+  readonly burstsInLockstep: boolean;
+  /** SM cycles per scattered warp store in the shared-store path (0 where unmeasured). */
+  readonly scatteredStoreCycles: number;
 }
 
 /**
@@ -249,16 +261,32 @@ function iterationCycles(
   const rounds = costs.loadsInRegisters ? costs.dependentLoadRounds : 0.5;
   const lsu = costs.loadInstructions * sm.lsuCyclesPerLoad;
   const lineWait = costs.loadsInRegisters ? l1Lines : 0;
-  const loadIssue = Math.max(lsu, lineWait);
-  const loadWait = Math.max(rounds * sm.loadLatencyCycles + loadIssue, tensorCore);
-  // A what-if store path (storeCycles): the block's scattered stores pass it one by one, and the
-  // decompression cannot end before they have; co-resident blocks queue for it as for the L1.
-  const storeWait = costs.scatteredStores * (input.storeCycles ?? 0);
+  // The SM's shared-store path (the profile's measured rate, or a what-if storeCycles): the
+  // block's scattered stores pass it one by one, and the decompression cannot end before they
+  // have; co-resident blocks queue for it as for the L1.
+  const storeWait = costs.scatteredStores * (input.storeCycles ?? sm.scatteredStoreCycles);
   const decompressChain = Math.max(costs.decompressChainCycles, costs.decompressInstructions, storeWait);
-  const alone = loadWait + decompressChain + barriers;
-  // The part of the chain spent in the L1 (when the lines, not the LSU, set the load issue).
-  const demand = loadWait > tensorCore && lineWait >= lsu ? lineWait : 0;
-  const chain = sharedServerCycle(alone - demand - storeWait, [demand, storeWait], resident);
+  const chainWith = (loadIssue: number, linesSetIssue: boolean) => {
+    const loadWait = Math.max(rounds * sm.loadLatencyCycles + loadIssue, tensorCore);
+    const alone = loadWait + decompressChain + barriers;
+    // The part of the chain spent in the L1 (when the lines, not the LSU, set the load issue).
+    const demand = linesSetIssue && loadWait > tensorCore ? lineWait : 0;
+    return {
+      loadWait,
+      alone,
+      demand,
+      chain: sharedServerCycle(alone - demand - storeWait, [demand, storeWait], resident),
+    };
+  };
+  // The loads leave at the slower of the load/store unit and the L1's line rate (for which
+  // co-resident blocks queue) — and, where the grid's blocks burst their tiles in lockstep
+  // (gpu/probes/README.md, "The harness by split-K"), the last one arrives no earlier than the
+  // DRAM has delivered the whole grid's burst.
+  const local = chainWith(Math.max(lsu, lineWait), lineWait >= lsu);
+  const burstDrain = costs.loadsInRegisters && sm.burstsInLockstep ? sm.burstDrainCycles : 0;
+  const burst = chainWith(Math.max(lsu, burstDrain), false);
+  const drained = burst.chain > local.chain;
+  const { loadWait, alone, demand, chain } = drained ? burst : local;
   const issue = (costs.warpInstructions * WARPS_PER_BLOCK) / sm.schedulers;
   const sharedMemory = costs.sharedWavefronts / sm.wavefrontsPerCycle;
   return {
@@ -269,6 +297,7 @@ function iterationCycles(
     l1Lines,
     loadWait,
     lineWait: demand,
+    burstDrain: drained && loadWait > tensorCore && burstDrain > lsu ? burstDrain : 0,
     storeWait,
     l1Queue: chain - alone,
     decompressChain,
@@ -277,18 +306,32 @@ function iterationCycles(
   };
 }
 
-/** Mean line requests per block-iteration of `loads`, from `count` iterations spread over the grid. */
-function meanLinesPerIteration(loads: ReturnType<typeof kernelLoads>, plan: GridPlan, count = 16): number {
+/**
+ * Mean line requests and mean bytes of A (its distinct sectors: what the DRAM delivers) per
+ * block-iteration of `loads`, from `count` iterations spread over the grid.
+ */
+function meanIterationTraffic(
+  loads: ReturnType<typeof kernelLoads>,
+  plan: GridPlan,
+  count = 16,
+): { lines: number; aBytes: number } {
   let lines = 0;
+  let aBytes = 0;
   const total = plan.rowBlocks * plan.kTiles;
   const n = Math.min(count, total);
   for (let i = 0; i < n; i++) {
     const index = Math.floor(((i + 0.5) * total) / n);
     const recorder = new LoadRecorder(new TraceBuilder(1024));
     loads.blockIteration(recorder, 0, 0, index % plan.rowBlocks, Math.floor(index / plan.rowBlocks));
-    lines += recorder.trace.length;
+    const trace = recorder.trace.build();
+    lines += trace.length;
+    const sectors = new Set<number>();
+    for (let r = 0; r < trace.length; r++)
+      for (let offset = 0; offset < trace.bytes[r]!; offset += SECTOR_BYTES) sectors.add(trace.address[r]! + offset);
+    // B's tile (fully coalesced: no sector twice) is shared by every block and read from the L2.
+    aBytes += (sectors.size - recorder.accounting.B.sectors) * SECTOR_BYTES;
   }
-  return lines / n;
+  return { lines: lines / n, aBytes: aBytes / n };
 }
 
 /** Runs the model for one kernel. `onRound` reports memory-model progress (rounds simulated, total). */
@@ -296,7 +339,7 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const { shape, kernel, layout } = input;
   checkShape(shape);
   if (input.storeCycles !== undefined && !(Number.isFinite(input.storeCycles) && input.storeCycles >= 0))
-    throw new UserError(`--store-cycles ${input.storeCycles}: give a number of cycles ≥ 0`);
+    throw new FieldError('storeCycles', `${input.storeCycles}: give a number of cycles ≥ 0`);
   const memory = memoryProfile(input.profile);
   const compute = computeProfile(input.profile);
   const smCount = memory.sm.count;
@@ -306,6 +349,9 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const plan = gridPlan(shape, input.splitK ?? autoSplitK(shape, smCount));
   const loadLatency = memory.dram.latencyCycles;
   const loads = kernelLoads(kernel, shape, layout);
+  const traffic = meanIterationTraffic(loads, plan);
+  const dramBytesPerCycle = (memory.dram.bandwidthGBps * 1000) / memory.sm.clockMHz;
+  const burstBlocks = Math.min(plan.blocks, smCount * resident);
   const smSide: SmSide = {
     loadLatencyCycles: loadLatency + (memory.sm.loadStepCycles ?? 0),
     barrierCycles: compute.barrierCycles,
@@ -314,7 +360,10 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
     mmaUnits: compute.mmaUnitsPerSubCore,
     lsuCyclesPerLoad: memory.sm.lsuBytesPerCyclePerSubCore ? 512 / memory.sm.lsuBytesPerCyclePerSubCore : 1,
     l1LinesPerCycle: compute.l1LinesPerCycle,
-    linesPerIteration: meanLinesPerIteration(loads, plan),
+    linesPerIteration: traffic.lines,
+    burstDrainCycles: (traffic.aBytes * burstBlocks) / dramBytesPerCycle,
+    burstsInLockstep: compute.burstsInLockstep,
+    scatteredStoreCycles: compute.scatteredStoreCycles ?? 0,
   };
   const cyclesAt = (r: number): IterationCycles => iterationCycles(costs, input, r, smSide);
   const full = cyclesAt(resident);

@@ -194,8 +194,28 @@ const probeChases: SiliconRow[] = (
     : {}),
 }));
 
+/**
+ * tileBurst.cu (results/2026-12-02b/burst.jsonl): 1 / 2 / 3 blocks of 4 warps per SM, 16 tile
+ * loads per thread per iteration, which the compiled loop keeps 5 deep (its SASS: 5 LDG.E.128,
+ * then each use of a load followed by the next load); silicon = the mean of its four runs (L1 or
+ * L2 only, 1 KB or 68 KB of shared memory per block) in bytes per SM-cycle × 132 SMs × 1.98 GHz.
+ */
+const probeBursts: SiliconRow[] = (
+  [
+    [4, 2497],
+    [8, 4032],
+    [12, 4578],
+  ] as const
+).map(([warpsPerSm, gbps]) => ({
+  name: `probe tileBurst ${warpsPerSm / 4} block(s) per SM, ${warpsPerSm} warps × 5 in flight`,
+  silicon: gbps,
+  unit: 'GB/s',
+  run: { pattern: 'stream', bytes: GiB, warpsPerSm, inFlight: 5, totalBytes: 64 * MiB },
+  read: 'GBps',
+}));
+
 /** The probes' rows, held like the calibration rows. */
-export const H200_PROBE_ROWS: readonly SiliconRow[] = [...probeStreams, ...probeChases];
+export const H200_PROBE_ROWS: readonly SiliconRow[] = [...probeStreams, ...probeChases, ...probeBursts];
 
 /** The model's value of one row. */
 export function modelValue(row: SiliconRow): number {

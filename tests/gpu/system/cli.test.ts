@@ -1,6 +1,7 @@
 /** Misuse of gen memsim --kernel/--sweep and gen spmm --model ends in one-line UserErrors, before any work. */
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../../common/errors.ts';
+import { FieldError, UserError } from '../../../common/errors.ts';
+import { cliMessage } from '../../../gen/cli/optionFlags.ts';
 import {
   runMemsimKernel,
   runMemsimSweep,
@@ -38,7 +39,20 @@ describe('system model CLI', () => {
       .then(run)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserError);
-    expect((error as Error).message).toMatch(message);
+    expect(cliMessage(error as Error)).toMatch(message);
+  });
+
+  it('a bad split-K is a FieldError naming the library field (the CLI maps it to --split-k)', () => {
+    const error = (() => {
+      try {
+        gridPlan({ m: 512, k: 512, n: 8 }, 99);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(FieldError);
+    expect((error as FieldError).field).toBe('splitK');
+    expect((error as Error).message).toBe('splitK 99: give 1 … 8 (the K tiles of 512)');
   });
 
   it('split-K: auto picks the fewest, fullest waves; a split covers all K tiles', () => {

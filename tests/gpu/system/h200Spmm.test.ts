@@ -6,8 +6,8 @@
  * own times within what the model achieves (software kernel 10 %, STC proxy 15 %; the harness's
  * times carry its launch overhead, which the profile's launchNs models). The parameters are the
  * profiles'; nothing is set per cell, and no cell of the paper's kernels is excused (docs/system-model.md,
- * calibration). Flash-LLM's cells are checked beside them with the bounds the model achieves and
- * its known winner misses listed with their reason (FLASHLLM_WINNER_MISSES).
+ * calibration). Flash-LLM's cells are checked beside them: within 15 %, its two winner misses near
+ * parity listed with their reason (FLASHLLM_WINNER_MISSES).
  */
 import { describe, expect, it } from 'vitest';
 import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
@@ -22,17 +22,17 @@ const RATIO_BOUND = 0.15;
 const TIME_BOUND: Readonly<Record<'kernel' | 'stc', number>> = { kernel: 0.1, stc: 0.15 };
 
 /**
- * Flash-LLM (h200-silicon.md §2 measures it beside the paper's kernels): its time is held to what
- * the model achieves (at most 47 % fast), and Flash-LLM / cuBLAS must have silicon's winner in every
- * cell but these, where the model still calls Flash-LLM faster than cuBLAS and silicon does not.
+ * Flash-LLM (h200-silicon.md §2 measures it beside the paper's kernels): its time within 15 % and
+ * Flash-LLM / cuBLAS with silicon's winner in every cell but these two near parity, where the
+ * model's Flash-LLM, 7–14 % fast, edges past cuBLAS.
  */
-const FLASHLLM_TIME_BOUND = 0.47;
+const FLASHLLM_TIME_BOUND = 0.15;
 const FLASHLLM_WINNER_MISSES: ReadonlyMap<string, string> = new Map(
-  ['7168 0.4', '7168 0.5', '7168 0.6', '7168 0.7', '9216 0.4', '9216 0.5', '9216 0.6'].map((cell) => [
+  ['7168 0.7', '9216 0.6'].map((cell) => [
     cell,
-    "the model's Flash-LLM is 32–46 % fast in every cell (7168² 40 %: 1.03× once cuBLAS reads at its measured rate, 0.97× before): the compiled kernel's serialized loads and extract chain " +
-      '(kernels.ts FLASHLLM_STAGING) are modelled, but silicon spends ≈ 200 more cycles per staged vector of warp 0 ' +
-      'with two blocks per SM (7168²) and ≈ 300 with three (9216²), which no sourced mechanism explains (docs/system-model.md)',
+    "near parity (silicon 0.95× at 7168² 70 %, 0.84× at 9216² 60 %) the model's Flash-LLM, 7 % and 14 % fast, is 1.11× and 1.03× " +
+      'cuBLAS: the grid\'s burst and the extract chain are measured and modelled (docs/system-model.md, "Flash-LLM by blocks per SM"); ' +
+      'what is left grows with the blocks per SM (−7 … −8 % at 7168², −14 % at 9216² 50–70 %)',
   ]),
 );
 
