@@ -1,5 +1,6 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import type { CheckMode, CheckResults } from '../hw/ir/checks.ts';
+import type { PrintedLine } from '../hw/ir/prints.ts';
 import type { ClockTimings } from '../hw/sim/clockSchedule.ts';
 import type { PortFrames, PortValues } from './portFrames.ts';
 
@@ -65,6 +66,8 @@ export interface CycleRun {
    * In stop mode a failure is thrown as CheckFailedError (hw/ir/checks.ts) instead.
    */
   readonly checks?: CheckResults;
+  /** The lines the design's printfs printed in this run, in order (absent when it has no printf; hw/ir/prints.ts). */
+  readonly prints?: readonly PrintedLine[];
 }
 
 export interface RunOptions {
@@ -147,6 +150,8 @@ export interface EngineSession {
   readonly engine: EngineName;
   /** Cycles stepped so far. */
   readonly cycle: number;
+  /** The lines the design's printfs printed so far, in order (empty when it has no printf). */
+  readonly printed: readonly PrintedLine[];
   /** Drives an input from the current cycle on (a UserError for an unknown name or a value that does not fit). */
   poke(name: string, value: bigint | number): void;
   /** An output of the top in the current cycle, sampled before its clock edge. */

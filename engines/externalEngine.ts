@@ -20,8 +20,10 @@ import type {
 import { compareByRunning, digestHex, expectedStreams, mismatchAt, mismatchLimit } from './outputCompare.ts';
 import { frameStride, PortFrames, stimulusFrames, wordsOf } from './portFrames.ts';
 import { framedRun } from './framedRun.ts';
-import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
+import { CheckFailedError, hasChecks, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
 import { CheckLogReader, parseCheckLog } from './checkLog.ts';
+import { hasPrints, type PrintedLine } from '../hw/ir/prints.ts';
+import { PrintLogReader, parsePrintLog } from './printLog.ts';
 import {
   compareCommands,
   decodeOutputs,
@@ -149,7 +151,8 @@ export abstract class ExternalEngine<Build> implements Engine {
       cycles,
       (file) => readVerdicts(this.name, file, ports, checked, limit),
     );
-    if (log === undefined) return verdicts;
+    // A design with printfs only has a log too; a verdict carries no printed lines.
+    if (log === undefined || !hasChecks(design)) return verdicts;
     const checks = parseCheckLog(design, log, checked.length, this.name);
     if ((options.checks ?? 'stop') === 'stop')
       for (const result of checks) if (result.failures[0]) throw new CheckFailedError(result.failures[0], this.name);
@@ -255,10 +258,12 @@ export abstract class ExternalEngine<Build> implements Engine {
   ): Promise<CycleRun[]> {
     const runs = await this.simulateStreams(design, streams, vcd, internal, clocks);
     if (runs.log === undefined) return runs.runs;
-    const checks = parseCheckLog(design, runs.log, streams.length, this.name);
+    const checks = hasChecks(design) ? parseCheckLog(design, runs.log, streams.length, this.name) : undefined;
+    const prints = hasPrints(design) ? parsePrintLog(design, runs.log, streams.length, this.name) : undefined;
     if (mode === 'stop')
-      for (const result of checks) if (result.failures[0]) throw new CheckFailedError(result.failures[0], this.name);
-    return runs.runs.map((run, index) => framedRun(run.frames, checks[index]!));
+      for (const result of checks ?? [])
+        if (result.failures[0]) throw new CheckFailedError(result.failures[0], this.name);
+    return runs.runs.map((run, index) => framedRun(run.frames, checks?.[index], prints?.[index]));
   }
 
   private async simulateStreams(
@@ -466,6 +471,7 @@ class ExternalSession implements EngineSession {
   /** The outputs frames of a runFrames being filled as the harness answers, frame by frame. */
   private filling: { readonly frames: PortFrames; filled: number } | undefined;
   private readonly checkLog: CheckLogReader | undefined;
+  private readonly printLog: PrintLogReader | undefined;
   private readonly inputs: Map<string, { index: number; width: number; value: bigint }>;
   private readonly outputNames: ReadonlySet<string>;
   private stepped = 0;
@@ -490,7 +496,8 @@ class ExternalSession implements EngineSession {
     },
   ) {
     this.commands = new HarnessCommands(ports);
-    this.checkLog = ports.checked ? new CheckLogReader(design, engine) : undefined;
+    this.checkLog = hasChecks(design) ? new CheckLogReader(design, engine) : undefined;
+    this.printLog = hasPrints(design) ? new PrintLogReader(design, engine) : undefined;
     this.inputs = new Map(ports.inputs.map((port, index) => [port.name, { index, width: port.width, value: 0n }]));
     this.outputNames = new Set(ports.outputs.map((port) => port.name));
     this.harness = new HarnessProcess(
@@ -515,7 +522,10 @@ class ExternalSession implements EngineSession {
           }
         },
         ack: (cycle) => this.next('ack').resolve(cycle),
-        line: (text) => this.checkLog?.line(text),
+        line: (text) => {
+          this.checkLog?.line(text);
+          this.printLog?.line(text);
+        },
       },
       (error) =>
         this.fail(
@@ -540,6 +550,10 @@ class ExternalSession implements EngineSession {
 
   get cycle(): number {
     return this.stepped;
+  }
+
+  get printed(): readonly PrintedLine[] {
+    return this.printLog?.printed ?? [];
   }
 
   /** The process group of the harness (tests check it ends). */

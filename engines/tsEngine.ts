@@ -23,6 +23,7 @@ import { traceToVcd } from '../hw/sim/vcdTrace.ts';
 import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
 import { FieldError, UserError } from '../common/errors.ts';
 import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
+import type { PrintedLine } from '../hw/ir/prints.ts';
 
 /** Cycles simulated between chances for a VCD stream to drain. */
 const DRAIN_EVERY_CYCLES = 4096;
@@ -57,7 +58,7 @@ export class TsEngine implements Engine {
         await tracer?.drainIfNeeded();
       }
       await tracer?.close();
-      return framedRun(stream.outputs, checksOf(simulator).checks);
+      return framedRun(stream.outputs, checksOf(simulator).checks, printsOf(simulator));
     } catch (error) {
       // A failing assertion keeps the trace up to its cycle: that is the waveform to look at.
       if (error instanceof CheckFailedError && tracer) await tracer.close().catch(() => tracer.abort());
@@ -86,7 +87,7 @@ export class TsEngine implements Engine {
         stream.cycles,
         stepMasks(simulator, options.clocks, stream.cycles),
       );
-      return framedRun(stream.outputs, checksOf(simulator).checks);
+      return framedRun(stream.outputs, checksOf(simulator).checks, printsOf(simulator));
     });
   }
 
@@ -140,6 +141,10 @@ class TsSession implements EngineSession {
 
   get cycle(): number {
     return this.simulator.cycle;
+  }
+
+  get printed(): readonly PrintedLine[] {
+    return this.simulator.printed;
   }
 
   private live(): void {
@@ -231,6 +236,11 @@ class TsSession implements EngineSession {
 /** The run's check results, when the design has checks. */
 function checksOf(simulator: Simulator): { checks?: CheckResults } {
   return (simulator.design.flat.checks?.length ?? 0) > 0 ? { checks: simulator.checkResults } : {};
+}
+
+/** The run's printed lines, when the design has printfs. */
+function printsOf(simulator: Simulator): readonly PrintedLine[] | undefined {
+  return (simulator.design.flat.prints?.length ?? 0) > 0 ? [...simulator.printed] : undefined;
 }
 
 /** Which clocks rise in each step (engine.ts, several clocks); undefined: every step raises every clock. */

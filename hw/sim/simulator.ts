@@ -6,6 +6,8 @@ import { simplifyFlat } from './simplifyFlat.ts';
 import { generateModel, type StorageLayout } from './codegen.ts';
 import { groupedOrder } from './instanceGroups.ts';
 import { loadWords, storeWords, wordsOf } from './words.ts';
+import { formatPrint } from '../core/printFormat.ts';
+import { PRINTED_LINE_LIMIT, tooManyPrintedLines, type PrintedLine } from '../ir/prints.ts';
 import { CheckFailedError, coverName, type CheckFailure, type CheckMode, type CheckResults } from '../ir/checks.ts';
 
 /** The runtime helper the generated code calls for XOR reductions (of the XOR of all words). */
@@ -258,6 +260,7 @@ export class Simulator {
   private readonly failures: CheckFailure[] = [];
   /** Per flat check: cycles in which it held (for cover points: hits; the coverage hook). */
   private readonly checkHits: Uint32Array;
+  private readonly printedLines: PrintedLine[] = [];
 
   constructor(design: IrDesign | CompiledDesign) {
     this.design = 'flat' in design ? design : compileDesign(design);
@@ -294,6 +297,34 @@ export class Simulator {
     const failures = cycleFailures(this.design, this.words, this.checkHits, first, mask, this.cycleCount, stop);
     this.failures.push(...failures);
     if (stop) throw new CheckFailedError(failures[0]!, 'ts');
+  }
+
+  /** The lines the design's printfs printed so far, in order (hw/ir/prints.ts). */
+  get printed(): readonly PrintedLine[] {
+    return this.printedLines;
+  }
+
+  /**
+   * The printfs whose clock rises in this step (`mask`), on the settled values before the edge,
+   * in print order: each whose module is out of reset and whose condition holds prints a line.
+   */
+  private evaluatePrints(mask: number): void {
+    const { words, design } = this;
+    const { offset } = design.layout;
+    const several = design.flat.clocks.length > 1;
+    const bit = (net: number): boolean => (words[offset[net]!]! & 1) !== 0;
+    for (const print of design.flat.prints!) {
+      if (several && (mask & (1 << print.clock)) === 0) continue;
+      if (bit(print.reset) || !bit(print.condition)) continue;
+      if (this.printedLines.length >= PRINTED_LINE_LIMIT) throw tooManyPrintedLines();
+      const values = print.args.map(({ net }) => readNetOf(design, words, net));
+      const text = formatPrint(
+        print.format,
+        values,
+        print.args.map(({ width }) => width),
+      );
+      this.printedLines.push({ cycle: this.cycleCount, scope: print.scope, text });
+    }
   }
 
   /** The shared generated model, bound to this simulator's state. */
@@ -436,6 +467,8 @@ export class Simulator {
     const { beforeEdge, afterEdge } = this;
     const observed = beforeEdge.length > 0;
     if (observed) for (const listener of beforeEdge) listener(this.cycleCount);
+    // Prints before checks: a failing assertion stops the run after its cycle's lines, as in Verilog.
+    if ((this.design.flat.prints?.length ?? 0) > 0) this.evaluatePrints(mask);
     if ((this.design.flat.checks?.length ?? 0) > 0) this.evaluateChecks(mask);
     model.edge(mask);
     this.dirty = true;
