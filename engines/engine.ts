@@ -1,6 +1,7 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import type { CheckMode, CheckResults } from '../hw/ir/checks.ts';
 import type { PrintedLine } from '../hw/ir/prints.ts';
+import type { InitialState } from '../hw/ir/randomInit.ts';
 import type { ClockTimings } from '../hw/sim/clockSchedule.ts';
 import type { PortFrames, PortValues } from './portFrames.ts';
 
@@ -79,6 +80,8 @@ export interface RunOptions {
   readonly checks?: CheckMode;
   /** Period and phase of each clock input (see "Several clocks" above); default 10 ns, phase 0 for each. */
   readonly clocks?: ClockTimings;
+  /** The state a run starts from: all 0 (default), or random for unreset state (hw/ir/randomInit.ts). */
+  readonly init?: InitialState;
 }
 
 /**
@@ -128,6 +131,7 @@ export interface OutputVerdict {
 export interface CompareOptions {
   readonly checks?: CheckMode;
   readonly clocks?: ClockTimings;
+  readonly init?: InitialState;
   /** The first mismatches of a stream a verdict lists (default 8); all are counted. */
   readonly mismatches?: number;
 }
@@ -193,7 +197,7 @@ export interface Engine {
   runMany(
     design: IrDesign,
     streams: readonly Stimulus[],
-    options?: { readonly checks?: CheckMode; readonly clocks?: ClockTimings },
+    options?: { readonly checks?: CheckMode; readonly clocks?: ClockTimings; readonly init?: InitialState },
   ): Promise<CycleRun[]>;
   /**
    * Runs independent streams as runMany does, but checks each stream's outputs against what they
@@ -204,6 +208,6 @@ export interface Engine {
    * of other ports or another length, or a malformed digest, are a UserError naming the stream.
    */
   compare(design: IrDesign, streams: readonly ExpectedStream[], options?: CompareOptions): Promise<OutputVerdict[]>;
-  /** Starts an interactive session on the design's top (all state 0, inputs 0). */
+  /** Starts an interactive session on the design's top (all state 0 or as `init` says, inputs 0). */
   open(design: IrDesign, options?: SessionOptions): Promise<EngineSession>;
 }

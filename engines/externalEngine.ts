@@ -24,6 +24,7 @@ import { CheckFailedError, hasChecks, type CheckMode, type CheckResults } from '
 import { CheckLogReader, parseCheckLog } from './checkLog.ts';
 import { hasPrints, type PrintedLine } from '../hw/ir/prints.ts';
 import { PrintLogReader, parsePrintLog } from './printLog.ts';
+import { withInitialState, type InitialState } from '../hw/ir/randomInit.ts';
 import {
   compareCommands,
   decodeOutputs,
@@ -116,6 +117,7 @@ export abstract class ExternalEngine<Build> implements Engine {
   }
 
   async run(design: IrDesign, inputs: Stimulus, options: RunOptions = {}): Promise<CycleRun> {
+    design = withInitialState(design, options.init);
     const [run] = await this.simulate(design, [inputs], options.vcd, options.checks, options.internal, options.clocks);
     return run!;
   }
@@ -123,8 +125,9 @@ export abstract class ExternalEngine<Build> implements Engine {
   runMany(
     design: IrDesign,
     streams: readonly Stimulus[],
-    options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings } = {},
+    options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings; readonly init?: InitialState } = {},
   ): Promise<CycleRun[]> {
+    design = withInitialState(design, options.init);
     return this.simulate(design, streams, undefined, options.checks, false, options.clocks);
   }
 
@@ -138,6 +141,7 @@ export abstract class ExternalEngine<Build> implements Engine {
     streams: readonly ExpectedStream[],
     options: CompareOptions = {},
   ): Promise<OutputVerdict[]> {
+    design = withInitialState(design, options.init);
     const ports = harnessPortsOf(design);
     if (!this.fileBatches || ports.clocks) return compareByRunning(this, design, streams, options);
     const checked = expectedStreams(ports, streams);
@@ -206,6 +210,7 @@ export abstract class ExternalEngine<Build> implements Engine {
   }
 
   async open(design: IrDesign, options: SessionOptions = {}): Promise<EngineSession> {
+    design = withInitialState(design, options.init);
     const ports = harnessPortsOf(design);
     const build = await this.buildOf(design, ports, options.vcd !== undefined);
     const cells = flatCells(design);

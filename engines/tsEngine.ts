@@ -24,6 +24,7 @@ import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '..
 import { FieldError, UserError } from '../common/errors.ts';
 import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
 import type { PrintedLine } from '../hw/ir/prints.ts';
+import { withInitialState, type InitialState } from '../hw/ir/randomInit.ts';
 
 /** Cycles simulated between chances for a VCD stream to drain. */
 const DRAIN_EVERY_CYCLES = 4096;
@@ -41,6 +42,7 @@ export class TsEngine implements Engine {
 
   async run(design: IrDesign, inputs: Stimulus, options: RunOptions = {}): Promise<CycleRun> {
     refuseInternal(options);
+    design = withInitialState(design, options.init);
     const simulator = new Simulator(compileDesign(design));
     simulator.checkMode = options.checks ?? 'stop';
     const stream = framesOf(simulator, design, inputs);
@@ -70,8 +72,9 @@ export class TsEngine implements Engine {
   async runMany(
     design: IrDesign,
     streams: readonly Stimulus[],
-    options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings } = {},
+    options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings; readonly init?: InitialState } = {},
   ): Promise<CycleRun[]> {
+    design = withInitialState(design, options.init);
     const compiledDesign = compileDesign(design);
     // Several streams of a one-clock design run in lanes of one model (the same results, see tsLanes.ts).
     if (streams.length > 1 && this.options.lanes !== 1 && laneable(compiledDesign))
@@ -102,6 +105,7 @@ export class TsEngine implements Engine {
 
   async open(design: IrDesign, options: SessionOptions = {}): Promise<EngineSession> {
     refuseInternal(options);
+    design = withInitialState(design, options.init);
     const simulator = new Simulator(compileDesign(design));
     simulator.checkMode = options.checks ?? 'stop';
     const clocks = simulator.design.flat.clocks;

@@ -56,6 +56,11 @@ export interface IrRegister {
   readonly domain?: string;
   /** Where its next value was last assigned (the crossing check reports it). */
   readonly assigned?: SourceLocation;
+  /**
+   * Its value at the start of a run (absent: 0): set only by random initial state
+   * (hw/ir/randomInit.ts) on registers without a reset value; simulation only.
+   */
+  readonly initial?: bigint;
 }
 
 export interface IrMemoryWritePort {

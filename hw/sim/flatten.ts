@@ -16,11 +16,8 @@ export interface FlatRegister {
   readonly clock: number;
   /** Its domain's reset is asynchronous: then `reset` is the top's reset input, acting while high. */
   readonly asyncReset: boolean;
-  /** Its module's name and its own (random initial state draws its value from them, hw/ir/randomInit.ts). */
-  readonly module: string;
-  readonly name: string;
-  /** Whether it has a reset value (random initial state leaves those at 0). */
-  readonly resettable: boolean;
+  /** Its value at the start of a run (IrRegister.initial; absent: 0). */
+  readonly initial?: bigint;
 }
 
 export interface FlatMemory {
@@ -41,8 +38,6 @@ export interface FlatMemory {
   readonly init?: readonly bigint[];
   /** Index of its write clock in FlatDesign.clocks. */
   readonly clock: number;
-  /** Its module's name (random initial state draws its words from it and the memory's name). */
-  readonly module: string;
 }
 
 /** An assertion, assumption or cover point of one instance (hw/ir IrCheck), on flat nets. */
@@ -158,7 +153,6 @@ export function flattenDesign(design: IrDesign): FlatDesign {
         granularity: memory.granularity ?? 1,
         ...(memory.init === undefined ? {} : { init: memory.init }),
         clock: clockOf(memory.domain),
-        module: module.name,
       });
     for (const cell of module.cells)
       cells.add(
@@ -192,9 +186,7 @@ export function flattenDesign(design: IrDesign): FlatDesign {
         resetValue: register.resetValue ?? 0n,
         clock,
         asyncReset: asyncReset && register.resetValue !== undefined,
-        module: module.name,
-        name: module.nets[register.q]!.name,
-        resettable: register.resetValue !== undefined,
+        ...(register.initial === undefined ? {} : { initial: register.initial }),
       });
     }
     (module.checks ?? []).forEach((check, index) =>

@@ -50,7 +50,10 @@ function parity32(value: number): number {
 /** Whether a design can run in lanes: every lane must raise the same clocks in every step, and nothing prints. */
 export const laneable = (design: CompiledDesign): boolean =>
   // Printed lines are per stream, and lanes keep no per-lane log: such designs run stream by stream.
-  design.flat.clocks.length <= 1 && (design.flat.prints?.length ?? 0) === 0;
+  design.flat.clocks.length <= 1 &&
+  (design.flat.prints?.length ?? 0) === 0 &&
+  // Lanes start every register at 0: start values (random initial state) run stream by stream.
+  design.flat.registers.every((register) => register.initial === undefined);
 
 /** Budget of one lanes model's state (words of all lanes): about a core's L2 cache. */
 const LANE_STATE_BYTES = 1 << 20;
@@ -97,7 +100,7 @@ export function runLanes(
   streams: readonly LaneStream[],
   options: { readonly lanes: number; readonly checkMode: CheckMode },
 ): LaneResult[] {
-  if (!laneable(design)) throw new Error('internal: lanes of a design with several clocks or printfs');
+  if (!laneable(design)) throw new Error('internal: lanes of a design that laneable() refuses');
   if (transfer.design !== design) throw new Error('internal: a frame transfer of another design');
   const model = laneModelOf(design);
   const width = design.layout.wordCount;

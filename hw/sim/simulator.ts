@@ -270,6 +270,10 @@ export class Simulator {
     this.shared = sharedModelOf(this.design);
     this.checkHits = new Uint32Array(flat.checks?.length ?? 0);
     this.model.initialize();
+    // Registers with a start value (random initial state); all others start at 0.
+    for (const register of flat.registers)
+      if (register.initial !== undefined)
+        storeWords(this.words, layout.offset[register.q]!, wordsOf(flat.nets.widths[register.q]!), register.initial);
   }
 
   /** Failures so far (in count mode all of them; in stop mode the one thrown) and cover hit counts. */

@@ -179,6 +179,27 @@ function registerLines(module: IrModule, whole: readonly string[]): string[] {
 }
 
 /**
+ * Start values of registers that have one (random initial state, hw/ir/randomInit.ts), for
+ * simulators only: Verilator runs the `initial` block when its model starts, Icarus' testbench
+ * sets the same values again at each stream start (engines/icarusTestbench.ts).
+ */
+function registerInitialLines(module: IrModule): string[] {
+  const started = module.registers.filter((register) => register.initial !== undefined);
+  if (started.length === 0) return [];
+  return [
+    `${INDENT}// Random initial state (--init random): registers without a reset start here.`,
+    '`ifndef SYNTHESIS',
+    `${INDENT}initial begin`,
+    ...started.map((register) => {
+      const net = module.nets[register.q]!;
+      return `${INDENT}${INDENT}${verilogIdentifier(net.name)} = ${literal(register.initial!, net.width)};`;
+    }),
+    `${INDENT}end`,
+    '`endif',
+  ];
+}
+
+/**
  * Initial contents as `initial` assignments, one word a line: read alike by Verilator, Icarus
  * and Yosys (a memory init), with no file to find at run time.
  */
@@ -478,6 +499,7 @@ export function emitModule(module: IrModule): string {
         `${INDENT}assign ${verilogIdentifier(module.nets[cell.output]!.name)} = ${text}; ${where(cell.location)}`,
     ),
     registerLines(module, whole),
+    registerInitialLines(module),
     memoryInitLines(module),
     memoryWriteLines(module, whole),
     instanceLines(module),
