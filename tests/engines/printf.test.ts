@@ -14,6 +14,7 @@ import { formatPrintedLine, type PrintedLine } from '../../hw/ir/prints.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
 import type { Engine, EngineName, PortValues } from '../../engines/engine.ts';
 import { createEngine } from '../../engines/index.ts';
+import { Testbench } from '../../verif/testbench.ts';
 import { runTool, withWorkspace } from '../../tools/runTool.ts';
 import { hasTool } from '../../tools/toolchain.ts';
 
@@ -115,6 +116,24 @@ describe('printf', () => {
     }
     expect(shown(session.printed)).toEqual(shown(batch!.prints));
     await session.close();
+  });
+
+  it('a Testbench and a reactive one capture the lines', async () => {
+    const ts = engines.get('ts')!;
+    const bench = new Testbench(design).reset().poke('en', 1).step(2);
+    await bench.run(ts);
+    // The recorded cycles and the current one: reset, then three cycles out of reset.
+    expect(shown(bench.printed).filter((line) => line.includes('count='))).toEqual([
+      '[1] count=  0 v1=0|0 v8=00|0|00000000|0',
+      '[2] count=  1 v1=0|0 v8=00|0|00000000|0',
+      '[3] count=  2 v1=0|0 v8=00|0|00000000|0',
+    ]);
+    const reactive = await Testbench.open(design, ts);
+    await reactive.reset();
+    reactive.poke('en', 1);
+    await reactive.step(3);
+    expect(shown(reactive.printed)).toEqual(shown(bench.printed));
+    await reactive.close();
   });
 
   it('a design without printf has no prints in its results', async () => {
