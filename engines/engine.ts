@@ -27,7 +27,10 @@ export type Stimulus = readonly PortValues[] | PortFrames;
  *   4. `after_edge` — logic settles again and the clock falls; nothing is sampled (the next
  *      cycle's `before_edge` sees these values once its inputs are applied).
  * All state (registers, memory words) is 0 at the start of every stream, except the words of
- * memories declared with initial contents (`init`, ROMs), which start at them. Reset is the ordinary
+ * memories declared with initial contents (`init`, ROMs), which start at them, and, with
+ * `RunOptions.init` random, registers without a reset and memories without contents, which start
+ * at the seed's values (hw/ir/randomInit.ts). A printf prints in `at_edge` with the values of
+ * `before_edge`, outside reset. Reset is the ordinary
  * synchronous input `reset`: set it in a cycle's inputs. A purely combinational design is the same
  * with `at_edge` changing nothing. The ts engine runs the phases in Simulator.poke/peek/step,
  * Verilator in its harness (engines/verilatorHarness.ts), Icarus in its testbench
