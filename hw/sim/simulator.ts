@@ -1,7 +1,7 @@
 import { resetPortsOf, type IrDesign } from '../ir/ir.ts';
 import { refuseUnmodelledBlackBoxes } from '../ir/blackBoxes.ts';
 import { UserError } from '../../common/errors.ts';
-import { flattenDesign, type FlatDesign } from './flatten.ts';
+import { flattenDesign, type FlatDesign, type FlatPrint } from './flatten.ts';
 import { simplifyFlat } from './simplifyFlat.ts';
 import { generateModel, type StorageLayout } from './codegen.ts';
 import { groupedOrder } from './instanceGroups.ts';
@@ -191,6 +191,26 @@ export function coverCounts(design: CompiledDesign, hits: Uint32Array): Record<s
   return covers;
 }
 
+/** Where a printf's condition and reset live in the state, and the clocks (a step mask) it prints on. */
+interface PrintSlot {
+  readonly condition: number;
+  readonly reset: number;
+  /** Its clock's bit in a step's mask with several clocks; 0 with one (the model ignores the mask then, and so do prints). */
+  readonly clock: number;
+  readonly print: FlatPrint;
+}
+
+function printSlotsOf(design: CompiledDesign): PrintSlot[] {
+  const { offset } = design.layout;
+  const several = design.flat.clocks.length > 1;
+  return (design.flat.prints ?? []).map((print) => ({
+    condition: offset[print.condition]!,
+    reset: offset[print.reset]!,
+    clock: several ? 1 << print.clock : 0,
+    print,
+  }));
+}
+
 /** The value of flat net `net` in the state `words`. */
 export function readNetOf(design: CompiledDesign, words: Int32Array, net: number): bigint {
   const offset = design.layout.offset[net]!;
@@ -261,6 +281,7 @@ export class Simulator {
   /** Per flat check: cycles in which it held (for cover points: hits; the coverage hook). */
   private readonly checkHits: Uint32Array;
   private readonly printedLines: PrintedLine[] = [];
+  private printSlots: readonly PrintSlot[] | undefined;
 
   constructor(design: IrDesign | CompiledDesign) {
     this.design = 'flat' in design ? design : compileDesign(design);
@@ -311,24 +332,30 @@ export class Simulator {
   /**
    * The printfs whose clock rises in this step (`mask`), on the settled values before the edge,
    * in print order: each whose module is out of reset and whose condition holds prints a line.
+   * The test of one printf is two word reads (offsets found once): a printf that does not fire
+   * costs a design next to nothing per cycle.
    */
   private evaluatePrints(mask: number): void {
-    const { words, design } = this;
-    const { offset } = design.layout;
-    const several = design.flat.clocks.length > 1;
-    const bit = (net: number): boolean => (words[offset[net]!]! & 1) !== 0;
-    for (const print of design.flat.prints!) {
-      if (several && (mask & (1 << print.clock)) === 0) continue;
-      if (bit(print.reset) || !bit(print.condition)) continue;
-      if (this.printedLines.length >= PRINTED_LINE_LIMIT) throw tooManyPrintedLines();
-      const values = print.args.map(({ net }) => readNetOf(design, words, net));
-      const text = formatPrint(
-        print.format,
-        values,
-        print.args.map(({ width }) => width),
-      );
-      this.printedLines.push({ cycle: this.cycleCount, scope: print.scope, text });
+    const { words } = this;
+    const slots = (this.printSlots ??= printSlotsOf(this.design));
+    for (let index = 0; index < slots.length; index++) {
+      const slot = slots[index]!;
+      if ((words[slot.condition]! & 1) === 0 || (words[slot.reset]! & 1) !== 0) continue;
+      if (slot.clock !== 0 && (mask & slot.clock) === 0) continue;
+      this.print(slot.print);
     }
+  }
+
+  /** Records one line of a printf that fires in this cycle. */
+  private print(print: FlatPrint): void {
+    if (this.printedLines.length >= PRINTED_LINE_LIMIT) throw tooManyPrintedLines();
+    const values = print.args.map(({ net }) => readNetOf(this.design, this.words, net));
+    const widths = print.args.map(({ width }) => width);
+    this.printedLines.push({
+      cycle: this.cycleCount,
+      scope: print.scope,
+      text: formatPrint(print.format, values, widths),
+    });
   }
 
   /** The shared generated model, bound to this simulator's state. */
