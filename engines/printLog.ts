@@ -2,6 +2,7 @@ import { ToolError } from '../common/errors.ts';
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { PRINTED_LINE_LIMIT, placedPrints, tooManyPrintedLines, type PrintedLine } from '../hw/ir/prints.ts';
 import { PRINT_LINE_TAG } from '../hw/verilog/emit.ts';
+import { scopeOf } from './checkLog.ts';
 
 const PRINT_LINE = new RegExp(`^${PRINT_LINE_TAG} (\\d+) (\\S+) \\| (.*)$`);
 
@@ -79,6 +80,3 @@ export function parsePrintLog(design: IrDesign, log: string, streams: number, en
   for (const line of log.split('\n')) reader.line(line);
   return reader.results(streams);
 }
-
-/** The instance path from the top of a `%m` name (`tb.dut.a.b` → `a.b`; Verilator's `TOP.Top.a.b` alike). */
-const scopeOf = (instance: string): string => instance.split('.').slice(2).join('.');
