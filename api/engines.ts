@@ -19,7 +19,7 @@ export {
 export {
   /** What every engine does: `run` one stimulus (optionally tracing a VCD), `runMany` independent streams on one build, `compare` streams with their expected outputs inside the engine, `open` an interactive session. */
   type Engine,
-  /** A live simulation on any engine: `poke`, `await peek`, `await step`, `await waitFor` (output values, waited for inside the Verilator and Icarus harnesses), `await runFrames` (a piece of input frames in, its output frames out), `close` or `abort`; the same outputs and VCD as a batch run of the same stream. */
+  /** A live simulation on any engine: `poke`, `await peek`, `await step`, `await waitFor` (output values, waited for inside the Verilator and Icarus harnesses), `await runFrames` (a piece of input frames in, its output frames out), `printed` lines, `close` or `abort`; the same outputs, lines and VCD as a batch run of the same stream. */
   type EngineSession,
   /** Options of a session: those of a run (a VCD, internal nets, the check mode). */
   type SessionOptions,
@@ -27,11 +27,11 @@ export {
   type EngineName,
   /** Values of top-level ports by name, as bigints. */
   type PortValues,
-  /** The sampled outputs of a run: `frames` (typed), and `outputs`, one record per cycle, decoded from them when first read. */
+  /** The sampled outputs of a run: `frames` (typed), and `outputs`, one record per cycle, decoded from them when first read; `prints`, the printf lines. */
   type CycleRun,
   /** The inputs of one stream: per-cycle PortValues records, or PortFrames (the fast path). */
   type Stimulus,
-  /** Options of a run: a VCD file to write, assertion mode, and each clock's period and phase. */
+  /** Options of a run: a VCD file to write, assertion mode, each clock's period and phase, and the initial state (`init`). */
   type RunOptions,
   /** What `Engine.compare` checks a stream's outputs against: expected frames (with an optional don't-care mask) or their digest. */
   type ExpectedOutputs,

@@ -5,7 +5,7 @@
 export {
   /** Defines a parameterized hardware module: its name, parameter defaults, ports and `build(m, io, p)`. */
   defineModule,
-  /** What `build` receives as `m`: makes wires, registers, memories, instances and `when` blocks. */
+  /** What `build` receives as `m`: makes wires, registers, memories, instances and `when` blocks; `m.printf(cond, fmt, …values)` prints at clock edges on every engine. */
   ModuleBuilder,
   /** A memory made by `m.memory(name, { depth, width, granularity?, init?, readDuringWrite? })` or `m.rom(name, { width, init })`: `read` (combinational, 0 past the last word), `readSync` (registered, read-first or write-first), `write(addr, data, enable, mask?)` at the clock edge. */
   Memory,
@@ -17,6 +17,18 @@ export {
   type ModuleDefinition,
   /** A module's parameter values: numbers, booleans or strings by name. */
   type Params,
+} from '../hw/core/index.ts';
+export {
+  /** Parses a printf format (`%d %i %x %b`, `%0d`, `%8d`, `%%`; docs/dsl.md); throws on anything else. */
+  parsePrintFormat,
+  /** A parsed format filled with values of given widths: the exact text every engine prints. */
+  formatPrint,
+  /** A parsed printf format: literal text and directives, in order. */
+  type PrintSegment,
+  /** One directive of a printf format: its conversion and field width ('auto', 0 or N). */
+  type PrintDirective,
+  /** A printf conversion: `d` unsigned decimal, `i` signed decimal, `x` hexadecimal, `b` binary. */
+  type PrintConversion,
 } from '../hw/core/index.ts';
 export {
   /** The deepest memory `m.memory` accepts (2^20 words). */

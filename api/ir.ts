@@ -67,4 +67,22 @@ export {
   topModule,
   /** A module of a design by name. */
   moduleByName,
+  /** A printf of a module: its condition net, parsed format and argument nets. */
+  type IrPrint,
 } from '../hw/ir/ir.ts';
+export {
+  /** One line a printf printed: the cycle whose edge printed it, the instance path, and the text. */
+  type PrintedLine,
+  /** A printed line as `gen sim` shows it: `[cycle] text`, or `[cycle] a.b: text` below the top. */
+  formatPrintedLine,
+} from '../hw/ir/prints.ts';
+export {
+  /** The state a run starts from: `'zero'` (default) or `{ random: seed }` for registers without a reset and memories without init. */
+  type InitialState,
+  /** The design as a run with that initial state starts it (random: a copy with start values, one per design and seed). */
+  withInitialState,
+  /** Parses `zero`, `random` or `random:<seed>` (the `--init` flag); `random` alone takes the fresh seed given. */
+  parseInitialState,
+  /** The deepest memory random initial state fills (65,536 words); a deeper one is an error. */
+  RANDOM_INIT_MAX_DEPTH,
+} from '../hw/ir/randomInit.ts';

@@ -161,5 +161,5 @@ export class CheckLogReader {
   }
 }
 
-/** The instance path from the top of a `%m` name (`tb.dut.a.b` → `a.b`). */
-const scopeOf = (instance: string): string => instance.split('.').slice(2).join('.');
+/** The instance path from the top of a `%m` name (`tb.dut.a.b` → `a.b`; Verilator's `TOP.Top.a.b` alike). */
+export const scopeOf = (instance: string): string => instance.split('.').slice(2).join('.');

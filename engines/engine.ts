@@ -1,5 +1,7 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import type { CheckMode, CheckResults } from '../hw/ir/checks.ts';
+import type { PrintedLine } from '../hw/ir/prints.ts';
+import type { InitialState } from '../hw/ir/randomInit.ts';
 import type { ClockTimings } from '../hw/sim/clockSchedule.ts';
 import type { PortFrames, PortValues } from './portFrames.ts';
 
@@ -25,7 +27,10 @@ export type Stimulus = readonly PortValues[] | PortFrames;
  *   4. `after_edge` — logic settles again and the clock falls; nothing is sampled (the next
  *      cycle's `before_edge` sees these values once its inputs are applied).
  * All state (registers, memory words) is 0 at the start of every stream, except the words of
- * memories declared with initial contents (`init`, ROMs), which start at them. Reset is the ordinary
+ * memories declared with initial contents (`init`, ROMs), which start at them, and, with
+ * `RunOptions.init` random, registers without a reset and memories without contents, which start
+ * at the seed's values (hw/ir/randomInit.ts). A printf prints in `at_edge` with the values of
+ * `before_edge`, outside reset. Reset is the ordinary
  * synchronous input `reset`: set it in a cycle's inputs. A purely combinational design is the same
  * with `at_edge` changing nothing. The ts engine runs the phases in Simulator.poke/peek/step,
  * Verilator in its harness (engines/verilatorHarness.ts), Icarus in its testbench
@@ -65,6 +70,8 @@ export interface CycleRun {
    * In stop mode a failure is thrown as CheckFailedError (hw/ir/checks.ts) instead.
    */
   readonly checks?: CheckResults;
+  /** The lines the design's printfs printed in this run, in order (absent when it has no printf; hw/ir/prints.ts). */
+  readonly prints?: readonly PrintedLine[];
 }
 
 export interface RunOptions {
@@ -76,6 +83,8 @@ export interface RunOptions {
   readonly checks?: CheckMode;
   /** Period and phase of each clock input (see "Several clocks" above); default 10 ns, phase 0 for each. */
   readonly clocks?: ClockTimings;
+  /** The state a run starts from: all 0 (default), or random for unreset state (hw/ir/randomInit.ts). */
+  readonly init?: InitialState;
 }
 
 /**
@@ -125,6 +134,7 @@ export interface OutputVerdict {
 export interface CompareOptions {
   readonly checks?: CheckMode;
   readonly clocks?: ClockTimings;
+  readonly init?: InitialState;
   /** The first mismatches of a stream a verdict lists (default 8); all are counted. */
   readonly mismatches?: number;
 }
@@ -147,6 +157,8 @@ export interface EngineSession {
   readonly engine: EngineName;
   /** Cycles stepped so far. */
   readonly cycle: number;
+  /** The lines the design's printfs printed so far, in order (empty when it has no printf). */
+  readonly printed: readonly PrintedLine[];
   /** Drives an input from the current cycle on (a UserError for an unknown name or a value that does not fit). */
   poke(name: string, value: bigint | number): void;
   /** An output of the top in the current cycle, sampled before its clock edge. */
@@ -196,7 +208,7 @@ export interface Engine {
   runMany(
     design: IrDesign,
     streams: readonly Stimulus[],
-    options?: { readonly checks?: CheckMode; readonly clocks?: ClockTimings },
+    options?: { readonly checks?: CheckMode; readonly clocks?: ClockTimings; readonly init?: InitialState },
   ): Promise<CycleRun[]>;
   /**
    * Runs independent streams as runMany does, but checks each stream's outputs against what they
@@ -207,6 +219,6 @@ export interface Engine {
    * of other ports or another length, or a malformed digest, are a UserError naming the stream.
    */
   compare(design: IrDesign, streams: readonly ExpectedStream[], options?: CompareOptions): Promise<OutputVerdict[]>;
-  /** Starts an interactive session on the design's top (all state 0, inputs 0). */
+  /** Starts an interactive session on the design's top (all state 0 or as `init` says, inputs 0). */
   open(design: IrDesign, options?: SessionOptions): Promise<EngineSession>;
 }

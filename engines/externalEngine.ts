@@ -20,9 +20,12 @@ import type {
 import { compareByRunning, digestHex, expectedStreams, mismatchAt, mismatchLimit } from './outputCompare.ts';
 import { frameStride, PortFrames, stimulusFrames, wordsOf } from './portFrames.ts';
 import { framedRun } from './framedRun.ts';
-import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
+import { CheckFailedError, hasChecks, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
 import { CheckLogReader, parseCheckLog } from './checkLog.ts';
 import { conditionHolds, outputCondition, waitByStepping, waitLimit } from './outputCondition.ts';
+import { hasPrints, type PrintedLine } from '../hw/ir/prints.ts';
+import { PrintLogReader, parsePrintLog } from './printLog.ts';
+import { withInitialState, type InitialState } from '../hw/ir/randomInit.ts';
 import {
   compareCommands,
   decodeOutputs,
@@ -116,6 +119,7 @@ export abstract class ExternalEngine<Build> implements Engine {
   }
 
   async run(design: IrDesign, inputs: Stimulus, options: RunOptions = {}): Promise<CycleRun> {
+    design = withInitialState(design, options.init);
     const [run] = await this.simulate(design, [inputs], options.vcd, options.checks, options.internal, options.clocks);
     return run!;
   }
@@ -123,8 +127,9 @@ export abstract class ExternalEngine<Build> implements Engine {
   runMany(
     design: IrDesign,
     streams: readonly Stimulus[],
-    options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings } = {},
+    options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings; readonly init?: InitialState } = {},
   ): Promise<CycleRun[]> {
+    design = withInitialState(design, options.init);
     return this.simulate(design, streams, undefined, options.checks, false, options.clocks);
   }
 
@@ -138,6 +143,7 @@ export abstract class ExternalEngine<Build> implements Engine {
     streams: readonly ExpectedStream[],
     options: CompareOptions = {},
   ): Promise<OutputVerdict[]> {
+    design = withInitialState(design, options.init);
     const ports = harnessPortsOf(design);
     if (!this.fileBatches || ports.clocks) return compareByRunning(this, design, streams, options);
     const checked = expectedStreams(ports, streams);
@@ -151,7 +157,8 @@ export abstract class ExternalEngine<Build> implements Engine {
       cycles,
       (file) => readVerdicts(this.name, file, ports, checked, limit),
     );
-    if (log === undefined) return verdicts;
+    // A design with printfs only has a log too; a verdict carries no printed lines.
+    if (log === undefined || !hasChecks(design)) return verdicts;
     const checks = parseCheckLog(design, log, checked.length, this.name);
     if ((options.checks ?? 'stop') === 'stop')
       for (const result of checks) if (result.failures[0]) throw new CheckFailedError(result.failures[0], this.name);
@@ -205,6 +212,7 @@ export abstract class ExternalEngine<Build> implements Engine {
   }
 
   async open(design: IrDesign, options: SessionOptions = {}): Promise<EngineSession> {
+    design = withInitialState(design, options.init);
     const ports = harnessPortsOf(design);
     const build = await this.buildOf(design, ports, options.vcd !== undefined);
     const cells = flatCells(design);
@@ -257,10 +265,12 @@ export abstract class ExternalEngine<Build> implements Engine {
   ): Promise<CycleRun[]> {
     const runs = await this.simulateStreams(design, streams, vcd, internal, clocks);
     if (runs.log === undefined) return runs.runs;
-    const checks = parseCheckLog(design, runs.log, streams.length, this.name);
+    const checks = hasChecks(design) ? parseCheckLog(design, runs.log, streams.length, this.name) : undefined;
+    const prints = hasPrints(design) ? parsePrintLog(design, runs.log, streams.length, this.name) : undefined;
     if (mode === 'stop')
-      for (const result of checks) if (result.failures[0]) throw new CheckFailedError(result.failures[0], this.name);
-    return runs.runs.map((run, index) => framedRun(run.frames, checks[index]!));
+      for (const result of checks ?? [])
+        if (result.failures[0]) throw new CheckFailedError(result.failures[0], this.name);
+    return runs.runs.map((run, index) => framedRun(run.frames, checks?.[index], prints?.[index]));
   }
 
   private async simulateStreams(
@@ -468,6 +478,7 @@ class ExternalSession implements EngineSession {
   /** The outputs frames of a runFrames being filled as the harness answers, frame by frame. */
   private filling: { readonly frames: PortFrames; filled: number } | undefined;
   private readonly checkLog: CheckLogReader | undefined;
+  private readonly printLog: PrintLogReader | undefined;
   private readonly inputs: Map<string, { index: number; width: number; value: bigint }>;
   private readonly outputNames: ReadonlySet<string>;
   private stepped = 0;
@@ -492,7 +503,8 @@ class ExternalSession implements EngineSession {
     },
   ) {
     this.commands = new HarnessCommands(ports);
-    this.checkLog = ports.checked ? new CheckLogReader(design, engine) : undefined;
+    this.checkLog = hasChecks(design) ? new CheckLogReader(design, engine) : undefined;
+    this.printLog = hasPrints(design) ? new PrintLogReader(design, engine) : undefined;
     this.inputs = new Map(ports.inputs.map((port, index) => [port.name, { index, width: port.width, value: 0n }]));
     this.outputNames = new Set(ports.outputs.map((port) => port.name));
     this.harness = new HarnessProcess(
@@ -517,7 +529,10 @@ class ExternalSession implements EngineSession {
           }
         },
         ack: (cycle) => this.next('ack').resolve(cycle),
-        line: (text) => this.checkLog?.line(text),
+        line: (text) => {
+          this.checkLog?.line(text);
+          this.printLog?.line(text);
+        },
       },
       (error) =>
         this.fail(
@@ -542,6 +557,10 @@ class ExternalSession implements EngineSession {
 
   get cycle(): number {
     return this.stepped;
+  }
+
+  get printed(): readonly PrintedLine[] {
+    return this.printLog?.printed ?? [];
   }
 
   /** The process group of the harness (tests check it ends). */

@@ -1,4 +1,5 @@
 import type { CheckResults } from '../hw/ir/checks.ts';
+import type { PrintedLine } from '../hw/ir/prints.ts';
 import type { CycleRun, PortValues } from './engine.ts';
 import type { PortFrames } from './portFrames.ts';
 
@@ -7,9 +8,9 @@ import type { PortFrames } from './portFrames.ts';
  * whose caller reads only frames, or a few values, never builds an object per cycle), and both
  * are ordinary enumerable properties, so a spread or a deep comparison sees them.
  */
-export function framedRun(frames: PortFrames, checks?: CheckResults): CycleRun {
+export function framedRun(frames: PortFrames, checks?: CheckResults, prints?: readonly PrintedLine[]): CycleRun {
   let decoded: PortValues[] | undefined;
-  const run = { frames, ...(checks ? { checks } : {}) };
+  const run = { frames, ...(checks ? { checks } : {}), ...(prints ? { prints } : {}) };
   Object.defineProperty(run, 'outputs', { enumerable: true, get: () => (decoded ??= frames.rows()) });
   return run as CycleRun;
 }

@@ -1,3 +1,4 @@
+import { hasPrints } from '../hw/ir/prints.ts';
 import { hasChecks } from '../hw/ir/checks.ts';
 import { UserError, ToolError } from '../common/errors.ts';
 import { clockPortsOf, topModule, type IrDesign } from '../hw/ir/ir.ts';
@@ -103,9 +104,10 @@ export interface HarnessPorts {
   /** The clock inputs when there are several (`clk` first when clocked) or one named `clk_<domain>`; absent with `clk` alone or none. */
   readonly clocks?: readonly string[];
   /**
-   * The design has assertions: the harness prints `GEN-STREAM` at each stream start and
+   * The design has assertions or printfs: the harness prints `GEN-STREAM` at each stream start and
    * `GEN-CYCLE` at each cycle's sample point (before the edge) on standard output, between the
-   * design's GEN-CHECK lines, so engines/checkLog.ts can tell each failure's stream and cycle.
+   * design's GEN-CHECK and GEN-PRINT lines, so engines/checkLog.ts and engines/printLog.ts can tell
+   * each line's stream and cycle.
    */
   readonly checked?: boolean;
 }
@@ -135,7 +137,7 @@ function portsOfTop(design: IrDesign): HarnessPorts {
     clocked: top.clocked,
     // A lone named domain's clock (`clk_dst`) is stepped like several: the harness names it.
     ...(clocks.length > 1 || (clocks.length === 1 && !top.clocked) ? { clocks } : {}),
-    ...(hasChecks(design) ? { checked: true } : {}),
+    ...(hasChecks(design) || hasPrints(design) ? { checked: true } : {}),
   };
 }
 

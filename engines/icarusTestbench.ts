@@ -78,8 +78,13 @@ export function zeroStateLines(design: IrDesign): string[] {
     const module = moduleByName(design, name);
     // A black box's state is its own Verilog's (its IR is a model, or ports only): its reset sets it.
     if (module.blackBox) continue;
-    for (const register of module.registers)
-      lines.push(`${path}.${verilogIdentifier(module.nets[register.q]!.name)} = 0;`);
+    for (const register of module.registers) {
+      const net = module.nets[register.q]!;
+      // A register's start value (random initial state), else 0.
+      lines.push(
+        `${path}.${verilogIdentifier(net.name)} = ${register.initial === undefined ? '0' : literal(register.initial, net.width)};`,
+      );
+    }
     for (const memory of module.memories)
       lines.push(...memoryStartLines(`${path}.${verilogIdentifier(memory.name)}`, memory));
     for (const instance of module.instances)

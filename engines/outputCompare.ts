@@ -208,7 +208,11 @@ export async function compareByRunning(
   const runs = await engine.runMany(
     design,
     checked.map((stream) => stream.inputs),
-    { ...(options.checks ? { checks: options.checks } : {}), ...(options.clocks ? { clocks: options.clocks } : {}) },
+    {
+      ...(options.checks ? { checks: options.checks } : {}),
+      ...(options.clocks ? { clocks: options.clocks } : {}),
+      ...(options.init ? { init: options.init } : {}),
+    },
   );
   return runs.map((run, index) => compareOutputs(run.frames, checked[index]!.expected, limit, run.checks));
 }

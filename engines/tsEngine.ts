@@ -24,6 +24,8 @@ import { traceToVcd } from '../hw/sim/vcdTrace.ts';
 import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
 import { FieldError, UserError } from '../common/errors.ts';
 import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
+import type { PrintedLine } from '../hw/ir/prints.ts';
+import { withInitialState, type InitialState } from '../hw/ir/randomInit.ts';
 
 /** Cycles simulated between chances for a VCD stream to drain. */
 const DRAIN_EVERY_CYCLES = 4096;
@@ -45,6 +47,7 @@ export class TsEngine implements Engine {
 
   async run(design: IrDesign, inputs: Stimulus, options: RunOptions = {}): Promise<CycleRun> {
     refuseInternal(options);
+    design = withInitialState(design, options.init);
     const simulator = new Simulator(compileDesign(design));
     simulator.checkMode = options.checks ?? 'stop';
     const stream = framesOf(simulator, design, inputs);
@@ -62,7 +65,7 @@ export class TsEngine implements Engine {
         await tracer?.drainIfNeeded();
       }
       await tracer?.close();
-      return framedRun(stream.outputs, checksOf(simulator).checks);
+      return framedRun(stream.outputs, checksOf(simulator).checks, printsOf(simulator));
     } catch (error) {
       // A failing assertion keeps the trace up to its cycle: that is the waveform to look at.
       if (error instanceof CheckFailedError && tracer) await tracer.close().catch(() => tracer.abort());
@@ -74,8 +77,9 @@ export class TsEngine implements Engine {
   async runMany(
     design: IrDesign,
     streams: readonly Stimulus[],
-    options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings } = {},
+    options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings; readonly init?: InitialState } = {},
   ): Promise<CycleRun[]> {
+    design = withInitialState(design, options.init);
     const compiledDesign = compileDesign(design);
     // Lanes when asked for, of a one-clock design (the same results, see tsLanes.ts).
     const lanes = this.options.lanes ?? 1;
@@ -92,7 +96,7 @@ export class TsEngine implements Engine {
         stream.cycles,
         stepMasks(simulator, options.clocks, stream.cycles),
       );
-      return framedRun(stream.outputs, checksOf(simulator).checks);
+      return framedRun(stream.outputs, checksOf(simulator).checks, printsOf(simulator));
     });
   }
 
@@ -107,6 +111,7 @@ export class TsEngine implements Engine {
 
   async open(design: IrDesign, options: SessionOptions = {}): Promise<EngineSession> {
     refuseInternal(options);
+    design = withInitialState(design, options.init);
     const simulator = new Simulator(compileDesign(design));
     simulator.checkMode = options.checks ?? 'stop';
     const clocks = simulator.design.flat.clocks;
@@ -146,6 +151,10 @@ class TsSession implements EngineSession {
 
   get cycle(): number {
     return this.simulator.cycle;
+  }
+
+  get printed(): readonly PrintedLine[] {
+    return this.simulator.printed;
   }
 
   private live(): void {
@@ -242,6 +251,11 @@ class TsSession implements EngineSession {
 /** The run's check results, when the design has checks. */
 function checksOf(simulator: Simulator): { checks?: CheckResults } {
   return (simulator.design.flat.checks?.length ?? 0) > 0 ? { checks: simulator.checkResults } : {};
+}
+
+/** The run's printed lines, when the design has printfs. */
+function printsOf(simulator: Simulator): readonly PrintedLine[] | undefined {
+  return (simulator.design.flat.prints?.length ?? 0) > 0 ? [...simulator.printed] : undefined;
 }
 
 /** Which clocks rise in each step (engine.ts, several clocks); undefined: every step raises every clock. */

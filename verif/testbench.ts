@@ -2,6 +2,7 @@ import type { IrDesign } from '../hw/ir/ir.ts';
 import type { InputName, OutputName, PortTypes } from '../hw/core/ports.ts';
 import { topModule, clockPortsOf, resetPortsOf } from '../hw/ir/ir.ts';
 import { UserError } from '../common/errors.ts';
+import type { PrintedLine } from '../hw/ir/prints.ts';
 import type { Engine, EngineSession, PortValues, RunOptions, SessionOptions } from '../engines/engine.ts';
 import { formatVectorValue } from '../engines/vectors.ts';
 import { clockSteps, type ClockTimings } from '../hw/sim/clockSchedule.ts';
@@ -79,13 +80,20 @@ export class Testbench<P extends PortTypes = PortTypes> {
     return this;
   }
 
-  /** Runs the recorded stimulus on `engine`; throws an ExpectationError listing every mismatch. */
+  /** What the design's printfs printed in the last `run` (hw/ir/prints.ts), also when its expectations failed. */
+  printed: readonly PrintedLine[] = [];
+
+  /**
+   * Runs the recorded stimulus on `engine` (`options.init` picks the start state); throws an
+   * ExpectationError listing every mismatch.
+   */
   async run(engine: Engine, options: RunOptions = {}): Promise<PortValues[]> {
-    const { outputs } = await engine.run(
+    const { outputs, prints } = await engine.run(
       this.design,
       this.cycles.map((cycle) => cycle.inputs),
       options,
     );
+    this.printed = prints ?? [];
     const mismatches = this.cycles.flatMap((cycle, index) =>
       Object.entries(cycle.expected)
         .filter(([signal, expected]) => outputs[index]![signal] !== expected)
@@ -206,6 +214,11 @@ export class ReactiveTestbench<P extends PortTypes = PortTypes> {
   /** Cycles stepped so far. */
   get cycle(): number {
     return this.session.cycle;
+  }
+
+  /** What the design's printfs printed so far, in order (hw/ir/prints.ts). */
+  get printed(): readonly PrintedLine[] {
+    return this.session.printed;
   }
 
   /** Drives an input from the current cycle on (it keeps its value until poked again). */

@@ -47,6 +47,13 @@ export {
   type Params,
 } from './module.ts';
 export {
+  parsePrintFormat,
+  formatPrint,
+  type PrintSegment,
+  type PrintDirective,
+  type PrintConversion,
+} from './printFormat.ts';
+export {
   MAX_MEMORY_DEPTH,
   type MemoryInit,
   type MemoryOptions,

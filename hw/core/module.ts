@@ -17,6 +17,7 @@ import { ClockDomain } from './domain.ts';
 import { Property, Sequence, seq } from './temporal.ts';
 import { propertyHolds, sequenceMatch } from './temporalMonitor.ts';
 import { quoteValue } from '../../common/optionValues.ts';
+import { parsePrintFormat, printDirectives, type PrintSegment } from './printFormat.ts';
 
 export { Memory } from './memory.ts';
 export { ClockDomain } from './domain.ts';
@@ -144,6 +145,13 @@ export type Statement =
       /** The assertion's message, or the cover point's name. */
       readonly message: string;
       readonly location: SourceLocation;
+    }
+  | {
+      readonly kind: 'print';
+      readonly condition: Value;
+      readonly format: readonly PrintSegment[];
+      readonly values: readonly Value[];
+      readonly location: SourceLocation;
     };
 
 /**
@@ -206,6 +214,8 @@ export class ModuleBuilder implements AssignmentSink {
   private readonly unconditional = new Map<Signal, SourceLocation>();
   private readonly coverNames = new Set<string>();
   private pastCount = 0;
+  /** Whether the module has a printf: it prints at clock edges, so the module gets a clock. */
+  hasPrints = false;
 
   constructor(readonly moduleName: string) {}
 
@@ -563,6 +573,43 @@ export class ModuleBuilder implements AssignmentSink {
     if (typeof message !== 'string' || message.length === 0)
       throw new InvalidParameterError(location, `${kind} needs a message`);
     this.current.push({ kind: 'check', check: kind, condition, message, location });
+  }
+
+  /**
+   * Prints one line at each rising clock edge (outside reset) where `condition` (1 bit, under the
+   * enclosing `when`) holds, with the values before the edge, as Chisel's printf does: `format`
+   * in the language of hw/core/printFormat.ts (`%d %i %x %b`, `%0d`, `%8d`), one value per
+   * directive. Every engine prints the same text; lines of one cycle come in declaration order.
+   */
+  printf(condition: Value, format: string, ...values: Value[]): void {
+    const location = captureSourceLocation();
+    if (!(condition instanceof Value) || condition.width !== 1)
+      throw new WidthMismatchError(
+        location,
+        `printf needs a 1-bit condition (m.lit(1, 1) to print every cycle), got ${condition instanceof Value ? `${condition.width} bits` : quoteValue(condition)}`,
+      );
+    if (typeof format !== 'string') throw new InvalidParameterError(location, 'printf needs a format string');
+    let segments: PrintSegment[];
+    try {
+      segments = parsePrintFormat(format);
+    } catch (error) {
+      throw new InvalidParameterError(location, `printf format ${JSON.stringify(format)}: ${(error as Error).message}`);
+    }
+    const directives = printDirectives(segments).length;
+    if (directives !== values.length)
+      throw new InvalidParameterError(
+        location,
+        `printf format ${JSON.stringify(format)} has ${directives} directive${directives === 1 ? '' : 's'} but ${values.length} value${values.length === 1 ? '' : 's'} follow`,
+      );
+    values.forEach((value, index) => {
+      if (!(value instanceof Value))
+        throw new InvalidParameterError(
+          location,
+          `printf value ${index + 1} is not a hardware value (m.lit for a constant): ${quoteValue(value)}`,
+        );
+    });
+    this.hasPrints = true;
+    this.current.push({ kind: 'print', condition, format: segments, values, location });
   }
 
   /** A literal of `width` bits. */

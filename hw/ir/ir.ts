@@ -1,6 +1,7 @@
 import type { SourceLocation } from '../core/sourceLocation.ts';
 import type { Operator } from '../core/value.ts';
 import type { PortTypes } from '../core/ports.ts';
+import type { PrintSegment } from '../core/printFormat.ts';
 
 /**
  * The flat netlist IR, separate from the DSL objects (Amaranth's NIR idea): per module, arrays of
@@ -55,6 +56,11 @@ export interface IrRegister {
   readonly domain?: string;
   /** Where its next value was last assigned (the crossing check reports it). */
   readonly assigned?: SourceLocation;
+  /**
+   * Its value at the start of a run (absent: 0): set only by random initial state
+   * (hw/ir/randomInit.ts) on registers without a reset value; simulation only.
+   */
+  readonly initial?: bigint;
 }
 
 export interface IrMemoryWritePort {
@@ -124,6 +130,19 @@ export interface IrCheck {
   readonly location: SourceLocation;
 }
 
+/**
+ * A printf (hw/core `m.printf`): at each rising edge of the module's default clock while `reset`
+ * is low, where `condition` (already combined with the enclosing `when` path) is 1, one line of
+ * `format` filled with the values of `args`, as they were before the edge. Only clocked modules
+ * have prints (a printf makes its module clocked).
+ */
+export interface IrPrint {
+  readonly condition: number;
+  readonly format: readonly PrintSegment[];
+  readonly args: readonly number[];
+  readonly location: SourceLocation;
+}
+
 export interface IrPort {
   readonly name: string;
   readonly direction: 'input' | 'output';
@@ -151,6 +170,8 @@ export interface IrModule {
   readonly domains?: readonly IrDomain[];
   /** Assertions, assumptions and cover points in statement order (absent: none). */
   readonly checks?: readonly IrCheck[];
+  /** Printfs in statement order (absent: none). */
+  readonly prints?: readonly IrPrint[];
   /** Enum types of this module's signals (hw/core/enum.ts), for Verilog localparams and wave labels (absent: none). */
   readonly enums?: readonly IrEnum[];
   /**

@@ -17,6 +17,7 @@ import {
   type IrModule,
   type IrNet,
   type IrPort,
+  type IrPrint,
   type IrRegister,
   type NetKind,
 } from './ir.ts';
@@ -53,6 +54,7 @@ type Environment = Map<Signal, number | undefined>;
 type WhenStatement = Extract<Statement, { kind: 'when' }>;
 type WriteStatement = Extract<Statement, { kind: 'write' }>;
 type CheckStatement = Extract<Statement, { kind: 'check' }>;
+type PrintStatement = Extract<Statement, { kind: 'print' }>;
 
 /** The inputs of every cell without any (constants): one shared array. */
 const NO_INPUTS: readonly number[] = Object.freeze([]);
@@ -84,6 +86,7 @@ class ModuleLowering {
   private readonly cells: IrCell[] = [];
   private readonly registers: IrRegister[] = [];
   private readonly checks: IrCheck[] = [];
+  private readonly prints: IrPrint[] = [];
   private readonly ports: IrPort[] = [];
   private readonly netOfSignal = new Map<Signal, number>();
   private readonly netOfValue = new Map<Value, number>();
@@ -113,6 +116,7 @@ class ModuleLowering {
     this.clocked =
       builder.signals.some((signal) => signal.kind === 'reg' && !builder.registerDomains.has(signal)) ||
       builder.memories.some((memory) => memory.domain === undefined) ||
+      builder.hasPrints ||
       input.children.some((child, index) => child.clocked && builder.instances[index]!.defaultDomain === undefined);
     // A child's named domain not connected explicitly is this module's domain of the same name.
     input.children.forEach((child, index) => {
@@ -337,6 +341,7 @@ class ModuleLowering {
         this.lowerAssign(statement.target, statement.value, environment, statement.location);
       else if (statement.kind === 'write') this.lowerWrite(statement, path);
       else if (statement.kind === 'check') this.lowerCheck(statement, path);
+      else if (statement.kind === 'print') this.lowerPrint(statement, path);
       else this.lowerWhen(statement, environment, path);
     }
   }
@@ -378,6 +383,16 @@ class ModuleLowering {
       message: statement.message,
       reads: this.signalsRead(statement.condition),
       location,
+    });
+  }
+
+  /** Rule: printf. It prints where its condition holds and the enclosing path is taken. */
+  private lowerPrint(statement: PrintStatement, path: number | undefined): void {
+    this.prints.push({
+      condition: this.andConditions(path, this.lowerValue(statement.condition), statement.location),
+      format: statement.format,
+      args: statement.values.map((value) => this.lowerValue(value)),
+      location: statement.location,
     });
   }
 
@@ -562,6 +577,7 @@ class ModuleLowering {
       clocked: this.clocked,
       ...this.lowerDomains(),
       ...(this.checks.length === 0 ? {} : { checks: this.checks }),
+      ...(this.prints.length === 0 ? {} : { prints: this.prints }),
       ...(input.description === undefined ? {} : { description: input.description }),
       ...this.lowerEnums(),
     };

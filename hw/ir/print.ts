@@ -1,5 +1,6 @@
 import { formatLocation, type SourceLocation } from '../core/sourceLocation.ts';
 import type { IrCell, IrDesign, IrModule } from './ir.ts';
+import { printFormatText } from '../core/printFormat.ts';
 
 /** What to add to the printed text beyond the netlist itself. */
 export interface PrintOptions {
@@ -100,6 +101,11 @@ export function printModule(module: IrModule, options: PrintOptions = {}): strin
     lines.push(
       `  ${check.kind} ${ref(check.condition)} ${JSON.stringify(check.message)}` +
         `${check.reads.length === 0 ? '' : ` reads ${check.reads.map(ref).join(', ')}`}${at(check.location)}`,
+    );
+  for (const print of module.prints ?? [])
+    lines.push(
+      `  printf ${ref(print.condition)} ${JSON.stringify(printFormatText(print.format))}` +
+        `${print.args.map((net) => `, ${ref(net)}`).join('')}${at(print.location)}`,
     );
   for (const instance of module.instances) {
     lines.push(`  instance ${instance.name}: ${instance.module}${at(instance.location)}`);

@@ -1,4 +1,5 @@
-import type { IrCheck, IrDesign, IrInstance, IrModule } from '../ir/ir.ts';
+import type { IrCheck, IrDesign, IrInstance, IrModule, IrPrint } from '../ir/ir.ts';
+import { placedPrints } from '../ir/prints.ts';
 import { moduleByName, topModule, clockOfDomain, clockPortsOf, RESET_PORT } from '../ir/ir.ts';
 import type { SourceLocation } from '../core/sourceLocation.ts';
 import { FlatCells, FlatNets, type FlatInstance } from './flatNetlist.ts';
@@ -15,6 +16,8 @@ export interface FlatRegister {
   readonly clock: number;
   /** Its domain's reset is asynchronous: then `reset` is the top's reset input, acting while high. */
   readonly asyncReset: boolean;
+  /** Its value at the start of a run (IrRegister.initial; absent: 0). */
+  readonly initial?: bigint;
 }
 
 export interface FlatMemory {
@@ -58,6 +61,19 @@ export interface FlatCheck {
   readonly scope: string;
 }
 
+/** A printf of one instance (hw/ir IrPrint), on flat nets. */
+export interface FlatPrint {
+  readonly condition: number;
+  /** Its module's reset net: nothing prints while it is high. */
+  readonly reset: number;
+  /** Index in FlatDesign.clocks of its module's clock: it prints in steps where that clock rises. */
+  readonly clock: number;
+  readonly format: IrPrint['format'];
+  readonly args: readonly { readonly net: number; readonly width: number }[];
+  /** Instance path, dotted, '' for the top. */
+  readonly scope: string;
+}
+
 /** The whole design as one module: what the simulator compiles. */
 export interface FlatDesign {
   readonly top: IrModule;
@@ -67,6 +83,8 @@ export interface FlatDesign {
   readonly memories: FlatMemory[];
   /** Checks of every instance (absent or empty: none). */
   readonly checks?: readonly FlatCheck[];
+  /** Printfs of every instance in print order (hw/ir/prints.ts, placedPrints); absent or empty: none. */
+  readonly prints?: readonly FlatPrint[];
   /** The top's clock inputs (`clk` first when it has one): registers and memories name them by index. */
   readonly clocks: readonly string[];
   /** Every clock port net, in every scope → its index in `clocks` (traces show it rising with that clock). */
@@ -90,6 +108,8 @@ export function flattenDesign(design: IrDesign): FlatDesign {
   const registers: FlatRegister[] = [];
   const memories: FlatMemory[] = [];
   const checks: FlatCheck[] = [];
+  /** Each instance's prints by `<scope> <index>`, put in print order at the end. */
+  const prints = new Map<string, FlatPrint>();
   const clocks = clockPortsOf(top);
   // Each clock's reset input at the top: an asynchronous reset acts before anything settles.
   const topResetNets = clocks.map((clock) => {
@@ -166,6 +186,7 @@ export function flattenDesign(design: IrDesign): FlatDesign {
         resetValue: register.resetValue ?? 0n,
         clock,
         asyncReset: asyncReset && register.resetValue !== undefined,
+        ...(register.initial === undefined ? {} : { initial: register.initial }),
       });
     }
     (module.checks ?? []).forEach((check, index) =>
@@ -179,6 +200,16 @@ export function flattenDesign(design: IrDesign): FlatDesign {
         location: check.location,
         module: module.name,
         index,
+        scope: scope.join('.'),
+      }),
+    );
+    (module.prints ?? []).forEach((print, index) =>
+      prints.set(`${scope.join('.')} ${index}`, {
+        condition: base + print.condition,
+        reset: base + resetPort!.net,
+        clock: clockOf(undefined),
+        format: print.format,
+        args: print.args.map((net) => ({ net: base + net, width: module.nets[net]!.width })),
         scope: scope.join('.'),
       }),
     );
@@ -223,6 +254,9 @@ export function flattenDesign(design: IrDesign): FlatDesign {
     registers,
     memories,
     ...(checks.length === 0 ? {} : { checks }),
+    ...(prints.size === 0
+      ? {}
+      : { prints: placedPrints(design).map(({ scope, index }) => prints.get(`${scope} ${index}`)!) }),
     clocks,
     clockNets,
     inputs: portMap('input'),

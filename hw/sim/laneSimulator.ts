@@ -47,8 +47,13 @@ function parity32(value: number): number {
   return value & 1;
 }
 
-/** Whether a design can run in lanes: every lane must raise the same clocks in every step. */
-export const laneable = (design: CompiledDesign): boolean => design.flat.clocks.length <= 1;
+/** Whether a design can run in lanes: every lane must raise the same clocks in every step, and nothing prints. */
+export const laneable = (design: CompiledDesign): boolean =>
+  // Printed lines are per stream, and lanes keep no per-lane log: such designs run stream by stream.
+  design.flat.clocks.length <= 1 &&
+  (design.flat.prints?.length ?? 0) === 0 &&
+  // Lanes start every register at 0: start values (random initial state) run stream by stream.
+  design.flat.registers.every((register) => register.initial === undefined);
 
 /** One stream for the lanes: its frames and cycle count. */
 export interface LaneStream {
@@ -77,7 +82,7 @@ export function runLanes(
   streams: readonly LaneStream[],
   options: { readonly lanes: number; readonly checkMode: CheckMode },
 ): LaneResult[] {
-  if (!laneable(design)) throw new Error('internal: lanes of a design with several clocks');
+  if (!laneable(design)) throw new Error('internal: lanes of a design that laneable() refuses');
   if (transfer.design !== design) throw new Error('internal: a frame transfer of another design');
   const model = laneModelOf(design);
   const width = design.layout.wordCount;

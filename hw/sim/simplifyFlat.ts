@@ -53,6 +53,8 @@ export function simplifyFlat(design: FlatDesign): FlatDesign {
     observe(check.condition);
     if (check.reset >= 0) observe(check.reset);
   }
+  for (const print of design.prints ?? [])
+    [print.condition, print.reset, ...print.args.map(({ net }) => net)].forEach(observe);
   while (work.length > 0) {
     const at = driver[work.pop()!]!;
     if (at >= 0) for (let position = 0; position < cells.inputCount(at); position++) observe(inputOf(at, position));

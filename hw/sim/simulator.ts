@@ -1,11 +1,13 @@
 import { resetPortsOf, type IrDesign } from '../ir/ir.ts';
 import { refuseUnmodelledBlackBoxes } from '../ir/blackBoxes.ts';
 import { UserError } from '../../common/errors.ts';
-import { flattenDesign, type FlatDesign } from './flatten.ts';
+import { flattenDesign, type FlatDesign, type FlatPrint } from './flatten.ts';
 import { simplifyFlat } from './simplifyFlat.ts';
 import { generateModel, type StorageLayout } from './codegen.ts';
 import { groupedOrder } from './instanceGroups.ts';
 import { loadWords, storeWords, wordsOf } from './words.ts';
+import { formatPrint } from '../core/printFormat.ts';
+import { PRINTED_LINE_LIMIT, tooManyPrintedLines, type PrintedLine } from '../ir/prints.ts';
 import { CheckFailedError, coverName, type CheckFailure, type CheckMode, type CheckResults } from '../ir/checks.ts';
 
 /** The runtime helper the generated code calls for XOR reductions (of the XOR of all words). */
@@ -189,6 +191,26 @@ export function coverCounts(design: CompiledDesign, hits: Uint32Array): Record<s
   return covers;
 }
 
+/** Where a printf's condition and reset live in the state, and the clocks (a step mask) it prints on. */
+interface PrintSlot {
+  readonly condition: number;
+  readonly reset: number;
+  /** Its clock's bit in a step's mask with several clocks; 0 with one (the model ignores the mask then, and so do prints). */
+  readonly clock: number;
+  readonly print: FlatPrint;
+}
+
+function printSlotsOf(design: CompiledDesign): PrintSlot[] {
+  const { offset } = design.layout;
+  const several = design.flat.clocks.length > 1;
+  return (design.flat.prints ?? []).map((print) => ({
+    condition: offset[print.condition]!,
+    reset: offset[print.reset]!,
+    clock: several ? 1 << print.clock : 0,
+    print,
+  }));
+}
+
 /** The value of flat net `net` in the state `words`. */
 export function readNetOf(design: CompiledDesign, words: Int32Array, net: number): bigint {
   const offset = design.layout.offset[net]!;
@@ -258,6 +280,8 @@ export class Simulator {
   private readonly failures: CheckFailure[] = [];
   /** Per flat check: cycles in which it held (for cover points: hits; the coverage hook). */
   private readonly checkHits: Uint32Array;
+  private readonly printedLines: PrintedLine[] = [];
+  private printSlots: readonly PrintSlot[] | undefined;
 
   constructor(design: IrDesign | CompiledDesign) {
     this.design = 'flat' in design ? design : compileDesign(design);
@@ -267,6 +291,10 @@ export class Simulator {
     this.shared = sharedModelOf(this.design);
     this.checkHits = new Uint32Array(flat.checks?.length ?? 0);
     this.model.initialize();
+    // Registers with a start value (random initial state); all others start at 0.
+    for (const register of flat.registers)
+      if (register.initial !== undefined)
+        storeWords(this.words, layout.offset[register.q]!, wordsOf(flat.nets.widths[register.q]!), register.initial);
   }
 
   /** Failures so far (in count mode all of them; in stop mode the one thrown) and cover hit counts. */
@@ -294,6 +322,40 @@ export class Simulator {
     const failures = cycleFailures(this.design, this.words, this.checkHits, first, mask, this.cycleCount, stop);
     this.failures.push(...failures);
     if (stop) throw new CheckFailedError(failures[0]!, 'ts');
+  }
+
+  /** The lines the design's printfs printed so far, in order (hw/ir/prints.ts). */
+  get printed(): readonly PrintedLine[] {
+    return this.printedLines;
+  }
+
+  /**
+   * The printfs whose clock rises in this step (`mask`), on the settled values before the edge,
+   * in print order: each whose module is out of reset and whose condition holds prints a line.
+   * The test of one printf is two word reads (offsets found once): a printf that does not fire
+   * costs a design next to nothing per cycle.
+   */
+  private evaluatePrints(mask: number): void {
+    const { words } = this;
+    const slots = (this.printSlots ??= printSlotsOf(this.design));
+    for (let index = 0; index < slots.length; index++) {
+      const slot = slots[index]!;
+      if ((words[slot.condition]! & 1) === 0 || (words[slot.reset]! & 1) !== 0) continue;
+      if (slot.clock !== 0 && (mask & slot.clock) === 0) continue;
+      this.print(slot.print);
+    }
+  }
+
+  /** Records one line of a printf that fires in this cycle. */
+  private print(print: FlatPrint): void {
+    if (this.printedLines.length >= PRINTED_LINE_LIMIT) throw tooManyPrintedLines();
+    const values = print.args.map(({ net }) => readNetOf(this.design, this.words, net));
+    const widths = print.args.map(({ width }) => width);
+    this.printedLines.push({
+      cycle: this.cycleCount,
+      scope: print.scope,
+      text: formatPrint(print.format, values, widths),
+    });
   }
 
   /** The shared generated model, bound to this simulator's state. */
@@ -436,6 +498,8 @@ export class Simulator {
     const { beforeEdge, afterEdge } = this;
     const observed = beforeEdge.length > 0;
     if (observed) for (const listener of beforeEdge) listener(this.cycleCount);
+    // Prints before checks: a failing assertion stops the run after its cycle's lines, as in Verilog.
+    if ((this.design.flat.prints?.length ?? 0) > 0) this.evaluatePrints(mask);
     if ((this.design.flat.checks?.length ?? 0) > 0) this.evaluateChecks(mask);
     model.edge(mask);
     this.dirty = true;

@@ -93,6 +93,9 @@ export function planStorage(
     keep(check.condition);
     if (check.reset >= 0) keep(check.reset);
   }
+  // The simulator formats each printf's values between settle and edge, as it reads checks.
+  for (const print of design.prints ?? [])
+    [print.condition, print.reset, ...print.args.map(({ net }) => net)].forEach(keep);
   const { inputStart, inputNets } = cells;
   for (let index = 0; index < cells.length; index++) {
     if (aliased[index]) continue;

@@ -5,6 +5,7 @@ import { sourceText } from './sourceText.ts';
 import { verilogIdentifier } from '../ir/identifiers.ts';
 import { NEVER_INLINED, asOperand, literal, namedOperands, renderOperator } from './operators.ts';
 import { analyzeUsage, type NetUsage } from './usage.ts';
+import type { PrintSegment } from '../core/printFormat.ts';
 
 /** Inlined expressions longer than this get a wire of their own, so lines stay readable. */
 const MAX_INLINE_LENGTH = 100;
@@ -51,6 +52,8 @@ function renderExpressions(
     const widths = cell.inputs.map((input) => module.nets[input]!.width);
     for (const index of namedOperands(cell.op, widths)) namedOnly.add(cell.inputs[index]!);
   }
+  // `$display` pads %d to the width of its argument's expression: a name has exactly the net's.
+  for (const print of module.prints ?? []) print.args.forEach((net) => namedOnly.add(net));
   // Icarus 11 evaluates array indices wider than the standard's self-determined width, so an
   // inlined `address + 1` would not wrap there: addresses are names (or literals).
   const addresses = new Set<number>();
@@ -173,6 +176,27 @@ function registerLines(module: IrModule, whole: readonly string[]): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * Start values of registers that have one (random initial state, hw/ir/randomInit.ts), for
+ * simulators only: Verilator runs the `initial` block when its model starts, Icarus' testbench
+ * sets the same values again at each stream start (engines/icarusTestbench.ts).
+ */
+function registerInitialLines(module: IrModule): string[] {
+  const started = module.registers.filter((register) => register.initial !== undefined);
+  if (started.length === 0) return [];
+  return [
+    `${INDENT}// Random initial state (--init random): registers without a reset start here.`,
+    '`ifndef SYNTHESIS',
+    `${INDENT}initial begin`,
+    ...started.map((register) => {
+      const net = module.nets[register.q]!;
+      return `${INDENT}${INDENT}${verilogIdentifier(net.name)} = ${literal(register.initial!, net.width)};`;
+    }),
+    `${INDENT}end`,
+    '`endif',
+  ];
 }
 
 /**
@@ -375,6 +399,60 @@ function whileHighLines(
   ];
 }
 
+/** The tag of the line a printf prints; the Verilator and Icarus adapters read it (engines/printLog.ts). */
+export const PRINT_LINE_TAG = 'GEN-PRINT';
+
+/**
+ * A parsed printf format as a `$display` format and its arguments: each directive the one
+ * `$display` directive that prints what hw/core/printFormat.ts defines (`%i`: `$signed` under `%d`).
+ */
+function displayFormat(format: readonly PrintSegment[], args: readonly string[]): { text: string; args: string[] } {
+  let at = 0;
+  let text = '';
+  const values: string[] = [];
+  for (const segment of format) {
+    if (typeof segment === 'string') {
+      text += displayText(segment);
+      continue;
+    }
+    const arg = args[at++]!;
+    const width = segment.width === 'auto' ? '' : String(segment.width);
+    text += `%${width}${segment.conversion === 'x' ? 'h' : segment.conversion === 'b' ? 'b' : 'd'}`;
+    values.push(segment.conversion === 'i' ? `$signed(${arg})` : arg);
+  }
+  return { text, args: values };
+}
+
+/**
+ * The module's printfs, for simulators only (left out where SYNTHESIS is defined): one block at
+ * the rising clock edge while reset is low, so the prints of one module fire in declaration order
+ * and read the values before the edge. Each prints `GEN-PRINT <index> <instance> | <text>`: the
+ * adapters order the lines of one cycle across modules and strip the tag (engines/printLog.ts).
+ */
+function printLines(module: IrModule, whole: readonly string[]): string[] {
+  const prints = module.prints ?? [];
+  if (prints.length === 0) return [];
+  const names = module.nets.map((net) => verilogIdentifier(net.name));
+  const statements = prints.map((print, index) => {
+    const { text, args } = displayFormat(
+      print.format,
+      print.args.map((net) => names[net]!),
+    );
+    const display = `$display("${PRINT_LINE_TAG} ${index} %m | ${text}"${args.map((arg) => `, ${arg}`).join('')});`;
+    return `${INDENT}${INDENT}${INDENT}if (${whole[print.condition]}) ${display} ${where(print.location)}`;
+  });
+  return [
+    `${INDENT}// Printfs (m.printf): simulation only, with the values before the clock edge.`,
+    '`ifndef SYNTHESIS',
+    `${INDENT}always @(posedge ${verilogIdentifier(CLOCK_PORT)}) begin`,
+    `${INDENT}${INDENT}if (!${verilogIdentifier(RESET_PORT)}) begin`,
+    ...statements,
+    `${INDENT}${INDENT}end`,
+    `${INDENT}end`,
+    '`endif',
+  ];
+}
+
 /** User text (descriptions, string parameters) kept on one comment line. */
 const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ');
 
@@ -421,10 +499,12 @@ export function emitModule(module: IrModule): string {
         `${INDENT}assign ${verilogIdentifier(module.nets[cell.output]!.name)} = ${text}; ${where(cell.location)}`,
     ),
     registerLines(module, whole),
+    registerInitialLines(module),
     memoryInitLines(module),
     memoryWriteLines(module, whole),
     instanceLines(module),
     checkLines(module, whole),
+    printLines(module, whole),
   ].filter((section) => section.length > 0);
   const body = sections.map((section) => section.join('\n')).join('\n\n');
   return [

@@ -35,17 +35,23 @@ export function analyzeUsage(module: IrModule): NetUsage {
   const checks = module.checks ?? [];
   for (const check of checks)
     [check.condition, ...(check.kind === 'cover' ? [] : check.reads)].forEach((net) => read(net));
+  const prints = module.prints ?? [];
+  for (const print of prints) [print.condition, ...print.args].forEach((net) => read(net));
   const portNet = (name: string): number | undefined => module.ports.find((port) => port.name === name)?.net;
   const clock = portNet(CLOCK_PORT);
   const defaultMemoryWrites = module.memories.some(
     (memory) => memory.domain === undefined && memory.writePorts.length > 0,
   );
   const defaultRegisters = module.registers.filter((register) => register.domain === undefined);
-  if (clock !== undefined && (defaultRegisters.length > 0 || checks.length > 0 || defaultMemoryWrites)) read(clock);
+  if (
+    clock !== undefined &&
+    (defaultRegisters.length > 0 || checks.length > 0 || prints.length > 0 || defaultMemoryWrites)
+  )
+    read(clock);
   const reset = portNet(RESET_PORT);
   if (
     reset !== undefined &&
-    (checks.length > 0 || defaultRegisters.some((register) => register.resetValue !== undefined))
+    (checks.length > 0 || prints.length > 0 || defaultRegisters.some((register) => register.resetValue !== undefined))
   )
     read(reset);
   for (const domain of module.domains ?? []) {

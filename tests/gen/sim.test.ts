@@ -81,6 +81,33 @@ describe('gen sim', () => {
     expect(line).toMatch(/cycle 0 .*wrong\.jsonl:1\): count expected 0x3, got 0x2/);
   });
 
+  it('--init random prints its seed first; the seed repeats the run; printf lines go to stderr or --prints', async () => {
+    const core = JSON.stringify(new URL('../../hw/core/index.ts', import.meta.url).pathname);
+    const design = file(
+      'unreset.mts',
+      `import { defineModule, input, output } from ${core};
+export const Unreset = defineModule({ name: 'Unreset', defaults: {}, ports: () => ({ a: input(8), y: output(8) }),
+  build(m, io) { const total = m.reg('total', 8); total.set(total.add(io.a)); io.y.set(total); m.printf(m.lit(1, 1), 'total=%0d', total); } });
+`,
+    );
+    const vectors = file('unreset.jsonl', '{"in":{"reset":1,"a":0}}\n{"in":{"reset":0,"a":1}}\n{"in":{}}\n');
+    const sim = (...extra: string[]) =>
+      runGen(['sim', '--design', design, '--top', 'Unreset', '--vectors', vectors, ...extra]);
+    const fresh = await sim('--init', 'random');
+    expect(fresh.exitCode, fresh.stderr).toBe(0);
+    const [seedLine, ...printed] = fresh.stderr.trim().split('\n');
+    const seed = /^initial state: random:(\d+) \(repeat with --init random:\1\)$/.exec(seedLine!)?.[1];
+    expect(seed).toBeDefined();
+    expect(printed).toHaveLength(2);
+    const [first, second] = printed.map((line) => Number(/^\[\d\] total=(\d+)$/.exec(line)![1]));
+    expect(second).toBe((first! + 1) % 256);
+    const prints = join(scratch, 'prints.txt');
+    const repeated = await sim('--init', `random:${seed}`, '--prints', prints);
+    expect(repeated.exitCode, repeated.stderr).toBe(0);
+    expect(repeated.stderr).toBe('');
+    expect(readFileSync(prints, 'utf8')).toBe(`${printed.join('\n')}\n`);
+  });
+
   const misuse: [string, () => string[], RegExp][] = [
     ['unknown top', () => ['sim', '--top', 'Nope', '--vectors', file('a.jsonl', '')], /unknown top 'Nope'/],
     [

@@ -18,6 +18,9 @@ import { formatCheckFailure, type CheckMode, type CheckResults } from '../../../
 import { quoteValue } from '../../../common/optionValues.ts';
 import { refuseOutputsOverInputs } from '../../../common/outputClash.ts';
 import { bounded, runBoundMs, TIMEOUT_OPTION } from '../runBound.ts';
+import { randomInt } from 'node:crypto';
+import { formatPrintedLine, type PrintedLine } from '../../../hw/ir/prints.ts';
+import { parseInitialState } from '../../../hw/ir/randomInit.ts';
 
 /** What names a simulation: a top of the project with its parameters, a vector file and an engine. */
 export interface SimulationArguments extends DesignArguments {
@@ -31,6 +34,8 @@ export interface SimulationArguments extends DesignArguments {
   internal?: boolean | undefined;
   /** Clock timings `NAME=PERIOD[:PHASE]` in ns (several clocks; default 10, phase 0 each). */
   timing?: string[] | undefined;
+  /** The state the run starts from: `zero` (default), `random` or `random:<seed>` (hw/ir/randomInit.ts). */
+  init?: string | undefined;
 }
 
 /** `clk_b=14:3` → { clk_b: { period: 14, phase: 3 } }; the schedule checks names and values. */
@@ -46,6 +51,7 @@ export function parseClockTimings(specs: readonly string[]): ClockTimings {
 
 interface SimArguments extends SimulationArguments {
   out?: string;
+  prints?: string;
   vcd?: string;
   timeout?: string;
 }
@@ -80,6 +86,7 @@ export async function simulateTop(
   args: SimulationArguments,
   vcd: string | undefined,
   onPiece: (piece: SimulatedPiece) => Promise<void> | void = () => {},
+  onPrinted: (lines: readonly PrintedLine[]) => Promise<void> | void = () => {},
 ): Promise<{ design: IrDesign; cycles: number; checks?: CheckResults }> {
   const { project, top } = await topOf(args, args.top);
   const design = elaborate(top.definition, parseParams(top, args.param));
@@ -88,13 +95,16 @@ export async function simulateTop(
     new Map(list.map((port) => [port.name, port.width]));
   const lines = vectorLines(args.vectors, { inputs: widths(ports.inputs), outputs: widths(ports.outputs) });
   const engine = await createEngine(args.engine ?? project.defaults.engine ?? 'ts');
+  const init = args.init === undefined ? undefined : parseInitialState(args.init, () => randomInt(2 ** 31));
   const session = await engine.open(design, {
+    ...(init === undefined ? {} : { init }),
     ...(vcd === undefined ? {} : { vcd: resolve(vcd) }),
     ...(args.checks ? { checks: args.checks } : {}),
     ...(args.internal ? { internal: true } : {}),
     ...(args.timing && args.timing.length > 0 ? { clocks: parseClockTimings(args.timing) } : {}),
   });
   let cycles = 0;
+  let printed = 0;
   try {
     // An input a line leaves out keeps its value, across pieces too.
     let held: PortValues = {};
@@ -105,6 +115,8 @@ export async function simulateTop(
       held = inputs.row(inputs.cycles - 1);
       const outputs = await session.runFrames(inputs);
       await onPiece({ first: cycles, vectors: piece, outputs });
+      await onPrinted(session.printed.slice(printed));
+      printed = session.printed.length;
       cycles += piece.length;
     }
     const { checks } = await session.close();
@@ -190,6 +202,15 @@ export const simCommand: CommandModule<object, SimArguments> = {
         describe:
           'period and phase of a clock in ns, NAME=PERIOD[:PHASE] (repeatable; designs with several clocks; default 10, phase 0)',
       })
+      .option('prints', {
+        type: 'string',
+        describe: 'write the lines printf printed here, one `[cycle] text` a line (default: stderr)',
+      })
+      .option('init', {
+        type: 'string',
+        describe:
+          'start state: zero (default), or random[:SEED] for registers without a reset and memories without init, the same on every engine (the seed is printed)',
+      })
       .option('timeout', TIMEOUT_OPTION)
       .option('checks', {
         choices: ['stop', 'count'] as const,
@@ -199,26 +220,46 @@ export const simCommand: CommandModule<object, SimArguments> = {
   handler: async (args) => {
     refuseOutputsOverInputs(
       { '--vectors': args.vectors, ...Object.fromEntries(args.design.map((file) => ['--design', file])) },
-      { '--out': args.out, '--vcd': args.vcd },
+      { '--out': args.out, '--vcd': args.vcd, '--prints': args.prints },
     );
-    preflightFiles([args.out, args.vcd]);
+    preflightFiles([args.out, args.vcd, args.prints]);
     const bound = runBoundMs(args.timeout, [args.vectors], SIM_SECONDS_PER_MIB);
+    if (args.init !== undefined) {
+      // A random state without a seed gets a fresh one, printed first so a failing run can be repeated.
+      const init = parseInitialState(args.init, () => randomInt(2 ** 31));
+      if (init !== 'zero' && args.init === 'random') {
+        args = { ...args, init: `random:${init.random}` };
+        process.stderr.write(`initial state: random:${init.random} (repeat with --init random:${init.random})\n`);
+      }
+    }
     // Written as the run goes; the file appears whole when the run succeeded, or not at all.
     const out = args.out ? new AtomicFileStream(resolve(args.out)) : undefined;
+    const prints = args.prints ? new AtomicFileStream(resolve(args.prints)) : undefined;
     const expected = new ExpectedOutputs(args.vectors);
     let run: Awaited<ReturnType<typeof simulateTop>>;
     try {
       run = await bounded('gen sim', bound, () =>
-        simulateTop(args, args.vcd, async (piece) => {
-          expected.check(piece);
-          const text = outputLines(piece);
-          if (out) await out.writeAndWait(text);
-          else if (!process.stdout.write(text)) await once(process.stdout, 'drain');
-        }),
+        simulateTop(
+          args,
+          args.vcd,
+          async (piece) => {
+            expected.check(piece);
+            const text = outputLines(piece);
+            if (out) await out.writeAndWait(text);
+            else if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+          },
+          async (lines) => {
+            const text = lines.map((line) => `${formatPrintedLine(line)}\n`).join('');
+            if (prints) await prints.writeAndWait(text);
+            else if (text !== '') process.stderr.write(text);
+          },
+        ),
       );
       await out?.commit();
+      await prints?.commit();
     } catch (error) {
       out?.abort();
+      prints?.abort();
       throw error;
     }
     const failures = run.checks?.failures ?? [];

@@ -23,6 +23,7 @@ export function removeDeadCode(module: IrModule): IrModule {
   for (const instance of module.instances) for (const net of instance.inputs.values()) mark(net);
   // What an assertion, assumption or cover point reads is observable (the check reports it).
   for (const check of module.checks ?? []) [check.condition, ...check.reads].forEach(mark);
+  for (const print of module.prints ?? []) [print.condition, ...print.args].forEach(mark);
   while (work.length > 0) {
     const cell = driver[work.pop()!]!;
     if (cell >= 0) module.cells[cell]!.inputs.forEach(mark);
@@ -69,6 +70,15 @@ function compactNets(module: IrModule, keep: Uint8Array): IrModule {
             ...check,
             condition: map(check.condition),
             reads: check.reads.map(map),
+          })),
+        }),
+    ...(module.prints === undefined
+      ? {}
+      : {
+          prints: module.prints.map((print) => ({
+            ...print,
+            condition: map(print.condition),
+            args: print.args.map(map),
           })),
         }),
   };
