@@ -14,6 +14,30 @@ export interface OutputCondition {
   readonly mask: PortFrames;
 }
 
+/**
+ * `values` checked against the top's outputs, as bigints: an unknown output or a value that does
+ * not fit is a UserError. Callers above an engine (a testbench) check with it before a wait starts.
+ */
+export function checkedOutputValues(
+  top: string,
+  outputs: readonly { readonly name: string; readonly width: number }[],
+  values: Readonly<Record<string, bigint | number>>,
+): PortValues {
+  const checked: PortValues = {};
+  for (const [name, given] of Object.entries(values)) {
+    const port = outputs.find((output) => output.name === name);
+    if (!port)
+      throw new UserError(
+        `${top} has no output '${name}' (outputs: ${outputs.map((output) => output.name).join(', ') || 'none'})`,
+      );
+    const big = typeof given === 'bigint' ? given : Number.isInteger(given) ? BigInt(given) : -1n;
+    if (big < 0n || big >> BigInt(port.width) !== 0n)
+      throw new UserError(`value ${given} does not fit the ${port.width}-bit output '${name}'`);
+    checked[name] = big;
+  }
+  return checked;
+}
+
 /** The condition of `values` on the top's outputs; an unknown output or a value that does not fit is a UserError. */
 export function outputCondition(
   ports: HarnessPorts,
@@ -21,19 +45,11 @@ export function outputCondition(
 ): OutputCondition {
   const value = PortFrames.empty(ports.outputs, 1);
   const mask = PortFrames.empty(ports.outputs, 1);
-  const checked: PortValues = {};
-  for (const [name, given] of Object.entries(values)) {
-    const port = ports.outputs.find((output) => output.name === name);
-    if (!port)
-      throw new UserError(
-        `${ports.top} has no output '${name}' (outputs: ${ports.outputs.map((output) => output.name).join(', ') || 'none'})`,
-      );
-    const big = typeof given === 'bigint' ? given : Number.isInteger(given) ? BigInt(given) : -1n;
-    if (big < 0n || big >> BigInt(port.width) !== 0n)
-      throw new UserError(`value ${given} does not fit the ${port.width}-bit output '${name}'`);
-    checked[name] = big;
+  const checked = checkedOutputValues(ports.top, ports.outputs, values);
+  for (const [name, big] of Object.entries(checked)) {
+    const width = ports.outputs.find((output) => output.name === name)!.width;
     value.set(0, name, big);
-    mask.set(0, name, (1n << BigInt(port.width)) - 1n);
+    mask.set(0, name, (1n << BigInt(width)) - 1n);
   }
   return { values: checked, value, mask };
 }

@@ -6,6 +6,7 @@ import type { PrintedLine } from '../hw/ir/prints.ts';
 import type { Engine, EngineSession, PortValues, RunOptions, SessionOptions } from '../engines/engine.ts';
 import { formatVectorValue } from '../engines/vectors.ts';
 import { clockSteps, type ClockTimings } from '../hw/sim/clockSchedule.ts';
+import { checkedOutputValues, waitLimit } from '../engines/outputCondition.ts';
 import { ProcessScheduler, type ForkOptions, type Process } from './processes/scheduler.ts';
 
 /** Outputs that did not match their expectations; the message lists each with cycle and values. */
@@ -316,24 +317,28 @@ export class ReactiveTestbench<P extends PortTypes = PortTypes> {
   ): Promise<number> {
     const limit = options.limit ?? 1000;
     if (typeof condition !== 'function') {
-      const values = condition as Readonly<Record<string, number | bigint>>;
+      // A mistake in the wait is the caller's, not a failure of the running testbench: checked first.
+      const outputs = topModule(this.design).ports.filter((port) => port.direction === 'output');
+      waitLimit(limit);
+      const values = Object.entries(
+        checkedOutputValues(this.design.top, outputs, condition as Readonly<Record<string, number | bigint>>),
+      );
+      const holds = async (): Promise<boolean> => {
+        for (const [name, value] of values)
+          if ((await this.peek(name as OutputName<P>)) !== BigInt(value)) return false;
+        return true;
+      };
       let waited: number | undefined;
       const alone = await this.scheduler.runAlone(async () => {
         this.outputs = undefined;
-        waited = await this.session.waitFor(values, limit);
+        waited = await this.session.waitFor(Object.fromEntries(values), limit);
         return waited ?? limit;
       });
-      if (alone) {
-        if (waited === undefined) throw this.scheduler.timeout('waitFor(values)', limit);
-        return waited;
-      }
-      return this.waitFor(
-        async () =>
-          Object.entries(values).every(([name, value]) =>
-            this.peek(name as OutputName<P>).then((actual) => actual === BigInt(value)),
-          ),
-        options,
-      );
+      if (!alone) return this.waitFor(holds, options);
+      if (waited !== undefined) return waited;
+      // Read as the closure's last check reads, so the message is the same whichever way it waited.
+      await holds();
+      throw this.scheduler.timeout('waitFor(condition)', limit);
     }
     for (let waited = 0; ; waited++) {
       if (await condition()) return waited;

@@ -85,7 +85,7 @@ const EXPECTED = [
   'waited 0',
   'cycle 11: count 8',
   'waited 4',
-  'waitFor: the condition did not hold within 3 cycles (cycle 18)',
+  "process 'main' timed out at cycle 18: waitFor(condition) did not happen within 3 cycles (it read count=0xf)",
   'cycle 18: count 15',
   '{"count":"16"}',
 ];
