@@ -61,3 +61,13 @@ export {
   /** Totals of a coverage file: points hit and missed, per suite and overall. */
   coverageTotals,
 } from '../verif/regress/coverage/summary.ts';
+export {
+  /** What a suite's coverage counts: bins of its signals and of its cases (see docs/verification.md). */
+  type CoverageSpec,
+  /** Bins of one signal's values, sampled in every cycle of every case. */
+  type SignalBins,
+  /** Bins of a property of each case, computed from the case value. */
+  type CaseBins,
+  /** Bins 0, 1, 2–3, 4–7, … up to `max`: a power-of-two range per bin. */
+  log2Bins,
+} from '../verif/regress/coverage/spec.ts';

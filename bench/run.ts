@@ -4,7 +4,12 @@
  */
 import { execa } from 'execa';
 
-const BENCHMARKS = ['bench/startup.ts', 'bench/simulatorSpeed.ts', 'bench/mmaSpeed.ts', 'bench/memoryModel.bench.ts'];
+const BENCHMARKS = [
+  'bench/startup.ts',
+  'bench/simulatorSpeed.ts',
+  'coruscant/bench/mmaSpeed.ts',
+  'coruscant/bench/memoryModel.bench.ts',
+];
 const passOn = process.argv.slice(2).filter((arg) => arg !== '--');
 
 for (const script of BENCHMARKS) {

@@ -1,10 +1,10 @@
 /**
  * Throughput of the memory path model in sector requests per second, on synthetic traces of
- * SpMM-like size (2 M sector requests each). Run: `npx tsx bench/memoryModel.bench.ts`.
+ * SpMM-like size (2 M sector requests each). Run: `npx tsx coruscant/bench/memoryModel.bench.ts`.
  */
-import { simulateTrace } from '../gpu/memory/pathModel.ts';
-import { patternTrace, type PatternOptions } from '../gpu/memory/patterns.ts';
-import { memoryProfile } from '../gpu/memory/profiles.ts';
+import { simulateTrace } from '../../gpu/memory/pathModel.ts';
+import { patternTrace, type PatternOptions } from '../../gpu/memory/patterns.ts';
+import { memoryProfile } from '../../gpu/memory/profiles.ts';
 
 const SECTORS = 2 ** 21;
 const cases: { profile: string; label: string; options: Omit<PatternOptions, 'smCount'> }[] = [

@@ -5,7 +5,7 @@
  * on the BitmapDecoder suite, on a batch of random fuzz designs (each against its golden
  * vectors) and on BenchPipeline.
  *
- *   npx tsx bench/mmaSpeed.ts [--quick] [--json] [--mmas 10000] [--ts-mmas N] [--icarus-mmas 50]
+ *   npx tsx coruscant/bench/mmaSpeed.ts [--quick] [--json] [--mmas 10000] [--ts-mmas N] [--icarus-mmas 50]
  *                             [--batch 500] [--decoder-streams 400] [--fuzz-streams 4000]
  *                             [--pipeline-kcycles 2000] [--seed 1]
  *                             [--engines ts,ts-one-lane,verilator,verilator-native,icarus,verilator-outputs]
@@ -46,20 +46,20 @@
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { elaborate } from '../hw/ir/elaborate.ts';
-import { compileDesign } from '../hw/sim/simulator.ts';
-import { MmaUnit } from '../hw/designs/tensor/mmaUnit.ts';
+import { elaborate } from '../../hw/ir/elaborate.ts';
+import { compileDesign } from '../../hw/sim/simulator.ts';
+import { MmaUnit } from '../designs/tensor/mmaUnit.ts';
 import { loadavg } from 'node:os';
-import { createEngine } from '../engines/index.ts';
-import { TsEngine } from '../engines/tsEngine.ts';
-import type { EngineName } from '../engines/engine.ts';
-import { emitVerilog } from '../hw/verilog/emit.ts';
-import { harnessPortsOf } from '../engines/harnessStimulus.ts';
-import { measureProcess, type ProcessMeasure } from './measureProcess.ts';
+import { createEngine } from '../../engines/index.ts';
+import { TsEngine } from '../../engines/tsEngine.ts';
+import type { EngineName } from '../../engines/engine.ts';
+import { emitVerilog } from '../../hw/verilog/emit.ts';
+import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
+import { measureProcess, type ProcessMeasure } from '../../bench/measureProcess.ts';
 import { ChecksumEngine, RecordingEngine, workloads } from './speedWorkloads.ts';
-import { outputDigest } from '../engines/outputCompare.ts';
-import type { ExpectedOutputs } from '../engines/engine.ts';
-import { binaryStimulus, buildNativeHarness, runNativeHarness } from './nativeHarness.ts';
+import { outputDigest } from '../../engines/outputCompare.ts';
+import type { ExpectedOutputs } from '../../engines/engine.ts';
+import { binaryStimulus, buildNativeHarness, runNativeHarness } from '../../bench/nativeHarness.ts';
 
 /**
  * The benchmark's engines: the project's three, Verilator under a native C++ loop, and (not run

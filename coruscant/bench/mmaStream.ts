@@ -3,8 +3,8 @@
  * to an exact sparsity, identical for every engine and every run with the same seed.
  */
 import type { Fp16Matrix, Fp32Matrix } from '../golden/matrix.ts';
-import type { MmaJob } from '../verif/mma/mmaSchedule.ts';
-import { MMA_SHAPES } from '../verif/mma/registerImages.ts';
+import type { MmaJob } from '../mma/mmaSchedule.ts';
+import { MMA_SHAPES } from '../mma/registerImages.ts';
 import { magnitudePrune } from '../golden/pruning/prune.ts';
 import { Random } from '../golden/pruning/random.ts';
 

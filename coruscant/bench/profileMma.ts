@@ -1,26 +1,26 @@
 /**
  * Where the in-process simulator's time goes on the MmaUnit: elaborate, code generation and a run of
  * N random coruscant MMAs at 50 % sparsity through the ts engine, driven exactly as
- * verif/mma/runMmas.ts drives it (harness included), with cycles/s and peak RSS.
+ * coruscant/mma/runMmas.ts drives it (harness included), with cycles/s and peak RSS.
  *
- *   npx tsx bench/profileMma.ts [--mmas 10000] [--seed 1]
- *   node --import tsx --cpu-prof --cpu-prof-dir build/prof bench/profileMma.ts --mmas 2000
- *   npx tsx bench/profileMma.ts --summarize build/prof/<file>.cpuprofile
+ *   npx tsx coruscant/bench/profileMma.ts [--mmas 10000] [--seed 1]
+ *   node --import tsx --cpu-prof --cpu-prof-dir build/prof coruscant/bench/profileMma.ts --mmas 2000
+ *   npx tsx coruscant/bench/profileMma.ts --summarize build/prof/<file>.cpuprofile
  *
  * Every result is checked against the golden model, so a fast wrong simulator fails here too.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { mmaBenchDesign, runMmasOnRtl } from '../verif/mma/runMmas.ts';
-import { Simulator, compileDesign } from '../hw/sim/simulator.ts';
-import { TsEngine } from '../engines/tsEngine.ts';
+import { mmaBenchDesign, runMmasOnRtl } from '../mma/runMmas.ts';
+import { Simulator, compileDesign } from '../../hw/sim/simulator.ts';
+import { TsEngine } from '../../engines/tsEngine.ts';
 import { coruscantMma } from '../golden/models/mma.ts';
 import { Random } from '../golden/pruning/random.ts';
 import { numberToFp16 } from '../golden/numerics/fp16.ts';
 import { zerosFp16, zerosFp32, type Fp16Matrix, type Fp32Matrix } from '../golden/matrix.ts';
-import { MMA_SHAPES } from '../verif/mma/registerImages.ts';
-import { scheduleMmas, type MmaJob } from '../verif/mma/mmaSchedule.ts';
-import { mmaLatency } from '../hw/designs/tensor/mmaUnit.ts';
+import { MMA_SHAPES } from '../mma/registerImages.ts';
+import { scheduleMmas, type MmaJob } from '../mma/mmaSchedule.ts';
+import { mmaLatency } from '../designs/tensor/mmaUnit.ts';
 
 const { values } = parseArgs({
   options: {

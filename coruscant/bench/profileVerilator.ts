@@ -1,12 +1,12 @@
 /**
- * Where the `verilator` engine's time goes on a workload of bench/speedWorkloads.ts, part by part:
+ * Where the `verilator` engine's time goes on a workload of coruscant/bench/speedWorkloads.ts, part by part:
  * the commands file written, the harness process started on nothing (process start and model
  * load), the harness's whole run with its frames file, the same with its frames thrown away
  * (/dev/null), Node reading the frames back, folding them into the checksum, and the engine's own
  * runMany of the same streams end to end, and its in-harness compare (`Engine.compare`) against the
  * ts engine's outputs, as digests and as frames — next to the native C++ loop's own time (bench/nativeHarness.ts).
  *
- *   npx tsx bench/profileVerilator.ts --workload decoder [--count 400] [--repeat 3] [--seed 1]
+ *   npx tsx coruscant/bench/profileVerilator.ts --workload decoder [--count 400] [--repeat 3] [--seed 1]
  *
  * Every part is timed `--repeat` times; the table gives the fastest and the slowest (the machine is
  * shared), and for the engine's calls the median and range of the native loop's time over theirs
@@ -18,16 +18,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createEngine } from '../engines/index.ts';
-import { harnessPortsOf, streamCommands } from '../engines/harnessStimulus.ts';
-import { stimulusFrames } from '../engines/portFrames.ts';
-import { buildVerilatorHarness } from '../engines/verilatorEngine.ts';
-import { emitVerilog } from '../hw/verilog/emit.ts';
-import { binaryStimulus, buildNativeHarness, OutputChecksum, runNativeHarness } from './nativeHarness.ts';
+import { createEngine } from '../../engines/index.ts';
+import { harnessPortsOf, streamCommands } from '../../engines/harnessStimulus.ts';
+import { stimulusFrames } from '../../engines/portFrames.ts';
+import { buildVerilatorHarness } from '../../engines/verilatorEngine.ts';
+import { emitVerilog } from '../../hw/verilog/emit.ts';
+import { binaryStimulus, buildNativeHarness, OutputChecksum, runNativeHarness } from '../../bench/nativeHarness.ts';
 import { workloads } from './speedWorkloads.ts';
-import { framedRun } from '../engines/framedRun.ts';
-import { PortFrames } from '../engines/portFrames.ts';
-import { outputDigest } from '../engines/outputCompare.ts';
+import { framedRun } from '../../engines/framedRun.ts';
+import { PortFrames } from '../../engines/portFrames.ts';
+import { outputDigest } from '../../engines/outputCompare.ts';
 
 const { values } = parseArgs({
   options: {

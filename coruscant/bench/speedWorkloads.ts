@@ -1,11 +1,11 @@
 /**
- * What the engine-throughput benchmark (bench/mmaSpeed.ts) runs: a seeded amount of work on one
+ * What the engine-throughput benchmark (coruscant/bench/mmaSpeed.ts) runs: a seeded amount of work on one
  * design, the same for every engine, with a warm-up (elaboration and build, untimed) and a
  * check of every result against a golden model. Built from the project's own pieces: the MMA
  * runner, the regression suites' cases and golden vectors, and the fuzzer's batched designs.
  */
 import fc from 'fast-check';
-import type { IrDesign } from '../hw/ir/ir.ts';
+import type { IrDesign } from '../../hw/ir/ir.ts';
 import type {
   CompareOptions,
   CycleRun,
@@ -17,23 +17,23 @@ import type {
   RunOptions,
   SessionOptions,
   Stimulus,
-} from '../engines/engine.ts';
-import { emptyInputFrames, inputFrames } from '../engines/designFrames.ts';
-import { harnessPortsOf } from '../engines/harnessStimulus.ts';
-import { elaborate } from '../hw/ir/elaborate.ts';
-import { BenchPipeline } from '../hw/examples/benchPipeline.ts';
-import { mmaLatency } from '../hw/designs/tensor/mmaUnit.ts';
-import { scheduleMmas } from '../verif/mma/mmaSchedule.ts';
-import { mmaBenchDesign } from '../verif/mma/runMmas.ts';
-import { OutputChecksum } from './nativeHarness.ts';
-import { batchDesign, fuzzCaseArbitrary } from '../verif/fuzz/differential.ts';
-import { runReference } from '../verif/fuzz/referenceSimulator.ts';
+} from '../../engines/engine.ts';
+import { emptyInputFrames, inputFrames } from '../../engines/designFrames.ts';
+import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
+import { elaborate } from '../../hw/ir/elaborate.ts';
+import { BenchPipeline } from '../../hw/examples/benchPipeline.ts';
+import { mmaLatency } from '../designs/tensor/mmaUnit.ts';
+import { scheduleMmas } from '../mma/mmaSchedule.ts';
+import { mmaBenchDesign } from '../mma/runMmas.ts';
+import { OutputChecksum } from '../../bench/nativeHarness.ts';
+import { batchDesign, fuzzCaseArbitrary } from '../../verif/fuzz/differential.ts';
+import { runReference } from '../../verif/fuzz/referenceSimulator.ts';
 import { coruscantMma } from '../golden/models/mma.ts';
 import type { Fp32Matrix } from '../golden/matrix.ts';
-import { runMmasOnRtl } from '../verif/mma/runMmas.ts';
-import { firstMismatch } from '../verif/regress/compare.ts';
-import { decoderSuites } from '../verif/suites/decoder.ts';
-import type { CaseVectors } from '../verif/regress/suite.ts';
+import { runMmasOnRtl } from '../mma/runMmas.ts';
+import { firstMismatch } from '../../verif/regress/compare.ts';
+import { decoderSuites } from '../suites/decoder.ts';
+import type { CaseVectors } from '../../verif/regress/suite.ts';
 import { randomCoruscantMmas } from './mmaStream.ts';
 
 /** A finished timed run: cycles simulated, and the count of results that differ from golden. */
@@ -124,7 +124,7 @@ export interface RecordedCall {
 /**
  * An engine that records every run and runMany call (design, inputs, output frames) in order:
  * the reference run whose outputs become the expected ones of the same calls replayed through
- * Engine.compare (bench/mmaSpeed.ts, the `verilator` row).
+ * Engine.compare (coruscant/bench/mmaSpeed.ts, the `verilator` row).
  */
 export class RecordingEngine implements Engine {
   readonly name: Engine['name'];

@@ -3,9 +3,9 @@
  * MMA); B and C are either per MMA (T×k×n, T×m×n) or one matrix shared by every MMA (k×n, m×n:
  * broadcast). C defaults to +0. Every mistake is a UserError naming the file.
  */
-import { FileFormatError } from '../../common/errors.ts';
-import { readNpy, type NpyArray } from '../../golden/io/npy.ts';
-import type { Fp16Matrix, Fp32Matrix } from '../../golden/matrix.ts';
+import { FileFormatError } from '../../api/plugin.ts';
+import { readNpy, type NpyArray } from '../golden/io/npy.ts';
+import type { Fp16Matrix, Fp32Matrix } from '../golden/matrix.ts';
 import { MMA_SHAPES, type MmaMode } from './registerImages.ts';
 
 export interface MmaBatch {

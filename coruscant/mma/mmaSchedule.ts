@@ -4,8 +4,8 @@
  * 0–3) while the previous MMA runs on the other bank, so MMAs start every 16 cycles, back to back.
  * An MMA with `resetAfter` = r gets `reset` r cycles after its start; the next one loads after it.
  */
-import type { PortValues } from '../../engines/engine.ts';
-import type { Fp16Matrix, Fp32Matrix } from '../../golden/matrix.ts';
+import type { PortValues } from '../../api/engines.ts';
+import type { Fp16Matrix, Fp32Matrix } from '../golden/matrix.ts';
 import { C_SLOTS, registerImage, THREADS, type MmaMode, type RegisterImage } from './registerImages.ts';
 
 /** One MMA for the bench. */

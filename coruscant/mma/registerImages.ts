@@ -4,8 +4,8 @@
  * bitmaps. This is the bench's side of the MmaUnit's register conventions, written from the
  * documentation rather than imported from the hardware, so a mismatch shows as a wrong result.
  */
-import { encodeStc, stcThreadRegisters } from '../../golden/formats/stcFormat.ts';
-import type { Fp16Matrix, Fp32Matrix } from '../../golden/matrix.ts';
+import { encodeStc, stcThreadRegisters } from '../golden/formats/stcFormat.ts';
+import type { Fp16Matrix, Fp32Matrix } from '../golden/matrix.ts';
 
 export type MmaMode = 'dense' | 'coruscant';
 

@@ -2,13 +2,13 @@
  * Runs MMAs on the MmaBench RTL through any engine and reads D back from the write-back stream,
  * checking that every write-back comes exactly in the cycle the documented latency predicts.
  */
-import type { IrDesign } from '../../hw/ir/ir.ts';
-import { elaborate } from '../../hw/ir/elaborate.ts';
-import { MmaBench } from '../../hw/designs/tensor/mmaBench.ts';
-import { mmaLatency } from '../../hw/designs/tensor/mmaUnit.ts';
-import type { Engine } from '../../engines/engine.ts';
-import { inputFrames } from '../../engines/designFrames.ts';
-import { zerosFp32, type Fp32Matrix } from '../../golden/matrix.ts';
+import type { IrDesign } from '../../api/ir.ts';
+import { elaborate } from '../../api/ir.ts';
+import { MmaBench } from '../designs/tensor/mmaBench.ts';
+import { mmaLatency } from '../designs/tensor/mmaUnit.ts';
+import type { Engine } from '../../api/engines.ts';
+import { inputFrames } from '../../api/engines.ts';
+import { zerosFp32, type Fp32Matrix } from '../golden/matrix.ts';
 import { denseOutput, MMA_SHAPES, THREADS } from './registerImages.ts';
 import { scheduleMmas, type MmaJob } from './mmaSchedule.ts';
 

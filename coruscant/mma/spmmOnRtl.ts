@@ -5,8 +5,8 @@
  * M and columns past K are zero padding (STC pads partial tiles with zeros) and are discarded.
  * Each K chunk is one engine run over every (block, column) MMA, since its C comes from the last.
  */
-import type { Engine } from '../../engines/engine.ts';
-import type { Fp16Matrix, Fp32Matrix } from '../../golden/matrix.ts';
+import type { Engine } from '../../api/engines.ts';
+import type { Fp16Matrix, Fp32Matrix } from '../golden/matrix.ts';
 import { MMA_SHAPES } from './registerImages.ts';
 import type { MmaJob } from './mmaSchedule.ts';
 import { runMmasOnRtl } from './runMmas.ts';

@@ -1,5 +1,5 @@
-import type { CaseBins, SignalBins } from '../regress/coverage/spec.ts';
-import { log2Bins } from '../regress/coverage/spec.ts';
+import type { CaseBins, SignalBins } from '../../api/regress.ts';
+import { log2Bins } from '../../api/regress.ts';
 
 /**
  * The Coruscant regressions' coverage goals (docs/regressions.md, "Coverage closure"): every

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { elaborate } from '../../hw/ir/elaborate.ts';
+import { elaborate } from '../../api/ir.ts';
 import {
   AdderChain,
   BitmapDecoder,
@@ -8,8 +8,8 @@ import {
   LaneDetector,
   RegisterIndexEmitter,
   decoderWidths,
-} from '../../hw/designs/decoder/index.ts';
-import type { PortValues } from '../../engines/engine.ts';
+} from '../designs/decoder/index.ts';
+import type { PortValues } from '../../api/engines.ts';
 import {
   PAPER_DECODER_SHAPE,
   decodeMma,
@@ -18,8 +18,8 @@ import {
   type DecoderCycle,
   type DecoderShape,
   type DecoderStimulus,
-} from '../../golden/models/decoder.ts';
-import { defineSuite, once, type RegressSuite } from '../regress/suite.ts';
+} from '../golden/models/decoder.ts';
+import { defineSuite, once, type RegressSuite } from '../../api/regress.ts';
 import { arbitraryDecoderStream } from './decoderStreams.ts';
 import { densePointerBins, densityBins, popcountBins } from './coverageGoals.ts';
 

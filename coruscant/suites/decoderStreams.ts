@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { DecoderShape, DecoderStimulus } from '../../golden/models/decoder.ts';
+import type { DecoderShape, DecoderStimulus } from '../golden/models/decoder.ts';
 
 /** Bitmaps of the kinds that matter: empty, full, one bit, and 30–70 % dense (the paper's range). */
 export function arbitraryBitmap(tileLength: number): fc.Arbitrary<bigint> {

@@ -1,16 +1,16 @@
 import fc from 'fast-check';
-import { elaborate } from '../../hw/ir/elaborate.ts';
-import { Fp16Multiplier } from '../../hw/designs/fp/fp16Multiplier.ts';
-import { Fp32Adder } from '../../hw/designs/fp/fp32Adder.ts';
-import { DotProduct4 } from '../../hw/designs/tensor/dotProduct4.ts';
-import { TensorLane, tensorLaneLatency } from '../../hw/designs/tensor/tensorLane.ts';
-import type { PortValues } from '../../engines/engine.ts';
-import { dot4Accumulate } from '../../golden/models/mma.ts';
-import { fp16Product, fp32Add } from '../../golden/numerics/fp32.ts';
-import { defineSuite, once, type RegressSuite } from '../regress/suite.ts';
+import { elaborate } from '../../api/ir.ts';
+import { Fp16Multiplier } from '../designs/fp/fp16Multiplier.ts';
+import { Fp32Adder } from '../designs/fp/fp32Adder.ts';
+import { DotProduct4 } from '../designs/tensor/dotProduct4.ts';
+import { TensorLane, tensorLaneLatency } from '../designs/tensor/tensorLane.ts';
+import type { PortValues } from '../../api/engines.ts';
+import { dot4Accumulate } from '../golden/models/mma.ts';
+import { fp16Product, fp32Add } from '../golden/numerics/fp32.ts';
+import { defineSuite, once, type RegressSuite } from '../../api/regress.ts';
 import { fp16Bits, fp16CancellingChunk, fp16Quad, fp32Bits, fp32Pair } from './fpOperands.ts';
 import { cancellationBins, classPairBins, FP16, FP32 } from './coverageGoals.ts';
-import type { CoverageSpec } from '../regress/coverage/spec.ts';
+import type { CoverageSpec } from '../../api/regress.ts';
 
 /** Up to this many operand sets per case, one per cycle: a case shrinks to the one that fails. */
 const MAX_VECTORS_PER_CASE = 8;

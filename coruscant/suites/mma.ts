@@ -1,12 +1,12 @@
 import fc from 'fast-check';
-import { mmaLatency } from '../../hw/designs/tensor/mmaUnit.ts';
-import type { PortValues } from '../../engines/engine.ts';
-import { coruscantMma, denseMma } from '../../golden/models/mma.ts';
-import type { Fp16Matrix, Fp32Matrix } from '../../golden/matrix.ts';
+import { mmaLatency } from '../designs/tensor/mmaUnit.ts';
+import type { PortValues } from '../../api/engines.ts';
+import { coruscantMma, denseMma } from '../golden/models/mma.ts';
+import type { Fp16Matrix, Fp32Matrix } from '../golden/matrix.ts';
 import { scheduleMmas, type MmaJob } from '../mma/mmaSchedule.ts';
 import { denseOutput, MMA_SHAPES, THREADS, type MmaMode } from '../mma/registerImages.ts';
 import { mmaBenchDesign } from '../mma/runMmas.ts';
-import { defineSuite, type RegressSuite } from '../regress/suite.ts';
+import { defineSuite, type RegressSuite } from '../../api/regress.ts';
 import { fp16Bits, fp32Bits } from './fpOperands.ts';
 
 /** One MMA of a case, as plain arrays so fast-check can shrink it (a zero-heavy A is sparse). */

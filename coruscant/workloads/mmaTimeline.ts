@@ -3,7 +3,7 @@ import {
   type DecoderCycle,
   type DecoderShape,
   type DecoderStimulus,
-} from '../../golden/models/decoder.ts';
+} from '../golden/models/decoder.ts';
 import type { MmaOperands } from './prunedOperands.ts';
 
 /** One clock cycle of a stream of back-to-back sparse MMAs, seen from every block's ports. */

@@ -1,10 +1,10 @@
-import { UserError } from '../../common/errors.ts';
-import { encodeStc, STC_TILE_COLS } from '../../golden/formats/stcFormat.ts';
-import { numberToFp16 } from '../../golden/numerics/fp16.ts';
-import { checkSparsity } from '../../golden/pruning/sparsity.ts';
-import { Random } from '../../golden/pruning/random.ts';
-import { syntheticLlmLayer } from '../../golden/pruning/synthetic.ts';
-import { wandaPrune } from '../../golden/pruning/prune.ts';
+import { UserError } from '../../api/plugin.ts';
+import { encodeStc, STC_TILE_COLS } from '../golden/formats/stcFormat.ts';
+import { numberToFp16 } from '../golden/numerics/fp16.ts';
+import { checkSparsity } from '../golden/pruning/sparsity.ts';
+import { Random } from '../golden/pruning/random.ts';
+import { syntheticLlmLayer } from '../golden/pruning/synthetic.ts';
+import { wandaPrune } from '../golden/pruning/prune.ts';
 
 /** What one MMA multiplies: each thread's row tile of pruned A and the dense B chunk. */
 export interface MmaOperands {

@@ -1,7 +1,7 @@
-import { UserError } from '../../common/errors.ts';
-import { fp16ToNumber } from '../../golden/numerics/fp16.ts';
-import type { DecoderShape } from '../../golden/models/decoder.ts';
-import type { InputVector } from '../sim/gateStimulus.ts';
+import { UserError } from '../../api/plugin.ts';
+import { fp16ToNumber } from '../golden/numerics/fp16.ts';
+import type { DecoderShape } from '../golden/models/decoder.ts';
+import type { InputVector } from '../../api/synth.ts';
 import { mmaTimeline, type MmaCycle } from './mmaTimeline.ts';
 import { prunedMmaStream } from './prunedOperands.ts';
 

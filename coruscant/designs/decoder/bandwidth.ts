@@ -1,6 +1,5 @@
-import type { IrPort } from '../../ir/ir.ts';
-import { topModule } from '../../ir/ir.ts';
-import { elaborate } from '../../ir/elaborate.ts';
+import type { IrPort } from '../../../api/ir.ts';
+import { elaborate, topModule } from '../../../api/ir.ts';
 import { BitmapDecoder } from './bitmapDecoder.ts';
 import { DECODER_DEFAULTS } from './parameters.ts';
 

@@ -1,5 +1,5 @@
-import { connect, defineModule, flip, output, vec } from '../../core/index.ts';
-import { flowOf } from '../../lib/stream/index.ts';
+import { connect, defineModule, flip, output, vec } from '../../../api/index.ts';
+import { flowOf } from '../../../api/index.ts';
 import { DECODER_DEFAULTS, DECODER_PARAMETER_DOCS, decoderWidths, validateDecoderParams } from './parameters.ts';
 import { operandSelectPorts } from './registerIndexEmitter.ts';
 import { DensePointerIncrementer } from './densePointerIncrementer.ts';

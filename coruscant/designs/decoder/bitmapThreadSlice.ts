@@ -1,4 +1,4 @@
-import { defineModule, input, vec } from '../../core/index.ts';
+import { defineModule, input, vec } from '../../../api/index.ts';
 import { DECODER_DEFAULTS, DECODER_PARAMETER_DOCS, decoderWidths, validateDecoderParams } from './parameters.ts';
 import { LaneDetector } from './laneDetector.ts';
 import { AdderChain } from './adderChain.ts';

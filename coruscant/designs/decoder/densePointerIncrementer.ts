@@ -1,4 +1,4 @@
-import { defineModule, input, output } from '../../core/index.ts';
+import { defineModule, input, output } from '../../../api/index.ts';
 import { DECODER_DEFAULTS, DECODER_PARAMETER_DOCS, decoderWidths, validateDecoderParams } from './parameters.ts';
 
 /**

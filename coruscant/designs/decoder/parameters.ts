@@ -1,4 +1,4 @@
-import { bitsFor } from '../../core/index.ts';
+import { bitsFor } from '../../../api/index.ts';
 
 /**
  * Parameters shared by the bitmap decoder blocks (docs/spec.md §4.1). The defaults reproduce the paper:

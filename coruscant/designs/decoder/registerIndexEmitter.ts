@@ -1,4 +1,4 @@
-import { defineModule, input, output, vec, mux } from '../../core/index.ts';
+import { defineModule, input, output, vec, mux } from '../../../api/index.ts';
 import { DECODER_DEFAULTS, DECODER_PARAMETER_DOCS, decoderWidths, validateDecoderParams } from './parameters.ts';
 
 /** One operand select: which register half feeds a multiplier slot, or a zero fill. */

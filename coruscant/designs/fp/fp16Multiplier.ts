@@ -3,7 +3,7 @@
  * 11×11-bit significand product fits FP32's 24 bits, and every nonzero product lies between
  * 2^-48 (smallest subnormal squared) and 65504² < 2^32, all inside FP32's normal range.
  */
-import { cat, constant, defineModule, input, mux, output } from '../../core/index.ts';
+import { cat, constant, defineModule, input, mux, output } from '../../../api/index.ts';
 import { FP16, leadingZeros, pipelineCut, pipelinedStagesCheck, registeredCuts, unpackFloat } from './lib.ts';
 
 const CANONICAL_NAN = 0x7fc00000;

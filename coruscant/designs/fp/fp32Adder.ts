@@ -7,7 +7,7 @@
  * about floating-point arithmetic", §Guard digits): a left shift of more than one place after a
  * subtraction happens only when the operands were at most one place apart, when nothing was lost.
  */
-import { cat, constant, defineModule, input, mux, output } from '../../core/index.ts';
+import { cat, constant, defineModule, input, mux, output } from '../../../api/index.ts';
 import {
   FP32,
   leadingZeros,

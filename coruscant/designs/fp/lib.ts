@@ -2,7 +2,7 @@
  * Small combinational building blocks shared by the floating-point units: IEEE field unpacking,
  * a leading-zero counter, a sticky-preserving right shifter, and optional pipeline cuts.
  */
-import { Value, bitsFor, cat, constant, mux, type ModuleBuilder } from '../../core/index.ts';
+import { Value, bitsFor, cat, constant, mux, type ModuleBuilder } from '../../../api/index.ts';
 
 /** Field widths of an IEEE 754 binary format. */
 export interface FloatFormat {

@@ -2,7 +2,7 @@
  * The four-element dot product (Volta's FEDP, docs/spec.md §4.2): four exact FP16 products reduced by
  * the fixed tree (p0 + p1) + (p2 + p3) of docs/spec.md §2, each `+` a rounded FP32 add.
  */
-import { defineModule, input, output, vec } from '../../core/index.ts';
+import { defineModule, input, output, vec } from '../../../api/index.ts';
 import { Fp16Multiplier } from '../fp/fp16Multiplier.ts';
 import { Fp32Adder } from '../fp/fp32Adder.ts';
 import { pipelinedStagesCheck } from '../fp/lib.ts';

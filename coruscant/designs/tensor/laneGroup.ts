@@ -3,7 +3,7 @@
  * TensorCore): all lanes of an MMA step together, so `enable` and `loadC` are shared, while each
  * lane has its own operands, C element and accumulator.
  */
-import { input, output, vec, type IoOf } from '../../core/index.ts';
+import { input, output, vec, type IoOf } from '../../../api/index.ts';
 import { DOT_WIDTH } from './dotProduct4.ts';
 
 /** The port tree of a group of `lanes` lanes. */

@@ -3,8 +3,8 @@
  * so every engine (in-process, Verilator, Icarus) runs whole MMAs from plain input streams.
  * `bank` is sampled with `start`: the MMA reads that bank while the bench writes the other.
  */
-import { connect, defineModule, fieldsOf, flip, input, output, vec } from '../../core/index.ts';
-import { flowOf } from '../../lib/stream/index.ts';
+import { connect, defineModule, fieldsOf, flip, input, output, vec } from '../../../api/index.ts';
+import { flowOf } from '../../../api/index.ts';
 import { validateUnitStages } from './dotProduct4.ts';
 import { MMA_UNIT_LANES, MmaUnit, mmaStartFlow, mmaWriteBackFlow } from './mmaUnit.ts';
 import { C_REGISTERS, OperandRegisterFile, REGISTERS_PER_WRITE } from './operandRegisterFile.ts';

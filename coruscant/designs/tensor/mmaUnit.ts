@@ -32,8 +32,8 @@ import {
   vec,
   type ModuleBuilder,
   type Value,
-} from '../../core/index.ts';
-import { flowOf } from '../../lib/stream/index.ts';
+} from '../../../api/index.ts';
+import { flowOf } from '../../../api/index.ts';
 import { BitmapDecoder, decodedFlow, decoderStartFlow } from '../decoder/bitmapDecoder.ts';
 import { DECODER_DEFAULTS } from '../decoder/parameters.ts';
 import { DOT_WIDTH, validateUnitStages } from './dotProduct4.ts';

@@ -1,5 +1,5 @@
 /** Volta's octet (docs/spec.md §4.2): two thread groups, eight lanes (32 MACs per cycle). */
-import { defineModule } from '../../core/index.ts';
+import { defineModule } from '../../../api/index.ts';
 import { validateUnitStages } from './dotProduct4.ts';
 import { PIPELINED_DOC, THREAD_GROUP_LANES, ThreadGroup } from './threadGroup.ts';
 import { connectSubgroups, laneGroupPorts } from './laneGroup.ts';

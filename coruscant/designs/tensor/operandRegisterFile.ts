@@ -9,7 +9,7 @@
  * the vector (register group g = registers 8g … 8g + 7), and optionally all four C registers of
  * every thread, so a whole MMA loads in four cycles.
  */
-import { cat, defineModule, input, output, select, vec, type ModuleBuilder, type Value } from '../../core/index.ts';
+import { cat, defineModule, input, output, select, vec, type ModuleBuilder, type Value } from '../../../api/index.ts';
 import { DOT_WIDTH } from './dotProduct4.ts';
 import { MMA_UNIT_LANES, REGISTER_ADDRESS_BITS } from './mmaUnit.ts';
 

@@ -1,5 +1,5 @@
 /** Volta's tensor core (docs/spec.md §4.2): two octets, sixteen lanes, 64 MACs per cycle. */
-import { defineModule } from '../../core/index.ts';
+import { defineModule } from '../../../api/index.ts';
 import { validateUnitStages } from './dotProduct4.ts';
 import { OCTET_LANES, Octet } from './octet.ts';
 import { PIPELINED_DOC } from './threadGroup.ts';

@@ -9,7 +9,7 @@
  * With `pipelined` = p the dot product has 3p cycles of latency and enable/loadC/c are delayed by
  * the same 3p cycles, so the inputs of cycle t reach `acc` at cycle t + 3p + 1.
  */
-import { defineModule, input, mux, output, vec, type ModuleBuilder, type Value } from '../../core/index.ts';
+import { defineModule, input, mux, output, vec, type ModuleBuilder, type Value } from '../../../api/index.ts';
 import { Fp32Adder } from '../fp/fp32Adder.ts';
 import { DOT_WIDTH, DotProduct4, MAX_UNIT_STAGES, dotProductLatency, validateUnitStages } from './dotProduct4.ts';
 

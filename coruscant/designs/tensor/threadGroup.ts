@@ -2,7 +2,7 @@
  * Volta's thread group (docs/spec.md §4.2): four TensorLanes, one per thread of the group, stepping
  * together. Lane i of the group is thread 4·g + i of the warp (g = the group's index).
  */
-import { defineModule } from '../../core/index.ts';
+import { defineModule } from '../../../api/index.ts';
 import { MAX_UNIT_STAGES, validateUnitStages } from './dotProduct4.ts';
 import { TensorLane } from './tensorLane.ts';
 import { connectLane, laneGroupPorts } from './laneGroup.ts';

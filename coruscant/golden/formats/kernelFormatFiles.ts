@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { readUserFile, UnreadableFileError } from '../../common/userFiles.ts';
+import { readUserFile, UnreadableFileError } from '../../../api/plugin.ts';
 import { join } from 'node:path';
-import { FileFormatError, UserError } from '../../common/errors.ts';
-import { writeFileAtomic } from '../../common/atomicWrite.ts';
-import { writeError } from '../../common/fileErrors.ts';
-import { createStagingFolder, swapFolderIn } from '../../common/folderSwap.ts';
+import { FileFormatError, UserError } from '../../../api/plugin.ts';
+import { writeFileAtomic } from '../../../api/plugin.ts';
+import { writeError } from '../../../api/plugin.ts';
+import { createStagingFolder, swapFolderIn } from '../../../api/plugin.ts';
 import { KERNEL_TILE_ROWS, kernelRowBlocks, kernelTileWords, popcount64, type KernelFormat } from './kernelFormat.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { lineChartSvg } from '../../common/charts.ts';
+import { lineChartSvg } from '../../../api/plugin.ts';
 import { randomSparseStrips } from '../pruning/randomMask.ts';
 import type { Fp16Matrix } from '../matrix.ts';
 import {

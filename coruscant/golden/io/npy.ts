@@ -4,10 +4,10 @@
  * subnormals and NaN payloads survive a round trip exactly.
  * Format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
  */
-import { writeFileAtomic } from '../../common/atomicWrite.ts';
-import { FileFormatError } from '../../common/errors.ts';
-import { quoteValue } from '../../common/optionValues.ts';
-import { readUserFile } from '../../common/userFiles.ts';
+import { writeFileAtomic } from '../../../api/plugin.ts';
+import { FileFormatError } from '../../../api/plugin.ts';
+import { quoteValue } from '../../../api/plugin.ts';
+import { readUserFile } from '../../../api/plugin.ts';
 import type { Fp16Matrix, Fp32Matrix } from '../matrix.ts';
 
 /** The typed array each supported dtype is read into (float16 as raw bits). */

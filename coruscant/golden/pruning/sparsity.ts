@@ -1,4 +1,4 @@
-import { UserError } from '../../common/errors.ts';
+import { UserError } from '../../../api/plugin.ts';
 
 /** Rejects a target sparsity outside [0, 1): 1 would prune everything, which no format or kernel wants. */
 export function checkSparsity(sparsity: number): void {

@@ -1,4 +1,4 @@
-import { FileFormatError } from '../../common/errors.ts';
+import { FileFormatError } from '../../../api/plugin.ts';
 import { readNpy } from '../io/npy.ts';
 import type { Fp16Matrix } from '../matrix.ts';
 import { numberToFp16 } from '../numerics/fp16.ts';

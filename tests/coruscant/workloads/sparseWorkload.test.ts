@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeMma } from '../../../golden/models/decoder.ts';
-import { prunedMmaStream } from '../../../synth/workloads/prunedOperands.ts';
-import { sparseWorkloadTops, sparseWorkloadVectors } from '../../../synth/workloads/sparseWorkload.ts';
+import { decodeMma } from '../../../coruscant/golden/models/decoder.ts';
+import { prunedMmaStream } from '../../../coruscant/workloads/prunedOperands.ts';
+import { sparseWorkloadTops, sparseWorkloadVectors } from '../../../coruscant/workloads/sparseWorkload.ts';
 
 const popcount = (value: bigint): number => value.toString(2).replaceAll('0', '').length;
 

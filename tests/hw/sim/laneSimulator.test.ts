@@ -17,7 +17,7 @@ import type { CycleRun, PortValues } from '../../../engines/engine.ts';
 import { CheckFailedError, type CheckMode } from '../../../hw/ir/checks.ts';
 import { compileDesign } from '../../../hw/sim/simulator.ts';
 import { lanesFor, MAX_LANES } from '../../../hw/sim/laneSimulator.ts';
-import { decoderSuites } from '../../../verif/suites/decoder.ts';
+import { decoderSuites } from '../../../coruscant/suites/decoder.ts';
 import {
   batchDesign,
   checkedFuzzCaseArbitrary,

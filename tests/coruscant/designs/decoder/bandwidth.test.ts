@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decoderPortShape, registerFileBandwidthReport } from '../../../../hw/designs/decoder/bandwidth.ts';
+import { decoderPortShape, registerFileBandwidthReport } from '../../../../coruscant/designs/decoder/bandwidth.ts';
 import type { IrPort } from '../../../../hw/ir/ir.ts';
 
 describe('registerFileBandwidthReport', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { elaborate } from '../../../../hw/ir/elaborate.ts';
-import { LaneDetector, RegisterIndexEmitter, decoderWidths } from '../../../../hw/designs/decoder/index.ts';
+import { LaneDetector, RegisterIndexEmitter, decoderWidths } from '../../../../coruscant/designs/decoder/index.ts';
 import { TsEngine } from '../../../../engines/tsEngine.ts';
 import type { PortValues } from '../../../../engines/engine.ts';
-import { decodeMma, operandSelect } from '../../../../golden/models/decoder.ts';
+import { decodeMma, operandSelect } from '../../../../coruscant/golden/models/decoder.ts';
 import { expectCycles, flag } from './decoderStimulus.ts';
 
 const engine = new TsEngine();

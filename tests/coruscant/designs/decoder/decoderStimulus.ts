@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { PortValues } from '../../../../engines/engine.ts';
-import type { DecoderCycle, DecoderShape, DecoderStimulus } from '../../../../golden/models/decoder.ts';
-import { arbitraryDecoderStream } from '../../../../verif/suites/decoderStreams.ts';
+import type { DecoderCycle, DecoderShape, DecoderStimulus } from '../../../../coruscant/golden/models/decoder.ts';
+import { arbitraryDecoderStream } from '../../../../coruscant/suites/decoderStreams.ts';
 
 /** The seed for this file's property tests; replay with FC_SEED=<seed> npx vitest run <file>. */
 export function propertySeed(file: string): number {
@@ -11,7 +11,7 @@ export function propertySeed(file: string): number {
 }
 
 /** Bitmaps and handshake streams come from the regression library, so tests and `gen regress` draw alike. */
-export { arbitraryBitmap } from '../../../../verif/suites/decoderStreams.ts';
+export { arbitraryBitmap } from '../../../../coruscant/suites/decoderStreams.ts';
 
 /** Streams of MMAs: mostly back-to-back, some with gaps, restarts or resets, drained at the end. */
 export function arbitraryStream(shape: DecoderShape, maxSegments = 4): fc.Arbitrary<DecoderStimulus[]> {

@@ -10,7 +10,7 @@ import {
   DensePointerIncrementer,
   LaneDetector,
   RegisterIndexEmitter,
-} from '../../../../hw/designs/decoder/index.ts';
+} from '../../../../coruscant/designs/decoder/index.ts';
 
 const doc = readFileSync(new URL('../../../../docs/decoder.md', import.meta.url), 'utf8');
 const IMPLICIT = new Set(['clk', 'reset']);

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { elaborate } from '../../../../hw/ir/elaborate.ts';
-import { BitmapDecoder } from '../../../../hw/designs/decoder/index.ts';
+import { BitmapDecoder } from '../../../../coruscant/designs/decoder/index.ts';
 import { TsEngine } from '../../../../engines/tsEngine.ts';
 import { VerilatorEngine } from '../../../../engines/verilatorEngine.ts';
 import { IcarusEngine } from '../../../../engines/icarusEngine.ts';
 import type { Engine, PortValues } from '../../../../engines/engine.ts';
 import type { IrDesign } from '../../../../hw/ir/ir.ts';
-import { PAPER_DECODER_SHAPE, decoderTimeline, type DecoderShape } from '../../../../golden/models/decoder.ts';
+import {
+  PAPER_DECODER_SHAPE,
+  decoderTimeline,
+  type DecoderShape,
+} from '../../../../coruscant/golden/models/decoder.ts';
 import { arbitraryStream, decoderPorts, expectCycles, propertySeed, stimulusPorts } from './decoderStimulus.ts';
 
 const seed = propertySeed('tests/hw/designs/decoder/engines.test.ts');

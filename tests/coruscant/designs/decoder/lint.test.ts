@@ -8,7 +8,7 @@ import {
   DensePointerIncrementer,
   LaneDetector,
   RegisterIndexEmitter,
-} from '../../../../hw/designs/decoder/index.ts';
+} from '../../../../coruscant/designs/decoder/index.ts';
 import { emitVerilog } from '../../../../hw/verilog/emit.ts';
 import { checkWithYosys, lintWithVerilator } from '../../../../tools/lint.ts';
 

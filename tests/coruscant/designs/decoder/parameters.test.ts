@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { elaborate } from '../../../../hw/ir/elaborate.ts';
 import { InvalidParameterError } from '../../../../hw/core/index.ts';
-import { BitmapDecoder, LaneDetector, decoderWidths } from '../../../../hw/designs/decoder/index.ts';
+import { BitmapDecoder, LaneDetector, decoderWidths } from '../../../../coruscant/designs/decoder/index.ts';
 
 describe('decoder parameters', () => {
   it('derive the paper widths at the defaults and grow with the tile', () => {

@@ -6,7 +6,7 @@ import {
   BitmapDecoder,
   DensePointerIncrementer,
   decoderWidths,
-} from '../../../../hw/designs/decoder/index.ts';
+} from '../../../../coruscant/designs/decoder/index.ts';
 import { TsEngine } from '../../../../engines/tsEngine.ts';
 import type { PortValues } from '../../../../engines/engine.ts';
 import {
@@ -15,7 +15,7 @@ import {
   decoderTimeline,
   type DecoderShape,
   type DecoderStimulus,
-} from '../../../../golden/models/decoder.ts';
+} from '../../../../coruscant/golden/models/decoder.ts';
 import { arbitraryStream, decoderPorts, expectCycles, flag, propertySeed, stimulusPorts } from './decoderStimulus.ts';
 
 const seed = propertySeed('tests/hw/designs/decoder/sequential.test.ts');

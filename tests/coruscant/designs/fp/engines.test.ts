@@ -6,15 +6,15 @@
  * raises the default to 20 000 pairs. Replay with FC_SEED=<seed>.
  */
 import { describe, expect, it } from 'vitest';
-import { Fp16Multiplier } from '../../../../hw/designs/fp/fp16Multiplier.ts';
-import { Fp32Adder } from '../../../../hw/designs/fp/fp32Adder.ts';
+import { Fp16Multiplier } from '../../../../coruscant/designs/fp/fp16Multiplier.ts';
+import { Fp32Adder } from '../../../../coruscant/designs/fp/fp32Adder.ts';
 import { elaborate } from '../../../../hw/ir/elaborate.ts';
 import type { ModuleDefinition } from '../../../../hw/core/index.ts';
 import type { Engine } from '../../../../engines/engine.ts';
 import { VerilatorEngine } from '../../../../engines/verilatorEngine.ts';
 import { IcarusEngine } from '../../../../engines/icarusEngine.ts';
-import { fp16Product, fp32Add } from '../../../../golden/numerics/fp32.ts';
-import { seededRandom, type SeededRandom } from '../../../golden/numerics/seededRandom.ts';
+import { fp16Product, fp32Add } from '../../../../coruscant/golden/numerics/fp32.ts';
+import { seededRandom, type SeededRandom } from '../../golden/numerics/seededRandom.ts';
 import { hardPair } from './fp32HardCases.ts';
 import { pairCount, type Golden } from './fpHarness.ts';
 

@@ -3,9 +3,9 @@
  * exponent pair, and a bulk random sweep (FP_PAIRS vectors, default 10^6; replay with FC_SEED).
  */
 import { describe, expect, it } from 'vitest';
-import { Fp16Multiplier } from '../../../../hw/designs/fp/fp16Multiplier.ts';
-import { fp16Product } from '../../../../golden/numerics/fp32.ts';
-import { seededRandom } from '../../../golden/numerics/seededRandom.ts';
+import { Fp16Multiplier } from '../../../../coruscant/designs/fp/fp16Multiplier.ts';
+import { fp16Product } from '../../../../coruscant/golden/numerics/fp32.ts';
+import { seededRandom } from '../../golden/numerics/seededRandom.ts';
 import { binaryUnit, expectMatchesGolden, pairCount } from './fpHarness.ts';
 
 /** Zeros, infinities, quiet/signalling NaNs with payloads, subnormal and normal extremes, ±1. */

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Fp32Adder } from '../../../../hw/designs/fp/fp32Adder.ts';
-import { fp32Add, fp32ToNumber } from '../../../../golden/numerics/fp32.ts';
-import { seededRandom } from '../../../golden/numerics/seededRandom.ts';
+import { Fp32Adder } from '../../../../coruscant/designs/fp/fp32Adder.ts';
+import { fp32Add, fp32ToNumber } from '../../../../coruscant/golden/numerics/fp32.ts';
+import { seededRandom } from '../../golden/numerics/seededRandom.ts';
 import { fastCheckSeed } from '../../../support/seed.ts';
 import { binaryUnit, expectMatchesGolden, pairCount } from './fpHarness.ts';
 import { hardPair, type Draw } from './fp32HardCases.ts';

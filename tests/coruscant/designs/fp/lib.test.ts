@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { bitsFor, defineModule, input, output } from '../../../../hw/core/index.ts';
 import { elaborate } from '../../../../hw/ir/elaborate.ts';
 import { Simulator } from '../../../../hw/sim/simulator.ts';
-import { leadingZeros, saturate, shiftRightSticky } from '../../../../hw/designs/fp/lib.ts';
+import { leadingZeros, saturate, shiftRightSticky } from '../../../../coruscant/designs/fp/lib.ts';
 
 const LeadingZerosProbe = defineModule({
   name: 'LeadingZerosProbe',

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { REGRESS_SUITES } from '../../../../verif/suites/index.ts';
+import { REGRESS_SUITES } from '../../../support/regressSuites.ts';
 import { drawCase } from '../../../../verif/regress/runCases.ts';
 import { TsEngine } from '../../../../engines/tsEngine.ts';
 import { elaborate } from '../../../../hw/ir/elaborate.ts';
-import { MmaUnit } from '../../../../hw/designs/tensor/mmaUnit.ts';
-import { BitmapDecoder } from '../../../../hw/designs/decoder/bitmapDecoder.ts';
-import { sparseWorkloadVectors } from '../../../../synth/workloads/sparseWorkload.ts';
+import { MmaUnit } from '../../../../coruscant/designs/tensor/mmaUnit.ts';
+import { BitmapDecoder } from '../../../../coruscant/designs/decoder/bitmapDecoder.ts';
+import { sparseWorkloadVectors } from '../../../../coruscant/workloads/sparseWorkload.ts';
 import type { IrDesign } from '../../../../hw/ir/ir.ts';
 import type { PortValues } from '../../../../engines/engine.ts';
 

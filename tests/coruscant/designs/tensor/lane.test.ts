@@ -4,12 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DotProduct4, dotProductLatency } from '../../../../hw/designs/tensor/dotProduct4.ts';
-import { TensorLane, tensorLaneLatency } from '../../../../hw/designs/tensor/tensorLane.ts';
+import { DotProduct4, dotProductLatency } from '../../../../coruscant/designs/tensor/dotProduct4.ts';
+import { TensorLane, tensorLaneLatency } from '../../../../coruscant/designs/tensor/tensorLane.ts';
 import { TsEngine } from '../../../../engines/tsEngine.ts';
 import type { PortValues } from '../../../../engines/engine.ts';
-import { dot4Accumulate } from '../../../../golden/models/mma.ts';
-import { fp16Product, fp32Add } from '../../../../golden/numerics/fp32.ts';
+import { dot4Accumulate } from '../../../../coruscant/golden/models/mma.ts';
+import { fp16Product, fp32Add } from '../../../../coruscant/golden/numerics/fp32.ts';
 import { fastCheckSeed } from '../../../support/seed.ts';
 import { elaborateAndReport } from '../fp/fpHarness.ts';
 

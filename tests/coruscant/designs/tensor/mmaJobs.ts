@@ -3,8 +3,8 @@
  * specials (±0, subnormals, ±∞, NaNs), FP32 C with the same, and A pruned to 30–70 % sparsity.
  */
 import fc from 'fast-check';
-import type { MmaJob } from '../../../../verif/mma/mmaSchedule.ts';
-import { MMA_SHAPES, type MmaMode } from '../../../../verif/mma/registerImages.ts';
+import type { MmaJob } from '../../../../coruscant/mma/mmaSchedule.ts';
+import { MMA_SHAPES, type MmaMode } from '../../../../coruscant/mma/registerImages.ts';
 
 const FP16_SPECIALS = [0x0000, 0x8000, 0x0001, 0x83ff, 0x7c00, 0xfc00, 0x7e00, 0x7d01, 0x7bff];
 const FP32_SPECIALS = [0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x7fa00001, 0x00000001, 0x7f7fffff];

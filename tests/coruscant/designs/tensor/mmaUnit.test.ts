@@ -6,14 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MMA_DATAPATH_CYCLES, mmaLatency } from '../../../../hw/designs/tensor/mmaUnit.ts';
+import { MMA_DATAPATH_CYCLES, mmaLatency } from '../../../../coruscant/designs/tensor/mmaUnit.ts';
 import { TsEngine } from '../../../../engines/tsEngine.ts';
-import { coruscantMma, denseMma } from '../../../../golden/models/mma.ts';
-import { coruscantMmaFromRegisters } from '../../../../golden/models/stcMma.ts';
-import { encodeStc, stcThreadRegisters } from '../../../../golden/formats/stcFormat.ts';
-import type { MmaJob } from '../../../../verif/mma/mmaSchedule.ts';
-import { runMmasOnRtl } from '../../../../verif/mma/runMmas.ts';
-import type { Fp32Matrix } from '../../../../golden/matrix.ts';
+import { coruscantMma, denseMma } from '../../../../coruscant/golden/models/mma.ts';
+import { coruscantMmaFromRegisters } from '../../../../coruscant/golden/models/stcMma.ts';
+import { encodeStc, stcThreadRegisters } from '../../../../coruscant/golden/formats/stcFormat.ts';
+import type { MmaJob } from '../../../../coruscant/mma/mmaSchedule.ts';
+import { runMmasOnRtl } from '../../../../coruscant/mma/runMmas.ts';
+import type { Fp32Matrix } from '../../../../coruscant/golden/matrix.ts';
 import { fastCheckSeed } from '../../../support/seed.ts';
 import { mmaJob } from './mmaJobs.ts';
 

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { elaborate } from '../../../../hw/ir/elaborate.ts';
 import { topModule } from '../../../../hw/ir/ir.ts';
 import type { ModuleDefinition } from '../../../../hw/core/index.ts';
-import { MmaUnit } from '../../../../hw/designs/tensor/mmaUnit.ts';
-import { ThreadGroup } from '../../../../hw/designs/tensor/threadGroup.ts';
+import { MmaUnit } from '../../../../coruscant/designs/tensor/mmaUnit.ts';
+import { ThreadGroup } from '../../../../coruscant/designs/tensor/threadGroup.ts';
 
 const doc = readFileSync(new URL('../../../../docs/tensor-core.md', import.meta.url), 'utf8');
 const IMPLICIT = new Set(['clk', 'reset']);

@@ -6,14 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ModuleDefinition } from '../../../../hw/core/index.ts';
-import { ThreadGroup } from '../../../../hw/designs/tensor/threadGroup.ts';
-import { Octet } from '../../../../hw/designs/tensor/octet.ts';
-import { TensorCore } from '../../../../hw/designs/tensor/tensorCore.ts';
-import { MmaUnit } from '../../../../hw/designs/tensor/mmaUnit.ts';
-import { OperandRegisterFile } from '../../../../hw/designs/tensor/operandRegisterFile.ts';
+import { ThreadGroup } from '../../../../coruscant/designs/tensor/threadGroup.ts';
+import { Octet } from '../../../../coruscant/designs/tensor/octet.ts';
+import { TensorCore } from '../../../../coruscant/designs/tensor/tensorCore.ts';
+import { MmaUnit } from '../../../../coruscant/designs/tensor/mmaUnit.ts';
+import { OperandRegisterFile } from '../../../../coruscant/designs/tensor/operandRegisterFile.ts';
 import { emitVerilog } from '../../../../hw/verilog/emit.ts';
 import { checkWithYosys, lintWithVerilator } from '../../../../tools/lint.ts';
-import { mmaBenchDesign } from '../../../../verif/mma/runMmas.ts';
+import { mmaBenchDesign } from '../../../../coruscant/mma/runMmas.ts';
 
 const blocks: ModuleDefinition[] = [ThreadGroup, Octet, TensorCore, MmaUnit, OperandRegisterFile];
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { Fp16Matrix } from '../../../golden/matrix.ts';
-import { Random } from '../../../golden/pruning/random.ts';
+import type { Fp16Matrix } from '../../../../coruscant/golden/matrix.ts';
+import { Random } from '../../../../coruscant/golden/pruning/random.ts';
 
 /** Bit patterns a format must carry unchanged: −0, infinities, quiet and signalling NaNs, subnormals. */
 const SPECIAL_HALVES = [0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe00, 0x0001, 0x83ff, 0x3c00];

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { cudaReferenceMatrix, encodeKernelFormat, type KernelFormat } from '../../../golden/formats/kernelFormat.ts';
+import {
+  cudaReferenceMatrix,
+  encodeKernelFormat,
+  type KernelFormat,
+} from '../../../../coruscant/golden/formats/kernelFormat.ts';
 import { arbitraryFp16Matrix, propertySeed } from './arbitraryMatrix.ts';
 import { referenceLayout } from './referenceEncoder.ts';
 

@@ -5,8 +5,8 @@ import {
   encodeKernelFormat,
   kernelFormatBytes,
   kernelTileValues,
-} from '../../../golden/formats/kernelFormat.ts';
-import type { Fp16Matrix } from '../../../golden/matrix.ts';
+} from '../../../../coruscant/golden/formats/kernelFormat.ts';
+import type { Fp16Matrix } from '../../../../coruscant/golden/matrix.ts';
 import { arbitraryFp16Matrix, firstDifference, propertySeed } from './arbitraryMatrix.ts';
 
 const seed = propertySeed('tests/golden/formats/kernelFormat.test.ts');

@@ -3,11 +3,15 @@ import fc from 'fast-check';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileFormatError, UserError } from '../../../common/errors.ts';
-import { encodeKernelFormat } from '../../../golden/formats/kernelFormat.ts';
-import { KERNEL_FILES, readKernelFormatDir, writeKernelFormatDir } from '../../../golden/formats/kernelFormatFiles.ts';
-import { encodeStc } from '../../../golden/formats/stcFormat.ts';
-import { readStcDir, writeStcDir } from '../../../golden/formats/stcFormatFiles.ts';
+import { FileFormatError, UserError } from '../../../../common/errors.ts';
+import { encodeKernelFormat } from '../../../../coruscant/golden/formats/kernelFormat.ts';
+import {
+  KERNEL_FILES,
+  readKernelFormatDir,
+  writeKernelFormatDir,
+} from '../../../../coruscant/golden/formats/kernelFormatFiles.ts';
+import { encodeStc } from '../../../../coruscant/golden/formats/stcFormat.ts';
+import { readStcDir, writeStcDir } from '../../../../coruscant/golden/formats/stcFormatFiles.ts';
 import { arbitraryFp16Matrix, firstDifference, propertySeed } from './arbitraryMatrix.ts';
 
 const seed = propertySeed('tests/golden/formats/kernelFormatFiles.test.ts');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { encodeKernelFormat, kernelFormatBytes } from '../../../golden/formats/kernelFormat.ts';
-import { encodeTiledCsl, tiledCslBytes } from '../../../golden/formats/tiledCsl.ts';
+import { encodeKernelFormat, kernelFormatBytes } from '../../../../coruscant/golden/formats/kernelFormat.ts';
+import { encodeTiledCsl, tiledCslBytes } from '../../../../coruscant/golden/formats/tiledCsl.ts';
 import {
   exactSizes,
   measureMatrix,
@@ -9,11 +9,11 @@ import {
   stripsOf,
   type FormatSize,
   type SizeFormat,
-} from '../../../golden/formats/sizes.ts';
-import { computeSizeReport, type SizeReport } from '../../../golden/formats/sizeReport.ts';
-import { magnitudePrune, wandaPrune } from '../../../golden/pruning/prune.ts';
-import { syntheticLlmLayer } from '../../../golden/pruning/synthetic.ts';
-import type { Fp16Matrix } from '../../../golden/matrix.ts';
+} from '../../../../coruscant/golden/formats/sizes.ts';
+import { computeSizeReport, type SizeReport } from '../../../../coruscant/golden/formats/sizeReport.ts';
+import { magnitudePrune, wandaPrune } from '../../../../coruscant/golden/pruning/prune.ts';
+import { syntheticLlmLayer } from '../../../../coruscant/golden/pruning/synthetic.ts';
+import type { Fp16Matrix } from '../../../../coruscant/golden/matrix.ts';
 import { arbitraryFp16Matrix, propertySeed } from './arbitraryMatrix.ts';
 
 const seed = propertySeed('tests/golden/formats/sizes.test.ts');

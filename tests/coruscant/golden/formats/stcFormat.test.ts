@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { encodeKernelFormat } from '../../../golden/formats/kernelFormat.ts';
+import { encodeKernelFormat } from '../../../../coruscant/golden/formats/kernelFormat.ts';
 import {
   decodeStc,
   encodeStc,
   kernelToStc,
   stcThreadRegisters,
   stcToKernel,
-} from '../../../golden/formats/stcFormat.ts';
+} from '../../../../coruscant/golden/formats/stcFormat.ts';
 import { arbitraryFp16Matrix, firstDifference, propertySeed } from './arbitraryMatrix.ts';
 
 const seed = propertySeed('tests/golden/formats/stcFormat.test.ts');

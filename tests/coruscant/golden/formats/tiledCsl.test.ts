@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeTiledCsl, encodeTiledCsl, tiledCslBytes } from '../../../golden/formats/tiledCsl.ts';
+import { decodeTiledCsl, encodeTiledCsl, tiledCslBytes } from '../../../../coruscant/golden/formats/tiledCsl.ts';
 import { arbitraryFp16Matrix, firstDifference, propertySeed } from './arbitraryMatrix.ts';
 
 const seed = propertySeed('tests/golden/formats/tiledCsl.test.ts');

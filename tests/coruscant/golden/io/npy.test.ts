@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileFormatError } from '../../../common/errors.ts';
+import { FileFormatError } from '../../../../common/errors.ts';
 import {
   encodeNpy,
   parseNpy,
@@ -15,7 +15,7 @@ import {
   writeNpy,
   type NpyArray,
   type NpyDtype,
-} from '../../../golden/io/npy.ts';
+} from '../../../../coruscant/golden/io/npy.ts';
 
 const seed = Number(process.env['FC_SEED'] ?? Date.now() % 2 ** 31);
 console.log(

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { zerosFp32, type Fp16Matrix, type Fp32Matrix } from '../../../golden/matrix.ts';
-import { coruscantMma, denseMma, dot4Accumulate } from '../../../golden/models/mma.ts';
-import { spmm } from '../../../golden/models/spmm.ts';
+import { zerosFp32, type Fp16Matrix, type Fp32Matrix } from '../../../../coruscant/golden/matrix.ts';
+import { coruscantMma, denseMma, dot4Accumulate } from '../../../../coruscant/golden/models/mma.ts';
+import { spmm } from '../../../../coruscant/golden/models/spmm.ts';
 import { referenceFp32Add } from '../numerics/referenceFp32Add.ts';
 
 const seed = Number(process.env['FC_SEED'] ?? Date.now() % 2 ** 31);

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeStc, stcThreadRegisters } from '../../../golden/formats/stcFormat.ts';
-import { coruscantMma } from '../../../golden/models/mma.ts';
-import { coruscantMmaFromRegisters } from '../../../golden/models/stcMma.ts';
-import type { Fp16Matrix, Fp32Matrix } from '../../../golden/matrix.ts';
+import { encodeStc, stcThreadRegisters } from '../../../../coruscant/golden/formats/stcFormat.ts';
+import { coruscantMma } from '../../../../coruscant/golden/models/mma.ts';
+import { coruscantMmaFromRegisters } from '../../../../coruscant/golden/models/stcMma.ts';
+import type { Fp16Matrix, Fp32Matrix } from '../../../../coruscant/golden/matrix.ts';
 
 const seed = Number(process.env['FC_SEED'] ?? Date.now() % 2 ** 31);
 console.log(

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFp16, fp16ToNumber, numberToFp16, type Fp16Class } from '../../../golden/numerics/fp16.ts';
+import {
+  classifyFp16,
+  fp16ToNumber,
+  numberToFp16,
+  type Fp16Class,
+} from '../../../../coruscant/golden/numerics/fp16.ts';
 
 const isNaNPattern = (bits: number): boolean => (bits & 0x7c00) === 0x7c00 && (bits & 0x3ff) !== 0;
 

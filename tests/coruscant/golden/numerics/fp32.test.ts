@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CANONICAL_NAN, fp16Product, fp32Add, fp32ToNumber, numberToFp32 } from '../../../golden/numerics/fp32.ts';
+import {
+  CANONICAL_NAN,
+  fp16Product,
+  fp32Add,
+  fp32ToNumber,
+  numberToFp32,
+} from '../../../../coruscant/golden/numerics/fp32.ts';
 import { referenceFp32Add } from './referenceFp32Add.ts';
 import { seededRandom, type SeededRandom } from './seededRandom.ts';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { UserError } from '../../../common/errors.ts';
-import type { Fp16Matrix } from '../../../golden/matrix.ts';
-import { magnitudePrune, wandaPrune } from '../../../golden/pruning/prune.ts';
-import { syntheticLlmLayer } from '../../../golden/pruning/synthetic.ts';
+import { UserError } from '../../../../common/errors.ts';
+import type { Fp16Matrix } from '../../../../coruscant/golden/matrix.ts';
+import { magnitudePrune, wandaPrune } from '../../../../coruscant/golden/pruning/prune.ts';
+import { syntheticLlmLayer } from '../../../../coruscant/golden/pruning/synthetic.ts';
 import { propertySeed } from '../formats/arbitraryMatrix.ts';
 
 const seed = propertySeed('tests/golden/pruning/prune.test.ts');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fp16ToNumber } from '../../../golden/numerics/fp16.ts';
-import { Random } from '../../../golden/pruning/random.ts';
-import { randomSparseStrips } from '../../../golden/pruning/randomMask.ts';
-import { syntheticLlmLayer } from '../../../golden/pruning/synthetic.ts';
+import { fp16ToNumber } from '../../../../coruscant/golden/numerics/fp16.ts';
+import { Random } from '../../../../coruscant/golden/pruning/random.ts';
+import { randomSparseStrips } from '../../../../coruscant/golden/pruning/randomMask.ts';
+import { syntheticLlmLayer } from '../../../../coruscant/golden/pruning/synthetic.ts';
 
 describe('seeded generators', () => {
   it('Random is deterministic per seed and roughly uniform', () => {

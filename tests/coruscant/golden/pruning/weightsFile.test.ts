@@ -2,9 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileFormatError } from '../../../common/errors.ts';
-import { writeNpy } from '../../../golden/io/npy.ts';
-import { readActivationNormsNpy, readWeightsNpy } from '../../../golden/pruning/weightsFile.ts';
+import { FileFormatError } from '../../../../common/errors.ts';
+import { writeNpy } from '../../../../coruscant/golden/io/npy.ts';
+import { readActivationNormsNpy, readWeightsNpy } from '../../../../coruscant/golden/pruning/weightsFile.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'weights-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

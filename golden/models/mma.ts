@@ -1,0 +1,2 @@
+// gpu/ imports this path until it moves into coruscant/ beside the rest of the showcase.
+export * from '../../coruscant/golden/models/mma.ts';
