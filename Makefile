@@ -14,7 +14,7 @@ lint: setup
 	npx prettier --check .
 	npx eslint .
 	npx tsx scripts/checkFileNames.ts
-	npx depcruise common tools waves golden hw engines verif synth gpu gen api coruscant bench tests --config .dependency-cruiser.cjs
+	npx depcruise common tools waves hw engines verif synth gpu gen api coruscant bench tests --config .dependency-cruiser.cjs
 
 format: setup
 	npx prettier --write .

@@ -1,7 +1,7 @@
 /**
- * This repository as a `gen` project: the framework's example designs, the regression suites, and
- * the Coruscant showcase as a plugin (its blocks, commands, report sections and synthesis
- * workloads), registered exactly as a user's project registers its own (see docs/plugins.md).
+ * This repository as a `gen` project: the framework's example designs and their regression suites,
+ * and the Coruscant showcase as a plugin (its blocks, suites, commands, report sections and
+ * synthesis workloads), registered exactly as a user's project registers its own (see docs/plugins.md).
  */
 import { defineConfig } from './api/config.ts';
 import { Counter } from './hw/examples/counter.ts';
@@ -15,7 +15,7 @@ import { SerialTransmitter } from './hw/examples/serialTransmitter.ts';
 import { Crc8Stream } from './hw/examples/crc8Stream.ts';
 import { TwoClockFifo } from './hw/examples/twoClockFifo.ts';
 import { MaskedRamRom } from './hw/examples/maskedRamRom.ts';
-import { REGRESS_SUITES } from './verif/suites/index.ts';
+import { EXAMPLE_SUITES } from './verif/suites/index.ts';
 import { coruscant } from './coruscant/plugin.ts';
 
 export default defineConfig({
@@ -35,7 +35,7 @@ export default defineConfig({
       MaskedRamRom,
     ],
   },
-  suites: REGRESS_SUITES,
-  // The showcase: the Coruscant blocks, their commands, report sections and synthesis workloads.
+  suites: EXAMPLE_SUITES,
+  // The showcase: the Coruscant blocks, their suites, commands, report sections and synthesis workloads.
   plugins: [coruscant],
 });

@@ -32,13 +32,33 @@ export {
   type RegisteredTop,
   /** The top of that name among a project's tops, or a UserError listing the known ones. */
   findTop,
+  /** The project's regression suites (the config's, then its plugins') and those of suite files named besides. */
+  projectSuites,
 } from '../gen/project/project.ts';
 export {
   /** A mistake of the user's: `gen` prints its message on one line and exits 1 (or its `exitCode`). */
   UserError,
   /** An external tool that failed or is missing, as a UserError. */
   ToolError,
+  /** A user's file that is not in its format: names the file and, when known, the line or byte offset. */
+  FileFormatError,
 } from '../common/errors.ts';
+export {
+  /** A user's input file whole, refused in one line when unreadable, not a regular file, or over a size limit. */
+  readUserFile,
+  /** The refusal of readUserFile: `cannot read PATH: REASON`. */
+  UnreadableFileError,
+} from '../common/userFiles.ts';
+export {
+  /** A failed write as one line naming the path: `cannot write out/run.vcd: no space left on the device (ENOSPC)`. */
+  writeError,
+} from '../common/fileErrors.ts';
+export {
+  /** A line chart as standalone SVG (axes, ticks, legend), for a report section's figures. */
+  lineChartSvg,
+  /** What lineChartSvg draws: series of points, axis titles, reference lines. */
+  type LineChartOptions,
+} from '../common/charts.ts';
 export {
   /** Writes a file whole or not at all (a temporary file renamed into place). */
   writeFileAtomic,

@@ -62,6 +62,14 @@ export {
   coverageTotals,
 } from '../verif/regress/coverage/summary.ts';
 export {
+  /** What a suite's coverage counts: bins of its signals and of its cases (see docs/verification.md). */
+  type CoverageSpec,
+  /** Bins of one signal's values, sampled in every cycle of every case. */
+  type SignalBins,
+  /** Bins of a property of each case, computed from the case value. */
+  type CaseBins,
+  /** Bins 0, 1, 2–3, 4–7, … up to `max`: a power-of-two range per bin. */
+  log2Bins,
   /** The cross of coverage goals and cover points (`coverage: { crosses: [cross(a, b)] }`): a bin per combination. */
   cross,
   /** A cross as a suite declares it: name, parts, reasons for bins it may miss. */

@@ -47,3 +47,7 @@ export {
   /** Whether a program is on PATH. */
   onPath,
 } from '../tools/toolchain.ts';
+export {
+  /** One cycle of input values for the gate-level simulation, by port name (a workload's `vectors` returns these). */
+  type InputVector,
+} from '../synth/sim/gateStimulus.ts';

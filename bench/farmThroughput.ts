@@ -14,7 +14,7 @@ import { execa, type ResultPromise } from 'execa';
 import { writeFileAtomic } from '../common/atomicWrite.ts';
 import { caseSeed } from '../verif/regress/cases.ts';
 import { drawCase } from '../verif/regress/runCases.ts';
-import { REGRESS_SUITES } from '../verif/suites/index.ts';
+import { REGRESS_SUITES } from '../tests/support/regressSuites.ts';
 import { GEN, regressArgs } from '../tests/support/regressRun.ts';
 import { HAS_REDIS, startRedis } from '../tests/support/redisServer.ts';
 import { measureProcess } from './measureProcess.ts';

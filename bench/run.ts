@@ -11,8 +11,8 @@ const BENCHMARKS: readonly (readonly [string, readonly string[]])[] = [
   ['bench/startup.ts', []],
   ['bench/reportQuick.ts', []],
   ['bench/simulatorSpeed.ts', passOn],
-  ['bench/mmaSpeed.ts', []],
-  ['bench/memoryModel.bench.ts', []],
+  ['coruscant/bench/mmaSpeed.ts', []],
+  ['coruscant/bench/memoryModel.bench.ts', []],
   ['bench/sessionSpeed.ts', ['--json']],
   ['bench/farmThroughput.ts', []],
 ];

@@ -9,23 +9,52 @@ import { quoteValue } from './optionValues.ts';
  * one line and ends the process with SIGINT, as Ctrl-C would (shells print nothing more for it;
  * SIGKILL two seconds later, should a handler in the spinning thread be holding SIGINT).
  * Temporaries a killed write leaves are hidden and swept by the next write (common/atomicWrite.ts).
+ * One watchdog serves every bound of the thread (armed and disarmed by message): starting a
+ * thread costs about a tenth of a second of CPU, and `gen sim` alone keeps three bounds.
  */
 
 const WATCHDOG = `
-const { workerData } = require('node:worker_threads');
+const { parentPort } = require('node:worker_threads');
 const { writeSync } = require('node:fs');
-const started = Date.now();
-if (workerData.label !== undefined)
-  setInterval(() => {
-    const seconds = Math.round((Date.now() - started) / 1000);
-    writeSync(2, '\\r' + workerData.label + ': ' + seconds + ' s of at most ' + workerData.bound + '\\x1b[K');
-  }, 1000);
-setTimeout(() => {
-  writeSync(2, (workerData.label !== undefined ? '\\r\\x1b[K' : '') + workerData.line);
-  process.kill(process.pid, 'SIGINT');
-  setTimeout(() => process.kill(process.pid, 'SIGKILL'), 2000);
-}, workerData.ms);
+const armed = new Map();
+parentPort.on('message', (message) => {
+  if (message.disarm !== undefined) {
+    const timers = armed.get(message.disarm);
+    armed.delete(message.disarm);
+    if (timers !== undefined) {
+      clearTimeout(timers.deadline);
+      clearInterval(timers.progress);
+    }
+    return;
+  }
+  const started = Date.now();
+  const progress =
+    message.label === undefined
+      ? undefined
+      : setInterval(() => {
+          const seconds = Math.round((Date.now() - started) / 1000);
+          writeSync(2, '\\r' + message.label + ': ' + seconds + ' s of at most ' + message.bound + '\\x1b[K');
+        }, 1000);
+  const deadline = setTimeout(() => {
+    writeSync(2, (message.label !== undefined ? '\\r\\x1b[K' : '') + message.line);
+    process.kill(process.pid, 'SIGINT');
+    setTimeout(() => process.kill(process.pid, 'SIGKILL'), 2000);
+  }, message.ms);
+  armed.set(message.id, { deadline, progress });
+});
 `;
+
+let watchdog: Worker | undefined;
+let lastBound = 0;
+
+/** This thread's watchdog, started on first use; it never keeps the process alive. */
+function sharedWatchdog(): Worker {
+  if (watchdog === undefined) {
+    watchdog = new Worker(WATCHDOG, { eval: true });
+    watchdog.unref();
+  }
+  return watchdog;
+}
 
 /** A whole number of milliseconds above 0 from the environment variable `name`; undefined when unset or empty. */
 export function envMilliseconds(name: string): number | undefined {
@@ -42,7 +71,7 @@ export const formatSeconds = (ms: number): string => `${Number((ms / 1000).toFix
 
 /**
  * Runs `work`; if it has not settled within `ms`, prints `gen: <line>` on stderr and ends the
- * process. The watchdog thread (a few milliseconds to start) is stopped as soon as `work` settles.
+ * process. The bound is disarmed as soon as `work` settles.
  * With `progress` (a label), a terminal sees the seconds spent against the bound, once a second:
  * the thread that keeps the bound is the one that can speak while the work keeps its own busy.
  */
@@ -53,15 +82,19 @@ export async function withDeadline<T>(
   progress?: string,
 ): Promise<T> {
   const interactive = progress !== undefined && process.stderr.isTTY === true && !process.env['CI'];
-  const watchdog = new Worker(WATCHDOG, {
-    eval: true,
-    workerData: { ms, line: `gen: ${line}\n`, bound: formatSeconds(ms), label: interactive ? progress : undefined },
+  const id = ++lastBound;
+  const keeper = sharedWatchdog();
+  keeper.postMessage({
+    id,
+    ms,
+    line: `gen: ${line}\n`,
+    bound: formatSeconds(ms),
+    label: interactive ? progress : undefined,
   });
-  watchdog.unref();
   try {
     return await work();
   } finally {
-    void watchdog.terminate();
+    keeper.postMessage({ disarm: id });
     if (interactive) process.stderr.write('\r\x1b[K');
   }
 }

@@ -1,22 +1,22 @@
 /**
  * The Coruscant sparse tensor core as a plugin of the framework: its hardware (the FP units, the
- * bitmap decoder, the tensor core and MMA unit), the synthesis workloads that measure it on pruned
- * weights, its commands (`gen mma`, `spmm`, `formats`, `memsim`, `report`) and the sections of
- * `gen report`. A project enables it in gen.config.ts (`plugins: [coruscant]`), as this repository
+ * bitmap decoder, the tensor core and MMA unit), its regression suites, the synthesis workloads
+ * that measure it on pruned weights, its commands (`gen mma`, `spmm`, `formats`, `memsim`,
+ * `report`) and the sections of `gen report`. A project enables it in gen.config.ts (`plugins: [coruscant]`), as this repository
  * does; it reaches the framework only through the package's public entry points (api/).
  */
 import { definePlugin } from '../api/plugin.ts';
 import type { SynthesisWorkload } from '../api/config.ts';
-import { Fp16Multiplier } from '../hw/designs/fp/fp16Multiplier.ts';
-import { Fp32Adder } from '../hw/designs/fp/fp32Adder.ts';
-import { DotProduct4 } from '../hw/designs/tensor/dotProduct4.ts';
-import { TensorLane } from '../hw/designs/tensor/tensorLane.ts';
-import { ThreadGroup } from '../hw/designs/tensor/threadGroup.ts';
-import { Octet } from '../hw/designs/tensor/octet.ts';
-import { TensorCore } from '../hw/designs/tensor/tensorCore.ts';
-import { MmaUnit } from '../hw/designs/tensor/mmaUnit.ts';
-import { OperandRegisterFile } from '../hw/designs/tensor/operandRegisterFile.ts';
-import { MmaBench } from '../hw/designs/tensor/mmaBench.ts';
+import { Fp16Multiplier } from './designs/fp/fp16Multiplier.ts';
+import { Fp32Adder } from './designs/fp/fp32Adder.ts';
+import { DotProduct4 } from './designs/tensor/dotProduct4.ts';
+import { TensorLane } from './designs/tensor/tensorLane.ts';
+import { ThreadGroup } from './designs/tensor/threadGroup.ts';
+import { Octet } from './designs/tensor/octet.ts';
+import { TensorCore } from './designs/tensor/tensorCore.ts';
+import { MmaUnit } from './designs/tensor/mmaUnit.ts';
+import { OperandRegisterFile } from './designs/tensor/operandRegisterFile.ts';
+import { MmaBench } from './designs/tensor/mmaBench.ts';
 import {
   LaneDetector,
   AdderChain,
@@ -24,8 +24,9 @@ import {
   DensePointerIncrementer,
   BitmapThreadSlice,
   BitmapDecoder,
-} from '../hw/designs/decoder/index.ts';
-import { sparseWorkloadTops, sparseWorkloadVectors } from '../synth/workloads/sparseWorkload.ts';
+} from './designs/decoder/index.ts';
+import { sparseWorkloadTops, sparseWorkloadVectors } from './workloads/sparseWorkload.ts';
+import { CORUSCANT_SUITES } from './suites/index.ts';
 
 /** Back-to-back MMAs on Wanda-pruned weights, through each block's own ports. */
 const sparseWorkload = (top: string): SynthesisWorkload => ({
@@ -88,6 +89,7 @@ export const coruscant = definePlugin({
       MmaBench,
     ],
   },
+  suites: CORUSCANT_SUITES,
   synthesis: { workloads: Object.fromEntries(sparseWorkloadTops.map((top) => [top, sparseWorkload(top)])) },
   reportSections: async () => (await import('./report/sections/index.ts')).REPORT_SECTIONS,
 });

@@ -8,11 +8,11 @@ import {
   renderSizeChart,
   renderSizeTable,
   type MatrixSource,
-} from '../../golden/formats/sizeReport.ts';
-import { MEASURE_STRIP_ROWS, type Accounting } from '../../golden/formats/sizes.ts';
-import { magnitudePrune, wandaPrune } from '../../golden/pruning/prune.ts';
-import { checkSparsity } from '../../golden/pruning/sparsity.ts';
-import { readActivationNormsNpy, readWeightsNpy } from '../../golden/pruning/weightsFile.ts';
+} from '../golden/formats/sizeReport.ts';
+import { MEASURE_STRIP_ROWS, type Accounting } from '../golden/formats/sizes.ts';
+import { magnitudePrune, wandaPrune } from '../golden/pruning/prune.ts';
+import { checkSparsity } from '../golden/pruning/sparsity.ts';
+import { readActivationNormsNpy, readWeightsNpy } from '../golden/pruning/weightsFile.ts';
 import { formatsDecodeCommand, formatsEncodeCommand } from './formatsFiles.ts';
 
 interface FormatsArgs {

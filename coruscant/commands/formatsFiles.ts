@@ -2,24 +2,24 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { UserError } from '../../api/plugin.ts';
-import { writeNpy } from '../../golden/io/npy.ts';
-import type { Fp16Matrix } from '../../golden/matrix.ts';
+import { writeNpy } from '../golden/io/npy.ts';
+import type { Fp16Matrix } from '../golden/matrix.ts';
 import {
   cudaReferenceMatrix,
   decodeKernelFormat,
   encodeKernelFormat,
   KERNEL_TILE_ROWS,
-} from '../../golden/formats/kernelFormat.ts';
+} from '../golden/formats/kernelFormat.ts';
 import {
   DEVICE_PADDING_WORDS,
   KERNEL_FILES,
   readKernelFormatDir,
   writeKernelFormatDir,
   writeTileArraysDir,
-} from '../../golden/formats/kernelFormatFiles.ts';
-import { decodeStc, encodeStc } from '../../golden/formats/stcFormat.ts';
-import { readStcDir, STC_FILE_LAYOUT, stcToArrays } from '../../golden/formats/stcFormatFiles.ts';
-import { readWeightsNpy } from '../../golden/pruning/weightsFile.ts';
+} from '../golden/formats/kernelFormatFiles.ts';
+import { decodeStc, encodeStc } from '../golden/formats/stcFormat.ts';
+import { readStcDir, STC_FILE_LAYOUT, stcToArrays } from '../golden/formats/stcFormatFiles.ts';
+import { readWeightsNpy } from '../golden/pruning/weightsFile.ts';
 import { quoteValue, refuseFolderOverInputs, refuseOutputsOverInputs } from '../../api/plugin.ts';
 
 /**

@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../../api/plugin.ts';
 import { UserError } from '../../api/plugin.ts';
 import { startProgress } from '../../api/plugin.ts';
 import { formatMemoryPathResult } from '../../gpu/memory/formatResult.ts';
-import { checkSparsity } from '../../golden/pruning/sparsity.ts';
+import { checkSparsity } from '../golden/pruning/sparsity.ts';
 import { sweepFigures } from '../../gpu/system/figures.ts';
 import { parseShape, SPMM_KERNELS } from '../../gpu/system/kernels.ts';
 import { comparisonTable, formatKernelTiming, formatSweep } from '../../gpu/system/report.ts';

@@ -1,15 +1,15 @@
 import type { CommandModule } from 'yargs';
 import { refuseOutputsOverInputs, UserError } from '../../api/plugin.ts';
-import { coruscantMma, denseMma } from '../../golden/models/mma.ts';
+import { coruscantMma, denseMma } from '../golden/models/mma.ts';
 import { createEngine, ENGINE_NAMES, engineHelp } from '../../api/engines.ts';
 import type { EngineName } from '../../api/engines.ts';
-import { writeNpy } from '../../golden/io/npy.ts';
-import { readMmaBatch, type MmaBatch } from '../../verif/mma/batchOperands.ts';
-import { MMA_SHAPES, type MmaMode } from '../../verif/mma/registerImages.ts';
-import { DATAPATH_CYCLES } from '../../verif/mma/mmaSchedule.ts';
-import { runMmasOnRtl } from '../../verif/mma/runMmas.ts';
-import { mmaLatency } from '../../hw/designs/tensor/mmaUnit.ts';
-import type { Fp32Matrix } from '../../golden/matrix.ts';
+import { writeNpy } from '../golden/io/npy.ts';
+import { readMmaBatch, type MmaBatch } from '../mma/batchOperands.ts';
+import { MMA_SHAPES, type MmaMode } from '../mma/registerImages.ts';
+import { DATAPATH_CYCLES } from '../mma/mmaSchedule.ts';
+import { runMmasOnRtl } from '../mma/runMmas.ts';
+import { mmaLatency } from '../designs/tensor/mmaUnit.ts';
+import type { Fp32Matrix } from '../golden/matrix.ts';
 
 const GOLDEN = { dense: denseMma, coruscant: coruscantMma } satisfies Record<MmaMode, unknown>;
 const MODES = Object.keys(GOLDEN) as MmaMode[];

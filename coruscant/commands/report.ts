@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { loadProject, UserError, type ReportSection } from '../../api/plugin.ts';
+import { loadProject, projectSuites, UserError, type Project, type ReportSection } from '../../api/plugin.ts';
 import { buildReport, type ReportSummary, type SectionEvent } from '../report/buildReport.ts';
 
 interface ReportArgs {
@@ -30,8 +30,7 @@ function textSummary(out: string, summary: ReportSummary): string {
 }
 
 /** The sections of every plugin the project enables, in the order the config lists the plugins. */
-async function projectSections(): Promise<ReportSection[]> {
-  const { plugins } = await loadProject();
+async function projectSections({ plugins }: Project): Promise<ReportSection[]> {
   return (await Promise.all(plugins.map(async (plugin) => (await plugin.reportSections?.()) ?? []))).flat();
 }
 
@@ -56,12 +55,14 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
         return true;
       }),
   handler: async (args) => {
+    const project = await loadProject();
     const command = `npx gen report --out ${args.out}${args.quick ? ' --quick' : ''}`;
     const summary = await buildReport({
       out: args.out,
       quick: args.quick,
       command,
-      sections: await projectSections(),
+      sections: await projectSections(project),
+      suites: (await projectSuites(project, [])).suites,
       onSection: progressPrinter(),
     });
     process.stdout.write(textSummary(args.out, summary));

@@ -1,10 +1,10 @@
 import type { Argv, CommandModule } from 'yargs';
 import { refuseOutputsOverInputs, takeRenamedOption, UserError } from '../../api/plugin.ts';
 import { startProgress } from '../../api/plugin.ts';
-import { spmm } from '../../golden/models/spmm.ts';
-import { readFp16Matrix, readFp32Matrix, writeFp32Matrix } from '../../golden/io/npy.ts';
-import { zerosFp32, type Fp16Matrix, type Fp32Matrix } from '../../golden/matrix.ts';
-import { spmmOnRtl } from '../../verif/mma/spmmOnRtl.ts';
+import { spmm } from '../golden/models/spmm.ts';
+import { readFp16Matrix, readFp32Matrix, writeFp32Matrix } from '../golden/io/npy.ts';
+import { zerosFp32, type Fp16Matrix, type Fp32Matrix } from '../golden/matrix.ts';
+import { spmmOnRtl } from '../mma/spmmOnRtl.ts';
 import { createEngine } from '../../api/engines.ts';
 import type { Engine, EngineName } from '../../api/engines.ts';
 import { GPU_MEMORY_PROFILES } from '../../gpu/memory/profiles.ts';

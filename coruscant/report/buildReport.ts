@@ -8,6 +8,8 @@ import { sweepWorkspaces } from '../../api/plugin.ts';
 import { findingsHtml } from './findings.ts';
 import { reportPage, type PageSection } from './page.ts';
 import { REPORT_SECTIONS } from './sections/index.ts';
+import { CORUSCANT_SUITES } from '../suites/index.ts';
+import type { RegressSuite } from '../../api/regress.ts';
 import type { ReportSection, SectionContext, SectionResult, SkippedSection } from '../../api/plugin.ts';
 import { pathInside } from '../../api/plugin.ts';
 
@@ -19,6 +21,8 @@ export interface ReportOptions {
   readonly command: string;
   /** Sections to run (default: all of them, in page order). */
   readonly sections?: readonly ReportSection[];
+  /** The project's regression suites, for the sections that run them (default: the showcase's). */
+  readonly suites?: readonly RegressSuite[];
   /** Called as each section starts and ends (the CLI prints progress lines). */
   readonly onSection?: (event: SectionEvent) => void;
 }
@@ -82,7 +86,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportSummary
   sweepWorkspaces();
   const scratch = mkdtempSync(join(tmpdir(), `gen-report-${process.pid}-`));
   try {
-    const context: SectionContext = { quick: options.quick, scratch, out: options.out };
+    const context: SectionContext = { quick: options.quick, scratch, out: options.out, suites: options.suites ?? CORUSCANT_SUITES };
     const sections = options.sections ?? REPORT_SECTIONS;
     const outcomes: SectionOutcome[] = [];
     const pageSections: PageSection[] = [];

@@ -1,5 +1,5 @@
 import type { PortValues } from '../../api/engines.ts';
-import type { DecoderShape, DecoderStimulus } from '../../golden/models/decoder.ts';
+import type { DecoderShape, DecoderStimulus } from '../golden/models/decoder.ts';
 import { mulberry32 } from '../../gpu/memory/seededRandom.ts';
 
 /** A row-tile bitmap of 30–70 % density (the pruning range the paper targets). */

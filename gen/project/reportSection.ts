@@ -3,6 +3,7 @@
  * returns them as data (numbers for summary.json, HTML for the page, files for the report folder);
  * the builder alone writes anything, so a failed run leaves no half report.
  */
+import type { RegressSuite } from '../../verif/regress/suite.ts';
 
 /** What every section is given. */
 export interface SectionContext {
@@ -12,6 +13,8 @@ export interface SectionContext {
   readonly scratch: string;
   /** The report folder as the user named it, for reproduce commands that read files from it. */
   readonly out: string;
+  /** The project's regression suites, as `gen regress --suite all` runs them (the config's, then its plugins'). */
+  readonly suites: readonly RegressSuite[];
 }
 
 /** A finished section. */

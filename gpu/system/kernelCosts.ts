@@ -1,7 +1,11 @@
 import { decompressionBankConflicts } from '../memory/decompressionBankConflicts.ts';
 import { sharedMemoryWavefronts } from '../memory/sharedMemoryBanks.ts';
-import { TILED_CSL_TILE_COLS, TILED_CSL_TILE_ROWS, TILED_CSL_VECTOR_ITEMS } from '../../golden/formats/tiledCsl.ts';
-import { kernelTileWords } from '../../golden/formats/kernelFormat.ts';
+import {
+  TILED_CSL_TILE_COLS,
+  TILED_CSL_TILE_ROWS,
+  TILED_CSL_VECTOR_ITEMS,
+} from '../../coruscant/golden/formats/tiledCsl.ts';
+import { kernelTileWords } from '../../coruscant/golden/formats/kernelFormat.ts';
 import type { ComputeProfile } from './computeProfiles.ts';
 import {
   flashLlmSerialLoads,

@@ -1,5 +1,5 @@
-import { kernelTileWords } from '../../golden/formats/kernelFormat.ts';
-import { TILED_CSL_TILE_COLS, TILED_CSL_VECTOR_ITEMS } from '../../golden/formats/tiledCsl.ts';
+import { kernelTileWords } from '../../coruscant/golden/formats/kernelFormat.ts';
+import { TILED_CSL_TILE_COLS, TILED_CSL_VECTOR_ITEMS } from '../../coruscant/golden/formats/tiledCsl.ts';
 import { pushWarpAccess } from '../memory/coalescer.ts';
 import type { TraceBuilder } from '../memory/requestTrace.ts';
 import {

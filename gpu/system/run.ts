@@ -1,7 +1,7 @@
 import { startProgress } from '../../common/progress.ts';
 import { UserError } from '../../common/errors.ts';
 import { memoryProfile } from '../memory/profiles.ts';
-import { checkSparsity } from '../../golden/pruning/sparsity.ts';
+import { checkSparsity } from '../../coruscant/golden/pruning/sparsity.ts';
 import { checkShape, gridPlan, SPMM_KERNELS, type SpmmKernel, type SpmmShape } from './kernels.ts';
 import { randomLayout } from './sparseLayout.ts';
 import { measureTensorCore } from './sweep.ts';

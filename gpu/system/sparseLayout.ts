@@ -3,7 +3,7 @@ import {
   kernelTileWords,
   KERNEL_TILE_ROWS,
   popcount32,
-} from '../../golden/formats/kernelFormat.ts';
+} from '../../coruscant/golden/formats/kernelFormat.ts';
 import {
   encodeTiledCsl,
   TILED_CSL_OFFSET_PADDING,
@@ -11,10 +11,10 @@ import {
   TILED_CSL_TILE_ROWS,
   tiledCslTileItems,
   TILED_CSL_VECTOR_ITEMS,
-} from '../../golden/formats/tiledCsl.ts';
-import type { Fp16Matrix } from '../../golden/matrix.ts';
+} from '../../coruscant/golden/formats/tiledCsl.ts';
+import type { Fp16Matrix } from '../../coruscant/golden/matrix.ts';
 import { mulberry32 } from '../memory/seededRandom.ts';
-import { checkSparsity } from '../../golden/pruning/sparsity.ts';
+import { checkSparsity } from '../../coruscant/golden/pruning/sparsity.ts';
 
 /**
  * Where a pruned weight matrix's bytes are in each format: the arrays the kernels index. Both

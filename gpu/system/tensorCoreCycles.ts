@@ -1,11 +1,11 @@
-import { mmaLatency } from '../../hw/designs/tensor/mmaUnit.ts';
+import { mmaLatency } from '../../coruscant/designs/tensor/mmaUnit.ts';
 import { TsEngine } from '../../engines/tsEngine.ts';
-import { coruscantMma } from '../../golden/models/mma.ts';
-import type { Fp16Matrix } from '../../golden/matrix.ts';
-import { zerosFp32 } from '../../golden/matrix.ts';
-import { runMmasOnRtl } from '../../verif/mma/runMmas.ts';
+import { coruscantMma } from '../../coruscant/golden/models/mma.ts';
+import type { Fp16Matrix } from '../../coruscant/golden/matrix.ts';
+import { zerosFp32 } from '../../coruscant/golden/matrix.ts';
+import { runMmasOnRtl } from '../../coruscant/mma/runMmas.ts';
 import { mulberry32 } from '../memory/seededRandom.ts';
-import { numberToFp16 } from '../../golden/numerics/fp16.ts';
+import { numberToFp16 } from '../../coruscant/golden/numerics/fp16.ts';
 import { layoutPatch, type SparseWeightLayout } from './sparseLayout.ts';
 
 /**

@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { envMilliseconds, formatSeconds, withDeadline } from '../../common/deadline.ts';
 
@@ -37,5 +41,23 @@ describe('deadlines', () => {
         throw new Error('its own failure');
       }),
     ).rejects.toThrow('its own failure');
+  });
+
+  it('keeps every bound of a process with one watchdog: bounds that settled do not fire, a spin is ended at its own', () => {
+    const deadline = new URL('../../common/deadline.ts', import.meta.url).href;
+    const script = [
+      `const { withDeadline } = await import(${JSON.stringify(deadline)});`,
+      "for (let bound = 0; bound < 3; bound++) await withDeadline(300, 'settled bound fired', () => bound);",
+      'await new Promise((settle) => setTimeout(settle, 500));',
+      "await withDeadline(400, 'spin ended at its bound', () => { for (;;); });",
+    ].join('\n');
+    // A script file, not `-e`: under `node -e` a watchdog thread is not started while the main thread spins.
+    const folder = mkdtempSync(join(tmpdir(), 'gen-deadline-'));
+    const file = join(folder, 'bounds.mjs');
+    writeFileSync(file, script);
+    const child = spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 60_000 });
+    rmSync(folder, { recursive: true, force: true });
+    expect(child.stderr).toBe('gen: spin ended at its bound\n');
+    expect(child.signal).toBe('SIGINT');
   });
 });

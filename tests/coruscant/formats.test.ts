@@ -3,10 +3,10 @@ import { execa } from 'execa';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SizeReport } from '../../golden/formats/sizeReport.ts';
-import { readNpy, writeNpy } from '../../golden/io/npy.ts';
-import { syntheticLlmLayer } from '../../golden/pruning/synthetic.ts';
-import { referenceLayout } from '../golden/formats/referenceEncoder.ts';
+import type { SizeReport } from '../../coruscant/golden/formats/sizeReport.ts';
+import { readNpy, writeNpy } from '../../coruscant/golden/io/npy.ts';
+import { syntheticLlmLayer } from '../../coruscant/golden/pruning/synthetic.ts';
+import { referenceLayout } from './golden/formats/referenceEncoder.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gen-formats-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

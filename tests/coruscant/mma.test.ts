@@ -9,9 +9,9 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../common/errors.ts';
 import { mmaCommand } from '../../coruscant/commands/mma.ts';
-import { coruscantMma, denseMma } from '../../golden/models/mma.ts';
-import { spmm } from '../../golden/models/spmm.ts';
-import { readFp32Matrix, readNpy, writeNpy } from '../../golden/io/npy.ts';
+import { coruscantMma, denseMma } from '../../coruscant/golden/models/mma.ts';
+import { spmm } from '../../coruscant/golden/models/spmm.ts';
+import { readFp32Matrix, readNpy, writeNpy } from '../../coruscant/golden/io/npy.ts';
 import { enableShowcase } from '../support/showcase.ts';
 
 const root = resolve(import.meta.dirname, '../..');

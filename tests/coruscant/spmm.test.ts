@@ -5,8 +5,8 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../common/errors.ts';
 import { spmmCommand } from '../../coruscant/commands/spmm.ts';
-import { spmm } from '../../golden/models/spmm.ts';
-import { readFp32Matrix, writeNpy } from '../../golden/io/npy.ts';
+import { spmm } from '../../coruscant/golden/models/spmm.ts';
+import { readFp32Matrix, writeNpy } from '../../coruscant/golden/io/npy.ts';
 import { enableShowcase } from '../support/showcase.ts';
 
 const root = resolve(import.meta.dirname, '../..');

@@ -6,7 +6,7 @@ import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
 import { IcarusEngine } from '../../engines/icarusEngine.ts';
 import { flatCells, runTimeout } from '../../engines/externalEngine.ts';
-import { mmaBenchDesign } from '../../verif/mma/runMmas.ts';
+import { mmaBenchDesign } from '../../coruscant/mma/runMmas.ts';
 
 /*
  * Every external run is under a watchdog derived from its work (cycles × design size), not a

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectCleanFailure, runGen } from '../support/cli.ts';
-import { parseNpy } from '../../golden/io/npy.ts';
+import { parseNpy } from '../../coruscant/golden/io/npy.ts';
 import {
   QUOTED_CHARACTERS,
   integerOption,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectCleanFailure, runGen } from '../support/cli.ts';
 import { writeCounterTrace } from '../waves/traceFixtures.ts';
-import { encodeNpy } from '../../golden/io/npy.ts';
+import { encodeNpy } from '../../coruscant/golden/io/npy.ts';
 
 /*
  * An output that names an input (directly, through a symlink, or as the folder that holds it)

@@ -9,12 +9,16 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { FileFormatError, ToolError } from '../../common/errors.ts';
-import { encodeNpy, parseNpy } from '../../golden/io/npy.ts';
+import { encodeNpy, parseNpy } from '../../coruscant/golden/io/npy.ts';
 import { parseVectors, type VectorPorts } from '../../engines/vectors.ts';
 import { parseVcd } from '../../waves/vcdReader.ts';
 import { instanceTree, leafCellOwners, parseNetlist, portsOf } from '../../synth/netlist.ts';
-import { encodeKernelFormat } from '../../golden/formats/kernelFormat.ts';
-import { KERNEL_FILES, readKernelFormatDir, writeKernelFormatDir } from '../../golden/formats/kernelFormatFiles.ts';
+import { encodeKernelFormat } from '../../coruscant/golden/formats/kernelFormat.ts';
+import {
+  KERNEL_FILES,
+  readKernelFormatDir,
+  writeKernelFormatDir,
+} from '../../coruscant/golden/formats/kernelFormatFiles.ts';
 import { expectParsesOrRefuses, mutatedBytes, type Outcome } from './fuzzHarness.ts';
 
 /** A reader under fuzz: how to make inputs, and how to judge one. */

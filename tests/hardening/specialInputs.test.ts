@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { expectCleanFailure } from '../support/cli.ts';
 import { UserError } from '../../common/errors.ts';
 import { readVectors } from '../../engines/vectors.ts';
-import { encodeNpy, readNpy } from '../../golden/io/npy.ts';
-import { encodeKernelFormat } from '../../golden/formats/kernelFormat.ts';
-import { readKernelFormatDir, writeKernelFormatDir } from '../../golden/formats/kernelFormatFiles.ts';
+import { encodeNpy, readNpy } from '../../coruscant/golden/io/npy.ts';
+import { encodeKernelFormat } from '../../coruscant/golden/formats/kernelFormat.ts';
+import { readKernelFormatDir, writeKernelFormatDir } from '../../coruscant/golden/formats/kernelFormatFiles.ts';
 import { readVcdFile } from '../../waves/vcdReader.ts';
 
 /*

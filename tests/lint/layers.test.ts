@@ -126,6 +126,19 @@ describe('layer rules (.dependency-cruiser.cjs)', () => {
     ]);
   });
 
+  it("fail when the framework imports the showcase's models: synth importing coruscant/golden/", async () => {
+    const tree = plantTree({
+      'coruscant/golden/numerics/fp16.ts': 'export const FP16_BITS = 16;\n',
+      'synth/power.ts':
+        "import { FP16_BITS } from '../coruscant/golden/numerics/fp16.ts';\nexport const bits = FP16_BITS;\n",
+    });
+    const result = await cruise(tree, ['coruscant', 'synth']);
+    expect(result.exitCode).not.toBe(0);
+    expect(result.violations).toEqual([
+      expect.objectContaining({ rule: 'layer-synth', from: 'synth/power.ts', to: 'coruscant/golden/numerics/fp16.ts' }),
+    ]);
+  });
+
   it('fail on an import cycle inside one folder', async () => {
     const tree = plantTree({
       'hw/ir/passes/index.ts':

@@ -10,7 +10,7 @@ import { mapToCells, type MappedDesign } from '../../synth/mapToCells.ts';
 import { moduleOf } from '../../synth/netlist.ts';
 import { powerFromActivity } from '../../synth/power.ts';
 import { synthesizeDesign } from '../../synth/synthesizeDesign.ts';
-import { sparseWorkloadVectors } from '../../synth/workloads/sparseWorkload.ts';
+import { sparseWorkloadVectors } from '../../coruscant/workloads/sparseWorkload.ts';
 
 /*
  * The Coruscant decoder through the whole flow with the embedded (WebAssembly) Yosys. A

@@ -27,19 +27,30 @@ export class ModuleFileError extends UserError {
 const TYPESCRIPT = new Set(['.ts', '.mts', '.cts', '.tsx']);
 const JAVASCRIPT = new Set(['.js', '.mjs', '.cjs']);
 
-let tsxRegistered: Promise<void> | undefined;
+let typeScriptRegistered: Promise<void> | undefined;
 
 /**
- * tsx's loader hooks, registered once per thread (they also apply to what the user's file imports,
- * e.g. its own .ts helpers). Registered globally rather than through `tsImport`'s namespaces: one
- * module instance per file keeps a design and the framework it imports a single copy, and stack
- * frames (source locations in the Verilog) name the real file and line.
+ * Loader hooks for TypeScript, registered once per thread (they also apply to what the user's file
+ * imports, e.g. its own .ts helpers), globally: one module instance per file keeps a design and the
+ * framework it imports a single copy, and stack frames (source locations in the Verilog) name the
+ * real file and line. The installed (compiled) framework registers its own light hooks
+ * (typescriptHooks.ts: esbuild with a content-hashed cache, no tsx start-up); run from its
+ * TypeScript sources (this repository, its tests) it is already under tsx and registers tsx's.
  */
 function ensureTypeScript(): Promise<void> {
-  tsxRegistered ??= import('tsx/esm/api').then((tsx) => {
-    tsx.register();
-  });
-  return tsxRegistered;
+  typeScriptRegistered ??= import.meta.url.endsWith('.js')
+    ? registerCompiledHooks()
+    : import('tsx/esm/api').then((tsx) => {
+        tsx.register();
+      });
+  return typeScriptRegistered;
+}
+
+async function registerCompiledHooks(): Promise<void> {
+  const { register } = await import('node:module');
+  // The compiled files carry inline source maps; Node applies them to stack traces only when asked.
+  process.setSourceMapsEnabled(true);
+  register(new URL('./typescriptHooks.js', import.meta.url));
 }
 
 /**
@@ -83,8 +94,16 @@ export async function importModuleFile(file: string, shown: string = file): Prom
   }
 }
 
-/** Node's refusals when CommonJS code requires an ES module (the framework is one). */
-const REQUIRE_ESM_CODES = new Set(['ERR_REQUIRE_ESM', 'ERR_REQUIRE_CYCLE_MODULE', 'ERR_REQUIRE_ASYNC_MODULE']);
+/**
+ * Node's refusals when CommonJS code requires an ES module (the framework is one), and the
+ * installed framework's loader's refusal of a `.ts` file outside a module package (typescriptHooks.ts).
+ */
+const REQUIRE_ESM_CODES = new Set([
+  'ERR_REQUIRE_ESM',
+  'ERR_REQUIRE_CYCLE_MODULE',
+  'ERR_REQUIRE_ASYNC_MODULE',
+  'ERR_UNKNOWN_FILE_EXTENSION',
+]);
 
 function isRequireOfEsm(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

@@ -1,7 +1,4 @@
 import type { RegressSuite } from '../regress/suite.ts';
-import { decoderSuites } from './decoder.ts';
-import { fpSuites } from './fp.ts';
-import { mmaSuites } from './mma.ts';
 import { fuzzSuites } from './fuzz.ts';
 import { streamSuites } from './streams.ts';
 import { fsmSuites } from './fsmExamples.ts';
@@ -9,19 +6,16 @@ import { blackBoxSuites } from './blackBoxExamples.ts';
 import { memorySuites } from './memoryExamples.ts';
 
 /**
- * Every regression suite of the framework's own blocks, bottom up. A new block adds its suites
- * here (`{ name, groups, … }`, see verif/regress/suite.ts); the repository's gen.config.ts lists
- * these, and `--suite` selects by name or group. Loading suite files (`--load`) and selecting
- * them is verif/regress/suiteSources.ts.
+ * The regression suites of the framework's own examples: the stream library and the feature
+ * examples (light) before the fuzzer's (heavy). A new example adds its suites here (`{ name,
+ * groups, … }`, see verif/regress/suite.ts); the repository's gen.config.ts lists these, the
+ * Coruscant showcase adds its own through its plugin, and `--suite` selects by name or group.
+ * Loading suite files (`--load`) and selecting them is verif/regress/suiteSources.ts.
  */
-export const REGRESS_SUITES: readonly RegressSuite[] = [
-  ...fpSuites,
-  ...decoderSuites,
-  // The stream library and the feature examples (light), before the heavy suites.
+export const EXAMPLE_SUITES: readonly RegressSuite[] = [
   ...streamSuites,
   ...fsmSuites,
   ...blackBoxSuites,
   ...memorySuites,
-  ...mmaSuites,
   ...fuzzSuites,
 ];

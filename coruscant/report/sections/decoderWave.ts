@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BitmapDecoder } from '../../../hw/designs/decoder/index.ts';
+import { BitmapDecoder } from '../../designs/decoder/index.ts';
 import { elaborate } from '../../../api/ir.ts';
 import type { PortValues } from '../../../api/engines.ts';
 import { createEngine } from '../../../api/engines.ts';
-import { decoderTimeline, type DecoderShape } from '../../../golden/models/decoder.ts';
+import { decoderTimeline, type DecoderShape } from '../../golden/models/decoder.ts';
 import { readVcdFile } from '../../../api/waves.ts';
 import { renderWaveDromSvg, traceToWaveDrom } from '../../../api/waves.ts';
 import { escapeHtml, figureHtml, ShownNumbers, waveSvgWithNameRoom } from '../html.ts';

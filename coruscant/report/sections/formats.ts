@@ -1,5 +1,5 @@
-import { computeSizeReport, renderSizeChart } from '../../../golden/formats/sizeReport.ts';
-import { SIZE_FORMATS } from '../../../golden/formats/sizes.ts';
+import { computeSizeReport, renderSizeChart } from '../../golden/formats/sizeReport.ts';
+import { SIZE_FORMATS } from '../../golden/formats/sizes.ts';
 import { escapeHtml, figureHtml, ShownNumbers, tableHtml } from '../html.ts';
 import type { ReportSection, SectionResult } from '../../../api/plugin.ts';
 

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import type { EngineName } from '../../../api/engines.ts';
 import { WHOLE } from '../../../api/regress.ts';
 import { runRegression, type SuiteRun } from '../../../api/regress.ts';
-import { REGRESS_SUITES } from '../../../verif/suites/index.ts';
 import type { RegressSuite } from '../../../api/regress.ts';
 import { availableEngines } from '../engines.ts';
 import { escapeHtml, ShownNumbers, tableHtml } from '../html.ts';
@@ -28,16 +27,16 @@ const EXTERNAL_SKIPS: readonly { readonly group: string; readonly inQuickOnly: b
 const skippedOnExternal = (suite: RegressSuite, context: SectionContext): string | undefined =>
   EXTERNAL_SKIPS.find((skip) => suite.groups.includes(skip.group) && (context.quick || !skip.inQuickOnly))?.why;
 
-const regressCommand = (suites: readonly RegressSuite[], engines: readonly EngineName[], runs: number): string =>
-  `npx gen regress --suite ${suites.length === REGRESS_SUITES.length ? 'all' : suites.map((suite) => suite.name).join(',')} --engine ${engines.join(',')} --runs ${runs} --seed ${SEED}`;
+const regressCommand = (suites: readonly RegressSuite[], all: number, engines: readonly EngineName[], runs: number): string =>
+  `npx gen regress --suite ${suites.length === all ? 'all' : suites.map((suite) => suite.name).join(',')} --engine ${engines.join(',')} --runs ${runs} --seed ${SEED}`;
 
 /** The (suites, engines) groups to run: every suite on the in-process engine, the cheap-to-build ones on the external engines too. */
 function plan(context: SectionContext): { suites: RegressSuite[]; engines: EngineName[] }[] {
   const { available } = availableEngines();
   const external = available.filter((engine) => engine !== 'ts');
   const groups: { suites: RegressSuite[]; engines: EngineName[] }[] = [
-    { suites: [...REGRESS_SUITES], engines: ['ts'] },
-    { suites: REGRESS_SUITES.filter((suite) => skippedOnExternal(suite, context) === undefined), engines: external },
+    { suites: [...context.suites], engines: ['ts'] },
+    { suites: context.suites.filter((suite) => skippedOnExternal(suite, context) === undefined), engines: external },
   ];
   return groups.filter((group) => group.engines.length > 0 && group.suites.length > 0);
 }
@@ -61,7 +60,7 @@ function cell(run: SuiteRun | undefined, shown: ShownNumbers, whyNot: string | u
 export const regressionSection: ReportSection = {
   id: 'regression',
   title: 'Regression: RTL = golden model on every engine',
-  reproduce: (context) => plan(context).map((group) => regressCommand(group.suites, group.engines, runsFor(context))),
+  reproduce: (context) => plan(context).map((group) => regressCommand(group.suites, context.suites.length, group.engines, runsFor(context))),
   run: async (context): Promise<SectionResult> => {
     const { available, missing } = availableEngines();
     const runs = runsFor(context);
@@ -75,7 +74,7 @@ export const regressionSection: ReportSection = {
       results.push(...(await runRegression(options)));
     }
     const shown = new ShownNumbers('regression');
-    const rows = REGRESS_SUITES.map((suite) => [
+    const rows = context.suites.map((suite) => [
       `<b>${escapeHtml(suite.name)}</b><br><small>${escapeHtml(suite.description)}</small>`,
       ...available.map((engine) => cell(results.find((run) => run.suite === suite.name && run.engine === engine), shown, skippedOnExternal(suite, context))),
     ]);
@@ -106,7 +105,7 @@ export const regressionSection: ReportSection = {
       numbers: shown.values,
       html,
       findings: [...[regressionFinding(shown.values)].filter((line) => line !== undefined), coverageLine],
-      headline: `${REGRESS_SUITES.length} suites × ${available.length} engines (${available.join(', ')}), ${cases} cases, ${failures.length === 0 ? 'all equal to golden' : `${failures.length} failing`}`,
+      headline: `${context.suites.length} suites × ${available.length} engines (${available.join(', ')}), ${cases} cases, ${failures.length === 0 ? 'all equal to golden' : `${failures.length} failing`}`,
       ...(failures.length > 0 ? { failed: `${failures.length} regression case(s) differ from golden` } : {}),
     };
   },

@@ -1,12 +1,12 @@
 import { ToolError } from '../../../api/plugin.ts';
 import type { ModuleDefinition } from '../../../api/index.ts';
-import { registerFileBandwidthReport } from '../../../hw/designs/decoder/bandwidth.ts';
-import { AdderChain, BitmapDecoder, LaneDetector } from '../../../hw/designs/decoder/index.ts';
+import { registerFileBandwidthReport } from '../../designs/decoder/bandwidth.ts';
+import { AdderChain, BitmapDecoder, LaneDetector } from '../../designs/decoder/index.ts';
 import { elaborate } from '../../../api/ir.ts';
 import type { ActivityStimulus } from '../../../api/synth.ts';
 import { reportChartSvg } from '../../../api/synth.ts';
 import { synthesizeDesign, type ComponentReport, type SynthReport } from '../../../api/synth.ts';
-import type { DecoderShape } from '../../../golden/models/decoder.ts';
+import type { DecoderShape } from '../../golden/models/decoder.ts';
 import { findYosys } from '../../../api/synth.ts';
 import { verilogOutputs } from '../../../api/verilog.ts';
 import { decoderInputVectors, decoderMmaStream } from '../decoderWorkload.ts';

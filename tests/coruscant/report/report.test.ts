@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportSummary } from '../../../coruscant/report/buildReport.ts';
-import { REGRESS_SUITES } from '../../../verif/suites/index.ts';
+import { REGRESS_SUITES } from '../../support/regressSuites.ts';
 import { figureTextProblems, withPage } from './browser.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');

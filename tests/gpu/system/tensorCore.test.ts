@@ -1,6 +1,6 @@
 /** The MMA cycles the model uses come from the RTL, and sampled tiles' numbers equal golden. */
 import { describe, expect, it } from 'vitest';
-import { mmaLatency } from '../../../hw/designs/tensor/mmaUnit.ts';
+import { mmaLatency } from '../../../coruscant/designs/tensor/mmaUnit.ts';
 import { randomLayout } from '../../../gpu/system/sparseLayout.ts';
 import { measureTensorCore } from '../../../gpu/system/sweep.ts';
 import { MEASURED_MMA } from './support.ts';

@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeKernelFormat, kernelFormatBytes } from '../../../golden/formats/kernelFormat.ts';
-import { encodeTiledCsl, tiledCslBytes } from '../../../golden/formats/tiledCsl.ts';
+import { encodeKernelFormat, kernelFormatBytes } from '../../../coruscant/golden/formats/kernelFormat.ts';
+import { encodeTiledCsl, tiledCslBytes } from '../../../coruscant/golden/formats/tiledCsl.ts';
 import { TraceBuilder } from '../../../gpu/memory/requestTrace.ts';
 import { flashLlmStagedVectors, gridPlan, TILE_K, TILE_M, type SpmmKernel } from '../../../gpu/system/kernels.ts';
 import { kernelLoads, LoadRecorder } from '../../../gpu/system/kernelTraces.ts';

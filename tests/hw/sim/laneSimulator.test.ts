@@ -15,7 +15,7 @@ import type { IrDesign } from '../../../hw/ir/ir.ts';
 import { TsEngine } from '../../../engines/tsEngine.ts';
 import type { CycleRun, PortValues } from '../../../engines/engine.ts';
 import { CheckFailedError, type CheckMode } from '../../../hw/ir/checks.ts';
-import { decoderSuites } from '../../../verif/suites/decoder.ts';
+import { decoderSuites } from '../../../coruscant/suites/decoder.ts';
 import {
   batchDesign,
   checkedFuzzCaseArbitrary,

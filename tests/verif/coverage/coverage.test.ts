@@ -16,7 +16,7 @@ import { runRegression } from '../../../verif/regress/regression.ts';
 import { CoverageCollector } from '../../../verif/regress/coverage/collect.ts';
 import { mergeCoverageFiles, type CoverageFile } from '../../../verif/regress/coverage/data.ts';
 import { coverageSummary, goalStatuses } from '../../../verif/regress/coverage/summary.ts';
-import { REGRESS_SUITES } from '../../../verif/suites/index.ts';
+import { REGRESS_SUITES } from '../../support/regressSuites.ts';
 import { regressionOptions } from '../regress/regressOptions.ts';
 
 /** A cold Verilator build on a busy two-core machine can take minutes; the cache makes reruns fast. */

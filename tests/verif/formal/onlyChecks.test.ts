@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
-import { BitmapDecoder } from '../../../hw/designs/decoder/bitmapDecoder.ts';
-import { BitmapThreadSlice } from '../../../hw/designs/decoder/bitmapThreadSlice.ts';
+import { BitmapDecoder } from '../../../coruscant/designs/decoder/bitmapDecoder.ts';
+import { BitmapThreadSlice } from '../../../coruscant/designs/decoder/bitmapThreadSlice.ts';
 import { onlyChecksOf } from '../../../verif/formal/formalModel.ts';
 
 describe('onlyChecksOf (gen prove --only)', () => {

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
-import { LaneDetector } from '../../../hw/designs/decoder/index.ts';
+import { LaneDetector } from '../../../coruscant/designs/decoder/index.ts';
 import { scoreSuite } from '../../../verif/regress/mutation/mutationRun.ts';
 import { makeMutants, proveEquivalent } from '../../../verif/regress/mutation/yosysMutants.ts';
-import { REGRESS_SUITES } from '../../../verif/suites/index.ts';
+import { REGRESS_SUITES } from '../../support/regressSuites.ts';
 
 const suite = REGRESS_SUITES.find((candidate) => candidate.name === 'LaneDetector')!;
 

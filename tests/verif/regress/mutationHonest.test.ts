@@ -14,7 +14,7 @@ import { runCases } from '../../../verif/regress/runCases.ts';
 import { MutantEngine } from '../../../verif/regress/mutation/mutantEngine.ts';
 import { makeMutants } from '../../../verif/regress/mutation/yosysMutants.ts';
 import { checkMutationScores, scoreSuite, type MutationScore } from '../../../verif/regress/mutation/mutationRun.ts';
-import { REGRESS_SUITES } from '../../../verif/suites/index.ts';
+import { REGRESS_SUITES } from '../../support/regressSuites.ts';
 import { suites as parameterSuites } from './fixtures/parameterSuite.ts';
 
 const memorySuite = REGRESS_SUITES.find((candidate) => candidate.name === 'MaskedRamRom')!;

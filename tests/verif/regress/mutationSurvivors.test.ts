@@ -8,13 +8,13 @@
 import { describe, expect, it } from 'vitest';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
-import { AdderChain, BitmapThreadSlice } from '../../../hw/designs/decoder/index.ts';
-import { Fp32Adder } from '../../../hw/designs/fp/fp32Adder.ts';
+import { AdderChain, BitmapThreadSlice } from '../../../coruscant/designs/decoder/index.ts';
+import { Fp32Adder } from '../../../coruscant/designs/fp/fp32Adder.ts';
 import { shardCases, WHOLE } from '../../../verif/regress/cases.ts';
 import { MutantEngine } from '../../../verif/regress/mutation/mutantEngine.ts';
 import { proveEquivalent } from '../../../verif/regress/mutation/yosysMutants.ts';
 import { runCases } from '../../../verif/regress/runCases.ts';
-import { REGRESS_SUITES } from '../../../verif/suites/index.ts';
+import { REGRESS_SUITES } from '../../support/regressSuites.ts';
 
 /** The single Verilog file of a one-module block, edited by `edit`, which must change it. */
 function mutate(files: ReadonlyMap<string, string>, file: string, edit: (text: string) => string): string {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WHOLE } from '../../../verif/regress/cases.ts';
 import type { RegressionOptions } from '../../../verif/regress/regression.ts';
-import { REGRESS_SUITES } from '../../../verif/suites/index.ts';
+import { REGRESS_SUITES } from '../../support/regressSuites.ts';
 
 /** Failure folders of the tests' regressions (none when they pass), removed when the test process ends. */
 const out = mkdtempSync(join(tmpdir(), 'regress-'));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FieldError } from '../../../common/errors.ts';
 import { caseSeed, parseShard, shardCases, spanIndices, WHOLE } from '../../../verif/regress/cases.ts';
 import { runRegression } from '../../../verif/regress/regression.ts';
-import { REGRESS_SUITES } from '../../../verif/suites/index.ts';
+import { REGRESS_SUITES } from '../../support/regressSuites.ts';
 import { regressionOptions } from './regressOptions.ts';
 
 const cheap = REGRESS_SUITES.filter((suite) => suite.name === 'LaneDetector' || suite.name === 'AdderChain');
