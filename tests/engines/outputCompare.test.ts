@@ -38,6 +38,19 @@ const rowArbitrary = fc.array(
   { minLength: 1, maxLength: 12 },
 );
 
+/** Golden rows of FrameWidths' outputs, each naming some of them. */
+const goldenRows: fc.Arbitrary<PortValues[]> = fc.array(
+  fc.record(
+    {
+      sum: fc.bigInt({ min: 0n, max: (1n << 70n) - 1n }),
+      held: fc.bigInt({ min: 0n, max: 7n }),
+      doubled: fc.bigInt({ min: 0n, max: (1n << 40n) - 1n }),
+    },
+    { requiredKeys: [] },
+  ),
+  { minLength: 1, maxLength: 12 },
+);
+
 describe('outputDigest', () => {
   it('is the FNV-1a checksum the native harness folds, over one stream', () => {
     fc.assert(
@@ -73,6 +86,36 @@ describe('expectedFrames', () => {
     expect(expectedFrames(design, [{ sum: 0n, held: 0n, doubled: 0n }])).not.toHaveProperty('mask');
     expect(() => expectedFrames(design, [{ held: 1n, nope: 1n }])).toThrow(
       "cycle 0: FrameWidths has no output 'nope' (outputs: sum, held, doubled)",
+    );
+  });
+
+  it('words a bad row as the port-by-port check does: the first bad value in port order, else the unknown name', () => {
+    // held is 3 bits wide, doubled 40: both values are too wide, and the row names them out of port order.
+    expect(() => expectedFrames(design, [{}, { nope: 1n, doubled: 1n << 40n, held: 8n }])).toThrow(
+      "cycle 1: value 8 for 'held' does not fit in 3 unsigned bits",
+    );
+    expect(() => expectedFrames(design, [{ held: 1n }, { nope: undefined } as unknown as PortValues])).toThrow(
+      "cycle 1: FrameWidths has no output 'nope'",
+    );
+    expect(() => expectedFrames(design, [{ held: -1n }])).toThrow("value -1 for 'held' does not fit");
+  });
+
+  it('holds exactly the named values, all their bits in the mask, on random golden rows', () => {
+    fc.assert(
+      fc.property(goldenRows, (rows) => {
+        const expected = expectedFrames(design, rows) as { frames: PortFrames; mask?: PortFrames };
+        const complete = rows.every((row) => outputs.every((port) => row[port.name] !== undefined));
+        expect(expected.mask === undefined).toBe(complete);
+        rows.forEach((row, cycle) =>
+          outputs.forEach(({ name, width }) => {
+            const value = row[name];
+            expect(expected.frames.value(cycle, name)).toBe(value ?? 0n);
+            if (expected.mask)
+              expect(expected.mask.value(cycle, name)).toBe(value === undefined ? 0n : (1n << BigInt(width)) - 1n);
+          }),
+        );
+      }),
+      { seed, numRuns: 50 },
     );
   });
 });
