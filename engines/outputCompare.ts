@@ -36,36 +36,87 @@ export function digestWords(words: Uint32Array, from = FNV_OFFSET): number {
 /** A folded hash as a digest: 8 lowercase hex digits. */
 export const digestHex = (hash: number): string => hash.toString(16).padStart(8, '0');
 
+/** An output's place in a frame and the mask word of its top word, found once per port list. */
+interface ExpectedSlot {
+  readonly at: number;
+  readonly words: number;
+  readonly width: number;
+  /** The port's value limit when it fits one word (a number compare, no bigint shift per value). */
+  readonly limit: bigint;
+  readonly topMask: number;
+}
+
+const expectedSlots = new WeakMap<readonly FramePort[], ReadonlyMap<string, ExpectedSlot>>();
+
+function expectedSlotsOf(outputs: readonly FramePort[]): ReadonlyMap<string, ExpectedSlot> {
+  let slots = expectedSlots.get(outputs);
+  if (slots) return slots;
+  const frame = PortFrames.empty(outputs, 0);
+  slots = new Map(
+    outputs.map((port) => {
+      const { at, words } = frame.slotOf(port.name);
+      const topMask = port.width % 32 !== 0 ? 2 ** (port.width % 32) - 1 : -1;
+      return [port.name, { at, words, width: port.width, limit: 1n << BigInt(port.width), topMask }];
+    }),
+  );
+  expectedSlots.set(outputs, slots);
+  return slots;
+}
+
 /**
  * Expected frames and their mask from golden per-cycle values that name only the ports they
  * predict (regressions' CaseVectors.expected): a port a cycle leaves out is not compared in it.
  */
 export function expectedFrames(design: IrDesign, rows: readonly PortValues[]): ExpectedOutputs {
   const ports = harnessPortsOf(design);
+  const slots = expectedSlotsOf(ports.outputs);
   const frames = PortFrames.empty(ports.outputs, rows.length);
   const mask = PortFrames.empty(ports.outputs, rows.length);
+  const { stride } = frames;
+  const values = frames.words;
+  const bits = mask.words;
   let complete = true;
   for (let cycle = 0; cycle < rows.length; cycle++) {
     const row = rows[cycle]!;
-    for (const port of ports.outputs) {
-      const value = row[port.name];
-      if (value === undefined) {
-        complete = false;
-        continue;
+    const base = cycle * stride;
+    let present = 0;
+    // One lookup per named port; a one-word value in range is stored as a number, anything else
+    // (a wide port, a bad value, an unknown name) takes the checked path, which words the error.
+    for (const name in row) {
+      const slot = slots.get(name);
+      if (!slot) return expectedFramesChecked(ports, rows, cycle);
+      const value = row[name];
+      if (value === undefined) continue;
+      const at = base + slot.at;
+      if (slot.words === 1 && typeof value === 'bigint' && value >= 0n && value < slot.limit) {
+        values[at] = Number(value);
+        bits[at] = slot.topMask;
+      } else {
+        if (!fits(slot, value)) return expectedFramesChecked(ports, rows, cycle);
+        frames.set(cycle, name, value);
+        for (let word = 0; word < slot.words; word++) bits[at + word] = word === slot.words - 1 ? slot.topMask : -1;
       }
-      frames.set(cycle, port.name, value);
-      const slot = mask.slotOf(port.name);
-      const base = cycle * mask.stride + slot.at;
-      for (let word = 0; word < slot.words; word++)
-        mask.words[base + word] = word === slot.words - 1 && port.width % 32 !== 0 ? 2 ** (port.width % 32) - 1 : -1;
+      present++;
     }
-    for (const name in row)
-      if (!ports.outputs.some((port) => port.name === name))
-        throw new UserError(
-          `cycle ${cycle}: ${ports.top} has no output '${name}' (outputs: ${ports.outputs.map((port) => port.name).join(', ') || 'none'})`,
-        );
+    if (present !== ports.outputs.length) complete = false;
   }
   return complete ? { frames } : { frames, mask };
+}
+
+const fits = (slot: ExpectedSlot, value: bigint | number): boolean =>
+  typeof value === 'bigint'
+    ? value >= 0n && value < slot.limit
+    : Number.isInteger(value) && value >= 0 && value < 2 ** slot.width;
+
+/** expectedFrames' port-by-port path from `cycle` on: the first bad value or unknown port of that row, as a UserError. */
+function expectedFramesChecked(ports: HarnessPorts, rows: readonly PortValues[], cycle: number): never {
+  const frames = PortFrames.empty(ports.outputs, rows.length);
+  const row = rows[cycle]!;
+  for (const port of ports.outputs) if (row[port.name] !== undefined) frames.set(cycle, port.name, row[port.name]!);
+  const unknown = Object.keys(row).find((name) => !ports.outputs.some((port) => port.name === name))!;
+  throw new UserError(
+    `cycle ${cycle}: ${ports.top} has no output '${unknown}' (outputs: ${ports.outputs.map((port) => port.name).join(', ') || 'none'})`,
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import { outputCondition, waitByStepping, waitLimit } from './outputCondition.ts';
-import { Simulator, compileDesign, type FrameTransfer } from '../hw/sim/simulator.ts';
+import { Simulator, compileDesign, type CompiledDesign, type FrameTransfer } from '../hw/sim/simulator.ts';
 import type {
   CompareOptions,
   CycleRun,
@@ -13,7 +13,7 @@ import type {
   SessionOptions,
   Stimulus,
 } from './engine.ts';
-import { compareByRunning } from './outputCompare.ts';
+import { compareByRunning, compareOutputs, expectedStreams, mismatchLimit } from './outputCompare.ts';
 import { PortFrames, stimulusFrames } from './portFrames.ts';
 import { framedRun } from './framedRun.ts';
 import { runManyInLanes } from './tsLanes.ts';
@@ -85,28 +85,39 @@ export class TsEngine implements Engine {
     const lanes = this.options.lanes ?? 1;
     if (streams.length > 1 && lanes > 1 && laneable(compiledDesign))
       return runManyInLanes(design, compiledDesign, streams, { ...options, lanes });
+    const transfer = runTransfer(compiledDesign, design);
     return streams.map((inputs) => {
-      const simulator = new Simulator(compiledDesign);
-      simulator.checkMode = options.checks ?? 'stop';
-      const stream = framesOf(simulator, design, inputs);
-      simulator.runFrames(
-        stream.transfer,
-        stream.words,
-        0,
-        stream.cycles,
-        stepMasks(simulator, options.clocks, stream.cycles),
-      );
-      return framedRun(stream.outputs, checksOf(simulator).checks, printsOf(simulator));
+      const stimulus = stimulusFrames(transfer.ports, inputs);
+      const outputs = PortFrames.empty(transfer.ports.outputs, stimulus.cycles);
+      const { checks, prints } = runStream(transfer, stimulus, outputs.words, options);
+      return framedRun(outputs, checks, prints);
     });
   }
 
-  /** The streams run as runMany runs them, each stream's output frames compared here (outputCompare.ts). */
-  compare(
+  /**
+   * The streams run as runMany runs them, each stream's outputs compared as soon as it ends, in
+   * one output buffer reused by every stream (no output frames kept or zero-filled per stream).
+   */
+  async compare(
     design: IrDesign,
     streams: readonly ExpectedStream[],
     options: CompareOptions = {},
   ): Promise<OutputVerdict[]> {
-    return compareByRunning(this, design, streams, options);
+    design = withInitialState(design, options.init);
+    const compiledDesign = compileDesign(design);
+    if (streams.length > 1 && (this.options.lanes ?? 1) > 1 && laneable(compiledDesign))
+      return compareByRunning(this, design, streams, options);
+    const transfer = runTransfer(compiledDesign, design);
+    const checked = expectedStreams(transfer.ports, streams);
+    const limit = mismatchLimit(options);
+    let buffer = new Uint32Array(0);
+    return checked.map(({ inputs, expected }) => {
+      const size = inputs.cycles * transfer.outputStride;
+      // Every output word of every frame is written by the run: the buffer needs no clearing.
+      if (buffer.length < size) buffer = new Uint32Array(size);
+      const outputs = PortFrames.of(transfer.ports.outputs, buffer.subarray(0, size), inputs.cycles);
+      return compareOutputs(outputs, expected, limit, runStream(transfer, inputs, outputs.words, options).checks);
+    });
   }
 
   async open(design: IrDesign, options: SessionOptions = {}): Promise<EngineSession> {
@@ -263,6 +274,34 @@ function stepMasks(simulator: Simulator, timings: ClockTimings | undefined, step
   const clocks = simulator.design.flat.clocks;
   const schedule = clockSchedule(clocks, timings, clocks.length > 1 ? steps : 0);
   return clocks.length > 1 ? schedule.steps.map((step) => step.mask) : undefined;
+}
+
+/** What every stream of a batch shares: the design, its harness ports and the frame transfer. */
+interface BatchTransfer {
+  readonly compiled: CompiledDesign;
+  readonly ports: HarnessPorts;
+  readonly transfer: FrameTransfer;
+  readonly outputStride: number;
+}
+
+function runTransfer(compiled: CompiledDesign, design: IrDesign): BatchTransfer {
+  const ports = harnessPortsOf(design);
+  const transfer = frameTransfer(compiled, ports.inputs, ports.outputs);
+  return { compiled, ports, transfer, outputStride: transfer.outputStride };
+}
+
+/** One stream of a batch from its initial state, its outputs into `outputs` (every word written); its check results and printed lines. */
+function runStream(
+  batch: BatchTransfer,
+  inputs: PortFrames,
+  outputs: Uint32Array,
+  options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings },
+): { readonly checks?: CheckResults; readonly prints?: readonly PrintedLine[] } {
+  const simulator = new Simulator(batch.compiled);
+  simulator.checkMode = options.checks ?? 'stop';
+  const masks = stepMasks(simulator, options.clocks, inputs.cycles);
+  simulator.runFrames(batch.transfer, { inputs: inputs.words, outputs }, 0, inputs.cycles, masks);
+  return { checks: checksOf(simulator).checks, prints: printsOf(simulator) };
 }
 
 /** A stream's input frames, the output frames it fills, and the simulator's transfer between them. */

@@ -37,16 +37,41 @@ function handshakePorts(stimulus: readonly DecoderStimulus[], bitmapPorts: reado
   });
 }
 
-/** Slot selects of one thread in one cycle as RegisterIndexEmitter/BitmapDecoder output ports. */
-function selectPorts(cycle: DecoderCycle, thread: number, prefix: (slot: number) => string): PortValues {
-  const ports: PortValues = {};
+/** The three output ports of one slot's select. */
+interface SelectNames {
+  readonly register: string;
+  readonly half: string;
+  readonly zero: string;
+}
+
+/** The select port names of slots 0 … count − 1 under `prefix(slot)`: built once per port family, not per cycle. */
+function selectNames(count: number, prefix: (slot: number) => string): SelectNames[] {
+  return Array.from({ length: count }, (_, slot) => ({
+    register: `${prefix(slot)}_register`,
+    half: `${prefix(slot)}_half`,
+    zero: `${prefix(slot)}_zero`,
+  }));
+}
+
+/** BigInts of small values, shared: a golden row holds hundreds of them per cycle. */
+const SMALL = Array.from({ length: 256 }, (_, value) => BigInt(value));
+const big = (value: number): bigint => SMALL[value] ?? BigInt(value);
+
+/** Slot selects of one thread in one cycle into `ports` (RegisterIndexEmitter/BitmapDecoder output ports). */
+function addSelects(ports: PortValues, cycle: DecoderCycle, thread: number, names: readonly SelectNames[]): PortValues {
   cycle.slots[thread]!.forEach((slot, index) => {
-    ports[`${prefix(index)}_register`] = BigInt(slot.register);
-    ports[`${prefix(index)}_half`] = BigInt(slot.half);
-    ports[`${prefix(index)}_zero`] = flag(slot.zero);
+    const name = names[index]!;
+    ports[name.register] = big(slot.register);
+    ports[name.half] = big(slot.half);
+    ports[name.zero] = flag(slot.zero);
   });
   return ports;
 }
+
+const EMITTER_NAMES = selectNames(SHAPE.slots, (j) => `operand_${j}`);
+const DECODER_NAMES = Array.from({ length: SHAPE.threads }, (_, thread) =>
+  selectNames(SHAPE.slots, (j) => `operand_${thread}_${j}`),
+);
 
 /** AdderChain in a stream: its inputs are what the lane detector would give, its outputs the golden value indices. */
 function adderChainVectors(stimulus: readonly DecoderStimulus[]): { stimulus: PortValues[]; expected: PortValues[] } {
@@ -114,7 +139,8 @@ export const decoderSuites: readonly RegressSuite[] = [
         ...Object.fromEntries(slots.map(([, index], j) => [`index_${j}`, BigInt(index)])),
       })),
       expected: cycles.map((slots) =>
-        selectPorts(
+        addSelects(
+          {},
           {
             valid: true,
             pointer: 0,
@@ -123,7 +149,7 @@ export const decoderSuites: readonly RegressSuite[] = [
             slots: [slots.map(([valid, index]) => operandSelect(valid, index))],
           },
           0,
-          (j) => `operand_${j}`,
+          EMITTER_NAMES,
         ),
       ),
     }),
@@ -183,11 +209,7 @@ export const decoderSuites: readonly RegressSuite[] = [
           last: flag(cycle.last),
           pointer: BigInt(cycle.pointer),
         };
-        for (let thread = 0; thread < SHAPE.threads; thread++)
-          Object.assign(
-            ports,
-            selectPorts(cycle, thread, (j) => `operand_${thread}_${j}`),
-          );
+        for (let thread = 0; thread < SHAPE.threads; thread++) addSelects(ports, cycle, thread, DECODER_NAMES[thread]!);
         return ports;
       }),
     }),
