@@ -46,7 +46,9 @@ export function findTop(tops: readonly RegisteredTop[], name: string): Registere
   const found = tops.find((top) => top.name === name);
   if (found) return found;
   if (tops.length === 0)
-    throw new UserError(`unknown top '${name}': no designs (list them in gen.config.ts or give --design FILE)`);
+    throw new UserError(
+      `unknown top '${name}': the project has no designs (list design files in gen.config.ts, or load one)`,
+    );
   throw new UserError(`unknown top '${name}' (known: ${tops.map((top) => top.name).join(', ')})`);
 }
 

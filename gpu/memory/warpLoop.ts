@@ -1,4 +1,4 @@
-import { UserError } from '../../common/errors.ts';
+import { FieldError, UserError } from '../../common/errors.ts';
 import { MemoryPathSimulator, type MemoryPathResult } from './pathModel.ts';
 import type { GpuMemoryProfile } from './profileTypes.ts';
 import { MAX_PATTERN_REQUESTS } from './patterns.ts';
@@ -98,7 +98,7 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
       throw new UserError(`${name} ${value}: give a whole number 1 … 1024`);
   }
   if (!(Number.isSafeInteger(options.bytes) && options.bytes >= LINE))
-    throw new UserError(`--bytes ${options.bytes}: give at least one 128-byte line`);
+    throw new FieldError('bytes', `${options.bytes}: give at least one 128-byte line`);
   // A run simulates every request one by one: bound the work before starting it, as the traced
   // patterns are bounded (a footprint's warm pass touches each line; a chase walks them).
   boundWork('--bytes', Math.floor(options.bytes / LINE), 'lines');
@@ -159,7 +159,7 @@ function runChase(
   const lines = Math.floor(options.bytes / LINE);
   const loads = options.loads ?? Math.min(lines, DEFAULT_CHASE_LOADS);
   if (!(Number.isSafeInteger(loads) && loads >= 1))
-    throw new UserError(`--requests ${loads}: give a positive whole number`);
+    throw new FieldError('requests', `${loads}: give a positive whole number`);
   boundWork('--requests', loads, 'loads');
   const random = mulberry32(options.seed ?? 1);
   let lineAt: (i: number) => number;
@@ -258,7 +258,7 @@ function runWarps(
   } else {
     const perThread = options.loadsPerThread ?? 64;
     if (!(Number.isSafeInteger(perThread) && perThread >= 1))
-      throw new UserError(`--loads-per-thread ${perThread}: give a positive whole number`);
+      throw new FieldError('loadsPerThread', `${perThread}: give a positive whole number`);
     steps = Math.max(1, Math.ceil(perThread / inFlight));
   }
   boundWork(

@@ -44,7 +44,7 @@ export function checkShape(shape: SpmmShape): void {
 /** Parses "MxK" (also "M×K"). */
 export function parseShape(text: string): { m: number; k: number } {
   const match = /^\s*(\d+)\s*[x×]\s*(\d+)\s*$/i.exec(text);
-  if (!match) throw new UserError(`--shape ${text}: give M×K as e.g. 9216x9216`);
+  if (!match) throw new FieldError('shape', `${text}: give M×K as e.g. 9216x9216`);
   return { m: Number(match[1]), k: Number(match[2]) };
 }
 

@@ -1,5 +1,5 @@
 import { startProgress } from '../../common/progress.ts';
-import { UserError } from '../../common/errors.ts';
+import { FieldError } from '../../common/errors.ts';
 import { memoryProfile } from '../memory/profiles.ts';
 import { checkSparsity } from '../../coruscant/golden/pruning/sparsity.ts';
 import { checkShape, gridPlan, SPMM_KERNELS, type SpmmKernel, type SpmmShape } from './kernels.ts';
@@ -32,7 +32,7 @@ export interface ModelRun {
 export function kernelsNamed(name: string): SpmmKernel[] {
   if (name === 'all') return [...SPMM_KERNELS];
   if (!(SPMM_KERNELS as readonly string[]).includes(name))
-    throw new UserError(`--kernel ${name}: choose ${SPMM_KERNELS.join(', ')} or all`);
+    throw new FieldError('kernel', `${name}: choose ${SPMM_KERNELS.join(', ')} or all`);
   return [name as SpmmKernel];
 }
 
@@ -43,7 +43,7 @@ export async function runModel(request: ModelRequest): Promise<ModelRun> {
   checkSparsity(request.sparsity);
   if (request.splitK !== undefined) gridPlan(request.shape, request.splitK);
   if (request.sample !== undefined && !(Number.isSafeInteger(request.sample) && request.sample >= 1))
-    throw new UserError(`--sample ${request.sample}: give a whole number ≥ 1`);
+    throw new FieldError('sample', `${request.sample}: give a whole number ≥ 1`);
   const layout = randomLayout(request.shape.m, request.shape.k, request.sparsity, request.seed);
   const { mma, numerics } = await measureTensorCore(layout, request.seed);
   if (numerics.mismatches > 0)

@@ -1,4 +1,4 @@
-import { UserError } from '../../common/errors.ts';
+import { FieldError, UserError } from '../../common/errors.ts';
 import type { IrDesign, IrMemory, IrModule, IrRegister } from './ir.ts';
 
 /**
@@ -84,7 +84,7 @@ export function withInitialState<D extends IrDesign>(design: D, init: InitialSta
   if (init === undefined || init === 'zero' || copies.has(design)) return design;
   const seed = init.random;
   if (!Number.isSafeInteger(seed) || seed < 0)
-    throw new UserError(`--init random: the seed must be a whole number 0 or above, got ${seed}`);
+    throw new FieldError('init', `random: the seed must be a whole number 0 or above, got ${seed}`);
   let bySeed = randomized.get(design);
   if (!bySeed) randomized.set(design, (bySeed = new Map()));
   let copy = bySeed.get(seed);
@@ -103,6 +103,6 @@ export function withInitialState<D extends IrDesign>(design: D, init: InitialSta
 export function parseInitialState(text: string, freshSeed: () => number): InitialState {
   if (text === 'zero') return 'zero';
   const match = /^random(?::(\d{1,15}))?$/.exec(text);
-  if (!match) throw new UserError(`--init must be zero, random or random:<seed>, got ${JSON.stringify(text)}`);
+  if (!match) throw new FieldError('init', `must be zero, random or random:<seed>, got ${JSON.stringify(text)}`);
   return { random: match[1] === undefined ? freshSeed() : Number(match[1]) };
 }

@@ -108,8 +108,8 @@ describe('random initial state', () => {
     expect(parseInitialState('zero', () => 1)).toBe('zero');
     expect(parseInitialState('random:42', () => 1)).toEqual({ random: 42 });
     expect(parseInitialState('random', () => 99)).toEqual({ random: 99 });
-    expect(() => parseInitialState('random:-1', () => 1)).toThrow(/--init must be zero, random or random:<seed>/);
-    expect(() => parseInitialState('ones', () => 1)).toThrow(/--init must be/);
+    expect(() => parseInitialState('random:-1', () => 1)).toThrow(/^init must be zero, random or random:<seed>/);
+    expect(() => parseInitialState('ones', () => 1)).toThrow(/^init must be/);
   });
 
   it('a memory deeper than random initial state fills is refused by name', () => {

@@ -1,4 +1,4 @@
-import { UserError } from '../../common/errors.ts';
+import { FieldError, UserError } from '../../common/errors.ts';
 import type { Shard } from './cases.ts';
 
 /**
@@ -39,7 +39,7 @@ type Environment = Readonly<Record<string, string | undefined>>;
 /** A variable's whole number, or a one-line error naming it. */
 function wholeNumberOf(env: Environment, name: string): number {
   const text = env[name] ?? '';
-  if (!/^\d+$/.test(text.trim())) throw new UserError(`--shard-from-env: ${name}='${text}' is not a whole number`);
+  if (!/^\d+$/.test(text.trim())) throw new FieldError('shardFromEnv', `${name}='${text}' is not a whole number`);
   return Number(text);
 }
 
@@ -78,6 +78,6 @@ export function shardFromEnvironment(
     );
   const index = offset / step + 1;
   if (total < 1 || index > total)
-    throw new UserError(`--shard-from-env: ${scheduler.name} task ${index} of ${total} is out of range`);
+    throw new FieldError('shardFromEnv', `${scheduler.name} task ${index} of ${total} is out of range`);
   return { shard: { index, count: total }, scheduler: scheduler.name };
 }

@@ -4,7 +4,7 @@
  * command saw (a suite is code, not data: it cannot be posted to a worker).
  */
 import { dirname, relative, resolve } from 'node:path';
-import { UserError } from '../../common/errors.ts';
+import { FieldError, UserError } from '../../common/errors.ts';
 import { importModuleFile, ModuleFileError } from './moduleFile.ts';
 import type { RegressSuite } from './suite.ts';
 
@@ -96,7 +96,7 @@ export async function loadSuites(sources: SuiteSources): Promise<RegressSuite[]>
 /** `--suite` choices: `all`, a group, or a suite name (several comma-separated). */
 export function selectSuites(known: readonly RegressSuite[], selection: string): RegressSuite[] {
   if (known.length === 0)
-    throw new UserError('no regression suites: list them in gen.config.ts (`suites`) or give --load FILE');
+    throw new FieldError('load', 'is needed: gen.config.ts lists no regression suites (`suites`)');
   const wanted = selection
     .split(',')
     .map((item) => item.trim())

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { UserError } from '../../../common/errors.ts';
+import { FieldError, UserError } from '../../../common/errors.ts';
 
 /** How the farm reaches its Redis: what ioredis takes, and the URL as printed (no password). */
 export interface FarmConnection {
@@ -51,7 +51,7 @@ export function parseFarmUrl(text: string): FarmConnection {
   const port = url.port === '' ? 6379 : Number(url.port);
   const dbText = url.pathname.replace(/^\//, '');
   if (dbText !== '' && !/^\d+$/.test(dbText))
-    throw new UserError(`--farm ${shown}: the database '${dbText}' is not a number`);
+    throw new FieldError('farm', `${shown}: the database '${dbText}' is not a number`);
   const known = new Set<string>([...TLS_FILE_PARAMETERS, 'servername', 'rejectUnauthorized']);
   for (const name of url.searchParams.keys())
     if (!known.has(name) || !secure)
