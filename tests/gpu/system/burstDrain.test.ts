@@ -27,7 +27,9 @@ describe('the burst drain (2048×4096, N = 8, 30 %)', () => {
     expect(fewer.perIteration.burstDrain).toBeGreaterThan((64 * 36_000) / bytesPerCycle);
     expect(fewer.perIteration.burstDrain).toBeLessThan((64 * 44_000) / bytesPerCycle);
     expect(more.perIteration.burstDrain / fewer.perIteration.burstDrain).toBeCloseTo(2, 6);
-    expect(more.perIteration.chain - fewer.perIteration.chain).toBeCloseTo(fewer.perIteration.burstDrain, 0);
+    // The chain grows by the added drain, to within the few percent the other terms move by with the blocks.
+    const growth = more.perIteration.chain - fewer.perIteration.chain;
+    expect(Math.abs(growth - fewer.perIteration.burstDrain) / fewer.perIteration.burstDrain).toBeLessThan(0.05);
   }, 120_000);
 
   it('no drain where the blocks are not measured in lockstep (rtx6000ada) or for the pipelined dense kernel', () => {

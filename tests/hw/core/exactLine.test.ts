@@ -117,7 +117,7 @@ describe('errors at the exact line', () => {
       writeFileSync(
         design,
         [
-          `import { defineModule, input, output } from './index.ts';`,
+          `import { defineModule, input, output } from '../../hw/core/index.ts';`,
           `export const Typo = defineModule({`,
           `  name: 'Typo', defaults: {},`,
           `  ports: () => ({ in_valid: input(1), y: output(1) }),`,
