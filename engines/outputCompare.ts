@@ -9,7 +9,7 @@ import type {
   OutputMismatch,
   OutputVerdict,
 } from './engine.ts';
-import { harnessPortsOf, type HarnessPorts } from './harnessStimulus.ts';
+import { harnessPortsOf, type HarnessPorts } from './harness/harnessStimulus.ts';
 import { PortFrames, stimulusFrames, type FramePort, type PortValues } from './portFrames.ts';
 
 /** Mismatches a verdict lists by default. */

@@ -61,7 +61,7 @@ export interface VerilatorBuildOptions {
   readonly cacheRoot?: string;
 }
 
-/** The C++ main Verilator links with the model (engines/verilatorHarness.ts writes it), and the top it drives. */
+/** The C++ main Verilator links with the model (engines/verilator/verilatorHarness.ts writes it), and the top it drives. */
 export interface VerilatorHarness {
   readonly top: string;
   /** C++ source, compiled as harness.cpp. */

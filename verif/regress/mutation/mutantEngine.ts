@@ -1,9 +1,9 @@
 import type { IrDesign } from '../../../hw/ir/ir.ts';
 import { verilogIdentifier } from '../../../hw/ir/identifiers.ts';
 import { VCD_ROOT } from '../../../hw/verilog/manifest.ts';
-import { IcarusEngine } from '../../../engines/icarusEngine.ts';
-import type { HarnessPorts } from '../../../engines/harnessStimulus.ts';
-import { memoryStartLines, testbenchVerilog, verilogName } from '../../../engines/icarusTestbench.ts';
+import { IcarusEngine } from '../../../engines/icarus/icarusEngine.ts';
+import type { HarnessPorts } from '../../../engines/harness/harnessStimulus.ts';
+import { memoryStartLines, testbenchVerilog, verilogName } from '../../../engines/icarus/icarusTestbench.ts';
 
 /** A `reg` of a Yosys-written module: its name and, for a memory, its number of words. */
 interface DeclaredReg {

@@ -1,8 +1,8 @@
-import type { IrDesign } from '../hw/ir/ir.ts';
-import { buildVerilator, type VerilatorBuild, type VerilatorBuildOptions } from '../tools/verilator.ts';
-import { ExternalEngine, type BatchFiles } from './externalEngine.ts';
-import type { HarnessLaunch } from './harnessProcess.ts';
-import type { HarnessPorts } from './harnessStimulus.ts';
+import type { IrDesign } from '../../hw/ir/ir.ts';
+import { buildVerilator, type VerilatorBuild, type VerilatorBuildOptions } from '../../tools/verilator.ts';
+import { ExternalEngine, type BatchFiles } from '../externalEngine.ts';
+import type { HarnessLaunch } from '../harness/harnessProcess.ts';
+import type { HarnessPorts } from '../harness/harnessStimulus.ts';
 import { verilatorHarness } from './verilatorHarness.ts';
 
 /** Verilates `files` with the generated C++ harness for `ports` (cached by content under build/verilator). */

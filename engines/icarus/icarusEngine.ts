@@ -1,10 +1,10 @@
 import { basename, dirname, resolve } from 'node:path';
-import type { IrDesign } from '../hw/ir/ir.ts';
-import { VCD_ROOT } from '../hw/verilog/manifest.ts';
-import { buildIcarus, type IcarusBuild } from '../tools/icarus.ts';
-import type { HarnessLaunch } from './harnessProcess.ts';
-import { ExternalEngine } from './externalEngine.ts';
-import type { HarnessPorts } from './harnessStimulus.ts';
+import type { IrDesign } from '../../hw/ir/ir.ts';
+import { VCD_ROOT } from '../../hw/verilog/manifest.ts';
+import { buildIcarus, type IcarusBuild } from '../../tools/icarus.ts';
+import type { HarnessLaunch } from '../harness/harnessProcess.ts';
+import { ExternalEngine } from '../externalEngine.ts';
+import type { HarnessPorts } from '../harness/harnessStimulus.ts';
 import { icarusTestbench } from './icarusTestbench.ts';
 
 /** The testbench's file name among the design's files. */

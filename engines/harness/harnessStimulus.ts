@@ -1,10 +1,10 @@
-import { hasPrints } from '../hw/ir/prints.ts';
-import { hasChecks } from '../hw/ir/checks.ts';
-import { UserError, ToolError } from '../common/errors.ts';
-import { clockPortsOf, topModule, type IrDesign } from '../hw/ir/ir.ts';
-import { clockSchedule, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
-import type { PortValues } from './engine.ts';
-import { PortFrames, wordsOf } from './portFrames.ts';
+import { hasPrints } from '../../hw/ir/prints.ts';
+import { hasChecks } from '../../hw/ir/checks.ts';
+import { UserError, ToolError } from '../../common/errors.ts';
+import { clockPortsOf, topModule, type IrDesign } from '../../hw/ir/ir.ts';
+import { clockSchedule, type ClockStep, type ClockTimings } from '../../hw/sim/clockSchedule.ts';
+import type { PortValues } from '../engine.ts';
+import { PortFrames, wordsOf } from '../portFrames.ts';
 
 /**
  * The one binary protocol between the engines and their external simulator harnesses (the
