@@ -2,32 +2,8 @@ import { CLOCK_PORT, moduleByName, type IrDesign, type IrMemory } from '../../hw
 import { verilogIdentifier } from '../../hw/ir/identifiers.ts';
 import { literal } from '../../hw/verilog/operators.ts';
 import { VCD_ROOT } from '../../hw/verilog/manifest.ts';
-import {
-  FRAME_ACK,
-  FRAME_OUTPUTS_4,
-  OP_CLOCK_STEP,
-  OP_END,
-  OP_PEEK,
-  OP_POKE,
-  OP_STEP,
-  OP_STREAM,
-  OP_WAIT,
-  STEP_ACK,
-  STEP_PEEK,
-  STEP_SAMPLE,
-  wordsOf,
-  type HarnessPorts,
-} from '../harness/harnessStimulus.ts';
-
-/**
- * Rounds of nonblocking-assignment updates a peek lets run before it samples. A poke of an
- * asynchronous reset takes effect through `q <= 0` in the design's `always @(posedge clk or
- * posedge rst)`, which Verilog runs after every `#0`; each round waits on a nonblocking update of
- * the testbench's own (`tb_settle`, after the design's of the same time), then on `#0` for what
- * it drives. One round per link of a chain of asynchronous resets (a domain's reset input is
- * one; a black box's own Verilog may chain more); a batch sample, at its edge's time, has all.
- */
-const PEEK_SETTLE_ROUNDS = 4;
+import { readFileSync } from 'node:fs';
+import { PROTOCOL_NUMBERS, wordsOf, type HarnessPorts } from '../harness/harnessStimulus.ts';
 
 const range = (width: number): string => (width === 1 ? '' : `[${width - 1}:0] `);
 
@@ -105,23 +81,44 @@ export function memoryStartLines(name: string, memory: Pick<IrMemory, 'depth' | 
   return lines;
 }
 
+/** The static testbench (testbench.v beside this file), the same for every design. */
+const TESTBENCH_SOURCE = new URL('./testbench.v', import.meta.url);
+/** The testbench's file name among a design's files, and the name it includes its port table by. */
+export const TESTBENCH = 'testbench.v';
+export const PORT_TABLE = 'testbench_ports.vh';
+
+let source: string | undefined;
+
 /** The engine testbench of an IR design: one instance, state zeroed per stream, a full VCD on request. */
-export function icarusTestbench(design: IrDesign, ports: HarnessPorts): string {
-  return testbenchVerilog({ ports, zeroState: zeroStateLines(design) });
+export function icarusTestbench(design: IrDesign, ports: HarnessPorts): ReadonlyMap<string, string> {
+  return testbenchFiles({ ports, zeroState: zeroStateLines(design) });
 }
 
 /**
- * The one Verilog testbench generator for Icarus: a harness of the binary protocol
- * (harnessStimulus.ts), reading commands from standard input with $fread and writing frames to
- * standard output with $fwrite's %u and %z (4-state outputs: X and Z reach the reader), where the
- * design's $display lines go too, in order. With several instances each outputs frame holds every
- * instance's outputs, instance after instance. It follows the step contract (engines/engine.ts):
- * pokes applied → settle → outputs sampled → clock rises → settle → clock falls, 10 time units per
- * cycle; a peek settles with `#0` and rounds of nonblocking updates (PEEK_SETTLE_ROUNDS: an
- * asynchronous reset just poked has acted), so it moves no time and a session's waveform and
- * outputs are the batch run's. `+vcd=` asks for a VCD. The module is named `TOP` (VCD_ROOT).
+ * The one Icarus testbench: the static testbench.v (its comment tells how it runs) and the port
+ * table it includes, the only part generated per design (testbenchPortTable), as files to compile
+ * with the design's (a `.vh` file is included, not compiled: tools/icarus.ts).
  */
-export function testbenchVerilog(spec: TestbenchSpec): string {
+export function testbenchFiles(spec: TestbenchSpec): ReadonlyMap<string, string> {
+  source ??= readFileSync(TESTBENCH_SOURCE, 'utf8');
+  return new Map([
+    [TESTBENCH, source],
+    [PORT_TABLE, testbenchPortTable(spec)],
+  ]);
+}
+
+/** A task of the port table: its name and arguments, and its statements (none is an empty task). */
+function task(header: string, body: readonly string[]): string[] {
+  return [`task ${header};`, '  begin', ...body.map((line) => `    ${line}`), '  end', 'endtask', ''];
+}
+
+/**
+ * The design-specific part of the Icarus testbench, included by testbench.v inside its module
+ * `TOP` (VCD_ROOT): the protocol's numbers (from harnessStimulus.ts), the ports' regs and wires,
+ * the instances, and the tasks that touch ports by name. With several instances each outputs frame
+ * holds every instance's outputs, instance after instance.
+ */
+export function testbenchPortTable(spec: TestbenchSpec): string {
   const { ports } = spec;
   const instances = spec.instances ?? [{ module: ports.top, name: ports.top }];
   const several = instances.length > 1;
@@ -143,243 +140,72 @@ export function testbenchVerilog(spec: TestbenchSpec): string {
     ];
     return `${verilogName(instance.module)} ${verilogName(instance.name)} (${connections.join(', ')});`;
   });
-  const maxWords = Math.max(1, ...inputs.map((port) => wordsOf(port.width)));
   // Without a clock the testbench still toggles a `clk` of its own (the engines' VCDs show it).
   const tick = clocks ? undefined : (clock ?? (inputs.some((port) => port.id === 'clk') ? undefined : 'clk'));
-  const window = spec.dump;
-  const dumpLines = (signals: readonly string[]): string[] => [
-    '$dumpfile(tb_vcd);',
-    ...signals.map((signal) => `$dumpvars(0, ${signal});`),
-  ];
-  const outputFrame = `$fwrite(32'h8000_0001, "%u${outputs.map(() => '%z').join('')}", 32'h${FRAME_OUTPUTS_4.toString(16)}${outputs.map((port) => `, ${port.wire}`).join('')});`;
-  const ackFrame = `$fwrite(32'h8000_0001, "%u%u", 32'h${FRAME_ACK.toString(16)}, tb_stepped);`;
-  // OP_PEEK: settle without moving time, then the current cycle's outputs.
-  const peekLines = [
-    '#0;',
-    `repeat (${PEEK_SETTLE_ROUNDS}) begin tb_settle <= ~tb_settle; @(tb_settle); #0; end`,
-    outputFrame,
-  ];
-  // The outputs as one frame (the first port in the lowest word), for OP_WAIT's masked compare.
   const frameWords = Math.max(
     1,
     outputs.reduce((total, port) => total + wordsOf(port.width), 0),
   );
+  // The outputs as one frame (the first port in the lowest word), for OP_WAIT's masked compare.
   const framePieces = outputs.map((port) => {
     const pad = 32 * wordsOf(port.width) - port.width;
     return pad === 0 ? port.wire : `{${pad}'b0, ${port.wire}}`;
   });
-  const outputsFrame = framePieces.length === 0 ? '0' : `{${framePieces.reverse().join(', ')}}`;
-  // One cycle (or step): the VCD window, then `edge` with SAMPLE as the sample point (check lines
-  // before it are this cycle's inputs settling, after it its edge).
-  const cycleLines = (edge: readonly string[]): string[] => [
-    ...(window
-      ? [
-          `if (tb_cycle == ${window.fromCycle} && $value$plusargs("vcd=%s", tb_vcd)) begin`,
-          ...indentLines(dumpLines(window.signals), 1),
-          'end',
-        ]
-      : []),
-    ...edge.flatMap((line) =>
-      line === 'SAMPLE'
-        ? [
-            ...(ports.checked ? ['$display("GEN-CYCLE");'] : []),
-            `if (tb_command[${8 + Math.log2(STEP_SAMPLE)}]) ${outputFrame}`,
-          ]
-        : [line],
-    ),
-    ...(window ? ['tb_cycle = tb_cycle + 1;'] : []),
-    'tb_stepped = tb_stepped + 1;',
-  ];
-  // One cycle of one clock (or none): pokes settle, SAMPLE, the clock rises, and falls.
-  const clockCycle = cycleLines([
-    '#5;',
-    'SAMPLE',
-    ...(tick ? [`${tick} = 1'b1;`] : []),
-    '#5;',
-    ...(tick ? [`${tick} = 1'b0;`] : []),
-  ]);
-  const pokeLines = inputs.flatMap((port, index) => [
-    `${index}: begin`,
-    `  tb_read_value(${wordsOf(port.width)});`,
-    `  ${port.id} = tb_value[${port.width - 1}:0];`,
-    'end',
-  ]);
-  const lines = [
-    `// Generated by engines/icarus/icarusTestbench.ts for ${ports.top}; the protocol is in engines/harness/harnessStimulus.ts.`,
-    '`timescale 1ns/1ns',
-    `module ${VCD_ROOT};`,
-    ...indentLines(
-      [
-        ...(tick ? [`reg ${tick} = 1'b0;`] : []),
-        ...(clocks
-          ? [...clocks.map((name) => `reg ${name} = 1'b0;`), 'reg [63:0] tb_mask, tb_sample, tb_edge, tb_next;']
-          : []),
-        ...inputs.map((port) => `reg ${range(port.width)}${port.id} = 0;`),
-        ...outputs.map((port) => `wire ${range(port.width)}${port.wire};`),
-        `integer tb_in, tb_code, tb_i${window ? ', tb_cycle' : ''};`,
-        'reg [31:0] tb_bytes, tb_word, tb_command, tb_count, tb_n, tb_stepped;',
-        `reg [${32 * maxWords - 1}:0] tb_value;`,
-        `reg [${32 * frameWords - 1}:0] tb_want, tb_care;`,
-        'reg tb_waiting;',
-        'reg [8*4096-1:0] tb_vcd;',
-        "reg tb_running, tb_eof, tb_settle = 1'b0;",
-        '',
-        ...instanceLines,
-        '',
-        '// The next little-endian word of standard input; tb_eof at its end.',
-        'task tb_read_word;',
-        '  begin',
-        '    tb_code = $fread(tb_bytes, tb_in);',
-        '    tb_eof = tb_code != 4;',
-        '    tb_word = {tb_bytes[7:0], tb_bytes[15:8], tb_bytes[23:16], tb_bytes[31:24]};',
-        '  end',
-        'endtask',
-        '',
-        '// A word inside a command: the input may not end there.',
-        'task tb_need_word;',
-        '  begin',
-        '    tb_read_word;',
-        '    if (tb_eof) begin',
-        '      $fdisplay(32\'h8000_0002, "harness: the input ended inside command 0x%h", tb_command);',
-        '      $fflush;',
-        '      $finish_and_return(2);',
-        '      #1;',
-        '    end',
-        '  end',
-        'endtask',
-        '',
-        'task tb_read_value(input integer count);',
-        '  begin',
-        '    tb_value = 0;',
-        '    for (tb_i = 0; tb_i < count; tb_i = tb_i + 1) begin',
-        '      tb_need_word;',
-        '      tb_value[32*tb_i +: 32] = tb_word;',
-        '    end',
-        '  end',
-        'endtask',
-        '',
-        'task tb_bad;',
-        '  begin',
-        '    $fdisplay(32\'h8000_0002, "harness: malformed command 0x%h", tb_command);',
-        '    $fflush;',
-        '    $finish_and_return(2);',
-        '    #1;',
-        '  end',
-        'endtask',
-        '',
-        'initial begin',
-      ],
-      1,
-    ),
-    ...indentLines(
-      [
-        'tb_in = $fopen("/dev/stdin", "rb");',
-        ...(window
-          ? []
-          : ['if ($value$plusargs("vcd=%s", tb_vcd)) begin', ...indentLines(dumpLines([VCD_ROOT]), 1), 'end']),
-        'tb_running = 1;',
-        'tb_stepped = 0;',
-        'while (tb_running) begin',
-        '  $fflush;',
-        '  tb_read_word;',
-        '  tb_command = tb_word;',
-        `  if (tb_eof) tb_command = ${OP_END};`,
-        '  case (tb_command[7:0])',
-        `    ${OP_STREAM}: begin`,
-        ...indentLines(
-          [
-            ...(tick ? [`${tick} = 1'b0;`] : []),
-            ...(clocks ?? []).map((name) => `${name} = 1'b0;`),
-            ...inputs.map((port) => `${port.id} = 0;`),
-            ...(spec.zeroState ?? []),
-            ...(window ? ['tb_cycle = 0;'] : []),
-            'tb_stepped = 0;',
-            // One simulation for all streams: combinational check blocks keep what they printed.
-            ...(ports.checked ? ['$display("GEN-STREAM-SAME");'] : []),
-          ],
-          3,
-        ),
-        '    end',
-        `    ${OP_POKE}:`,
-        '      case (tb_command[31:8])',
-        ...indentLines([...pokeLines, 'default: tb_bad;'], 4),
-        '      endcase',
-        `    ${OP_PEEK}: begin`,
-        ...indentLines(peekLines, 3),
-        '    end',
-        `    ${OP_STEP}: begin`,
-        '      tb_need_word;',
-        '      tb_count = tb_word;',
-        '      for (tb_n = 0; tb_n < tb_count; tb_n = tb_n + 1) begin',
-        ...indentLines(clockCycle, 4),
-        '      end',
-        `      if (tb_command[${8 + Math.log2(STEP_ACK)}]) ${ackFrame}`,
-        `      if (tb_command[${8 + Math.log2(STEP_PEEK)}]) begin`,
-        ...indentLines(peekLines, 4),
-        '      end',
-        '    end',
-        // A wait: peek, and step while the masked outputs differ and the limit allows (harnessStimulus.ts).
-        `    ${OP_WAIT}: begin`,
-        '      tb_need_word;',
-        '      tb_count = tb_word;',
-        `      for (tb_n = 0; tb_n < ${frameWords}; tb_n = tb_n + 1) begin tb_need_word; tb_want[32*tb_n +: 32] = tb_word; end`,
-        `      for (tb_n = 0; tb_n < ${frameWords}; tb_n = tb_n + 1) begin tb_need_word; tb_care[32*tb_n +: 32] = tb_word; end`,
-        // The first check settles as OP_PEEK does (the pokes just made may include an asynchronous
-        // reset); after a cycle, nothing was poked and the edge's updates are 5 time units old.
-        '      #0;',
-        `      repeat (${PEEK_SETTLE_ROUNDS}) begin tb_settle <= ~tb_settle; @(tb_settle); #0; end`,
-        '      tb_n = 0;',
-        `      tb_waiting = ((${outputsFrame} ^ tb_want) & tb_care) !== 0 && tb_count != 0;`,
-        '      while (tb_waiting) begin',
-        ...indentLines(clockCycle, 4),
-        '        tb_n = tb_n + 1;',
-        '        #0;',
-        `        tb_waiting = ((${outputsFrame} ^ tb_want) & tb_care) !== 0 && tb_n != tb_count;`,
-        '      end',
-        `      ${outputFrame}`,
-        `      ${ackFrame}`,
-        '    end',
-        ...(clocks
-          ? [
-              `    ${OP_CLOCK_STEP}: begin`,
-              '      tb_need_word;',
-              '      tb_mask = tb_word;',
-              ...['tb_sample', 'tb_edge', 'tb_next'].flatMap((name) => [
-                '      tb_need_word;',
-                `      ${name}[31:0] = tb_word;`,
-                '      tb_need_word;',
-                `      ${name}[63:32] = tb_word;`,
-              ]),
-              ...indentLines(
-                cycleLines([
-                  '#(tb_edge - tb_sample);',
-                  'SAMPLE',
-                  ...clocks.map((name, index) => `if (tb_mask[${index}]) ${name} = 1'b1;`),
-                  '#(tb_next - tb_edge);',
-                  ...clocks.map((name) => `${name} = 1'b0;`),
-                ]),
-                3,
-              ),
-              `      if (tb_command[${8 + Math.log2(STEP_ACK)}]) ${ackFrame}`,
-              '    end',
-            ]
-          : []),
-        `    ${OP_END}: tb_running = 0;`,
-        '    default: tb_bad;',
-        '  endcase',
-        'end',
-        '$fflush;',
-        '$finish;',
-      ],
-      2,
-    ),
-    '  end',
-    'endmodule',
+  const numbers = Object.entries(PROTOCOL_NUMBERS);
+  return [
+    `// Generated by engines/icarus/icarusTestbench.ts for ${ports.top}: the port table of testbench.v.`,
+    '// The protocol (engines/harness/harnessStimulus.ts).',
+    ...numbers.map(([name, value]) => `localparam [31:0] ${name} = 32'h${value.toString(16)};`),
+    `localparam TB_VALUE_WORDS = ${Math.max(1, ...inputs.map((port) => wordsOf(port.width)))};`,
+    `localparam TB_FRAME_WORDS = ${frameWords};`,
+    `localparam TB_CLOCKS = ${clocks?.length ?? 0};`,
+    `localparam TB_CHECKED = ${ports.checked ? 1 : 0};`,
+    '// The first cycle of the VCD window (-1: everything from the start).',
+    `localparam TB_DUMP_FROM = ${spec.dump?.fromCycle ?? -1};`,
     '',
-  ];
-  return lines.join('\n');
-}
-
-function indentLines(lines: readonly string[], depth: number): string[] {
-  return lines.map((line) => (line === '' ? '' : `${'  '.repeat(depth)}${line}`));
+    ...(tick ? [`reg ${tick} = 1'b0;`] : []),
+    ...(clocks ?? []).map((name) => `reg ${name} = 1'b0;`),
+    ...inputs.map((port) => `reg ${range(port.width)}${port.id} = 0;`),
+    ...outputs.map((port) => `wire ${range(port.width)}${port.wire};`),
+    '',
+    ...instanceLines,
+    '',
+    ...task('tb_poke(input [23:0] tb_index)', [
+      'case (tb_index)',
+      ...inputs.flatMap((port, index) => [
+        `  ${index}: begin`,
+        `    tb_read_value(${wordsOf(port.width)});`,
+        `    ${port.id} = tb_value[${port.width - 1}:0];`,
+        '  end',
+      ]),
+      '  default: tb_bad;',
+      'endcase',
+    ]),
+    ...task('tb_write_outputs', [
+      `$fwrite(32'h8000_0001, "%u${outputs.map(() => '%z').join('')}", FRAME_OUTPUTS_4${outputs.map((port) => `, ${port.wire}`).join('')});`,
+    ]),
+    ...task('tb_sample_outputs', [
+      `tb_got = ${framePieces.length === 0 ? '0' : `{${framePieces.reverse().join(', ')}}`};`,
+    ]),
+    // A stream's start: clocks low, inputs 0, all state at its start value.
+    ...task('tb_start_stream', [
+      ...(tick ? [`${tick} = 1'b0;`] : []),
+      ...(clocks ?? []).map((name) => `${name} = 1'b0;`),
+      ...inputs.map((port) => `${port.id} = 0;`),
+      ...(spec.zeroState ?? []),
+    ]),
+    ...task('tb_tick(input tb_level)', tick ? [`${tick} = tb_level;`] : []),
+    ...task(
+      'tb_clocks_rise(input [63:0] tb_rise)',
+      (clocks ?? []).map((name, index) => `if (tb_rise[${index}]) ${name} = 1'b1;`),
+    ),
+    ...task(
+      'tb_clocks_low',
+      (clocks ?? []).map((name) => `${name} = 1'b0;`),
+    ),
+    ...task('tb_dump', [
+      '$dumpfile(tb_vcd);',
+      ...(spec.dump?.signals ?? [VCD_ROOT]).map((signal) => `$dumpvars(0, ${signal});`),
+    ]),
+  ].join('\n');
 }

@@ -1,588 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { CLOCK_PORT } from '../../hw/ir/ir.ts';
 import { verilogIdentifier } from '../../hw/ir/identifiers.ts';
-import {
-  FRAME_ACK,
-  FRAME_OUTPUTS,
-  OP_CLOCK_STEP,
-  OP_BATCH,
-  OP_END,
-  OP_FRAMES,
-  OP_PEEK,
-  OP_POKE,
-  OP_STEP,
-  OP_STREAM,
-  OP_WAIT,
-  STEP_ACK,
-  STEP_COMPARE,
-  STEP_EXPECT,
-  STEP_MASK,
-  STEP_PEEK,
-  STEP_SAMPLE,
-  type HarnessPort,
-  type HarnessPorts,
-  wordsOf,
-} from '../harness/harnessStimulus.ts';
+import type { VerilatorHarness } from '../../tools/verilator.ts';
+import { FNV_OFFSET, FNV_PRIME } from '../outputCompare.ts';
+import { PROTOCOL_NUMBERS, wordsOf, type HarnessPort, type HarnessPorts } from '../harness/harnessStimulus.ts';
+
+/** The static C++ main (harness.cpp beside this file), the same for every design. */
+const HARNESS_SOURCE = new URL('./harness.cpp', import.meta.url);
+/** The name harness.cpp includes its design's port table by. */
+export const PORT_TABLE_HEADER = 'harness_ports.h';
+
+let source: string | undefined;
 
 /**
- * Verilator's C++ type for a port: up to 32 bits an integer, up to 64 a QData, above that a
- * VlWide array of 32-bit words, least significant first.
+ * The Verilator harness of a design: the static harness.cpp (its comment tells the protocol and the
+ * arguments) and the port table it includes, the only part generated per design.
  */
-function setPort(port: HarnessPort, buffer: string): string {
-  const field = `top->${verilogIdentifier(port.name)}`;
-  if (port.width <= 32) return `${field} = ${buffer}[0];`;
-  if (port.width <= 64) return `${field} = (static_cast<QData>(${buffer}[1]) << 32) | ${buffer}[0];`;
-  return `for (int i = 0; i < ${wordsOf(port.width)}; ++i) ${field}[i] = ${buffer}[i];`;
+export function verilatorHarness(ports: HarnessPorts): VerilatorHarness {
+  source ??= readFileSync(HARNESS_SOURCE, 'utf8');
+  return { top: ports.top, source, includes: { [PORT_TABLE_HEADER]: verilatorPortTable(ports) } };
 }
 
-function getPort(port: HarnessPort, buffer: string): string {
-  const field = `top->${verilogIdentifier(port.name)}`;
-  if (port.width <= 32) return `${buffer}[0] = ${field};`;
-  if (port.width <= 64)
-    return `${buffer}[0] = static_cast<uint32_t>(${field}); ${buffer}[1] = static_cast<uint32_t>(${field} >> 32);`;
-  return `for (int i = 0; i < ${wordsOf(port.width)}; ++i) ${buffer}[i] = ${field}[i];`;
-}
-
-/**
- * The C++ main that runs a Verilated top as a harness of the binary protocol (harnessStimulus.ts):
- * commands on standard input, frames on standard output (where the design's $display lines go
- * too, in order), following the step contract's phases (engines/engine.ts): cycle_check (pokes
- * applied) → before_edge (eval, outputs sampled) → at_edge (clock rises, eval) → after_edge
- * (clock falls). Each stream gets a fresh model, so all state starts at 0 again (the build uses
- * --x-initial 0). Standard output is flushed only when the next command has not arrived yet, so a
- * batch run writes in big blocks and a session gets its answer at once. Arguments: `--vcd FILE`
- * traces the first stream; `--commands FILE` and `--frames FILE` make it a batch run through files
- * (harnessStimulus.ts, Transport): the commands file is mapped, each OP_FRAMES's input frames (and a
- * compare's expected frames and mask) are read where they lie, and sampled frames go straight into
- * a block of the frames file. The per-cycle code is generated straight-line per port, as a
- * Verilator user's own loop is (bench/nativeHarness.ts); only a compare's word loops are loops.
- */
-export function verilatorHarness(ports: HarnessPorts): string {
-  const model = `V${ports.top}`;
-  const maxWords = Math.max(1, ...ports.inputs.map((port) => wordsOf(port.width)));
-  const outputWords = ports.outputs.reduce((total, port) => total + wordsOf(port.width), 0);
-  const clock = ports.clocked ? 'top->clk' : undefined;
-  // Several clocks: stepped by OP_CLOCK_STEP, each step with its clock mask and times (harnessStimulus.ts).
-  const clocks = ports.clocks?.map((name) => `top->${verilogIdentifier(name)}`);
-  const pokes = ports.inputs.map(
-    (port, index) =>
-      `        case ${index}:\n          if (!readWords(buffer, ${wordsOf(port.width)})) bad(command);\n          ${setPort(port, 'buffer')}\n          break;`,
-  );
-  let inputAt = 0;
-  const applies = ports.inputs.map((port) => {
-    const line = `  ${setPort(port, `(in + ${inputAt})`)}`;
-    inputAt += wordsOf(port.width);
-    return line;
-  });
+/** One X-macro row per port: index, the model's field, its words, where its words start in a frame. */
+function portRows(ports: readonly HarnessPort[]): { rows: string[]; words: number } {
   let at = 0;
-  const outputAt: number[] = [];
-  const samples = ports.outputs.map((port) => {
-    outputAt.push(at);
-    const line = `  ${getPort(port, `(out + ${at})`)}`;
+  const rows = ports.map((port, index) => {
+    const row = `X(${index}, ${verilogIdentifier(port.name)}, ${wordsOf(port.width)}, ${at})`;
     at += wordsOf(port.width);
-    return line;
+    return row;
   });
+  return { rows, words: at };
+}
+
+const xMacro = (name: string, rows: readonly string[]): string =>
+  rows.length === 0 ? `#define ${name}(X)` : `#define ${name}(X) \\\n  ${rows.join(' \\\n  ')}`;
+
+/**
+ * The design-specific part of the Verilator harness, included by harness.cpp: the model class, the
+ * protocol's numbers (from harnessStimulus.ts), the ports as X-macro tables that expand to
+ * straight-line code per port, the frame layout, the clocks, and whether the harness prints the
+ * GEN-STREAM and GEN-CYCLE markers (HarnessPorts.checked).
+ */
+export function verilatorPortTable(ports: HarnessPorts): string {
+  const inputs = portRows(ports.inputs);
+  const outputs = portRows(ports.outputs);
+  const outputAt: number[] = [];
+  let at = 0;
+  for (const port of ports.outputs) {
+    outputAt.push(at);
+    at += wordsOf(port.width);
+  }
   outputAt.push(at);
-  return `// Generated by engines/verilator/verilatorHarness.ts for ${ports.top}; the protocol is in engines/harness/harnessStimulus.ts.
-#include "${model}.h"
-#include "verilated.h"
-#if VM_TRACE
-#include "verilated_vcd_c.h"
-#endif
-#include <cerrno>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <memory>
-#include <vector>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "the harness protocol is little-endian words"
-#endif
-
-[[noreturn]] static void bad(uint32_t command) {
-  std::fprintf(stderr, "harness: malformed command 0x%08x\\n", command);
-  std::exit(2);
-}
-
-#if VM_TRACE
-// Verilator's own trace file reports a failed write (a full disk) through VL_FATAL_MT, whose flush
-// callbacks wait for the trace's lock that the failing flush holds: the harness hung until the
-// watchdog. This one says what failed in one line and exits, so the engine reports it at once.
-class TraceFile final : public VerilatedVcdFile {
-  int fd = -1;
-public:
-  bool open(const std::string& name) override {
-    fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    return fd >= 0;
-  }
-  void close() override {
-    if (fd >= 0) ::close(fd);
-    fd = -1;
-  }
-  ssize_t write(const char* bytes, ssize_t length) override {
-    for (ssize_t done = 0; done < length;) {
-      const ssize_t wrote = ::write(fd, bytes + done, static_cast<size_t>(length - done));
-      if (wrote < 0 && errno == EINTR) continue;
-      if (wrote <= 0) {
-        std::fprintf(stderr, "harness: cannot write the trace: %s\\n", std::strerror(wrote < 0 ? errno : ENOSPC));
-        std::fflush(stdout);
-        _exit(3);
-      }
-      done += wrote;
-    }
-    return length;
-  }
-};
-static TraceFile traceFile;
-#endif
-
-static unsigned char input[1 << 20];
-static size_t inputEnd = 0, inputAt = 0;
-// Where commands come from: standard input, or the --commands file of a batch run, mapped whole
-// (its OP_FRAMES blocks are then read in place, no copy per cycle).
-static int commandsFd = 0;
-static const uint32_t* mapped = nullptr;
-static size_t mappedWords = 0, mappedAt = 0;
-
-// The next \`count\` words of the commands; stdout is flushed before waiting for more. False at their end.
-static bool readWords(uint32_t* out, size_t count) {
-  if (mapped) {
-    if (count > mappedWords - mappedAt) return false;
-    std::memcpy(out, mapped + mappedAt, count * 4);
-    mappedAt += count;
-    return true;
-  }
-  unsigned char* to = reinterpret_cast<unsigned char*>(out);
-  size_t need = count * 4;
-  while (need > 0) {
-    if (inputAt == inputEnd) {
-      std::fflush(stdout);
-      const ssize_t got = read(commandsFd, input, sizeof input);
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) return false;
-      inputEnd = static_cast<size_t>(got);
-      inputAt = 0;
-    }
-    const size_t take = need < inputEnd - inputAt ? need : inputEnd - inputAt;
-    std::memcpy(to, input + inputAt, take);
-    to += take;
-    inputAt += take;
-    need -= take;
-  }
-  return true;
-}
-
-// The next \`count\` words of a mapped commands file, in place; null past its end.
-static const uint32_t* takeWords(size_t count) {
-  if (count > mappedWords - mappedAt) return nullptr;
-  const uint32_t* words = mapped + mappedAt;
-  mappedAt += count;
-  return words;
-}
-
-static std::unique_ptr<${model}> top;
-// Where outputs frames go: standard output, or the --frames file of a batch run (every sampled
-// frame, headerless, in order: the file is the run's output frames as they are in memory), through
-// a block of its own so a cycle's frame is sampled straight into it.
-static int framesFd = -1;
-static uint32_t framesBlock[1 << 18];
-static size_t framesAt = 0;
-static uint32_t frame[${1 + outputWords}];
-static uint32_t inputFrame[${Math.max(1, inputAt)}];
-// The mask of a compare without one: every bit compared.
-static uint32_t allOnes[${Math.max(1, outputWords)}];
-// The value and mask frames of an OP_WAIT.
-static uint32_t waitValue[${Math.max(1, outputWords)}], waitMask[${Math.max(1, outputWords)}];
-// Where each output's words start in a frame (and, last, the frame's length).
-static const uint32_t outputAt[${outputAt.length}] = {${outputAt.join(', ')}};
-
-static void writeAll(int fd, const void* data, size_t bytes) {
-  const char* from = static_cast<const char*>(data);
-  while (bytes > 0) {
-    const ssize_t wrote = write(fd, from, bytes);
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) {
-      std::perror("harness: cannot write the frames");
-      std::exit(2);
-    }
-    from += wrote;
-    bytes -= static_cast<size_t>(wrote);
-  }
-}
-
-static void flushFrames() {
-  if (framesAt > 0) writeAll(framesFd, framesBlock, framesAt * 4);
-  framesAt = 0;
-}
-
-// Room for \`count\` words at the end of the frames file's block (flushed first when full).
-static uint32_t* framesSlot(size_t count) {
-  if (framesAt + count > sizeof framesBlock / 4) flushFrames();
-  if (count > sizeof framesBlock / 4) return nullptr;
-  uint32_t* slot = framesBlock + framesAt;
-  framesAt += count;
-  return slot;
-}
-
-static void appendFrames(const uint32_t* words, size_t count) {
-  uint32_t* slot = framesSlot(count);
-  if (slot) std::memcpy(slot, words, count * 4);
-  else writeAll(framesFd, words, count * 4);
-}
-
-// The step contract's cycle_check: one input frame applied, port by port.
-static inline void applyInputs(const uint32_t* in) {
-  (void)in;
-${applies.join('\n')}
-}
-
-// before_edge's sample: every output's words into \`out\`, port by port.
-static inline void sampleOutputs(uint32_t* out) {
-  (void)out;
-${samples.join('\n')}
-}
-
-// One outputs frame: on standard output with its header, into the --frames file without.
-static void writeOutputs() {
-  if (framesFd >= 0) {
-    uint32_t* slot = framesSlot(${outputWords});
-    if (slot) {
-      sampleOutputs(slot);
-      return;
-    }
-    sampleOutputs(frame + 1);
-    appendFrames(frame + 1, ${outputWords});
-    return;
-  }
-  frame[0] = ${FRAME_OUTPUTS}u;
-  sampleOutputs(frame + 1);
-  fwrite_unlocked(frame, sizeof(uint32_t), ${1 + outputWords}, stdout);
-}
-
-// Maps a batch's commands file (read in place by readWords and takeWords until unmapCommands).
-static bool openCommands(const char* path) {
-  const int fd = open(path, O_RDONLY);
-  struct stat status;
-  if (fd < 0 || fstat(fd, &status) != 0) {
-    std::perror("harness: cannot read the commands");
-    return false;
-  }
-  mappedWords = static_cast<size_t>(status.st_size) / 4;
-  mappedAt = 0;
-  static const uint32_t none = 0;
-  mapped = &none;
-  if (mappedWords > 0) {
-    void* map = mmap(nullptr, mappedWords * 4, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    if (map == MAP_FAILED) {
-      std::perror("harness: cannot map the commands");
-      return false;
-    }
-    mapped = static_cast<const uint32_t*>(map);
-  }
-  close(fd);
-  return true;
-}
-
-static void unmapCommands() {
-  if (mapped && mappedWords > 0) munmap(const_cast<uint32_t*>(mapped), mappedWords * 4);
-  mapped = nullptr;
-  mappedWords = mappedAt = 0;
-}
-
-static bool openFrames(const char* path) {
-  framesFd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (framesFd < 0) std::perror("harness: cannot write the frames");
-  framesAt = 0;
-  return framesFd >= 0;
-}
-
-int main(int argc, char** argv) {
-  static char outputBuffer[1 << 20];
-  std::setvbuf(stdout, outputBuffer, _IOFBF, sizeof outputBuffer);
-  for (uint32_t& word : allOnes) word = 0xffffffffu;
-  // The arguments: see the comment of verilatorHarness (engines/verilator/verilatorHarness.ts).
-  const char* vcdPath = nullptr;
-  bool serve = false;
-  for (int i = 1; i < argc; i += 2) {
-    if (i + 1 >= argc) bad(0);
-    if (std::strcmp(argv[i], "--vcd") == 0) vcdPath = argv[i + 1];
-    else if (std::strcmp(argv[i], "--commands") == 0) {
-      if (!openCommands(argv[i + 1])) return 2;
-    } else if (std::strcmp(argv[i], "--frames") == 0) {
-      if (!openFrames(argv[i + 1])) return 2;
-    } else if (std::strcmp(argv[i], "--serve") == 0 && std::strcmp(argv[i + 1], "files") == 0) serve = true;
-    else bad(0);
-  }
-  uint32_t buffer[${maxWords}];
-  std::unique_ptr<VerilatedContext> context;
-  uint64_t time = 0;
-  uint32_t cycle = 0;
-#if VM_TRACE
-  // Only the first stream is traced; the trace is closed before its model goes away.
-  std::unique_ptr<VerilatedVcdC> trace;
-  bool traceWanted = vcdPath != nullptr;
-  const auto closeTrace = [&]() {
-    if (!trace) return;
-    trace->dump(time);
-    trace->close();
-    trace.reset();
-  };
-#else
-  (void)vcdPath;
-#endif
-  uint32_t command;
-  // The commands of one run, to OP_END or the end of the input; then the model and the frames file are closed.
-  const auto runCommands = [&]() {
-  while (readWords(&command, 1)) {
-    const uint32_t op = command & 0xff;
-    if (op == ${OP_END}) break;
-    if (op == ${OP_STREAM}) {
-#if VM_TRACE
-      closeTrace();
-#endif
-      if (top) top->final();
-      top.reset();
-      context.reset(new VerilatedContext);
-      context->randReset(0);
-#if VM_TRACE
-      if (traceWanted) context->traceEverOn(true);
-#endif
-      top.reset(new ${model}{context.get()});
-#if VM_TRACE
-      if (traceWanted) {
-        traceWanted = false;
-        trace.reset(new VerilatedVcdC(&traceFile));
-        top->trace(trace.get(), 99);
-        trace->open(vcdPath);
-      }
-#endif
-      ${
-        // The marker first: the settling eval below already prints a combinational check that is false.
-        ports.checked ? 'std::fputs("GEN-STREAM\\n", stdout);\n      ' : ''
-      }${
-        clocks
-          ? `${clocks.map((field) => `${field} = 0;`).join(' ')}
-      top->eval();  // settled once, so a reset high in step 0 is a rising edge`
-          : clock
-            ? `${clock} = 0;`
-            : ''
-      }
-      cycle = 0;
-      continue;
-    }
-    if (!top) bad(command);
-    if (op == ${OP_POKE}) {
-      switch (command >> 8) {
-${pokes.join('\n')}
-        default:
-          bad(command);
-      }
-    } else if (op == ${OP_PEEK}) {
-      top->eval();
-      writeOutputs();
-    } else if (op == ${OP_STEP} || op == ${OP_FRAMES} || op == ${OP_WAIT}) {
-      uint32_t count;
-      if (!readWords(&count, 1)) bad(command);
-      // A wait: the count is its limit; it ends early in the cycle whose outputs meet the condition.
-      const bool wait = op == ${OP_WAIT};
-      if (wait && (!readWords(waitValue, ${outputWords}) || !readWords(waitMask, ${outputWords}))) bad(command);
-      const uint32_t flags = command >> 8;
-      const bool sample = flags & ${STEP_SAMPLE};
-      // A compare (Engine.compare): the verdict of the stream instead of its frames (harnessStimulus.ts).
-      const bool compare = flags & ${STEP_COMPARE};
-      uint32_t limit = 0;
-      const uint32_t* frames = nullptr;
-      const uint32_t* expected = nullptr;
-      const uint32_t* mask = allOnes;
-      size_t maskStride = 0;
-      if (compare && (op != ${OP_FRAMES} || !mapped || framesFd < 0 || !readWords(&limit, 1))) bad(command);
-      if (op == ${OP_FRAMES} && mapped) {
-        frames = takeWords(static_cast<size_t>(count) * ${inputAt});
-        if (!frames) bad(command);
-        if (flags & ${STEP_EXPECT}) {
-          expected = takeWords(static_cast<size_t>(count) * ${outputWords});
-          if (!expected) bad(command);
-        }
-        if (flags & ${STEP_MASK}) {
-          mask = takeWords(static_cast<size_t>(count) * ${outputWords});
-          if (!mask || !expected) bad(command);
-          maskStride = ${outputWords};
-        }
-      }
-      if (!compare && (flags & (${STEP_EXPECT} | ${STEP_MASK}))) bad(command);
-      uint64_t mismatches = 0;
-      uint32_t digest = 0x811c9dc5u;
-      std::vector<uint32_t> listed;
-      uint32_t listedCount = 0;
-      const uint32_t first = cycle;
-      for (uint32_t i = 0; wait || i < count; ++i) {
-        if (op == ${OP_FRAMES}) {
-          if (frames) applyInputs(frames + static_cast<size_t>(i) * ${inputAt});
-          else {
-            if (!readWords(inputFrame, ${inputAt})) bad(command);
-            applyInputs(inputFrame);
-          }
-        }
-        top->eval();
-        if (wait) {
-          // OP_PEEK's sample: nothing traced yet, so a wait that ends here leaves the cycle as a peek does.
-          sampleOutputs(frame + 1);
-          uint32_t differs = 0;
-          for (size_t k = 0; k < ${outputWords}; ++k) differs |= (frame[1 + k] ^ waitValue[k]) & waitMask[k];
-          if (differs == 0 || i == count) {
-            frame[0] = ${FRAME_OUTPUTS}u;
-            fwrite_unlocked(frame, sizeof(uint32_t), ${1 + outputWords}, stdout);
-            break;
-          }
-        }
-#if VM_TRACE
-        if (trace) trace->dump(time);
-#endif
-        if (compare) {
-          uint32_t* got = frame + 1;
-          sampleOutputs(got);
-          for (size_t k = 0; k < ${outputWords}; ++k) digest = (digest ^ got[k]) * 0x01000193u;
-          if (expected) {
-            const uint32_t* want = expected + static_cast<size_t>(i) * ${outputWords};
-            const uint32_t* care = mask + static_cast<size_t>(i) * maskStride;
-            uint32_t differs = 0;
-            for (size_t k = 0; k < ${outputWords}; ++k) differs |= (got[k] ^ want[k]) & care[k];
-            if (differs != 0)
-              for (uint32_t port = 0; port < ${ports.outputs.length}; ++port) {
-                uint32_t wrong = 0;
-                for (uint32_t k = outputAt[port]; k < outputAt[port + 1]; ++k) wrong |= (got[k] ^ want[k]) & care[k];
-                if (wrong == 0) continue;
-                ++mismatches;
-                if (listedCount == limit) continue;
-                ++listedCount;
-                listed.push_back(cycle - first);
-                listed.push_back(port);
-                for (uint32_t k = outputAt[port]; k < outputAt[port + 1]; ++k) listed.push_back(got[k]);
-              }
-          }
-        } else if (sample) writeOutputs();${ports.checked ? '\n        std::fputs("GEN-CYCLE\\n", stdout);' : ''}
-${
-  clock
-    ? `        ${clock} = 1;
-        top->eval();
-#if VM_TRACE
-        if (trace) trace->dump(time + 5);
-#endif
-        ${clock} = 0;`
-    : ''
-}
-        time += 10;
-        ++cycle;
-      }
-      if (compare) {
-        const uint32_t head[4] = {static_cast<uint32_t>(mismatches), static_cast<uint32_t>(mismatches >> 32), digest, listedCount};
-        appendFrames(head, 4);
-        if (!listed.empty()) appendFrames(listed.data(), listed.size());
-      }
-      if (wait || (flags & ${STEP_ACK})) {
-        const uint32_t ack[2] = {${FRAME_ACK}u, cycle};
-        fwrite_unlocked(ack, sizeof(uint32_t), 2, stdout);
-      }
-      if (flags & ${STEP_PEEK}) {
-        top->eval();
-        writeOutputs();
-      }
-    }${
-      clocks
-        ? ` else if (op == ${OP_CLOCK_STEP}) {
-      uint32_t step[7];
-      if (!readWords(step, 7)) bad(command);
-      const auto at = [&](int i) { return (static_cast<uint64_t>(step[2 * i + 2]) << 32) | step[2 * i + 1]; };
-      time = at(0);
-      top->eval();
-#if VM_TRACE
-      if (trace) trace->dump(time);
-#endif
-      if ((command >> 8) & ${STEP_SAMPLE}) writeOutputs();${ports.checked ? '\n      std::fputs("GEN-CYCLE\\n", stdout);' : ''}
-${clocks.map((field, index) => `      if (step[0] & ${1 << index}u) ${field} = 1;`).join('\n')}
-      top->eval();
-#if VM_TRACE
-      if (trace) trace->dump(at(1));
-#endif
-${clocks.map((field) => `      ${field} = 0;`).join('\n')}
-      time = at(2);
-      ++cycle;
-      if ((command >> 8) & ${STEP_ACK}) {
-        const uint32_t ack[2] = {${FRAME_ACK}u, cycle};
-        fwrite_unlocked(ack, sizeof(uint32_t), 2, stdout);
-      }
-    }`
-        : ''
-    } else {
-      bad(command);
-    }
-  }
-#if VM_TRACE
-  closeTrace();
-#endif
-  if (top) top->final();
-  // The model goes before its context (a model outliving it deadlocks in its destructor).
-  top.reset();
-  context.reset();
-  if (framesFd >= 0) {
-    flushFrames();
-    if (close(framesFd) != 0) {
-      std::perror("harness: cannot write the frames");
-      std::exit(2);
-    }
-    framesFd = -1;
-  }
-  };
-  if (!serve) runCommands();
-  // --serve files: batch after batch through files, each an OP_BATCH on standard input naming its
-  // commands and frames files, answered by an ack frame once its frames file is complete.
-  uint32_t header;
-  // What the simulation prints during a batch (check lines, markers) goes into the batch's log
-  // file, not through the pipe: a pipe holds 64 KB, and a batch's lines beyond it made the two
-  // processes wait on each other; the pipe is kept for the ack (savedOutput).
-  const int savedOutput = serve ? dup(1) : -1;
-  while (serve && readWords(&header, 1)) {
-    uint32_t length;
-    if ((header & 0xff) != ${OP_BATCH} || !readWords(&length, 1) || length == 0 || length > 65536) bad(header);
-    std::vector<uint32_t> text((length + 3) / 4 + 1, 0);
-    if (!readWords(text.data(), (length + 3) / 4)) bad(header);
-    // Three paths, each ending in a 0 byte: commands, frames, log.
-    const char* paths[3];
-    size_t at = 0;
-    for (const char*& path : paths) {
-      if (at >= length) bad(header);
-      path = reinterpret_cast<const char*>(text.data()) + at;
-      at += std::strlen(path) + 1;
-    }
-    if (at > length) bad(header);
-    if (!openCommands(paths[0]) || !openFrames(paths[1])) return 2;
-    const int log = open(paths[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (log < 0 || dup2(log, 1) < 0) {
-      std::perror("harness: cannot write the log");
-      return 2;
-    }
-    close(log);
-    time = 0;
-    cycle = 0;
-    runCommands();
-    unmapCommands();
-    if (std::fflush(stdout) != 0 || dup2(savedOutput, 1) < 0) {
-      std::perror("harness: cannot write the log");
-      return 2;
-    }
-    const uint32_t ack[2] = {${FRAME_ACK}u, cycle};
-    fwrite_unlocked(ack, sizeof(uint32_t), 2, stdout);
-    std::fflush(stdout);
-  }
-  if (std::fflush(stdout) != 0) {
-    std::perror("harness: cannot write the results");
-    return 2;
-  }
-  return 0;
-}
-`;
+  const numbers = Object.entries({ ...PROTOCOL_NUMBERS, DIGEST_BASIS: FNV_OFFSET, DIGEST_PRIME: FNV_PRIME });
+  return [
+    `// Generated by engines/verilator/verilatorHarness.ts for ${ports.top}: the port table of harness.cpp.`,
+    '#pragma once',
+    `#include "V${ports.top}.h"`,
+    '#include <cstddef>',
+    '#include <cstdint>',
+    '',
+    `using Model = V${ports.top};`,
+    '',
+    '// The protocol (engines/harness/harnessStimulus.ts) and the outputs digest (engines/outputCompare.ts).',
+    ...numbers.map(([name, value]) => `constexpr uint32_t ${name} = 0x${value.toString(16)}u;`),
+    '',
+    '// X(index, field, words, at) per input and per output, in the protocol order.',
+    xMacro('HARNESS_INPUTS', inputs.rows),
+    xMacro('HARNESS_OUTPUTS', outputs.rows),
+    `constexpr std::size_t INPUT_WORDS = ${inputs.words};`,
+    `constexpr std::size_t MAX_INPUT_WORDS = ${Math.max(0, ...ports.inputs.map((port) => wordsOf(port.width)))};`,
+    `constexpr std::size_t OUTPUT_WORDS = ${outputs.words};`,
+    `constexpr uint32_t OUTPUT_COUNT = ${ports.outputs.length};`,
+    "// Where each output starts in an outputs frame, then the frame's length.",
+    `constexpr uint32_t OUTPUT_AT[] = {${outputAt.join(', ')}};`,
+    '',
+    ...(ports.clocked ? ['// The clock OP_STEP and OP_FRAMES toggle.', `#define HARNESS_CLOCK ${CLOCK_PORT}`] : []),
+    ...(ports.clocks
+      ? [
+          '// X(index, field) per clock OP_CLOCK_STEP steps (bit index of its mask).',
+          xMacro(
+            'HARNESS_CLOCKS',
+            ports.clocks.map((name, index) => `X(${index}, ${verilogIdentifier(name)})`),
+          ),
+        ]
+      : []),
+    `constexpr bool CHECKED = ${ports.checked === true};`,
+    '',
+  ].join('\n');
 }

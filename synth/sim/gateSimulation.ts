@@ -3,7 +3,7 @@ import { fourStateHex, streamCommands, wordsOf, type HarnessPorts } from '../../
 import { PortFrames } from '../../engines/portFrames.ts';
 import { runHarness } from '../../engines/harness/harnessProcess.ts';
 import { withWorkspace } from '../../tools/runTool.ts';
-import { testbenchVerilog, type TestbenchInstance } from '../../engines/icarus/icarusTestbench.ts';
+import { testbenchFiles, type TestbenchInstance } from '../../engines/icarus/icarusTestbench.ts';
 import { VCD_ROOT } from '../../hw/verilog/manifest.ts';
 import { buildIcarus } from '../../tools/icarus.ts';
 import { readFileSync } from 'node:fs';
@@ -66,14 +66,14 @@ export async function simulateGates(simulation: GateSimulation): Promise<GateRun
       }),
     ),
   );
-  const testbench = testbenchVerilog({
+  const testbench = testbenchFiles({
     ports,
     ...(roles.clock ? { clock: roles.clock } : {}),
     instances: simulation.instances,
     ...(simulation.dump ? { dump: simulation.dump } : {}),
   });
   const timeout = simulation.timeoutMs ?? GATE_TIMEOUT_MS;
-  const build = await buildIcarus(new Map([...Object.entries(simulation.sources), ['testbench.v', testbench]]), {
+  const build = await buildIcarus(new Map([...Object.entries(simulation.sources), ...testbench]), {
     root: GATE_TESTBENCH,
     timeout,
   });
