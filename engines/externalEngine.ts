@@ -39,8 +39,8 @@ import {
   streamCommands,
   type FrameHandlers,
   type HarnessPorts,
-} from './harnessStimulus.ts';
-import { HarnessProcess, runHarness, runServed, type HarnessLaunch } from './harnessProcess.ts';
+} from './harness/harnessStimulus.ts';
+import { HarnessProcess, runHarness, runServed, type HarnessLaunch } from './harness/harnessProcess.ts';
 import { withEngineTrace } from './engineTrace.ts';
 import { closeSync, openSync, readFileSync, readSync, writevSync } from 'node:fs';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@ import { frameTransfer } from '../hw/sim/frameTransfer.ts';
 import { CheckFailedError, type CheckMode } from '../hw/ir/checks.ts';
 import type { CycleRun, Stimulus } from './engine.ts';
 import { framedRun } from './framedRun.ts';
-import { harnessPortsOf } from './harnessStimulus.ts';
+import { harnessPortsOf } from './harness/harnessStimulus.ts';
 import { PortFrames, stimulusFrames } from './portFrames.ts';
 
 /**

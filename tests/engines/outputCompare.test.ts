@@ -7,7 +7,7 @@ import { PortFrames } from '../../engines/portFrames.ts';
 import { inputFrames } from '../../engines/designFrames.ts';
 import { compareOutputs, describeOutputMismatch, expectedFrames, outputDigest } from '../../engines/outputCompare.ts';
 import type { EngineName, PortValues } from '../../engines/engine.ts';
-import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
+import { harnessPortsOf } from '../../engines/harness/harnessStimulus.ts';
 import { OutputChecksum } from '../../bench/nativeHarness.ts';
 import { framedRun } from '../../engines/framedRun.ts';
 import { fastCheckSeed } from '../support/seed.ts';

@@ -1,10 +1,10 @@
-import { hasPrints } from '../hw/ir/prints.ts';
-import { hasChecks } from '../hw/ir/checks.ts';
-import { UserError, ToolError } from '../common/errors.ts';
-import { clockPortsOf, topModule, type IrDesign } from '../hw/ir/ir.ts';
-import { clockSchedule, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
-import type { PortValues } from './engine.ts';
-import { PortFrames, wordsOf } from './portFrames.ts';
+import { hasPrints } from '../../hw/ir/prints.ts';
+import { hasChecks } from '../../hw/ir/checks.ts';
+import { UserError, ToolError } from '../../common/errors.ts';
+import { clockPortsOf, topModule, type IrDesign } from '../../hw/ir/ir.ts';
+import { clockSchedule, type ClockStep, type ClockTimings } from '../../hw/sim/clockSchedule.ts';
+import type { PortValues } from '../engine.ts';
+import { PortFrames, wordsOf } from '../portFrames.ts';
 
 /**
  * The one binary protocol between the engines and their external simulator harnesses (the
@@ -89,6 +89,32 @@ export const STEP_PEEK = 32;
 export const FRAME_OUTPUTS = 0x4f00;
 export const FRAME_OUTPUTS_4 = 0x5800;
 export const FRAME_ACK = 0x4100;
+
+/**
+ * The protocol's numbers by name: the one definition the static harness sources read, through the
+ * constants their generated port tables declare (engines/verilator/verilatorHarness.ts,
+ * engines/icarus/icarusTestbench.ts), so no C++ or Verilog repeats a number by hand.
+ */
+export const PROTOCOL_NUMBERS = {
+  OP_STREAM,
+  OP_POKE,
+  OP_PEEK,
+  OP_STEP,
+  OP_END,
+  OP_CLOCK_STEP,
+  OP_FRAMES,
+  OP_BATCH,
+  OP_WAIT,
+  STEP_SAMPLE,
+  STEP_ACK,
+  STEP_COMPARE,
+  STEP_EXPECT,
+  STEP_MASK,
+  STEP_PEEK,
+  FRAME_OUTPUTS,
+  FRAME_OUTPUTS_4,
+  FRAME_ACK,
+} as const;
 
 export interface HarnessPort {
   readonly name: string;
