@@ -3,7 +3,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * Test files that start no process, build no model and leave no state behind (no environment
  * variable set, no mock, no change of working folder): they share their worker's loaded modules
- * (`isolate: false`), 61 % less CPU than a fresh module graph per file on these files
+ * (`isolate: false`): half the CPU of a fresh module graph per file on these files
  * (docs/performance.md, "Test suite"). Every other file, and a new one until it is checked and
  * listed here, runs isolated.
  */
@@ -13,12 +13,16 @@ const SHARED_MODULES = [
   'tests/common/outputClash.test.ts',
   'tests/common/userFiles.test.ts',
   'tests/coruscant/designs/decoder/bandwidth.test.ts',
+  'tests/coruscant/designs/decoder/combinational.test.ts',
   'tests/coruscant/designs/decoder/docs.test.ts',
   'tests/coruscant/designs/decoder/parameters.test.ts',
+  'tests/coruscant/designs/decoder/sequential.test.ts',
   'tests/coruscant/designs/fp/fp16Multiplier.test.ts',
   'tests/coruscant/designs/fp/fp32Adder.test.ts',
   'tests/coruscant/designs/fp/lib.test.ts',
   'tests/coruscant/designs/streams/cycleDigest.test.ts',
+  'tests/coruscant/designs/tensor/lane.test.ts',
+  'tests/coruscant/designs/tensor/mmaUnit.test.ts',
   'tests/coruscant/designs/tensor/tensorDocs.test.ts',
   'tests/coruscant/golden/formats/cudaCompat.test.ts',
   'tests/coruscant/golden/formats/kernelFormat.test.ts',
@@ -26,6 +30,9 @@ const SHARED_MODULES = [
   'tests/coruscant/golden/formats/sizes.test.ts',
   'tests/coruscant/golden/formats/stcFormat.test.ts',
   'tests/coruscant/golden/formats/tiledCsl.test.ts',
+  'tests/coruscant/golden/io/npy.test.ts',
+  'tests/coruscant/golden/models/mma.test.ts',
+  'tests/coruscant/golden/models/stcMma.test.ts',
   'tests/coruscant/golden/numerics/fp16.test.ts',
   'tests/coruscant/golden/numerics/fp32.test.ts',
   'tests/coruscant/golden/pruning/prune.test.ts',
@@ -43,12 +50,16 @@ const SHARED_MODULES = [
   'tests/hw/ir/print.test.ts',
   'tests/hw/lib/flow.test.ts',
   'tests/hw/sim/cellOrder.test.ts',
+  'tests/hw/sim/instanceGroups.test.ts',
   'tests/hw/sim/pokePeek.test.ts',
   'tests/hw/sim/simplifyFlat.test.ts',
+  'tests/hw/sim/simulatorVsReference.test.ts',
   'tests/hw/sim/wideWords.test.ts',
   'tests/types/widths.test.ts',
   'tests/verif/agents/validReady.test.ts',
   'tests/verif/formal/onlyChecks.test.ts',
+  'tests/verif/formal/simChecks.test.ts',
+  'tests/verif/processes/scheduler.test.ts',
   'tests/verif/regress/autoJobs.test.ts',
   'tests/verif/regress/farmPolling.test.ts',
   'tests/verif/regress/farmUrl.test.ts',
@@ -56,6 +67,7 @@ const SHARED_MODULES = [
   'tests/verif/regress/shardFromEnv.test.ts',
   'tests/waves/sampling.test.ts',
   'tests/waves/vcdReader.test.ts',
+  'tests/waves/vcdWriter.test.ts',
   'tests/waves/wavedrom.test.ts',
 ];
 
