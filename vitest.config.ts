@@ -1,14 +1,103 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Test files that start no process, build no model and leave no state behind (no environment
+ * variable set, no mock, no change of working folder): they share their worker's loaded modules
+ * (`isolate: false`): half the CPU of a fresh module graph per file on these files
+ * (docs/performance.md, "Test suite"). Every other file, and a new one until it is checked and
+ * listed here, runs isolated.
+ */
+const SHARED_MODULES = [
+  'tests/common/charts.test.ts',
+  'tests/common/chunkedRead.test.ts',
+  'tests/common/outputClash.test.ts',
+  'tests/common/userFiles.test.ts',
+  'tests/coruscant/designs/decoder/bandwidth.test.ts',
+  'tests/coruscant/designs/decoder/combinational.test.ts',
+  'tests/coruscant/designs/decoder/docs.test.ts',
+  'tests/coruscant/designs/decoder/parameters.test.ts',
+  'tests/coruscant/designs/decoder/sequential.test.ts',
+  'tests/coruscant/designs/fp/fp16Multiplier.test.ts',
+  'tests/coruscant/designs/fp/fp32Adder.test.ts',
+  'tests/coruscant/designs/fp/lib.test.ts',
+  'tests/coruscant/designs/streams/cycleDigest.test.ts',
+  'tests/coruscant/designs/tensor/lane.test.ts',
+  'tests/coruscant/designs/tensor/mmaUnit.test.ts',
+  'tests/coruscant/designs/tensor/tensorDocs.test.ts',
+  'tests/coruscant/golden/formats/cudaCompat.test.ts',
+  'tests/coruscant/golden/formats/kernelFormat.test.ts',
+  'tests/coruscant/golden/formats/kernelFormatFiles.test.ts',
+  'tests/coruscant/golden/formats/sizes.test.ts',
+  'tests/coruscant/golden/formats/stcFormat.test.ts',
+  'tests/coruscant/golden/formats/tiledCsl.test.ts',
+  'tests/coruscant/golden/io/npy.test.ts',
+  'tests/coruscant/golden/models/mma.test.ts',
+  'tests/coruscant/golden/models/stcMma.test.ts',
+  'tests/coruscant/golden/numerics/fp16.test.ts',
+  'tests/coruscant/golden/numerics/fp32.test.ts',
+  'tests/coruscant/golden/pruning/prune.test.ts',
+  'tests/coruscant/golden/pruning/synthetic.test.ts',
+  'tests/coruscant/golden/pruning/weightsFile.test.ts',
+  'tests/coruscant/workloads/sparseWorkload.test.ts',
+  'tests/hw/core/bundle.test.ts',
+  'tests/hw/core/domains.test.ts',
+  'tests/hw/core/dsl.test.ts',
+  'tests/hw/core/errors.test.ts',
+  'tests/hw/core/printf.test.ts',
+  'tests/hw/examples/examples.test.ts',
+  'tests/hw/ir/lower.test.ts',
+  'tests/hw/ir/passes.test.ts',
+  'tests/hw/ir/print.test.ts',
+  'tests/hw/lib/flow.test.ts',
+  'tests/hw/sim/cellOrder.test.ts',
+  'tests/hw/sim/instanceGroups.test.ts',
+  'tests/hw/sim/pokePeek.test.ts',
+  'tests/hw/sim/simplifyFlat.test.ts',
+  'tests/hw/sim/simulatorVsReference.test.ts',
+  'tests/hw/sim/wideWords.test.ts',
+  'tests/types/widths.test.ts',
+  'tests/verif/agents/validReady.test.ts',
+  'tests/verif/formal/onlyChecks.test.ts',
+  'tests/verif/formal/simChecks.test.ts',
+  'tests/verif/processes/scheduler.test.ts',
+  'tests/verif/regress/autoJobs.test.ts',
+  'tests/verif/regress/farmPolling.test.ts',
+  'tests/verif/regress/farmUrl.test.ts',
+  'tests/verif/regress/shard.test.ts',
+  'tests/verif/regress/shardFromEnv.test.ts',
+  'tests/waves/sampling.test.ts',
+  'tests/waves/vcdReader.test.ts',
+  'tests/waves/vcdWriter.test.ts',
+  'tests/waves/wavedrom.test.ts',
+];
+
+/** What both groups share; the global set-up and the worker count are the run's, not a group's. */
+const common = {
+  testTimeout: 120_000,
+  hookTimeout: 300_000,
+  // An untraced Verilator run uses the design's traced build when one is cached (engines/verilatorEngine.ts):
+  // a design traced in one test and run untraced in another is not compiled twice.
+  env: { GEN_VERILATOR_REUSE_TRACED: '1' },
+};
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    testTimeout: 120_000,
-    hookTimeout: 300_000,
+    ...common,
     // One temporary folder for the run, removed at its end: tests/support/privateTemp.ts.
     globalSetup: ['tests/support/privateTemp.ts'],
     // Two cores in CI: forks keep Verilator builds and simulations from starving each other.
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      {
+        test: {
+          ...common,
+          name: 'isolated',
+          include: ['tests/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...SHARED_MODULES],
+        },
+      },
+      { test: { ...common, name: 'shared-modules', include: SHARED_MODULES, isolate: false } },
+    ],
   },
 });

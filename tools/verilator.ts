@@ -57,6 +57,12 @@ export function buildTimeout(): number {
 export interface VerilatorBuildOptions {
   /** Build with VCD tracing (`--trace`); a separate cache entry from the untraced build. */
   readonly trace?: boolean;
+  /**
+   * An untraced build is served by the traced build of the same design when the cache already has
+   * it (tracing is a run-time choice of the harness), so a test run that traces a design and runs
+   * it untraced compiles it once. Benchmarks leave it off: the untraced build is the fast one.
+   */
+  readonly reuseTraced?: boolean;
   /** Where cached builds live; `build/verilator` in the project by default. */
   readonly cacheRoot?: string;
 }
@@ -99,18 +105,25 @@ export async function buildVerilator(
   const timeout = buildTimeout();
   // `--trace-underscore`: the emitter's internal nets (`_n27`) are traced too, for `gen sim --internal`
   // (engines/engineTrace.ts leaves them out of the waveform unless asked for).
-  const runtimeFlags = [...BUILD_FLAGS, ...(options.trace ? ['--trace', '--trace-underscore'] : [])];
+  const flagsOf = (trace: boolean): string[] => [...BUILD_FLAGS, ...(trace ? ['--trace', '--trace-underscore'] : [])];
+  const runtimeFlags = flagsOf(options.trace === true);
   const flags = [...runtimeFlags, '--top-module', top];
   const names = [...files.keys()].sort();
   const included = Object.keys(includes).sort();
-  const key = contentHash([
-    version,
-    flags.join(' '),
+  const sources = [
     harness,
     ...included.flatMap((name) => [name, includes[name]!]),
     ...names.flatMap((name) => [name, files.get(name)!]),
-  ]);
+  ];
+  const key = contentHash([version, flags.join(' '), ...sources]);
   const root = options.cacheRoot ?? join(BUILD_ROOT, 'verilator');
+  if (options.reuseTraced && !options.trace) {
+    const traced = intactEntry(
+      root,
+      contentHash([version, [...flagsOf(true), '--top-module', top].join(' '), ...sources]),
+    );
+    if (traced !== undefined) return { binary: join(traced, 'simulate'), built: false };
+  }
   const { dir, built } = await cachedBuild(root, key, async (work, tmpdir) => {
     for (const name of names) writeFileSync(pathInside(work, name), files.get(name)!);
     writeFileSync(join(work, 'harness.cpp'), harness);

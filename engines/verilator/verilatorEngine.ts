@@ -15,6 +15,12 @@ export function buildVerilatorHarness(
 }
 
 /**
+ * Set to 1, an untraced run uses the design's traced build when the cache has it (tracing is a
+ * run-time choice): the test suite sets it, so a design it traces is not compiled a second time.
+ */
+export const REUSE_TRACED_ENV = 'GEN_VERILATOR_REUSE_TRACED';
+
+/**
  * Verilator behind the Engine interface: the emitted Verilog plus the static C++ harness with the
  * design's generated port table (verilatorHarness.ts), built
  * once per distinct design (cached under build/verilator), many streams per process, or one
@@ -37,7 +43,11 @@ export class VerilatorEngine extends ExternalEngine<{ readonly build: VerilatorB
     ports: HarnessPorts,
     traced: boolean,
   ): Promise<{ build: VerilatorBuild; design: IrDesign }> {
-    return { build: await buildVerilatorHarness(files, ports, { trace: traced, ...this.options }), design };
+    const reuseTraced = process.env[REUSE_TRACED_ENV] === '1';
+    return {
+      build: await buildVerilatorHarness(files, ports, { trace: traced, reuseTraced, ...this.options }),
+      design,
+    };
   }
 
   /** The harness binary; its argument is the raw trace (engineTrace.ts rewrites it into the engine-independent waveform). */
