@@ -204,6 +204,11 @@ export class MemoryPathSimulator {
     }
   }
 
+  /** Sectors read from DRAM so far (L2 misses): the warp loop's turn-around depends on them. */
+  get dramReads(): number {
+    return this.l2Misses;
+  }
+
   /**
    * Runs one request of `bytes` bytes at `address` from `sm`, issued at `issueNs`, after everything
    * fed before; returns when its last sector reaches the SM, ns. The closed-loop drivers

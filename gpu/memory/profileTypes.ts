@@ -136,9 +136,15 @@ export interface SmSpec {
    * Cycles from the last load of a warp's step returning to the warp's next load issuing (wake-up
    * on the scoreboard, the consuming instructions, loop and address arithmetic, the register
    * write-back of a 512-byte warp load): the part of a streaming step a pointer chase's latency
-   * does not contain. Absent = 0.
+   * does not contain, after a step that read DRAM. Absent = 0.
    */
   readonly loadStepCycles?: number;
+  /**
+   * The same turn-around after a step that read no DRAM (its loads all hit on chip): silicon's
+   * lone warp turns around ≈ 60 cycles after an L2 hit and ≈ 108 after DRAM, so a step's
+   * turn-around depends on the level that served it. Absent = loadStepCycles.
+   */
+  readonly l2HitStepCycles?: number;
   /**
    * Thread data one sub-core's load/store unit takes in per SM cycle: a warp load of 32 × 16 B
    * keeps it 512 / this cycles, so one warp's independent loads leave the SM this far apart and the

@@ -32,9 +32,10 @@ const rtx4090: GpuMemoryProfile = {
     count: 128,
     clockMHz: 2520,
     loadStepCycles: 100,
+    l2HitStepCycles: 60,
     lsuBytesPerCyclePerSubCore: 24,
     source:
-      'count 128 SMs, clockMHz 2520 boost (memory.md §2a pcspecchart; §5). loadStepCycles 100 and lsuBytesPerCyclePerSubCore 24: ' +
+      'count 128 SMs, clockMHz 2520 boost (memory.md §2a pcspecchart; §5). loadStepCycles 100, l2HitStepCycles 60 and lsuBytesPerCyclePerSubCore 24: ' +
       "the H200's, calibrated on its silicon (h200-silicon.md §1), taken over for Ada's SM (assumption: no Ada measurement; the L40's one-load-per-thread " +
       "stream of memory.md §1f retires a block per load, so it does not give a warp's turn-around).",
   },
@@ -109,7 +110,7 @@ const rtx4090: GpuMemoryProfile = {
   assumptions: [
     'L1 holds the full 128 KB (no shared-memory carve-out); kernels that use shared memory should call withL1DataBytes.',
     'L1 port 64 B per SM cycle per sector (the L40 measures it with 4-byte coalesced loads; wider loads unmeasured); 1536 sectors of misses outstanding per SM (Accel-Sim MSHRs).',
-    "SM load pace (100-cycle warp turn-around, 24 B per cycle per sub-core load/store unit): the H200's calibration.",
+    "SM load pace (warp turn-around 100 cycles after DRAM, 60 after an L2 hit; 24 B per cycle per sub-core load/store unit): the H200's calibration.",
     'L1 set index: XOR-fold of line-address bits (the seed says parity; its masks are not published).',
     "L2 slice = (line mod 9) + 9 · (2 parities of q = line / 9), set = 10 parities of q: the seed's shape with XOR-fold masks.",
     'L2 runs at the SM clock; each slice returns 1536/36 B per cycle (theoretical, not the ≈2/3 measured).',
@@ -127,8 +128,9 @@ const rtx6000ada: GpuMemoryProfile = {
     clockMHz: 2505,
     source:
       'count 142 SMs (memory.md §2b grafikkarten; L40 also 142, §1b). clockMHz 2505 boost (memory.md §2b cputronic, 3P; grafikkarten says 2535). ' +
-      "loadStepCycles 100 and lsuBytesPerCyclePerSubCore 24: the H200's, calibrated on its silicon (h200-silicon.md §1), taken over (assumption).",
+      "loadStepCycles 100, l2HitStepCycles 60 and lsuBytesPerCyclePerSubCore 24: the H200's, calibrated on its silicon (h200-silicon.md §1), taken over (assumption).",
     loadStepCycles: 100,
+    l2HitStepCycles: 60,
     lsuBytesPerCyclePerSubCore: 24,
   },
   l1: {
@@ -193,7 +195,7 @@ const rtx6000ada: GpuMemoryProfile = {
   },
   assumptions: [
     'L1 as on the RTX 4090 (same AD102 SM): 128 KB, 8 ways, no carve-out, 1536 sectors of misses outstanding per SM; hit latency and port rate measured on the L40.',
-    "SM load pace (100-cycle warp turn-around, 24 B per cycle per sub-core load/store unit): the H200's calibration.",
+    "SM load pace (warp turn-around 100 cycles after DRAM, 60 after an L2 hit; 24 B per cycle per sub-core load/store unit): the H200's calibration.",
     '48 L2 slices (4 per controller), 1024 sets × 16 ways each; slice = (line mod 3) + 3 · (4 parities of line / 3), XOR-fold masks.',
     "L2 hit latency: 279 ± 58.5 cycles (the L40's 222–339), fixed per (SM, slice) pair but drawn uniformly: the real geometry is unknown.",
     'DRAM latency 253.7 ns, measured on the L40 (same die, GDDR6 at 18 Gb/s), not on this card.',
@@ -210,11 +212,14 @@ const h200: GpuMemoryProfile = {
     count: 132,
     clockMHz: 1980,
     loadStepCycles: 100,
+    l2HitStepCycles: 60,
     lsuBytesPerCyclePerSubCore: 24,
     source:
       'count 132 SMs, clockMHz 1980 (memory.md §2c, §3c Accel-Sim clock_domains, §5; h200-silicon.md: 132 SMs at 1,980 MHz under load). ' +
       'loadStepCycles 100: one warp per SM with one 16-byte load per thread in flight streams 172 GB/s, i.e. 393 ns per step, against the ' +
-      "≈ 340 ns the path model gives that step (a 4-line load's slowest line, near and far homes): the difference, ≈ 50 ns, is the warp's own turn-around (h200-silicon.md §1; calibration). " +
+      "≈ 340 ns the path model gives that step (a 4-line load's slowest line, near and far homes): the difference, ≈ 50 ns, is the warp's own turn-around after DRAM (h200-silicon.md §1; calibration). " +
+      "l2HitStepCycles 60: the same lone warp reading 4–32 MiB from the L2 steps in 350 cycles against the 288–293 of the chase's near L2 hit at those sizes (gpu/probes/README.md, fourth batch: l2Partitions one load in flight), " +
+      'i.e. it turns around ≈ 60 cycles after an L2 hit where it needs ≈ 108 after DRAM (measurement). ' +
       'lsuBytesPerCyclePerSubCore 32: with 4 loads in flight instead of 1 a lone warp needs ≈ 100 ns more per step (548 vs 172 GB/s for 4× the bytes, h200-silicon.md §1), ' +
       "i.e. its LDG.128s leave ≈ 21 cycles apart = 512 B / 24 B per cycle; 4 sub-cores × 24 B stay under the L1's 128 B per cycle (calibration).",
   },

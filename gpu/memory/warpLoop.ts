@@ -270,7 +270,9 @@ function runWarps(
   const random = mulberry32(options.seed ?? 1);
   const sectors = Math.max(1, Math.floor(footprint / SECTOR));
   const cycleNs = simulator.cycleNs;
-  const turnaroundNs = (profile.sm.loadStepCycles ?? 0) * cycleNs;
+  // The turn-around after a step depends on where its loads were served: DRAM, or the L2 alone.
+  const dramTurnaroundNs = (profile.sm.loadStepCycles ?? 0) * cycleNs;
+  const l2TurnaroundNs = (profile.sm.l2HitStepCycles ?? profile.sm.loadStepCycles ?? 0) * cycleNs;
   const loadBytes = pattern === 'stream' ? STREAM_LOAD_BYTES : NARROW_LOAD_BYTES;
   const lsuRate = profile.sm.lsuBytesPerCyclePerSubCore;
   const lsuNs = lsuRate ? ((THREADS * loadBytes) / lsuRate) * cycleNs : cycleNs;
@@ -281,6 +283,7 @@ function runWarps(
   /** Next load of the current step (inFlight = all issued, waiting), and the step's latest return. */
   const loadOf = new Int32Array(warps);
   const stepDone = new Float64Array(warps);
+  const stepReadDram = new Uint8Array(warps);
   // Warps do not start in lockstep (launch and scheduling skew): each starts at a seeded random
   // point within one idle DRAM latency, so steps do not stay aligned into GPU-wide bursts.
   const skewNs = profile.dram.latencyCycles * cycleNs;
@@ -301,7 +304,8 @@ function runWarps(
       lastDone = Math.max(lastDone, stepDone[g]!);
       stepOf[g] = step + 1;
       loadOf[g] = 0;
-      if (step + 1 < steps) queue.push(stepDone[g]! + turnaroundNs, g);
+      if (step + 1 < steps) queue.push(stepDone[g]! + (stepReadDram[g] ? dramTurnaroundNs : l2TurnaroundNs), g);
+      stepReadDram[g] = 0;
       continue;
     }
     const lsu = sm * SUB_CORES + ((g % warpsPerSm) % SUB_CORES);
@@ -318,6 +322,7 @@ function runWarps(
     }
     lsuFree[lsu] = now + lsuNs;
     let done = j === 0 ? now : stepDone[g]!;
+    const dramReadsBefore = simulator.dramReads;
     // Grid-stride order: chunk g of each step (warp g = SM-major).
     const chunk = ((fixed ? step % stepsPerPass : step) * inFlight + j) * warps + g;
     // A fixed pass's loads past its end are not issued (the kernel's bounds check).
@@ -341,6 +346,7 @@ function runWarps(
       }
     }
     if (issued) loads += THREADS;
+    if (simulator.dramReads > dramReadsBefore) stepReadDram[g] = 1;
     stepDone[g] = done;
     loadOf[g] = j + 1;
     queue.push(j + 1 === inFlight ? done : Math.max(now + cycleNs, lsuFree[lsu]!), g);

@@ -155,14 +155,6 @@ const PROBE_STREAMS: readonly (readonly [number, StreamMapping, number, number, 
 const PROBE_56_REASON =
   'silicon loses part of a 56 MiB footprint to DRAM below the 60 MiB the L2 holds; the model keeps all of it (docs/system-model.md)';
 
-/**
- * One load in flight (the SASS, results/2026-12-02/streamFixed-1-cg.sass: LDG, its use, the
- * branch back): silicon's warp step is 350 cycles at 24 MiB with one warp per SM, 361 with eight,
- * i.e. ≈ 60 cycles past the L2's latency; the model's is ≈ 400 (fourth batch, results/2026-12-02c).
- */
-const PROBE_ONE_IN_FLIGHT_REASON =
-  "silicon's warp step with one load in flight is ≈ 60 cycles past the L2's latency (350 with one warp per SM at 24 MiB, 361 with eight), ≈ 108 past DRAM's; the model's turn-around (loadStepCycles 100) was read off the DRAM 1 × 1 row and is long for an L2 hit (docs/system-model.md)";
-
 const probeStreams: SiliconRow[] = PROBE_STREAMS.map(([mib, mapping, warpsPerSm, inFlight, gbps]) => ({
   name: `probe stream ${mib} MiB ${mapping}, ${warpsPerSm} warps × ${inFlight} in flight`,
   silicon: gbps,
@@ -170,7 +162,6 @@ const probeStreams: SiliconRow[] = PROBE_STREAMS.map(([mib, mapping, warpsPerSm,
   run: { pattern: 'stream', bytes: mib * MiB, warm: true, totalBytes: mib * MiB, mapping, warpsPerSm, inFlight },
   read: 'GBps',
   ...(mib === 56 ? { knownMiss: { reason: PROBE_56_REASON, tolerance: 0.2 } } : {}),
-  ...(inFlight === 1 ? { knownMiss: { reason: PROBE_ONE_IN_FLIGHT_REASON, tolerance: 0.15 } } : {}),
 }));
 
 /**
