@@ -47,7 +47,7 @@ export {
   CYCLE_PHASES,
   /** One of CYCLE_PHASES. */
   type CyclePhase,
-} from '../engines/engine.ts';
+} from '../hw/contract/engine.ts';
 export {
   /** The steps of a multi-clock run: every clock's rising edges in time order, simultaneous ones as one step, with sample times. */
   clockSchedule,
@@ -57,13 +57,13 @@ export {
   type ClockTimings,
   /** One step of a multi-clock run: the clocks that rise (a mask), its sample time and its edge time. */
   type ClockStep,
-} from '../hw/sim/clockSchedule.ts';
+} from '../hw/contract/clockSchedule.ts';
 export {
   /** Port values of many cycles as 32-bit words, one frame per cycle: build input frames with `from` or `empty` and `set`, read outputs with `value`, `row` or `rows`. */
   PortFrames,
   /** A port as frames lay it out: its name and width. */
   type FramePort,
-} from '../engines/portFrames.ts';
+} from '../hw/contract/portFrames.ts';
 export {
   /** A design's input frames from per-cycle PortValues, checked as the engines check a stream. */
   inputFrames,

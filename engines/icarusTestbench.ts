@@ -2,6 +2,7 @@ import { CLOCK_PORT, moduleByName, type IrDesign, type IrMemory } from '../hw/ir
 import { verilogIdentifier } from '../hw/ir/identifiers.ts';
 import { literal } from '../hw/verilog/operators.ts';
 import { VCD_ROOT } from '../hw/verilog/manifest.ts';
+import { wordsOf, type HarnessPorts } from './harnessStimulus.ts';
 import {
   FRAME_ACK,
   FRAME_OUTPUTS_4,
@@ -15,9 +16,7 @@ import {
   STEP_ACK,
   STEP_PEEK,
   STEP_SAMPLE,
-  wordsOf,
-  type HarnessPorts,
-} from './harnessStimulus.ts';
+} from '../hw/contract/harnessProtocol.ts';
 
 /**
  * Rounds of nonblocking-assignment updates a peek lets run before it samples. A poke of an

@@ -1,5 +1,5 @@
 import { UserError } from '../common/errors.ts';
-import type { CheckResults } from '../hw/ir/checks.ts';
+import type { CheckResults } from '../hw/contract/checks.ts';
 import type { IrDesign } from '../hw/ir/ir.ts';
 import type {
   CompareOptions,
@@ -8,9 +8,9 @@ import type {
   ExpectedStream,
   OutputMismatch,
   OutputVerdict,
-} from './engine.ts';
+} from '../hw/contract/engine.ts';
 import { harnessPortsOf, type HarnessPorts } from './harnessStimulus.ts';
-import { PortFrames, stimulusFrames, type FramePort, type PortValues } from './portFrames.ts';
+import { PortFrames, stimulusFrames, type FramePort, type PortValues } from '../hw/contract/portFrames.ts';
 
 /** Mismatches a verdict lists by default. */
 export const DEFAULT_MISMATCHES = 8;

@@ -1,4 +1,5 @@
 import { verilogIdentifier } from '../hw/ir/identifiers.ts';
+import { type HarnessPort, type HarnessPorts, wordsOf } from './harnessStimulus.ts';
 import {
   FRAME_ACK,
   FRAME_OUTPUTS,
@@ -17,10 +18,7 @@ import {
   STEP_MASK,
   STEP_PEEK,
   STEP_SAMPLE,
-  type HarnessPort,
-  type HarnessPorts,
-  wordsOf,
-} from './harnessStimulus.ts';
+} from '../hw/contract/harnessProtocol.ts';
 
 /**
  * Verilator's C++ type for a port: up to 32 bits an integer, up to 64 a QData, above that a

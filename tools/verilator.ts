@@ -96,7 +96,7 @@ export async function buildVerilator(
   const version = await toolchainVersions();
   const timeout = buildTimeout();
   // `--trace-underscore`: the emitter's internal nets (`_n27`) are traced too, for `gen sim --internal`
-  // (engines/engineTrace.ts leaves them out of the waveform unless asked for).
+  // (engines/harness/engineTrace.ts leaves them out of the waveform unless asked for).
   const runtimeFlags = [...BUILD_FLAGS, ...(options.trace ? ['--trace', '--trace-underscore'] : [])];
   const flags = [...runtimeFlags, '--top-module', top];
   const names = [...files.keys()].sort();

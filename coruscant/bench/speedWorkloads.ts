@@ -17,7 +17,7 @@ import type {
   RunOptions,
   SessionOptions,
   Stimulus,
-} from '../../engines/engine.ts';
+} from '../../hw/contract/engine.ts';
 import { emptyInputFrames, inputFrames } from '../../engines/designFrames.ts';
 import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';

@@ -1,7 +1,7 @@
-import { ToolError, UserError } from '../common/errors.ts';
-import { quoteValue } from '../common/optionValues.ts';
-import { moduleByName, type IrDesign } from '../hw/ir/ir.ts';
-import { emitVerilog } from '../hw/verilog/emit.ts';
+import { ToolError, UserError } from '../../common/errors.ts';
+import { quoteValue } from '../../common/optionValues.ts';
+import { moduleByName, type IrDesign } from '../../hw/ir/ir.ts';
+import { emitVerilog } from '../../hw/verilog/emit.ts';
 import type {
   CompareOptions,
   CycleRun,
@@ -16,16 +16,16 @@ import type {
   RunOptions,
   SessionOptions,
   Stimulus,
-} from './engine.ts';
-import { compareByRunning, digestHex, expectedStreams, mismatchAt, mismatchLimit } from './outputCompare.ts';
-import { frameStride, PortFrames, stimulusFrames, wordsOf } from './portFrames.ts';
-import { framedRun } from './framedRun.ts';
-import { CheckFailedError, hasChecks, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
+} from '../../hw/contract/engine.ts';
+import { compareByRunning, digestHex, expectedStreams, mismatchAt, mismatchLimit } from '../outputCompare.ts';
+import { frameStride, PortFrames, stimulusFrames, wordsOf } from '../../hw/contract/portFrames.ts';
+import { framedRun } from '../framedRun.ts';
+import { CheckFailedError, hasChecks, type CheckMode, type CheckResults } from '../../hw/contract/checks.ts';
 import { CheckLogReader, parseCheckLog } from './checkLog.ts';
-import { conditionHolds, outputCondition, waitByStepping, waitLimit } from './outputCondition.ts';
-import { hasPrints, type PrintedLine } from '../hw/ir/prints.ts';
+import { conditionHolds, outputCondition, waitByStepping, waitLimit } from '../outputCondition.ts';
+import { hasPrints, type PrintedLine } from '../../hw/ir/prints.ts';
 import { PrintLogReader, parsePrintLog } from './printLog.ts';
-import { withInitialState, type InitialState } from '../hw/ir/randomInit.ts';
+import { withInitialState, type InitialState } from '../../hw/ir/randomInit.ts';
 import {
   compareCommands,
   decodeOutputs,
@@ -33,25 +33,23 @@ import {
   harnessPortsOf,
   HarnessCommands,
   storeOutputs,
-  STEP_ACK,
-  STEP_PEEK,
-  STEP_SAMPLE,
   streamCommands,
   type FrameHandlers,
   type HarnessPorts,
-} from './harnessStimulus.ts';
-import { HarnessProcess, runHarness, runServed, type HarnessLaunch } from './harnessProcess.ts';
+} from '../harnessStimulus.ts';
+import { STEP_ACK, STEP_PEEK, STEP_SAMPLE } from '../../hw/contract/harnessProtocol.ts';
+import { HarnessProcess, runHarness, runServed, type HarnessLaunch } from '../harnessProcess.ts';
 import { withEngineTrace } from './engineTrace.ts';
 import { closeSync, openSync, readFileSync, readSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
-import { withWorkspace } from '../tools/runTool.ts';
-import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
+import { withWorkspace } from '../../tools/runTool.ts';
+import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../../hw/contract/clockSchedule.ts';
 
 /**
  * The adapter base of every engine that runs an external simulator (Verilator, Icarus, and
  * Icarus on a mutant's Verilog). What they share lives here: emit the Verilog, build once per
  * design (the build is cached by the tool layer), and drive the build as a harness of the binary
- * protocol (harnessStimulus.ts): a batch run sends all its streams' commands to one process
+ * protocol (hw/contract/harnessProtocol.ts): a batch run sends all its streams' commands to one process
  * without waiting and reads every cycle's outputs back (checking every stream produced every
  * cycle); a session (open) sends each poke, peek and step as it comes. Either way a VCD is
  * written under a temporary name, renamed into place only when the run succeeded. A subclass
@@ -71,7 +69,7 @@ export abstract class ExternalEngine<Build> implements Engine {
   protected abstract readonly cellCycleMicros: number;
 
   /**
-   * The harness runs batches through files (harnessStimulus.ts, Transport): its commands, each
+   * The harness runs batches through files (hw/contract/harnessProtocol.ts, Transport): its commands, each
    * stream one OP_FRAMES of its input frames as they are, from one, its output frames into the other.
    */
   protected readonly fileBatches: boolean = false;
@@ -92,7 +90,7 @@ export abstract class ExternalEngine<Build> implements Engine {
 
   /**
    * How to start a build as a harness kept running for batch after batch through files (OP_BATCH,
-   * harnessStimulus.ts), when it can be (untraced runs only); undefined: a process per run.
+   * hw/contract/harnessProtocol.ts), when it can be (untraced runs only); undefined: a process per run.
    */
   protected served(_build: Build): HarnessLaunch | undefined {
     return undefined;
@@ -135,7 +133,7 @@ export abstract class ExternalEngine<Build> implements Engine {
 
   /**
    * Engine.compare: through files (Verilator, one clock or none) each stream is one OP_FRAMES with
-   * STEP_COMPARE, and the harness writes only its verdict (harnessStimulus.ts); otherwise the streams
+   * STEP_COMPARE, and the harness writes only its verdict (hw/contract/harnessProtocol.ts); otherwise the streams
    * run as runMany runs them and are compared here.
    */
   async compare(
@@ -166,7 +164,7 @@ export abstract class ExternalEngine<Build> implements Engine {
   }
 
   /**
-   * A batch run through files (harnessStimulus.ts, Transport): `commands` into the commands file,
+   * A batch run through files (hw/contract/harnessProtocol.ts, Transport): `commands` into the commands file,
    * the harness run on it, and `read` of the frames file it wrote; with checks in the design, what
    * the simulator printed.
    */
@@ -352,7 +350,7 @@ export abstract class ExternalEngine<Build> implements Engine {
   }
 }
 
-/** The commands and frames files of a batch run through files (harnessStimulus.ts, Transport). */
+/** The commands and frames files of a batch run through files (hw/contract/harnessProtocol.ts, Transport). */
 export interface BatchFiles {
   readonly commands: string;
   readonly frames: string;
@@ -384,7 +382,7 @@ function writeParts(file: string, parts: readonly Buffer[]): void {
 }
 
 /**
- * Reads the verdicts of a compare from its frames file (harnessStimulus.ts, STEP_COMPARE): one per
+ * Reads the verdicts of a compare from its frames file (hw/contract/harnessProtocol.ts, STEP_COMPARE): one per
  * stream, its listed mismatches with the values the expected frames and mask give; against a digest
  * the verdict is the digests' equality. A file of another shape is a ToolError.
  */

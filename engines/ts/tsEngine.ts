@@ -1,6 +1,6 @@
-import type { IrDesign } from '../hw/ir/ir.ts';
-import { outputCondition, waitByStepping, waitLimit } from './outputCondition.ts';
-import { Simulator, compileDesign, type CompiledDesign, type FrameTransfer } from '../hw/sim/simulator.ts';
+import type { IrDesign } from '../../hw/ir/ir.ts';
+import { outputCondition, waitByStepping, waitLimit } from '../outputCondition.ts';
+import { Simulator, compileDesign, type CompiledDesign, type FrameTransfer } from '../../hw/sim/simulator.ts';
 import type {
   CompareOptions,
   CycleRun,
@@ -12,20 +12,20 @@ import type {
   RunOptions,
   SessionOptions,
   Stimulus,
-} from './engine.ts';
-import { compareByRunning, compareOutputs, expectedStreams, mismatchLimit } from './outputCompare.ts';
-import { PortFrames, stimulusFrames } from './portFrames.ts';
-import { framedRun } from './framedRun.ts';
+} from '../../hw/contract/engine.ts';
+import { compareByRunning, compareOutputs, expectedStreams, mismatchLimit } from '../outputCompare.ts';
+import { PortFrames, stimulusFrames } from '../../hw/contract/portFrames.ts';
+import { framedRun } from '../framedRun.ts';
 import { runManyInLanes } from './tsLanes.ts';
-import { laneable } from '../hw/sim/laneSimulator.ts';
-import { harnessPortsOf, type HarnessPorts } from './harnessStimulus.ts';
-import { frameTransfer } from '../hw/sim/frameTransfer.ts';
-import { traceToVcd } from '../hw/sim/vcdTrace.ts';
-import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
-import { FieldError, UserError } from '../common/errors.ts';
-import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
-import type { PrintedLine } from '../hw/ir/prints.ts';
-import { withInitialState, type InitialState } from '../hw/ir/randomInit.ts';
+import { laneable } from '../../hw/sim/laneSimulator.ts';
+import { harnessPortsOf, type HarnessPorts } from '../harnessStimulus.ts';
+import { frameTransfer } from '../../hw/sim/frameTransfer.ts';
+import { traceToVcd } from '../../hw/sim/vcdTrace.ts';
+import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../../hw/contract/clockSchedule.ts';
+import { FieldError, UserError } from '../../common/errors.ts';
+import { CheckFailedError, type CheckMode, type CheckResults } from '../../hw/contract/checks.ts';
+import type { PrintedLine } from '../../hw/ir/prints.ts';
+import { withInitialState, type InitialState } from '../../hw/ir/randomInit.ts';
 
 /** Cycles simulated between chances for a VCD stream to drain. */
 const DRAIN_EVERY_CYCLES = 4096;

@@ -1,8 +1,8 @@
-import type { IrDesign } from '../hw/ir/ir.ts';
-import type { CheckMode, CheckResults } from '../hw/ir/checks.ts';
-import type { PrintedLine } from '../hw/ir/prints.ts';
-import type { InitialState } from '../hw/ir/randomInit.ts';
-import type { ClockTimings } from '../hw/sim/clockSchedule.ts';
+import type { IrDesign } from '../ir/ir.ts';
+import type { CheckMode, CheckResults } from './checks.ts';
+import type { PrintedLine } from '../ir/prints.ts';
+import type { InitialState } from '../ir/randomInit.ts';
+import type { ClockTimings } from './clockSchedule.ts';
 import type { PortFrames, PortValues } from './portFrames.ts';
 
 export type { PortValues } from './portFrames.ts';
@@ -34,7 +34,7 @@ export type Stimulus = readonly PortValues[] | PortFrames;
  * synchronous input `reset`: set it in a cycle's inputs. A purely combinational design is the same
  * with `at_edge` changing nothing. The ts engine runs the phases in Simulator.poke/peek/step,
  * Verilator in its harness (engines/verilatorHarness.ts), Icarus in its testbench
- * (engines/icarusTestbench.ts), both over one binary protocol (engines/harnessStimulus.ts);
+ * (engines/icarusTestbench.ts), both over one binary protocol (hw/contract/harnessProtocol.ts);
  * runLockstep (lockstep.ts) compares engines phase 2 by phase 2. A session (Engine.open) walks
  * the same phases one command at a time: `poke` is phase 1, `peek` phase 2 of the current cycle
  * (it may come more than once, and pokes after it change what the next peek sees), `step` the
@@ -53,7 +53,7 @@ export type Stimulus = readonly PortValues[] | PortFrames;
  * settled, before the next. An asynchronous reset acts at `cycle_check` as soon as it is high
  * (no edge needed) and holds its registers while it stays high. With all clocks at the same
  * timing every step raises every clock, so a one-clock stimulus file runs unchanged, and a
- * one-clock design steps exactly as above. hw/sim/clockSchedule.ts computes the steps for every
+ * one-clock design steps exactly as above. hw/contract/clockSchedule.ts computes the steps for every
  * engine; traces use the same times (the clocks high from their edge to the next sample point).
  */
 export const CYCLE_PHASES = ['cycle_check', 'before_edge', 'at_edge', 'after_edge'] as const;
@@ -67,7 +67,7 @@ export interface CycleRun {
   readonly frames: PortFrames;
   /**
    * The design's assertions, assumptions and cover points in this run (absent when it has none).
-   * In stop mode a failure is thrown as CheckFailedError (hw/ir/checks.ts) instead.
+   * In stop mode a failure is thrown as CheckFailedError (hw/contract/checks.ts) instead.
    */
   readonly checks?: CheckResults;
   /** The lines the design's printfs printed in this run, in order (absent when it has no printf; hw/ir/prints.ts). */
