@@ -3,21 +3,21 @@ import { quoteValue } from '../../common/optionValues.ts';
 import { moduleByName, type IrDesign } from '../../hw/ir/ir.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
 import type {
-  CompareOptions,
+  BatchOptions,
+  BatchResult,
+  BatchSink,
   CycleRun,
-  Engine,
   EngineName,
   EngineSession,
   ExpectedOutputs,
-  ExpectedStream,
   OutputMismatch,
   OutputVerdict,
   PortValues,
-  RunOptions,
   SessionOptions,
   Stimulus,
 } from '../../hw/contract/engine.ts';
-import { compareByRunning, digestHex, expectedStreams, mismatchAt, mismatchLimit } from '../outputCompare.ts';
+import { BatchEngine } from '../batchEngine.ts';
+import { comparedStreams, digestHex, foldCollected, mismatchAt, mismatchLimit } from '../outputCompare.ts';
 import { frameStride, PortFrames, stimulusFrames, wordsOf } from '../../hw/contract/portFrames.ts';
 import { framedRun } from '../framedRun.ts';
 import { CheckFailedError, hasChecks, type CheckMode, type CheckResults } from '../../hw/contract/checks.ts';
@@ -25,7 +25,7 @@ import { CheckLogReader, parseCheckLog } from './checkLog.ts';
 import { conditionHolds, outputCondition, waitByStepping, waitLimit } from '../outputCondition.ts';
 import { hasPrints, type PrintedLine } from '../../hw/ir/prints.ts';
 import { PrintLogReader, parsePrintLog } from './printLog.ts';
-import { withInitialState, type InitialState } from '../../hw/ir/randomInit.ts';
+import { withInitialState } from '../../hw/ir/randomInit.ts';
 import {
   compareCommands,
   decodeOutputs,
@@ -55,8 +55,7 @@ import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '..
  * written under a temporary name, renamed into place only when the run succeeded. A subclass
  * says how to build and how to start a build; nothing else.
  */
-export abstract class ExternalEngine<Build> implements Engine {
-  abstract readonly name: EngineName;
+export abstract class ExternalEngine<Build> extends BatchEngine {
   /** The Verilog of each design object this engine ran: a second run of a design skips emitting it. */
   private readonly emitted = new WeakMap<IrDesign, ReadonlyMap<string, string>>();
 
@@ -116,51 +115,65 @@ export abstract class ExternalEngine<Build> implements Engine {
     return emitVerilog(design);
   }
 
-  async run(design: IrDesign, inputs: Stimulus, options: RunOptions = {}): Promise<CycleRun> {
-    design = withInitialState(design, options.init);
-    const [run] = await this.simulate(design, [inputs], options.vcd, options.checks, options.internal, options.clocks);
-    return run!;
-  }
-
-  runMany(
+  /**
+   * The batch primitive: collected streams run as one batch (simulate); compare and digest, through
+   * files (Verilator, one clock or none, untraced), are one OP_FRAMES with STEP_COMPARE a stream,
+   * and the harness writes only its verdict (hw/contract/harnessProtocol.ts); otherwise the streams
+   * are collected and compared or digested here.
+   */
+  async batch<Sink extends BatchSink>(
     design: IrDesign,
     streams: readonly Stimulus[],
-    options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings; readonly init?: InitialState } = {},
-  ): Promise<CycleRun[]> {
-    design = withInitialState(design, options.init);
-    return this.simulate(design, streams, undefined, options.checks, false, options.clocks);
-  }
-
-  /**
-   * Engine.compare: through files (Verilator, one clock or none) each stream is one OP_FRAMES with
-   * STEP_COMPARE, and the harness writes only its verdict (hw/contract/harnessProtocol.ts); otherwise the streams
-   * run as runMany runs them and are compared here.
-   */
-  async compare(
-    design: IrDesign,
-    streams: readonly ExpectedStream[],
-    options: CompareOptions = {},
-  ): Promise<OutputVerdict[]> {
+    sink: Sink,
+    options: BatchOptions = {},
+  ): Promise<BatchResult<Sink>> {
     design = withInitialState(design, options.init);
     const ports = harnessPortsOf(design);
-    if (!this.fileBatches || ports.clocks) return compareByRunning(this, design, streams, options);
-    const checked = expectedStreams(ports, streams);
-    const limit = mismatchLimit(options);
+    if (sink.kind === 'collect' || !this.fileBatches || ports.clocks || options.vcd !== undefined)
+      return foldCollected(ports, streams, sink, (each) =>
+        this.simulate(design, each, options.vcd, options.checks, options.internal, options.clocks),
+      );
+    const folded = await this.foldInHarness(
+      design,
+      ports,
+      streams,
+      sink as Exclude<BatchSink, { readonly kind: 'collect' }>,
+      options.checks,
+    );
+    return folded as BatchResult<Sink>;
+  }
+
+  /** A compare or digest sink folded in the harness: the streams' verdicts, or their digests. */
+  private async foldInHarness(
+    design: IrDesign,
+    ports: HarnessPorts,
+    streams: readonly Stimulus[],
+    sink: Exclude<BatchSink, { readonly kind: 'collect' }>,
+    mode: CheckMode = 'stop',
+  ): Promise<OutputVerdict[] | string[]> {
+    const checked =
+      sink.kind === 'compare'
+        ? comparedStreams(ports, streams, sink)
+        : streams.map((stimulus) => ({ inputs: stimulusFrames(ports, stimulus), expected: ANY_DIGEST }));
+    const limit = sink.kind === 'compare' ? mismatchLimit(sink) : 0;
     if (checked.length === 0) return [];
     const cycles = checked.map((stream) => stream.inputs.cycles);
-    const { result: verdicts, log } = await this.throughFiles(
+    const { result, log } = await this.throughFiles(
       design,
       ports,
       compareCommands(ports, checked, limit),
       cycles,
       (file) => readVerdicts(this.name, file, ports, checked, limit),
     );
+    let verdicts = result;
     // A design with printfs only has a log too; a verdict carries no printed lines.
-    if (log === undefined || !hasChecks(design)) return verdicts;
-    const checks = parseCheckLog(design, log, checked.length, this.name);
-    if ((options.checks ?? 'stop') === 'stop')
-      for (const result of checks) if (result.failures[0]) throw new CheckFailedError(result.failures[0], this.name);
-    return verdicts.map((verdict, index) => ({ ...verdict, checks: checks[index]! }));
+    if (log !== undefined && hasChecks(design)) {
+      const checks = parseCheckLog(design, log, checked.length, this.name);
+      if (mode === 'stop')
+        for (const each of checks) if (each.failures[0]) throw new CheckFailedError(each.failures[0], this.name);
+      verdicts = verdicts.map((verdict, index) => ({ ...verdict, checks: checks[index]! }));
+    }
+    return sink.kind === 'compare' ? verdicts : verdicts.map((verdict) => verdict.digest);
   }
 
   /**
@@ -349,6 +362,9 @@ export abstract class ExternalEngine<Build> implements Engine {
     return outputs;
   }
 }
+
+/** What a digest sink's streams are compared with in the harness: any digest, since only the digest it folds is kept. */
+const ANY_DIGEST = { digest: '00000000' } as const;
 
 /** The commands and frames files of a batch run through files (hw/contract/harnessProtocol.ts, Transport). */
 export interface BatchFiles {
