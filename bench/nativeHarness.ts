@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CycleRun, Stimulus } from '../hw/contract/engine.ts';
-import { wordsOf, type HarnessPort, type HarnessPorts } from '../engines/harnessStimulus.ts';
+import { wordsOf, type HarnessPort, type HarnessPorts } from '../engines/harness/harnessStimulus.ts';
 import { frameStride, stimulusFrames } from '../hw/contract/portFrames.ts';
 import { digestHex, digestWords } from '../engines/outputCompare.ts';
 import { verilogIdentifier } from '../hw/ir/identifiers.ts';

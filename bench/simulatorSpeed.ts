@@ -7,7 +7,7 @@
  *   npx tsx bench/simulatorSpeed.ts [--cycles 1000000]
  *
  * Every engine runs as its own process (peak memory is then its own); Verilator and Icarus run
- * their engine harness on the batch commands of the binary protocol (engines/harnessStimulus.ts)
+ * their engine harness on the batch commands of the binary protocol (engines/harness/harnessStimulus.ts)
  * from a file, writing their frames to a file (build time excluded and reported separately); the
  * in-process simulator runs the same per-cycle poke/peek/step loop. Final outputs must agree.
  */
@@ -20,10 +20,10 @@ import { elaborate } from '../hw/ir/elaborate.ts';
 import { Simulator } from '../hw/sim/simulator.ts';
 import { BenchPipeline } from '../hw/examples/benchPipeline.ts';
 import { emitVerilog } from '../hw/verilog/emit.ts';
-import { buildVerilatorHarness } from '../engines/verilatorEngine.ts';
-import { buildIcarusTestbench } from '../engines/icarusEngine.ts';
+import { buildVerilatorHarness } from '../engines/verilator/verilatorEngine.ts';
+import { buildIcarusTestbench } from '../engines/icarus/icarusEngine.ts';
 import { findTool } from '../tools/toolchain.ts';
-import { decodeOutputs, FrameReader, harnessPortsOf, streamCommands } from '../engines/harnessStimulus.ts';
+import { decodeOutputs, FrameReader, harnessPortsOf, streamCommands } from '../engines/harness/harnessStimulus.ts';
 import { PortFrames } from '../hw/contract/portFrames.ts';
 import { outputWordsOf } from '../engines/harness/externalEngine.ts';
 import { measureProcess } from './measureProcess.ts';

@@ -1,6 +1,6 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import type { InputName, PortTypes, PortValuesOf } from '../hw/core/ports.ts';
-import { harnessPortsOf } from './harnessStimulus.ts';
+import { harnessPortsOf } from './harness/harnessStimulus.ts';
 import { PortFrames, type PortValues } from '../hw/contract/portFrames.ts';
 
 /**

@@ -25,13 +25,13 @@ export const ENGINES: readonly EngineEntry[] = [
     name: 'verilator',
     description: 'Verilator on the emitted Verilog with a C++ harness, built once per design',
     programs: ['verilator', 'make', 'g++'],
-    create: async () => new (await import('./verilatorEngine.ts')).VerilatorEngine(),
+    create: async () => new (await import('./verilator/verilatorEngine.ts')).VerilatorEngine(),
   },
   {
     name: 'icarus',
     description: 'Icarus Verilog on the emitted Verilog with a generated testbench, iverilog then vvp',
     programs: ['iverilog', 'vvp'],
-    create: async () => new (await import('./icarusEngine.ts')).IcarusEngine(),
+    create: async () => new (await import('./icarus/icarusEngine.ts')).IcarusEngine(),
   },
 ];
 

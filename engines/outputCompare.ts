@@ -12,7 +12,7 @@ import type {
   OutputVerdict,
   Stimulus,
 } from '../hw/contract/engine.ts';
-import { harnessPortsOf, type HarnessPorts } from './harnessStimulus.ts';
+import { harnessPortsOf, type HarnessPorts } from './harness/harnessStimulus.ts';
 import { PortFrames, stimulusFrames, type FramePort, type PortValues } from '../hw/contract/portFrames.ts';
 
 /** A batch's compare sink (hw/contract/engine.ts, BatchSink). */
@@ -21,8 +21,9 @@ export type CompareSink = Extract<BatchSink, { readonly kind: 'compare' }>;
 /** Mismatches a verdict lists by default. */
 export const DEFAULT_MISMATCHES = 8;
 
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
+/** FNV-1a's offset basis and prime (32-bit), which the Verilator harness's in-process compare uses too. */
+export const FNV_OFFSET = 0x811c9dc5;
+export const FNV_PRIME = 0x01000193;
 
 /**
  * The digest of output frames: FNV-1a over their 32-bit words in order, 8 hex digits — the checksum bench/nativeHarness.ts

@@ -1,6 +1,6 @@
 import { UserError } from '../common/errors.ts';
 import type { EngineSession, PortValues } from '../hw/contract/engine.ts';
-import type { HarnessPorts } from './harnessStimulus.ts';
+import type { HarnessPorts } from './harness/harnessStimulus.ts';
 import { PortFrames } from '../hw/contract/portFrames.ts';
 
 /**

@@ -39,3 +39,6 @@ function rewriteDeclarations(folder) {
 rewriteDeclarations(dist);
 
 cpSync(join(root, 'gen/init/template'), join(dist, 'gen/init/template'), { recursive: true });
+// The harnesses' static sources, read beside their compiled modules (engines/verilator/, engines/icarus/).
+for (const file of ['engines/verilator/harness.cpp', 'engines/icarus/testbench.v'])
+  cpSync(join(root, file), join(dist, file));

@@ -3,7 +3,7 @@ import { cellModelsVerilog } from './library/verilogModels.ts';
 import { cellIndex } from './area.ts';
 import type { MappedDesign } from './mapToCells.ts';
 import { moduleOf, portsOf, splitCells, type NetBit } from './netlist.ts';
-import { verilogName } from '../engines/icarusTestbench.ts';
+import { verilogName } from '../engines/icarus/icarusTestbench.ts';
 import { GATE_TESTBENCH, simulateGates } from './sim/gateSimulation.ts';
 import { portRoles, workloadVectors, type InputVector, type RoleOverrides, type Workload } from './sim/gateStimulus.ts';
 import { countVcdToggles } from './sim/vcdToggles.ts';

@@ -63,7 +63,8 @@ export async function buildIcarus(
   const root = options.cacheRoot ?? join(BUILD_ROOT, 'icarus');
   const { dir, built } = await cachedBuild(root, key, async (work, tmpdir) => {
     for (const name of names) writeFileSync(pathInside(work, name), files.get(name)!);
-    await runTool('iverilog', [...flags, '-o', 'design.vvp', ...names], {
+    // A `.vh` file is included by another (a testbench's port table), not compiled on its own.
+    await runTool('iverilog', [...flags, '-o', 'design.vvp', ...names.filter((name) => !name.endsWith('.vh'))], {
       cwd: work,
       tmpdir,
       timeout: options.timeout ?? COMPILE_TIMEOUT_MS,

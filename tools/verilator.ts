@@ -61,11 +61,13 @@ export interface VerilatorBuildOptions {
   readonly cacheRoot?: string;
 }
 
-/** The C++ main Verilator links with the model (engines/verilatorHarness.ts writes it), and the top it drives. */
+/** The C++ main Verilator links with the model (engines/verilator/verilatorHarness.ts gives it), and the top it drives. */
 export interface VerilatorHarness {
   readonly top: string;
   /** C++ source, compiled as harness.cpp. */
   readonly source: string;
+  /** Files it includes (name → text), written beside it: the design's port table. */
+  readonly includes?: Readonly<Record<string, string>>;
 }
 
 export interface VerilatorBuild {
@@ -90,7 +92,7 @@ function toolchainVersions(): Promise<string> {
  */
 export async function buildVerilator(
   files: ReadonlyMap<string, string>,
-  { top, source: harness }: VerilatorHarness,
+  { top, source: harness, includes = {} }: VerilatorHarness,
   options: VerilatorBuildOptions = {},
 ): Promise<VerilatorBuild> {
   const version = await toolchainVersions();
@@ -100,11 +102,19 @@ export async function buildVerilator(
   const runtimeFlags = [...BUILD_FLAGS, ...(options.trace ? ['--trace', '--trace-underscore'] : [])];
   const flags = [...runtimeFlags, '--top-module', top];
   const names = [...files.keys()].sort();
-  const key = contentHash([version, flags.join(' '), harness, ...names.flatMap((name) => [name, files.get(name)!])]);
+  const included = Object.keys(includes).sort();
+  const key = contentHash([
+    version,
+    flags.join(' '),
+    harness,
+    ...included.flatMap((name) => [name, includes[name]!]),
+    ...names.flatMap((name) => [name, files.get(name)!]),
+  ]);
   const root = options.cacheRoot ?? join(BUILD_ROOT, 'verilator');
   const { dir, built } = await cachedBuild(root, key, async (work, tmpdir) => {
     for (const name of names) writeFileSync(pathInside(work, name), files.get(name)!);
     writeFileSync(join(work, 'harness.cpp'), harness);
+    for (const name of included) writeFileSync(pathInside(work, name), includes[name]!);
     await runTool('verilator', [...flags, '-Mdir', 'obj', '-o', 'simulate', 'harness.cpp', ...names], {
       cwd: work,
       timeout,

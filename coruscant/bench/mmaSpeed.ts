@@ -54,7 +54,7 @@ import { createEngine } from '../../engines/index.ts';
 import { TsEngine } from '../../engines/ts/tsEngine.ts';
 import type { EngineName } from '../../hw/contract/engine.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
-import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
+import { harnessPortsOf } from '../../engines/harness/harnessStimulus.ts';
 import { measureProcess, type ProcessMeasure } from '../../bench/measureProcess.ts';
 import { ChecksumEngine, RecordingEngine, workloads } from './speedWorkloads.ts';
 import { outputDigest } from '../../engines/outputCompare.ts';

@@ -19,7 +19,7 @@ import type {
 } from '../../hw/contract/engine.ts';
 import { BatchEngine } from '../../engines/batchEngine.ts';
 import { emptyInputFrames, inputFrames } from '../../engines/designFrames.ts';
-import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
+import { harnessPortsOf } from '../../engines/harness/harnessStimulus.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { BenchPipeline } from '../../hw/examples/benchPipeline.ts';
 import { mmaLatency } from '../designs/tensor/mmaUnit.ts';

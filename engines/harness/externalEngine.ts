@@ -36,9 +36,9 @@ import {
   streamCommands,
   type FrameHandlers,
   type HarnessPorts,
-} from '../harnessStimulus.ts';
+} from './harnessStimulus.ts';
 import { STEP_ACK, STEP_PEEK, STEP_SAMPLE } from '../../hw/contract/harnessProtocol.ts';
-import { HarnessProcess, runHarness, runServed, type HarnessLaunch } from '../harnessProcess.ts';
+import { HarnessProcess, runHarness, runServed, type HarnessLaunch } from './harnessProcess.ts';
 import { withEngineTrace } from './engineTrace.ts';
 import { closeSync, openSync, readFileSync, readSync, writevSync } from 'node:fs';
 import { join } from 'node:path';

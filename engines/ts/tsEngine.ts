@@ -19,7 +19,7 @@ import { PortFrames, stimulusFrames } from '../../hw/contract/portFrames.ts';
 import { framedRun } from '../framedRun.ts';
 import { runManyInLanes } from './tsLanes.ts';
 import { laneable } from '../../hw/sim/laneSimulator.ts';
-import { harnessPortsOf, type HarnessPorts } from '../harnessStimulus.ts';
+import { harnessPortsOf, type HarnessPorts } from '../harness/harnessStimulus.ts';
 import { frameTransfer } from '../../hw/sim/frameTransfer.ts';
 import { traceToVcd } from '../../hw/sim/vcdTrace.ts';
 import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../../hw/contract/clockSchedule.ts';

@@ -5,7 +5,7 @@ import { frameTransfer } from '../../hw/sim/frameTransfer.ts';
 import { CheckFailedError, type CheckMode } from '../../hw/contract/checks.ts';
 import type { CycleRun, Stimulus } from '../../hw/contract/engine.ts';
 import { framedRun } from '../framedRun.ts';
-import { harnessPortsOf } from '../harnessStimulus.ts';
+import { harnessPortsOf } from '../harness/harnessStimulus.ts';
 import { PortFrames, stimulusFrames } from '../../hw/contract/portFrames.ts';
 
 /**

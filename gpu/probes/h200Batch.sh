@@ -10,6 +10,12 @@
 #            the device's cache properties, the SASS of the probes' loops; meanwhile builds the harness
 #   splitk   the harness at split-K 4 … 14 (1 to 3 Flash-LLM blocks per SM) and Nsight Compute on
 #            Flash-LLM with one block per SM
+#   winners  the harness's calibration cells run three times each (how far cuBLAS and Flash-LLM move
+#            between runs at the near-parity cells), Nsight Compute on Flash-LLM at those cells, and
+#            the probes' one-load-in-flight stream by footprint and warps, the chase by 1 MiB at 24–36 MiB;
+#            meanwhile builds the harness
+#   winners2 what the first winners call had no time left for: the third run of 9216² at 40–70 % and
+#            Nsight Compute on Flash-LLM at the two near-parity cells
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -135,8 +141,54 @@ parity)
     done
   done >"$OUT/parity.txt" 2>&1
   ;;
+winners)
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv >"$OUT/gpu.txt"
+  [ -x .harness/kernel_comparison/spmm_perf ] || { buildHarness >"$OUT/harness-build.log" 2>&1 & }
+  build=$!
+  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
+  P=/tmp/l2Partitions
+  {
+    for mib in 4 8 16 24 32 40 1024; do
+      for threads in 32 256; do $P stream $mib fixed 2048 1 $threads 1 cg; done
+    done
+    for mib in 24 25 26 27 28 29 30 31 32 33 34 35 36; do $P chase $((mib * 1024)); done
+  } >"$OUT/winners.jsonl" 2>"$OUT/winners.err"
+  wait $build
+  echo "harness build: $?"
+  harnessEnv
+  {
+    for run in 1 2 3; do
+      for s in "7168 30" "7168 40" "7168 50" "7168 60" "7168 70" "9216 30" "9216 40" "9216 50" "9216 60" "9216 70"; do
+        set -- $s
+        echo "== run $run M $1 K $1 N 8 sparsity $2 split-K 8"
+        timeout 120 ./spmm_perf $1 $1 8 $2 8 | grep -E "Time/ms"
+      done
+    done
+  } >"$OUT/repeats.txt" 2>&1
+  for s in "7168 70" "9216 60"; do
+    set -- $s
+    timeout 150 ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis \
+      --section LaunchStats --section Occupancy --kernel-name-base function --kernel-name FlashLLM_SpMM_Kernel \
+      --launch-skip 4 --launch-count 1 ./spmm_perf $1 $1 8 $2 8 >"$OUT/flashllm-$1-$2.txt" 2>&1
+  done
+  ;;
+winners2)
+  [ -x .harness/kernel_comparison/spmm_perf ] || buildHarness >"$OUT/harness-build.log" 2>&1 || exit 1
+  harnessEnv
+  for s in "9216 40" "9216 50" "9216 60" "9216 70"; do
+    set -- $s
+    echo "== run 3 M $1 K $1 N 8 sparsity $2 split-K 8"
+    timeout 60 ./spmm_perf $1 $1 8 $2 8 | grep -E "Time/ms"
+  done >"$OUT/repeats2.txt" 2>&1
+  for s in "9216 60" "7168 70"; do
+    set -- $s
+    timeout 100 ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section LaunchStats \
+      --section Occupancy --kernel-name-base function --kernel-name FlashLLM_SpMM_Kernel \
+      --launch-skip 4 --launch-count 1 ./spmm_perf $1 $1 8 $2 8 >"$OUT/flashllm-$1-$2.txt" 2>&1
+  done
+  ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2" >&2
   exit 2
   ;;
 esac

@@ -81,3 +81,29 @@ export const STEP_PEEK = 32;
 export const FRAME_OUTPUTS = 0x4f00;
 export const FRAME_OUTPUTS_4 = 0x5800;
 export const FRAME_ACK = 0x4100;
+
+/**
+ * The protocol's numbers by name: the one definition the static harness sources read, through the
+ * constants their generated port tables declare (engines/verilator/verilatorHarness.ts,
+ * engines/icarus/icarusTestbench.ts), so no C++ or Verilog repeats a number by hand.
+ */
+export const PROTOCOL_NUMBERS = {
+  OP_STREAM,
+  OP_POKE,
+  OP_PEEK,
+  OP_STEP,
+  OP_END,
+  OP_CLOCK_STEP,
+  OP_FRAMES,
+  OP_BATCH,
+  OP_WAIT,
+  STEP_SAMPLE,
+  STEP_ACK,
+  STEP_COMPARE,
+  STEP_EXPECT,
+  STEP_MASK,
+  STEP_PEEK,
+  FRAME_OUTPUTS,
+  FRAME_OUTPUTS_4,
+  FRAME_ACK,
+} as const;

@@ -181,7 +181,7 @@ function registerLines(module: IrModule, whole: readonly string[]): string[] {
 /**
  * Start values of registers that have one (random initial state, hw/ir/randomInit.ts), for
  * simulators only: Verilator runs the `initial` block when its model starts, Icarus' testbench
- * sets the same values again at each stream start (engines/icarusTestbench.ts).
+ * sets the same values again at each stream start (engines/icarus/icarusTestbench.ts).
  */
 function registerInitialLines(module: IrModule): string[] {
   const started = module.registers.filter((register) => register.initial !== undefined);

@@ -1,9 +1,9 @@
 import { UserError } from '../../common/errors.ts';
-import { fourStateHex, streamCommands, wordsOf, type HarnessPorts } from '../../engines/harnessStimulus.ts';
+import { fourStateHex, streamCommands, wordsOf, type HarnessPorts } from '../../engines/harness/harnessStimulus.ts';
 import { PortFrames } from '../../hw/contract/portFrames.ts';
-import { runHarness } from '../../engines/harnessProcess.ts';
+import { runHarness } from '../../engines/harness/harnessProcess.ts';
 import { withWorkspace } from '../../tools/runTool.ts';
-import { testbenchVerilog, type TestbenchInstance } from '../../engines/icarusTestbench.ts';
+import { testbenchFiles, type TestbenchInstance } from '../../engines/icarus/icarusTestbench.ts';
 import { VCD_ROOT } from '../../hw/verilog/manifest.ts';
 import { buildIcarus } from '../../tools/icarus.ts';
 import { readFileSync } from 'node:fs';
@@ -41,8 +41,8 @@ export const GATE_TESTBENCH = VCD_ROOT;
 
 /**
  * Simulates gate-level netlists (and RTL beside them) in Icarus with the same testbench generator,
- * binary protocol and harness runner as the engines (engines/icarusTestbench.ts,
- * engines/harnessStimulus.ts, engines/harnessProcess.ts), so gate-level and RTL simulation follow
+ * binary protocol and harness runner as the engines (engines/icarus/icarusTestbench.ts,
+ * engines/harness/harnessStimulus.ts, engines/harness/harnessProcess.ts), so gate-level and RTL simulation follow
  * one step contract. Outputs come back as %h prints them, X and Z included, so a comparison sees them.
  */
 export async function simulateGates(simulation: GateSimulation): Promise<GateRun> {
@@ -66,14 +66,14 @@ export async function simulateGates(simulation: GateSimulation): Promise<GateRun
       }),
     ),
   );
-  const testbench = testbenchVerilog({
+  const testbench = testbenchFiles({
     ports,
     ...(roles.clock ? { clock: roles.clock } : {}),
     instances: simulation.instances,
     ...(simulation.dump ? { dump: simulation.dump } : {}),
   });
   const timeout = simulation.timeoutMs ?? GATE_TIMEOUT_MS;
-  const build = await buildIcarus(new Map([...Object.entries(simulation.sources), ['testbench.v', testbench]]), {
+  const build = await buildIcarus(new Map([...Object.entries(simulation.sources), ...testbench]), {
     root: GATE_TESTBENCH,
     timeout,
   });

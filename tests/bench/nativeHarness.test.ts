@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { BenchPipeline } from '../../hw/examples/benchPipeline.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
-import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
+import { harnessPortsOf } from '../../engines/harness/harnessStimulus.ts';
 import { TsEngine } from '../../engines/ts/tsEngine.ts';
 import type { PortValues } from '../../hw/contract/engine.ts';
 import { OutputChecksum, binaryStimulus, buildNativeHarness, runNativeHarness } from '../../bench/nativeHarness.ts';

@@ -4,11 +4,11 @@ import { statSync } from 'node:fs';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import type { IrDesign } from '../../hw/ir/ir.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
-import { buildVerilatorHarness, VerilatorEngine } from '../../engines/verilatorEngine.ts';
-import { IcarusEngine } from '../../engines/icarusEngine.ts';
+import { buildVerilatorHarness, VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';
+import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
 import { TsEngine } from '../../engines/ts/tsEngine.ts';
 import type { CycleRun, PortValues } from '../../hw/contract/engine.ts';
-import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
+import { harnessPortsOf } from '../../engines/harness/harnessStimulus.ts';
 import { Everything } from '../hw/verilog/testDesigns.ts';
 import { referenceRun } from './referenceSimulator.ts';
 

@@ -7,8 +7,8 @@ import { elaborate } from '../../hw/ir/elaborate.ts';
 import { SerialTransmitter } from '../../hw/examples/serialTransmitter.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
 import { TsEngine } from '../../engines/ts/tsEngine.ts';
-import { VerilatorEngine } from '../../engines/verilatorEngine.ts';
-import { IcarusEngine } from '../../engines/icarusEngine.ts';
+import { VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';
+import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
 import type { Engine, PortValues } from '../../hw/contract/engine.ts';
 import { readVcdFile, type VcdTrace } from '../../waves/vcdReader.ts';
 

@@ -7,7 +7,7 @@ import { PortFrames } from '../../hw/contract/portFrames.ts';
 import { inputFrames } from '../../engines/designFrames.ts';
 import { compareOutputs, describeOutputMismatch, expectedFrames, outputDigest } from '../../engines/outputCompare.ts';
 import type { EngineName, PortValues } from '../../hw/contract/engine.ts';
-import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
+import { harnessPortsOf } from '../../engines/harness/harnessStimulus.ts';
 import { OutputChecksum } from '../../bench/nativeHarness.ts';
 import { framedRun } from '../../engines/framedRun.ts';
 import { fastCheckSeed } from '../support/seed.ts';

@@ -3,7 +3,7 @@ import { evaluateOperator } from '../../hw/ir/evaluate.ts';
 import type { CycleRun, PortValues } from '../../hw/contract/engine.ts';
 import { PortFrames } from '../../hw/contract/portFrames.ts';
 import { framedRun } from '../../engines/framedRun.ts';
-import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
+import { harnessPortsOf } from '../../engines/harness/harnessStimulus.ts';
 
 /**
  * A deliberately naive IR interpreter for tests: demand-driven evaluation straight from

@@ -7,9 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
-import { VerilatorEngine } from '../../engines/verilatorEngine.ts';
+import { VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';
 import { WATCHDOG_ENV } from '../../engines/harness/externalEngine.ts';
-import { servedHarnessPids } from '../../engines/harnessProcess.ts';
+import { servedHarnessPids } from '../../engines/harness/harnessProcess.ts';
 import { emptyInputFrames } from '../../engines/designFrames.ts';
 import { hasTool } from '../../tools/toolchain.ts';
 import { liveAfter, liveMembers } from '../support/processGroups.ts';
@@ -57,8 +57,8 @@ describe.runIf(hasTool('verilator'))('a served Verilator harness', () => {
 
   it('does not keep a script alive, and goes with it', async () => {
     const script = `
-      import { VerilatorEngine } from './engines/verilatorEngine.ts';
-      import { servedHarnessPids } from './engines/harnessProcess.ts';
+      import { VerilatorEngine } from './engines/verilator/verilatorEngine.ts';
+      import { servedHarnessPids } from './engines/harness/harnessProcess.ts';
       import { elaborate } from './hw/ir/elaborate.ts';
       import { Counter } from './hw/examples/counter.ts';
       await new VerilatorEngine().runMany(elaborate(Counter), [[{ reset: 1n }, {}]]);

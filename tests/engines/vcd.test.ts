@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { buildManifest } from '../../hw/verilog/manifest.ts';
-import { VerilatorEngine } from '../../engines/verilatorEngine.ts';
-import { IcarusEngine } from '../../engines/icarusEngine.ts';
+import { VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';
+import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
 import type { Engine, PortValues } from '../../hw/contract/engine.ts';
 import { Nest } from '../hw/verilog/testDesigns.ts';
 

@@ -131,7 +131,7 @@ export const H200_SILICON_ROWS: readonly SiliconRow[] = [...latency, ...parallel
 
 /**
  * The project's own probes on the H200 (gpu/probes/README.md, runs of 2026-12-02: the mean of the
- * batches that measured a row). `stream`: l2Partitions.cu, 8 blocks of 256 threads per SM
+ * batches that measured a row, the fourth batch's included). `stream`: l2Partitions.cu, 8 blocks of 256 threads per SM
  * unless named, 4 `ld.global.cg` loads in flight, footprint read repeatedly; the model reads one
  * pass after a warm one, in the probe's mapping. `chase`: its one-thread walk, after a warm walk.
  */
@@ -141,7 +141,8 @@ const PROBE_STREAMS: readonly (readonly [number, StreamMapping, number, number, 
   [40, 'fixed', 64, 4, (8652.7 + 8536.8) / 2],
   [40, 'rotating', 64, 4, (8603.7 + 8293.2) / 2],
   [56, 'fixed', 64, 4, (7305.3 + 6834.6 + 7352.0) / 3],
-  [24, 'fixed', 8, 1, 2963.2],
+  [24, 'fixed', 8, 1, (2963.2 + 2955.6) / 2],
+  [24, 'fixed', 1, 1, 381.7],
   [24, 'fixed', 8, 4, 7600.9],
   [24, 'fixed', 16, 4, 8003.0],
 ];
@@ -156,10 +157,11 @@ const PROBE_56_REASON =
 
 /**
  * One load in flight (the SASS, results/2026-12-02/streamFixed-1-cg.sass: LDG, its use, the
- * branch back): silicon's warp step is 361 cycles at 24 MiB, the model's 409.
+ * branch back): silicon's warp step is 350 cycles at 24 MiB with one warp per SM, 361 with eight,
+ * i.e. ≈ 60 cycles past the L2's latency; the model's is ≈ 400 (fourth batch, results/2026-12-02c).
  */
 const PROBE_ONE_IN_FLIGHT_REASON =
-  "silicon's warp step with one load in flight is 361 cycles at 24 MiB (288 of L2 latency + 73), the model's 409: its turn-around (loadStepCycles 100) was read off the DRAM 1 × 1 row and is long for an L2 hit (docs/system-model.md)";
+  "silicon's warp step with one load in flight is ≈ 60 cycles past the L2's latency (350 with one warp per SM at 24 MiB, 361 with eight), ≈ 108 past DRAM's; the model's turn-around (loadStepCycles 100) was read off the DRAM 1 × 1 row and is long for an L2 hit (docs/system-model.md)";
 
 const probeStreams: SiliconRow[] = PROBE_STREAMS.map(([mib, mapping, warpsPerSm, inFlight, gbps]) => ({
   name: `probe stream ${mib} MiB ${mapping}, ${warpsPerSm} warps × ${inFlight} in flight`,
@@ -171,27 +173,34 @@ const probeStreams: SiliconRow[] = PROBE_STREAMS.map(([mib, mapping, warpsPerSm,
   ...(inFlight === 1 ? { knownMiss: { reason: PROBE_ONE_IN_FLIGHT_REASON, tolerance: 0.15 } } : {}),
 }));
 
+/**
+ * Silicon's walk leaves the near partition over 28–35 MiB, two runs agreeing (the second and fourth
+ * batches): 347 cycles at 28, 370 at 30, 425 at 32, 519 at 35. The model's near copies (30 MiB LRU per
+ * partition) keep a walk near to 30 MiB and lose it between 31 and 33 MiB: the same midpoint, a third
+ * of the width.
+ */
+const PROBE_CHASE_EDGE_REASON =
+  "silicon's walk leaves the near partition gradually from 28 to 35 MiB; the model's near copies hold 30 MiB and its walk goes far between 31 and 33 MiB (docs/system-model.md)";
+
 const probeChases: SiliconRow[] = (
   [
-    [24, (145.7 + 147.2) / 2],
-    [28, 177.0],
-    [32, (217.6 + 218.9) / 2],
+    [24, (145.7 + 147.2 + 148.0) / 3, undefined],
+    [28, (177.0 + 175.1) / 2, 0.2],
+    [29, 180.6, 0.25],
+    [30, (184.8 + 186.8) / 2, 0.25],
+    [31, 209.9, 0.15],
+    [32, (217.6 + 218.9 + 214.4) / 3, undefined],
+    [33, 242.8, undefined],
+    [34, 248.7, undefined],
+    [35, 262.1, undefined],
   ] as const
-).map(([mib, ns]) => ({
+).map(([mib, ns, missTolerance]) => ({
   name: `probe chase ${mib} MiB`,
   silicon: ns,
   unit: 'ns/load',
   run: { pattern: 'chase', bytes: mib * MiB, warm: true, loads: 3000 },
   read: 'nsPerLoad',
-  ...(mib === 28
-    ? {
-        knownMiss: {
-          reason:
-            "silicon's walk starts to leave the near partition at 27–28 MiB (350 cycles at 28, 366 at 30); the model's near copies hold 30 MiB",
-          tolerance: 0.2,
-        },
-      }
-    : {}),
+  ...(missTolerance === undefined ? {} : { knownMiss: { reason: PROBE_CHASE_EDGE_REASON, tolerance: missTolerance } }),
 }));
 
 /**
@@ -250,6 +259,126 @@ export const H200_SPMM_ROWS: readonly {
     [9216, 0.7, 56, 54, 85, 44],
   ] as const
 ).map(([size, sparsity, cublas, flashllm, coruscant, stc]) => ({ size, sparsity, cublas, flashllm, coruscant, stc }));
+
+/**
+ * The same cells rerun three times on one H200 (gpu/probes/README.md, "Fourth batch"; results/2026-12-02c/
+ * repeats*.txt; µs at 10 ns resolution, each a mean of 10 launches): cuBLAS, Flash-LLM, the Coruscant
+ * kernel and the STC proxy per run. They show how far one cell moves between runs (cuBLAS by up to
+ * ±10 %), so a winner is silicon's only where every run has it (`siliconWinner`).
+ */
+export const H200_SPMM_REPEATS: readonly {
+  readonly size: number;
+  readonly sparsity: number;
+  readonly runs: readonly (readonly [cublas: number, flashllm: number, coruscant: number, stc: number])[];
+}[] = (
+  [
+    [
+      7168,
+      0.3,
+      [
+        [37.86, 76.68, 111.43, 46.76],
+        [36.1, 75.95, 109.65, 45.41],
+        [34.75, 79.48, 110.09, 45.41],
+      ],
+    ],
+    [
+      7168,
+      0.4,
+      [
+        [39.56, 66.84, 95.03, 40.66],
+        [35.74, 64.03, 94.2, 40.1],
+        [36.72, 64.33, 94.37, 41.81],
+      ],
+    ],
+    [
+      7168,
+      0.5,
+      [
+        [36.19, 55.41, 85.38, 38.97],
+        [39.72, 55.75, 85.72, 38.64],
+        [36.68, 55.41, 84.89, 38.99],
+      ],
+    ],
+    [
+      7168,
+      0.6,
+      [
+        [37.42, 44.89, 75.47, 37.71],
+        [39.64, 45.54, 74.96, 36.12],
+        [42.67, 45.79, 76.27, 35.51],
+      ],
+    ],
+    [
+      7168,
+      0.7,
+      [
+        [36.96, 36.69, 65.03, 34.37],
+        [38.62, 36.58, 65.1, 33.46],
+        [38.57, 38.21, 66.26, 32.48],
+      ],
+    ],
+    [
+      9216,
+      0.3,
+      [
+        [57.2, 104.24, 148.36, 79.8],
+        [56.79, 104.63, 151.35, 80.19],
+        [55.15, 112.49, 148.36, 80.76],
+      ],
+    ],
+    [
+      9216,
+      0.4,
+      [
+        [53.77, 89.17, 132.67, 71.14],
+        [56.24, 89.48, 133.53, 69.58],
+        [57.22, 100.88, 133.06, 69.22],
+      ],
+    ],
+    [
+      9216,
+      0.5,
+      [
+        [54.57, 82.21, 117.79, 57.71],
+        [54.12, 80.35, 116.71, 59.48],
+        [57.91, 82.18, 119.74, 60.4],
+      ],
+    ],
+    [
+      9216,
+      0.6,
+      [
+        [56.01, 69.98, 102.93, 50.54],
+        [57.22, 68.26, 104.3, 49.25],
+        [56.54, 69.39, 104.89, 51.02],
+      ],
+    ],
+    [
+      9216,
+      0.7,
+      [
+        [57.31, 56.04, 88.59, 44.86],
+        [53.4, 54.83, 86.21, 42.97],
+        [58.62, 56.53, 87.53, 44.7],
+      ],
+    ],
+  ] as const
+).map(([size, sparsity, runs]) => ({ size, sparsity, runs }));
+
+const REPEAT_COLUMN = { flashllm: 1, coruscant: 2, stc: 3 } as const;
+
+/**
+ * Whether `kernel` beats cuBLAS in a cell of the SpMM table on silicon: `true` or `false` where the
+ * table's run and every repeat agree, `undefined` where the runs disagree (the cell is within
+ * silicon's own run-to-run spread, and no model can be held to a winner there).
+ */
+export function siliconWinner(size: number, sparsity: number, kernel: keyof typeof REPEAT_COLUMN): boolean | undefined {
+  const row = H200_SPMM_ROWS.find((r) => r.size === size && r.sparsity === sparsity);
+  const repeats = H200_SPMM_REPEATS.find((r) => r.size === size && r.sparsity === sparsity);
+  if (row === undefined || repeats === undefined) throw new Error(`no silicon cell ${size}² ${sparsity}`);
+  const sides = new Set([row.cublas > row[kernel], ...repeats.runs.map((run) => run[0] > run[REPEAT_COLUMN[kernel]])]);
+  return sides.size === 1 ? [...sides][0] : undefined;
+}
 
 /**
  * The harness on shapes beside the calibration table (gpu/probes/README.md, "The paper's harness,

@@ -7,7 +7,7 @@ import { ToolError } from '../../common/errors.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
 import { TsEngine } from '../../engines/ts/tsEngine.ts';
-import { VerilatorEngine } from '../../engines/verilatorEngine.ts';
+import { VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';
 import { compareEngines } from '../../verif/fuzz/differential.ts';
 import { expectCleanFailure } from '../support/cli.ts';
 import type { PortValues } from '../../hw/contract/engine.ts';

@@ -21,7 +21,7 @@ import { runTool } from '../../tools/runTool.ts';
 import { sweepWorkspaces } from '../../tools/runTool.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
-import { IcarusEngine } from '../../engines/icarusEngine.ts';
+import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
 import type { PortValues } from '../../hw/contract/engine.ts';
 
 /*

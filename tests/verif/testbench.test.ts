@@ -4,8 +4,8 @@ import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
 import { Testbench, ExpectationError } from '../../verif/testbench.ts';
 import { TsEngine } from '../../engines/ts/tsEngine.ts';
-import { VerilatorEngine } from '../../engines/verilatorEngine.ts';
-import { IcarusEngine } from '../../engines/icarusEngine.ts';
+import { VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';
+import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
 
 /** One testbench, three engines: the same pokes, steps and expectations. */
 function counterBench(wrongAtCycle?: number): Testbench {

@@ -8,8 +8,8 @@ import { Stream } from '../../hw/lib/stream/index.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Testbench, type ReactiveTestbench } from '../../verif/testbench.ts';
 import { TsEngine } from '../../engines/ts/tsEngine.ts';
-import { VerilatorEngine } from '../../engines/verilatorEngine.ts';
-import { IcarusEngine } from '../../engines/icarusEngine.ts';
+import { VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';
+import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
 import type { Engine, PortValues } from '../../hw/contract/engine.ts';
 import { CheckFailedError } from '../../hw/contract/checks.ts';
 import { isDeadProcess } from '../../tools/processes.ts';
@@ -194,7 +194,7 @@ describe('an external engine session process', () => {
         [
           `import { elaborate } from '${here}hw/ir/elaborate.ts';`,
           `import { Counter } from '${here}hw/examples/counter.ts';`,
-          `import { VerilatorEngine } from '${here}engines/verilatorEngine.ts';`,
+          `import { VerilatorEngine } from '${here}engines/verilator/verilatorEngine.ts';`,
           'const session = await new VerilatorEngine().open(elaborate(Counter));',
           'await session.step(3);',
           'console.log(String(session.pid));',

@@ -1,6 +1,6 @@
 import type { CycleRun, Engine, OutputVerdict, PortValues } from '../../hw/contract/engine.ts';
 import type { IrDesign } from '../../hw/ir/ir.ts';
-import { harnessPortsOf } from '../../engines/harnessStimulus.ts';
+import { harnessPortsOf } from '../../engines/harness/harnessStimulus.ts';
 import { expectedFrames } from '../../engines/outputCompare.ts';
 import type { CaseVectors } from './suite.ts';
 import { formatCheckFailure, type CheckFailure } from '../../hw/contract/checks.ts';

@@ -7,7 +7,7 @@ import { elaborate } from '../../../hw/ir/elaborate.ts';
 import type { IrDesign } from '../../../hw/ir/ir.ts';
 import type { ClockTimings } from '../../../hw/contract/clockSchedule.ts';
 import { vectorLines, formatVectorValue, type VectorLine } from '../../../engines/vectors.ts';
-import { harnessPortsOf } from '../../../engines/harnessStimulus.ts';
+import { harnessPortsOf } from '../../../engines/harness/harnessStimulus.ts';
 import { PortFrames, type FramePort, type PortValues } from '../../../hw/contract/portFrames.ts';
 import { once } from 'node:events';
 import { createEngine, ENGINE_NAMES, engineHelp } from '../../../engines/index.ts';

@@ -6,15 +6,16 @@
  * own times within what the model achieves (software kernel 10 %, STC proxy 15 %; the harness's
  * times carry its launch overhead, which the profile's launchNs models). The parameters are the
  * profiles'; nothing is set per cell, and no cell of the paper's kernels is excused (docs/system-model.md,
- * calibration). Flash-LLM's cells are checked beside them: within 15 %, its two winner misses near
- * parity listed with their reason (FLASHLLM_WINNER_MISSES).
+ * calibration). Flash-LLM's cells are checked beside them: within 15 %, its one winner miss listed
+ * with its reason (FLASHLLM_WINNER_MISSES). A winner is silicon's only where the table's run and the
+ * three repeats of 2026-12-02 agree (`siliconWinner`); near parity they do not always.
  */
 import { describe, expect, it } from 'vitest';
 import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
 import { sampleFactor } from '../../../gpu/system/sweep.ts';
 import { modelKernel } from '../../../gpu/system/timingModel.ts';
 import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
-import { H200_SPMM_ROWS } from '../h200Silicon.ts';
+import { H200_SPMM_ROWS, siliconWinner } from '../h200Silicon.ts';
 import { MEASURED_MMA } from './support.ts';
 
 /** Bounds on |model / silicon − 1|: the speedup ratios (the issue's target) and each kernel's own time (what is achieved). */
@@ -23,18 +24,17 @@ const TIME_BOUND: Readonly<Record<'kernel' | 'stc', number>> = { kernel: 0.1, st
 
 /**
  * Flash-LLM (h200-silicon.md §2 measures it beside the paper's kernels): its time within 15 % and
- * Flash-LLM / cuBLAS with silicon's winner in every cell but these two near parity, where the
- * model's Flash-LLM, 7–14 % fast, edges past cuBLAS.
+ * Flash-LLM / cuBLAS with silicon's winner in every cell where silicon's runs agree on it, but this
+ * one, where the model's Flash-LLM, 14 % fast, edges past cuBLAS.
  */
 const FLASHLLM_TIME_BOUND = 0.15;
-const FLASHLLM_WINNER_MISSES: ReadonlyMap<string, string> = new Map(
-  ['7168 0.7', '9216 0.6'].map((cell) => [
-    cell,
-    "near parity (silicon 0.95× at 7168² 70 %, 0.84× at 9216² 60 %) the model's Flash-LLM, 7 % and 14 % fast, is 1.11× and 1.03× " +
-      'cuBLAS: the grid\'s burst and the extract chain are measured and modelled (docs/system-model.md, "Flash-LLM by blocks per SM"); ' +
-      'what is left grows with the blocks per SM (−7 … −8 % at 7168², −14 % at 9216² 50–70 %)',
-  ]),
-);
+const FLASHLLM_WINNER_MISSES: ReadonlyMap<string, string> = new Map([
+  [
+    '9216 0.6',
+    "silicon 0.80–0.84× in all four runs; the model's Flash-LLM, 14 % fast, is 1.03× cuBLAS: what is left grows with the blocks " +
+      'per SM (three on the busiest SMs at 9216², two at 7168²; docs/system-model.md, "Flash-LLM by blocks per SM")',
+  ],
+]);
 
 const timeOf = (size: number, sparsity: number, kernel: SpmmKernel, layoutIndex: number): number => {
   const layout = layoutsOf(size)[layoutIndex]!;
@@ -47,9 +47,10 @@ const timeOf = (size: number, sparsity: number, kernel: SpmmKernel, layoutIndex:
     mma: MEASURED_MMA,
     // cuBLAS picks its own split; the paper's kernels ran at split-K 8.
     ...(kernel === 'dense' ? {} : { splitK: 8 }),
-    // Every kernel sampled as the sweep samples it. The dense baseline's sampled channels finish
-    // 5–9 % apart on h200, so its sample is rerun on all channels (timingModel.ts).
-    sample: sampleFactor(kernel, layout, 8, 300_000),
+    // The paper's kernels sampled as the sweep samples them. The dense baseline's sampled channels
+    // finish 5–9 % apart on h200, so the model always reruns its sample on all channels
+    // (timingModel.ts): run it on all at once, the same time to the bit for 1.2–1.8 s less CPU.
+    sample: kernel === 'dense' ? 1 : sampleFactor(kernel, layout, 8, 300_000),
   }).timeNs;
 };
 
@@ -61,8 +62,17 @@ function layoutsOf(size: number): ReturnType<typeof randomLayouts> {
 }
 
 describe('h200 SpMM against silicon (split-K 8, N = 8)', () => {
+  it("silicon's runs disagree on the winner in four cells near parity, and only there", () => {
+    const undecided = H200_SPMM_ROWS.flatMap((row) =>
+      (['flashllm', 'coruscant', 'stc'] as const)
+        .filter((kernel) => siliconWinner(row.size, row.sparsity, kernel) === undefined)
+        .map((kernel) => `${row.size} ${row.sparsity} ${kernel}`),
+    );
+    expect(undecided).toEqual(['7168 0.5 stc', '7168 0.6 stc', '7168 0.7 flashllm', '9216 0.7 flashllm']);
+  });
+
   for (const size of [7168, 9216]) {
-    it(`${size}×${size}: speedups over cuBLAS within 15 %, the right winner and the kernels' times in every cell; Flash-LLM's winner where the model has it`, () => {
+    it(`${size}×${size}: speedups over cuBLAS within 15 %, silicon's winner where its runs agree and the kernels' times in every cell; Flash-LLM's time and winner`, () => {
       const dense = timeOf(size, 0, 'dense', 0);
       const report: string[] = [];
       const failures: string[] = [];
@@ -84,7 +94,8 @@ describe('h200 SpMM against silicon (split-K 8, N = 8)', () => {
           if (Math.abs(error) >= RATIO_BOUND) failures.push(`${sparsity} ${name}: ratio ${(100 * error).toFixed(0)} %`);
           if (Math.abs(timeError) >= TIME_BOUND[name])
             failures.push(`${sparsity} ${name}: time ${(100 * timeError).toFixed(0)} %`);
-          if (model > 1 !== silicon > 1) failures.push(`${sparsity} ${name}: winner differs`);
+          const winner = siliconWinner(size, sparsity, kernel);
+          if (winner !== undefined && model > 1 !== winner) failures.push(`${sparsity} ${name}: winner differs`);
         }
         const flashllm = timeOf(size, sparsity, 'flashllm', index);
         const model = dense / flashllm;
@@ -93,11 +104,14 @@ describe('h200 SpMM against silicon (split-K 8, N = 8)', () => {
         const miss = FLASHLLM_WINNER_MISSES.get(`${size} ${sparsity}`);
         report.push(
           `${sparsity} flashllm: model ${model.toFixed(2)}× silicon ${silicon.toFixed(2)}×, ` +
-            `${(flashllm / 1000).toFixed(1)} µs against ${row.flashllm} (${(100 * timeError).toFixed(0)} %)${miss ? ' (winner not required)' : ''}`,
+            `${(flashllm / 1000).toFixed(1)} µs against ${row.flashllm} (${(100 * timeError).toFixed(0)} %)` +
+            `${miss ? ' (winner not required)' : ''}${siliconWinner(size, sparsity, 'flashllm') === undefined ? " (silicon's runs disagree)" : ''}`,
         );
         if (Math.abs(timeError) >= FLASHLLM_TIME_BOUND)
           failures.push(`${sparsity} flashllm: time ${(100 * timeError).toFixed(0)} %`);
-        if (miss === undefined && model > 1 !== silicon > 1) failures.push(`${sparsity} flashllm: winner differs`);
+        const winner = siliconWinner(size, sparsity, 'flashllm');
+        if (miss === undefined && winner !== undefined && model > 1 !== winner)
+          failures.push(`${sparsity} flashllm: winner differs`);
       }
       expect(failures, report.join('\n')).toEqual([]);
     }, 600_000);

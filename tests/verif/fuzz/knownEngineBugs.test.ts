@@ -3,8 +3,8 @@ import { cat, constant, defineModule, input, output } from '../../../hw/core/ind
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';
 import { TsEngine } from '../../../engines/ts/tsEngine.ts';
-import { VerilatorEngine } from '../../../engines/verilatorEngine.ts';
-import { IcarusEngine } from '../../../engines/icarusEngine.ts';
+import { VerilatorEngine } from '../../../engines/verilator/verilatorEngine.ts';
+import { IcarusEngine } from '../../../engines/icarus/icarusEngine.ts';
 import { compareEngines } from '../../../verif/fuzz/differential.ts';
 
 /**

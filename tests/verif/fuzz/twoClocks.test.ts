@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { TsEngine } from '../../../engines/ts/tsEngine.ts';
-import { VerilatorEngine } from '../../../engines/verilatorEngine.ts';
-import { IcarusEngine } from '../../../engines/icarusEngine.ts';
+import { VerilatorEngine } from '../../../engines/verilator/verilatorEngine.ts';
+import { IcarusEngine } from '../../../engines/icarus/icarusEngine.ts';
 import { compareEngines, disagreeingMember, serializeFuzzCase } from '../../../verif/fuzz/differential.ts';
 import { twoClockCaseArbitrary, twoClockDesign, twoClockStimulus } from '../../../verif/fuzz/twoClocks.ts';
 import { fastCheckSeed } from '../../support/seed.ts';

@@ -6,7 +6,7 @@ import { buildManifest } from '../../../hw/verilog/manifest.ts';
 import { Simulator, compileDesign } from '../../../hw/sim/simulator.ts';
 import type { CycleRun, Engine, PortValues } from '../../../hw/contract/engine.ts';
 import { PortFrames } from '../../../hw/contract/portFrames.ts';
-import { harnessPortsOf } from '../../../engines/harnessStimulus.ts';
+import { harnessPortsOf } from '../../../engines/harness/harnessStimulus.ts';
 import { readVcdFile, type VcdSignal } from '../../../waves/vcdReader.ts';
 import { bitsToBigInt } from '../../../waves/vcdValues.ts';
 

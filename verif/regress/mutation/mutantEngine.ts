@@ -1,9 +1,9 @@
 import type { IrDesign } from '../../../hw/ir/ir.ts';
 import { verilogIdentifier } from '../../../hw/ir/identifiers.ts';
 import { VCD_ROOT } from '../../../hw/verilog/manifest.ts';
-import { IcarusEngine } from '../../../engines/icarusEngine.ts';
-import type { HarnessPorts } from '../../../engines/harnessStimulus.ts';
-import { memoryStartLines, testbenchVerilog, verilogName } from '../../../engines/icarusTestbench.ts';
+import { IcarusEngine } from '../../../engines/icarus/icarusEngine.ts';
+import type { HarnessPorts } from '../../../engines/harness/harnessStimulus.ts';
+import { memoryStartLines, testbenchFiles, verilogName } from '../../../engines/icarus/icarusTestbench.ts';
 
 /** A `reg` of a Yosys-written module: its name and, for a memory, its number of words. */
 interface DeclaredReg {
@@ -53,7 +53,7 @@ export class MutantEngine extends IcarusEngine {
     return new Map([['mutant.v', this.verilog]]);
   }
 
-  protected override testbenchOf(design: IrDesign, ports: HarnessPorts): string {
+  protected override testbenchOf(design: IrDesign, ports: HarnessPorts): ReadonlyMap<string, string> {
     const regs = declaredRegs(this.verilog);
     const zeroState: string[] = [];
     // The top's IR name is already its Verilog name (moduleNameFor); instance names are DSL names.
@@ -73,6 +73,6 @@ export class MutantEngine extends IcarusEngine {
       for (const instance of module?.instances ?? [])
         work.push({ module: instance.module, path: `${path}.${verilogIdentifier(instance.name)}` });
     }
-    return testbenchVerilog({ ports, zeroState });
+    return testbenchFiles({ ports, zeroState });
   }
 }

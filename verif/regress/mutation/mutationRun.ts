@@ -5,7 +5,7 @@ import { ToolError, UserError } from '../../../common/errors.ts';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
 import { startProgress } from '../../../common/progress.ts';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';
-import { IcarusEngine } from '../../../engines/icarusEngine.ts';
+import { IcarusEngine } from '../../../engines/icarus/icarusEngine.ts';
 import { caseSeed, shardCases, WHOLE } from '../cases.ts';
 import { drawCase, runCases } from '../runCases.ts';
 import type { RegressSuite } from '../suite.ts';

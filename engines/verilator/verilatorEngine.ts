@@ -1,21 +1,22 @@
-import type { IrDesign } from '../hw/ir/ir.ts';
-import { buildVerilator, type VerilatorBuild, type VerilatorBuildOptions } from '../tools/verilator.ts';
-import { ExternalEngine, type BatchFiles } from './harness/externalEngine.ts';
-import type { HarnessLaunch } from './harnessProcess.ts';
-import type { HarnessPorts } from './harnessStimulus.ts';
+import type { IrDesign } from '../../hw/ir/ir.ts';
+import { buildVerilator, type VerilatorBuild, type VerilatorBuildOptions } from '../../tools/verilator.ts';
+import { ExternalEngine, type BatchFiles } from '../harness/externalEngine.ts';
+import type { HarnessLaunch } from '../harness/harnessProcess.ts';
+import type { HarnessPorts } from '../harness/harnessStimulus.ts';
 import { verilatorHarness } from './verilatorHarness.ts';
 
-/** Verilates `files` with the generated C++ harness for `ports` (cached by content under build/verilator). */
+/** Verilates `files` with the C++ harness and its port table for `ports` (cached by content under build/verilator). */
 export function buildVerilatorHarness(
   files: ReadonlyMap<string, string>,
   ports: HarnessPorts,
   options: VerilatorBuildOptions = {},
 ): Promise<VerilatorBuild> {
-  return buildVerilator(files, { top: ports.top, source: verilatorHarness(ports) }, options);
+  return buildVerilator(files, verilatorHarness(ports), options);
 }
 
 /**
- * Verilator behind the Engine interface: the emitted Verilog plus a generated C++ harness, built
+ * Verilator behind the Engine interface: the emitted Verilog plus the static C++ harness with the
+ * design's generated port table (verilatorHarness.ts), built
  * once per distinct design (cached under build/verilator), many streams per process, or one
  * session per process.
  */

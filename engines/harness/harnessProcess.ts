@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { ToolError } from '../common/errors.ts';
-import { startTool, type StartedTool, type ToolExit } from '../tools/runTool.ts';
+import { ToolError } from '../../common/errors.ts';
+import { startTool, type StartedTool, type ToolExit } from '../../tools/runTool.ts';
 import { batchCommand, FrameReader, type FrameHandlers } from './harnessStimulus.ts';
 
 /** How to start a harness: the program, its arguments, and the name its messages give it. */

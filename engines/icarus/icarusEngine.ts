@@ -1,34 +1,32 @@
 import { basename, dirname, resolve } from 'node:path';
-import type { IrDesign } from '../hw/ir/ir.ts';
-import { VCD_ROOT } from '../hw/verilog/manifest.ts';
-import { buildIcarus, type IcarusBuild } from '../tools/icarus.ts';
-import type { HarnessLaunch } from './harnessProcess.ts';
-import { ExternalEngine } from './harness/externalEngine.ts';
-import type { HarnessPorts } from './harnessStimulus.ts';
+import type { IrDesign } from '../../hw/ir/ir.ts';
+import { VCD_ROOT } from '../../hw/verilog/manifest.ts';
+import { buildIcarus, type IcarusBuild } from '../../tools/icarus.ts';
+import type { HarnessLaunch } from '../harness/harnessProcess.ts';
+import { ExternalEngine } from '../harness/externalEngine.ts';
+import type { HarnessPorts } from '../harness/harnessStimulus.ts';
 import { icarusTestbench } from './icarusTestbench.ts';
-
-/** The testbench's file name among the design's files. */
-const TESTBENCH = 'testbench.v';
 
 /**
  * Compiles `files` with the engine testbench of `design` (cached by content under build/icarus);
- * `testbench` replaces that testbench's text.
+ * `testbench` replaces that testbench's files (icarusTestbench.ts, testbenchFiles).
  */
 export function buildIcarusTestbench(
   design: IrDesign,
   files: ReadonlyMap<string, string>,
   ports: HarnessPorts,
-  options: { readonly cacheRoot?: string; readonly testbench?: string } = {},
+  options: { readonly cacheRoot?: string; readonly testbench?: ReadonlyMap<string, string> } = {},
 ): Promise<IcarusBuild> {
   const { testbench, ...rest } = options;
-  return buildIcarus(new Map([...files, [TESTBENCH, testbench ?? icarusTestbench(design, ports)]]), {
+  return buildIcarus(new Map([...files, ...(testbench ?? icarusTestbench(design, ports))]), {
     root: VCD_ROOT,
     ...rest,
   });
 }
 
 /**
- * Icarus Verilog behind the Engine interface: the emitted Verilog plus a generated testbench
+ * Icarus Verilog behind the Engine interface: the emitted Verilog plus the static testbench with the
+ * design's generated port table
  * (`iverilog`, then `vvp`), compiled once per distinct design, many streams per process, or one
  * session per process.
  */
@@ -51,8 +49,8 @@ export class IcarusEngine extends ExternalEngine<{ readonly build: IcarusBuild; 
     return { build: await buildIcarusTestbench(design, files, ports, { ...this.options, testbench }), design };
   }
 
-  /** The testbench Verilog the design's files are compiled with. */
-  protected testbenchOf(design: IrDesign, ports: HarnessPorts): string {
+  /** The testbench files the design's files are compiled with. */
+  protected testbenchOf(design: IrDesign, ports: HarnessPorts): ReadonlyMap<string, string> {
     return icarusTestbench(design, ports);
   }
 

@@ -1,10 +1,10 @@
-import { hasPrints } from '../hw/ir/prints.ts';
-import { hasChecks } from '../hw/contract/checks.ts';
-import { UserError, ToolError } from '../common/errors.ts';
-import { clockPortsOf, topModule, type IrDesign } from '../hw/ir/ir.ts';
-import { clockSchedule, type ClockStep, type ClockTimings } from '../hw/contract/clockSchedule.ts';
-import type { PortValues } from '../hw/contract/engine.ts';
-import { PortFrames, wordsOf } from '../hw/contract/portFrames.ts';
+import { hasPrints } from '../../hw/ir/prints.ts';
+import { hasChecks } from '../../hw/contract/checks.ts';
+import { UserError, ToolError } from '../../common/errors.ts';
+import { clockPortsOf, topModule, type IrDesign } from '../../hw/ir/ir.ts';
+import { clockSchedule, type ClockStep, type ClockTimings } from '../../hw/contract/clockSchedule.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
+import { PortFrames, wordsOf } from '../../hw/contract/portFrames.ts';
 import {
   FRAME_ACK,
   FRAME_OUTPUTS,
@@ -22,7 +22,7 @@ import {
   STEP_EXPECT,
   STEP_MASK,
   STEP_SAMPLE,
-} from '../hw/contract/harnessProtocol.ts';
+} from '../../hw/contract/harnessProtocol.ts';
 
 export interface HarnessPort {
   readonly name: string;
