@@ -13,32 +13,35 @@ const LAYERS = {
   'hw/core': ['common'],
   'hw/ir': ['common', 'hw/core'],
   'hw/verilog': ['common', 'hw/core', 'hw/ir'],
-  'hw/sim': ['common', 'waves', 'hw/core', 'hw/ir'],
+  // The simulation contract every engine imports (phases, clock schedule, frames, checks, the harness protocol), below
+  // the in-process simulator, which runs the same schedule and checks.
+  'hw/contract': ['common', 'hw/core', 'hw/ir'],
+  'hw/sim': ['common', 'waves', 'hw/core', 'hw/ir', 'hw/contract'],
   // The hardware library (streams, …): blocks built with the DSL, for designs and examples above.
   'hw/lib': ['common', 'hw/core', 'hw/ir'],
   'hw/examples': ['common', 'hw/core', 'hw/ir', 'hw/lib'],
-  engines: ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim'],
+  engines: ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/contract', 'hw/verilog', 'hw/sim'],
   // Concurrent testbench processes: a scheduler over engine sessions, below the testbench that forks them.
-  'verif/processes': ['common', 'engines'],
-  'verif/testbench.ts': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/sim', 'engines', 'verif/processes'],
+  'verif/processes': ['common', 'hw/contract', 'engines'],
+  'verif/testbench.ts': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/contract', 'hw/sim', 'engines', 'verif/processes'],
   // Reusable testbench agents (drivers, monitors, scoreboards) built on the reactive testbench.
-  'verif/agents': ['common', 'hw/core', 'hw/ir', 'engines', 'verif/testbench.ts', 'verif/processes'],
-  'verif/fuzz': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'engines'],
-  'verif/formal': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/verilog', 'hw/sim', 'engines'],
-  'verif/regress': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/lib', 'hw/verilog', 'hw/sim', 'engines', 'verif/fuzz', 'verif/testbench.ts'],
-  synth: ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/lib', 'hw/verilog', 'hw/sim', 'engines'],
+  'verif/agents': ['common', 'hw/core', 'hw/ir', 'hw/contract', 'engines', 'verif/testbench.ts', 'verif/processes'],
+  'verif/fuzz': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/contract', 'hw/verilog', 'hw/sim', 'engines'],
+  'verif/formal': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/contract', 'hw/verilog', 'hw/sim', 'engines'],
+  'verif/regress': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/contract', 'hw/lib', 'hw/verilog', 'hw/sim', 'engines', 'verif/fuzz', 'verif/testbench.ts'],
+  synth: ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/contract', 'hw/lib', 'hw/verilog', 'hw/sim', 'engines'],
   // The regression suites of the framework's examples (the repository's gen.config.ts lists them).
-  'verif/suites': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/lib', 'hw/verilog', 'hw/sim', 'hw/examples', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress'],
+  'verif/suites': ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/contract', 'hw/lib', 'hw/verilog', 'hw/sim', 'hw/examples', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress'],
   // The framework's CLI and project loading: nothing of the showcase (it comes in as a plugin).
-  gen: ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/lib', 'hw/verilog', 'hw/sim', 'hw/examples', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress', 'verif/formal', 'synth'],
+  gen: ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/contract', 'hw/lib', 'hw/verilog', 'hw/sim', 'hw/examples', 'engines', 'verif/testbench.ts', 'verif/fuzz', 'verif/regress', 'verif/formal', 'synth'],
   // The Coruscant showcase, a plugin: the framework only through its public entry points (api/), and its GPU
   // model (gpu/, showcase code that still lives beside the framework, see docs/architecture.md).
   coruscant: ['api', 'gpu'],
   // The GPU model reaches into the framework below the API and into the showcase; nothing of the framework
   // imports it.
-  gpu: ['common', 'hw/core', 'hw/ir', 'hw/lib', 'hw/sim', 'engines', 'coruscant'],
+  gpu: ['common', 'hw/core', 'hw/ir', 'hw/contract', 'hw/lib', 'hw/sim', 'engines', 'coruscant'],
   // The package's public entry points (package.json `exports`): re-exports of the framework below the CLI.
-  api: ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/lib', 'hw/verilog', 'hw/sim', 'engines', 'verif/testbench.ts', 'verif/processes', 'verif/agents', 'verif/fuzz', 'verif/regress', 'synth', 'gen/project'],
+  api: ['common', 'tools', 'waves', 'hw/core', 'hw/ir', 'hw/contract', 'hw/lib', 'hw/verilog', 'hw/sim', 'engines', 'verif/testbench.ts', 'verif/processes', 'verif/agents', 'verif/fuzz', 'verif/regress', 'synth', 'gen/project'],
 };
 // Benchmarks, like tests, may import anything below them (they measure internals); nothing imports them.
 const BENCHMARKS = ['bench', 'coruscant/bench'];

@@ -17,8 +17,16 @@ export {
   type EngineEntry,
 } from '../engines/index.ts';
 export {
-  /** What every engine does: `run` one stimulus (optionally tracing a VCD), `runMany` independent streams on one build, `compare` streams with their expected outputs inside the engine, `open` an interactive session. */
+  /** What every engine does: `batch` (the one batch primitive, see EngineCore) and `open`, and the helpers over `batch`: `run` one stimulus (optionally tracing a VCD), `runMany` independent streams on one build, `compare` streams with their expected outputs inside the engine. */
   type Engine,
+  /** What an engine implements: `batch(design, streams, sink, options)`, independent streams run on one build with their outputs handed to a sink, and `open`, an interactive session. */
+  type EngineCore,
+  /** Where a batch's outputs go: `{ kind: 'collect' }` (a CycleRun per stream), `{ kind: 'compare', expected, mismatches }` (a verdict per stream), `{ kind: 'digest' }` (the outputs' digest per stream). */
+  type BatchSink,
+  /** What `Engine.batch` answers for a sink: CycleRun[], OutputVerdict[] or digests. */
+  type BatchResult,
+  /** Options of a batch: those of a run; a VCD is of the first stream. */
+  type BatchOptions,
   /** A live simulation on any engine: `poke`, `await peek`, `await step`, `await waitFor` (output values, waited for inside the Verilator and Icarus harnesses), `await runFrames` (a piece of input frames in, its output frames out), `printed` lines, `close` or `abort`; the same outputs, lines and VCD as a batch run of the same stream. */
   type EngineSession,
   /** Options of a session: those of a run (a VCD, internal nets, the check mode). */
@@ -47,7 +55,7 @@ export {
   CYCLE_PHASES,
   /** One of CYCLE_PHASES. */
   type CyclePhase,
-} from '../engines/engine.ts';
+} from '../hw/contract/engine.ts';
 export {
   /** The steps of a multi-clock run: every clock's rising edges in time order, simultaneous ones as one step, with sample times. */
   clockSchedule,
@@ -57,13 +65,13 @@ export {
   type ClockTimings,
   /** One step of a multi-clock run: the clocks that rise (a mask), its sample time and its edge time. */
   type ClockStep,
-} from '../hw/sim/clockSchedule.ts';
+} from '../hw/contract/clockSchedule.ts';
 export {
   /** Port values of many cycles as 32-bit words, one frame per cycle: build input frames with `from` or `empty` and `set`, read outputs with `value`, `row` or `rows`. */
   PortFrames,
   /** A port as frames lay it out: its name and width. */
   type FramePort,
-} from '../engines/portFrames.ts';
+} from '../hw/contract/portFrames.ts';
 export {
   /** A design's input frames from per-cycle PortValues, checked as the engines check a stream. */
   inputFrames,
@@ -78,6 +86,10 @@ export {
   /** One line for a mismatch: `cycle 7, port count: expected 0x5, got 0x6`. */
   describeOutputMismatch,
 } from '../engines/outputCompare.ts';
+export {
+  /** The base of an engine: implement `batch` and `open`, get `run`, `runMany` and `compare` as batches (an engine that wraps another wraps `batch` only). */
+  BatchEngine,
+} from '../engines/batchEngine.ts';
 export {
   /** Runs two or more engines on one design and stimulus and reports the first difference: cycle, port, each engine's value. */
   runLockstep,

@@ -1,7 +1,7 @@
 /**
  * `verilator-native`: the Verilator model as a Verilator user's own harness runs it. The stimulus
  * is preloaded into memory as 32-bit words (read from one binary file before the clock starts),
- * a C++ loop drives the model through the step contract's phases (engines/engine.ts: inputs
+ * a C++ loop drives the model through the step contract's phases (hw/contract/engine.ts: inputs
  * applied, eval, outputs sampled, clock high, eval, clock low), and the outputs are folded into a
  * checksum in C++: no text, no pipes, no parsing. The loop times itself (steady_clock, and the
  * process's CPU time by std::clock for the per-core rate), so the figure is the model's own speed,
@@ -18,9 +18,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CycleRun, Stimulus } from '../engines/engine.ts';
+import type { CycleRun, Stimulus } from '../hw/contract/engine.ts';
 import { wordsOf, type HarnessPort, type HarnessPorts } from '../engines/harness/harnessStimulus.ts';
-import { frameStride, stimulusFrames } from '../engines/portFrames.ts';
+import { frameStride, stimulusFrames } from '../hw/contract/portFrames.ts';
 import { digestHex, digestWords } from '../engines/outputCompare.ts';
 import { verilogIdentifier } from '../hw/ir/identifiers.ts';
 import { buildVerilator, type VerilatorBuild } from '../tools/verilator.ts';

@@ -18,7 +18,7 @@ import { elaborate } from '../hw/ir/elaborate.ts';
 import { Counter } from '../hw/examples/counter.ts';
 import { Testbench } from '../verif/testbench.ts';
 import { createEngine } from '../engines/index.ts';
-import type { EngineName } from '../engines/engine.ts';
+import type { EngineName } from '../hw/contract/engine.ts';
 
 const { values } = parseArgs({
   options: {

@@ -24,13 +24,13 @@ import { buildVerilatorHarness } from '../engines/verilator/verilatorEngine.ts';
 import { buildIcarusTestbench } from '../engines/icarus/icarusEngine.ts';
 import { findTool } from '../tools/toolchain.ts';
 import { decodeOutputs, FrameReader, harnessPortsOf, streamCommands } from '../engines/harness/harnessStimulus.ts';
-import { PortFrames } from '../engines/portFrames.ts';
-import { outputWordsOf } from '../engines/externalEngine.ts';
+import { PortFrames } from '../hw/contract/portFrames.ts';
+import { outputWordsOf } from '../engines/harness/externalEngine.ts';
 import { measureProcess } from './measureProcess.ts';
 import { OutputChecksum, binaryStimulus, buildNativeHarness, runNativeHarness } from './nativeHarness.ts';
-import { TsEngine } from '../engines/tsEngine.ts';
+import { TsEngine } from '../engines/ts/tsEngine.ts';
 import { loadavg } from 'node:os';
-import type { PortValues } from '../engines/engine.ts';
+import type { PortValues } from '../hw/contract/engine.ts';
 
 const { values } = parseArgs({
   options: { cycles: { type: 'string', default: '1000000' }, child: { type: 'boolean', default: false } },

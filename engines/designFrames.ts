@@ -1,7 +1,7 @@
 import type { IrDesign } from '../hw/ir/ir.ts';
 import type { InputName, PortTypes, PortValuesOf } from '../hw/core/ports.ts';
 import { harnessPortsOf } from './harness/harnessStimulus.ts';
-import { PortFrames, type PortValues } from './portFrames.ts';
+import { PortFrames, type PortValues } from '../hw/contract/portFrames.ts';
 
 /**
  * The input frames of a design's top (its inputs less the clocks, in port order) from per-cycle

@@ -1,7 +1,7 @@
-import type { CheckResults } from '../hw/ir/checks.ts';
+import type { CheckResults } from '../hw/contract/checks.ts';
 import type { PrintedLine } from '../hw/ir/prints.ts';
-import type { CycleRun, PortValues } from './engine.ts';
-import type { PortFrames } from './portFrames.ts';
+import type { CycleRun, PortValues } from '../hw/contract/engine.ts';
+import type { PortFrames } from '../hw/contract/portFrames.ts';
 
 /**
  * A run's result over its output frames: `outputs` is decoded from them on first read (a run

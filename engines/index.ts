@@ -1,6 +1,6 @@
 import { hasTool, type ToolName } from '../tools/toolchain.ts';
-import type { Engine, EngineName } from './engine.ts';
-import { TsEngine } from './tsEngine.ts';
+import type { Engine, EngineName } from '../hw/contract/engine.ts';
+import { TsEngine } from './ts/tsEngine.ts';
 
 /** One row of the engine table: everything the CLI, the report and the benchmarks know of an engine. */
 export interface EngineEntry {

@@ -1,7 +1,7 @@
 import { UserError } from '../common/errors.ts';
-import { hasChecks, type CheckResults } from '../hw/ir/checks.ts';
+import { hasChecks, type CheckResults } from '../hw/contract/checks.ts';
 import { topModule, type IrDesign } from '../hw/ir/ir.ts';
-import type { CycleRun, Engine, PortValues, RunOptions } from './engine.ts';
+import type { CycleRun, Engine, PortValues, RunOptions } from '../hw/contract/engine.ts';
 
 /**
  * Where engines first disagree: the cycle, the output port, and each engine's value (undefined:

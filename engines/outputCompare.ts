@@ -1,16 +1,22 @@
 import { UserError } from '../common/errors.ts';
-import type { CheckResults } from '../hw/ir/checks.ts';
+import type { CheckResults } from '../hw/contract/checks.ts';
 import type { IrDesign } from '../hw/ir/ir.ts';
 import type {
+  BatchResult,
+  BatchSink,
   CompareOptions,
-  Engine,
+  CycleRun,
   ExpectedOutputs,
   ExpectedStream,
   OutputMismatch,
   OutputVerdict,
-} from './engine.ts';
+  Stimulus,
+} from '../hw/contract/engine.ts';
 import { harnessPortsOf, type HarnessPorts } from './harness/harnessStimulus.ts';
-import { PortFrames, stimulusFrames, type FramePort, type PortValues } from './portFrames.ts';
+import { PortFrames, stimulusFrames, type FramePort, type PortValues } from '../hw/contract/portFrames.ts';
+
+/** A batch's compare sink (hw/contract/engine.ts, BatchSink). */
+export type CompareSink = Extract<BatchSink, { readonly kind: 'compare' }>;
 
 /** Mismatches a verdict lists by default. */
 export const DEFAULT_MISMATCHES = 8;
@@ -240,31 +246,47 @@ export function expectedStreams(
   });
 }
 
-/** The mismatches a verdict lists (CompareOptions.mismatches, checked). */
-export function mismatchLimit(options: CompareOptions): number {
+/** The mismatches a verdict lists (CompareOptions.mismatches or a compare sink's, checked). */
+export function mismatchLimit(options: Pick<CompareOptions, 'mismatches'>): number {
   const limit = options.mismatches ?? DEFAULT_MISMATCHES;
   if (!Number.isSafeInteger(limit) || limit < 0 || limit > 0xffff)
     throw new UserError(`compare: mismatches must be a whole number from 0 to 65535, got ${String(limit)}`);
   return limit;
 }
 
-/** Engine.compare by running the streams (runMany) and comparing their output frames in this process. */
-export async function compareByRunning(
-  engine: Pick<Engine, 'runMany'>,
-  design: IrDesign,
-  streams: readonly ExpectedStream[],
-  options: CompareOptions,
-): Promise<OutputVerdict[]> {
-  const checked = expectedStreams(harnessPortsOf(design), streams);
-  const limit = mismatchLimit(options);
-  const runs = await engine.runMany(
-    design,
-    checked.map((stream) => stream.inputs),
-    {
-      ...(options.checks ? { checks: options.checks } : {}),
-      ...(options.clocks ? { clocks: options.clocks } : {}),
-      ...(options.init ? { init: options.init } : {}),
-    },
+/** The streams of a compare sink paired with their expectations, checked (expectedStreams). */
+export function comparedStreams(
+  ports: HarnessPorts,
+  streams: readonly Stimulus[],
+  sink: CompareSink,
+): { readonly inputs: PortFrames; readonly expected: ExpectedOutputs }[] {
+  if (sink.expected.length !== streams.length)
+    throw new UserError(`compare: ${sink.expected.length} expectations for ${streams.length} streams`);
+  return expectedStreams(
+    ports,
+    streams.map((inputs, index) => ({ inputs, expected: sink.expected[index]! })),
   );
-  return runs.map((run, index) => compareOutputs(run.frames, checked[index]!.expected, limit, run.checks));
+}
+
+/**
+ * A batch's sink served by collecting: the streams run as a collected batch (`collect`), and for
+ * a compare or digest sink their output frames are compared or digested in this process, the
+ * verdicts and digests the Verilator harness folds in C++ (the ts engine in lanes or traced,
+ * Icarus, Verilator with several clocks or traced).
+ */
+export async function foldCollected<Sink extends BatchSink>(
+  ports: HarnessPorts,
+  streams: readonly Stimulus[],
+  sink: Sink,
+  collect: (streams: readonly Stimulus[]) => Promise<CycleRun[]>,
+): Promise<BatchResult<Sink>> {
+  if (sink.kind === 'collect') return (await collect(streams)) as BatchResult<Sink>;
+  if (sink.kind === 'digest')
+    return (await collect(streams)).map((run) => outputDigest(run.frames)) as BatchResult<Sink>;
+  const checked = comparedStreams(ports, streams, sink as CompareSink);
+  const limit = mismatchLimit(sink as CompareSink);
+  const runs = await collect(checked.map((stream) => stream.inputs));
+  return runs.map((run, index) =>
+    compareOutputs(run.frames, checked[index]!.expected, limit, run.checks),
+  ) as BatchResult<Sink>;
 }

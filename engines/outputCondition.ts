@@ -1,12 +1,12 @@
 import { UserError } from '../common/errors.ts';
-import type { EngineSession, PortValues } from './engine.ts';
+import type { EngineSession, PortValues } from '../hw/contract/engine.ts';
 import type { HarnessPorts } from './harness/harnessStimulus.ts';
-import { PortFrames } from './portFrames.ts';
+import { PortFrames } from '../hw/contract/portFrames.ts';
 
 /**
  * What EngineSession.waitFor waits for: every named output at its value. `value` and `mask` are
  * one outputs frame each (the top's outputs in port order), the mask all ones over the named
- * ports, so a harness compares a sampled frame word by word (OP_WAIT, harnessStimulus.ts).
+ * ports, so a harness compares a sampled frame word by word (OP_WAIT, hw/contract/harnessProtocol.ts).
  */
 export interface OutputCondition {
   readonly values: PortValues;

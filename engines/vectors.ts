@@ -1,7 +1,7 @@
 import { FileFormatError } from '../common/errors.ts';
 import { quoteValue } from '../common/optionValues.ts';
 import { fileChunks } from '../common/chunkedRead.ts';
-import type { PortValues } from './engine.ts';
+import type { PortValues } from '../hw/contract/engine.ts';
 
 /** One line of a vector file: the inputs of one cycle, and optionally the outputs expected then. */
 export interface VectorLine {

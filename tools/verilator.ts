@@ -104,7 +104,7 @@ export async function buildVerilator(
   const version = await toolchainVersions();
   const timeout = buildTimeout();
   // `--trace-underscore`: the emitter's internal nets (`_n27`) are traced too, for `gen sim --internal`
-  // (engines/engineTrace.ts leaves them out of the waveform unless asked for).
+  // (engines/harness/engineTrace.ts leaves them out of the waveform unless asked for).
   const flagsOf = (trace: boolean): string[] => [...BUILD_FLAGS, ...(trace ? ['--trace', '--trace-underscore'] : [])];
   const runtimeFlags = flagsOf(options.trace === true);
   const flags = [...runtimeFlags, '--top-module', top];

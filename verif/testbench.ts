@@ -3,9 +3,9 @@ import type { InputName, OutputName, PortTypes } from '../hw/core/ports.ts';
 import { topModule, clockPortsOf, resetPortsOf } from '../hw/ir/ir.ts';
 import { UserError } from '../common/errors.ts';
 import type { PrintedLine } from '../hw/ir/prints.ts';
-import type { Engine, EngineSession, PortValues, RunOptions, SessionOptions } from '../engines/engine.ts';
+import type { Engine, EngineSession, PortValues, RunOptions, SessionOptions } from '../hw/contract/engine.ts';
 import { formatVectorValue } from '../engines/vectors.ts';
-import { clockSteps, type ClockTimings } from '../hw/sim/clockSchedule.ts';
+import { clockSteps, type ClockTimings } from '../hw/contract/clockSchedule.ts';
 import { checkedOutputValues, waitLimit } from '../engines/outputCondition.ts';
 import { ProcessScheduler, type ForkOptions, type Process } from './processes/scheduler.ts';
 

@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
 import { harnessPortsOf } from '../../engines/harness/harnessStimulus.ts';
-import { PortFrames, stimulusFrames } from '../../engines/portFrames.ts';
+import { PortFrames, stimulusFrames } from '../../hw/contract/portFrames.ts';
 import { compileDesign, Simulator } from '../../hw/sim/simulator.ts';
 import { frameTransfer } from '../../hw/sim/frameTransfer.ts';
 import { runLanes } from '../../hw/sim/laneSimulator.ts';

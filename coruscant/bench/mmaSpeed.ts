@@ -19,7 +19,7 @@
  * memory, its outputs checksummed in C++ (bench/nativeHarness.ts), as a Verilator user's own
  * harness runs it. That is Verilator's real speed, and the ratios against it are the honest ones.
  * `ts` and `icarus` rows: the time inside the engine's calls (run / runMany: input frames in,
- * output frames out — the engines' typed fast path, engines/portFrames.ts) plus folding their
+ * output frames out — the engines' typed fast path, hw/contract/portFrames.ts) plus folding their
  * outputs into the checksum, as verilator-native folds inside its loop. The `verilator` row runs
  * the same calls through Engine.compare, the way a regression with known outputs runs them: each
  * stream with the outputs the ts engine gave for it as expected — their digests (`--expect
@@ -51,14 +51,14 @@ import { compileDesign } from '../../hw/sim/simulator.ts';
 import { MmaUnit } from '../designs/tensor/mmaUnit.ts';
 import { loadavg } from 'node:os';
 import { createEngine } from '../../engines/index.ts';
-import { TsEngine } from '../../engines/tsEngine.ts';
-import type { EngineName } from '../../engines/engine.ts';
+import { TsEngine } from '../../engines/ts/tsEngine.ts';
+import type { EngineName } from '../../hw/contract/engine.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
 import { harnessPortsOf } from '../../engines/harness/harnessStimulus.ts';
 import { measureProcess, type ProcessMeasure } from '../../bench/measureProcess.ts';
 import { ChecksumEngine, RecordingEngine, workloads } from './speedWorkloads.ts';
 import { outputDigest } from '../../engines/outputCompare.ts';
-import type { ExpectedOutputs } from '../../engines/engine.ts';
+import type { ExpectedOutputs } from '../../hw/contract/engine.ts';
 import { binaryStimulus, buildNativeHarness, runNativeHarness } from '../../bench/nativeHarness.ts';
 
 /**

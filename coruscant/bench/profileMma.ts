@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { mmaBenchDesign, runMmasOnRtl } from '../mma/runMmas.ts';
 import { Simulator, compileDesign } from '../../hw/sim/simulator.ts';
-import { TsEngine } from '../../engines/tsEngine.ts';
+import { TsEngine } from '../../engines/ts/tsEngine.ts';
 import { coruscantMma } from '../golden/models/mma.ts';
 import { Random } from '../golden/pruning/random.ts';
 import { numberToFp16 } from '../golden/numerics/fp16.ts';

@@ -20,13 +20,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../../engines/index.ts';
 import { harnessPortsOf, streamCommands } from '../../engines/harness/harnessStimulus.ts';
-import { stimulusFrames } from '../../engines/portFrames.ts';
+import { stimulusFrames } from '../../hw/contract/portFrames.ts';
 import { buildVerilatorHarness } from '../../engines/verilator/verilatorEngine.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
 import { binaryStimulus, buildNativeHarness, OutputChecksum, runNativeHarness } from '../../bench/nativeHarness.ts';
 import { workloads } from './speedWorkloads.ts';
 import { framedRun } from '../../engines/framedRun.ts';
-import { PortFrames } from '../../engines/portFrames.ts';
+import { PortFrames } from '../../hw/contract/portFrames.ts';
 import { outputDigest } from '../../engines/outputCompare.ts';
 
 const { values } = parseArgs({

@@ -7,17 +7,17 @@
 import fc from 'fast-check';
 import type { IrDesign } from '../../hw/ir/ir.ts';
 import type {
-  CompareOptions,
+  BatchOptions,
+  BatchResult,
+  BatchSink,
   CycleRun,
   Engine,
   EngineSession,
-  ExpectedStream,
-  OutputVerdict,
   PortValues,
-  RunOptions,
   SessionOptions,
   Stimulus,
-} from '../../engines/engine.ts';
+} from '../../hw/contract/engine.ts';
+import { BatchEngine } from '../../engines/batchEngine.ts';
 import { emptyInputFrames, inputFrames } from '../../engines/designFrames.ts';
 import { harnessPortsOf } from '../../engines/harness/harnessStimulus.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
@@ -61,7 +61,7 @@ export interface PreparedWorkload {
  * An engine that folds every run's output frames into the native harness's checksum (in call
  * order), timed with the engine: verilator-native folds inside its loop too.
  */
-export class ChecksumEngine implements Engine {
+export class ChecksumEngine extends BatchEngine {
   readonly name: Engine['name'];
   private checksum: OutputChecksum | undefined;
   /** Seconds inside the engine's run and runMany calls (its harness, pipes, model), and folding their outputs. */
@@ -74,6 +74,7 @@ export class ChecksumEngine implements Engine {
   engineCpuSeconds = 0;
 
   constructor(private readonly inner: Engine) {
+    super();
     this.name = inner.name;
   }
 
@@ -97,30 +98,23 @@ export class ChecksumEngine implements Engine {
     return result;
   }
 
-  run(design: IrDesign, inputs: Stimulus, options?: RunOptions): Promise<CycleRun> {
+  /** Every batch timed; a collected batch's outputs folded (a verdict or a digest carries no frames to fold). */
+  batch<Sink extends BatchSink>(
+    design: IrDesign,
+    streams: readonly Stimulus[],
+    sink: Sink,
+    options?: BatchOptions,
+  ): Promise<BatchResult<Sink>> {
     return this.timed(async () => {
-      const run = await this.inner.run(design, inputs, options);
-      this.fold(design, [run]);
-      return run;
-    });
-  }
-
-  runMany(design: IrDesign, streams: readonly Stimulus[]): Promise<CycleRun[]> {
-    return this.timed(async () => {
-      const runs = await this.inner.runMany(design, streams);
-      this.fold(design, runs);
-      return runs;
+      const result = await this.inner.batch(design, streams, sink, options);
+      if (sink.kind === 'collect') this.fold(design, result as CycleRun[]);
+      return result;
     });
   }
 
   /** Sessions are not folded (the workloads run batches). */
   open(design: IrDesign, options?: SessionOptions): Promise<EngineSession> {
     return this.inner.open(design, options);
-  }
-
-  /** Timed with the engine; a verdict carries no frames to fold. */
-  compare(design: IrDesign, streams: readonly ExpectedStream[], options?: CompareOptions): Promise<OutputVerdict[]> {
-    return this.timed(() => this.inner.compare(design, streams, options));
   }
 }
 
@@ -136,32 +130,30 @@ export interface RecordedCall {
  * the reference run whose outputs become the expected ones of the same calls replayed through
  * Engine.compare (coruscant/bench/mmaSpeed.ts, the `verilator` row).
  */
-export class RecordingEngine implements Engine {
+export class RecordingEngine extends BatchEngine {
   readonly name: Engine['name'];
   readonly calls: RecordedCall[] = [];
 
   constructor(private readonly inner: Engine) {
+    super();
     this.name = inner.name;
   }
 
-  async run(design: IrDesign, inputs: Stimulus, options?: RunOptions): Promise<CycleRun> {
-    const run = await this.inner.run(design, inputs, options);
-    this.calls.push({ design, inputs: [inputs], outputs: [run.frames] });
-    return run;
-  }
-
-  async runMany(design: IrDesign, streams: readonly Stimulus[]): Promise<CycleRun[]> {
-    const runs = await this.inner.runMany(design, streams);
-    this.calls.push({ design, inputs: streams, outputs: runs.map((run) => run.frames) });
-    return runs;
+  /** Every collected batch recorded (run and runMany are collected batches). */
+  async batch<Sink extends BatchSink>(
+    design: IrDesign,
+    streams: readonly Stimulus[],
+    sink: Sink,
+    options?: BatchOptions,
+  ): Promise<BatchResult<Sink>> {
+    const result = await this.inner.batch(design, streams, sink, options);
+    if (sink.kind === 'collect')
+      this.calls.push({ design, inputs: streams, outputs: (result as CycleRun[]).map((run) => run.frames) });
+    return result;
   }
 
   open(design: IrDesign, options?: SessionOptions): Promise<EngineSession> {
     return this.inner.open(design, options);
-  }
-
-  compare(design: IrDesign, streams: readonly ExpectedStream[], options?: CompareOptions): Promise<OutputVerdict[]> {
-    return this.inner.compare(design, streams, options);
   }
 }
 

@@ -3,7 +3,7 @@ import type { IrDesign } from '../../hw/ir/ir.ts';
 import { VCD_ROOT } from '../../hw/verilog/manifest.ts';
 import { buildIcarus, type IcarusBuild } from '../../tools/icarus.ts';
 import type { HarnessLaunch } from '../harness/harnessProcess.ts';
-import { ExternalEngine } from '../externalEngine.ts';
+import { ExternalEngine } from '../harness/externalEngine.ts';
 import type { HarnessPorts } from '../harness/harnessStimulus.ts';
 import { icarusTestbench } from './icarusTestbench.ts';
 

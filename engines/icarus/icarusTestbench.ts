@@ -3,7 +3,8 @@ import { verilogIdentifier } from '../../hw/ir/identifiers.ts';
 import { literal } from '../../hw/verilog/operators.ts';
 import { VCD_ROOT } from '../../hw/verilog/manifest.ts';
 import { readFileSync } from 'node:fs';
-import { PROTOCOL_NUMBERS, wordsOf, type HarnessPorts } from '../harness/harnessStimulus.ts';
+import { PROTOCOL_NUMBERS } from '../../hw/contract/harnessProtocol.ts';
+import { wordsOf, type HarnessPorts } from '../harness/harnessStimulus.ts';
 
 const range = (width: number): string => (width === 1 ? '' : `[${width - 1}:0] `);
 

@@ -5,7 +5,7 @@
 //
 // It reads commands from standard input with $fread and writes frames to standard output with
 // $fwrite's %u and %z (4-state outputs: X and Z reach the reader), where the design's $display
-// lines go too, in order. It follows the step contract (engines/engine.ts): pokes applied →
+// lines go too, in order. It follows the step contract (hw/contract/engine.ts): pokes applied →
 // settle → outputs sampled → clock rises → settle → clock falls, 10 time units per cycle; a peek
 // settles with `#0` and rounds of nonblocking updates (PEEK_SETTLE_ROUNDS), so it moves no time and
 // a session's waveform and outputs are the batch run's. `+vcd=FILE` asks for a VCD.

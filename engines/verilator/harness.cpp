@@ -4,7 +4,7 @@
 // engines/verilator/verilatorHarness.ts writes beside it.
 //
 // Commands come on standard input, frames go to standard output (where the design's $display lines
-// go too, in order), following the step contract's phases (engines/engine.ts): cycle_check (pokes
+// go too, in order), following the step contract's phases (hw/contract/engine.ts): cycle_check (pokes
 // applied) → before_edge (eval, outputs sampled) → at_edge (clock rises, eval) → after_edge (clock
 // falls). Each stream gets a fresh model, so all state starts at 0 again (the build uses
 // --x-initial 0). Standard output is flushed only when the next command has not arrived yet, so a

@@ -3,7 +3,8 @@ import { CLOCK_PORT } from '../../hw/ir/ir.ts';
 import { verilogIdentifier } from '../../hw/ir/identifiers.ts';
 import type { VerilatorHarness } from '../../tools/verilator.ts';
 import { FNV_OFFSET, FNV_PRIME } from '../outputCompare.ts';
-import { PROTOCOL_NUMBERS, wordsOf, type HarnessPort, type HarnessPorts } from '../harness/harnessStimulus.ts';
+import { PROTOCOL_NUMBERS } from '../../hw/contract/harnessProtocol.ts';
+import { wordsOf, type HarnessPort, type HarnessPorts } from '../harness/harnessStimulus.ts';
 
 /** The static C++ main (harness.cpp beside this file), the same for every design. */
 const HARNESS_SOURCE = new URL('./harness.cpp', import.meta.url);

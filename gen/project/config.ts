@@ -16,7 +16,7 @@
  * });
  * ```
  */
-import type { EngineName } from '../../engines/engine.ts';
+import type { EngineName } from '../../hw/contract/engine.ts';
 import type { DesignEntry, SuiteEntry, SynthesisConfig } from './entries.ts';
 import type { GenPlugin } from './plugin.ts';
 

@@ -1,5 +1,5 @@
 import { mmaLatency } from '../../coruscant/designs/tensor/mmaUnit.ts';
-import { TsEngine } from '../../engines/tsEngine.ts';
+import { TsEngine } from '../../engines/ts/tsEngine.ts';
 import { coruscantMma } from '../../coruscant/golden/models/mma.ts';
 import type { Fp16Matrix } from '../../coruscant/golden/matrix.ts';
 import { zerosFp32 } from '../../coruscant/golden/matrix.ts';

@@ -25,7 +25,7 @@ const KEYWORDS: ReadonlySet<string> = new Set(
 /**
  * The scope both external engines put the design under in their raw VCD: Verilator's C++ harness
  * names its root `TOP` and the top module instance after the module; the Icarus testbench copies
- * that, as a module named `TOP`. engines/engineTrace.ts rewrites those traces without it; no trace
+ * that, as a module named `TOP`. engines/harness/engineTrace.ts rewrites those traces without it; no trace
  * a user sees has it.
  */
 export const VCD_ROOT = 'TOP';

@@ -9,7 +9,7 @@ import {
   type FrameTransfer,
   type FrameWords,
 } from './simulator.ts';
-import type { CheckFailure, CheckMode, CheckResults } from '../ir/checks.ts';
+import type { CheckFailure, CheckMode, CheckResults } from '../contract/checks.ts';
 
 /** The lanes model's generated functions (codegen.ts, lanes mode). */
 interface LaneModel {

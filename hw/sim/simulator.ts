@@ -8,7 +8,13 @@ import { groupedOrder } from './instanceGroups.ts';
 import { loadWords, storeWords, wordsOf } from './words.ts';
 import { formatPrint } from '../core/printFormat.ts';
 import { PRINTED_LINE_LIMIT, tooManyPrintedLines, type PrintedLine } from '../ir/prints.ts';
-import { CheckFailedError, coverName, type CheckFailure, type CheckMode, type CheckResults } from '../ir/checks.ts';
+import {
+  CheckFailedError,
+  coverName,
+  type CheckFailure,
+  type CheckMode,
+  type CheckResults,
+} from '../contract/checks.ts';
 
 /** The runtime helper the generated code calls for XOR reductions (of the XOR of all words). */
 function parity32(value: number): number {
@@ -259,7 +265,7 @@ export function compileDesign(design: IrDesign): CompiledDesign {
  * The in-process simulator: a design compiled to JavaScript, 2-state, one clock or several
  * (`tick` steps some of them).
  *
- * Step contract (the same for every engine; see engines/engine.ts):
+ * Step contract (the same for every engine; see hw/contract/engine.ts):
  * `poke` sets inputs; `peek` settles combinational logic first if anything changed, so it sees
  * this cycle's outputs; `step` settles, lets registers and memories sample at the rising edge,
  * then marks the design to settle again on the next peek. All state starts at zero, except
@@ -440,7 +446,7 @@ export class Simulator {
 
   /**
    * One step in which only the named clocks rise, all at once (the multi-clock contract,
-   * engines/engine.ts); the other clocks' registers and memories keep their values.
+   * hw/contract/engine.ts); the other clocks' registers and memories keep their values.
    */
   tick(...clocks: string[]): void {
     const all = this.design.flat.clocks;

@@ -1,7 +1,7 @@
 import { VcdWriter } from '../../waves/vcdWriter.ts';
 import type { FlatDesign } from './flatten.ts';
 import type { Simulator } from './simulator.ts';
-import { clockSteps, traceTimescale, type ClockStep, type ClockTimings } from './clockSchedule.ts';
+import { clockSteps, traceTimescale, type ClockStep, type ClockTimings } from '../contract/clockSchedule.ts';
 
 /**
  * The one time base of every engine's trace (ts, Verilator, Icarus): 1 ns units, 10 per cycle;
@@ -42,8 +42,8 @@ export interface SimulationTrace {
 
 /**
  * Traces every named signal of a simulator to a VCD on the common time base (TRACE_PERIOD),
- * as the Verilator and Icarus engines' traces are rewritten to (engines/engineTrace.ts). With
- * several clocks the times are those of the clock schedule of `timings` (hw/sim/clockSchedule.ts,
+ * as the Verilator and Icarus engines' traces are rewritten to (engines/harness/engineTrace.ts). With
+ * several clocks the times are those of the clock schedule of `timings` (hw/contract/clockSchedule.ts,
  * in 100 ps): each step's values at its sample point with every clock low, then at its edge with
  * the clocks that rose high.
  */

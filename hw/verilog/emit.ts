@@ -273,10 +273,10 @@ function instanceLines(module: IrModule): string[] {
   return lines;
 }
 
-/** The tag of the line a failing check prints; engines/checkLog.ts parses it. */
+/** The tag of the line a failing check prints; engines/harness/checkLog.ts parses it. */
 export const CHECK_LINE_TAG = 'GEN-CHECK';
 
-/** The tag of the line a holding cover point prints; engines/checkLog.ts counts it. */
+/** The tag of the line a holding cover point prints; engines/harness/checkLog.ts counts it. */
 export const COVER_LINE_TAG = 'GEN-COVER';
 
 /** User text as the inside of a Verilog string literal for $display (no format directives, one line). */
@@ -303,7 +303,7 @@ const CHECK_WORD = { assert: 'assertion', assume: 'assumption', cover: 'cover' }
  * printed while the checks hold. A combinational module has no clock: a wire
  * `gen_check_false_<index>` is 1 while the check is false; one block prints the line whenever it or
  * a read signal changes while it is 1, another `GEN-CHECK-OK <module> <index> <instance>` at its
- * falling edge (only then), and engines/checkLog.ts counts a false check in every cycle until its
+ * falling edge (only then), and engines/harness/checkLog.ts counts a false check in every cycle until its
  * OK line. A cover point prints `GEN-COVER <module> <index> <instance>` in each cycle it holds
  * (clocked: at the edge while reset is low; combinational: while its wire `gen_cover_true_<index>`
  * is 1, with `GEN-COVER-OFF …` at its falling edge), so every engine counts the same hits.
@@ -399,7 +399,7 @@ function whileHighLines(
   ];
 }
 
-/** The tag of the line a printf prints; the Verilator and Icarus adapters read it (engines/printLog.ts). */
+/** The tag of the line a printf prints; the Verilator and Icarus adapters read it (engines/harness/printLog.ts). */
 export const PRINT_LINE_TAG = 'GEN-PRINT';
 
 /**
@@ -427,7 +427,7 @@ function displayFormat(format: readonly PrintSegment[], args: readonly string[])
  * The module's printfs, for simulators only (left out where SYNTHESIS is defined): one block at
  * the rising clock edge while reset is low, so the prints of one module fire in declaration order
  * and read the values before the edge. Each prints `GEN-PRINT <index> <instance> | <text>`: the
- * adapters order the lines of one cycle across modules and strip the tag (engines/printLog.ts).
+ * adapters order the lines of one cycle across modules and strip the tag (engines/harness/printLog.ts).
  */
 function printLines(module: IrModule, whole: readonly string[]): string[] {
   const prints = module.prints ?? [];

@@ -1,6 +1,6 @@
 import { UserError } from '../../common/errors.ts';
 import { fourStateHex, streamCommands, wordsOf, type HarnessPorts } from '../../engines/harness/harnessStimulus.ts';
-import { PortFrames } from '../../engines/portFrames.ts';
+import { PortFrames } from '../../hw/contract/portFrames.ts';
 import { runHarness } from '../../engines/harness/harnessProcess.ts';
 import { withWorkspace } from '../../tools/runTool.ts';
 import { testbenchFiles, type TestbenchInstance } from '../../engines/icarus/icarusTestbench.ts';

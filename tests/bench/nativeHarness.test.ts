@@ -3,10 +3,10 @@ import { elaborate } from '../../hw/ir/elaborate.ts';
 import { BenchPipeline } from '../../hw/examples/benchPipeline.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
 import { harnessPortsOf } from '../../engines/harness/harnessStimulus.ts';
-import { TsEngine } from '../../engines/tsEngine.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import { TsEngine } from '../../engines/ts/tsEngine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 import { OutputChecksum, binaryStimulus, buildNativeHarness, runNativeHarness } from '../../bench/nativeHarness.ts';
-import { PortFrames } from '../../engines/portFrames.ts';
+import { PortFrames } from '../../hw/contract/portFrames.ts';
 import { framedRun } from '../../engines/framedRun.ts';
 
 const stimulus = (cycles: number, pauseAt?: number): PortValues[] =>

@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { defineModule, input, output } from '../../hw/core/index.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
-import { formatCheckFailure } from '../../hw/ir/checks.ts';
+import { formatCheckFailure } from '../../hw/contract/checks.ts';
 import type { IrDesign } from '../../hw/ir/ir.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 import { createEngine } from '../../engines/index.ts';
 import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
 import { VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';

@@ -1,6 +1,6 @@
 /**
  * Cover points count the same hits on every engine: the emitted Verilog prints a `GEN-COVER` line
- * in each cycle a cover holds (engines/checkLog.ts counts them), so Verilator and Icarus report
+ * in each cycle a cover holds (engines/harness/checkLog.ts counts them), so Verilator and Icarus report
  * what the ts engine counts — clocked covers skipped while reset is high, a combinational child's
  * cover under its instance path, every stream of a batch on its own, random streams included,
  * and a module in a second clock domain checked only in that clock's cycles.
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { defineModule, input, output } from '../../hw/core/index.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
-import type { EngineName, PortValues } from '../../engines/engine.ts';
+import type { EngineName, PortValues } from '../../hw/contract/engine.ts';
 import { createEngine } from '../../engines/index.ts';
 import { hasTool } from '../../tools/toolchain.ts';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { availableEngines, createEngine, ENGINE_NAMES, ENGINES, engineHelp } from '../../engines/index.ts';
 import { availableEngines as reportEngines } from '../../coruscant/report/engines.ts';
-import { ExternalEngine } from '../../engines/externalEngine.ts';
+import { ExternalEngine } from '../../engines/harness/externalEngine.ts';
 import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
 import { MutantEngine } from '../../verif/regress/mutation/mutantEngine.ts';
 

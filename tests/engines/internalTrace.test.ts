@@ -6,10 +6,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { SerialTransmitter } from '../../hw/examples/serialTransmitter.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
-import { TsEngine } from '../../engines/tsEngine.ts';
+import { TsEngine } from '../../engines/ts/tsEngine.ts';
 import { VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';
 import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
-import type { Engine, PortValues } from '../../engines/engine.ts';
+import type { Engine, PortValues } from '../../hw/contract/engine.ts';
 import { readVcdFile, type VcdTrace } from '../../waves/vcdReader.ts';
 
 const root = join(import.meta.dirname, '..', '..');

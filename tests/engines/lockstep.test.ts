@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
 import { Counter } from '../../hw/examples/counter.ts';
-import { TsEngine } from '../../engines/tsEngine.ts';
+import { TsEngine } from '../../engines/ts/tsEngine.ts';
 import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
 import { VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';
 import { describeDifference, runLockstep } from '../../engines/lockstep.ts';
-import { CYCLE_PHASES, type PortValues } from '../../engines/engine.ts';
+import { CYCLE_PHASES, type PortValues } from '../../hw/contract/engine.ts';
 import { MutantEngine } from '../../verif/regress/mutation/mutantEngine.ts';
 import { defineModule, output } from '../../hw/core/index.ts';
 

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineModule, input, output } from '../../hw/core/index.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
-import { clockSchedule, type ClockTimings } from '../../hw/sim/clockSchedule.ts';
-import { TsEngine } from '../../engines/tsEngine.ts';
+import { clockSchedule, type ClockTimings } from '../../hw/contract/clockSchedule.ts';
+import { TsEngine } from '../../engines/ts/tsEngine.ts';
 import { createEngine } from '../../engines/index.ts';
 import { describeDifference, runLockstep } from '../../engines/lockstep.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 import { fastCheckSeed } from '../support/seed.ts';
 
 const seed = fastCheckSeed('multiClock');

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { createEngine, availableEngines } from '../../engines/index.ts';
-import { PortFrames, stimulusFrames } from '../../engines/portFrames.ts';
+import { PortFrames, stimulusFrames } from '../../hw/contract/portFrames.ts';
 import { emptyInputFrames, inputFrames } from '../../engines/designFrames.ts';
-import type { EngineName, PortValues } from '../../engines/engine.ts';
+import type { EngineName, PortValues } from '../../hw/contract/engine.ts';
 import { fastCheckSeed } from '../support/seed.ts';
 import { FrameWidths } from '../support/frameWidths.ts';
 

@@ -12,7 +12,7 @@ import { defineModule, input, output } from '../../hw/core/index.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { formatPrintedLine, type PrintedLine } from '../../hw/ir/prints.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
-import type { Engine, EngineName, PortValues } from '../../engines/engine.ts';
+import type { Engine, EngineName, PortValues } from '../../hw/contract/engine.ts';
 import { createEngine } from '../../engines/index.ts';
 import { Testbench } from '../../verif/testbench.ts';
 import { runTool, withWorkspace } from '../../tools/runTool.ts';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { defineModule, input, output } from '../../hw/core/index.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { RANDOM_INIT_MAX_DEPTH, parseInitialState, withInitialState } from '../../hw/ir/randomInit.ts';
-import type { Engine, EngineName, PortValues } from '../../engines/engine.ts';
+import type { Engine, EngineName, PortValues } from '../../hw/contract/engine.ts';
 import { createEngine } from '../../engines/index.ts';
 import { hasTool } from '../../tools/toolchain.ts';
 

@@ -1,7 +1,7 @@
 import { RESET_PORT, moduleByName, type IrDesign, type IrModule } from '../../hw/ir/ir.ts';
 import { evaluateOperator } from '../../hw/ir/evaluate.ts';
-import type { CycleRun, PortValues } from '../../engines/engine.ts';
-import { PortFrames } from '../../engines/portFrames.ts';
+import type { CycleRun, PortValues } from '../../hw/contract/engine.ts';
+import { PortFrames } from '../../hw/contract/portFrames.ts';
 import { framedRun } from '../../engines/framedRun.ts';
 import { harnessPortsOf } from '../../engines/harness/harnessStimulus.ts';
 
@@ -105,7 +105,7 @@ function collectUpdates(instance: Instance, evaluation: Evaluation, updates: (()
   instance.children.forEach((child, index) => collectUpdates(child, evaluation.child(index), updates));
 }
 
-/** Runs one stream from the all-zero state, per the step contract in engines/engine.ts. */
+/** Runs one stream from the all-zero state, per the step contract in hw/contract/engine.ts. */
 export function referenceRun(design: IrDesign, inputs: readonly PortValues[]): CycleRun {
   const top = instantiate(design, design.top);
   const current = new Map<string, bigint>();

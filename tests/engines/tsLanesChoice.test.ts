@@ -5,12 +5,12 @@
  * streams one after another.
  */
 import { describe, expect, it, vi } from 'vitest';
-import * as tsLanes from '../../engines/tsLanes.ts';
-import { TsEngine } from '../../engines/tsEngine.ts';
+import * as tsLanes from '../../engines/ts/tsLanes.ts';
+import { TsEngine } from '../../engines/ts/tsEngine.ts';
 import { defineModule, input, output } from '../../hw/core/index.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 
-vi.mock('../../engines/tsLanes.ts', async (original) => {
+vi.mock('../../engines/ts/tsLanes.ts', async (original) => {
   const actual = await original<typeof tsLanes>();
   return { ...actual, runManyInLanes: vi.fn(actual.runManyInLanes) };
 });

@@ -6,7 +6,7 @@ import { elaborate } from '../../hw/ir/elaborate.ts';
 import { buildManifest } from '../../hw/verilog/manifest.ts';
 import { VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';
 import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
-import type { Engine, PortValues } from '../../engines/engine.ts';
+import type { Engine, PortValues } from '../../hw/contract/engine.ts';
 import { Nest } from '../hw/verilog/testDesigns.ts';
 
 /** Hierarchical names (`Nest_width_4.state.counter`) of every variable a VCD declares. */

@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAILURE_FILES, saveFailureFolder, type FailureIdentity } from '../../verif/regress/failureFolder.ts';
-import { TsEngine } from '../../engines/tsEngine.ts';
-import type { Engine } from '../../engines/engine.ts';
+import { TsEngine } from '../../engines/ts/tsEngine.ts';
+import type { Engine } from '../../hw/contract/engine.ts';
 import { suites } from '../verif/regress/fixtures/plantedBug.ts';
 
 /*

@@ -6,11 +6,11 @@ import { execa } from 'execa';
 import { ToolError } from '../../common/errors.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
-import { TsEngine } from '../../engines/tsEngine.ts';
+import { TsEngine } from '../../engines/ts/tsEngine.ts';
 import { VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';
 import { compareEngines } from '../../verif/fuzz/differential.ts';
 import { expectCleanFailure } from '../support/cli.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 
 /*
  * External tools missing or crashing: `gen` names the tool and the next step in one line. The

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
 import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 import { hasTool } from '../../tools/toolchain.ts';
 import { simulateGates } from '../../synth/sim/gateSimulation.ts';
 

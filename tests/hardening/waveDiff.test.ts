@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { TsEngine } from '../../engines/tsEngine.ts';
+import { TsEngine } from '../../engines/ts/tsEngine.ts';
 import { Counter } from '../../hw/examples/counter.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { coverageProblems, findDivergence } from '../../waves/divergence.ts';

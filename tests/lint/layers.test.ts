@@ -103,6 +103,25 @@ describe('layer rules (.dependency-cruiser.cjs)', () => {
     expect(result.violations.map((violation) => violation.rule)).toEqual(['layer-hw-sim']);
   });
 
+  it('place the engine contract below the simulator and the engines: hw/contract importing engines/ fails', async () => {
+    const tree = plantTree({
+      'hw/contract/engine.ts': "export type EngineName = 'ts';\n",
+      'hw/sim/simulator.ts':
+        "import type { EngineName } from '../contract/engine.ts';\nexport const name: EngineName = 'ts';\n",
+      'engines/batchEngine.ts': "import { name } from '../hw/sim/simulator.ts';\nexport const engine = name;\n",
+      'hw/contract/phases.ts': "import { engine } from '../../engines/batchEngine.ts';\nexport const phase = engine;\n",
+    });
+    const result = await cruise(tree, ['hw', 'engines']);
+    expect(result.exitCode).not.toBe(0);
+    expect(result.violations).toEqual([
+      expect.objectContaining({
+        rule: 'layer-hw-contract',
+        from: 'hw/contract/phases.ts',
+        to: 'engines/batchEngine.ts',
+      }),
+    ]);
+  });
+
   it('pass when a plugin imports the framework through its public entry points: coruscant importing api/', async () => {
     const tree = plantTree({
       'hw/core/value.ts': VALUE,

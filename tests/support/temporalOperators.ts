@@ -11,7 +11,7 @@ import {
 } from '../../hw/core/index.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import type { IrDesign } from '../../hw/ir/ir.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 import type { PropertyResult } from '../../verif/formal/prove.ts';
 
 /** The waveforms of one case: the cycles (counted from the end of reset) in which a, b and c are 1. */

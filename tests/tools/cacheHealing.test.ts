@@ -22,7 +22,7 @@ import { sweepWorkspaces } from '../../tools/runTool.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
 import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 
 /*
  * The build cache heals: an entry whose files changed since it was built (a truncated or deleted

@@ -4,10 +4,10 @@ import { StreamFifo } from '../../hw/lib/stream/index.ts';
 import { Testbench, type ReactiveTestbench } from '../../verif/testbench.ts';
 import { Scoreboard, validReadyDriver, validReadyMonitor } from '../../verif/agents/validReady.ts';
 import { ProcessCancelledError, ProcessTimeoutError } from '../../verif/processes/processErrors.ts';
-import { TsEngine } from '../../engines/tsEngine.ts';
+import { TsEngine } from '../../engines/ts/tsEngine.ts';
 import { VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';
 import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
-import type { Engine } from '../../engines/engine.ts';
+import type { Engine } from '../../hw/contract/engine.ts';
 import type { IrDesign } from '../../hw/ir/ir.ts';
 
 /*

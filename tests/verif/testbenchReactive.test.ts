@@ -7,11 +7,11 @@ import { defineModule, flip, output } from '../../hw/core/index.ts';
 import { Stream } from '../../hw/lib/stream/index.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Testbench, type ReactiveTestbench } from '../../verif/testbench.ts';
-import { TsEngine } from '../../engines/tsEngine.ts';
+import { TsEngine } from '../../engines/ts/tsEngine.ts';
 import { VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';
 import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
-import type { Engine, PortValues } from '../../engines/engine.ts';
-import { CheckFailedError } from '../../hw/ir/checks.ts';
+import type { Engine, PortValues } from '../../hw/contract/engine.ts';
+import { CheckFailedError } from '../../hw/contract/checks.ts';
 import { isDeadProcess } from '../../tools/processes.ts';
 
 /*

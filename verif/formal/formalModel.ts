@@ -3,7 +3,7 @@ import type { IrCheck, IrDesign, IrModule } from '../../hw/ir/ir.ts';
 import { topModule, CLOCK_PORT } from '../../hw/ir/ir.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
 import { readOutputs, runTool, withWorkspace } from '../../tools/runTool.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 
 /** Which properties one model checks: every assertion, or one cover point turned into "never reached". */
 export type PropertySelection =

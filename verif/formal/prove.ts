@@ -3,11 +3,11 @@ import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
 import { FieldError, UserError } from '../../common/errors.ts';
 import type { SourceLocation } from '../../hw/core/sourceLocation.ts';
-import { placedChecks } from '../../hw/ir/checks.ts';
+import { placedChecks } from '../../hw/contract/checks.ts';
 import { CLOCK_PORT, clockPortsOf, topModule, type IrDesign } from '../../hw/ir/ir.ts';
 import { formatVectorValue } from '../../engines/vectors.ts';
-import type { PortValues } from '../../engines/engine.ts';
-import { TsEngine } from '../../engines/tsEngine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
+import { TsEngine } from '../../engines/ts/tsEngine.ts';
 import {
   checkKey,
   decideModel,

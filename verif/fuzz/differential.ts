@@ -4,7 +4,7 @@ import { elaborate } from '../../hw/ir/elaborate.ts';
 import { topModule, clockPortsOf, type IrDesign } from '../../hw/ir/ir.ts';
 import { emitVerilog } from '../../hw/verilog/emit.ts';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
-import type { Engine, PortValues, RunOptions } from '../../engines/engine.ts';
+import type { Engine, PortValues, RunOptions } from '../../hw/contract/engine.ts';
 import { formatVectorValue } from '../../engines/vectors.ts';
 import { runLockstep, type LockstepDifference } from '../../engines/lockstep.ts';
 import {

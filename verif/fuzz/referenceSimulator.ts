@@ -2,7 +2,7 @@ import type { IrDesign } from '../../hw/ir/ir.ts';
 import { evaluateOperator } from '../../hw/ir/evaluate.ts';
 import { orderCells } from '../../hw/ir/topology.ts';
 import { flattenDesign } from '../../hw/sim/flatten.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 
 /**
  * A deliberately plain interpreter of the flattened netlist over hw/ir/evaluate.ts (bigints,

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { defineModule, output, type ModuleDefinition, type Signal } from '../../hw/core/index.ts';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import type { IrDesign } from '../../hw/ir/ir.ts';
-import type { ClockTimings } from '../../hw/sim/clockSchedule.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { ClockTimings } from '../../hw/contract/clockSchedule.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 import { buildRandomDesign, connectMember, fit, memberPorts } from './randomDesign.ts';
 import { caseStimulus, checkedFuzzCaseArbitrary, FUZZ_CYCLES, type FuzzCase } from './differential.ts';
 

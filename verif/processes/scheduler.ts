@@ -1,5 +1,5 @@
 import { UserError } from '../../common/errors.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 import { forkSite } from './forkSite.ts';
 import {
   ProcessCancelledError,

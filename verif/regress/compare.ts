@@ -1,9 +1,9 @@
-import type { CycleRun, Engine, OutputVerdict, PortValues } from '../../engines/engine.ts';
+import type { CycleRun, Engine, OutputVerdict, PortValues } from '../../hw/contract/engine.ts';
 import type { IrDesign } from '../../hw/ir/ir.ts';
 import { harnessPortsOf } from '../../engines/harness/harnessStimulus.ts';
 import { expectedFrames } from '../../engines/outputCompare.ts';
 import type { CaseVectors } from './suite.ts';
-import { formatCheckFailure, type CheckFailure } from '../../hw/ir/checks.ts';
+import { formatCheckFailure, type CheckFailure } from '../../hw/contract/checks.ts';
 import { formatVectorValue } from '../../engines/vectors.ts';
 
 /** One output that differs from the golden model. */

@@ -3,7 +3,7 @@ import { topModule } from '../../hw/ir/ir.ts';
 import { clockLane, hscaleFor, waveLane, type WaveDromSource, type WaveLane } from '../../waves/wavedrom.ts';
 import type { VcdSignal } from '../../waves/vcdReader.ts';
 import { bigIntToBits, unknownBits } from '../../waves/vcdValues.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 import type { Mismatch } from './compare.ts';
 
 /** Cycles drawn either side of the first mismatch, and lanes at most, so the picture stays readable. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createStagingFolder, swapFolderIn } from '../../common/folderSwap.ts';
 import { writeFileAtomic } from '../../common/atomicWrite.ts';
 import { renderWaveDromSvg } from '../../waves/wavedrom.ts';
-import type { Engine } from '../../engines/engine.ts';
+import type { Engine } from '../../hw/contract/engine.ts';
 import { formatVectorValue } from '../../engines/vectors.ts';
 import { describeMismatch, firstFailure, type Mismatch } from './compare.ts';
 import { mismatchPicture } from './divergencePicture.ts';

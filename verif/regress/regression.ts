@@ -1,7 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import { startProgress } from '../../common/progress.ts';
 import { createEngine } from '../../engines/index.ts';
-import type { Engine, EngineName } from '../../engines/engine.ts';
+import type { Engine, EngineName } from '../../hw/contract/engine.ts';
 import { caseSeed, shardSpan, spanIndices, type CaseSpan, type Shard } from './cases.ts';
 import { describeMismatch } from './compare.ts';
 import { saveFailureFolder } from './failureFolder.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { IrDesign } from '../../hw/ir/ir.ts';
-import type { Engine } from '../../engines/engine.ts';
+import type { Engine } from '../../hw/contract/engine.ts';
 import { caseSeed } from './cases.ts';
 import { caseFailures, firstFailure, type Mismatch } from './compare.ts';
 import type { RegressSuite } from './suite.ts';

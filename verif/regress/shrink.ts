@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Engine } from '../../engines/engine.ts';
+import type { Engine } from '../../hw/contract/engine.ts';
 import type { Mismatch } from './compare.ts';
 import { checkCase } from './runCases.ts';
 import type { RegressSuite } from './suite.ts';

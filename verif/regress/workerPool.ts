@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism, freemem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { UserError } from '../../common/errors.ts';
-import type { EngineName } from '../../engines/engine.ts';
+import type { EngineName } from '../../hw/contract/engine.ts';
 import type { CaseOutcome } from './runCases.ts';
 import type { SuiteSources } from './suiteSources.ts';
 import type { SuiteCoverage } from './coverage/data.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { elaborate } from '../../hw/ir/elaborate.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 import { Crc8Stream, crc8 } from '../../hw/examples/crc8Stream.ts';
 import { defineSuite, once, type RegressSuite } from '../regress/suite.ts';
 

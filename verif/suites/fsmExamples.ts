@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { elaborate } from '../../hw/ir/elaborate.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 import { SerialTransmitter, SerialTransmitterModel } from '../../hw/examples/serialTransmitter.ts';
 import { defineSuite, once, type RegressSuite } from '../regress/suite.ts';
 

@@ -1,5 +1,5 @@
 import { CLOCK_PORT, topModule, type IrDesign } from '../../hw/ir/ir.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 import { caseDesign, caseStimulus, fuzzCaseArbitrary, type FuzzCase } from '../fuzz/differential.ts';
 import { runReference } from '../fuzz/referenceSimulator.ts';
 import { defineSuite, type RegressSuite } from '../regress/suite.ts';

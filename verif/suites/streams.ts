@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import type { IrDesign } from '../../hw/ir/ir.ts';
-import type { PortValues } from '../../engines/engine.ts';
+import type { PortValues } from '../../hw/contract/engine.ts';
 import {
   ArbiterModel,
   ChainModel,

@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import { parseParams } from '../../project/project.ts';
 import { topOf, withDesigns, type DesignArguments } from '../project.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
-import { hasChecks } from '../../../hw/ir/checks.ts';
+import { hasChecks } from '../../../hw/contract/checks.ts';
 import { formatLocation } from '../../../hw/core/sourceLocation.ts';
 import { UserError } from '../../../common/errors.ts';
 import { proveDesign, type PropertyResult } from '../../../verif/formal/prove.ts';

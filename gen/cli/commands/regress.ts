@@ -7,7 +7,7 @@ import type { CommandModule } from 'yargs';
 import { projectRoot } from '../../../common/projectRoot.ts';
 import { UserError } from '../../../common/errors.ts';
 import { ENGINE_NAMES, engineHelp } from '../../../engines/index.ts';
-import type { EngineName } from '../../../engines/engine.ts';
+import type { EngineName } from '../../../hw/contract/engine.ts';
 import { parseShard, type Shard } from '../../../verif/regress/cases.ts';
 import { shardFromEnvironment } from '../../../verif/regress/shardFromEnv.ts';
 import { writeJunit } from '../../../verif/regress/junit.ts';

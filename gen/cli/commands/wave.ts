@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { ENGINE_NAMES } from '../../../engines/index.ts';
-import type { EngineName } from '../../../engines/engine.ts';
+import type { EngineName } from '../../../hw/contract/engine.ts';
 import type { DesignArguments } from '../project.ts';
 import { simulateTop } from './sim.ts';
 import { buildManifest, type VerilogManifest } from '../../../hw/verilog/manifest.ts';

@@ -10,7 +10,8 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROTOCOL_NUMBERS, type HarnessPorts } from '../../../engines/harness/harnessStimulus.ts';
+import { PROTOCOL_NUMBERS } from '../../../hw/contract/harnessProtocol.ts';
+import type { HarnessPorts } from '../../../engines/harness/harnessStimulus.ts';
 import {
   PORT_TABLE,
   TESTBENCH,

@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { defineModule, input, output, WidthMismatchError, type ModuleDefinition } from '../../../hw/core/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { printDesign } from '../../../hw/ir/print.ts';
-import { CheckFailedError } from '../../../hw/ir/checks.ts';
+import { CheckFailedError } from '../../../hw/contract/checks.ts';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';
 import { createEngine } from '../../../engines/index.ts';
-import type { EngineName, PortValues } from '../../../engines/engine.ts';
+import type { EngineName, PortValues } from '../../../hw/contract/engine.ts';
 import { runTool, withWorkspace } from '../../../tools/runTool.ts';
 import { hasTool } from '../../../tools/toolchain.ts';
 

@@ -9,7 +9,7 @@ import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { Simulator } from '../../../hw/sim/simulator.ts';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';
 import { createEngine } from '../../../engines/index.ts';
-import type { PortValues } from '../../../engines/engine.ts';
+import type { PortValues } from '../../../hw/contract/engine.ts';
 import { checkWithYosys, lintWithVerilator } from '../../../tools/lint.ts';
 import { Crc8Stream, crc8 } from '../../../hw/examples/crc8Stream.ts';
 

@@ -24,7 +24,7 @@ import { printDesign } from '../../../hw/ir/print.ts';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';
 import { Simulator } from '../../../hw/sim/simulator.ts';
 import { createEngine } from '../../../engines/index.ts';
-import type { Engine, PortValues } from '../../../engines/engine.ts';
+import type { Engine, PortValues } from '../../../hw/contract/engine.ts';
 import { runLockstep } from '../../../engines/lockstep.ts';
 import { checkWithYosys, lintWithVerilator } from '../../../tools/lint.ts';
 import { runYosysScript } from '../../../tools/yosys.ts';

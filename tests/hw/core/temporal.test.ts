@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineModule, delay, InvalidParameterError, output, seq, type ModuleBuilder } from '../../../hw/core/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
-import type { CheckResults } from '../../../hw/ir/checks.ts';
+import type { CheckResults } from '../../../hw/contract/checks.ts';
 import { createEngine, availableEngines } from '../../../engines/index.ts';
-import type { EngineName } from '../../../engines/engine.ts';
+import type { EngineName } from '../../../hw/contract/engine.ts';
 import { hasTool } from '../../../tools/toolchain.ts';
 import { proveDesign, type PropertyResult } from '../../../verif/formal/prove.ts';
 import {

@@ -20,7 +20,7 @@ import {
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';
 import { createEngine } from '../../../engines/index.ts';
-import type { Engine, PortValues } from '../../../engines/engine.ts';
+import type { Engine, PortValues } from '../../../hw/contract/engine.ts';
 import { runLockstep } from '../../../engines/lockstep.ts';
 import { checkWithYosys, lintWithVerilator } from '../../../tools/lint.ts';
 import { fastCheckSeed } from '../../support/seed.ts';

@@ -7,10 +7,10 @@ import { flattenDesign } from '../../../hw/sim/flatten.ts';
 import { simplifyFlat } from '../../../hw/sim/simplifyFlat.ts';
 import { chooseInstanceGroups, groupedOrder, GROUP_CELLS } from '../../../hw/sim/instanceGroups.ts';
 import { groupedCellOrder } from '../../../hw/sim/cellOrder.ts';
-import { TsEngine } from '../../../engines/tsEngine.ts';
+import { TsEngine } from '../../../engines/ts/tsEngine.ts';
 import { runReference } from '../../../verif/fuzz/referenceSimulator.ts';
 import { fastCheckSeed } from '../../support/seed.ts';
-import type { PortValues } from '../../../engines/engine.ts';
+import type { PortValues } from '../../../hw/contract/engine.ts';
 
 const seed = fastCheckSeed('instance-groups');
 

@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { defineModule, input, output } from '../../../hw/core/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import type { IrDesign } from '../../../hw/ir/ir.ts';
-import { TsEngine } from '../../../engines/tsEngine.ts';
-import type { CycleRun, PortValues } from '../../../engines/engine.ts';
-import { CheckFailedError, type CheckMode } from '../../../hw/ir/checks.ts';
+import { TsEngine } from '../../../engines/ts/tsEngine.ts';
+import type { CycleRun, PortValues } from '../../../hw/contract/engine.ts';
+import { CheckFailedError, type CheckMode } from '../../../hw/contract/checks.ts';
 import { decoderSuites } from '../../../coruscant/suites/decoder.ts';
 import {
   batchDesign,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { topModule, CLOCK_PORT } from '../../../hw/ir/ir.ts';
-import { TsEngine } from '../../../engines/tsEngine.ts';
+import { TsEngine } from '../../../engines/ts/tsEngine.ts';
 import { buildRandomDesign, fuzzDesignArbitrary } from '../../../verif/fuzz/randomDesign.ts';
 import { runReference } from '../../../verif/fuzz/referenceSimulator.ts';
 import { fastCheckSeed } from '../../support/seed.ts';

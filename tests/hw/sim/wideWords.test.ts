@@ -13,7 +13,7 @@ import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { topModule, CLOCK_PORT, type IrDesign } from '../../../hw/ir/ir.ts';
 import { Simulator } from '../../../hw/sim/simulator.ts';
 import { runReference } from '../../../verif/fuzz/referenceSimulator.ts';
-import type { PortValues } from '../../../engines/engine.ts';
+import type { PortValues } from '../../../hw/contract/engine.ts';
 import { fastCheckSeed } from '../../support/seed.ts';
 
 /**

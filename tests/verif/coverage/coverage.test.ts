@@ -9,7 +9,7 @@ import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { Counter } from '../../../hw/examples/counter.ts';
 import { defineModule, input, output } from '../../../hw/core/index.ts';
 import { createEngine } from '../../../engines/index.ts';
-import type { EngineName, PortValues } from '../../../engines/engine.ts';
+import type { EngineName, PortValues } from '../../../hw/contract/engine.ts';
 import { defineSuite, once } from '../../../verif/regress/suite.ts';
 import { runCases } from '../../../verif/regress/runCases.ts';
 import { runRegression } from '../../../verif/regress/regression.ts';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { defineEnum, defineModule, enumReg, input, mux, output } from '../../../hw/core/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { availableEngines, createEngine } from '../../../engines/index.ts';
-import type { EngineName, PortValues } from '../../../engines/engine.ts';
+import type { EngineName, PortValues } from '../../../hw/contract/engine.ts';
 import { defineSuite, once, type RegressSuite } from '../../../verif/regress/suite.ts';
 import { runRegression } from '../../../verif/regress/regression.ts';
 import { mergeCoverageFiles, type CoverageFile } from '../../../verif/regress/coverage/data.ts';

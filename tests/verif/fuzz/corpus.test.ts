@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TsEngine } from '../../../engines/tsEngine.ts';
+import { TsEngine } from '../../../engines/ts/tsEngine.ts';
 import { VerilatorEngine } from '../../../engines/verilator/verilatorEngine.ts';
 import { IcarusEngine } from '../../../engines/icarus/icarusEngine.ts';
 import { batchDesign, compareEngines, disagreeingMember, parseFuzzCase } from '../../../verif/fuzz/differential.ts';

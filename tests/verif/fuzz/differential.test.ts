@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { join } from 'node:path';
-import { TsEngine } from '../../../engines/tsEngine.ts';
+import { TsEngine } from '../../../engines/ts/tsEngine.ts';
 import { VerilatorEngine } from '../../../engines/verilator/verilatorEngine.ts';
 import { IcarusEngine } from '../../../engines/icarus/icarusEngine.ts';
 import {

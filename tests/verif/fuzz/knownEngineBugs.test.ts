@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cat, constant, defineModule, input, output } from '../../../hw/core/index.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { emitVerilog } from '../../../hw/verilog/emit.ts';
-import { TsEngine } from '../../../engines/tsEngine.ts';
+import { TsEngine } from '../../../engines/ts/tsEngine.ts';
 import { VerilatorEngine } from '../../../engines/verilator/verilatorEngine.ts';
 import { IcarusEngine } from '../../../engines/icarus/icarusEngine.ts';
 import { compareEngines } from '../../../verif/fuzz/differential.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { TsEngine } from '../../../engines/tsEngine.ts';
+import { TsEngine } from '../../../engines/ts/tsEngine.ts';
 import { VerilatorEngine } from '../../../engines/verilator/verilatorEngine.ts';
 import { IcarusEngine } from '../../../engines/icarus/icarusEngine.ts';
 import { compareEngines, disagreeingMember, serializeFuzzCase } from '../../../verif/fuzz/differential.ts';

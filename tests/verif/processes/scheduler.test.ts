@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineModule, input, output } from '../../../hw/core/index.ts';
-import { CheckFailedError } from '../../../hw/ir/checks.ts';
+import { CheckFailedError } from '../../../hw/contract/checks.ts';
 import { elaborate } from '../../../hw/ir/elaborate.ts';
 import { StreamFifo } from '../../../hw/lib/stream/index.ts';
 import { Testbench } from '../../../verif/testbench.ts';
@@ -10,7 +10,7 @@ import {
   ProcessFailedError,
   ProcessTimeoutError,
 } from '../../../verif/processes/processErrors.ts';
-import { TsEngine } from '../../../engines/tsEngine.ts';
+import { TsEngine } from '../../../engines/ts/tsEngine.ts';
 
 /*
  * The process scheduler's rules on the in-process engine (the three-engine event logs are in

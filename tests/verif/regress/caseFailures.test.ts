@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { availableEngines, createEngine } from '../../../engines/index.ts';
-import type { EngineName } from '../../../engines/engine.ts';
+import type { EngineName } from '../../../hw/contract/engine.ts';
 import { caseFailures, describeMismatch, firstFailure } from '../../../verif/regress/compare.ts';
 import { suites } from './fixtures/plantedBug.ts';
 import { fastCheckSeed } from '../../support/seed.ts';

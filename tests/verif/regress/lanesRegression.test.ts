@@ -10,7 +10,7 @@ import { runRegression } from '../../../verif/regress/regression.ts';
 import { checkCase, drawCase, runCases } from '../../../verif/regress/runCases.ts';
 import { caseSeed } from '../../../verif/regress/cases.ts';
 import { describeMismatch } from '../../../verif/regress/compare.ts';
-import { TsEngine } from '../../../engines/tsEngine.ts';
+import { TsEngine } from '../../../engines/ts/tsEngine.ts';
 import { suites } from './fixtures/plantedBug.ts';
 import { regressionOptions } from './regressOptions.ts';
 

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { runRegression } from '../../../verif/regress/regression.ts';
 import { REGRESS_SUITES } from '../../support/regressSuites.ts';
-import type { EngineName } from '../../../engines/engine.ts';
+import type { EngineName } from '../../../hw/contract/engine.ts';
 import type { RegressSuite } from '../../../verif/regress/suite.ts';
 import { fastCheckSeed } from '../../support/seed.ts';
 import { regressionOptions } from './regressOptions.ts';

@@ -1,6 +1,6 @@
 import { UserError } from '../../../common/errors.ts';
 import type { IrDesign } from '../../../hw/ir/ir.ts';
-import type { EngineName, PortValues } from '../../../engines/engine.ts';
+import type { EngineName, PortValues } from '../../../hw/contract/engine.ts';
 import type { RegressSuite } from '../suite.ts';
 import { mergeSuiteCoverage, sortKeys, type BinCounts, type SuiteCoverage } from './data.ts';
 import { namedSignals, type StreamSample } from './sample.ts';

@@ -1,4 +1,4 @@
-import type { PortValues } from '../../../engines/engine.ts';
+import type { PortValues } from '../../../hw/contract/engine.ts';
 import {
   combinations,
   CROSS_JOIN,

@@ -1,6 +1,6 @@
 import { UserError } from '../../../common/errors.ts';
 import { writeFileAtomic } from '../../../common/atomicWrite.ts';
-import type { EngineName } from '../../../engines/engine.ts';
+import type { EngineName } from '../../../hw/contract/engine.ts';
 import { readUserText } from '../../../common/userFiles.ts';
 
 /** Toggles of one signal: bit i of `rose` is set when bit i went 0→1 in some case, of `fell` when 1→0. */

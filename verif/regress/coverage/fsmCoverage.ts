@@ -1,5 +1,5 @@
 import { moduleByName, type IrDesign } from '../../../hw/ir/ir.ts';
-import type { PortValues } from '../../../engines/engine.ts';
+import type { PortValues } from '../../../hw/contract/engine.ts';
 import type { BinCounts } from './data.ts';
 
 /** A state register of the design: an `fsm`'s, or any register of an enum type. */

@@ -1,4 +1,4 @@
-import type { PortValues } from '../../../engines/engine.ts';
+import type { PortValues } from '../../../hw/contract/engine.ts';
 
 /**
  * What a suite declares about its coverage (the `coverage` field of a suite, verif/regress/suite.ts).

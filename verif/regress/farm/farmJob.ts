@@ -1,4 +1,4 @@
-import type { EngineName } from '../../../engines/engine.ts';
+import type { EngineName } from '../../../hw/contract/engine.ts';
 import type { CaseSpan } from '../cases.ts';
 import type { SuiteCoverage } from '../coverage/data.ts';
 import type { FailingCase } from '../regression.ts';

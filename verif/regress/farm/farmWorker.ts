@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Worker, type Job } from 'bullmq';
 import { findConfigFile, projectRoot } from '../../../common/projectRoot.ts';
 import { createEngine } from '../../../engines/index.ts';
-import type { Engine, EngineName } from '../../../engines/engine.ts';
+import type { Engine, EngineName } from '../../../hw/contract/engine.ts';
 import { WHOLE } from '../cases.ts';
 import { CoverageCollector } from '../coverage/collect.ts';
 import { failingCase, runSpan, type FailingCase, type RegressionOptions } from '../regression.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { elaborate } from '../../../../hw/ir/elaborate.ts';
 import { LaneDetector, RegisterIndexEmitter, decoderWidths } from '../../../../coruscant/designs/decoder/index.ts';
-import { TsEngine } from '../../../../engines/tsEngine.ts';
-import type { PortValues } from '../../../../engines/engine.ts';
+import { TsEngine } from '../../../../engines/ts/tsEngine.ts';
+import type { PortValues } from '../../../../hw/contract/engine.ts';
 import { decodeMma, operandSelect } from '../../../../coruscant/golden/models/decoder.ts';
 import { expectCycles, flag } from './decoderStimulus.ts';
 

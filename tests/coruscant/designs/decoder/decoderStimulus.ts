@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { PortValues } from '../../../../engines/engine.ts';
+import type { PortValues } from '../../../../hw/contract/engine.ts';
 import type { DecoderCycle, DecoderShape, DecoderStimulus } from '../../../../coruscant/golden/models/decoder.ts';
 import { arbitraryDecoderStream } from '../../../../coruscant/suites/decoderStreams.ts';
 

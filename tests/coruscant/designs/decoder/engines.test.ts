@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { elaborate } from '../../../../hw/ir/elaborate.ts';
 import { BitmapDecoder } from '../../../../coruscant/designs/decoder/index.ts';
-import { TsEngine } from '../../../../engines/tsEngine.ts';
+import { TsEngine } from '../../../../engines/ts/tsEngine.ts';
 import { VerilatorEngine } from '../../../../engines/verilator/verilatorEngine.ts';
 import { IcarusEngine } from '../../../../engines/icarus/icarusEngine.ts';
-import type { Engine, PortValues } from '../../../../engines/engine.ts';
+import type { Engine, PortValues } from '../../../../hw/contract/engine.ts';
 import type { IrDesign } from '../../../../hw/ir/ir.ts';
 import {
   PAPER_DECODER_SHAPE,

@@ -7,8 +7,8 @@ import {
   DensePointerIncrementer,
   decoderWidths,
 } from '../../../../coruscant/designs/decoder/index.ts';
-import { TsEngine } from '../../../../engines/tsEngine.ts';
-import type { PortValues } from '../../../../engines/engine.ts';
+import { TsEngine } from '../../../../engines/ts/tsEngine.ts';
+import type { PortValues } from '../../../../hw/contract/engine.ts';
 import {
   PAPER_DECODER_SHAPE,
   decodeMma,

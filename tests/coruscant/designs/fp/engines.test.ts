@@ -10,7 +10,7 @@ import { Fp16Multiplier } from '../../../../coruscant/designs/fp/fp16Multiplier.
 import { Fp32Adder } from '../../../../coruscant/designs/fp/fp32Adder.ts';
 import { elaborate } from '../../../../hw/ir/elaborate.ts';
 import type { ModuleDefinition } from '../../../../hw/core/index.ts';
-import type { Engine } from '../../../../engines/engine.ts';
+import type { Engine } from '../../../../hw/contract/engine.ts';
 import { VerilatorEngine } from '../../../../engines/verilator/verilatorEngine.ts';
 import { IcarusEngine } from '../../../../engines/icarus/icarusEngine.ts';
 import { fp16Product, fp32Add } from '../../../../coruscant/golden/numerics/fp32.ts';

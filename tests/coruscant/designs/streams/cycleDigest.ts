@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { REGRESS_SUITES } from '../../../support/regressSuites.ts';
 import { drawCase } from '../../../../verif/regress/runCases.ts';
-import { TsEngine } from '../../../../engines/tsEngine.ts';
+import { TsEngine } from '../../../../engines/ts/tsEngine.ts';
 import { elaborate } from '../../../../hw/ir/elaborate.ts';
 import { MmaUnit } from '../../../../coruscant/designs/tensor/mmaUnit.ts';
 import { BitmapDecoder } from '../../../../coruscant/designs/decoder/bitmapDecoder.ts';
 import { sparseWorkloadVectors } from '../../../../coruscant/workloads/sparseWorkload.ts';
 import type { IrDesign } from '../../../../hw/ir/ir.ts';
-import type { PortValues } from '../../../../engines/engine.ts';
+import type { PortValues } from '../../../../hw/contract/engine.ts';
 
 /**
  * Cycle-for-cycle fingerprints of the Coruscant blocks whose handshakes are stream interfaces:

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { MMA_DATAPATH_CYCLES, mmaLatency } from '../../../../coruscant/designs/tensor/mmaUnit.ts';
-import { TsEngine } from '../../../../engines/tsEngine.ts';
+import { TsEngine } from '../../../../engines/ts/tsEngine.ts';
 import { coruscantMma, denseMma } from '../../../../coruscant/golden/models/mma.ts';
 import { coruscantMmaFromRegisters } from '../../../../coruscant/golden/models/stcMma.ts';
 import { encodeStc, stcThreadRegisters } from '../../../../coruscant/golden/formats/stcFormat.ts';

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { elaborate } from '../../../../hw/ir/elaborate.ts';
 import { THREAD_GROUP_LANES, ThreadGroup } from '../../../../coruscant/designs/tensor/threadGroup.ts';
 import { createEngine } from '../../../../engines/index.ts';
-import type { EngineName, PortValues } from '../../../../engines/engine.ts';
+import type { EngineName, PortValues } from '../../../../hw/contract/engine.ts';
 import { coruscantMma, denseMma, dot4Accumulate } from '../../../../coruscant/golden/models/mma.ts';
 import { runMmasOnRtl } from '../../../../coruscant/mma/runMmas.ts';
 import { fastCheckSeed } from '../../../support/seed.ts';

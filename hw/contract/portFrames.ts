@@ -1,4 +1,4 @@
-import { UserError } from '../common/errors.ts';
+import { UserError } from '../../common/errors.ts';
 
 /** Values of named top-level ports; bigint so any width is exact. */
 export type PortValues = Record<string, bigint>;
@@ -57,7 +57,7 @@ function layoutOf(ports: readonly FramePort[]): FrameLayout {
  * Port values of many cycles as 32-bit words: one frame per cycle, each port's words in port
  * order, least significant first, every port in every cycle. The engines' typed form of a stream
  * — the in-process simulator copies frames straight into its state, the Verilator and Icarus
- * harnesses speak the same words (engines/harness/harnessStimulus.ts) — so a batch run needs no object
+ * harnesses speak the same words (hw/contract/harnessProtocol.ts) — so a batch run needs no object
  * and no bigint per cycle. Build input frames with `PortFrames.from` (checked, an input a cycle
  * leaves out keeps its value) or `PortFrames.empty` and `set`; read outputs with `value`, `row`
  * or `rows`. Bits above a port's width are always zero.

@@ -1,6 +1,6 @@
 import { UserError } from '../../common/errors.ts';
 import { formatLocation, type SourceLocation } from '../core/sourceLocation.ts';
-import { moduleByName, type IrCheck, type IrDesign } from './ir.ts';
+import { moduleByName, type IrCheck, type IrDesign } from '../ir/ir.ts';
 
 /**
  * What every engine reports when an assertion (or assumption) fails: the cycle, the check's kind,

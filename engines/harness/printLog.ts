@@ -1,7 +1,7 @@
-import { ToolError } from '../common/errors.ts';
-import type { IrDesign } from '../hw/ir/ir.ts';
-import { PRINTED_LINE_LIMIT, placedPrints, tooManyPrintedLines, type PrintedLine } from '../hw/ir/prints.ts';
-import { PRINT_LINE_TAG } from '../hw/verilog/emit.ts';
+import { ToolError } from '../../common/errors.ts';
+import type { IrDesign } from '../../hw/ir/ir.ts';
+import { PRINTED_LINE_LIMIT, placedPrints, tooManyPrintedLines, type PrintedLine } from '../../hw/ir/prints.ts';
+import { PRINT_LINE_TAG } from '../../hw/verilog/emit.ts';
 import { scopeOf } from './checkLog.ts';
 
 const PRINT_LINE = new RegExp(`^${PRINT_LINE_TAG} (\\d+) (\\S+) \\| (.*)$`);

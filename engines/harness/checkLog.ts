@@ -1,7 +1,7 @@
-import { ToolError } from '../common/errors.ts';
-import { coverName, placedChecks, type CheckFailure, type CheckResults } from '../hw/ir/checks.ts';
-import type { IrDesign } from '../hw/ir/ir.ts';
-import { CHECK_LINE_TAG, COVER_LINE_TAG } from '../hw/verilog/emit.ts';
+import { ToolError } from '../../common/errors.ts';
+import { coverName, placedChecks, type CheckFailure, type CheckResults } from '../../hw/contract/checks.ts';
+import type { IrDesign } from '../../hw/ir/ir.ts';
+import { CHECK_LINE_TAG, COVER_LINE_TAG } from '../../hw/verilog/emit.ts';
 
 const CHECK_OK_LINE = new RegExp(`^${CHECK_LINE_TAG}-OK (\\S+) (\\d+) (\\S+)$`);
 const COVER_LINE = new RegExp(`^${COVER_LINE_TAG}(-OFF)? (\\S+) (\\d+) (\\S+)$`);

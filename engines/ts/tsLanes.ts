@@ -1,12 +1,12 @@
-import type { IrDesign } from '../hw/ir/ir.ts';
-import type { CompiledDesign } from '../hw/sim/simulator.ts';
-import { runLanes, type LaneStream } from '../hw/sim/laneSimulator.ts';
-import { frameTransfer } from '../hw/sim/frameTransfer.ts';
-import { CheckFailedError, type CheckMode } from '../hw/ir/checks.ts';
-import type { CycleRun, Stimulus } from './engine.ts';
-import { framedRun } from './framedRun.ts';
-import { harnessPortsOf } from './harness/harnessStimulus.ts';
-import { PortFrames, stimulusFrames } from './portFrames.ts';
+import type { IrDesign } from '../../hw/ir/ir.ts';
+import type { CompiledDesign } from '../../hw/sim/simulator.ts';
+import { runLanes, type LaneStream } from '../../hw/sim/laneSimulator.ts';
+import { frameTransfer } from '../../hw/sim/frameTransfer.ts';
+import { CheckFailedError, type CheckMode } from '../../hw/contract/checks.ts';
+import type { CycleRun, Stimulus } from '../../hw/contract/engine.ts';
+import { framedRun } from '../framedRun.ts';
+import { harnessPortsOf } from '../harness/harnessStimulus.ts';
+import { PortFrames, stimulusFrames } from '../../hw/contract/portFrames.ts';
 
 /**
  * The ts engine's runMany in lanes (hw/sim/laneSimulator.ts): the streams' frames made first,

@@ -1,31 +1,31 @@
-import { ToolError, UserError } from '../common/errors.ts';
-import { quoteValue } from '../common/optionValues.ts';
-import { moduleByName, type IrDesign } from '../hw/ir/ir.ts';
-import { emitVerilog } from '../hw/verilog/emit.ts';
+import { ToolError, UserError } from '../../common/errors.ts';
+import { quoteValue } from '../../common/optionValues.ts';
+import { moduleByName, type IrDesign } from '../../hw/ir/ir.ts';
+import { emitVerilog } from '../../hw/verilog/emit.ts';
 import type {
-  CompareOptions,
+  BatchOptions,
+  BatchResult,
+  BatchSink,
   CycleRun,
-  Engine,
   EngineName,
   EngineSession,
   ExpectedOutputs,
-  ExpectedStream,
   OutputMismatch,
   OutputVerdict,
   PortValues,
-  RunOptions,
   SessionOptions,
   Stimulus,
-} from './engine.ts';
-import { compareByRunning, digestHex, expectedStreams, mismatchAt, mismatchLimit } from './outputCompare.ts';
-import { frameStride, PortFrames, stimulusFrames, wordsOf } from './portFrames.ts';
-import { framedRun } from './framedRun.ts';
-import { CheckFailedError, hasChecks, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
+} from '../../hw/contract/engine.ts';
+import { BatchEngine } from '../batchEngine.ts';
+import { comparedStreams, digestHex, foldCollected, mismatchAt, mismatchLimit } from '../outputCompare.ts';
+import { frameStride, PortFrames, stimulusFrames, wordsOf } from '../../hw/contract/portFrames.ts';
+import { framedRun } from '../framedRun.ts';
+import { CheckFailedError, hasChecks, type CheckMode, type CheckResults } from '../../hw/contract/checks.ts';
 import { CheckLogReader, parseCheckLog } from './checkLog.ts';
-import { conditionHolds, outputCondition, waitByStepping, waitLimit } from './outputCondition.ts';
-import { hasPrints, type PrintedLine } from '../hw/ir/prints.ts';
+import { conditionHolds, outputCondition, waitByStepping, waitLimit } from '../outputCondition.ts';
+import { hasPrints, type PrintedLine } from '../../hw/ir/prints.ts';
 import { PrintLogReader, parsePrintLog } from './printLog.ts';
-import { withInitialState, type InitialState } from '../hw/ir/randomInit.ts';
+import { withInitialState } from '../../hw/ir/randomInit.ts';
 import {
   compareCommands,
   decodeOutputs,
@@ -33,32 +33,29 @@ import {
   harnessPortsOf,
   HarnessCommands,
   storeOutputs,
-  STEP_ACK,
-  STEP_PEEK,
-  STEP_SAMPLE,
   streamCommands,
   type FrameHandlers,
   type HarnessPorts,
-} from './harness/harnessStimulus.ts';
-import { HarnessProcess, runHarness, runServed, type HarnessLaunch } from './harness/harnessProcess.ts';
+} from './harnessStimulus.ts';
+import { STEP_ACK, STEP_PEEK, STEP_SAMPLE } from '../../hw/contract/harnessProtocol.ts';
+import { HarnessProcess, runHarness, runServed, type HarnessLaunch } from './harnessProcess.ts';
 import { withEngineTrace } from './engineTrace.ts';
 import { closeSync, openSync, readFileSync, readSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
-import { withWorkspace } from '../tools/runTool.ts';
-import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
+import { withWorkspace } from '../../tools/runTool.ts';
+import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../../hw/contract/clockSchedule.ts';
 
 /**
  * The adapter base of every engine that runs an external simulator (Verilator, Icarus, and
  * Icarus on a mutant's Verilog). What they share lives here: emit the Verilog, build once per
  * design (the build is cached by the tool layer), and drive the build as a harness of the binary
- * protocol (harnessStimulus.ts): a batch run sends all its streams' commands to one process
+ * protocol (hw/contract/harnessProtocol.ts): a batch run sends all its streams' commands to one process
  * without waiting and reads every cycle's outputs back (checking every stream produced every
  * cycle); a session (open) sends each poke, peek and step as it comes. Either way a VCD is
  * written under a temporary name, renamed into place only when the run succeeded. A subclass
  * says how to build and how to start a build; nothing else.
  */
-export abstract class ExternalEngine<Build> implements Engine {
-  abstract readonly name: EngineName;
+export abstract class ExternalEngine<Build> extends BatchEngine {
   /** The Verilog of each design object this engine ran: a second run of a design skips emitting it. */
   private readonly emitted = new WeakMap<IrDesign, ReadonlyMap<string, string>>();
 
@@ -71,7 +68,7 @@ export abstract class ExternalEngine<Build> implements Engine {
   protected abstract readonly cellCycleMicros: number;
 
   /**
-   * The harness runs batches through files (harnessStimulus.ts, Transport): its commands, each
+   * The harness runs batches through files (hw/contract/harnessProtocol.ts, Transport): its commands, each
    * stream one OP_FRAMES of its input frames as they are, from one, its output frames into the other.
    */
   protected readonly fileBatches: boolean = false;
@@ -92,7 +89,7 @@ export abstract class ExternalEngine<Build> implements Engine {
 
   /**
    * How to start a build as a harness kept running for batch after batch through files (OP_BATCH,
-   * harnessStimulus.ts), when it can be (untraced runs only); undefined: a process per run.
+   * hw/contract/harnessProtocol.ts), when it can be (untraced runs only); undefined: a process per run.
    */
   protected served(_build: Build): HarnessLaunch | undefined {
     return undefined;
@@ -118,55 +115,69 @@ export abstract class ExternalEngine<Build> implements Engine {
     return emitVerilog(design);
   }
 
-  async run(design: IrDesign, inputs: Stimulus, options: RunOptions = {}): Promise<CycleRun> {
-    design = withInitialState(design, options.init);
-    const [run] = await this.simulate(design, [inputs], options.vcd, options.checks, options.internal, options.clocks);
-    return run!;
-  }
-
-  runMany(
+  /**
+   * The batch primitive: collected streams run as one batch (simulate); compare and digest, through
+   * files (Verilator, one clock or none, untraced), are one OP_FRAMES with STEP_COMPARE a stream,
+   * and the harness writes only its verdict (hw/contract/harnessProtocol.ts); otherwise the streams
+   * are collected and compared or digested here.
+   */
+  async batch<Sink extends BatchSink>(
     design: IrDesign,
     streams: readonly Stimulus[],
-    options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings; readonly init?: InitialState } = {},
-  ): Promise<CycleRun[]> {
-    design = withInitialState(design, options.init);
-    return this.simulate(design, streams, undefined, options.checks, false, options.clocks);
-  }
-
-  /**
-   * Engine.compare: through files (Verilator, one clock or none) each stream is one OP_FRAMES with
-   * STEP_COMPARE, and the harness writes only its verdict (harnessStimulus.ts); otherwise the streams
-   * run as runMany runs them and are compared here.
-   */
-  async compare(
-    design: IrDesign,
-    streams: readonly ExpectedStream[],
-    options: CompareOptions = {},
-  ): Promise<OutputVerdict[]> {
+    sink: Sink,
+    options: BatchOptions = {},
+  ): Promise<BatchResult<Sink>> {
     design = withInitialState(design, options.init);
     const ports = harnessPortsOf(design);
-    if (!this.fileBatches || ports.clocks) return compareByRunning(this, design, streams, options);
-    const checked = expectedStreams(ports, streams);
-    const limit = mismatchLimit(options);
+    if (sink.kind === 'collect' || !this.fileBatches || ports.clocks || options.vcd !== undefined)
+      return foldCollected(ports, streams, sink, (each) =>
+        this.simulate(design, each, options.vcd, options.checks, options.internal, options.clocks),
+      );
+    const folded = await this.foldInHarness(
+      design,
+      ports,
+      streams,
+      sink as Exclude<BatchSink, { readonly kind: 'collect' }>,
+      options.checks,
+    );
+    return folded as BatchResult<Sink>;
+  }
+
+  /** A compare or digest sink folded in the harness: the streams' verdicts, or their digests. */
+  private async foldInHarness(
+    design: IrDesign,
+    ports: HarnessPorts,
+    streams: readonly Stimulus[],
+    sink: Exclude<BatchSink, { readonly kind: 'collect' }>,
+    mode: CheckMode = 'stop',
+  ): Promise<OutputVerdict[] | string[]> {
+    const checked =
+      sink.kind === 'compare'
+        ? comparedStreams(ports, streams, sink)
+        : streams.map((stimulus) => ({ inputs: stimulusFrames(ports, stimulus), expected: ANY_DIGEST }));
+    const limit = sink.kind === 'compare' ? mismatchLimit(sink) : 0;
     if (checked.length === 0) return [];
     const cycles = checked.map((stream) => stream.inputs.cycles);
-    const { result: verdicts, log } = await this.throughFiles(
+    const { result, log } = await this.throughFiles(
       design,
       ports,
       compareCommands(ports, checked, limit),
       cycles,
       (file) => readVerdicts(this.name, file, ports, checked, limit),
     );
+    let verdicts = result;
     // A design with printfs only has a log too; a verdict carries no printed lines.
-    if (log === undefined || !hasChecks(design)) return verdicts;
-    const checks = parseCheckLog(design, log, checked.length, this.name);
-    if ((options.checks ?? 'stop') === 'stop')
-      for (const result of checks) if (result.failures[0]) throw new CheckFailedError(result.failures[0], this.name);
-    return verdicts.map((verdict, index) => ({ ...verdict, checks: checks[index]! }));
+    if (log !== undefined && hasChecks(design)) {
+      const checks = parseCheckLog(design, log, checked.length, this.name);
+      if (mode === 'stop')
+        for (const each of checks) if (each.failures[0]) throw new CheckFailedError(each.failures[0], this.name);
+      verdicts = verdicts.map((verdict, index) => ({ ...verdict, checks: checks[index]! }));
+    }
+    return sink.kind === 'compare' ? verdicts : verdicts.map((verdict) => verdict.digest);
   }
 
   /**
-   * A batch run through files (harnessStimulus.ts, Transport): `commands` into the commands file,
+   * A batch run through files (hw/contract/harnessProtocol.ts, Transport): `commands` into the commands file,
    * the harness run on it, and `read` of the frames file it wrote; with checks in the design, what
    * the simulator printed.
    */
@@ -352,7 +363,10 @@ export abstract class ExternalEngine<Build> implements Engine {
   }
 }
 
-/** The commands and frames files of a batch run through files (harnessStimulus.ts, Transport). */
+/** What a digest sink's streams are compared with in the harness: any digest, since only the digest it folds is kept. */
+const ANY_DIGEST = { digest: '00000000' } as const;
+
+/** The commands and frames files of a batch run through files (hw/contract/harnessProtocol.ts, Transport). */
 export interface BatchFiles {
   readonly commands: string;
   readonly frames: string;
@@ -384,7 +398,7 @@ function writeParts(file: string, parts: readonly Buffer[]): void {
 }
 
 /**
- * Reads the verdicts of a compare from its frames file (harnessStimulus.ts, STEP_COMPARE): one per
+ * Reads the verdicts of a compare from its frames file (hw/contract/harnessProtocol.ts, STEP_COMPARE): one per
  * stream, its listed mismatches with the values the expected frames and mask give; against a digest
  * the verdict is the digests' equality. A file of another shape is a ToolError.
  */

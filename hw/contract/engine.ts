@@ -1,8 +1,8 @@
-import type { IrDesign } from '../hw/ir/ir.ts';
-import type { CheckMode, CheckResults } from '../hw/ir/checks.ts';
-import type { PrintedLine } from '../hw/ir/prints.ts';
-import type { InitialState } from '../hw/ir/randomInit.ts';
-import type { ClockTimings } from '../hw/sim/clockSchedule.ts';
+import type { IrDesign } from '../ir/ir.ts';
+import type { CheckMode, CheckResults } from './checks.ts';
+import type { PrintedLine } from '../ir/prints.ts';
+import type { InitialState } from '../ir/randomInit.ts';
+import type { ClockTimings } from './clockSchedule.ts';
 import type { PortFrames, PortValues } from './portFrames.ts';
 
 export type { PortValues } from './portFrames.ts';
@@ -33,8 +33,8 @@ export type Stimulus = readonly PortValues[] | PortFrames;
  * `before_edge`, outside reset. Reset is the ordinary
  * synchronous input `reset`: set it in a cycle's inputs. A purely combinational design is the same
  * with `at_edge` changing nothing. The ts engine runs the phases in Simulator.poke/peek/step,
- * Verilator in its harness (engines/verilator/verilatorHarness.ts), Icarus in its testbench
- * (engines/icarus/icarusTestbench.ts), both over one binary protocol (engines/harness/harnessStimulus.ts);
+ * Verilator in its harness (engines/verilatorHarness.ts), Icarus in its testbench
+ * (engines/icarusTestbench.ts), both over one binary protocol (hw/contract/harnessProtocol.ts);
  * runLockstep (lockstep.ts) compares engines phase 2 by phase 2. A session (Engine.open) walks
  * the same phases one command at a time: `poke` is phase 1, `peek` phase 2 of the current cycle
  * (it may come more than once, and pokes after it change what the next peek sees), `step` the
@@ -53,7 +53,7 @@ export type Stimulus = readonly PortValues[] | PortFrames;
  * settled, before the next. An asynchronous reset acts at `cycle_check` as soon as it is high
  * (no edge needed) and holds its registers while it stays high. With all clocks at the same
  * timing every step raises every clock, so a one-clock stimulus file runs unchanged, and a
- * one-clock design steps exactly as above. hw/sim/clockSchedule.ts computes the steps for every
+ * one-clock design steps exactly as above. hw/contract/clockSchedule.ts computes the steps for every
  * engine; traces use the same times (the clocks high from their edge to the next sample point).
  */
 export const CYCLE_PHASES = ['cycle_check', 'before_edge', 'at_edge', 'after_edge'] as const;
@@ -67,7 +67,7 @@ export interface CycleRun {
   readonly frames: PortFrames;
   /**
    * The design's assertions, assumptions and cover points in this run (absent when it has none).
-   * In stop mode a failure is thrown as CheckFailedError (hw/ir/checks.ts) instead.
+   * In stop mode a failure is thrown as CheckFailedError (hw/contract/checks.ts) instead.
    */
   readonly checks?: CheckResults;
   /** The lines the design's printfs printed in this run, in order (absent when it has no printf; hw/ir/prints.ts). */
@@ -196,15 +196,60 @@ export interface EngineSession {
 export type EngineName = 'ts' | 'verilator' | 'icarus';
 
 /**
+ * Where a batch's outputs go, stream by stream (Engine.batch): `collect` keeps each stream's
+ * output frames (a CycleRun), `compare` checks them against what they must be and keeps only a
+ * verdict (OutputVerdict; `mismatches` as CompareOptions'), `digest` keeps only their digest
+ * (outputDigest, engines/outputCompare.ts). Compare and digest keep no output frames per stream:
+ * Verilator's harness folds them in C++ (one clock, untraced), the ts engine in one reused buffer.
+ */
+export type BatchSink =
+  | { readonly kind: 'collect' }
+  | { readonly kind: 'compare'; readonly expected: readonly ExpectedOutputs[]; readonly mismatches?: number }
+  | { readonly kind: 'digest' };
+
+/** What Engine.batch answers, per stream: a CycleRun (collect), an OutputVerdict (compare) or a digest. */
+export type BatchResult<Sink extends BatchSink> = Sink extends { readonly kind: 'collect' }
+  ? CycleRun[]
+  : Sink extends { readonly kind: 'compare' }
+    ? OutputVerdict[]
+    : string[];
+
+/**
+ * Options of a batch: those of a run. A waveform (`vcd`, `internal`) is of the batch's first
+ * stream, as the harness protocol traces it; a traced batch is collected, then compared or
+ * digested in this process.
+ */
+export type BatchOptions = RunOptions;
+
+/**
+ * What an engine implements: one batch primitive and sessions. `batch` runs independent streams
+ * (each from its initial state) on one build and hands each stream's outputs to the sink; in
+ * stop mode the first failing check (by stream) is thrown as CheckFailedError. Stimulus of other
+ * ports, expected frames of another shape, a malformed digest: a UserError naming the stream.
+ */
+export interface EngineCore {
+  readonly name: EngineName;
+  /** The one batch primitive: `streams` run as one batch, their outputs into `sink`. */
+  batch<Sink extends BatchSink>(
+    design: IrDesign,
+    streams: readonly Stimulus[],
+    sink: Sink,
+    options?: BatchOptions,
+  ): Promise<BatchResult<Sink>>;
+  /** Starts an interactive session on the design's top (all state 0 or as `init` says, inputs 0). */
+  open(design: IrDesign, options?: SessionOptions): Promise<EngineSession>;
+}
+
+/**
  * A simulator behind the testbench API: the in-process compiled simulator, Verilator or Icarus.
  * External engines build once per design (cached) and run many stimulus streams per build
- * (externalEngine.ts is their common base).
+ * (engines/harness/externalEngine.ts is their common base). `run`, `runMany` and `compare` are
+ * helpers over `batch`, written once for every engine (engines/batchEngine.ts).
  */
-export interface Engine {
-  readonly name: EngineName;
-  /** Runs the design's top on per-cycle inputs and returns the sampled outputs. */
+export interface Engine extends EngineCore {
+  /** Runs the design's top on per-cycle inputs and returns the sampled outputs: a collected batch of one stream. */
   run(design: IrDesign, inputs: Stimulus, options?: RunOptions): Promise<CycleRun>;
-  /** Runs several independent streams (each from reset state) on one build. */
+  /** Runs several independent streams (each from reset state) on one build: a collected batch. */
   runMany(
     design: IrDesign,
     streams: readonly Stimulus[],
@@ -213,12 +258,11 @@ export interface Engine {
   /**
    * Runs independent streams as runMany does, but checks each stream's outputs against what they
    * must be inside the engine and returns only a verdict per stream: equal or not, the outputs'
-   * digest, and the first mismatches (cycle, port, expected, got). Verilator compares in its C++
-   * harness, so no output frame leaves it; the ts engine compares in this process; Icarus (and
-   * Verilator with several clocks) reads its outputs back and compares them here. Expected frames
-   * of other ports or another length, or a malformed digest, are a UserError naming the stream.
+   * digest, and the first mismatches (cycle, port, expected, got): a compared batch. Verilator
+   * compares in its C++ harness, so no output frame leaves it; the ts engine compares in this
+   * process; Icarus (and Verilator with several clocks) reads its outputs back and compares them
+   * here. Expected frames of other ports or another length, or a malformed digest, are a
+   * UserError naming the stream.
    */
   compare(design: IrDesign, streams: readonly ExpectedStream[], options?: CompareOptions): Promise<OutputVerdict[]>;
-  /** Starts an interactive session on the design's top (all state 0 or as `init` says, inputs 0). */
-  open(design: IrDesign, options?: SessionOptions): Promise<EngineSession>;
 }

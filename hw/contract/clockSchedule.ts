@@ -26,7 +26,7 @@ export function traceTimescale(clocks: readonly string[]): string {
 }
 
 /**
- * One step of a run (engines/engine.ts, "Several clocks"): at `sample` its inputs are applied and
+ * One step of a run (hw/contract/engine.ts, "Several clocks"): at `sample` its inputs are applied and
  * its outputs sampled; at `edge` the clocks whose bit is set in `mask` (bit i: clocks[i]) rise,
  * all at once. Times are in trace units (traceTimescale): ns with one clock or none, 100 ps with
  * several, so every sample point is exactly halfway between two edges.

@@ -1,16 +1,16 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, rmSync, statfsSync } from 'node:fs';
-import { moveIntoPlace } from '../common/atomicWrite.ts';
+import { moveIntoPlace } from '../../common/atomicWrite.ts';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { FileFormatError, ToolError, UserError } from '../common/errors.ts';
-import type { IrDesign } from '../hw/ir/ir.ts';
-import { flattenDesign } from '../hw/sim/flatten.ts';
-import { tracedNets, type TracedNet } from '../hw/sim/vcdTrace.ts';
-import { traceTimescale } from '../hw/sim/clockSchedule.ts';
-import { verilogIdentifier } from '../hw/ir/identifiers.ts';
-import { VCD_ROOT } from '../hw/verilog/manifest.ts';
-import { streamVcdFile } from '../waves/vcdReader.ts';
-import { VcdWriter } from '../waves/vcdWriter.ts';
+import { FileFormatError, ToolError, UserError } from '../../common/errors.ts';
+import type { IrDesign } from '../../hw/ir/ir.ts';
+import { flattenDesign } from '../../hw/sim/flatten.ts';
+import { tracedNets, type TracedNet } from '../../hw/sim/vcdTrace.ts';
+import { traceTimescale } from '../../hw/contract/clockSchedule.ts';
+import { verilogIdentifier } from '../../hw/ir/identifiers.ts';
+import { VCD_ROOT } from '../../hw/verilog/manifest.ts';
+import { streamVcdFile } from '../../waves/vcdReader.ts';
+import { VcdWriter } from '../../waves/vcdWriter.ts';
 
 /** What to trace: the file (none: no trace), and whether the emitter's internal nets are kept. */
 export interface TraceRequest {

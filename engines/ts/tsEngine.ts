@@ -1,31 +1,32 @@
-import type { IrDesign } from '../hw/ir/ir.ts';
-import { outputCondition, waitByStepping, waitLimit } from './outputCondition.ts';
-import { Simulator, compileDesign, type CompiledDesign, type FrameTransfer } from '../hw/sim/simulator.ts';
+import type { IrDesign } from '../../hw/ir/ir.ts';
+import { outputCondition, waitByStepping, waitLimit } from '../outputCondition.ts';
+import { Simulator, compileDesign, type CompiledDesign, type FrameTransfer } from '../../hw/sim/simulator.ts';
 import type {
-  CompareOptions,
+  BatchOptions,
+  BatchResult,
+  BatchSink,
   CycleRun,
-  Engine,
   EngineSession,
-  ExpectedStream,
   OutputVerdict,
   PortValues,
   RunOptions,
   SessionOptions,
   Stimulus,
-} from './engine.ts';
-import { compareByRunning, compareOutputs, expectedStreams, mismatchLimit } from './outputCompare.ts';
-import { PortFrames, stimulusFrames } from './portFrames.ts';
-import { framedRun } from './framedRun.ts';
+} from '../../hw/contract/engine.ts';
+import { BatchEngine } from '../batchEngine.ts';
+import { comparedStreams, compareOutputs, foldCollected, mismatchLimit, outputDigest } from '../outputCompare.ts';
+import { PortFrames, stimulusFrames } from '../../hw/contract/portFrames.ts';
+import { framedRun } from '../framedRun.ts';
 import { runManyInLanes } from './tsLanes.ts';
-import { laneable } from '../hw/sim/laneSimulator.ts';
-import { harnessPortsOf, type HarnessPorts } from './harness/harnessStimulus.ts';
-import { frameTransfer } from '../hw/sim/frameTransfer.ts';
-import { traceToVcd } from '../hw/sim/vcdTrace.ts';
-import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../hw/sim/clockSchedule.ts';
-import { FieldError, UserError } from '../common/errors.ts';
-import { CheckFailedError, type CheckMode, type CheckResults } from '../hw/ir/checks.ts';
-import type { PrintedLine } from '../hw/ir/prints.ts';
-import { withInitialState, type InitialState } from '../hw/ir/randomInit.ts';
+import { laneable } from '../../hw/sim/laneSimulator.ts';
+import { harnessPortsOf, type HarnessPorts } from '../harness/harnessStimulus.ts';
+import { frameTransfer } from '../../hw/sim/frameTransfer.ts';
+import { traceToVcd } from '../../hw/sim/vcdTrace.ts';
+import { clockSchedule, clockSteps, type ClockStep, type ClockTimings } from '../../hw/contract/clockSchedule.ts';
+import { FieldError, UserError } from '../../common/errors.ts';
+import { CheckFailedError, type CheckMode, type CheckResults } from '../../hw/contract/checks.ts';
+import type { PrintedLine } from '../../hw/ir/prints.ts';
+import { withInitialState } from '../../hw/ir/randomInit.ts';
 
 /** Cycles simulated between chances for a VCD stream to drain. */
 const DRAIN_EVERY_CYCLES = 4096;
@@ -39,52 +40,54 @@ export interface TsEngineOptions {
   readonly lanes?: number;
 }
 
-/** The in-process compiled simulator behind the Engine interface. */
-export class TsEngine implements Engine {
+/** The in-process compiled simulator behind the engine contract. */
+export class TsEngine extends BatchEngine {
   readonly name = 'ts' as const;
 
-  constructor(private readonly options: TsEngineOptions = {}) {}
-
-  async run(design: IrDesign, inputs: Stimulus, options: RunOptions = {}): Promise<CycleRun> {
-    refuseInternal(options);
-    design = withInitialState(design, options.init);
-    const simulator = new Simulator(compileDesign(design));
-    simulator.checkMode = options.checks ?? 'stop';
-    const stream = framesOf(simulator, design, inputs);
-    const masks = stepMasks(simulator, options.clocks, stream.cycles);
-    const tracer = options.vcd ? traceToVcd(simulator, options.vcd, options.clocks) : undefined;
-    try {
-      for (let first = 0; first < stream.cycles; first += DRAIN_EVERY_CYCLES) {
-        simulator.runFrames(
-          stream.transfer,
-          stream.words,
-          first,
-          Math.min(DRAIN_EVERY_CYCLES, stream.cycles - first),
-          masks,
-        );
-        await tracer?.drainIfNeeded();
-      }
-      await tracer?.close();
-      return framedRun(stream.outputs, checksOf(simulator).checks, printsOf(simulator));
-    } catch (error) {
-      // A failing assertion keeps the trace up to its cycle: that is the waveform to look at.
-      if (error instanceof CheckFailedError && tracer) await tracer.close().catch(() => tracer.abort());
-      else tracer?.abort();
-      throw error;
-    }
+  constructor(private readonly options: TsEngineOptions = {}) {
+    super();
   }
 
-  async runMany(
+  /**
+   * Untraced compare and digest run stream after stream, each compared or digested as soon as it
+   * ends, in one output buffer reused by every stream (no output frames kept or zero-filled per
+   * stream); the rest is collected (lanes when asked for, see tsLanes.ts).
+   */
+  async batch<Sink extends BatchSink>(
     design: IrDesign,
     streams: readonly Stimulus[],
-    options: { readonly checks?: CheckMode; readonly clocks?: ClockTimings; readonly init?: InitialState } = {},
-  ): Promise<CycleRun[]> {
+    sink: Sink,
+    options: BatchOptions = {},
+  ): Promise<BatchResult<Sink>> {
+    refuseInternal(options);
     design = withInitialState(design, options.init);
     const compiledDesign = compileDesign(design);
-    // Lanes when asked for, of a one-clock design (the same results, see tsLanes.ts).
-    const lanes = this.options.lanes ?? 1;
-    if (streams.length > 1 && lanes > 1 && laneable(compiledDesign))
-      return runManyInLanes(design, compiledDesign, streams, { ...options, lanes });
+    if (sink.kind === 'collect' || options.vcd !== undefined || this.inLanes(compiledDesign, streams))
+      return foldCollected(harnessPortsOf(design), streams, sink, async (each) =>
+        this.collect(design, compiledDesign, each, options),
+      );
+    return this.fold(design, compiledDesign, streams, sink, options) as BatchResult<Sink>;
+  }
+
+  /** Lanes when asked for, of a one-clock design and several streams (the same results, see tsLanes.ts). */
+  private inLanes(compiledDesign: CompiledDesign, streams: readonly Stimulus[]): boolean {
+    return streams.length > 1 && (this.options.lanes ?? 1) > 1 && laneable(compiledDesign);
+  }
+
+  /** Every stream's output frames; with a VCD, the first stream's traced. */
+  private async collect(
+    design: IrDesign,
+    compiledDesign: CompiledDesign,
+    streams: readonly Stimulus[],
+    options: BatchOptions,
+  ): Promise<CycleRun[]> {
+    if (options.vcd !== undefined && streams.length > 0)
+      return [
+        await traced(compiledDesign, design, streams[0]!, options.vcd, options),
+        ...(await this.collect(design, compiledDesign, streams.slice(1), { ...options, vcd: undefined })),
+      ];
+    if (this.inLanes(compiledDesign, streams))
+      return runManyInLanes(design, compiledDesign, streams, { ...options, lanes: this.options.lanes! });
     const transfer = runTransfer(compiledDesign, design);
     return streams.map((inputs) => {
       const stimulus = stimulusFrames(transfer.ports, inputs);
@@ -94,30 +97,28 @@ export class TsEngine implements Engine {
     });
   }
 
-  /**
-   * The streams run as runMany runs them, each stream's outputs compared as soon as it ends, in
-   * one output buffer reused by every stream (no output frames kept or zero-filled per stream).
-   */
-  async compare(
+  /** A compare or digest sink, each stream folded as it ends. */
+  private fold(
     design: IrDesign,
-    streams: readonly ExpectedStream[],
-    options: CompareOptions = {},
-  ): Promise<OutputVerdict[]> {
-    design = withInitialState(design, options.init);
-    const compiledDesign = compileDesign(design);
-    if (streams.length > 1 && (this.options.lanes ?? 1) > 1 && laneable(compiledDesign))
-      return compareByRunning(this, design, streams, options);
+    compiledDesign: CompiledDesign,
+    streams: readonly Stimulus[],
+    sink: Exclude<BatchSink, { readonly kind: 'collect' }>,
+    options: BatchOptions,
+  ): OutputVerdict[] | string[] {
     const transfer = runTransfer(compiledDesign, design);
-    const checked = expectedStreams(transfer.ports, streams);
-    const limit = mismatchLimit(options);
+    const compared = sink.kind === 'compare' ? comparedStreams(transfer.ports, streams, sink) : undefined;
+    const limit = sink.kind === 'compare' ? mismatchLimit(sink) : 0;
     let buffer = new Uint32Array(0);
-    return checked.map(({ inputs, expected }) => {
+    const folded = streams.map((stimulus, index) => {
+      const inputs = compared ? compared[index]!.inputs : stimulusFrames(transfer.ports, stimulus);
       const size = inputs.cycles * transfer.outputStride;
       // Every output word of every frame is written by the run: the buffer needs no clearing.
       if (buffer.length < size) buffer = new Uint32Array(size);
       const outputs = PortFrames.of(transfer.ports.outputs, buffer.subarray(0, size), inputs.cycles);
-      return compareOutputs(outputs, expected, limit, runStream(transfer, inputs, outputs.words, options).checks);
+      const { checks } = runStream(transfer, inputs, outputs.words, options);
+      return compared ? compareOutputs(outputs, compared[index]!.expected, limit, checks) : outputDigest(outputs);
     });
+    return folded as OutputVerdict[] | string[];
   }
 
   async open(design: IrDesign, options: SessionOptions = {}): Promise<EngineSession> {
@@ -132,6 +133,40 @@ export class TsEngine implements Engine {
       options.vcd ? traceToVcd(simulator, options.vcd, options.clocks) : undefined,
       clocks.length > 1 ? clockSteps(clocks, options.clocks) : undefined,
     );
+  }
+}
+
+/** One stream traced into `vcd`, the trace drained as it goes; a failing check keeps it up to its cycle. */
+async function traced(
+  compiledDesign: CompiledDesign,
+  design: IrDesign,
+  inputs: Stimulus,
+  vcd: string,
+  options: BatchOptions,
+): Promise<CycleRun> {
+  const simulator = new Simulator(compiledDesign);
+  simulator.checkMode = options.checks ?? 'stop';
+  const stream = framesOf(simulator, design, inputs);
+  const masks = stepMasks(simulator, options.clocks, stream.cycles);
+  const tracer = traceToVcd(simulator, vcd, options.clocks);
+  try {
+    for (let first = 0; first < stream.cycles; first += DRAIN_EVERY_CYCLES) {
+      simulator.runFrames(
+        stream.transfer,
+        stream.words,
+        first,
+        Math.min(DRAIN_EVERY_CYCLES, stream.cycles - first),
+        masks,
+      );
+      await tracer.drainIfNeeded();
+    }
+    await tracer.close();
+    return framedRun(stream.outputs, checksOf(simulator).checks, printsOf(simulator));
+  } catch (error) {
+    // A failing assertion keeps the trace up to its cycle: that is the waveform to look at.
+    if (error instanceof CheckFailedError) await tracer.close().catch(() => tracer.abort());
+    else tracer.abort();
+    throw error;
   }
 }
 
