@@ -50,7 +50,8 @@ async function registerCompiledHooks(): Promise<void> {
   const { register } = await import('node:module');
   // The compiled files carry inline source maps; Node applies them to stack traces only when asked.
   process.setSourceMapsEnabled(true);
-  register(new URL('./typescriptHooks.js', import.meta.url));
+  const frameworkSources = process.env['GEN_FRAMEWORK_SOURCES'];
+  register(new URL('./typescriptHooks.js', import.meta.url), { data: { frameworkSources } });
 }
 
 /**

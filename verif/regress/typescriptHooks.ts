@@ -12,22 +12,27 @@ import { compileTypeScript } from './typescriptCompile.ts';
 const TYPESCRIPT_URL = /\.m?ts$/;
 
 /**
- * `$GEN_FRAMEWORK_SOURCES`: the checkout whose TypeScript sources this compiled framework was built
- * from (set by bin/gen.js when it runs a compiled copy of its checkout, as the tests do). A source
- * file of it that has a compiled twin here loads as that twin, so a design importing the sources
- * by path and the running CLI share one instance of each framework module.
+ * The checkout whose TypeScript sources this compiled framework was built from, when it runs as a
+ * compiled copy of it (`$GEN_FRAMEWORK_SOURCES`, set by bin/gen.js; the tests run gen so). A
+ * source file of it that has a compiled twin here loads as that twin, so a design importing the
+ * sources by path and the running CLI share one instance of each framework module.
  */
-const SOURCES = process.env['GEN_FRAMEWORK_SOURCES'];
-const SOURCES_URL = SOURCES === undefined ? undefined : pathToFileURL(join(SOURCES, '/')).href;
+let sourcesUrl: string | undefined;
 /** The compiled tree's root: this file is its verif/regress/typescriptHooks.js. */
 const COMPILED_ROOT = new URL('../../', import.meta.url);
+
+/** Node's hook set-up, with what `register` passed (the hooks' thread does not see later changes to the environment). */
+export function initialize(data: { readonly frameworkSources?: string } | undefined): void {
+  const sources = data?.frameworkSources;
+  sourcesUrl = sources === undefined ? undefined : pathToFileURL(join(sources, '/')).href;
+}
 const twins = new Map<string, string | undefined>();
 
 function compiledTwin(url: string): string | undefined {
-  if (SOURCES_URL === undefined || !url.startsWith(SOURCES_URL) || !url.endsWith('.ts')) return undefined;
+  if (sourcesUrl === undefined || !url.startsWith(sourcesUrl) || !url.endsWith('.ts')) return undefined;
   let twin = twins.get(url);
   if (!twins.has(url)) {
-    const candidate = new URL(`${url.slice(SOURCES_URL.length, -'.ts'.length)}.js`, COMPILED_ROOT);
+    const candidate = new URL(`${url.slice(sourcesUrl.length, -'.ts'.length)}.js`, COMPILED_ROOT);
     twin = existsSync(candidate) ? candidate.href : undefined;
     twins.set(url, twin);
   }
