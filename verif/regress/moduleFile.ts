@@ -80,7 +80,9 @@ export async function importModuleFile(file: string, shown: string = file): Prom
       shown,
       `not a module file (.ts, .mts, .js or .mjs), got '${extension || 'no extension'}'`,
     );
-  if (TYPESCRIPT.has(extension)) await ensureTypeScript();
+  // Run as a compiled copy of the checkout, any file may import the checkout's sources by path:
+  // the hooks load their compiled twins.
+  if (TYPESCRIPT.has(extension) || process.env['GEN_FRAMEWORK_SOURCES'] !== undefined) await ensureTypeScript();
   const bound = envMilliseconds(LOAD_TIMEOUT_ENV) ?? LOAD_TIMEOUT_MS;
   try {
     return await withDeadline(
