@@ -4,5 +4,6 @@ export function compileFramework(options: {
   readonly folders: readonly string[];
   readonly outDir: string;
   readonly skip?: readonly string[];
+  readonly unmapped?: readonly string[];
   readonly bundled?: readonly string[];
 }): Promise<void>;

@@ -44,26 +44,28 @@ function keepImports(root, outDir, bundled) {
 
 /**
  * Compiles `folders` (relative to `root`; a .ts file may stand for itself) into `outDir`, keeping
- * their layout, each file with an inline source map back to its source. `bundled` lists package
+ * their layout, each file with an inline source map back to its source except those under the
+ * `unmapped` folders (their stack frames name the compiled file). `bundled` lists package
  * specifiers (e.g. 'echarts/core') of pure JavaScript made of hundreds of small modules: they are
  * bundled, with what they import, into a few shared chunks under outDir/vendor/.
  */
-export async function compileFramework({ root, folders, outDir, skip = [], bundled = [] }) {
+export async function compileFramework({ root, folders, outDir, skip = [], unmapped = [], bundled = [] }) {
   const skipped = new Set(skip.map((folder) => join(root, folder)));
   const files = folders.flatMap((folder) =>
     SOURCE.test(folder) ? [join(root, folder)] : sourceFiles(join(root, folder), skipped),
   );
   const common = { format: 'esm', platform: 'node', target: 'node20', logLevel: 'error', absWorkingDir: root };
+  const isUnmapped = (file) => unmapped.some((folder) => !relative(join(root, folder), file).startsWith('..'));
+  const sources = {
+    ...common,
+    outdir: outDir,
+    outbase: root,
+    bundle: true,
+    plugins: [keepImports(root, outDir, bundled)],
+  };
   await Promise.all([
-    build({
-      ...common,
-      entryPoints: files,
-      outdir: outDir,
-      outbase: root,
-      bundle: true,
-      sourcemap: 'inline',
-      plugins: [keepImports(root, outDir, bundled)],
-    }),
+    build({ ...sources, entryPoints: files.filter((file) => !isUnmapped(file)), sourcemap: 'inline' }),
+    build({ ...sources, entryPoints: files.filter(isUnmapped) }),
     bundled.length === 0
       ? undefined
       : build({
