@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -71,11 +72,16 @@ const SHARED_MODULES = [
   'tests/waves/wavedrom.test.ts',
 ];
 
+// A renamed or removed file would silently leave the list (and run nowhere): refuse to start.
+const unlisted = SHARED_MODULES.filter((file) => !existsSync(new URL(file, import.meta.url)));
+if (unlisted.length > 0)
+  throw new Error(`vitest.config.ts: SHARED_MODULES names missing files: ${unlisted.join(', ')}`);
+
 /** What both groups share; the global set-up and the worker count are the run's, not a group's. */
 const common = {
   testTimeout: 120_000,
   hookTimeout: 300_000,
-  // An untraced Verilator run uses the design's traced build when one is cached (engines/verilatorEngine.ts):
+  // An untraced Verilator run uses the design's traced build when one is cached (engines/verilator/verilatorEngine.ts):
   // a design traced in one test and run untraced in another is not compiled twice.
   env: { GEN_VERILATOR_REUSE_TRACED: '1' },
 };
@@ -83,8 +89,9 @@ const common = {
 export default defineConfig({
   test: {
     ...common,
-    // One temporary folder for the run, removed at its end: tests/support/privateTemp.ts.
-    globalSetup: ['tests/support/privateTemp.ts'],
+    // One temporary folder for the run, removed at its end: tests/support/privateTemp.ts; in it,
+    // the checkout compiled once, the `gen` the tests spawn: tests/support/compiledGen.ts.
+    globalSetup: ['tests/support/privateTemp.ts', 'tests/support/compiledGen.ts'],
     // Two cores in CI: forks keep Verilator builds and simulations from starving each other.
     pool: 'forks',
     maxWorkers: 2,

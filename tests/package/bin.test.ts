@@ -25,8 +25,12 @@ function layout(name: string, withSources: boolean): string {
   return root;
 }
 
-const gen = (root: string): string =>
-  spawnSync(process.execPath, [join(root, 'bin', 'gen.js')], { encoding: 'utf8' }).stdout.trim();
+/** What `node ROOT/bin/gen.js` prints, with `$GEN_COMPILED_CHECKOUT` as given (unset by default). */
+function gen(root: string, compiledCheckout?: string): string {
+  const env: NodeJS.ProcessEnv = { ...process.env, GEN_COMPILED_CHECKOUT: compiledCheckout };
+  if (compiledCheckout === undefined) delete env['GEN_COMPILED_CHECKOUT'];
+  return spawnSync(process.execPath, [join(root, 'bin', 'gen.js')], { encoding: 'utf8', env }).stdout.trim();
+}
 
 describe('bin/gen.js', () => {
   it('runs the TypeScript sources through tsx where they exist (a checkout), even beside a dist/ left over', () => {
@@ -35,5 +39,18 @@ describe('bin/gen.js', () => {
 
   it('runs the compiled dist/ in an installed package, which ships no sources', () => {
     expect(gen(layout('installed', false))).toBe('compiled');
+  });
+
+  it('runs the compiled copy $GEN_COMPILED_CHECKOUT names instead of a checkout, telling it the sources', () => {
+    const copy = join(work, 'copy');
+    mkdirSync(join(copy, 'dist', 'gen', 'cli'), { recursive: true });
+    writeFileSync(
+      join(copy, 'dist', 'gen', 'cli', 'main.js'),
+      "console.log('copy of ' + process.env.GEN_FRAMEWORK_SOURCES);\n",
+    );
+    const checkout = layout('compiledCheckout', true);
+    expect(gen(checkout, copy)).toBe(`copy of ${checkout}/`);
+    // An installed package has no sources to stand in for: it runs its own dist/.
+    expect(gen(layout('installedBeside', false), copy)).toBe('compiled');
   });
 });

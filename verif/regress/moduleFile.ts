@@ -50,7 +50,8 @@ async function registerCompiledHooks(): Promise<void> {
   const { register } = await import('node:module');
   // The compiled files carry inline source maps; Node applies them to stack traces only when asked.
   process.setSourceMapsEnabled(true);
-  register(new URL('./typescriptHooks.js', import.meta.url));
+  const frameworkSources = process.env['GEN_FRAMEWORK_SOURCES'];
+  register(new URL('./typescriptHooks.js', import.meta.url), { data: { frameworkSources } });
 }
 
 /**
@@ -79,7 +80,9 @@ export async function importModuleFile(file: string, shown: string = file): Prom
       shown,
       `not a module file (.ts, .mts, .js or .mjs), got '${extension || 'no extension'}'`,
     );
-  if (TYPESCRIPT.has(extension)) await ensureTypeScript();
+  // Run as a compiled copy of the checkout, any file may import the checkout's sources by path:
+  // the hooks load their compiled twins.
+  if (TYPESCRIPT.has(extension) || process.env['GEN_FRAMEWORK_SOURCES'] !== undefined) await ensureTypeScript();
   const bound = envMilliseconds(LOAD_TIMEOUT_ENV) ?? LOAD_TIMEOUT_MS;
   try {
     return await withDeadline(

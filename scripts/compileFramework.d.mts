@@ -1,0 +1,9 @@
+/** See compileFramework.mjs. */
+export function compileFramework(options: {
+  readonly root: string;
+  readonly folders: readonly string[];
+  readonly outDir: string;
+  readonly skip?: readonly string[];
+  readonly unmapped?: readonly string[];
+  readonly bundled?: readonly string[];
+}): Promise<void>;
