@@ -4,6 +4,7 @@ import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } fr
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import process from 'node:process';
+import { FILES_READ_BESIDE } from './compileFramework.mjs';
 import { fileURLToPath, URL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -38,7 +39,4 @@ function rewriteDeclarations(folder) {
 }
 rewriteDeclarations(dist);
 
-cpSync(join(root, 'gen/init/template'), join(dist, 'gen/init/template'), { recursive: true });
-// The harnesses' static sources, read beside their compiled modules (engines/verilator/, engines/icarus/).
-for (const file of ['engines/verilator/harness.cpp', 'engines/icarus/testbench.v'])
-  cpSync(join(root, file), join(dist, file));
+for (const path of FILES_READ_BESIDE) cpSync(join(root, path), join(dist, path), { recursive: true });

@@ -1,4 +1,6 @@
 /** See compileFramework.mjs. */
+export const FILES_READ_BESIDE: readonly string[];
+/** See compileFramework.mjs. */
 export function compileFramework(options: {
   readonly root: string;
   readonly folders: readonly string[];

@@ -7,6 +7,13 @@ import { readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
 
+/**
+ * Files the framework reads beside its compiled modules (through `import.meta.url`): the `gen init`
+ * template and the harnesses' static sources. Every compiled copy (the package's dist/, the tests'
+ * compiled checkout) copies them.
+ */
+export const FILES_READ_BESIDE = ['gen/init/template', 'engines/verilator/harness.cpp', 'engines/icarus/testbench.v'];
+
 const SOURCE = /\.ts$/;
 const DECLARATION = /\.d\.ts$/;
 /** Where the bundled packages go, inside the output folder. */

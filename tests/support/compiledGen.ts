@@ -1,6 +1,6 @@
 import { cpSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileFramework } from '../../scripts/compileFramework.mjs';
+import { compileFramework, FILES_READ_BESIDE } from '../../scripts/compileFramework.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** What gen loads in this repository: the framework, the showcase and its GPU model, the config. */
@@ -40,8 +40,8 @@ export default async function compiledGen(): Promise<void> {
     unmapped: ['verif'],
     bundled: BUNDLED,
   });
-  // Files the code reads beside itself: the `gen init` template, the examples' data and Verilog.
-  for (const folder of ['gen/init/template', 'hw/examples/data', 'hw/examples/verilog'])
+  // Files the code reads beside itself: the framework's, and the examples' data and Verilog.
+  for (const folder of [...FILES_READ_BESIDE, 'hw/examples/data', 'hw/examples/verilog'])
     cpSync(join(ROOT, folder), join(dist, folder), { recursive: true });
   cpSync(join(ROOT, 'package.json'), join(tree, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(tree, 'node_modules'));
