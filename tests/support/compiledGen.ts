@@ -35,9 +35,10 @@ export default async function compiledGen(): Promise<void> {
     folders: [...FOLDERS, 'gen.config.ts'],
     outDir: dist,
     skip: ['gen/init/template', 'gpu/probes'],
-    // The testbench library finds a fork's site in the formatted stack by its own folder: its
-    // frames must name the compiled files, as an installed package's do.
-    unmapped: ['verif'],
+    // The testbench library finds a fork's site in the formatted stack by its own folder: the frames
+    // a fork passes through must name the compiled files, as an installed package's do. Designs
+    // under verif/ (formal examples, fuzz designs) stay mapped: their lines are named in messages.
+    unmapped: ['verif/processes', 'verif/agents', 'verif/testbench.ts'],
     bundled: BUNDLED,
   });
   // Files the code reads beside itself: the framework's, and the examples' data and Verilog.
