@@ -1,6 +1,6 @@
 import { UserError } from '../../common/errors.ts';
 import { formatLocation, type SourceLocation } from '../core/sourceLocation.ts';
-import { moduleByName, type IrCheck, type IrDesign } from '../ir/ir.ts';
+import { placedModules, type IrCheck, type IrDesign } from '../ir/ir.ts';
 
 /**
  * What every engine reports when an assertion (or assumption) fails: the cycle, the check's kind,
@@ -41,15 +41,9 @@ export interface PlacedCheck {
 
 /** Every check of every instance, depth first from the top, in IR order within a module. */
 export function placedChecks(design: IrDesign): PlacedCheck[] {
-  const placed: PlacedCheck[] = [];
-  const visit = (name: string, scope: string): void => {
-    const module = moduleByName(design, name);
-    (module.checks ?? []).forEach((check, index) => placed.push({ check, module: name, index, scope }));
-    for (const instance of module.instances)
-      visit(instance.module, scope === '' ? instance.name : `${scope}.${instance.name}`);
-  };
-  visit(design.top, '');
-  return placed;
+  return placedModules(design).flatMap(({ module, scope }) =>
+    (module.checks ?? []).map((check, index) => ({ check, module: module.name, index, scope })),
+  );
 }
 
 /** Whether any module of the design has an assertion, assumption or cover point. */

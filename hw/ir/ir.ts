@@ -241,6 +241,28 @@ export function moduleByName(design: IrDesign, name: string): IrModule {
   return found;
 }
 
+/** One instance of a module in a design: the module and its instance path from the top ('' for the top). */
+export interface PlacedModule {
+  readonly module: IrModule;
+  readonly scope: string;
+}
+
+/**
+ * Every instance of every module of the design, depth first from the top: an instance before its
+ * children, children in declaration order (the order checks, printfs and coverage goals follow).
+ */
+export function placedModules(design: IrDesign): PlacedModule[] {
+  const placed: PlacedModule[] = [];
+  const visit = (name: string, scope: string): void => {
+    const module = moduleByName(design, name);
+    placed.push({ module, scope });
+    for (const instance of module.instances)
+      visit(instance.module, scope === '' ? instance.name : `${scope}.${instance.name}`);
+  };
+  visit(design.top, '');
+  return placed;
+}
+
 /** The top module of a design. */
 export function topModule(design: IrDesign): IrModule {
   return moduleByName(design, design.top);

@@ -1,5 +1,5 @@
 import { UserError } from '../../common/errors.ts';
-import { moduleByName, type IrDesign, type IrPrint } from './ir.ts';
+import { placedModules, type IrDesign, type IrPrint } from './ir.ts';
 
 /**
  * One line a printf printed, the same on every engine: the cycle whose edge printed it (the
@@ -27,15 +27,9 @@ export interface PlacedPrint {
  * module. The lines of one cycle come out in this order on every engine.
  */
 export function placedPrints(design: IrDesign): PlacedPrint[] {
-  const placed: PlacedPrint[] = [];
-  const visit = (name: string, scope: string): void => {
-    const module = moduleByName(design, name);
-    (module.prints ?? []).forEach((print, index) => placed.push({ print, module: name, index, scope }));
-    for (const instance of module.instances)
-      visit(instance.module, scope === '' ? instance.name : `${scope}.${instance.name}`);
-  };
-  visit(design.top, '');
-  return placed;
+  return placedModules(design).flatMap(({ module, scope }) =>
+    (module.prints ?? []).map((print, index) => ({ print, module: module.name, index, scope })),
+  );
 }
 
 /** Whether any module of the design has a printf. */

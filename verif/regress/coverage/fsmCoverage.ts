@@ -1,4 +1,4 @@
-import { moduleByName, type IrDesign } from '../../../hw/ir/ir.ts';
+import { placedModules, type IrDesign } from '../../../hw/ir/ir.ts';
 import type { PortValues } from '../../../hw/contract/engine.ts';
 import type { BinCounts } from './data.ts';
 
@@ -25,8 +25,7 @@ export function stateRegisters(design: IrDesign): readonly StateRegister[] {
   const known = registerCache.get(design);
   if (known) return known;
   const found: StateRegister[] = [];
-  const visit = (name: string, scope: string): void => {
-    const module = moduleByName(design, name);
+  for (const { module, scope } of placedModules(design)) {
     const registers = new Set(module.nets.filter((net) => net.kind === 'reg').map((net) => net.name));
     for (const type of module.enums ?? [])
       for (const signal of type.signals.filter((candidate) => registers.has(candidate))) {
@@ -39,10 +38,7 @@ export function stateRegisters(design: IrDesign): readonly StateRegister[] {
           ...(moves ? { transitions: moves.map(([from, to]) => moveLabel(from, to)) } : {}),
         });
       }
-    for (const instance of module.instances)
-      visit(instance.module, scope === '' ? instance.name : `${scope}.${instance.name}`);
-  };
-  visit(design.top, '');
+  }
   registerCache.set(design, found);
   return found;
 }
