@@ -1,4 +1,4 @@
-// The Icarus testbench: a harness of the binary protocol (engines/harness/harnessStimulus.ts) for
+// The Icarus testbench: a harness of the binary protocol (hw/contract/harnessProtocol.ts) for
 // Icarus, the same for every design; what a design changes (its ports and instances, its clocks,
 // how its state starts, what is traced, the protocol's numbers) is in testbench_ports.vh, which
 // engines/icarus/icarusTestbench.ts writes beside it.

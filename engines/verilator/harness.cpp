@@ -1,5 +1,5 @@
 // The Verilator harness: a C++ main that runs a Verilated top as a harness of the binary protocol
-// (engines/harness/harnessStimulus.ts). It is the same for every design; what a design changes (its
+// (hw/contract/harnessProtocol.ts). It is the same for every design; what a design changes (its
 // model class, its ports, its clocks, the protocol's numbers) is in harness_ports.h, which
 // engines/verilator/verilatorHarness.ts writes beside it.
 //

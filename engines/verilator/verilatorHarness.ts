@@ -55,7 +55,7 @@ export function verilatorPortTable(ports: HarnessPorts): string {
     '',
     `using Model = V${ports.top};`,
     '',
-    '// The protocol (engines/harness/harnessStimulus.ts) and the outputs digest (engines/outputCompare.ts).',
+    '// The protocol (hw/contract/harnessProtocol.ts) and the outputs digest (engines/outputCompare.ts).',
     ...numbers.map(([name, value]) => `constexpr uint32_t ${name} = 0x${value.toString(16)}u;`),
     '',
     '// X(index, field, words, at) per input and per output, in the protocol order.',

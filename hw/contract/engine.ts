@@ -33,8 +33,8 @@ export type Stimulus = readonly PortValues[] | PortFrames;
  * `before_edge`, outside reset. Reset is the ordinary
  * synchronous input `reset`: set it in a cycle's inputs. A purely combinational design is the same
  * with `at_edge` changing nothing. The ts engine runs the phases in Simulator.poke/peek/step,
- * Verilator in its harness (engines/verilatorHarness.ts), Icarus in its testbench
- * (engines/icarusTestbench.ts), both over one binary protocol (hw/contract/harnessProtocol.ts);
+ * Verilator in its harness (engines/verilator/harness.cpp), Icarus in its testbench
+ * (engines/icarus/testbench.v), both over one binary protocol (hw/contract/harnessProtocol.ts);
  * runLockstep (lockstep.ts) compares engines phase 2 by phase 2. A session (Engine.open) walks
  * the same phases one command at a time: `poke` is phase 1, `peek` phase 2 of the current cycle
  * (it may come more than once, and pokes after it change what the next peek sees), `step` the
