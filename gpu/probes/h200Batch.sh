@@ -16,6 +16,9 @@
 #            meanwhile builds the harness
 #   winners2 what the first winners call had no time left for: the third run of 9216² at 40–70 % and
 #            Nsight Compute on Flash-LLM at the two near-parity cells
+#   stalls   l2Replacement (which lines a walk keeps from pass to pass, 16–64 MiB, two permutations)
+#            and Nsight Compute's stall reasons by SASS line on Flash-LLM at 9216² and 7168² 60 %
+#            (three blocks on the busiest SMs against two); meanwhile builds the harness
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -30,13 +33,26 @@ buildHarness() {
     cd ../kernel_comparison && make SMS=90 NVCCFLAGS="-m64 -lineinfo")
 }
 
+# Nsight Compute with $SECTIONS into FOLDER/NAME.{log,details.txt,sass.csv}: prof FOLDER NAME ncu-arguments… program…
+prof() {
+  local folder=$1 name=$2
+  shift 2
+  timeout 240 ncu --clock-control none $SECTIONS -f -o "/tmp/$name" "$@" >"$folder/$name.log" 2>&1
+  ncu -i "/tmp/$name.ncu-rep" --page details >"$folder/$name.details.txt" 2>&1
+  ncu -i "/tmp/$name.ncu-rep" --page source --csv --print-source sass >"$folder/$name.sass.csv" 2>&1
+}
+
+recordGpu() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv >"$OUT/gpu.txt"
+}
+
 harnessEnv() {
   cd "$ROOT/.harness/kernel_sources" && source init_env_vars.sh && cd ../kernel_comparison
 }
 
 case "${1:-}" in
 probes)
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv >"$OUT/gpu.txt"
+  recordGpu
   buildHarness >"$OUT/harness-build.log" 2>&1 &
   build=$!
   $NVCC -o /tmp/l2Partitions gpu/probes/l2Partitions.cu && $NVCC -o /tmp/stsScatter gpu/probes/stsScatter.cu || exit 1
@@ -74,22 +90,16 @@ ncu)
   harnessEnv
   mkdir -p /tmp/ncu
   SECTIONS="--section WarpStateStats --section SourceCounters --section SchedulerStats --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats"
-  prof() { # name, kernel filter args..., then -- shape
-    local name=$1; shift
-    timeout 240 ncu --clock-control none $SECTIONS -f -o /tmp/ncu/$name "$@" >/tmp/ncu/$name.log 2>&1
-    ncu -i /tmp/ncu/$name.ncu-rep --page details >"/tmp/ncu/$name.details.txt" 2>&1
-    ncu -i /tmp/ncu/$name.ncu-rep --page source --csv --print-source sass >"/tmp/ncu/$name.sass.csv" 2>&1
-  }
   for k in FlashLLM_SpMM_Kernel SpMM_Kernel Coruscant_STC_SpMM_Kernel; do
-    prof "$k-7168" --kernel-name-base function --kernel-name $k --launch-skip 4 --launch-count 1 ./spmm_perf 7168 7168 8 50 8
+    prof /tmp/ncu "$k-7168" --kernel-name-base function --kernel-name $k --launch-skip 4 --launch-count 1 ./spmm_perf 7168 7168 8 50 8
   done
-  prof cublas-7168 --launch-skip 4 --launch-count 2 ./spmm_perf 7168 7168 8 50 8
-  prof stc-4096x14336 --kernel-name-base function --kernel-name Coruscant_STC_SpMM_Kernel --launch-skip 4 --launch-count 1 ./spmm_perf 4096 14336 8 50 8
-  prof cublas-4096x14336 --launch-skip 4 --launch-count 2 ./spmm_perf 4096 14336 8 50 8
+  prof /tmp/ncu cublas-7168 --launch-skip 4 --launch-count 2 ./spmm_perf 7168 7168 8 50 8
+  prof /tmp/ncu stc-4096x14336 --kernel-name-base function --kernel-name Coruscant_STC_SpMM_Kernel --launch-skip 4 --launch-count 1 ./spmm_perf 4096 14336 8 50 8
+  prof /tmp/ncu cublas-4096x14336 --launch-skip 4 --launch-count 2 ./spmm_perf 4096 14336 8 50 8
   tar czf "$OUT/ncu.tgz" -C /tmp ncu
   ;;
 burst)
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv >"$OUT/gpu.txt"
+  recordGpu
   [ -x .harness/kernel_comparison/spmm_perf ] || { buildHarness >"$OUT/harness-build.log" 2>&1 & }
   build=$!
   $NVCC -o /tmp/tileBurst "$PROBES/tileBurst.cu" && $NVCC -o /tmp/stsScatter "$PROBES/stsScatter.cu" || exit 1
@@ -142,7 +152,7 @@ parity)
   done >"$OUT/parity.txt" 2>&1
   ;;
 winners)
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv >"$OUT/gpu.txt"
+  recordGpu
   [ -x .harness/kernel_comparison/spmm_perf ] || { buildHarness >"$OUT/harness-build.log" 2>&1 & }
   build=$!
   $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
@@ -187,8 +197,32 @@ winners2)
       --launch-skip 4 --launch-count 1 ./spmm_perf $1 $1 8 $2 8 >"$OUT/flashllm-$1-$2.txt" 2>&1
   done
   ;;
+stalls)
+  recordGpu
+  [ -x .harness/kernel_comparison/spmm_perf ] || { buildHarness >"$OUT/harness-build.log" 2>&1 & }
+  build=$!
+  $NVCC -o /tmp/l2Replacement "$PROBES/l2Replacement.cu" || exit 1
+  R=/tmp/l2Replacement
+  {
+    # threshold 400 cycles: near partition (≈ 290) against far (≈ 530); 600: far against DRAM (≈ 670)
+    for mib in 16 20 24 26 27 28 29 30 31 32 33 34 36 40; do $R $((mib * 1024)) 400 3 1; done
+    for mib in 28 30 32; do $R $((mib * 1024)) 400 3 2; done
+    for mib in 44 48 52 54 56 60 64; do $R $((mib * 1024)) 600 3 1; done
+  } >"$OUT/replacement.jsonl" 2>"$OUT/replacement.err"
+  cuobjdump -sass /tmp/l2Replacement | grep -A70 "Function : _Z4walk" >"$OUT/l2Replacement.sass" 2>&1
+  wait $build
+  echo "harness build: $?"
+  harnessEnv
+  mkdir -p "$OUT/ncu"
+  SECTIONS="--section WarpStateStats --section SourceCounters --section SchedulerStats --section SpeedOfLight --section Occupancy --section LaunchStats --section InstructionStats"
+  for s in "9216 60" "7168 60"; do
+    set -- $s
+    prof "$OUT/ncu" "flashllm-$1-$2" --kernel-name-base function --kernel-name FlashLLM_SpMM_Kernel --launch-skip 4 --launch-count 1 \
+      ./spmm_perf $1 $1 8 $2 8
+  done
+  ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls" >&2
   exit 2
   ;;
 esac

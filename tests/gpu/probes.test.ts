@@ -1,6 +1,6 @@
 /**
  * The silicon probes (gpu/probes/README.md) are CUDA programs for a machine with an H200; here
- * they can only be compiled. This test compiles both for sm_90 with the CUDA toolkit when one is
+ * they can only be compiled. This test compiles each for sm_90 with the CUDA toolkit when one is
  * installed (NVCC, `nvcc` on the PATH, or /usr/local/cuda*), and checks what would make a probe's
  * figure wrong without a GPU to show it: the extract probe must fit three blocks of 128 threads
  * per SM (at most 168 registers, as the harness's Flash-LLM at 155) and spill nothing, or its
@@ -53,6 +53,12 @@ describe.skipIf(nvcc === undefined)('silicon probes compile for sm_90', () => {
     const { registers, spills } = await compile('l2Partitions');
     expect(registers.length).toBeGreaterThanOrEqual(4);
     expect(spills.every((bytes) => bytes === 0)).toBe(true);
+  }, 180_000);
+
+  it('l2Replacement: the timed walk without spills (its bits and histogram live in shared memory)', async () => {
+    const { registers, spills } = await compile('l2Replacement');
+    expect(registers).toHaveLength(1);
+    expect(spills).toEqual([0]);
   }, 180_000);
 
   it("stsScatter: three blocks of 128 threads fit an SM's 64 K registers, and nothing spills (16- and 32-bit stores)", async () => {
