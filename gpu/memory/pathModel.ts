@@ -4,7 +4,8 @@ import { L1Caches } from './l1Cache.ts';
 import { L2Cache, l2HitLatencyCycles } from './l2Cache.ts';
 import { withL1DataBytes } from './profiles.ts';
 import type { GpuMemoryProfile } from './profileTypes.ts';
-import { HIT, LINE_MISS, SectoredLookup } from './sectoredCache.ts';
+import { NearCopies } from './nearCopies.ts';
+import { HIT, LINE_MISS } from './sectoredCache.ts';
 import type { MemoryTrace } from './requestTrace.ts';
 
 /**
@@ -125,7 +126,7 @@ export class MemoryPathSimulator {
   /** Scratch for the k-th outstanding miss (kthSmallest). */
   private readonly frontier: Int32Array;
   /** Split L2: each partition's copies (instance = partition), the SMs' partition, link queues. */
-  private readonly near: SectoredLookup | undefined;
+  private readonly near: NearCopies | undefined;
   private readonly partitionOfSm: Int32Array;
   private readonly slicesPerPartition: number;
   private readonly farExtraNs: number;
@@ -187,19 +188,13 @@ export class MemoryPathSimulator {
     this.linkBusyNs = new Float64Array(count);
     if (partitions) {
       if (l2.slices % count !== 0) throw new RangeError(`${l2.slices} L2 slices do not split into ${count} partitions`);
-      const perPartition = this.slicesPerPartition;
-      const setsPerSlice = l2.setsPerSlice;
-      const l2Cache = this.l2;
-      this.near = new SectoredLookup(
-        {
-          instances: count,
-          sets: setsPerSlice * perPartition,
-          ways: l2.ways,
-          lineBytes: l2.lineBytes,
-          sectorBytes: l2.sectorBytes,
-          label: 'L2 partition',
-        },
-        (address) => l2Cache.setOf(address) + setsPerSlice * (l2Cache.sliceOf(address) % perPartition),
+      this.near = new NearCopies(
+        count,
+        partitions.nearCopySets ?? [
+          { share: 1, keptMiB: (l2.slices / count) * ((l2.setsPerSlice * l2.ways * l2.lineBytes) / 2 ** 20) },
+        ],
+        l2.lineBytes,
+        l2.sectorBytes,
       );
     }
   }
@@ -363,11 +358,10 @@ export class MemoryPathSimulator {
     const nearSlice = (slice % perPartition) + partition * perPartition;
     const start = this.sliceStart(nearSlice, arrivalNs, line);
     const nearOutcome = near.access(partition, address);
-    const nearSlot = near.store.slot;
     const sector = l2.sectorOf(address);
     if (nearOutcome === HIT) {
       this.l2Hits++;
-      return Math.max(start + this.l2LatencyNs[sm * this.slices + nearSlice]!, near.store.readyAt(nearSlot, sector));
+      return Math.max(start + this.l2LatencyNs[sm * this.slices + nearSlice]!, near.readyAt(sector));
     }
     const home = Math.floor(slice / perPartition);
     const outcome = l2.access(slice, address);
@@ -388,7 +382,7 @@ export class MemoryPathSimulator {
       doneNs = this.dram.access(l2.channelOf(slice), address, arrival, extraNs);
       l2.store.setReady(slot, sector, doneNs);
     }
-    near.store.setReady(nearSlot, sector, doneNs);
+    near.setReady(sector, doneNs);
     return doneNs;
   }
 

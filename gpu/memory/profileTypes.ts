@@ -25,6 +25,15 @@ export interface L1Spec {
 }
 
 /**
+ * A share of a partition's copy sets and how much of a contiguous buffer they keep near: a cyclic
+ * walk over up to `keptMiB` stays in them, a longer one thrashes them (nearCopies.ts).
+ */
+export interface NearCopySets {
+  readonly share: number;
+  readonly keptMiB: number;
+}
+
+/**
  * GH100-style split L2: the SMs are divided among `count` partitions; each partition keeps copies
  * of what its SMs read (capacity: the L2 / count), in front of the whole L2. A hit in the SM's own
  * partition costs the L2 hit latency; a line found only in the whole L2 (the far partition) costs
@@ -37,6 +46,11 @@ export interface L2PartitionSpec {
   readonly farExtraCycles: number;
   /** Data the link from one partition to the other carries per SM cycle (each direction). */
   readonly linkBytesPerCycle: number;
+  /**
+   * How much of a buffer the copies' sets keep, by share of the set index (nearCopies.ts);
+   * absent: every set keeps the L2's `ways` lines.
+   */
+  readonly nearCopySets?: readonly NearCopySets[];
   readonly source: string;
 }
 
