@@ -3,15 +3,6 @@ import type { FlatDesign } from './flatten.ts';
 import type { Simulator } from './simulator.ts';
 import { clockSteps, traceTimescale, type ClockStep, type ClockTimings } from '../contract/clockSchedule.ts';
 
-/**
- * The one time base of every engine's trace (ts, Verilator, Icarus): 1 ns units, 10 per cycle;
- * testbench cycle t's inputs and settled values (clock low) at 10t, the values after its rising
- * edge (clock high) at 10t + 5; the trace ends at 10·cycles.
- */
-export const TRACE_TIMESCALE = '1ns';
-export const TRACE_PERIOD = 10;
-export const TRACE_EDGE = 5;
-
 /** One signal of the engine-independent waveform: a named net of the flattened design. */
 export interface TracedNet {
   /** Scope path: the top module's name, then instance names. */
@@ -41,11 +32,12 @@ export interface SimulationTrace {
 }
 
 /**
- * Traces every named signal of a simulator to a VCD on the common time base (TRACE_PERIOD),
- * as the Verilator and Icarus engines' traces are rewritten to (engines/harness/engineTrace.ts). With
- * several clocks the times are those of the clock schedule of `timings` (hw/contract/clockSchedule.ts,
- * in 100 ps): each step's values at its sample point with every clock low, then at its edge with
- * the clocks that rose high.
+ * Traces every named signal of a simulator to a VCD on the time base every engine's trace shares
+ * (hw/contract/clockSchedule.ts: with one clock 1 ns units, 10 per cycle, a cycle's inputs and
+ * settled values at 10t and the values after its rising edge at 10t + 5), as the Verilator and
+ * Icarus engines' traces are rewritten to (engines/harness/engineTrace.ts). With several clocks
+ * the times are those of the clock schedule of `timings` (in 100 ps): each step's values at its
+ * sample point with every clock low, then at its edge with the clocks that rose high.
  */
 export function traceToVcd(simulator: Simulator, path: string, timings?: ClockTimings): SimulationTrace {
   const { flat } = simulator.design;
