@@ -25,7 +25,7 @@ import { buildIcarusTestbench } from '../engines/icarus/icarusEngine.ts';
 import { findTool } from '../tools/toolchain.ts';
 import { decodeOutputs, FrameReader, harnessPortsOf, streamCommands } from '../engines/harness/harnessStimulus.ts';
 import { PortFrames } from '../hw/contract/portFrames.ts';
-import { outputWordsOf } from '../engines/harness/externalEngine.ts';
+import { outputWordsOf } from '../engines/harness/batchFiles.ts';
 import { measureProcess } from './measureProcess.ts';
 import { OutputChecksum, binaryStimulus, buildNativeHarness, runNativeHarness } from './nativeHarness.ts';
 import { TsEngine } from '../engines/ts/tsEngine.ts';

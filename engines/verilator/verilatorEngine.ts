@@ -1,6 +1,7 @@
 import type { IrDesign } from '../../hw/ir/ir.ts';
 import { buildVerilator, type VerilatorBuild, type VerilatorBuildOptions } from '../../tools/verilator.ts';
-import { ExternalEngine, type BatchFiles } from '../harness/externalEngine.ts';
+import { ExternalEngine } from '../harness/externalEngine.ts';
+import type { BatchFiles } from '../harness/batchFiles.ts';
 import type { HarnessLaunch } from '../harness/harnessProcess.ts';
 import type { HarnessPorts } from '../harness/harnessStimulus.ts';
 import { verilatorHarness } from './verilatorHarness.ts';

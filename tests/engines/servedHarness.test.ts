@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
 import { VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';
-import { WATCHDOG_ENV } from '../../engines/harness/externalEngine.ts';
+import { WATCHDOG_ENV } from '../../engines/harness/runBounds.ts';
 import { servedHarnessPids } from '../../engines/harness/harnessProcess.ts';
 import { emptyInputFrames } from '../../engines/designFrames.ts';
 import { hasTool } from '../../tools/toolchain.ts';

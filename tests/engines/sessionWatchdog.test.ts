@@ -6,7 +6,7 @@ import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
 import { VerilatorEngine } from '../../engines/verilator/verilatorEngine.ts';
 import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
-import { runTimeout, WATCHDOG_ENV } from '../../engines/harness/externalEngine.ts';
+import { runTimeout, WATCHDOG_ENV } from '../../engines/harness/runBounds.ts';
 import type { Engine, EngineSession } from '../../hw/contract/engine.ts';
 import { ToolError } from '../../common/errors.ts';
 import { hasTool } from '../../tools/toolchain.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { elaborate } from '../../hw/ir/elaborate.ts';
 import { Counter } from '../../hw/examples/counter.ts';
 import { IcarusEngine } from '../../engines/icarus/icarusEngine.ts';
-import { flatCells, runTimeout } from '../../engines/harness/externalEngine.ts';
+import { flatCells, runTimeout } from '../../engines/harness/runBounds.ts';
 import { mmaBenchDesign } from '../../coruscant/mma/runMmas.ts';
 
 /*
