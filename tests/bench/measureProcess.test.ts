@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { measureProcess } from '../../bench/measureProcess.ts';
+
+describe('measureProcess', () => {
+  it("reads the child's own CPU time, not Python's start nor a constant offset", async () => {
+    // Half a second of busy CPU in the child: its CPU and wall time both near 0.5 s.
+    const busy = await measureProcess(process.execPath, [
+      '-e',
+      'const end = Date.now() + 500; while (Date.now() < end); console.log("done")',
+    ]);
+    expect(busy.stdout).toBe('done');
+    expect(busy.cpuSeconds).toBeGreaterThan(0.4);
+    expect(busy.seconds).toBeGreaterThan(0.45);
+    // A child that does nothing: Node's own start, about 0.1 s (Python's RUSAGE_CHILDREN read 0.36 s).
+    const idle = await measureProcess(process.execPath, ['-e', '0']);
+    expect(idle.cpuSeconds).toBeLessThan(0.25);
+    expect(idle.peakMegabytes).toBeGreaterThan(10);
+  });
+
+  it("passes the child's exit status on", async () => {
+    await expect(measureProcess(process.execPath, ['-e', 'process.exit(3)'])).rejects.toMatchObject({ exitCode: 3 });
+  });
+});
