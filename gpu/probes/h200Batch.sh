@@ -19,6 +19,13 @@
 #   stalls   l2Replacement (which lines a walk keeps from pass to pass, 16–64 MiB, two permutations)
 #            and Nsight Compute's stall reasons by SASS line on Flash-LLM at 9216² and 7168² 60 %
 #            (three blocks on the busiest SMs against two); meanwhile builds the harness
+#   clocks   smClock (the SM clock a block sees under FMA spins and streams, by blocks per SM) and the
+#            harness's ten 7168² / 9216² cells, with nvidia-smi sampling the clocks and power every
+#            50 ms throughout; meanwhile builds the harness
+#   bursts   smClock's bursts (short launches after the GPU idled, as the harness times them) and
+#            smClock under Nsight Compute (its SM Frequency against the blocks' own clock)
+#   tensor   smClock's mma.sync chains by blocks per SM, and Nsight Compute's SM Frequency for them,
+#            for the FMA spin and for cuBLAS and Flash-LLM in the harness (7168², 50 %)
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -221,8 +228,69 @@ stalls)
       ./spmm_perf $1 $1 8 $2 8
   done
   ;;
+clocks)
+  recordGpu
+  [ -x .harness/kernel_comparison/spmm_perf ] || { buildHarness >"$OUT/harness-build.log" 2>&1 & }
+  build=$!
+  $NVCC -o /tmp/smClock "$PROBES/smClock.cu" || exit 1
+  fields=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active
+  nvidia-smi --query-gpu=$fields --format=csv -lms 50 >"$OUT/clocks.csv" 2>&1 &
+  sampler=$!
+  mark() { echo "== $(date '+%Y/%m/%d %H:%M:%S.%N') $*"; }
+  {
+    for mode in spin stream; do
+      for blocks in 1 2 4 8; do mark "$mode $blocks"; /tmp/smClock $mode $blocks 300; done
+    done
+    mark "stream 8 40 MiB"; /tmp/smClock stream 8 300 40
+  } >"$OUT/smClock.txt" 2>&1
+  wait $build
+  echo "harness build: $?"
+  harnessEnv
+  for s in "7168 30" "7168 40" "7168 50" "7168 60" "7168 70" "9216 30" "9216 40" "9216 50" "9216 60" "9216 70"; do
+    set -- $s
+    mark "M $1 K $1 N 8 sparsity $2 split-K 8"
+    timeout 60 ./spmm_perf $1 $1 8 $2 8 | grep -E "Time/ms"
+    mark "end"
+  done >"$OUT/harnessClocks.txt" 2>&1
+  kill $sampler
+  ;;
+bursts)
+  $NVCC -o /tmp/smClock "$PROBES/smClock.cu" || exit 1
+  {
+    for run in 1 2 3; do /tmp/smClock burst 1000 60 14; done
+    /tmp/smClock burst 3000 60 14
+    /tmp/smClock burst 100 60 14
+    /tmp/smClock burst 1000 10 14
+  } >"$OUT/bursts.jsonl" 2>&1
+  for s in "spin 2 5" "stream 2 5 64" "stream 8 5 2048"; do
+    echo "== ncu smClock $s"
+    timeout 120 ncu --clock-control none --section SpeedOfLight /tmp/smClock $s |
+      grep -E "^\{|SM Frequency|DRAM Frequency|Elapsed Cycles|Duration|^  [a-z]"
+  done >"$OUT/smClockNcu.txt" 2>&1
+  ;;
+tensor)
+  [ -x .harness/kernel_comparison/spmm_perf ] || { buildHarness >"$OUT/harness-build.log" 2>&1 & }
+  build=$!
+  $NVCC -o /tmp/smClock "$PROBES/smClock.cu" || exit 1
+  { for blocks in 1 2 4 8; do /tmp/smClock mma $blocks 300; done; /tmp/smClock spin 2 300; } >"$OUT/smClockMma.jsonl" 2>&1
+  wait $build
+  echo "harness build: $?"
+  frequency() { grep -E "^\{|SM Frequency|Elapsed Cycles|Duration|^  [a-zA-Z_]"; }
+  {
+    for mode in mma spin; do
+      echo "== ncu smClock $mode 2 5"
+      timeout 120 ncu --clock-control none --section SpeedOfLight /tmp/smClock $mode 2 5 | frequency
+    done
+    harnessEnv
+    echo "== ncu cuBLAS 7168 50"
+    timeout 120 ncu --clock-control none --section SpeedOfLight --launch-skip 4 --launch-count 2 ./spmm_perf 7168 7168 8 50 8 | frequency
+    echo "== ncu Flash-LLM 7168 50"
+    timeout 120 ncu --clock-control none --section SpeedOfLight --kernel-name-base function --kernel-name FlashLLM_SpMM_Kernel \
+      --launch-skip 4 --launch-count 3 ./spmm_perf 7168 7168 8 50 8 | frequency
+  } >"$OUT/tensorNcu.txt" 2>&1
+  ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor" >&2
   exit 2
   ;;
 esac

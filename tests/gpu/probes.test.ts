@@ -61,6 +61,12 @@ describe.skipIf(nvcc === undefined)('silicon probes compile for sm_90', () => {
     expect(spills).toEqual([0]);
   }, 180_000);
 
+  it('smClock: its three kernels without spills, so a block times its own work, not local-memory traffic', async () => {
+    const { registers, spills } = await compile('smClock');
+    expect(registers).toHaveLength(3);
+    expect(spills).toEqual([0, 0, 0]);
+  }, 180_000);
+
   it("stsScatter: three blocks of 128 threads fit an SM's 64 K registers, and nothing spills (16- and 32-bit stores)", async () => {
     const { registers, spills } = await compile('stsScatter');
     expect(registers).toHaveLength(2);
