@@ -49,6 +49,12 @@ export interface ComputeProfile {
    * whole grid's burst (timingModel.ts `burstDrainCycles`): measured where true, see `source`.
    */
   readonly burstsInLockstep: boolean;
+  /**
+   * The SM clock while a kernel issues the tensor cores' mma.sync, MHz, where it differs from the
+   * memory profile's clock (`sm.clockMHz`, at which the memory path's cycles were measured).
+   * Every kernel modelled here issues them, so their SM-side cycles last this long.
+   */
+  readonly tensorClockMHz?: number;
   /** SM cycles per scattered 16-bit warp store when the SM's shared-store path, not a warp's own loop, sets the pace (storePath.ts). */
   readonly scatteredStoreCycles?: number;
   readonly source: string;
@@ -91,6 +97,7 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
     denseLibrary: { dramEfficiency: 0.763, splitKReductionNs: 3860 },
     burstsInLockstep: true,
     scatteredStoreCycles: 3.1,
+    tensorClockMHz: 1800,
     source:
       'schedulersPerSm, registersPerSm, sharedWavefrontsPerCycle, barrierCycles, reductionLaunchNs as for Ada (see rtx6000ada). ' +
       'sharedMemoryBytesPerSm 228 KB (memory.md §2c, Accel-Sim shmem option). mmaUnitsPerSubCore 4: H100/H200 SXM dense FP16 989 TFLOPS ≈ ' +
@@ -102,7 +109,10 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
       'l1LinesPerCycle 0.57: 4-byte loads to random sectors or one per line, L2-resident, reach 149–151 G/s = 0.57 lines per SM per cycle on 132 SMs at 1.98 GHz (h200-silicon.md §1). ' +
       "burstsInLockstep: the harness's Flash-LLM at 7168², split-K 4 / 8 / 12 / 14 (1 to 3 blocks per SM; gpu/probes/results/2026-12-02b/splitk.txt): " +
       "its iteration grows with the bytes every resident block loads, by their time at the DRAM's peak, with one block per SM as with three. " +
-      'scatteredStoreCycles 3.1: stsScatter with two blocks per SM (3.15, scan order; 3.05 with three; gpu/probes/README.md).',
+      'scatteredStoreCycles 3.1: stsScatter with two blocks per SM (3.15, scan order; 3.05 with three; gpu/probes/README.md). ' +
+      "tensorClockMHz 1800: smClock's blocks read clock64 against %globaltimer at 1.800 GHz while they issue mma.sync (1, 2, 4 and 8 blocks per SM, " +
+      'with or without Nsight Compute), at 1.98 GHz with FMA chains or streams (gpu/probes/results/2026-12-03); Nsight Compute times the ' +
+      "harness's kernels, cuBLAS's included, at 1.79–1.82 GHz.",
   },
 };
 

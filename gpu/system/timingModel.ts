@@ -344,24 +344,28 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const compute = computeProfile(input.profile);
   const smCount = memory.sm.count;
   const nsPerCycle = 1000 / memory.sm.clockMHz;
+  // The SM side counts cycles of the clock the SMs run at while they issue mma.sync; the memory
+  // path's figures (latencies, rates) are cycles of the profile's clock, at which they were measured.
+  const smNsPerCycle = 1000 / (compute.tensorClockMHz ?? memory.sm.clockMHz);
+  const smPerPathCycle = nsPerCycle / smNsPerCycle;
   const costs = iterationCosts(kernel, layout, shape.n);
   const resident = residentBlocks(costs, compute);
   const plan = gridPlan(shape, input.splitK ?? autoSplitK(shape, smCount));
   const loadLatency = memory.dram.latencyCycles;
   const loads = kernelLoads(kernel, shape, layout);
   const traffic = meanIterationTraffic(loads, plan);
-  const dramBytesPerCycle = (memory.dram.bandwidthGBps * 1000) / memory.sm.clockMHz;
+  const dramBytesPerSmCycle = memory.dram.bandwidthGBps * smNsPerCycle;
   const burstBlocks = Math.min(plan.blocks, smCount * resident);
   const smSide: SmSide = {
-    loadLatencyCycles: loadLatency + (memory.sm.loadStepCycles ?? 0),
+    loadLatencyCycles: (loadLatency + (memory.sm.loadStepCycles ?? 0)) * smPerPathCycle,
     barrierCycles: compute.barrierCycles,
     schedulers: compute.schedulersPerSm,
     wavefrontsPerCycle: compute.sharedWavefrontsPerCycle,
     mmaUnits: compute.mmaUnitsPerSubCore,
     lsuCyclesPerLoad: memory.sm.lsuBytesPerCyclePerSubCore ? 512 / memory.sm.lsuBytesPerCyclePerSubCore : 1,
-    l1LinesPerCycle: compute.l1LinesPerCycle,
+    l1LinesPerCycle: compute.l1LinesPerCycle / smPerPathCycle,
     linesPerIteration: traffic.lines,
-    burstDrainCycles: (traffic.aBytes * burstBlocks) / dramBytesPerCycle,
+    burstDrainCycles: (traffic.aBytes * burstBlocks) / dramBytesPerSmCycle,
     burstsInLockstep: compute.burstsInLockstep,
     scatteredStoreCycles: compute.scatteredStoreCycles ?? 0,
   };
@@ -394,7 +398,8 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
       for (const [sm, sequence] of sequences.entries()) {
         const item = sequence[round];
         // SMs are not in lockstep: their iterations start evenly staggered over the interval.
-        if (item !== undefined) loads.blockIteration(recorder, sm, (round + sm / smCount) * full.effective, ...item);
+        if (item !== undefined)
+          loads.blockIteration(recorder, sm, ((round + sm / smCount) * full.effective) / smPerPathCycle, ...item);
       }
       simulator.feed(sortedByTime(recorder.trace.build()));
       for (const operand of ['A', 'B'] as const) {
@@ -429,9 +434,9 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const library = kernel === 'dense' ? compute.denseLibrary : undefined;
   const libraryNs = library ? dramReadBytes / (library.dramEfficiency * memory.dram.bandwidthGBps) : 0;
   const memoryNs = Math.max(result.makespanNs, libraryNs);
-  const epilogueNs = (full.decompressIssue + full.tensorCore) * nsPerCycle;
+  const epilogueNs = (full.decompressIssue + full.tensorCore) * smNsPerCycle;
   const prologueNs = latencyNs;
-  const computeNs = computeCycles * nsPerCycle;
+  const computeNs = computeCycles * smNsPerCycle;
   const l2GBps = (memory.l2.slices * memory.l2.bytesPerCyclePerSlice * memory.sm.clockMHz) / 1000;
   // Where the library splits K, its reduction is a kernel of its own, timed as a whole.
   const reductionNs =

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryProfile } from '../../../gpu/memory/profiles.ts';
 import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
 import { modelKernel } from '../../../gpu/system/timingModel.ts';
+import { computeProfile } from '../../../gpu/system/computeProfiles.ts';
 import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
 import { MEASURED_MMA } from './support.ts';
 
@@ -22,7 +23,8 @@ describe('the burst drain (2048×4096, N = 8, 30 %)', () => {
     const more = run('h200', 'flashllm', 16);
     expect(more.blocks).toBe(2 * fewer.blocks);
     const h200 = memoryProfile('h200');
-    const bytesPerCycle = (h200.dram.bandwidthGBps * 1000) / h200.sm.clockMHz;
+    // SM cycles at the clock the SMs run at while they issue mma.sync.
+    const bytesPerCycle = (h200.dram.bandwidthGBps * 1000) / computeProfile('h200').tensorClockMHz!;
     // 30 %: ≈ 20 staged vectors of 2 KB per block-iteration, 64 blocks.
     expect(fewer.perIteration.burstDrain).toBeGreaterThan((64 * 36_000) / bytesPerCycle);
     expect(fewer.perIteration.burstDrain).toBeLessThan((64 * 44_000) / bytesPerCycle);

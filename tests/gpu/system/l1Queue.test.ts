@@ -11,6 +11,7 @@ import { cliMessage } from '../../../gen/cli/optionFlags.ts';
 import { memoryProfile } from '../../../gpu/memory/profiles.ts';
 import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
 import { modelKernel, sharedServerCycle } from '../../../gpu/system/timingModel.ts';
+import { computeProfile } from '../../../gpu/system/computeProfiles.ts';
 import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
 import { fastCheckSeed } from '../memory/seed.ts';
 import { MEASURED_MMA } from './support.ts';
@@ -54,7 +55,10 @@ describe("the L1's lines on the chain (h200, 2048×2048, N = 8, 30 %)", () => {
   const run = (kernel: SpmmKernel) =>
     modelKernel({ profile: 'h200', kernel, shape, layout: layout!, mma: MEASURED_MMA, sample: 4 });
   const memory = memoryProfile('h200');
-  const roundTrip = memory.dram.latencyCycles + (memory.sm.loadStepCycles ?? 0);
+  // The round trip, measured in cycles of the profile's clock, in SM cycles while mma.sync issues.
+  const roundTrip =
+    ((memory.dram.latencyCycles + (memory.sm.loadStepCycles ?? 0)) * computeProfile('h200').tensorClockMHz!) /
+    memory.sm.clockMHz;
 
   it('the software kernel and the STC wait for their value loads to leave the L1, and queue there behind co-resident blocks', () => {
     for (const kernel of ['coruscant', 'stc'] as const) {
@@ -69,6 +73,15 @@ describe("the L1's lines on the chain (h200, 2048×2048, N = 8, 30 %)", () => {
         6,
       );
     }
+  });
+
+  it("counts the SM side's cycles at the clock the SMs run at under mma.sync (h200: 1.8 GHz, not the memory path's 1.98)", () => {
+    const timing = run('coruscant');
+    const it = timing.perIteration;
+    expect(computeProfile('h200').tensorClockMHz).toBe(1800);
+    expect(timing.stagesNs.epilogue).toBeCloseTo(((it.decompressIssue + it.tensorCore) * 1000) / 1800, 6);
+    // The prologue is one idle DRAM round trip, a memory figure: at the memory path's clock.
+    expect(timing.stagesNs.prologue).toBeCloseTo((memory.dram.latencyCycles * 1000) / memory.sm.clockMHz, 6);
   });
 
   it("the dense kernel's coalesced lines stay off its chain (its cp.async pipeline hides them)", () => {
