@@ -26,15 +26,7 @@
 #include <vector>
 #include <random>
 #include <cuda_runtime.h>
-
-#define CHECK(call)                                                                              \
-  do {                                                                                           \
-    cudaError_t status_ = (call);                                                                \
-    if (status_ != cudaSuccess) {                                                                \
-      fprintf(stderr, "l2Partitions: %s at %s:%d\n", cudaGetErrorString(status_), __FILE__, __LINE__); \
-      exit(1);                                                                                   \
-    }                                                                                            \
-  } while (0)
+#include "cudaCheck.cuh"
 
 // Which cache a stream's loads may allocate in: L2 only (`ld.global.cg`, the harness's
 // description) or L1 and L2 (`ld.global.ca`, the default load), to tell the L2's own rate from

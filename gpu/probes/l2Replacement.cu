@@ -20,15 +20,7 @@
 #include <cstdlib>
 #include <random>
 #include <vector>
-
-#define CHECK(call)                                                                            \
-  do {                                                                                         \
-    cudaError_t status = (call);                                                               \
-    if (status != cudaSuccess) {                                                               \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(status));          \
-      exit(1);                                                                                 \
-    }                                                                                          \
-  } while (0)
+#include "cudaCheck.cuh"
 
 constexpr int BINS = 64;  // 32 cycles each: 0 … 2047 cycles, the last bin also takes the rest
 constexpr int BIN_CYCLES = 32;

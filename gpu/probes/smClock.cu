@@ -19,15 +19,7 @@
 #include <cstring>
 #include <unistd.h>
 #include <vector>
-
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    cudaError_t status = (call);                                                      \
-    if (status != cudaSuccess) {                                                      \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(status)); \
-      exit(1);                                                                        \
-    }                                                                                 \
-  } while (0)
+#include "cudaCheck.cuh"
 
 constexpr int THREADS = 256;
 

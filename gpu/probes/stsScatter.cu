@@ -31,15 +31,7 @@
 #include <random>
 #include <vector>
 #include <cuda_runtime.h>
-
-#define CHECK(call)                                                                              \
-  do {                                                                                           \
-    cudaError_t status_ = (call);                                                                \
-    if (status_ != cudaSuccess) {                                                                \
-      fprintf(stderr, "stsScatter: %s at %s:%d\n", cudaGetErrorString(status_), __FILE__, __LINE__); \
-      exit(1);                                                                                   \
-    }                                                                                            \
-  } while (0)
+#include "cudaCheck.cuh"
 
 constexpr int THREADS = 128, TILE_ROWS = 128, TILE_K = 64, VECTOR = 4;
 constexpr int STEPS_TILE1 = 16, STEPS_TILE2 = 8;  // as the compiled kernel stages them

@@ -27,15 +27,7 @@
 #include <cstdint>
 #include <vector>
 #include <cuda_runtime.h>
-
-#define CHECK(call)                                                                            \
-  do {                                                                                         \
-    cudaError_t status_ = (call);                                                              \
-    if (status_ != cudaSuccess) {                                                              \
-      fprintf(stderr, "tileBurst: %s at %s:%d\n", cudaGetErrorString(status_), __FILE__, __LINE__); \
-      exit(1);                                                                                 \
-    }                                                                                          \
-  } while (0)
+#include "cudaCheck.cuh"
 
 constexpr int THREADS = 128, MAX_VECTORS = 24;
 
