@@ -1,11 +1,14 @@
 import { execa } from 'execa';
 
-/** Runs `gen …` as a user would (a child process, CI mode: no progress bars), never throwing. */
-export function runGen(args: readonly string[], options: { cwd?: string } = {}) {
+/** Runs `gen …` as a user would (a child process, CI mode: no progress bars), never throwing; `env` adds variables. */
+export function runGen(
+  args: readonly string[],
+  options: { cwd?: string; env?: Readonly<Record<string, string>> } = {},
+) {
   return execa('node', [new URL('../../bin/gen.js', import.meta.url).pathname, ...args], {
     reject: false,
-    env: { CI: '1' },
-    ...options,
+    cwd: options.cwd,
+    env: { CI: '1', ...options.env },
   });
 }
 

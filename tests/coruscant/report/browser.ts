@@ -1,32 +1,47 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium, driven headless with no network side traffic, from a fresh profile. */
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** Opens `url` in headless Chromium, hands the page and its console errors to `use`, then closes everything. */
-export async function withPage<T>(url: string, use: (page: Page, consoleErrors: readonly string[]) => Promise<T>): Promise<T> {
-  const profile = mkdtempSync(join(tmpdir(), 'report-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, viewport: { width: 1280, height: 900 } });
-  try {
-    const page = context.pages()[0] ?? (await context.newPage());
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('request', (request) => {
-      if (!request.url().startsWith('file:')) errors.push(`network request: ${request.url()}`);
-    });
-    await page.goto(url, { waitUntil: 'load' });
-    return await use(page, errors);
-  } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
-  }
+/** One headless Chromium for a test file; each page opens in a fresh context of it (no state shared between pages). */
+export interface ChromiumSession {
+  /** Opens `url` in a new context, hands the page and its console errors to `use`, then closes the context. */
+  withPage<T>(url: string, use: (page: Page, consoleErrors: readonly string[]) => Promise<T>): Promise<T>;
+  /** Ends the browser (the file's afterAll); nothing if no page was opened. */
+  close(): Promise<void>;
+}
+
+/**
+ * A Chromium session started at its first page: a launch costs seconds of CPU, so a file opens its
+ * pages in one browser rather than a browser each.
+ */
+export function chromiumSession(): ChromiumSession {
+  let browser: Promise<Browser> | undefined;
+  return {
+    async withPage(url, use) {
+      browser ??= chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+      const context = await (await browser).newContext({ viewport: { width: 1280, height: 900 } });
+      try {
+        const page = await context.newPage();
+        const errors: string[] = [];
+        page.on('console', (message) => {
+          if (message.type() === 'error') errors.push(message.text());
+        });
+        page.on('pageerror', (error) => errors.push(error.message));
+        page.on('request', (request) => {
+          if (!request.url().startsWith('file:')) errors.push(`network request: ${request.url()}`);
+        });
+        await page.goto(url, { waitUntil: 'load' });
+        return await use(page, errors);
+      } finally {
+        await context.close();
+      }
+    },
+    async close() {
+      if (browser) await (await browser).close();
+    },
+  };
 }
 
 /**

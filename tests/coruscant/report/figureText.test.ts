@@ -5,17 +5,20 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { barChartSvg, lineChartSvg } from '../../../common/charts.ts';
 import { figureHtml } from '../../../coruscant/report/html.ts';
-import { figureTextProblems, withPage } from './browser.ts';
+import { chromiumSession, figureTextProblems } from './browser.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'figure-text-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
+/** The file's pages open in one Chromium. */
+const browser = chromiumSession();
+afterAll(() => browser.close());
 
 /** The figures on a page of their own, checked in headless Chromium. */
 async function problemsOf(figures: Record<string, string>): Promise<string[]> {
   const file = join(folder, `page-${Object.keys(figures).join('-')}.html`);
   const body = Object.entries(figures).map(([name, svg]) => figureHtml(name, svg, name));
   writeFileSync(file, `<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>${body.join('\n')}</body></html>`);
-  return withPage(pathToFileURL(file).href, figureTextProblems);
+  return browser.withPage(pathToFileURL(file).href, figureTextProblems);
 }
 
 const LONG_NAMES = ['BitmapDecoder (total)', 'DensePointerIncrementer', 'BitmapThreadSlice ×32', 'RegisterIndexEmitter ×32'];

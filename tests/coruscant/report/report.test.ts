@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportSummary } from '../../../coruscant/report/buildReport.ts';
 import { REGRESS_SUITES } from '../../support/regressSuites.ts';
-import { figureTextProblems, withPage } from './browser.ts';
+import { chromiumSession, figureTextProblems } from './browser.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 /**
@@ -38,6 +38,9 @@ beforeAll(async () => {
 
 // The report (VCDs included) is tens of MB; only the screenshot is kept to look at.
 afterAll(() => rmSync(out, { recursive: true, force: true }));
+/** The file's pages open in one Chromium. */
+const browser = chromiumSession();
+afterAll(() => browser.close());
 
 /** The number a rendered cell shows (thousands separators removed). */
 const shownValue = (text: string): number => Number(text.replace(/,/g, ''));
@@ -67,7 +70,7 @@ describe('gen report --quick', () => {
   });
 
   it('loads in headless Chromium with no errors, every figure drawn, every number equal to summary.json', async () => {
-    const checks = await withPage(pathToFileURL(join(out, 'index.html')).href, async (page, consoleErrors) => {
+    const checks = await browser.withPage(pathToFileURL(join(out, 'index.html')).href, async (page, consoleErrors) => {
       const screenshot = join(folder, 'report.png');
       await page.screenshot({ path: screenshot, fullPage: true });
       console.log(`screenshot: ${screenshot}`);
@@ -136,7 +139,7 @@ describe('gen report --quick', () => {
   });
 
   it('draws every figure with no text clipped by its SVG or overlapping another text (headless Chromium)', async () => {
-    const problems = await withPage(pathToFileURL(join(out, 'index.html')).href, async (page) => {
+    const problems = await browser.withPage(pathToFileURL(join(out, 'index.html')).href, async (page) => {
       await page.screenshot({ path: join(folder, 'first-screen.png') });
       console.log(`first screen: ${join(folder, 'first-screen.png')}`);
       return figureTextProblems(page);

@@ -128,5 +128,6 @@ export function makeProject(options: { config: boolean | string; root?: string }
 
 export const removeProject = (root: string): void => rmSync(root, { recursive: true, force: true });
 
-/** `gen …` run in the project. */
-export const genIn = (root: string, args: readonly string[]) => runGen(args, { cwd: root });
+/** `gen …` run in the project, with `env` added to the environment. */
+export const genIn = (root: string, args: readonly string[], env: Readonly<Record<string, string>> = {}) =>
+  runGen(args, { cwd: root, env });

@@ -1,6 +1,6 @@
 /**
- * A user's project outside the repository drives every `gen` command with its own designs: first
- * with `--design` alone, then through its gen.config.ts (designs, suites, defaults).
+ * A user's project outside the repository drives every `gen` command with its own designs: through
+ * its gen.config.ts (designs, suites, defaults), and with `--design` alone.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -17,84 +17,6 @@ const moved = mkdtempSync(join(tmpdir(), 'gen-moved-'));
 afterAll(() => [bare, configured, moved].forEach(removeProject));
 
 const engines = availableEngines().available;
-
-describe('a user project with --design', () => {
-  it('lists its tops with their parameters, and nothing of the framework', async () => {
-    const run = await genIn(bare, ['list', '--design', 'src/acc.ts', '--json']);
-    expect(run.exitCode, run.stderr).toBe(0);
-    const rows = JSON.parse(run.stdout) as { name: string; kind: string; parameters: { name: string }[] }[];
-    expect(rows.map((row) => [row.name, row.kind, row.parameters.map((p) => p.name)])).toEqual([
-      ['Accumulator', 'design', ['width']],
-      ['Adder', 'design', ['width']],
-    ]);
-  });
-
-  it('writes Verilog citing its sources relative to the project, the same after the project moves', async () => {
-    const run = await genIn(bare, ['verilog', '--design', 'src/acc.ts', '--top', 'Accumulator', '--param', 'width=12']);
-    expect(run.exitCode, run.stderr).toBe(0);
-    const verilog = readFileSync(join(bare, 'out/verilog/Accumulator_width_12.v'), 'utf8');
-    expect(verilog).toMatch(/Generated from Accumulator \(src\/acc\.ts:4\) with width=12/);
-    expect(verilog).not.toContain(bare);
-    const manifest = readFileSync(join(bare, 'out/verilog/manifest.json'), 'utf8');
-    expect(manifest).toContain('"src/acc.ts:');
-    expect(manifest).not.toContain(bare);
-
-    cpSync(bare, moved, { recursive: true, verbatimSymlinks: true });
-    const again = await genIn(moved, [
-      'verilog',
-      '--design',
-      'src/acc.ts',
-      '--top',
-      'Accumulator',
-      '--param',
-      'width=12',
-    ]);
-    expect(again.exitCode, again.stderr).toBe(0);
-    expect(readFileSync(join(moved, 'out/verilog/Accumulator_width_12.v'), 'utf8')).toBe(verilog);
-    expect(readFileSync(join(moved, 'out/verilog/manifest.json'), 'utf8')).toBe(manifest);
-  });
-
-  it('simulates a top on every installed engine with equal outputs, checking expect', async () => {
-    const outputs: string[] = [];
-    for (const engine of engines) {
-      const run = await genIn(bare, [
-        'sim',
-        '--design',
-        'src/acc.ts',
-        '--top',
-        'Accumulator',
-        '--vectors',
-        'vectors.jsonl',
-        '--engine',
-        engine,
-      ]);
-      expect(run.exitCode, `${engine}: ${run.stderr}`).toBe(0);
-      outputs.push(run.stdout);
-    }
-    expect(outputs[0]).toContain('"sum":"0xc"');
-    for (const output of outputs) expect(output).toBe(outputs[0]);
-  });
-
-  it('loads a plain JavaScript design file too', async () => {
-    writeFileSync(
-      join(bare, 'src/inverter.js'),
-      `import { defineModule, input, output } from ${JSON.stringify(`${repository}/hw/core/index.ts`)};
-export const Inverter = defineModule({ name: 'Inverter', defaults: {}, ports: () => ({ a: input(4), y: output(4) }), build: (m, io) => io.y.set(io.a.not()) });
-`,
-    );
-    const run = await genIn(bare, ['verilog', '--design', 'src/inverter.js', '--top', 'Inverter', '--out', 'inv']);
-    expect(run.exitCode, run.stderr).toBe(0);
-    expect(readFileSync(join(bare, 'inv/Inverter.v'), 'utf8')).toMatch(
-      /Generated from Inverter \(src\/inverter\.js:2\)/,
-    );
-  });
-
-  it('runs a suite file given with --design or --load', async () => {
-    const run = await genIn(bare, ['regress', '--design', 'verif/accSuite.ts', '--runs', '20', '--seed', '4']);
-    expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^Accumulator\s+ts\s+20\s+0\s/m);
-  });
-});
 
 describe('a user project with gen.config.ts', () => {
   it('knows its designs and suites without --design, and writes under defaults.out', async () => {
@@ -267,4 +189,84 @@ describe('a user project with gen.config.ts', () => {
     expect(run.stdout).toMatch(/Adder/);
     expect(run.stdout).toMatch(/area/i);
   }, 300_000);
+});
+
+describe('a user project with --design', () => {
+  it('lists its tops with their parameters, and nothing of the framework', async () => {
+    const run = await genIn(bare, ['list', '--design', 'src/acc.ts', '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const rows = JSON.parse(run.stdout) as { name: string; kind: string; parameters: { name: string }[] }[];
+    expect(rows.map((row) => [row.name, row.kind, row.parameters.map((p) => p.name)])).toEqual([
+      ['Accumulator', 'design', ['width']],
+      ['Adder', 'design', ['width']],
+    ]);
+  });
+
+  it('writes Verilog citing its sources relative to the project, the same after the project moves', async () => {
+    const run = await genIn(bare, ['verilog', '--design', 'src/acc.ts', '--top', 'Accumulator', '--param', 'width=12']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const verilog = readFileSync(join(bare, 'out/verilog/Accumulator_width_12.v'), 'utf8');
+    expect(verilog).toMatch(/Generated from Accumulator \(src\/acc\.ts:4\) with width=12/);
+    expect(verilog).not.toContain(bare);
+    const manifest = readFileSync(join(bare, 'out/verilog/manifest.json'), 'utf8');
+    expect(manifest).toContain('"src/acc.ts:');
+    expect(manifest).not.toContain(bare);
+
+    cpSync(bare, moved, { recursive: true, verbatimSymlinks: true });
+    const again = await genIn(moved, [
+      'verilog',
+      '--design',
+      'src/acc.ts',
+      '--top',
+      'Accumulator',
+      '--param',
+      'width=12',
+    ]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(readFileSync(join(moved, 'out/verilog/Accumulator_width_12.v'), 'utf8')).toBe(verilog);
+    expect(readFileSync(join(moved, 'out/verilog/manifest.json'), 'utf8')).toBe(manifest);
+  });
+
+  it('simulates a top on every installed engine with equal outputs, checking expect', async () => {
+    // One build cache for both projects ($GEN_CACHE, as a user may share one): the Verilator run
+    // here is served by the traced build of the same Accumulator the project above made (the
+    // suite's GEN_VERILATOR_REUSE_TRACED), not a second build of the design and of Verilator's runtime.
+    const shared = join(configured, '.gen-cache');
+    const verilatorBuilds = (): string[] =>
+      existsSync(join(shared, 'verilator')) ? readdirSync(join(shared, 'verilator')).sort() : [];
+    const builtBefore = verilatorBuilds();
+    const outputs: string[] = [];
+    for (const engine of engines) {
+      const run = await genIn(
+        bare,
+        ['sim', '--design', 'src/acc.ts', '--top', 'Accumulator', '--vectors', 'vectors.jsonl', '--engine', engine],
+        { GEN_CACHE: shared },
+      );
+      expect(run.exitCode, `${engine}: ${run.stderr}`).toBe(0);
+      outputs.push(run.stdout);
+    }
+    expect(outputs[0]).toContain('"sum":"0xc"');
+    for (const output of outputs) expect(output).toBe(outputs[0]);
+    if (engines.includes('verilator')) expect(verilatorBuilds()).toEqual(builtBefore);
+  });
+
+  it('loads a plain JavaScript design file too', async () => {
+    writeFileSync(
+      join(bare, 'src/inverter.js'),
+      `import { defineModule, input, output } from ${JSON.stringify(`${repository}/hw/core/index.ts`)};
+export const Inverter = defineModule({ name: 'Inverter', defaults: {}, ports: () => ({ a: input(4), y: output(4) }), build: (m, io) => io.y.set(io.a.not()) });
+`,
+    );
+    const run = await genIn(bare, ['verilog', '--design', 'src/inverter.js', '--top', 'Inverter', '--out', 'inv']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(readFileSync(join(bare, 'inv/Inverter.v'), 'utf8')).toMatch(
+      /Generated from Inverter \(src\/inverter\.js:2\)/,
+    );
+  });
+
+  it('runs a suite file given with --design or --load', async () => {
+    const run = await genIn(bare, ['regress', '--design', 'verif/accSuite.ts', '--runs', '20', '--seed', '4']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Accumulator\s+ts\s+20\s+0\s/m);
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * Child process for the interrupted-swap tests: writes COUNT files, each holding MARK, as the
- * whole content of TARGET through gen verilog's writer. Run: node --import tsx writeManyFiles.ts TARGET COUNT MARK
+ * whole content of TARGET through gen verilog's writer. Run bundled (tests/hardening/killedOutputs.ts):
+ * node writeManyFiles.mjs TARGET COUNT MARK
  */
 import { writeFilesStaged } from '../../../hw/verilog/writeDesign.ts';
 
