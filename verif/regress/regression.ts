@@ -171,6 +171,7 @@ async function runShare(
     },
     indices,
     options.jobs,
+    (chunk) => runCases(suite, engine, options.seed, chunk, tick, coverage),
     tick,
     (part) => coverage?.absorb(part),
   );

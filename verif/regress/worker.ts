@@ -1,6 +1,7 @@
 /**
- * A worker thread of `gen regress --jobs`: runs its share of one suite's cases on one engine and
- * posts the outcomes back (progress as it goes). Started by workerPool.ts.
+ * A worker thread of `gen regress --jobs`: loads one suite and engine, then runs the chunks of
+ * cases it is sent and posts each chunk's outcomes back (progress as it goes); on `stop`, its
+ * coverage. Started by workerPool.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { UserError } from '../../common/errors.ts';
@@ -10,10 +11,18 @@ import { CoverageCollector } from './coverage/collect.ts';
 import { loadSuites } from './suiteSources.ts';
 import { setProjectRoot } from '../../common/projectRoot.ts';
 import { setBuildRoot } from '../../tools/buildCache.ts';
-import type { WorkerTask, WorkerMessage } from './workerPool.ts';
+import type { WorkerTask, WorkerMessage, WorkerRequest } from './workerPool.ts';
 
 const task = workerData as WorkerTask;
-const post = (message: WorkerMessage): void => parentPort!.postMessage(message);
+const port = parentPort!;
+const post = (message: WorkerMessage): void => port.postMessage(message);
+const report = (error: unknown): void =>
+  post({
+    kind: 'error',
+    message: error instanceof Error ? error.message : String(error),
+    user: error instanceof UserError,
+  });
+
 try {
   if (task.roots) {
     setProjectRoot(task.roots.project);
@@ -23,19 +32,29 @@ try {
   if (!suite) throw new Error(`worker: no suite ${task.suite}`);
   const engine = await createEngine(task.engine);
   const coverage = task.coverage ? new CoverageCollector(suite, task.engine) : undefined;
-  const outcomes = await runCases(
-    suite,
-    engine,
-    task.seed,
-    task.indices,
-    (count) => post({ kind: 'progress', count }),
-    coverage,
-  );
-  post({ kind: 'done', outcomes, ...(coverage ? { coverage: coverage.result() } : {}) });
-} catch (error) {
-  post({
-    kind: 'error',
-    message: error instanceof Error ? error.message : String(error),
-    user: error instanceof UserError,
+  // Requests run one after another, in the order sent.
+  let queue = Promise.resolve();
+  port.on('message', (request: WorkerRequest) => {
+    queue = queue
+      .then(async () => {
+        if (request.kind === 'chunk') {
+          const outcomes = await runCases(
+            suite,
+            engine,
+            task.seed,
+            request.indices,
+            (count) => post({ kind: 'progress', count }),
+            coverage,
+          );
+          post({ kind: 'outcomes', outcomes });
+        } else {
+          post({ kind: 'done', ...(coverage ? { coverage: coverage.result() } : {}) });
+          port.close();
+        }
+      })
+      .catch(report);
   });
+  post({ kind: 'ready' });
+} catch (error) {
+  report(error);
 }
