@@ -3,10 +3,10 @@ import { measureProcess } from '../../bench/measureProcess.ts';
 
 describe('measureProcess', () => {
   it("reads the child's own CPU time, not Python's start nor a constant offset", async () => {
-    // Half a second of busy CPU in the child: its CPU and wall time both near 0.5 s.
+    // Half a second of the child's own CPU (counted by the child, so a loaded machine only stretches its wall time).
     const busy = await measureProcess(process.execPath, [
       '-e',
-      'const end = Date.now() + 500; while (Date.now() < end); console.log("done")',
+      'while (process.cpuUsage().user + process.cpuUsage().system < 500_000); console.log("done")',
     ]);
     expect(busy.stdout).toBe('done');
     expect(busy.cpuSeconds).toBeGreaterThan(0.4);

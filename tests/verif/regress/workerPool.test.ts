@@ -3,7 +3,11 @@
  * (verif/regress/workerPool.ts `runOnWorkers`): the same outcomes as one thread, in case order,
  * each thread running some of the chunks, and a failing worker failing the run.
  */
-import { fileURLToPath } from 'node:url';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../../engines/index.ts';
 import { runCases } from '../../../verif/regress/runCases.ts';
@@ -80,4 +84,31 @@ describe('runOnWorkers', () => {
       ),
     ).rejects.toThrow('worker: no suite NoSuchSuite');
   }, 60_000);
+});
+
+describe('runOnWorkers, compiled', () => {
+  it('starts the compiled worker.js from plain Node; it loads the TypeScript suite file and runs chunks', async () => {
+    const pool = join(process.env['GEN_COMPILED_CHECKOUT']!, 'dist', 'verif', 'regress', 'workerPool.js');
+    // This thread's first chunk waits for the worker's first cases, so the worker surely runs some.
+    const script = `
+      const { runOnWorkers } = await import(${JSON.stringify(pathToFileURL(pool).href)});
+      let here = 0, there = 0, started;
+      const gate = new Promise((resolve) => (started = resolve));
+      const indices = Array.from({ length: ${4 * CASES_PER_CHUNK} }, (_, index) => index);
+      await runOnWorkers(${JSON.stringify(task)}, indices, 2,
+        async (chunk) => { await gate; here += chunk.length; return []; },
+        (count) => { there += count; started(); });
+      console.log(JSON.stringify({ here, there }));`;
+    const scratch = mkdtempSync(join(tmpdir(), 'worker-pool-'));
+    const file = join(scratch, 'probe.mjs');
+    writeFileSync(file, script);
+    const repository = fileURLToPath(new URL('../../../', import.meta.url));
+    const run = await execa('node', [file], { reject: false, env: { GEN_FRAMEWORK_SOURCES: repository } });
+    rmSync(scratch, { recursive: true, force: true });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const { here, there } = JSON.parse(run.stdout) as { here: number; there: number };
+    expect(here).toBeGreaterThan(0);
+    expect(there).toBeGreaterThan(0);
+    expect(here + there).toBe(4 * CASES_PER_CHUNK);
+  }, 120_000);
 });
