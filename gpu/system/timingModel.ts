@@ -263,9 +263,15 @@ function iterationCycles(
   const lineWait = costs.loadsInRegisters ? l1Lines : 0;
   // The SM's shared-store path (the profile's measured rate, or a what-if storeCycles): the
   // block's scattered stores pass it one by one, and the decompression cannot end before they
-  // have; co-resident blocks queue for it as for the L1.
+  // have. Where the grid's blocks burst in lockstep, the blocks on an SM get their tiles together
+  // and decompress together, so the path takes all of their stores in that one window (as
+  // stsScatter's blocks, storePath.ts); otherwise their phases differ and they queue for it as
+  // for the L1.
   const storeWait = costs.scatteredStores * (input.storeCycles ?? sm.scatteredStoreCycles);
-  const decompressChain = Math.max(costs.decompressChainCycles, costs.decompressInstructions, storeWait);
+  const lockstep = costs.loadsInRegisters && sm.burstsInLockstep;
+  const storeWindow = (lockstep ? resident : 1) * storeWait;
+  const decompressChain = Math.max(costs.decompressChainCycles, costs.decompressInstructions, storeWindow);
+  const queued = lockstep ? [] : [storeWait];
   const chainWith = (loadIssue: number, linesSetIssue: boolean) => {
     const loadWait = Math.max(rounds * sm.loadLatencyCycles + loadIssue, tensorCore);
     const alone = loadWait + decompressChain + barriers;
@@ -275,7 +281,7 @@ function iterationCycles(
       loadWait,
       alone,
       demand,
-      chain: sharedServerCycle(alone - demand - storeWait, [demand, storeWait], resident),
+      chain: sharedServerCycle(alone - demand - (lockstep ? 0 : storeWait), [demand, ...queued], resident),
     };
   };
   // The loads leave at the slower of the load/store unit and the L1's line rate (for which
