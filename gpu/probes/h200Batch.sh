@@ -26,6 +26,10 @@
 #            smClock under Nsight Compute (its SM Frequency against the blocks' own clock)
 #   tensor   smClock's mma.sync chains by blocks per SM, and Nsight Compute's SM Frequency for them,
 #            for the FMA spin and for cuBLAS and Flash-LLM in the harness (7168², 50 %)
+#   drain    gridBurst (the whole grid's burst of tile loads, then an idle gap, by grid size, vectors
+#            per thread and gap) with its SASS
+#   l2fill   Nsight Compute's L2 and DRAM sector counts for the probe's stream at 24–64 MiB (where the
+#            L2 starts to lose a footprint it could hold)
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -289,8 +293,40 @@ tensor)
       --launch-skip 4 --launch-count 3 ./spmm_perf 7168 7168 8 50 8 | frequency
   } >"$OUT/tensorNcu.txt" 2>&1
   ;;
+drain)
+  recordGpu
+  $NVCC -o /tmp/gridBurst "$PROBES/gridBurst.cu" || exit 1
+  cuobjdump -sass /tmp/gridBurst | grep -A120 "Function : _Z9gridBurstILi13" >"$OUT/gridBurst.sass" 2>&1
+  # Flash-LLM's grids at split-K 4, 8, 12, 14 on 7168² and 8 on 9216² (112 … 392 blocks), and three per SM on all
+  {
+    for blocks in 112 224 288 336 392 396; do
+      for v in 8 13 16 24; do
+        for gap in 0 1300 2600; do /tmp/gridBurst $blocks $v $gap; done
+      done
+    done
+  } >"$OUT/gridBurst.jsonl" 2>"$OUT/gridBurst.err"
+  ;;
+l2fill)
+  recordGpu
+  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
+  # The L2's and the DRAM's sector counts for the stream, the metrics this ncu has of those named
+  wanted="dram__bytes_read lts__t_sectors_srcunit_tex_op_read lts__t_sectors_srcunit_tex_op_read_lookup_hit
+    lts__t_sectors_srcunit_tex_op_read_lookup_miss lts__t_sectors_srcunit_ltcfabric lts__t_sectors_srcunit_ltcfabric_op_read
+    lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss
+    lts__t_sectors_lookup_hit lts__t_sectors_lookup_miss lts__t_sectors lts__t_requests_srcunit_ltcfabric
+    lts__t_sectors_srcnode_gpc lts__t_sectors_srcnode_gpc_lookup_hit lts__t_sectors_srcnode_gpc_lookup_miss gpu__time_duration"
+  ncu --query-metrics --chip gh100 >"$OUT/metrics.txt" 2>&1
+  metrics=$(for m in $wanted; do grep -qE "^$m[[:space:]]" "$OUT/metrics.txt" && echo -n "$m.sum,"; done)
+  echo "metrics: ${metrics%,}" >"$OUT/streamNcu.txt"
+  for run in "40 fixed" "48 fixed" "52 fixed" "54 fixed" "56 fixed" "60 fixed" "64 fixed" "56 rotating" "24 fixed"; do
+    set -- $run
+    echo "== stream $1 MiB $2"
+    timeout 120 ncu --clock-control none --cache-control none --metrics "${metrics%,}" --launch-skip 2 --launch-count 1 \
+      /tmp/l2Partitions stream $1 $2 512 | grep -E "^\{|^  [a-z]|__"
+  done >>"$OUT/streamNcu.txt" 2>&1
+  ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill" >&2
   exit 2
   ;;
 esac

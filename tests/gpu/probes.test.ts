@@ -67,6 +67,13 @@ describe.skipIf(nvcc === undefined)('silicon probes compile for sm_90', () => {
     expect(spills).toEqual([0, 0, 0]);
   }, 180_000);
 
+  it('gridBurst: its seven burst sizes fit three blocks of 128 threads per SM, as Flash-LLM, without spills', async () => {
+    const { registers, spills } = await compile('gridBurst');
+    expect(registers).toHaveLength(7);
+    expect(Math.max(...registers) * 128 * 3).toBeLessThanOrEqual(65_536);
+    expect(spills).toEqual([0, 0, 0, 0, 0, 0, 0]);
+  }, 180_000);
+
   it("stsScatter: three blocks of 128 threads fit an SM's 64 K registers, and nothing spills (16- and 32-bit stores)", async () => {
     const { registers, spills } = await compile('stsScatter');
     expect(registers).toHaveLength(2);
