@@ -27,7 +27,8 @@
 #   tensor   smClock's mma.sync chains by blocks per SM, and Nsight Compute's SM Frequency for them,
 #            for the FMA spin and for cuBLAS and Flash-LLM in the harness (7168², 50 %)
 #   drain    gridBurst (the whole grid's burst of tile loads, then an idle gap, by grid size, vectors
-#            per thread and gap) with its SASS
+#            per thread and gap) with its SASS; l2Partitions gather (random sectors of an L2-resident
+#            footprint from 16 … 132 SMs: the line rate an SM's misses get, by how many SMs ask)
 #   l2fill   Nsight Compute's L2 and DRAM sector counts for the probe's stream at 24–64 MiB (where the
 #            L2 starts to lose a footprint it could hold)
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
@@ -305,6 +306,12 @@ drain)
       done
     done
   } >"$OUT/gridBurst.jsonl" 2>"$OUT/gridBurst.err"
+  # How many lines an SM's misses reach the L2 with, by how many SMs ask (the STC proxy's value loads)
+  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
+  {
+    for blocks in 16 33 66 99 132; do for threads in 128 384; do /tmp/l2Partitions gather $blocks $threads; done; done
+    /tmp/l2Partitions gather 1056 256
+  } >"$OUT/gather.jsonl" 2>"$OUT/gather.err"
   ;;
 l2fill)
   recordGpu

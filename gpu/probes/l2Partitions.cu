@@ -17,6 +17,7 @@
 //                       [blocks per SM 8] [threads 256] [loads in flight 4] [cg|ca]
 //        ./l2Partitions chase <footprint KiB> [loads 20000]
 //        ./l2Partitions blockmap [blocks per SM 8] [threads 256]
+//        ./l2Partitions gather <blocks> [threads 128]
 // Each run prints one JSON line.
 #include <cstdio>
 #include <cstdlib>
@@ -99,6 +100,26 @@ __global__ void chase(const unsigned* next, unsigned lines, int loads, unsigned 
   const long long t1 = clock64();
   cycles[0] = t1 - t0;
   sink[0] = at;
+}
+
+// LOADS 4-byte loads per thread, each to a pseudo-random 32-byte sector of an L2-resident
+// footprint (so every load is a line of its own, as the STC proxy's value loads are), 4 in flight.
+template <int LOADS>
+__global__ void gather(const unsigned* buf, unsigned sectors, unsigned* sink) {
+  const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned acc = 0, state = tid * 2654435761u + 1;
+  for (int i = 0; i < LOADS; i += 4) {
+    unsigned v[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+      state = state * 1664525u + 1013904223u;
+      const unsigned* p = buf + size_t(state % sectors) * 8;
+      asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v[j]) : "l"(p));
+    }
+#pragma unroll
+    for (int j = 0; j < 4; j++) acc ^= v[j];
+  }
+  if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
 __global__ void smOfBlock(unsigned* sm) {
@@ -224,6 +245,41 @@ static int runChase(size_t footprintKiB, int loads) {
   return 0;
 }
 
+// How many lines an SM's misses reach the L2 with, by how many SMs ask at once: blocks of
+// `threads` on `blocks` SMs (one block each up to the SM count), random sectors of a 16 MiB
+// footprint. Per SM and cycle at the clock the SMs report (streams run at the maximum).
+static int runGather(int blocks, int threads) {
+  constexpr int LOADS = 1024;
+  const size_t footprint = size_t(16) << 20;
+  unsigned *buf, *sink;
+  CHECK(cudaMalloc(&buf, footprint));
+  CHECK(cudaMalloc(&sink, sizeof(unsigned)));
+  CHECK(cudaMemset(buf, 0, footprint));
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  std::vector<float> runs;
+  for (int run = 0; run < 6; run++) {  // the first run warms the L2 and is dropped
+    CHECK(cudaEventRecord(start));
+    gather<LOADS><<<blocks, threads>>>(buf, unsigned(footprint / 32), sink);
+    CHECK(cudaEventRecord(stop));
+    CHECK(cudaEventSynchronize(stop));
+    CHECK(cudaGetLastError());
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, start, stop));
+    if (run > 0) runs.push_back(ms);
+  }
+  std::sort(runs.begin(), runs.end());
+  const double ms = runs[runs.size() / 2], loads = double(blocks) * threads * LOADS;
+  const int active = std::min(blocks, smCount());
+  printf("{\"probe\":\"gather\",\"blocks\":%d,\"threads\":%d,\"activeSms\":%d,\"loads\":%.0f,\"medianMs\":%.4f,"
+         "\"gLoadsPerSecond\":%.2f,\"linesPerActiveSmCycle\":%.3f}\n",
+         blocks, threads, active, loads, ms, loads / ms / 1e6, loads / (ms * 1e6 * clockGhz()) / active);
+  CHECK(cudaFree(buf));
+  CHECK(cudaFree(sink));
+  return 0;
+}
+
 // Whether a block lands on the same SM in consecutive launches (the relaunch mapping's premise).
 static int runBlockMap(int blocksPerSm, int threads) {
   const int blocks = smCount() * blocksPerSm;
@@ -254,10 +310,12 @@ int main(int argc, char** argv) {
   if (strcmp(probe, "chase") == 0 && argc >= 3)
     return runChase(strtoull(argv[2], nullptr, 10), argc > 3 ? atoi(argv[3]) : 20000);
   if (strcmp(probe, "blockmap") == 0) return runBlockMap(argc > 2 ? atoi(argv[2]) : 8, argc > 3 ? atoi(argv[3]) : 256);
+  if (strcmp(probe, "gather") == 0 && argc >= 3) return runGather(atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 128);
   fprintf(stderr,
           "usage: l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB] [blocks/SM] [threads]\n"
           "                          [in flight 1|2|4|8] [cg|ca]\n"
           "       l2Partitions chase <footprint KiB> [loads]\n"
-          "       l2Partitions blockmap [blocks/SM] [threads]\n");
+          "       l2Partitions blockmap [blocks/SM] [threads]\n"
+          "       l2Partitions gather <blocks> [threads]\n");
   return 2;
 }

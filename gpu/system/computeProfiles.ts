@@ -78,7 +78,7 @@ const ADA: ComputeProfile = {
     'mmaUnitsPerSubCore 1: AD102 FP16-with-FP32-accumulate tensor throughput is 128 FMA per cycle per SMSP (RTX 6000 Ada 364 TFLOPS = 142 SMs × 4 × 128 × 2 × 2.505 GHz; vendor spec, not in docs/reference/), the same as one MmaUnit. ' +
     "barrierCycles 24: assumption. pcieGBps 31.5: PCIe 4.0 ×16, 16 GT/s × 16 lanes × 128/130 / 8 (the RTX 6000 Ada's link; theoretical, one direction). " +
     'reductionLaunchNs 2000: a back-to-back kernel launch gap (assumption). launchNs 0: the paper times kernels with Nsight Systems (docs/spec.md §7). ' +
-    "l1LinesPerCycle 0.57: the H200's (see h200), taken over for AD102 (assumption, unmeasured there). It is a miss-path rate: on L1 hits " +
+    "l1LinesPerCycle 0.57: the H200's with all 132 SMs asking (h200-silicon.md §1; there the L2's lookups bound it, see h200), taken over for AD102 (assumption, unmeasured there). It is a miss-path rate: on L1 hits " +
     "both GA102 and GH100 take ≈ 3.3–3.6 lines per cycle (docs/reference/memory.md §1f, gpu-strides); if it were set by the L2 slices' lookups " +
     "as it may be on H200 (0.79 per slice per cycle), AD102's 48 slices over 142 SMs would give 0.27 (docs/system-model.md, the paper's claims). " +
     "burstsInLockstep false: unmeasured on AD102, and the paper's software kernel (1.5× over cuBLAS at 50 %) overlaps its decompression with the DRAM, " +
@@ -95,6 +95,7 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
     pcieGBps: 63,
     launchNs: 6000,
     denseLibrary: { dramEfficiency: 0.763, splitKReductionNs: 3860 },
+    l1LinesPerCycle: 0.96,
     burstsInLockstep: true,
     scatteredStoreCycles: 3.1,
     tensorClockMHz: 1800,
@@ -106,7 +107,10 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
       'denseLibrary: cuBLAS under Nsight Compute on the H200 (gpu/probes/results/2026-12-02/parity.txt, cublas-*.details.txt): its nvjet kernel reads at ' +
       '75.2–77.3 % of the DRAM peak on all five shapes profiled (7168² 76.6, 9216² 75.2, 4096 × 14336 75.4, 2048 × 28672 77.3, 14336 × 4096 77.0; mean 76.3 %), ' +
       'and where it splits K (9216², 4096 × 14336, 2048 × 28672) a splitKreduce_kernel of 3.81 / 4.38 / 3.39 µs follows (mean 3.86). ' +
-      'l1LinesPerCycle 0.57: 4-byte loads to random sectors or one per line, L2-resident, reach 149–151 G/s = 0.57 lines per SM per cycle on 132 SMs at 1.98 GHz (h200-silicon.md §1). ' +
+      'l1LinesPerCycle 0.96: l2Partitions gather on the H200 (gpu/probes/results/2026-12-03b/gather.jsonl): 4-byte loads to random sectors of an L2-resident ' +
+      '16 MiB from one block of 384 threads on each of 16, 33 or 66 SMs reach 0.957–0.960 lines per SM per cycle (128 threads: 0.88); ' +
+      "from 99 SMs on the L2 slices' lookups bound them (0.62–0.66 per SM at 99, 0.56–0.61 at 132 = 145–159 G/s; h200-silicon.md §1: 149–151 G/s, " +
+      "the memory profile's 0.79 lookups per slice per cycle), which the model shares among the SMs that hold blocks (timingModel.ts). " +
       "burstsInLockstep: the harness's Flash-LLM at 7168², split-K 4 / 8 / 12 / 14 (1 to 3 blocks per SM; gpu/probes/results/2026-12-02b/splitk.txt): " +
       "its iteration grows with the bytes every resident block loads, by their time at the DRAM's peak, with one block per SM as with three. " +
       'scatteredStoreCycles 3.1: stsScatter with two blocks per SM (3.15, scan order; 3.05 with three; gpu/probes/README.md). ' +

@@ -362,6 +362,12 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const traffic = meanIterationTraffic(loads, plan);
   const dramBytesPerSmCycle = memory.dram.bandwidthGBps * smNsPerCycle;
   const burstBlocks = Math.min(plan.blocks, smCount * resident);
+  // An SM's misses leave its L1 at most at the profile's line rate, and the SMs that hold blocks
+  // share the L2 slices' lookups: a grid on half the SMs gets more lines per SM than a full one.
+  const { lookupsPerCyclePerSlice } = memory.l2;
+  const l2LookupsPerSm = lookupsPerCyclePerSlice
+    ? (memory.l2.slices * lookupsPerCyclePerSlice) / Math.min(plan.blocks, smCount)
+    : Infinity;
   const smSide: SmSide = {
     loadLatencyCycles: (loadLatency + (memory.sm.loadStepCycles ?? 0)) * smPerPathCycle,
     barrierCycles: compute.barrierCycles,
@@ -369,7 +375,7 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
     wavefrontsPerCycle: compute.sharedWavefrontsPerCycle,
     mmaUnits: compute.mmaUnitsPerSubCore,
     lsuCyclesPerLoad: memory.sm.lsuBytesPerCyclePerSubCore ? 512 / memory.sm.lsuBytesPerCyclePerSubCore : 1,
-    l1LinesPerCycle: compute.l1LinesPerCycle / smPerPathCycle,
+    l1LinesPerCycle: Math.min(compute.l1LinesPerCycle, l2LookupsPerSm) / smPerPathCycle,
     linesPerIteration: traffic.lines,
     burstDrainCycles: (traffic.aBytes * burstBlocks) / dramBytesPerSmCycle,
     burstsInLockstep: compute.burstsInLockstep,

@@ -113,6 +113,28 @@ describe('several shared servers (the L1 and the what-if store path)', () => {
   });
 });
 
+describe("the L1's line rate by the SMs a grid occupies (h200, STC proxy, 2048×4096, N = 8, 50 %)", () => {
+  const shape = { m: 2048, k: 4096, n: 8 };
+  const [layout] = randomLayouts(shape.m, shape.k, [0.5], 1);
+  const run = (splitK: number) =>
+    modelKernel({ profile: 'h200', kernel: 'stc', shape, layout: layout!, mma: MEASURED_MMA, splitK, sample: 8 });
+
+  it("an SM's misses leave at its own rate while the grid leaves the L2 slices' lookups to spare, at its share once it does not", () => {
+    // 8 row blocks × split-K: 64 blocks on 64 of the 132 SMs, 256 on all of them.
+    const half = run(8);
+    const full = run(32);
+    expect([half.blocks, full.blocks]).toEqual([64, 256]);
+    const { l2 } = memoryProfile('h200');
+    const share = (l2.slices * l2.lookupsPerCyclePerSlice!) / 132;
+    const perSm = computeProfile('h200').l1LinesPerCycle;
+    expect(share).toBeLessThan(perSm);
+    expect(perSm * 64).toBeLessThan(l2.slices * l2.lookupsPerCyclePerSlice!);
+    // The same block-iterations (lines per iteration to within the traces' sampling), at 0.96 against 0.57 lines per cycle.
+    expect(half.perIteration.l1Lines / full.perIteration.l1Lines).toBeCloseTo(share / perSm, 1);
+    expect(half.perIteration.l1Lines).toBeLessThan(0.7 * full.perIteration.l1Lines);
+  }, 120_000);
+});
+
 describe('the store path (storeCycles, h200, 2048×2048, N = 8, 30 %)', () => {
   const shape = { m: 2048, k: 2048, n: 8 };
   const [layout] = randomLayouts(shape.m, shape.k, [0.3], 1);
