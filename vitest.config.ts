@@ -3,12 +3,14 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Test files that leave no state in their worker: no environment variable set, no mock, no change
- * of working folder, no signal listener or process left behind, no external engine run in the
- * worker (its served harness processes outlive the file). Child processes they wait for (`gen`, a
- * tool) are allowed: an ended child leaves nothing. They share their worker's loaded modules
- * (`isolate: false`): about half the CPU of a fresh module graph per file on these files
- * (docs/performance.md, "Test suite"). Every other file, and a new one until it is checked and
- * listed here, runs isolated.
+ * of working folder, no signal listener or process left behind. Child processes they wait for
+ * (`gen`, a tool) are allowed: an ended child leaves nothing. So are Verilator and Icarus runs in
+ * the worker in files that check nothing of the engines' processes (no spy, no pid, no count of
+ * launches): the idle served harnesses one file leaves (engines/harness/harnessProcess.ts, at most
+ * eight) serve the next file's runs of the same build and end with the worker. They share their
+ * worker's loaded modules (`isolate: false`): about half the CPU of a fresh module graph per file
+ * on these files (docs/performance.md, "Test suite"). Every other file, and a new one until it is
+ * checked and listed here, runs isolated.
  */
 const SHARED_MODULES = [
   'tests/bench/measureProcess.test.ts',
@@ -21,9 +23,11 @@ const SHARED_MODULES = [
   'tests/coruscant/designs/decoder/bandwidth.test.ts',
   'tests/coruscant/designs/decoder/combinational.test.ts',
   'tests/coruscant/designs/decoder/docs.test.ts',
+  'tests/coruscant/designs/decoder/engines.test.ts',
   'tests/coruscant/designs/decoder/lint.test.ts',
   'tests/coruscant/designs/decoder/parameters.test.ts',
   'tests/coruscant/designs/decoder/sequential.test.ts',
+  'tests/coruscant/designs/fp/engines.test.ts',
   'tests/coruscant/designs/fp/fp16Multiplier.test.ts',
   'tests/coruscant/designs/fp/fp32Adder.test.ts',
   'tests/coruscant/designs/fp/lib.test.ts',
@@ -54,7 +58,13 @@ const SHARED_MODULES = [
   'tests/coruscant/report/reproduce.test.ts',
   'tests/coruscant/spmm.test.ts',
   'tests/coruscant/workloads/sparseWorkload.test.ts',
+  'tests/engines/batchSinks.test.ts',
   'tests/engines/icarus/icarusTestbench.test.ts',
+  'tests/engines/lockstep.test.ts',
+  'tests/engines/portFrames.test.ts',
+  'tests/engines/printf.test.ts',
+  'tests/engines/sessionFrames.test.ts',
+  'tests/engines/vcd.test.ts',
   'tests/gen/cli.test.ts',
   'tests/gen/cli/runBound.test.ts',
   'tests/gen/project/badDesign.test.ts',
@@ -79,6 +89,7 @@ const SHARED_MODULES = [
   'tests/hardening/vectorLimits.test.ts',
   'tests/hardening/waveDiff.test.ts',
   'tests/hardening/waveLimits.test.ts',
+  'tests/hw/core/assert.test.ts',
   'tests/hw/core/bundle.test.ts',
   'tests/hw/core/domains.test.ts',
   'tests/hw/core/dsl.test.ts',
@@ -86,7 +97,9 @@ const SHARED_MODULES = [
   'tests/hw/core/exactLine.test.ts',
   'tests/hw/core/fsm.test.ts',
   'tests/hw/core/printf.test.ts',
+  'tests/hw/core/vec.test.ts',
   'tests/hw/examples/examples.test.ts',
+  'tests/hw/examples/twoClockFifo.test.ts',
   'tests/hw/ir/lower.test.ts',
   'tests/hw/ir/passes.test.ts',
   'tests/hw/ir/placedModules.test.ts',
@@ -118,19 +131,27 @@ const SHARED_MODULES = [
   'tests/verif/agents/validReady.test.ts',
   'tests/verif/formal/onlyChecks.test.ts',
   'tests/verif/formal/prove.test.ts',
+  'tests/verif/formal/regressAssert.test.ts',
   'tests/verif/formal/simChecks.test.ts',
+  'tests/verif/fuzz/corpus.test.ts',
   'tests/verif/fuzz/randomDesign.test.ts',
   'tests/verif/processes/scheduler.test.ts',
+  'tests/verif/reactiveWait.test.ts',
   'tests/verif/regress/autoJobs.test.ts',
+  'tests/verif/regress/caseFailures.test.ts',
   'tests/verif/regress/compiledTwins.test.ts',
   'tests/verif/regress/farmPolling.test.ts',
   'tests/verif/regress/farmUrl.test.ts',
   'tests/verif/regress/junit.test.ts',
+  'tests/verif/regress/lanesRegression.test.ts',
   'tests/verif/regress/mutation.test.ts',
   'tests/verif/regress/mutationHonest.test.ts',
   'tests/verif/regress/mutationSurvivors.test.ts',
   'tests/verif/regress/shard.test.ts',
   'tests/verif/regress/shardFromEnv.test.ts',
+  'tests/verif/regress/suites.test.ts',
+  'tests/verif/testbench.test.ts',
+  'tests/verif/testbenchProcesses.test.ts',
   'tests/waves/divergence.test.ts',
   'tests/waves/sampling.test.ts',
   'tests/waves/vcdReader.test.ts',
