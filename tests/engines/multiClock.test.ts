@@ -71,38 +71,8 @@ describe('the multi-clock step contract', () => {
     expect(() => clockSchedule(['clk'], { clk: { period: 10, phase: -1 } }, 1)).toThrow(/phase -1/);
   });
 
-  it('is the same on ts, Verilator and Icarus at random periods, phases and asynchronous resets', async () => {
-    const engines = [new TsEngine(), await createEngine('verilator'), await createEngine('icarus')];
-    const timing = fc.record({ period: fc.integer({ min: 1, max: 12 }), phase: fc.nat(30) });
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.record({ x: fc.nat(15), reset: fc.nat(9), rst_b: fc.nat(9), rst_c: fc.nat(9) }), {
-          minLength: 1,
-          maxLength: 60,
-        }),
-        timing,
-        timing,
-        timing,
-        async (cycles, ta, tb, tc) => {
-          const clocks: ClockTimings = {
-            clk: { period: 2 * ta.period, phase: ta.phase },
-            clk_b: { period: 2 * tb.period, phase: tb.phase },
-            clk_c: { period: 2 * tc.period, phase: tc.phase },
-          };
-          const stimulus: PortValues[] = cycles.map((cycle) => ({
-            x: BigInt(cycle.x),
-            reset: cycle.reset === 0 ? 1n : 0n,
-            rst_b: cycle.rst_b === 0 ? 1n : 0n,
-            rst_c: cycle.rst_c === 0 ? 1n : 0n,
-          }));
-          const result = await runLockstep(engines, design, stimulus, { clocks });
-          expect(result.difference && describeDifference(result.difference)).toBeUndefined();
-        },
-      ),
-      { seed, numRuns: 6 },
-    );
-  }, 600_000);
-
+  // Before the untraced runs of this design below: they use the traced build this test makes
+  // (GEN_VERILATOR_REUSE_TRACED, vitest.config.ts) instead of building it a second time.
   it('writes one waveform with every clock on a common time base on all three engines', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'multiclock-'));
     const clocks: ClockTimings = {
@@ -146,6 +116,38 @@ describe('the multi-clock step contract', () => {
     expect(times(idOf('clk_c')).slice(0, 3)).toEqual([40, 100, 160]);
     expect(times(idOf('clk')).slice(0, 2)).toEqual([50, 150]);
   }, 300_000);
+
+  it('is the same on ts, Verilator and Icarus at random periods, phases and asynchronous resets', async () => {
+    const engines = [new TsEngine(), await createEngine('verilator'), await createEngine('icarus')];
+    const timing = fc.record({ period: fc.integer({ min: 1, max: 12 }), phase: fc.nat(30) });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ x: fc.nat(15), reset: fc.nat(9), rst_b: fc.nat(9), rst_c: fc.nat(9) }), {
+          minLength: 1,
+          maxLength: 60,
+        }),
+        timing,
+        timing,
+        timing,
+        async (cycles, ta, tb, tc) => {
+          const clocks: ClockTimings = {
+            clk: { period: 2 * ta.period, phase: ta.phase },
+            clk_b: { period: 2 * tb.period, phase: tb.phase },
+            clk_c: { period: 2 * tc.period, phase: tc.phase },
+          };
+          const stimulus: PortValues[] = cycles.map((cycle) => ({
+            x: BigInt(cycle.x),
+            reset: cycle.reset === 0 ? 1n : 0n,
+            rst_b: cycle.rst_b === 0 ? 1n : 0n,
+            rst_c: cycle.rst_c === 0 ? 1n : 0n,
+          }));
+          const result = await runLockstep(engines, design, stimulus, { clocks });
+          expect(result.difference && describeDifference(result.difference)).toBeUndefined();
+        },
+      ),
+      { seed, numRuns: 6 },
+    );
+  }, 600_000);
 });
 
 describe('a top whose only clock is a named domain', () => {
