@@ -24,7 +24,7 @@
 #include <cstdint>
 #include <vector>
 #include <cuda_runtime.h>
-#include "cudaCheck.cuh"
+#include "eventTimer.cuh"
 
 constexpr int THREADS = 128, SHARED_BYTES = 69632;
 
@@ -83,17 +83,8 @@ template <int V>
 static float launch(const uint4* buf, int blocks, int iterations, long long gap, unsigned* sink, long long* waits,
                     long long* periods) {
   CHECK(cudaFuncSetAttribute(gridBurst<V>, cudaFuncAttributeMaxDynamicSharedMemorySize, SHARED_BYTES));
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  CHECK(cudaEventRecord(a));
-  gridBurst<V><<<blocks, THREADS, SHARED_BYTES>>>(buf, iterations, gap, sink, waits, periods);
-  CHECK(cudaGetLastError());
-  CHECK(cudaEventRecord(b));
-  CHECK(cudaEventSynchronize(b));
-  float ms = 0;
-  CHECK(cudaEventElapsedTime(&ms, a, b));
-  return ms;
+  return timedMs(
+      [&] { gridBurst<V><<<blocks, THREADS, SHARED_BYTES>>>(buf, iterations, gap, sink, waits, periods); });
 }
 
 static float dispatch(int v, const uint4* buf, int blocks, int iterations, long long gap, unsigned* sink,

@@ -27,7 +27,7 @@
 #include <vector>
 #include <random>
 #include <cuda_runtime.h>
-#include "cudaCheck.cuh"
+#include "eventTimer.cuh"
 
 // Which cache a stream's loads may allocate in: L2 only (`ld.global.cg`, the harness's
 // description) or L1 and L2 (`ld.global.ca`, the default load), to tell the L2's own rate from
@@ -184,31 +184,19 @@ static int runStream(size_t footprintMiB, const char* mapping, size_t totalMiB, 
   CHECK(cudaMalloc(&buf, footprint));
   CHECK(cudaMalloc(&sink, sizeof(unsigned)));
   CHECK(cudaMemset(buf, 0, footprint));
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
   const bool fixed = strcmp(mapping, "fixed") == 0, rotating = strcmp(mapping, "rotating") == 0,
              relaunch = strcmp(mapping, "relaunch") == 0;
   if (!fixed && !rotating && !relaunch) {
     fprintf(stderr, "l2Partitions: mapping %s: give fixed, rotating or relaunch\n", mapping);
     return 2;
   }
-  std::vector<float> runs;
-  for (int run = 0; run < 6; run++) {  // the first run warms the L2 and is dropped
-    CHECK(cudaEventRecord(start));
+  // The untimed first run warms the L2.
+  const double ms = medianMs(5, [&] {
     if (fixed) kernels.fixed<<<blocks, threads>>>(buf, elems, passes, sink);
     if (rotating) kernels.rotating<<<blocks, threads>>>(buf, elems, totalElems, sink);
     if (relaunch)
       for (int pass = 0; pass < passes; pass++) kernels.fixed<<<blocks, threads>>>(buf, elems, 1, sink);
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    CHECK(cudaGetLastError());
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, start, stop));
-    if (run > 0) runs.push_back(ms);
-  }
-  std::sort(runs.begin(), runs.end());
-  const double ms = runs[runs.size() / 2];
+  });
   const double bytes = rotating ? double(total) : double(passes) * double(footprint);
   printf("{\"probe\":\"stream\",\"footprintBytes\":%zu,\"mapping\":\"%s\",\"bytes\":%.0f,\"blocksPerSm\":%d,"
          "\"threads\":%d,\"inFlight\":%d,\"load\":\"%s\",\"medianMs\":%.4f,\"GBps\":%.1f}\n",
@@ -255,22 +243,8 @@ static int runGather(int blocks, int threads) {
   CHECK(cudaMalloc(&buf, footprint));
   CHECK(cudaMalloc(&sink, sizeof(unsigned)));
   CHECK(cudaMemset(buf, 0, footprint));
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  std::vector<float> runs;
-  for (int run = 0; run < 6; run++) {  // the first run warms the L2 and is dropped
-    CHECK(cudaEventRecord(start));
-    gather<LOADS><<<blocks, threads>>>(buf, unsigned(footprint / 32), sink);
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    CHECK(cudaGetLastError());
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, start, stop));
-    if (run > 0) runs.push_back(ms);
-  }
-  std::sort(runs.begin(), runs.end());
-  const double ms = runs[runs.size() / 2], loads = double(blocks) * threads * LOADS;
+  const double ms = medianMs(5, [&] { gather<LOADS><<<blocks, threads>>>(buf, unsigned(footprint / 32), sink); });
+  const double loads = double(blocks) * threads * LOADS;
   const int active = std::min(blocks, smCount());
   printf("{\"probe\":\"gather\",\"blocks\":%d,\"threads\":%d,\"activeSms\":%d,\"loads\":%.0f,\"medianMs\":%.4f,"
          "\"gLoadsPerSecond\":%.2f,\"linesPerActiveSmCycle\":%.3f}\n",

@@ -27,7 +27,7 @@
 #include <cstdint>
 #include <vector>
 #include <cuda_runtime.h>
-#include "cudaCheck.cuh"
+#include "eventTimer.cuh"
 
 constexpr int THREADS = 128, MAX_VECTORS = 24;
 
@@ -68,19 +68,9 @@ __global__ void burst(const uint4* buf, int iterations, unsigned* sink, long lon
 template <int V, bool CG>
 static float launch(const uint4* buf, int blocks, int sharedBytes, int iterations, unsigned* sink, long long* cycles) {
   CHECK(cudaFuncSetAttribute(burst<V, CG>, cudaFuncAttributeMaxDynamicSharedMemorySize, sharedBytes));
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
   burst<V, CG><<<blocks, THREADS, sharedBytes>>>(buf, iterations, sink, cycles);  // warm-up
   CHECK(cudaGetLastError());
-  CHECK(cudaEventRecord(a));
-  burst<V, CG><<<blocks, THREADS, sharedBytes>>>(buf, iterations, sink, cycles);
-  CHECK(cudaGetLastError());
-  CHECK(cudaEventRecord(b));
-  CHECK(cudaEventSynchronize(b));
-  float ms = 0;
-  CHECK(cudaEventElapsedTime(&ms, a, b));
-  return ms;
+  return timedMs([&] { burst<V, CG><<<blocks, THREADS, sharedBytes>>>(buf, iterations, sink, cycles); });
 }
 
 template <bool CG>

@@ -74,6 +74,12 @@ describe.skipIf(nvcc === undefined)('silicon probes compile for sm_90', () => {
     expect(spills).toEqual([0, 0, 0, 0, 0, 0, 0]);
   }, 180_000);
 
+  it('tileBurst: its 16 kernels (8 burst sizes, L1 or L2 only) without spills', async () => {
+    const { registers, spills } = await compile('tileBurst');
+    expect(registers).toHaveLength(16);
+    expect(spills).toEqual(Array.from({ length: 16 }, () => 0));
+  }, 180_000);
+
   it("stsScatter: three blocks of 128 threads fit an SM's 64 K registers, and nothing spills (16- and 32-bit stores)", async () => {
     const { registers, spills } = await compile('stsScatter');
     expect(registers).toHaveLength(2);
