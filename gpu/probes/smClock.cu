@@ -19,7 +19,7 @@
 #include <cstring>
 #include <unistd.h>
 #include <vector>
-#include "cudaCheck.cuh"
+#include "eventTimer.cuh"
 
 constexpr int THREADS = 256;
 
@@ -107,15 +107,7 @@ int burst(int idleMs, double micros, int launches) {
   usleep(idleMs * 1000);
   printf("{\"probe\":\"smClock\",\"mode\":\"burst\",\"idleMs\":%d,\"micros\":%.1f,\"launches\":[", idleMs, micros);
   for (int launch = 0; launch < launches; launch++) {
-    cudaEvent_t begin, end;
-    CHECK(cudaEventCreate(&begin));
-    CHECK(cudaEventCreate(&end));
-    CHECK(cudaEventRecord(begin));
-    spin<false><<<blocks, THREADS>>>((long long)(micros * 1980), spans, sink);
-    CHECK(cudaEventRecord(end));
-    CHECK(cudaEventSynchronize(end));
-    float elapsed;
-    CHECK(cudaEventElapsedTime(&elapsed, begin, end));
+    const float elapsed = timedMs([&] { spin<false><<<blocks, THREADS>>>((long long)(micros * 1980), spans, sink); });
     printf("%s{\"ghz\":%.4f,\"us\":%.1f}", launch ? "," : "", sortedGhz(spans, blocks)[blocks / 2], elapsed * 1000);
   }
   printf("]}\n");
@@ -147,23 +139,16 @@ int main(int argc, char** argv) {
     CHECK(cudaMalloc(&data, vectors * sizeof(uint4)));
     CHECK(cudaMemset(data, 1, vectors * sizeof(uint4)));
   }
-  cudaEvent_t begin, end;
-  CHECK(cudaEventCreate(&begin));
-  CHECK(cudaEventCreate(&end));
   // A stream's passes: one timed pass sets how many fill the asked time.
   auto launch = [&](int passes) {
-    CHECK(cudaEventRecord(begin));
-    if (isMma)
-      spin<true><<<blocks, THREADS>>>((long long)(milliseconds * 1.98e6), spans, sink);
-    else if (isSpin)
-      spin<false><<<blocks, THREADS>>>((long long)(milliseconds * 1.98e6), spans, sink);
-    else
-      stream<<<blocks, THREADS>>>(data, vectors, passes, spans, (unsigned*)sink);
-    CHECK(cudaEventRecord(end));
-    CHECK(cudaEventSynchronize(end));
-    float elapsed;
-    CHECK(cudaEventElapsedTime(&elapsed, begin, end));
-    return elapsed;
+    return timedMs([&] {
+      if (isMma)
+        spin<true><<<blocks, THREADS>>>((long long)(milliseconds * 1.98e6), spans, sink);
+      else if (isSpin)
+        spin<false><<<blocks, THREADS>>>((long long)(milliseconds * 1.98e6), spans, sink);
+      else
+        stream<<<blocks, THREADS>>>(data, vectors, passes, spans, (unsigned*)sink);
+    });
   };
   int passes = 1;
   if (!isSpin) passes = std::max(1, int(milliseconds / launch(1)));
