@@ -31,6 +31,12 @@
 #            footprint from 16 … 132 SMs: the line rate an SM's misses get, by how many SMs ask)
 #   l2fill   Nsight Compute's L2 and DRAM sector counts for the probe's stream at 24–64 MiB (where the
 #            L2 starts to lose a footprint it could hold)
+#   stcscale the harness and Nsight Compute's duration for the STC proxy by rows (32 … 128 blocks:
+#            how many SMs share the L2's lookups) and by K (its iterations per block: the fixed part of
+#            a block's time against the per-iteration part); the probe's stream counts at one load in
+#            flight per SM (does the L2 lose a footprint by its size alone, or by the rate?)
+#   stcstart the STC proxy's own cycles with 1, 2 and 4 iterations per block on 32 … 1024 blocks
+#            (what a block's start and end cost, by the grid's size)
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -332,8 +338,68 @@ l2fill)
       /tmp/l2Partitions stream $1 $2 512 | grep -E "^\{|^  [a-z]|__"
   done >>"$OUT/streamNcu.txt" 2>&1
   ;;
+stcscale)
+  recordGpu
+  [ -x .harness/kernel_comparison/spmm_perf ] || { buildHarness >"$OUT/harness-build.log" 2>&1 & }
+  build=$!
+  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
+  # The stream's L2 and DRAM sectors with one block of 256 threads and one load in flight per SM
+  # (≈ 1/30 of the rate of l2fill's 8 × 4), and the footprints l2fill skipped
+  metrics="dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum,gpu__time_duration.sum"
+  for run in "48 1 1" "56 1 1" "64 1 1" "44 8 4" "46 8 4" "50 8 4"; do
+    set -- $run
+    echo "== stream $1 MiB fixed, $2 blocks per SM × 256 threads × $3 in flight"
+    timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
+      /tmp/l2Partitions stream $1 fixed 512 $2 256 $3 | grep -E "^\{|^  [a-z]|__"
+  done >"$OUT/streamRateNcu.txt" 2>&1
+  wait $build || exit 1
+  harnessEnv
+  shapes="1024 7168|1024 14336|1024 28672|2048 7168|2048 14336|2048 28672|4096 7168|4096 14336|4096 28672"
+  {
+    IFS='|'
+    for s in $shapes; do
+      IFS=' '
+      set -- $s
+      echo "== M $1 K $2 N 8 sparsity 50 split-K 8"
+      timeout 120 ./spmm_perf $1 $2 8 50 8 | grep -E "Time/ms"
+    done
+    IFS=' '
+    for s in "4096 14336 50 4" "4096 14336 50 16" "4096 28672 70 8"; do
+      set -- $s
+      echo "== M $1 K $2 N 8 sparsity $3 split-K $4"
+      timeout 120 ./spmm_perf $1 $2 8 $3 $4 | grep -E "Time/ms"
+    done
+  } >"$OUT/stcScale.txt" 2>&1
+  # The STC proxy's own duration and cycles (no launch, no reduction kernel) at the same shapes
+  {
+    IFS='|'
+    for s in $shapes; do
+      IFS=' '
+      set -- $s
+      echo "== Coruscant_STC_SpMM_Kernel M $1 K $2 N 8 sparsity 50 split-K 8"
+      timeout 120 ncu --clock-control none --section SpeedOfLight --section LaunchStats --kernel-name-base function \
+        --kernel-name Coruscant_STC_SpMM_Kernel --launch-skip 4 --launch-count 1 ./spmm_perf $1 $2 8 50 8 |
+        grep -E "Elapsed Cycles|Duration|DRAM Throughput|L2 Cache Throughput|Grid Size|SM Frequency"
+    done
+  } >"$OUT/stcScaleNcu.txt" 2>&1
+  ;;
+stcstart)
+  recordGpu
+  [ -x .harness/kernel_comparison/spmm_perf ] || buildHarness >"$OUT/harness-build.log" 2>&1 || exit 1
+  harnessEnv
+  {
+    for m in 1024 4096 16384 32768; do
+      for k in 512 1024 2048; do
+        echo "== Coruscant_STC_SpMM_Kernel M $m K $k N 8 sparsity 50 split-K 8"
+        timeout 120 ncu --clock-control none --section SpeedOfLight --section LaunchStats --kernel-name-base function \
+          --kernel-name Coruscant_STC_SpMM_Kernel --launch-skip 4 --launch-count 1 ./spmm_perf $m $k 8 50 8 |
+          grep -E "Elapsed Cycles|Duration|DRAM Throughput|Grid Size|SM Frequency|Waves Per SM"
+      done
+    done
+  } >"$OUT/stcStartNcu.txt" 2>&1
+  ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart" >&2
   exit 2
   ;;
 esac
