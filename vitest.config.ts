@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { TracedFirstSequencer } from './tests/support/tracedFirst.ts';
 
 /**
  * Test files that leave no state in their worker: no environment variable set, no mock, no change
@@ -177,6 +178,9 @@ const unlisted = SHARED_MODULES.filter((file) => !existsSync(new URL(file, impor
 if (unlisted.length > 0)
   throw new Error(`vitest.config.ts: SHARED_MODULES names missing files: ${unlisted.join(', ')}`);
 
+// A custom sequencer would stand in for the shuffling one: shuffled runs keep vitest's.
+const shuffled = process.argv.some((argument) => argument.startsWith('--sequence.shuffle'));
+
 /** What both groups share; the global set-up and the worker count are the run's, not a group's. */
 const common = {
   testTimeout: 120_000,
@@ -195,6 +199,8 @@ export default defineConfig({
     // Two cores in CI: forks keep Verilator builds and simulations from starving each other.
     pool: 'forks',
     maxWorkers: 2,
+    // The files that trace a design others run untraced start first: one build of it per run.
+    ...(shuffled ? {} : { sequence: { sequencer: TracedFirstSequencer } }),
     projects: [
       {
         test: {

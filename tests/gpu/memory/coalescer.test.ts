@@ -62,10 +62,15 @@ describe('warp coalescer', () => {
       fc.property(
         size,
         fc.array(fc.integer({ min: 0, max: 4096 }), { minLength: 32, maxLength: 32 }),
-        (bytes, slots) => {
+        // Ascending addresses (the common case, which skips the sort) as well as any order.
+        fc.boolean(),
+        fc.nat(0xffffffff),
+        (bytes, drawn, ascending, mask) => {
+          const slots = ascending ? [...drawn].sort((a, b) => a - b) : drawn;
           const addresses = slots.map((s) => s * bytes);
-          const sectors = coalesceWarpAccess(addresses, bytes);
-          const expected = new Set(addresses.map((a) => Math.floor(a / 32) * 32));
+          const sectors = coalesceWarpAccess(addresses, bytes, mask);
+          const active = addresses.filter((_, t) => ((mask >>> t) & 1) === 1);
+          const expected = new Set(active.map((a) => Math.floor(a / 32) * 32));
           expect(sectors).toEqual([...expected].sort((a, b) => a - b));
         },
       ),
