@@ -110,7 +110,9 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
       'l1LinesPerCycle 0.96: l2Partitions gather on the H200 (gpu/probes/results/2026-12-03b/gather.jsonl): 4-byte loads to random sectors of an L2-resident ' +
       '16 MiB from one block of 384 threads on each of 16, 33 or 66 SMs reach 0.957–0.960 lines per SM per cycle (128 threads: 0.88); ' +
       "from 99 SMs on the L2 slices' lookups bound them (0.62–0.66 per SM at 99, 0.56–0.61 at 132 = 145–159 G/s; h200-silicon.md §1: 149–151 G/s, " +
-      "the memory profile's 0.79 lookups per slice per cycle), which the model shares among the SMs that hold blocks (timingModel.ts). " +
+      "the memory profile's 0.79 lookups per slice per cycle), which the model shares among the SMs that hold blocks as a bound on the grid's mean line rate, " +
+      "not on a block's chain (timingModel.ts): the STC proxy's cycles per iteration are 2,659 / 2,610 / 2,723 on 32 / 64 / 128 SMs " +
+      '(gpu/probes/results/2026-12-03c/stcScaleNcu.txt). ' +
       "burstsInLockstep: the harness's Flash-LLM at 7168², split-K 4 / 8 / 12 / 14 (1 to 3 blocks per SM; gpu/probes/results/2026-12-02b/splitk.txt): " +
       "its iteration grows with the bytes every resident block loads, by their time at the DRAM's peak, with one block per SM as with three. " +
       'scatteredStoreCycles 3.1: stsScatter with two blocks per SM (3.15, scan order; 3.05 with three; gpu/probes/README.md). ' +

@@ -44,6 +44,7 @@ export type BoundingResource =
   | 'shared memory'
   | 'tensor core'
   | 'L1 line rate'
+  | 'L2 lookups'
   | 'load latency (MLP)'
   | 'decompression chain';
 
@@ -90,6 +91,8 @@ export interface IterationCycles {
   readonly tensorCore: number;
   /** The L1 taking the iteration's line requests (uncoalesced loads cost one per line). */
   readonly l1Lines: number;
+  /** The SM's share of the L2 slices' lookups for those lines, shared by every SM that holds blocks. */
+  readonly l2Lookups: number;
   /** Of the chain: the dependent global-load round trips it waits for. */
   readonly loadWait: number;
   /** Of the chain: the decompression on the warp's own dependency chain (or its issue, if longer). */
@@ -102,7 +105,7 @@ export interface IterationCycles {
   readonly l1Queue: number;
   /** The block's critical path per iteration, queueing included. */
   readonly chain: number;
-  /** max(issue, sharedMemory, tensorCore, chain / resident) at full residency. */
+  /** max(issue, sharedMemory, tensorCore, l1Lines, l2Lookups, chain / resident) at full residency. */
   readonly effective: number;
 }
 
@@ -189,6 +192,8 @@ interface SmSide {
   /** Cycles a warp's LDG.128 keeps its sub-core's load/store unit. */
   readonly lsuCyclesPerLoad: number;
   readonly l1LinesPerCycle: number;
+  /** The SM's share of the L2 slices' lookups (lines per SM cycle) when every SM that holds blocks asks at once. */
+  readonly l2LookupsPerCycle: number;
   /** Line requests of one block-iteration (measured on the kernel's own trace). */
   readonly linesPerIteration: number;
   /**
@@ -253,6 +258,7 @@ function iterationCycles(
   const tensorCore = (costs.mmasPerWarp * mma.periodCycles) / sm.mmaUnits + mma.latencyCycles;
   const barriers = costs.barriers * sm.barrierCycles;
   const l1Lines = sm.linesPerIteration / sm.l1LinesPerCycle;
+  const l2Lookups = sm.linesPerIteration / sm.l2LookupsPerCycle;
   // Register-staged kernels wait for this iteration's loads (one round trip, or two when the
   // value addresses come from offsets loaded the same iteration) before decompressing them; the
   // MMA of the previous tile runs meanwhile (Fig. 4). The loads leave at the slower of the
@@ -301,6 +307,7 @@ function iterationCycles(
     sharedMemory,
     tensorCore,
     l1Lines,
+    l2Lookups,
     loadWait,
     lineWait: demand,
     burstDrain: drained && loadWait > tensorCore && burstDrain > lsu ? burstDrain : 0,
@@ -308,7 +315,7 @@ function iterationCycles(
     l1Queue: chain - alone,
     decompressChain,
     chain,
-    effective: Math.max(issue, sharedMemory, tensorCore, l1Lines, chain / resident),
+    effective: Math.max(issue, sharedMemory, tensorCore, l1Lines, l2Lookups, chain / resident),
   };
 }
 
@@ -362,8 +369,12 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const traffic = meanIterationTraffic(loads, plan);
   const dramBytesPerSmCycle = memory.dram.bandwidthGBps * smNsPerCycle;
   const burstBlocks = Math.min(plan.blocks, smCount * resident);
-  // An SM's misses leave its L1 at most at the profile's line rate, and the SMs that hold blocks
-  // share the L2 slices' lookups: a grid on half the SMs gets more lines per SM than a full one.
+  // An SM's misses leave its L1 at most at the profile's line rate, on the block's chain. The SMs
+  // that hold blocks share the L2 slices' lookups, but only while they ask at the same time: a
+  // block asks for its lines for a part of its iteration, and the blocks drift apart after their
+  // first tile (gridBurst). So the lookups bound the grid's mean line rate, not a block's chain —
+  // the STC proxy's cycles per iteration are the same on 32, 64 and 128 SMs (2,659 / 2,610 / 2,723,
+  // gpu/probes/README.md, "Eighth batch").
   const { lookupsPerCyclePerSlice } = memory.l2;
   const l2LookupsPerSm = lookupsPerCyclePerSlice
     ? (memory.l2.slices * lookupsPerCyclePerSlice) / Math.min(plan.blocks, smCount)
@@ -375,7 +386,8 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
     wavefrontsPerCycle: compute.sharedWavefrontsPerCycle,
     mmaUnits: compute.mmaUnitsPerSubCore,
     lsuCyclesPerLoad: memory.sm.lsuBytesPerCyclePerSubCore ? 512 / memory.sm.lsuBytesPerCyclePerSubCore : 1,
-    l1LinesPerCycle: Math.min(compute.l1LinesPerCycle, l2LookupsPerSm) / smPerPathCycle,
+    l1LinesPerCycle: compute.l1LinesPerCycle / smPerPathCycle,
+    l2LookupsPerCycle: l2LookupsPerSm / smPerPathCycle,
     linesPerIteration: traffic.lines,
     burstDrainCycles: (traffic.aBytes * burstBlocks) / dramBytesPerSmCycle,
     burstsInLockstep: compute.burstsInLockstep,
@@ -386,10 +398,11 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const sequences = smSequences(plan, smCount, resident);
   // An SM with fewer blocks than residency slots has fewer blocks to hide its chain behind.
   const blocksOn = (sm: number): number => (sm < plan.blocks ? Math.floor((plan.blocks - 1 - sm) / smCount) + 1 : 0);
-  const smComputeCycles = sequences.map(
-    (sequence, sm) => sequence.length * cyclesAt(Math.max(1, Math.min(resident, blocksOn(sm)))).effective,
-  );
+  const residentOn = (sm: number): number => Math.max(1, Math.min(resident, blocksOn(sm)));
+  const smComputeCycles = sequences.map((sequence, sm) => sequence.length * cyclesAt(residentOn(sm)).effective);
   const computeCycles = Math.max(...smComputeCycles);
+  // The SM that finishes last names the SM-side bound, at the blocks it actually holds.
+  const lastResident = residentOn(smComputeCycles.indexOf(computeCycles));
 
   // Memory: rounds q = 0, 1, …: every SM issues its q-th block-iteration at (q + stagger) × effective cycles.
   const l1Bytes = memory.l1.sets * memory.l1.ways * memory.l1.lineBytes;
@@ -474,7 +487,7 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
         ? 'DRAM'
         : memorySide >= computeSide && result.boundingResource !== 'latency'
           ? MEMORY_BOUND_NAMES[result.boundingResource]
-          : smBound(full, resident),
+          : smBound(cyclesAt(lastResident), lastResident),
     stagesNs: {
       memory: memoryNs,
       compute: computeNs,
@@ -510,6 +523,7 @@ function smBound(cycles: IterationCycles, resident: number): BoundingResource {
     ['shared memory', cycles.sharedMemory],
     ['tensor core', cycles.tensorCore],
     ['L1 line rate', cycles.l1Lines],
+    ['L2 lookups', cycles.l2Lookups],
     [chainBound(cycles), cycles.chain / resident],
   ];
   return terms.reduce((a, b) => (b[1] > a[1] ? b : a))[0];

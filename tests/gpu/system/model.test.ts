@@ -34,7 +34,7 @@ describe('timing model regimes', () => {
   // Since the SM side follows each warp's dependency chain, not only its issue slots, the
   // software kernel's limit is Algorithm 1's loop-carried chain (clz → shift → and-not), which its
   // issue count (≈ 12.5 per step on a ≈ 86-cycle chain) leaves far from saturating the scheduler.
-  it('h200: at 30 % the software kernel is bound by its decompression chain and slower than dense; the STC, bound by the lines its value loads take through the L1 (one per thread), beats it but not dense (silicon: 0.87× at 7168²)', () => {
+  it('h200: at 30 % the software kernel is bound by its decompression chain and slower than dense; the STC, bound by the lines its value loads take (one per thread: through the L1 on its chain, or the L2 slices’ lookups the grid shares, within a few % of each other here), beats it but not dense (silicon: 0.87× at 7168²)', () => {
     const dense = run('h200', 'dense', at0);
     const software = run('h200', 'coruscant', at30);
     const stc = run('h200', 'stc', at30);
@@ -42,7 +42,7 @@ describe('timing model regimes', () => {
     expect(software.perIteration.decompressChain).toBeGreaterThan(4 * software.perIteration.issue);
     expect(software.perIteration.decompressIssue).toBeGreaterThan(0.8 * software.costs.warpInstructions);
     expect(dense.timeNs / software.timeNs).toBeLessThan(1.05);
-    expect(stc.bound).toBe('L1 line rate');
+    expect(['L1 line rate', 'L2 lookups']).toContain(stc.bound);
     expect(stc.timeNs).toBeGreaterThan(dense.timeNs);
     expect(stc.timeNs).toBeLessThan(software.timeNs);
   });
