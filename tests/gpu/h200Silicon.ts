@@ -354,17 +354,41 @@ export const H200_SPMM_REPEATS: readonly {
 
 const REPEAT_COLUMN = { flashllm: 1, coruscant: 2, stc: 3 } as const;
 
+/** A cell of the SpMM table as every run measured it: the table's run first, then the repeats (µs: cuBLAS, Flash-LLM, Coruscant, STC). */
+function siliconRuns(size: number, sparsity: number): ReadonlyArray<readonly [number, number, number, number]> {
+  const row = H200_SPMM_ROWS.find((r) => r.size === size && r.sparsity === sparsity);
+  const repeats = H200_SPMM_REPEATS.find((r) => r.size === size && r.sparsity === sparsity);
+  if (row === undefined || repeats === undefined) throw new Error(`no silicon cell ${size}² ${sparsity}`);
+  return [[row.cublas, row.flashllm, row.coruscant, row.stc], ...repeats.runs];
+}
+
 /**
  * Whether `kernel` beats cuBLAS in a cell of the SpMM table on silicon: `true` or `false` where the
  * table's run and every repeat agree, `undefined` where the runs disagree (the cell is within
  * silicon's own run-to-run spread, and no model can be held to a winner there).
  */
 export function siliconWinner(size: number, sparsity: number, kernel: keyof typeof REPEAT_COLUMN): boolean | undefined {
-  const row = H200_SPMM_ROWS.find((r) => r.size === size && r.sparsity === sparsity);
-  const repeats = H200_SPMM_REPEATS.find((r) => r.size === size && r.sparsity === sparsity);
-  if (row === undefined || repeats === undefined) throw new Error(`no silicon cell ${size}² ${sparsity}`);
-  const sides = new Set([row.cublas > row[kernel], ...repeats.runs.map((run) => run[0] > run[REPEAT_COLUMN[kernel]])]);
+  const sides = new Set(siliconRuns(size, sparsity).map((run) => run[0] > run[REPEAT_COLUMN[kernel]]));
   return sides.size === 1 ? [...sides][0] : undefined;
+}
+
+/**
+ * A cell of the SpMM table as the mean of its four runs (the table's and the three repeats; µs).
+ * One run moves cuBLAS by up to ±10 % and the table's times are 1 µs granular, so the model is
+ * judged against the mean, the best estimate silicon gives of each time and ratio.
+ */
+export function siliconMean(
+  size: number,
+  sparsity: number,
+): { readonly cublas: number; readonly flashllm: number; readonly coruscant: number; readonly stc: number } {
+  const runs = siliconRuns(size, sparsity);
+  const mean = (column: number): number => runs.reduce((sum, run) => sum + run[column]!, 0) / runs.length;
+  return {
+    cublas: mean(0),
+    flashllm: mean(REPEAT_COLUMN.flashllm),
+    coruscant: mean(REPEAT_COLUMN.coruscant),
+    stc: mean(REPEAT_COLUMN.stc),
+  };
 }
 
 /**
