@@ -181,6 +181,27 @@ function smSequences(
   });
 }
 
+/** Per SM, its rounds of co-resident blocks: how many blocks each holds and their block-iterations. */
+function smRounds(
+  plan: GridPlan,
+  smCount: number,
+  resident: number,
+): Array<Array<{ blocks: number; iterations: number }>> {
+  return Array.from({ length: smCount }, (_, sm) => {
+    const blocks: number[] = [];
+    for (let b = sm; b < plan.blocks; b += smCount) blocks.push(b);
+    const rounds: Array<{ blocks: number; iterations: number }> = [];
+    for (let g = 0; g < blocks.length; g += resident) {
+      const round = blocks.slice(g, g + resident);
+      rounds.push({
+        blocks: round.length,
+        iterations: round.reduce((sum, b) => sum + blockWork(plan, b).iterations, 0),
+      });
+    }
+    return rounds;
+  });
+}
+
 /** What the SM side of one block-iteration needs besides the kernel's own costs. */
 interface SmSide {
   /** One global-load round trip as a warp waits for it: idle DRAM latency + the warp's turn-around. */
@@ -398,11 +419,15 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const sequences = smSequences(plan, smCount, resident);
   // An SM with fewer blocks than residency slots has fewer blocks to hide its chain behind.
   const blocksOn = (sm: number): number => (sm < plan.blocks ? Math.floor((plan.blocks - 1 - sm) / smCount) + 1 : 0);
-  const residentOn = (sm: number): number => Math.max(1, Math.min(resident, blocksOn(sm)));
-  const smComputeCycles = sequences.map((sequence, sm) => sequence.length * cyclesAt(residentOn(sm)).effective);
+  // Blocks of equal work that start together end together, so an SM runs its blocks in rounds of
+  // `resident`: a last round of fewer blocks has fewer to hide its chain behind (stcstart: 512 and
+  // 1,024 blocks take two and three times one round's cycles).
+  const smComputeCycles = smRounds(plan, smCount, resident).map((rounds) =>
+    rounds.reduce((sum, round) => sum + round.iterations * cyclesAt(round.blocks).effective, 0),
+  );
   const computeCycles = Math.max(...smComputeCycles);
-  // The SM that finishes last names the SM-side bound, at the blocks it actually holds.
-  const lastResident = residentOn(smComputeCycles.indexOf(computeCycles));
+  // The SM that finishes last names the SM-side bound, at the blocks its first round holds.
+  const lastResident = Math.max(1, Math.min(resident, blocksOn(smComputeCycles.indexOf(computeCycles))));
 
   // Memory: rounds q = 0, 1, …: every SM issues its q-th block-iteration at (q + stagger) × effective cycles.
   const l1Bytes = memory.l1.sets * memory.l1.ways * memory.l1.lineBytes;
