@@ -414,20 +414,38 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
     burstsInLockstep: compute.burstsInLockstep,
     scatteredStoreCycles: compute.scatteredStoreCycles ?? 0,
   };
-  const cyclesAt = (r: number): IterationCycles => iterationCycles(costs, input, r, smSide);
+  // The blocks that start together burst their tiles together: a round's burst is that round's
+  // blocks on every SM (the first round's: `burstBlocks`).
+  const cyclesAt = (r: number, bursting = burstBlocks): IterationCycles =>
+    iterationCycles(costs, input, r, {
+      ...smSide,
+      burstDrainCycles: (traffic.aBytes * bursting) / dramBytesPerSmCycle,
+    });
   const full = cyclesAt(resident);
   const sequences = smSequences(plan, smCount, resident);
-  // An SM with fewer blocks than residency slots has fewer blocks to hide its chain behind.
-  const blocksOn = (sm: number): number => (sm < plan.blocks ? Math.floor((plan.blocks - 1 - sm) / smCount) + 1 : 0);
   // Blocks of equal work that start together end together, so an SM runs its blocks in rounds of
-  // `resident`: a last round of fewer blocks has fewer to hide its chain behind (stcstart: 512 and
-  // 1,024 blocks take two and three times one round's cycles).
-  const smComputeCycles = smRounds(plan, smCount, resident).map((rounds) =>
-    rounds.reduce((sum, round) => sum + round.iterations * cyclesAt(round.blocks).effective, 0),
+  // `resident`, each at the pace of the blocks it holds: a last round of fewer blocks has fewer to
+  // hide its chain behind (ninth batch: at one iteration per block, 128 / 512 / 1,024 blocks take
+  // 1 : 2.14 : 3.03 times one round).
+  const smRoundsOf = smRounds(plan, smCount, resident);
+  const roundBlocks = (q: number): number => smRoundsOf.reduce((sum, rounds) => sum + (rounds[q]?.blocks ?? 0), 0);
+  const smComputeCycles = smRoundsOf.map((rounds) =>
+    rounds.reduce(
+      (sum, round, q) => sum + round.iterations * localCycles(cyclesAt(round.blocks, roundBlocks(q)), round.blocks),
+      0,
+    ),
   );
-  const computeCycles = Math.max(...smComputeCycles);
+  // The L2 slices' lookups are the whole grid's: all of its block-iterations' lines at every SM's
+  // share, whichever SM asks (ninth batch: past one round the STC proxy's cycles per iteration
+  // follow the grid's block-iterations, 4.19 / 8.10 µs on 512 / 1,024 blocks).
+  const blockIterations = smRoundsOf.flat().reduce((sum, round) => sum + round.iterations, 0);
+  const gridLookupCycles = (blockIterations * full.l2Lookups) / Math.min(plan.blocks, smCount);
+  const slowestSmCycles = Math.max(...smComputeCycles);
+  const lookupsBind = gridLookupCycles > slowestSmCycles;
+  const computeCycles = Math.max(gridLookupCycles, slowestSmCycles);
   // The SM that finishes last names the SM-side bound, at the blocks its first round holds.
-  const lastResident = Math.max(1, Math.min(resident, blocksOn(smComputeCycles.indexOf(computeCycles))));
+  const blocksOn = (sm: number): number => (sm < plan.blocks ? Math.floor((plan.blocks - 1 - sm) / smCount) + 1 : 0);
+  const lastResident = Math.max(1, Math.min(resident, blocksOn(smComputeCycles.indexOf(slowestSmCycles))));
 
   // Memory: rounds q = 0, 1, …: every SM issues its q-th block-iteration at (q + stagger) × effective cycles.
   const l1Bytes = memory.l1.sets * memory.l1.ways * memory.l1.lineBytes;
@@ -512,7 +530,9 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
         ? 'DRAM'
         : memorySide >= computeSide && result.boundingResource !== 'latency'
           ? MEMORY_BOUND_NAMES[result.boundingResource]
-          : smBound(cyclesAt(lastResident), lastResident),
+          : lookupsBind
+            ? 'L2 lookups'
+            : smBound(cyclesAt(lastResident), lastResident),
     stagesNs: {
       memory: memoryNs,
       compute: computeNs,
@@ -541,14 +561,18 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   };
 }
 
-/** The SM-side term that sets the iteration time. */
+/** An SM's cycles per block-iteration with `resident` blocks, by what the SM itself holds (the L2's lookups are the grid's). */
+function localCycles(cycles: IterationCycles, resident: number): number {
+  return Math.max(cycles.issue, cycles.sharedMemory, cycles.tensorCore, cycles.l1Lines, cycles.chain / resident);
+}
+
+/** The SM-side term that sets the iteration time on the SM that finishes last (the L2's lookups are named for the grid). */
 function smBound(cycles: IterationCycles, resident: number): BoundingResource {
   const terms: Array<[BoundingResource, number]> = [
     ['issue', cycles.issue],
     ['shared memory', cycles.sharedMemory],
     ['tensor core', cycles.tensorCore],
     ['L1 line rate', cycles.l1Lines],
-    ['L2 lookups', cycles.l2Lookups],
     [chainBound(cycles), cycles.chain / resident],
   ];
   return terms.reduce((a, b) => (b[1] > a[1] ? b : a))[0];
