@@ -428,10 +428,13 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   // hide its chain behind (ninth batch: at one iteration per block, 128 / 512 / 1,024 blocks take
   // 1 : 2.14 : 3.03 times one round).
   const smRoundsOf = smRounds(plan, smCount, resident);
-  const roundBlocks = (q: number): number => smRoundsOf.reduce((sum, rounds) => sum + (rounds[q]?.blocks ?? 0), 0);
+  // Every SM's q-th round starts with the others': the blocks that burst together in round q.
+  const roundBlocks = Array.from({ length: smRoundsOf[0]?.length ?? 0 }, (_, q) =>
+    smRoundsOf.reduce((sum, rounds) => sum + (rounds[q]?.blocks ?? 0), 0),
+  );
   const smComputeCycles = smRoundsOf.map((rounds) =>
     rounds.reduce(
-      (sum, round, q) => sum + round.iterations * localCycles(cyclesAt(round.blocks, roundBlocks(q)), round.blocks),
+      (sum, round, q) => sum + round.iterations * localCycles(cyclesAt(round.blocks, roundBlocks[q]), round.blocks),
       0,
     ),
   );
@@ -444,8 +447,7 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const lookupsBind = gridLookupCycles > slowestSmCycles;
   const computeCycles = Math.max(gridLookupCycles, slowestSmCycles);
   // The SM that finishes last names the SM-side bound, at the blocks its first round holds.
-  const blocksOn = (sm: number): number => (sm < plan.blocks ? Math.floor((plan.blocks - 1 - sm) / smCount) + 1 : 0);
-  const lastResident = Math.max(1, Math.min(resident, blocksOn(smComputeCycles.indexOf(slowestSmCycles))));
+  const lastResident = Math.max(1, smRoundsOf[smComputeCycles.indexOf(slowestSmCycles)]?.[0]?.blocks ?? 1);
 
   // Memory: rounds q = 0, 1, …: every SM issues its q-th block-iteration at (q + stagger) × effective cycles.
   const l1Bytes = memory.l1.sets * memory.l1.ways * memory.l1.lineBytes;
