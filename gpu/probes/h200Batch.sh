@@ -37,6 +37,9 @@
 #            flight per SM (does the L2 lose a footprint by its size alone, or by the rate?)
 #   stcstart the STC proxy's own cycles with 1, 2 and 4 iterations per block on 32 … 1024 blocks
 #            (what a block's start and end cost, by the grid's size)
+#   stclife  stcLifetime (the STC proxy with marks: each block's prologue, loop and epilogue, its SM,
+#            start and end) on 32 … 1024 blocks at 1 and 4 iterations and on the near-parity and
+#            calibration shapes; Nsight Compute's duration of the marked kernel and of an empty grid
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -398,8 +401,31 @@ stcstart)
     done
   } >"$OUT/stcStartNcu.txt" 2>&1
   ;;
+stclife)
+  recordGpu
+  bash "$PROBES/markStcKernel.sh" .harness/kernel_sources/coruscant_stc/csrc /tmp/stcMarked || exit 1
+  $NVCC --use_fast_math -maxrregcount=255 -DSTC_KERNEL_SOURCE='"/tmp/stcMarked/Coruscant_STC_SpMM_API.cu"' \
+    -o /tmp/stcLifetime "$PROBES/stcLifetime.cu" || exit 1
+  mkdir -p "$OUT/blocks"
+  for run in "1024 512 50 8" "1024 2048 50 8" "4096 512 50 8" "4096 2048 50 8" "16384 512 50 8" "16384 2048 50 8" \
+    "32768 512 50 8" "32768 2048 50 8" "14336 4096 50 8" "14336 4096 70 8" "4096 14336 50 8" "4096 14336 70 8" \
+    "2048 28672 50 8" "7168 7168 50 8" "7168 7168 70 8" "9216 9216 50 8"; do
+    set -- $run
+    timeout 120 /tmp/stcLifetime $1 $2 $3 $4 "$OUT/blocks/$1x$2-$3.csv"
+  done >"$OUT/stcLifetime.jsonl" 2>&1
+  {
+    for m in 1024 4096 16384 32768; do
+      for kernel in Coruscant_STC_SpMM_Kernel emptyBlock; do
+        echo "== $kernel M $m K 512 sparsity 50 split-K 8"
+        timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum,smsp__cycles_elapsed.avg.per_second \
+          --kernel-name-base function --kernel-name $kernel --launch-skip 4 --launch-count 1 /tmp/stcLifetime $m 512 50 8 |
+          grep -E "^\{|__"
+      done
+    done
+  } >"$OUT/stcLifetimeNcu.txt" 2>&1
+  ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife" >&2
   exit 2
   ;;
 esac

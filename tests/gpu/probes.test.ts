@@ -6,9 +6,9 @@
  * per SM (at most 168 registers, as the harness's Flash-LLM at 155) and spill nothing, or its
  * loop would time local-memory traffic the kernel does not have.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runTool } from '../../tools/runTool.ts';
 import { onPath } from '../../tools/toolchain.ts';
@@ -25,28 +25,63 @@ const PROBES = join(import.meta.dirname, '../../gpu/probes');
 const out = mkdtempSync(join(tmpdir(), 'gen-probes-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-/** ptxas's resource lines per kernel: registers and spill bytes. */
-async function compile(probe: string): Promise<{ registers: number[]; spills: number[] }> {
+/** ptxas's resource lines per kernel: registers and spill bytes, and the kernels' mangled names in that order. */
+async function compile(
+  source: string,
+  extra: readonly string[] = [],
+): Promise<{ registers: number[]; spills: number[]; kernels: string[] }> {
+  const file = source.endsWith('.cu') ? source : join(PROBES, `${source}.cu`);
   const run = await runTool(
     nvcc!,
-    [
-      '-O3',
-      '-gencode',
-      'arch=compute_90,code=sm_90',
-      '-Xptxas',
-      '-v',
-      '-o',
-      join(out, probe),
-      join(PROBES, `${probe}.cu`),
-    ],
+    ['-O3', '-gencode', 'arch=compute_90,code=sm_90', '-Xptxas', '-v', ...extra, '-o', join(out, basename(file)), file],
     { timeout: 120_000, name: 'nvcc' },
   );
   const text = run.stdout + run.stderr;
   return {
     registers: [...text.matchAll(/Used (\d+) registers/g)].map((m) => Number(m[1])),
     spills: [...text.matchAll(/(\d+) bytes spill stores/g)].map((m) => Number(m[1])),
+    kernels: [...text.matchAll(/Compiling entry function '(\w+)'/g)].map((m) => m[1]!),
   };
 }
+
+/** The paper's harness, where a checkout has it (gpu/probes/README.md); CI does not. */
+const HARNESS_STC = join(import.meta.dirname, '../../.harness/kernel_sources/coruscant_stc/csrc');
+const HARNESS_FLAGS = ['--use_fast_math', '-maxrregcount=255'];
+/** The STC proxy's kernel for N = 8 (TilingConfig<4, 1, 1, 1>), the one every harness run uses. */
+const STC_N8 = 'TilingConfigILi4ELi1ELi1ELi1EE';
+
+async function markStcKernel(source: string, dest: string) {
+  return runTool('bash', [join(PROBES, 'markStcKernel.sh'), source, dest], { timeout: 30_000, name: 'markStcKernel' });
+}
+
+describe('markStcKernel.sh', () => {
+  const anchors = [
+    '{',
+    '    const int BatchID     = blockIdx.y / 1;',
+    '#pragma unroll(1) //unroll exactly once.',
+    '    for (;;) {}',
+    '     //add epliogue',
+    '            BlockGlobalPTR[j + i * M_Global] = 0;',
+    '}',
+  ];
+  const source = join(out, 'stcSource');
+  mkdirSync(source);
+
+  it('puts one mark before the block starts, before the loop, before the epilogue and after the stores', async () => {
+    writeFileSync(join(source, 'SpMM_Kernel.cuh'), anchors.join('\n') + '\n');
+    await markStcKernel(source, join(out, 'stcMarkedSynthetic'));
+    const marked = readFileSync(join(out, 'stcMarkedSynthetic', 'SpMM_Kernel.cuh'), 'utf8').split('\n');
+    expect(marked.map((line) => line.match(/^STC_MARK\((\d)\);$/)?.[1]).filter(Boolean)).toEqual(['0', '1', '2', '3']);
+    expect(marked.indexOf('STC_MARK(0);')).toBe(marked.indexOf(anchors[1]!) - 1);
+    expect(marked.indexOf('STC_MARK(3);')).toBe(marked.indexOf(anchors[5]!) + 1);
+  });
+
+  it('fails naming the anchor when the kernel has moved, rather than time an unmarked kernel', async () => {
+    writeFileSync(join(source, 'SpMM_Kernel.cuh'), anchors.filter((line) => !line.includes('epliogue')).join('\n'));
+    const run = markStcKernel(source, join(out, 'stcMarkedMoved'));
+    await expect(run).rejects.toThrow(/anchor '\\\/\\\/add epliogue' not found once/);
+  });
+});
 
 describe.skipIf(nvcc === undefined)('silicon probes compile for sm_90', () => {
   it('l2Partitions: every kernel without spills', async () => {
@@ -86,4 +121,28 @@ describe.skipIf(nvcc === undefined)('silicon probes compile for sm_90', () => {
     expect(Math.max(...registers) * 128 * 3).toBeLessThanOrEqual(65_536);
     expect(spills).toEqual([0, 0]);
   }, 180_000);
+
+  it.skipIf(!existsSync(HARNESS_STC))(
+    "stcLifetime: the marked STC proxy keeps the harness's three blocks per SM; the marks add at most 2 registers and no spills",
+    async () => {
+      const marked = join(out, 'stcMarked');
+      await markStcKernel(HARNESS_STC, marked);
+      const probe = await compile('stcLifetime', [
+        ...HARNESS_FLAGS,
+        `-DSTC_KERNEL_SOURCE="${join(marked, 'Coruscant_STC_SpMM_API.cu')}"`,
+      ]);
+      const plain = await compile(join(HARNESS_STC, 'Coruscant_STC_SpMM_API.cu'), [...HARNESS_FLAGS, '-c']);
+      const registersOf = (build: typeof probe, name: string) =>
+        build.registers[build.kernels.findIndex((k) => k.includes(name))]!;
+      expect(plain.kernels).toHaveLength(5);
+      expect(registersOf(probe, STC_N8) * 128 * 3).toBeLessThanOrEqual(65_536);
+      for (const kernel of plain.kernels) {
+        const added = registersOf(probe, kernel) - registersOf(plain, kernel);
+        expect(added, kernel).toBeGreaterThanOrEqual(0);
+        expect(added, kernel).toBeLessThanOrEqual(2);
+      }
+      expect(probe.spills.every((bytes) => bytes === 0)).toBe(true);
+    },
+    180_000,
+  );
 });
