@@ -38,8 +38,10 @@
 #   stcstart the STC proxy's own cycles with 1, 2 and 4 iterations per block on 32 … 1024 blocks
 #            (what a block's start and end cost, by the grid's size)
 #   stclife  stcLifetime (the STC proxy with marks: each block's prologue, loop and epilogue, its SM,
-#            start and end) on 32 … 1024 blocks at 1 and 4 iterations and on the near-parity and
-#            calibration shapes; Nsight Compute's duration of the marked kernel and of an empty grid
+#            start and end; the API's call, its main kernel alone and an empty grid, event-timed) on
+#            32 … 1024 blocks at 1 and 4 iterations and on the near-parity and calibration shapes;
+#            Nsight Compute's duration of the marked kernel, the reduction and the empty grid, with
+#            and without its cache flush; the per-block rows come back as blocks.tgz
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -413,13 +415,18 @@ stclife)
     set -- $run
     timeout 120 /tmp/stcLifetime $1 $2 $3 $4 "$OUT/blocks/$1x$2-$3.csv"
   done >"$OUT/stcLifetime.jsonl" 2>&1
+  (cd "$OUT" && tar czf blocks.tgz blocks && rm -rf blocks)
   {
     for m in 1024 4096 16384 32768; do
-      for kernel in Coruscant_STC_SpMM_Kernel emptyBlock; do
-        echo "== $kernel M $m K 512 sparsity 50 split-K 8"
-        timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum,smsp__cycles_elapsed.avg.per_second \
-          --kernel-name-base function --kernel-name $kernel --launch-skip 4 --launch-count 1 /tmp/stcLifetime $m 512 50 8 |
-          grep -E "^\{|__"
+      # Nsight Compute flushes the caches before a profiled kernel unless told not to (the ninth
+      # batch's durations were flushed); the harness's rotating copies of a small A stay in the L2
+      for kernel in Coruscant_STC_SpMM_Kernel Coruscant_STC_SplitK_Reduction emptyBlock; do
+        for cache in all none; do
+          echo "== $kernel M $m K 512 sparsity 50 split-K 8 cache-control $cache"
+          timeout 120 ncu --clock-control none --cache-control $cache --metrics gpu__time_duration.sum,smsp__cycles_elapsed.avg.per_second \
+            --kernel-name-base function --kernel-name $kernel --launch-skip 10 --launch-count 1 /tmp/stcLifetime $m 512 50 8 |
+            grep -E "^\{|__"
+        done
       done
     done
   } >"$OUT/stcLifetimeNcu.txt" 2>&1
