@@ -57,6 +57,14 @@ export interface ComputeProfile {
   readonly tensorClockMHz?: number;
   /** SM cycles per scattered 16-bit warp store when the SM's shared-store path, not a warp's own loop, sets the pace (storePath.ts). */
   readonly scatteredStoreCycles?: number;
+  /**
+   * SM cycles a register-staged block (Flash-LLM, Coruscant, STC) spends beyond its iterations:
+   * its first tile (the prologue, which nothing of its own overlaps) and its end (the last tile's
+   * MMAs, the partial sums through shared memory to global memory), where measured. The blocks
+   * of a round start and end together, so an SM pays it once per round. Absent: one idle DRAM
+   * round trip for the first load, once per kernel.
+   */
+  readonly blockStartEndCycles?: number;
   readonly source: string;
 }
 
@@ -99,8 +107,15 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
     burstsInLockstep: true,
     scatteredStoreCycles: 3.1,
     tensorClockMHz: 1800,
+    reductionLaunchNs: 2560,
+    blockStartEndCycles: 1680,
     source:
-      'schedulersPerSm, registersPerSm, sharedWavefrontsPerCycle, barrierCycles, reductionLaunchNs as for Ada (see rtx6000ada). ' +
+      'schedulersPerSm, registersPerSm, sharedWavefrontsPerCycle, barrierCycles as for Ada (see rtx6000ada). ' +
+      "reductionLaunchNs 2560 and blockStartEndCycles 1680: stcLifetime (the harness's STC proxy with marks, gpu/probes/results/2026-12-04) on 16 shapes. " +
+      "The API's call (main kernel and split-K reduction) less its main kernel alone, less the reduction's modelled traffic: median 2.56 µs (1.55–3.92). " +
+      "A block's prologue and epilogue less one of its loop's iterations, with one block per SM on the DRAM-resident shapes " +
+      '(4096 × 14336 50 / 70 %, 2048 × 28672, 7168² 50 / 70 %; two runs): median 1,680 cycles (1,394–1,798); ' +
+      'with two and three per SM 1,700–2,430 and 2,190–3,170, the co-resident blocks sharing what they load and store. ' +
       'sharedMemoryBytesPerSm 228 KB (memory.md §2c, Accel-Sim shmem option). mmaUnitsPerSubCore 4: H100/H200 SXM dense FP16 989 TFLOPS ≈ ' +
       '132 SMs × 4 × 512 × 2 × 1.83 GHz (vendor spec, not in docs/reference/), i.e. 4 MmaUnits per SMSP. pcieGBps 63: PCIe 5.0 ×16, 32 GT/s × 16 × 128/130 / 8. ' +
       'launchNs 6000: the silicon harness timed cuBLAS at 35–39 µs (7168²) and 56–57 µs (9216²) where PyTorch, 200 launches, saw 29.9 and 50.7 µs (h200-silicon.md §2). ' +

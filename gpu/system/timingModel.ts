@@ -432,17 +432,25 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const roundBlocks = Array.from({ length: smRoundsOf[0]?.length ?? 0 }, (_, q) =>
     smRoundsOf.reduce((sum, rounds) => sum + (rounds[q]?.blocks ?? 0), 0),
   );
+  // A round's blocks start and end together: their first tiles and their stores overlap nothing of
+  // theirs, so each round adds the block's start and end once (tenth batch). The dense kernel is
+  // the path model's streamer, not a register-staged block.
+  const startEnd = costs.loadsInRegisters ? compute.blockStartEndCycles : undefined;
   const smComputeCycles = smRoundsOf.map((rounds) =>
     rounds.reduce(
-      (sum, round, q) => sum + round.iterations * localCycles(cyclesAt(round.blocks, roundBlocks[q]), round.blocks),
+      (sum, round, q) =>
+        sum + round.iterations * localCycles(cyclesAt(round.blocks, roundBlocks[q]), round.blocks) + (startEnd ?? 0),
       0,
     ),
   );
   // The L2 slices' lookups are the whole grid's: all of its block-iterations' lines at every SM's
   // share, whichever SM asks (ninth batch: past one round the STC proxy's cycles per iteration
   // follow the grid's block-iterations, 4.19 / 8.10 µs on 512 / 1,024 blocks).
+  // The rounds start and end on every SM together, and while the blocks start and end the slices
+  // are not asked for the lines of their iterations: each round's start and end adds to it.
   const blockIterations = smRoundsOf.flat().reduce((sum, round) => sum + round.iterations, 0);
-  const gridLookupCycles = (blockIterations * full.l2Lookups) / Math.min(plan.blocks, smCount);
+  const gridLookupCycles =
+    (blockIterations * full.l2Lookups) / Math.min(plan.blocks, smCount) + roundBlocks.length * (startEnd ?? 0);
   const slowestSmCycles = Math.max(...smComputeCycles);
   const lookupsBind = gridLookupCycles > slowestSmCycles;
   const computeCycles = Math.max(gridLookupCycles, slowestSmCycles);
@@ -505,7 +513,8 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   const libraryNs = library ? dramReadBytes / (library.dramEfficiency * memory.dram.bandwidthGBps) : 0;
   const memoryNs = Math.max(result.makespanNs, libraryNs);
   const epilogueNs = (full.decompressIssue + full.tensorCore) * smNsPerCycle;
-  const prologueNs = latencyNs;
+  // Where the blocks' start and end are measured, the first load is part of it (in computeNs).
+  const prologueNs = startEnd === undefined ? latencyNs : 0;
   const computeNs = computeCycles * smNsPerCycle;
   const l2GBps = (memory.l2.slices * memory.l2.bytesPerCyclePerSlice * memory.sm.clockMHz) / 1000;
   // Where the library splits K, its reduction is a kernel of its own, timed as a whole.

@@ -443,3 +443,27 @@ export const H200_STC_KERNEL_ROWS: readonly {
     [32768, 2048, 1024, 68354, 37.7],
   ] as const
 ).map(([m, k, blocks, cycles, us]) => ({ m, k, blocks, cycles, us }));
+
+/**
+ * The STC proxy's blocks on the GPU's global timer (gpu/probes/README.md, "Tenth batch",
+ * results/2026-12-04/stcLifetime*.jsonl; N = 8, split-K 8): the span from the first block's start
+ * to the last block's end, µs, the mean of three runs on fresh machines, on the shapes whose four
+ * rotating copies of A do not fit the L2 (the harness's own regime: every tile from the DRAM).
+ */
+export const H200_STC_SPAN_ROWS: readonly {
+  readonly m: number;
+  readonly k: number;
+  readonly sparsity: number;
+  readonly spanUs: number;
+}[] = (
+  [
+    [14336, 4096, 0.5, 38.52],
+    [14336, 4096, 0.7, 28.16],
+    [4096, 14336, 0.5, 44.63],
+    [4096, 14336, 0.7, 39.05],
+    [2048, 28672, 0.5, 81.05],
+    [7168, 7168, 0.5, 28.33],
+    [7168, 7168, 0.7, 22.99],
+    [9216, 9216, 0.5, 48.7],
+  ] as const
+).map(([m, k, sparsity, spanUs]) => ({ m, k, sparsity, spanUs }));

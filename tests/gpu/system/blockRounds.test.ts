@@ -8,10 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { computeProfile } from '../../../gpu/system/computeProfiles.ts';
 import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
-import { sampleFactor } from '../../../gpu/system/sweep.ts';
 import { modelKernel } from '../../../gpu/system/timingModel.ts';
 import { H200_PARITY_ROWS, H200_STC_KERNEL_ROWS } from '../h200Silicon.ts';
-import { MEASURED_MMA } from './support.ts';
+import { MEASURED_MMA, modelH200Cell } from './support.ts';
 
 /** The model's time for the STC kernel alone (µs): less the timed launch and the reduction kernel. */
 function kernelUs(m: number, k: number): number {
@@ -49,16 +48,7 @@ describe('blocks past one round (h200, STC proxy, N = 8, split-K 8)', () => {
   it('14336 × 4096 (448 blocks: 52 SMs hold a fourth): the STC within 15 % of the harness at 50 and 70 % (every SM at full residency: −12 / −22 %)', () => {
     for (const sparsity of [0.5, 0.7]) {
       const row = H200_PARITY_ROWS.find((r) => r.m === 14336 && r.k === 4096 && r.sparsity === sparsity)!;
-      const layout = randomLayouts(row.m, row.k, [sparsity], 1)[0]!;
-      const timing = modelKernel({
-        profile: 'h200',
-        kernel: 'stc',
-        shape: { m: row.m, k: row.k, n: 8 },
-        layout,
-        mma: MEASURED_MMA,
-        splitK: 8,
-        sample: sampleFactor('stc', layout, 8, 300_000),
-      });
+      const timing = modelH200Cell('stc', row.m, row.k, sparsity);
       expect(Math.abs(timing.timeNs / 1000 / row.stc - 1)).toBeLessThan(0.15);
     }
   }, 300_000);
