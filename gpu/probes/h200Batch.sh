@@ -42,6 +42,8 @@
 #            32 … 1024 blocks at 1 and 4 iterations and on the near-parity and calibration shapes;
 #            Nsight Compute's duration of the marked kernel, the reduction and the empty grid, with
 #            and without its cache flush; the per-block rows come back as blocks.tgz
+#   stcsms   stcLifetime on one matrix with 64 and 128 blocks, one per SM (split-K 4 and 8, and half the
+#            rows at split-K 8): what a loop iteration costs by how many SMs ask the L2 at once
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -431,8 +433,21 @@ stclife)
     done
   } >"$OUT/stcLifetimeNcu.txt" 2>&1
   ;;
+stcsms)
+  recordGpu
+  bash "$PROBES/markStcKernel.sh" .harness/kernel_sources/coruscant_stc/csrc /tmp/stcMarked || exit 1
+  $NVCC --use_fast_math -maxrregcount=255 -DSTC_KERNEL_SOURCE='"/tmp/stcMarked/Coruscant_STC_SpMM_API.cu"' \
+    -o /tmp/stcLifetime "$PROBES/stcLifetime.cu" || exit 1
+  mkdir -p "$OUT/blocks"
+  for run in "4096 14336 50 4" "4096 14336 50 8" "2048 14336 50 8" "4096 14336 70 4" "4096 14336 70 8" "2048 14336 70 8" \
+    "2048 28672 50 8" "4096 28672 50 8"; do
+    set -- $run
+    timeout 120 /tmp/stcLifetime $1 $2 $3 $4 "$OUT/blocks/$1x$2-$3-split$4.csv"
+  done >"$OUT/stcSms.jsonl" 2>&1
+  (cd "$OUT" && tar czf blocks.tgz blocks && rm -rf blocks)
+  ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms" >&2
   exit 2
   ;;
 esac
