@@ -246,6 +246,8 @@ export function sharedServerCycle(think: number, demand: number | readonly numbe
   const queue = demands.map(() => 0);
   const busy = demands.map(() => 0);
   let cycle = think + demands.reduce((total, d) => total + d, 0);
+  // Nothing to do and nothing to wait for: no queue forms (and the loop below would divide by 0).
+  if (cycle === 0) return 0;
   for (let n = 1; n <= blocks; n++) {
     const residence = demands.map((d, k) => d * (1 + queue[k]! - busy[k]! / 2));
     cycle = think + residence.reduce((total, r) => total + r, 0);

@@ -104,6 +104,11 @@ describe("the L1's lines on the chain (h200, 2048×2048, N = 8, 30 %)", () => {
 });
 
 describe('several shared servers (the L1 and the what-if store path)', () => {
+  it('a block with no think time and no demand cycles in no time (not NaN), with one server or several', () => {
+    expect(sharedServerCycle(0, 0, 2)).toBe(0);
+    expect(sharedServerCycle(0, [0, 0], 2)).toBe(0);
+  });
+
   it('a second server of zero demand changes nothing; two servers cost at least their demands and at most every block’s', () => {
     const seed = fastCheckSeed('sharedServerCycle servers');
     fc.assert(
