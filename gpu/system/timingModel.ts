@@ -123,6 +123,7 @@ export interface KernelTiming {
   readonly stagesNs: {
     readonly memory: number;
     readonly compute: number;
+    /** The first load's round trip before the SM side's compute; 0 where the profile's measured block start and end (in compute) hold it. */
     readonly prologue: number;
     readonly epilogue: number;
     readonly reduction: number;
