@@ -15,7 +15,7 @@ export function formatKernelTiming(t: KernelTiming): string {
     `problem            ${t.profile}, A ${t.shape.m}×${t.shape.k} at ${(100 * t.sparsity).toFixed(1)} % sparsity, N = ${t.shape.n}`,
     `time               ${us(t.timeNs)} µs, bound by ${t.bound}`,
     `grid               ${t.blocks} blocks (split-K ${t.splitK}), ${t.residentBlocksPerSm} resident per SM`,
-    `stages             memory ${us(t.stagesNs.memory)} µs (+ last tile ${us(t.stagesNs.epilogue)}) | SM compute ${us(t.stagesNs.compute)} µs (+ first load ${us(t.stagesNs.prologue)}) | split-K reduction ${us(t.stagesNs.reduction)} µs`,
+    `stages             memory ${us(t.stagesNs.memory)} µs (+ last tile ${us(t.stagesNs.epilogue)}) | SM compute ${us(t.stagesNs.compute)} µs (${t.stagesNs.prologue > 0 ? `+ first load ${us(t.stagesNs.prologue)}` : "its blocks' start and end included"}) | split-K reduction ${us(t.stagesNs.reduction)} µs`,
     `per block-iter     issue ${it.issue.toFixed(0)} cy (decompression ${it.decompressIssue.toFixed(0)} per warp), shared memory ${it.sharedMemory.toFixed(0)} cy, tensor core ${it.tensorCore.toFixed(0)} cy, L1 lines ${it.l1Lines.toFixed(0)} cy, chain ${it.chain.toFixed(0)} cy (loads ${it.loadWait.toFixed(0)}, of which lines ${it.lineWait.toFixed(0)}; L1 queue ${it.l1Queue.toFixed(0)}; decompression ${it.decompressChain.toFixed(0)}) → ${it.effective.toFixed(0)} cy`,
     `A stored           ${mb(t.bytes.aStored)} MB; requested ${mb(t.bytes.aSectorRequests)} MB in sectors; DRAM read ${mb(t.bytes.dramRead)} MB (A and B)`,
     `memory path        L1 hits ${(100 * t.memory.l1.hitRate).toFixed(1)} %, L2 hits ${(100 * t.memory.l2.hitRate).toFixed(1)} %, DRAM row hits ${(100 * t.memory.dram.rowHitRate).toFixed(1)} %`,
