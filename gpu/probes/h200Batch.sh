@@ -67,6 +67,28 @@ prof() {
   ncu -i "/tmp/$name.ncu-rep" --page source --csv --print-source sass >"$folder/$name.sass.csv" 2>&1
 }
 
+# The STC proxy with marks (stcLifetime.cu), built against the harness's kernel as markStcKernel.sh marks it
+buildStcLifetime() {
+  bash "$PROBES/markStcKernel.sh" .harness/kernel_sources/coruscant_stc/csrc /tmp/stcMarked || return 1
+  $NVCC --use_fast_math -maxrregcount=255 -DSTC_KERNEL_SOURCE='"/tmp/stcMarked/Coruscant_STC_SpMM_API.cu"' \
+    -o /tmp/stcLifetime "$PROBES/stcLifetime.cu"
+}
+
+# lifetimeRuns NAME SPLIT_IN_NAME "M K sparsity split-K"…: stcLifetime's JSON lines into $OUT/NAME.jsonl,
+# its rows per block packed into $OUT/blocks.tgz (blocks/MxK-sparsity[-splitS].csv)
+lifetimeRuns() {
+  local name=$1 splitInName=$2 run csv
+  shift 2
+  mkdir -p "$OUT/blocks"
+  for run in "$@"; do
+    set -- $run
+    csv="$1x$2-$3"
+    [ "$splitInName" = 1 ] && csv="$csv-split$4"
+    timeout 120 /tmp/stcLifetime $1 $2 $3 $4 "$OUT/blocks/$csv.csv"
+  done >"$OUT/$name.jsonl" 2>&1
+  (cd "$OUT" && tar czf blocks.tgz blocks && rm -rf blocks)
+}
+
 recordGpu() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv >"$OUT/gpu.txt"
 }
@@ -407,17 +429,10 @@ stcstart)
   ;;
 stclife)
   recordGpu
-  bash "$PROBES/markStcKernel.sh" .harness/kernel_sources/coruscant_stc/csrc /tmp/stcMarked || exit 1
-  $NVCC --use_fast_math -maxrregcount=255 -DSTC_KERNEL_SOURCE='"/tmp/stcMarked/Coruscant_STC_SpMM_API.cu"' \
-    -o /tmp/stcLifetime "$PROBES/stcLifetime.cu" || exit 1
-  mkdir -p "$OUT/blocks"
-  for run in "1024 512 50 8" "1024 2048 50 8" "4096 512 50 8" "4096 2048 50 8" "16384 512 50 8" "16384 2048 50 8" \
-    "32768 512 50 8" "32768 2048 50 8" "14336 4096 50 8" "14336 4096 70 8" "4096 14336 50 8" "4096 14336 70 8" \
-    "2048 28672 50 8" "7168 7168 50 8" "7168 7168 70 8" "9216 9216 50 8"; do
-    set -- $run
-    timeout 120 /tmp/stcLifetime $1 $2 $3 $4 "$OUT/blocks/$1x$2-$3.csv"
-  done >"$OUT/stcLifetime.jsonl" 2>&1
-  (cd "$OUT" && tar czf blocks.tgz blocks && rm -rf blocks)
+  buildStcLifetime || exit 1
+  lifetimeRuns stcLifetime 0 "1024 512 50 8" "1024 2048 50 8" "4096 512 50 8" "4096 2048 50 8" "16384 512 50 8" \
+    "16384 2048 50 8" "32768 512 50 8" "32768 2048 50 8" "14336 4096 50 8" "14336 4096 70 8" "4096 14336 50 8" \
+    "4096 14336 70 8" "2048 28672 50 8" "7168 7168 50 8" "7168 7168 70 8" "9216 9216 50 8"
   {
     for m in 1024 4096 16384 32768; do
       # Nsight Compute flushes the caches before a profiled kernel unless told not to (the ninth
@@ -435,16 +450,9 @@ stclife)
   ;;
 stcsms)
   recordGpu
-  bash "$PROBES/markStcKernel.sh" .harness/kernel_sources/coruscant_stc/csrc /tmp/stcMarked || exit 1
-  $NVCC --use_fast_math -maxrregcount=255 -DSTC_KERNEL_SOURCE='"/tmp/stcMarked/Coruscant_STC_SpMM_API.cu"' \
-    -o /tmp/stcLifetime "$PROBES/stcLifetime.cu" || exit 1
-  mkdir -p "$OUT/blocks"
-  for run in "4096 14336 50 4" "4096 14336 50 8" "2048 14336 50 8" "4096 14336 70 4" "4096 14336 70 8" "2048 14336 70 8" \
-    "2048 28672 50 8" "4096 28672 50 8"; do
-    set -- $run
-    timeout 120 /tmp/stcLifetime $1 $2 $3 $4 "$OUT/blocks/$1x$2-$3-split$4.csv"
-  done >"$OUT/stcSms.jsonl" 2>&1
-  (cd "$OUT" && tar czf blocks.tgz blocks && rm -rf blocks)
+  buildStcLifetime || exit 1
+  lifetimeRuns stcSms 1 "4096 14336 50 4" "4096 14336 50 8" "2048 14336 50 8" "4096 14336 70 4" "4096 14336 70 8" \
+    "2048 14336 70 8" "2048 28672 50 8" "4096 28672 50 8"
   ;;
 *)
   echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms" >&2
