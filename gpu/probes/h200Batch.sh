@@ -44,6 +44,10 @@
 #            and without its cache flush; the per-block rows come back as blocks.tgz
 #   stcsms   stcLifetime on one matrix with 64 and 128 blocks, one per SM (split-K 4 and 8, and half the
 #            rows at split-K 8): what a loop iteration costs by how many SMs ask the L2 at once
+#   l2sms    l2Partitions smmap (which SMs share SM 0's partition), then the fixed stream at 24–64 MiB
+#            read by all SMs, by one partition's SMs, by the other's, and by half of each (as many SMs
+#            as one partition has), timed and with Nsight Compute's L2 and DRAM sector counts: does
+#            the L2 lose a stream by its size, or by which partitions read it?
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -454,8 +458,38 @@ stcsms)
   lifetimeRuns stcSms 1 "4096 14336 50 4" "4096 14336 50 8" "2048 14336 50 8" "4096 14336 70 4" "4096 14336 70 8" \
     "2048 14336 70 8" "2048 28672 50 8" "4096 28672 50 8"
   ;;
+l2sms)
+  recordGpu
+  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
+  /tmp/l2Partitions smmap 4096 >"$OUT/smMap.jsonl" || exit 1
+  # SM 0's partition: the SMs whose first pass is nearer the fastest than the slowest first pass
+  python3 - "$OUT/smMap.jsonl" >"$OUT/smSets.txt" <<'PY' || exit 1
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+first = {r["sm"]: r["firstPassCyclesPerLoad"] for r in rows if r["firstPassCyclesPerLoad"] > 0}
+cut = (min(first.values()) + max(first.values())) / 2
+near = sorted(sm for sm, c in first.items() if c < cut)
+far = sorted(sm for sm, c in first.items() if c >= cut)
+half = near[::2] + far[::2]
+for name, sms in (("all", sorted(first)), ("near", near), ("far", far), ("half", sorted(half))):
+    print(name, ",".join(map(str, sms)))
+PY
+  metrics="dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum,gpu__time_duration.sum"
+  while read -r name list; do
+    for f in 24 32 40 44 48 52 56 60 64; do
+      echo "$name $(/tmp/l2Partitions streamsms $f "$list" 2048)"
+    done
+  done <"$OUT/smSets.txt" >"$OUT/streamSms.txt" 2>&1
+  while read -r name list; do
+    for f in 32 40 48 56 64; do
+      echo "== streamsms $f MiB $name"
+      timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --kernel-name streamOnSms \
+        --launch-skip 2 --launch-count 1 /tmp/l2Partitions streamsms $f "$list" 512 | grep -E "^\{|__"
+    done
+  done <"$OUT/smSets.txt" >"$OUT/streamSmsNcu.txt" 2>&1
+  ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms" >&2
   exit 2
   ;;
 esac

@@ -11,6 +11,10 @@
 //             thread reads move between passes whenever the footprint is no multiple of a step);
 //   relaunch  one launch per pass (the block scheduler may put a block on another SM each time).
 // and times the harness's pointer chase (one thread, random cyclic order of 128-byte lines).
+// Two more modes ask which SMs share a partition and what the stream keeps when only some SMs read:
+//   smmap     per SM, a fresh buffer walked twice by SM 0 and then once by that SM: an SM of SM 0's
+//             partition finds SM 0's copies near, an SM of the other partition does not;
+//   streamsms the fixed stream read only by the blocks on the listed SMs (the others leave at once).
 //
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o l2Partitions l2Partitions.cu
 // Run:   ./l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB 2048]
@@ -18,6 +22,8 @@
 //        ./l2Partitions chase <footprint KiB> [loads 20000]
 //        ./l2Partitions blockmap [blocks per SM 8] [threads 256]
 //        ./l2Partitions gather <blocks> [threads 128]
+//        ./l2Partitions smmap [footprint KiB 4096]
+//        ./l2Partitions streamsms <footprint MiB> <SM list, e.g. 0,2,4> [total MiB 2048]
 // Each run prints one JSON line.
 #include <cstdio>
 #include <cstdlib>
@@ -122,12 +128,57 @@ __global__ void gather(const unsigned* buf, unsigned sectors, unsigned* sink) {
   if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
-__global__ void smOfBlock(unsigned* sm) {
-  if (threadIdx.x == 0) {
-    unsigned id;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-    sm[blockIdx.x] = id;
+__device__ __forceinline__ unsigned smId() {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+// The chase of `chase` by the first block that lands on SM `target` (the grid has several blocks
+// per SM, so every SM gets one); `passes` timed walks over the whole permutation, one each.
+__global__ void chaseOnSm(const unsigned* next, unsigned lines, int passes, unsigned target, unsigned start,
+                          unsigned* claim, long long* cycles, unsigned* sink) {
+  if (threadIdx.x != 0 || smId() != target || atomicCAS(claim, 0u, 1u) != 0u) return;
+  unsigned at = start;
+  for (int pass = 0; pass < passes; pass++) {
+    const long long t0 = clock64();
+    for (unsigned i = 0; i < lines; i++) at = next[at * 32];
+    cycles[pass] = clock64() - t0;
   }
+  sink[0] = at;
+}
+
+// streamFixed<4> over the blocks that land on SMs with use[sm] set, numbered by arrival: the
+// grid is resident at once (8 blocks of 256 threads per SM), so `active` is 8 × the listed SMs
+// and each block keeps its lines for every pass. `ticket` counts the blocks that took part.
+__global__ void streamOnSms(const uint4* buf, size_t elems, int passes, const unsigned char* use, unsigned active,
+                            unsigned* ticket, unsigned* sink) {
+  __shared__ unsigned slot;
+  if (!use[smId()]) return;
+  if (threadIdx.x == 0) slot = atomicAdd(ticket, 1u);
+  __syncthreads();
+  if (slot >= active) return;
+  constexpr int IN_FLIGHT = 4;
+  const size_t grid = size_t(active) * blockDim.x;
+  const size_t tid = size_t(slot) * blockDim.x + threadIdx.x;
+  unsigned acc = 0;
+  for (int pass = 0; pass < passes; pass++) {
+    for (size_t i = tid; i < elems; i += IN_FLIGHT * grid) {
+      uint4 v[IN_FLIGHT];
+#pragma unroll
+      for (int j = 0; j < IN_FLIGHT; j++) {
+        const size_t k = i + j * grid;
+        v[j] = k < elems ? load<LoadKind::cg>(buf + k) : make_uint4(0, 0, 0, 0);
+      }
+#pragma unroll
+      for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+    }
+  }
+  if (acc == 0x9e3779b9u) sink[0] = acc;
+}
+
+__global__ void smOfBlock(unsigned* sm) {
+  if (threadIdx.x == 0) sm[blockIdx.x] = smId();
 }
 
 static int smCount() {
@@ -206,20 +257,29 @@ static int runStream(size_t footprintMiB, const char* mapping, size_t totalMiB, 
   return 0;
 }
 
-static int runChase(size_t footprintKiB, int loads) {
-  const size_t lines = (footprintKiB << 10) / 128;
-  std::vector<unsigned> order(lines), next(lines * 32, 0);
+// A random cyclic order of the lines of `footprint` bytes, as `chase` walks it: next[line · 32]
+// holds the line after `line`; returns the first line.
+static unsigned cyclicOrder(size_t lines, std::vector<unsigned>& next) {
+  std::vector<unsigned> order(lines);
   for (size_t i = 0; i < lines; i++) order[i] = unsigned(i);
   std::mt19937 random(1);
   std::shuffle(order.begin(), order.end(), random);
+  next.assign(lines * 32, 0);
   for (size_t i = 0; i < lines; i++) next[size_t(order[i]) * 32] = order[(i + 1) % lines];
+  return order[0];
+}
+
+static int runChase(size_t footprintKiB, int loads) {
+  const size_t lines = (footprintKiB << 10) / 128;
+  std::vector<unsigned> next;
+  const unsigned first = cyclicOrder(lines, next);
   unsigned *deviceNext, *sink;
   long long* cycles;
   CHECK(cudaMalloc(&deviceNext, next.size() * sizeof(unsigned)));
   CHECK(cudaMalloc(&sink, sizeof(unsigned)));
   CHECK(cudaMalloc(&cycles, sizeof(long long)));
   CHECK(cudaMemcpy(deviceNext, next.data(), next.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
-  chase<<<1, 1>>>(deviceNext, unsigned(lines), loads, order[0], cycles, sink);
+  chase<<<1, 1>>>(deviceNext, unsigned(lines), loads, first, cycles, sink);
   CHECK(cudaDeviceSynchronize());
   CHECK(cudaGetLastError());
   long long hostCycles = 0;
@@ -254,6 +314,91 @@ static int runGather(int blocks, int threads) {
   return 0;
 }
 
+// Which SMs share SM 0's partition: for each SM a buffer of its own, walked twice by SM 0 (its
+// lines then sit in their home slices and SM 0's partition keeps copies), then twice by the SM.
+// The SM's first pass is near throughout if it shares SM 0's copies; otherwise it pays the other
+// partition's cost for the lines it finds only there.
+static int runSmMap(size_t footprintKiB) {
+  const size_t lines = (footprintKiB << 10) / 128, words = lines * 32;
+  const int sms = smCount();
+  std::vector<unsigned> next;
+  const unsigned start = cyclicOrder(lines, next);
+  unsigned *deviceNext, *sink, *claim;
+  long long* cycles;
+  CHECK(cudaMalloc(&deviceNext, words * sizeof(unsigned) * sms));
+  CHECK(cudaMalloc(&sink, sizeof(unsigned)));
+  CHECK(cudaMalloc(&claim, sizeof(unsigned)));
+  CHECK(cudaMalloc(&cycles, 2 * sizeof(long long)));
+  for (int sm = 0; sm < sms; sm++)
+    CHECK(cudaMemcpy(deviceNext + words * sm, next.data(), words * sizeof(unsigned), cudaMemcpyHostToDevice));
+  const double ghz = clockGhz();
+  for (int sm = 0; sm < sms; sm++) {
+    const unsigned* region = deviceNext + words * sm;
+    long long host[2] = {0, 0};
+    for (unsigned walker : {0u, unsigned(sm)}) {
+      CHECK(cudaMemset(claim, 0, sizeof(unsigned)));
+      CHECK(cudaMemset(cycles, 0, 2 * sizeof(long long)));
+      chaseOnSm<<<sms * 4, 32>>>(region, unsigned(lines), 2, walker, start, claim, cycles, sink);
+      CHECK(cudaDeviceSynchronize());
+      CHECK(cudaGetLastError());
+    }
+    CHECK(cudaMemcpy(host, cycles, sizeof(host), cudaMemcpyDeviceToHost));
+    printf("{\"probe\":\"smmap\",\"sm\":%d,\"footprintBytes\":%zu,\"firstPassCyclesPerLoad\":%.1f,"
+           "\"secondPassCyclesPerLoad\":%.1f,\"ghz\":%.3f}\n",
+           sm, footprintKiB << 10, double(host[0]) / lines, double(host[1]) / lines, ghz);
+  }
+  CHECK(cudaFree(deviceNext));
+  CHECK(cudaFree(sink));
+  CHECK(cudaFree(claim));
+  CHECK(cudaFree(cycles));
+  return 0;
+}
+
+// The fixed stream (8 blocks × 256 threads × 4 loads in flight per SM) read by the listed SMs only.
+static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB) {
+  const int sms = smCount(), blocksPerSm = 8, threads = 256;
+  std::vector<unsigned char> use(sms, 0);
+  int listed = 0;
+  for (const char* at = list; *at;) {
+    char* end;
+    const long sm = strtol(at, &end, 10);
+    if (end == at || sm < 0 || sm >= sms) {
+      fprintf(stderr, "l2Partitions: SM list %s: give SM numbers below %d, separated by commas\n", list, sms);
+      return 2;
+    }
+    listed += !use[sm];
+    use[sm] = 1;
+    at = *end == ',' ? end + 1 : end;
+  }
+  const size_t footprint = footprintMiB << 20, elems = footprint / sizeof(uint4);
+  const int passes = int(((totalMiB << 20) + footprint - 1) / footprint);
+  const unsigned active = unsigned(listed * blocksPerSm);
+  uint4* buf;
+  unsigned *sink, *ticket;
+  unsigned char* deviceUse;
+  CHECK(cudaMalloc(&buf, footprint));
+  CHECK(cudaMalloc(&sink, sizeof(unsigned)));
+  CHECK(cudaMalloc(&ticket, sizeof(unsigned)));
+  CHECK(cudaMalloc(&deviceUse, sms));
+  CHECK(cudaMemset(buf, 0, footprint));
+  CHECK(cudaMemcpy(deviceUse, use.data(), sms, cudaMemcpyHostToDevice));
+  const double ms = medianMs(5, [&] {
+    CHECK(cudaMemsetAsync(ticket, 0, sizeof(unsigned)));
+    streamOnSms<<<sms * blocksPerSm, threads>>>(buf, elems, passes, deviceUse, active, ticket, sink);
+  });
+  unsigned took = 0;
+  CHECK(cudaMemcpy(&took, ticket, sizeof(unsigned), cudaMemcpyDeviceToHost));
+  const double bytes = double(passes) * double(footprint);
+  printf("{\"probe\":\"streamsms\",\"footprintBytes\":%zu,\"sms\":%d,\"activeBlocks\":%u,\"blocksThatTookPart\":%u,"
+         "\"bytes\":%.0f,\"medianMs\":%.4f,\"GBps\":%.1f,\"list\":\"%s\"}\n",
+         footprint, listed, active, took, bytes, ms, bytes / ms / 1e6, list);
+  CHECK(cudaFree(buf));
+  CHECK(cudaFree(sink));
+  CHECK(cudaFree(ticket));
+  CHECK(cudaFree(deviceUse));
+  return 0;
+}
+
 // Whether a block lands on the same SM in consecutive launches (the relaunch mapping's premise).
 static int runBlockMap(int blocksPerSm, int threads) {
   const int blocks = smCount() * blocksPerSm;
@@ -285,11 +430,16 @@ int main(int argc, char** argv) {
     return runChase(strtoull(argv[2], nullptr, 10), argc > 3 ? atoi(argv[3]) : 20000);
   if (strcmp(probe, "blockmap") == 0) return runBlockMap(argc > 2 ? atoi(argv[2]) : 8, argc > 3 ? atoi(argv[3]) : 256);
   if (strcmp(probe, "gather") == 0 && argc >= 3) return runGather(atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 128);
+  if (strcmp(probe, "smmap") == 0) return runSmMap(argc > 2 ? strtoull(argv[2], nullptr, 10) : 4096);
+  if (strcmp(probe, "streamsms") == 0 && argc >= 4)
+    return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 4 ? strtoull(argv[4], nullptr, 10) : 2048);
   fprintf(stderr,
           "usage: l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB] [blocks/SM] [threads]\n"
           "                          [in flight 1|2|4|8] [cg|ca]\n"
           "       l2Partitions chase <footprint KiB> [loads]\n"
           "       l2Partitions blockmap [blocks/SM] [threads]\n"
-          "       l2Partitions gather <blocks> [threads]\n");
+          "       l2Partitions gather <blocks> [threads]\n"
+          "       l2Partitions smmap [footprint KiB]\n"
+          "       l2Partitions streamsms <footprint MiB> <SM list> [total MiB]\n");
   return 2;
 }
