@@ -4,7 +4,7 @@ import { L1Caches } from './l1Cache.ts';
 import { L2Cache, l2HitLatencyCycles } from './l2Cache.ts';
 import { withL1DataBytes } from './profiles.ts';
 import type { GpuMemoryProfile } from './profileTypes.ts';
-import { NearCopies } from './nearCopies.ts';
+import { PartitionSets } from './partitionSets.ts';
 import { HIT, LINE_MISS } from './sectoredCache.ts';
 import type { MemoryTrace } from './requestTrace.ts';
 
@@ -62,7 +62,7 @@ export interface MemoryPathResult {
     readonly sectorOnlyMisses: number;
     readonly hitRate: number;
   };
-  /** farHits: hits found only in the whole L2, i.e. in the far partition (0 without partitions). */
+  /** farHits: hits found only in the line's home partition across the link (0 without partitions). */
   readonly l2: {
     readonly sectorHits: number;
     readonly sectorMisses: number;
@@ -125,8 +125,8 @@ export class MemoryPathSimulator {
   private readonly missWaitNs: Float64Array;
   /** Scratch for the k-th outstanding miss (kthSmallest). */
   private readonly frontier: Int32Array;
-  /** Split L2: each partition's copies (instance = partition), the SMs' partition, link queues. */
-  private readonly near: NearCopies | undefined;
+  /** Split L2: each partition's sets (its home lines and copies; instance = partition), the SMs' partition, link queues. */
+  private readonly partitionSets: PartitionSets | undefined;
   private readonly partitionOfSm: Int32Array;
   private readonly slicesPerPartition: number;
   private readonly farExtraNs: number;
@@ -188,9 +188,9 @@ export class MemoryPathSimulator {
     this.linkBusyNs = new Float64Array(count);
     if (partitions) {
       if (l2.slices % count !== 0) throw new RangeError(`${l2.slices} L2 slices do not split into ${count} partitions`);
-      this.near = new NearCopies(
+      this.partitionSets = new PartitionSets(
         count,
-        partitions.nearCopySets ?? [
+        partitions.setShares ?? [
           { share: 1, keptMiB: (l2.slices / count) * ((l2.setsPerSlice * l2.ways * l2.lineBytes) / 2 ** 20) },
         ],
         l2.lineBytes,
@@ -336,8 +336,8 @@ export class MemoryPathSimulator {
   private loadFromL2(sm: number, address: number, arrivalNs: number, line: number): number {
     const l2 = this.l2;
     const slice = l2.sliceOf(address);
-    const near = this.near;
-    if (near === undefined) {
+    const sets = this.partitionSets;
+    if (sets === undefined) {
       const start = this.sliceStart(slice, arrivalNs, line);
       const outcome = l2.access(slice, address);
       const slot = l2.store.slot;
@@ -351,38 +351,40 @@ export class MemoryPathSimulator {
       l2.store.setReady(slot, sector, doneNs);
       return doneNs;
     }
-    // Split L2: the SM's own partition first (its copy of the line sits in the slice of the same
-    // index there), then the whole L2 across the link, then DRAM.
+    // Split L2: each partition's sets hold the lines homed there and copies of the other
+    // partition's lines that its SMs read, under one LRU (gpu/probes/README.md, "Eleventh
+    // batch"). The SM's own partition first (its copy or its home line sits in the slice of the
+    // same index there), then the line's home partition across the link, then DRAM. A line homed
+    // in the SM's partition that its sets lost comes from DRAM.
     const partition = this.partitionOfSm[sm]!;
     const perPartition = this.slicesPerPartition;
     const nearSlice = (slice % perPartition) + partition * perPartition;
     const start = this.sliceStart(nearSlice, arrivalNs, line);
-    const nearOutcome = near.access(partition, address);
     const sector = l2.sectorOf(address);
-    if (nearOutcome === HIT) {
-      this.l2Hits++;
-      return Math.max(start + this.l2LatencyNs[sm * this.slices + nearSlice]!, near.readyAt(sector));
-    }
     const home = Math.floor(slice / perPartition);
-    const outcome = l2.access(slice, address);
-    const slot = l2.store.slot;
+    if (sets.access(partition, address) === HIT) {
+      this.l2Hits++;
+      return Math.max(start + this.l2LatencyNs[sm * this.slices + nearSlice]!, sets.readyAt(sector));
+    }
+    const nearSlot = sets.slot;
     let doneNs: number;
-    if (outcome === HIT) {
+    if (home !== partition && sets.access(home, address) === HIT) {
       this.l2Hits++;
       this.farHits++;
-      const linkStart = this.linkStart((partition + 1) % this.linkFreeNs.length, start);
+      const linkStart = this.linkStart(home, start);
       doneNs = Math.max(
         linkStart + this.l2LatencyNs[sm * this.slices + slice]! + this.farExtraNs,
-        l2.store.readyAt(slot, sector),
+        sets.readyAt(sector),
       );
     } else {
       this.l2Misses++;
       const extraNs = home === partition ? -this.farExtraNs / 2 : this.farExtraNs / 2;
       const arrival = home === partition ? start : this.linkStart(home, start);
       doneNs = this.dram.access(l2.channelOf(slice), address, arrival, extraNs);
-      l2.store.setReady(slot, sector, doneNs);
+      // The home partition's fill, then the copy near.
+      if (home !== partition) sets.setReady(sector, doneNs);
     }
-    near.setReady(sector, doneNs);
+    sets.setReady(sector, doneNs, nearSlot);
     return doneNs;
   }
 

@@ -25,21 +25,23 @@ export interface L1Spec {
 }
 
 /**
- * A share of a partition's copy sets and how much of a contiguous buffer they keep near: a cyclic
- * walk over up to `keptMiB` stays in them, a longer one thrashes them (nearCopies.ts).
+ * A share of a partition's sets and how much of a contiguous buffer they keep: a cyclic walk
+ * whose lines in the partition (its home lines and copies) fit in `keptMiB` stays there, a longer
+ * one thrashes them (partitionSets.ts).
  */
-export interface NearCopySets {
+export interface PartitionSetShare {
   readonly share: number;
   readonly keptMiB: number;
 }
 
 /**
- * GH100-style split L2: the SMs are divided among `count` partitions; each partition keeps copies
- * of what its SMs read (capacity: the L2 / count), in front of the whole L2. A hit in the SM's own
- * partition costs the L2 hit latency; a line found only in the whole L2 (the far partition) costs
- * `farExtraCycles` more and crosses the inter-partition link; a DRAM read of a line whose home
- * slice is in the other partition costs farExtraCycles / 2 more than the mean DRAM latency, one
- * in the SM's own partition as much less.
+ * GH100-style split L2: the SMs and the slices are divided among `count` partitions. Each
+ * partition's sets hold the lines homed in its slices and copies of the other partitions' lines
+ * that its SMs read, under one LRU (capacity: the L2 / count). A hit in the SM's own partition
+ * costs the L2 hit latency; a line found only in its home partition costs `farExtraCycles` more
+ * and crosses the inter-partition link; a DRAM read of a line homed in the other partition costs
+ * farExtraCycles / 2 more than the mean DRAM latency, one homed in the SM's own partition as much
+ * less.
  */
 export interface L2PartitionSpec {
   readonly count: number;
@@ -47,10 +49,10 @@ export interface L2PartitionSpec {
   /** Data the link from one partition to the other carries per SM cycle (each direction). */
   readonly linkBytesPerCycle: number;
   /**
-   * How much of a buffer the copies' sets keep, by share of the set index (nearCopies.ts);
+   * How much of a buffer a partition's sets keep, by share of the set index (partitionSets.ts);
    * absent: every set keeps the L2's `ways` lines.
    */
-  readonly nearCopySets?: readonly NearCopySets[];
+  readonly setShares?: readonly PartitionSetShare[];
   readonly source: string;
 }
 

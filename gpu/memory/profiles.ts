@@ -251,9 +251,9 @@ const h200: GpuMemoryProfile = {
     slicesPerChannel: 2,
     partitions: {
       count: 2,
-      farExtraCycles: 231.5,
-      linkBytesPerCycle: 2400,
-      nearCopySets: [
+      farExtraCycles: 171.1,
+      linkBytesPerCycle: 641,
+      setShares: [
         { share: 0.25, keptMiB: 27.5 },
         { share: 0.04, keptMiB: 28.5 },
         { share: 0.2, keptMiB: 30.5 },
@@ -263,13 +263,15 @@ const h200: GpuMemoryProfile = {
         { share: 0.11, keptMiB: 35 },
       ],
       source:
-        'nearCopySets: gpu/probes/l2Replacement.cu on the H200 (results/2026-12-02d/replacement.jsonl): one walk over a cyclic random permutation, every load timed, ' +
-        'sends the same lines far in every pass (a line far in one pass is far in the next 88–99 % of the time, from 28 MiB on; the same shares with another permutation): ' +
-        'sets that overflow before others. Far share by footprint 0 (≤ 27 MiB, 1–4 % noise), 0.25 (28), 0.28 (29), 0.29 (30), 0.49 (31), 0.59 (32), 0.82 (33), 0.89 (34), 1 (36); ' +
+        "Each partition's sets hold its home lines and its copies under one LRU: gpu/probes/l2Partitions.cu streamsms on the H200 (results/2026-12-04b): " +
+        'the 66 SMs of one partition reading 40–56 MiB get 49–54 % of the bytes from DRAM and 46–49 % across the fabric (Nsight Compute), the lines homed in their own partition lost with the copies; ' +
+        "the single walk of l2Replacement.cu (results/2026-12-02d) beyond 36 MiB: half its loads at ≈ 460 cycles (far hits), half at ≈ 550 (its own partition's lines from DRAM), the latter kept when the far half goes to DRAM at 60–64 MiB. " +
+        'setShares: the same walk sends the same lines away in every pass (again in the next pass 88–99 % of the time, from 28 MiB on; the same shares with another permutation): ' +
+        'sets that overflow before others. Share leaving by footprint 0 (≤ 27 MiB, 1–4 % noise), 0.25 (28), 0.28 (29), 0.29 (30), 0.49 (31), 0.59 (32), 0.82 (33), 0.89 (34), 1 (36); ' +
         'each step is a share of the sets kept up to the midpoint between the two footprints (35 for the last, whose step spans 34–36). Σ share × kept = 30.9 MiB a partition. ' +
-        'count 2: GH100 has two L2 partitions (Accel-Sim SM90_H200 n_chiplet_partition 2, memory.md §3c; Ampere split L2 with far hits copied near, §1c). ' +
-        'farExtraCycles 231.5 = 519.1 − 287.6 cycles, the H200 warm chase at 40 MiB (both partitions) minus 2–16 MiB (near) (h200-silicon.md §1). ' +
-        'linkBytesPerCycle 2600 per direction: the 40–56 MiB read bandwidth, 9.8–10.5 TB/s, all far hits, ≈ 2 × 2600 B × 1.98 GHz (h200-silicon.md §1).',
+        "count 2: GH100 has two L2 partitions (Accel-Sim SM90_H200 n_chiplet_partition 2, memory.md §3c; Ampere split L2 with far hits copied near, §1c); l2Partitions.cu smmap: 66 of the 132 SMs share SM 0's. " +
+        'farExtraCycles 171.1: smmap, an SM of the other partition walking 4 MiB that SM 0 walked: 381.3 cycles a load on its first pass against 295.8 on its second, half its lines homed far: 2 × (381.3 − 295.8). ' +
+        "linkBytesPerCycle 641 per direction: one partition's SMs streaming 40–64 MiB read 2.55–3.03 TB/s with 41–50 % of the sectors across the fabric, 1.23–1.28 TB/s (median 1.27) = 641 B × 1.98 GHz.",
     },
     sliceHash: {
       granuleBytes: LINE,
@@ -318,9 +320,9 @@ const h200: GpuMemoryProfile = {
   assumptions: [
     'L1: 256 KB, 8 ways (the way count measured on Ada), no carve-out.',
     "L2 organized as Accel-Sim's 96 × 256 sets × 20 ways = 60 MiB (the driver of the measured H200 reports 62,914,560 B = 60 MiB).",
-    'L2 partitions: each keeps copies of what its SMs read (LRU, ≈ 30.9 MiB in shares that overflow at 27.5–35 MiB, measured) in front of the whole L2, so a footprint beyond them is served from the far partition; the real duplication policy and hash are not published.',
+    "L2 partitions: each holds its home lines and copies of what its SMs read from the other under one LRU (≈ 30.9 MiB in shares that overflow at 27.5–35 MiB, measured); which lines the real policy keeps when both partitions' SMs read more than they hold, and the hash, are not published.",
     'L2 slice: 48 B per cycle (the l2Partitions probe) and 0.79 tag lookups per cycle (the sector rows), both read off H200 measurements (not a published figure).',
-    'DRAM: 32 banks per channel and 64-byte bursts (HBM3 pseudo-channels); the DRAM latency is the mean of lines homed near (−115.75 cycles) and far (+115.75).',
+    'DRAM: 32 banks per channel and 64-byte bursts (HBM3 pseudo-channels); the DRAM latency is the mean of lines homed near (−85.55 cycles) and far (+85.55).',
     'SM miss queue: 2048 sectors outstanding per SM (Accel-Sim MSHRs).',
     "L2 slice = (line mod 3) + 3 · (5 parities of line / 3), XOR-fold masks: a stand-in, not GH100's function.",
     "HBM3 timings from Accel-Sim's H100 line (tRCD = tRP = 11.9 ns, tRC = 39.9 ns) for HBM3e.",

@@ -50,6 +50,11 @@ export interface LoopOptions {
   readonly seed?: number;
   /** L1 bytes left for data after a shared-memory carve-out (default: all of it). */
   readonly l1DataBytes?: number;
+  /**
+   * stream / stride / random: the SMs that run warps, each once (default: all of them). The others
+   * stay idle, as the blocks that leave at once in gpu/probes/l2Partitions.cu's `streamsms`.
+   */
+  readonly sms?: readonly number[];
 }
 
 /** What a closed-loop run measured (the timed part only). */
@@ -108,7 +113,12 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
   );
   const cycleNs = simulator.cycleNs;
   let startNs = 0;
-  if (options.warm && options.pattern !== 'chase') {
+  if (options.warm && options.pattern === 'stream') {
+    // One untimed pass of the same loop (the probe's first launch): the L2 keeps what its own
+    // mapping leaves, which with split partitions depends on which SMs read which lines.
+    const warm = runWarps(simulator, profile, { ...options, totalBytes: options.bytes }, warpsPerSm, inFlight, 0);
+    startNs = warm.lastDoneNs + 1000;
+  } else if (options.warm && options.pattern !== 'chase') {
     // One pass over the footprint's lines from every SM, untimed; the timed part starts once it has drained.
     const smCount = profile.sm.count;
     const lines = Math.floor(options.bytes / LINE);
@@ -242,7 +252,14 @@ function runWarps(
   startNs: number,
 ): { loads: number; startNs: number; lastDoneNs: number } {
   const smCount = profile.sm.count;
-  const warps = smCount * warpsPerSm;
+  const sms = options.sms ?? Array.from({ length: smCount }, (_, sm) => sm);
+  if (
+    sms.length === 0 ||
+    new Set(sms).size !== sms.length ||
+    sms.some((sm) => !(Number.isSafeInteger(sm) && sm >= 0 && sm < smCount))
+  )
+    throw new FieldError('sms', `${sms.join(',')}: give distinct SM numbers below ${smCount}`);
+  const warps = sms.length * warpsPerSm;
   const footprint = Math.floor(options.bytes / LINE) * LINE;
   const pattern = options.pattern;
   const warpBytes = THREADS * STREAM_LOAD_BYTES;
@@ -296,7 +313,7 @@ function runWarps(
   while (queue.size > 0) {
     const g = queue.pop();
     const now = queue.lastTime;
-    const sm = Math.floor(g / warpsPerSm);
+    const sm = sms[Math.floor(g / warpsPerSm)]!;
     const step = stepOf[g]!;
     const j = loadOf[g]!;
     if (j === inFlight) {

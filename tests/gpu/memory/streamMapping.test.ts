@@ -30,3 +30,34 @@ describe('stream mappings', () => {
     expect(run('rotating').bytes).toBe(Math.ceil(footprint / STEP) * STEP);
   }, 120_000);
 });
+
+describe('the SMs that run a stream (`sms`, as l2Partitions.cu streamsms)', () => {
+  const footprint = 8 * MiB;
+  const run = (sms?: number[]) =>
+    runLoop(profile, {
+      pattern: 'stream',
+      bytes: footprint,
+      totalBytes: 2 * footprint,
+      mapping: 'fixed',
+      warm: true,
+      ...(sms ? { sms } : {}),
+    });
+
+  it("reads the same bytes with any set of SMs; one partition's SMs read them at about half the rate of as many SMs from both", () => {
+    const onePartition = Array.from({ length: 66 }, (_, sm) => sm);
+    const halfOfEach = [...onePartition.slice(0, 33), ...onePartition.slice(0, 33).map((sm) => sm + 66)];
+    const one = run(onePartition);
+    const both = run(halfOfEach);
+    expect(one.bytes).toBe(2 * footprint);
+    expect(both.bytes).toBe(2 * footprint);
+    // A partition's slices serve its own SMs' lines and copies: 48 of the 96.
+    expect(one.GBps / both.GBps).toBeGreaterThan(0.4);
+    expect(one.GBps / both.GBps).toBeLessThan(0.6);
+  }, 120_000);
+
+  it('refuses an SM list with a repeat or an SM the profile lacks, naming the option', () => {
+    expect(() => run([0, 0])).toThrow(/sms.*distinct SM numbers below 132/);
+    expect(() => run([132])).toThrow(/sms.*distinct SM numbers below 132/);
+    expect(() => run([])).toThrow(/sms/);
+  });
+});
