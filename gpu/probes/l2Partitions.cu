@@ -54,12 +54,11 @@ __device__ __forceinline__ uint4 load(const uint4* p) {
   return v;
 }
 
-// Passes over the footprint with the same thread-to-line mapping every pass; IN_FLIGHT
-// independent 16-byte loads per thread (the harness keeps 4).
+// `passes` passes over the footprint with the same thread-to-line mapping every pass: thread
+// `tid` of `grid` reads elements tid, tid + grid, …, IN_FLIGHT independent 16-byte loads at a time
+// (the harness keeps 4); returns the XOR of everything it read.
 template <int IN_FLIGHT, LoadKind KIND>
-__global__ void streamFixed(const uint4* buf, size_t elems, int passes, unsigned* sink) {
-  const size_t grid = size_t(gridDim.x) * blockDim.x;
-  const size_t tid = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+__device__ unsigned readPasses(const uint4* buf, size_t elems, int passes, size_t tid, size_t grid) {
   unsigned acc = 0;
   for (int pass = 0; pass < passes; pass++) {
     for (size_t i = tid; i < elems; i += IN_FLIGHT * grid) {
@@ -73,6 +72,15 @@ __global__ void streamFixed(const uint4* buf, size_t elems, int passes, unsigned
       for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
     }
   }
+  return acc;
+}
+
+// The fixed mapping over the whole grid.
+template <int IN_FLIGHT, LoadKind KIND>
+__global__ void streamFixed(const uint4* buf, size_t elems, int passes, unsigned* sink) {
+  const size_t grid = size_t(gridDim.x) * blockDim.x;
+  const unsigned acc =
+      readPasses<IN_FLIGHT, KIND>(buf, elems, passes, size_t(blockIdx.x) * blockDim.x + threadIdx.x, grid);
   if (acc == 0x9e3779b9u) sink[0] = acc;  // never true for the zeroed buffer; keeps the loads
 }
 
@@ -148,7 +156,7 @@ __global__ void chaseOnSm(const unsigned* next, unsigned lines, int passes, unsi
   sink[0] = at;
 }
 
-// streamFixed<4> over the blocks that land on SMs with use[sm] set, numbered by arrival: the
+// The fixed mapping, 4 loads in flight, over the blocks that land on SMs with use[sm] set, numbered by arrival: the
 // grid is resident at once (8 blocks of 256 threads per SM), so `active` is 8 × the listed SMs
 // and each block keeps its lines for every pass. `ticket` counts the blocks that took part.
 __global__ void streamOnSms(const uint4* buf, size_t elems, int passes, const unsigned char* use, unsigned active,
@@ -158,22 +166,8 @@ __global__ void streamOnSms(const uint4* buf, size_t elems, int passes, const un
   if (threadIdx.x == 0) slot = atomicAdd(ticket, 1u);
   __syncthreads();
   if (slot >= active) return;
-  constexpr int IN_FLIGHT = 4;
   const size_t grid = size_t(active) * blockDim.x;
-  const size_t tid = size_t(slot) * blockDim.x + threadIdx.x;
-  unsigned acc = 0;
-  for (int pass = 0; pass < passes; pass++) {
-    for (size_t i = tid; i < elems; i += IN_FLIGHT * grid) {
-      uint4 v[IN_FLIGHT];
-#pragma unroll
-      for (int j = 0; j < IN_FLIGHT; j++) {
-        const size_t k = i + j * grid;
-        v[j] = k < elems ? load<LoadKind::cg>(buf + k) : make_uint4(0, 0, 0, 0);
-      }
-#pragma unroll
-      for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
-    }
-  }
+  const unsigned acc = readPasses<4, LoadKind::cg>(buf, elems, passes, size_t(slot) * blockDim.x + threadIdx.x, grid);
   if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 

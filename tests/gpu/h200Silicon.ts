@@ -27,6 +27,21 @@ const GiB = 2 ** 30;
  */
 const STEADY_PASSES = 3;
 
+/** The H200's L2 as its driver reports it: a larger footprint is lost every pass, and one pass is its steady state. */
+const L2_BYTES = 60 * MiB;
+
+/** A stream over a footprint near the L2's size as the rows read it: a warm pass, then STEADY_PASSES timed ones (one beyond the L2). */
+function steadyStream(mib: number, options: Partial<LoopOptions> = {}): LoopOptions {
+  const bytes = mib * MiB;
+  return {
+    pattern: 'stream',
+    bytes,
+    warm: true,
+    totalBytes: (bytes <= L2_BYTES ? STEADY_PASSES : 1) * bytes,
+    ...options,
+  };
+}
+
 const latency: SiliconRow[] = (
   [
     [8 * 1024, true, 20.0],
@@ -107,10 +122,7 @@ const footprint: SiliconRow[] = (
   name: `stream footprint ${bytes / MiB} MiB`,
   silicon: gbps,
   unit: 'GB/s',
-  run:
-    bytes <= 80 * MiB
-      ? { pattern: 'stream', bytes, warm: true, totalBytes: STEADY_PASSES * bytes }
-      : { pattern: 'stream', bytes, totalBytes: 32 * MiB },
+  run: bytes <= 80 * MiB ? steadyStream(bytes / MiB) : { pattern: 'stream', bytes, totalBytes: 32 * MiB },
   read: 'GBps',
   ...(HARNESS_L2_MISSES[bytes] === undefined
     ? {}
@@ -180,15 +192,7 @@ const probeStreams: SiliconRow[] = PROBE_STREAMS.map(([mib, mapping, warpsPerSm,
   name: `probe stream ${mib} MiB ${mapping}, ${warpsPerSm} warps × ${inFlight} in flight`,
   silicon: gbps,
   unit: 'GB/s',
-  run: {
-    pattern: 'stream',
-    bytes: mib * MiB,
-    warm: true,
-    totalBytes: STEADY_PASSES * mib * MiB,
-    mapping,
-    warpsPerSm,
-    inFlight,
-  },
+  run: steadyStream(mib, { mapping, warpsPerSm, inFlight }),
   read: 'GBps',
   ...(PROBE_STREAM_MISSES[`${mib} ${warpsPerSm}×${inFlight}`] ?? {}),
 }));
@@ -198,12 +202,6 @@ const ONE_PARTITION = Array.from({ length: 66 }, (_, sm) => sm);
 const HALF_OF_EACH = [...ONE_PARTITION.slice(0, 33), ...ONE_PARTITION.slice(0, 33).map((sm) => sm + 66)];
 
 /**
- * l2Partitions.cu `streamsms` (results/2026-12-04b/streamSms.txt): the fixed stream read by the 66
- * SMs of one partition (the mean of the two partitions' runs) or by 33 of each. One partition's
- * SMs get half the L2's rate (its slices serve their copies) and, past 32 MiB, half their bytes
- * from DRAM and half across the link, which bounds them.
- */
-/**
  * At 40 MiB one partition's SMs still find 10–21 % of their sectors in their own partition (Nsight
  * Compute's tag misses 79–90 %); the model's sets, whose steps the single walk measured, keep
  * nothing of a partition's lines and copies beyond 36 MiB, so it sends half the bytes over the
@@ -212,6 +210,12 @@ const HALF_OF_EACH = [...ONE_PARTITION.slice(0, 33), ...ONE_PARTITION.slice(0, 3
 const ONE_PARTITION_40_REASON =
   "silicon's partition keeps 10–21 % of one partition's 40 MiB stream, the model's sets (the single walk's steps) none beyond 36 MiB (docs/system-model.md)";
 
+/**
+ * l2Partitions.cu `streamsms` (results/2026-12-04b/streamSms.txt): the fixed stream read by the 66
+ * SMs of one partition (the mean of the two partitions' runs) or by 33 of each. One partition's
+ * SMs get half the L2's rate (its slices serve their copies) and, past 32 MiB, half their bytes
+ * from DRAM and half across the link, which bounds them.
+ */
 const probeSmStreams: SiliconRow[] = (
   [
     ['one partition', ONE_PARTITION, 24, (4355.3 + 4275.2) / 2],
@@ -224,14 +228,7 @@ const probeSmStreams: SiliconRow[] = (
   name: `probe stream ${mib} MiB fixed, the SMs of ${who}`,
   silicon: gbps,
   unit: 'GB/s',
-  run: {
-    pattern: 'stream',
-    bytes: mib * MiB,
-    warm: true,
-    totalBytes: STEADY_PASSES * mib * MiB,
-    mapping: 'fixed',
-    sms,
-  },
+  run: steadyStream(mib, { mapping: 'fixed', sms }),
   read: 'GBps',
   ...(mib === 40 && sms === ONE_PARTITION ? { knownMiss: { reason: ONE_PARTITION_40_REASON, tolerance: 0.2 } } : {}),
 }));
