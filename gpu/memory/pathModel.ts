@@ -123,6 +123,11 @@ export class MemoryPathSimulator {
   private readonly missCount: Int32Array;
   private readonly missQueueSectors: number;
   private readonly missWaitNs: Float64Array;
+  /** Per SM, how often its outstanding misses changed, and missQueueFreeAt's last reply (for that count of changes and sectors). */
+  private readonly missHeapChanges: Int32Array;
+  private readonly freeAtChanges: Int32Array;
+  private readonly freeAtSectors: Int32Array;
+  private readonly freeAtNs: Float64Array;
   /** Scratch for the k-th outstanding miss (kthSmallest). */
   private readonly frontier: Int32Array;
   /** Split L2: each partition's sets (its home lines and copies; instance = partition), the SMs' partition, link queues. */
@@ -175,6 +180,10 @@ export class MemoryPathSimulator {
     this.missHeap = Array.from({ length: sm.count }, () => new Float64Array(heapSize));
     this.missCount = new Int32Array(sm.count);
     this.missWaitNs = new Float64Array(sm.count);
+    this.missHeapChanges = new Int32Array(sm.count);
+    this.freeAtChanges = new Int32Array(sm.count).fill(-1);
+    this.freeAtSectors = new Int32Array(sm.count);
+    this.freeAtNs = new Float64Array(sm.count);
     this.frontier = new Int32Array(2 * heapSize + 2);
     const partitions = l2.partitions;
     const count = partitions?.count ?? 1;
@@ -237,13 +246,21 @@ export class MemoryPathSimulator {
     if (!Number.isFinite(this.missQueueSectors)) return timeNs;
     const heap = this.missHeap[sm]!;
     let count = this.missCount[sm]!;
+    if (count > 0 && heap[0]! <= timeNs) this.missHeapChanges[sm]!++;
     while (count > 0 && heap[0]! <= timeNs) count = heapPop(heap, count);
     this.missCount[sm] = count;
     if (count === 0 || count + sectors <= this.missQueueSectors) return timeNs;
+    // The SM's other waiting warps ask the same of the same misses: answer them from the last reply.
+    if (this.freeAtChanges[sm] === this.missHeapChanges[sm] && this.freeAtSectors[sm] === sectors)
+      return this.freeAtNs[sm]!;
     // Nothing on this SM issues before then (its other warps wait for slots too), so the
     // outstanding misses only drain: the load fits once the earliest `need` of them are back.
     const need = Math.min(count, count + sectors - this.missQueueSectors);
-    return kthSmallest(heap, count, need, this.frontier);
+    const freeAt = kthSmallest(heap, count, need, this.frontier);
+    this.freeAtChanges[sm] = this.missHeapChanges[sm]!;
+    this.freeAtSectors[sm] = sectors;
+    this.freeAtNs[sm] = freeAt;
+    return freeAt;
   }
 
   /** Books `ns` of waiting for a miss-queue slot to `sm` (reported as the missQueue resource). */
@@ -256,6 +273,7 @@ export class MemoryPathSimulator {
     if (!Number.isFinite(this.missQueueSectors)) return timeNs;
     const heap = this.missHeap[sm]!;
     let count = this.missCount[sm]!;
+    this.missHeapChanges[sm]!++;
     while (count > 0 && heap[0]! <= timeNs) count = heapPop(heap, count);
     // A trace fed open-loop may exceed the queue; the oldest entry is then forgotten (no delay).
     if (count >= heap.length) count = heapPop(heap, count);
@@ -267,6 +285,7 @@ export class MemoryPathSimulator {
   private missDone(sm: number, doneNs: number): void {
     if (!Number.isFinite(this.missQueueSectors)) return;
     this.missCount[sm] = heapPush(this.missHeap[sm]!, this.missCount[sm]!, doneNs);
+    this.missHeapChanges[sm]!++;
   }
 
   /** Runs one batch of requests (after any fed before). */
@@ -522,19 +541,8 @@ function summarizeBusy(busyNs: Float64Array, makespanNs: number): ResourceBusy {
  * best-first walk from the root over a frontier of heap indices (`scratch`, ≥ 2k + 1 long), k log k.
  */
 function kthSmallest(heap: Float64Array, count: number, k: number, scratch: Int32Array): number {
-  let size = 0;
-  const push = (index: number): void => {
-    let i = size++;
-    const value = heap[index]!;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (heap[scratch[parent]!]! <= value) break;
-      scratch[i] = scratch[parent]!;
-      i = parent;
-    }
-    scratch[i] = index;
-  };
-  push(0);
+  scratch[0] = 0;
+  let size = 1;
   for (let taken = 1; ; taken++) {
     const top = scratch[0]!;
     if (taken === k) return heap[top]!;
@@ -551,8 +559,24 @@ function kthSmallest(heap: Float64Array, count: number, k: number, scratch: Int3
       i = c;
     }
     if (size > 0) scratch[i] = last;
-    for (const child of [2 * top + 1, 2 * top + 2]) if (child < count) push(child);
+    const left = 2 * top + 1;
+    if (left < count) size = frontierPush(heap, scratch, size, left);
+    if (left + 1 < count) size = frontierPush(heap, scratch, size, left + 1);
   }
+}
+
+/** Adds heap index `index` to kthSmallest's frontier (a min-heap of indices by value, `size` long); returns the new size. */
+function frontierPush(heap: Float64Array, scratch: Int32Array, size: number, index: number): number {
+  let i = size;
+  const value = heap[index]!;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (heap[scratch[parent]!]! <= value) break;
+    scratch[i] = scratch[parent]!;
+    i = parent;
+  }
+  scratch[i] = index;
+  return size + 1;
 }
 
 /** Pushes `value` on the min-heap `heap[0 … count)`; returns the new count. */
