@@ -160,7 +160,7 @@ const PROBE_STREAMS: readonly (readonly [number, StreamMapping, number, number, 
   [24, 'rotating', 64, 4, (8721.1 + 8574.0) / 2],
   [40, 'fixed', 64, 4, (8652.7 + 8536.8) / 2],
   [40, 'rotating', 64, 4, (8603.7 + 8293.2) / 2],
-  [56, 'fixed', 64, 4, (7305.3 + 6834.6 + 7352.0 + 6503.4) / 4],
+  [56, 'fixed', 64, 4, (7305.3 + 6834.6 + 7352.0 + 6503.4 + 6717.0) / 5],
   [24, 'fixed', 8, 1, (2963.2 + 2955.6) / 2],
   [24, 'fixed', 1, 1, 381.7],
   [24, 'fixed', 8, 4, 7600.9],
@@ -211,18 +211,19 @@ const ONE_PARTITION_40_REASON =
   "silicon's partition keeps 10–21 % of one partition's 40 MiB stream, the model's sets (the single walk's steps) none beyond 36 MiB (docs/system-model.md)";
 
 /**
- * l2Partitions.cu `streamsms` (results/2026-12-04b/streamSms.txt): the fixed stream read by the 66
- * SMs of one partition (the mean of the two partitions' runs) or by 33 of each. One partition's
+ * l2Partitions.cu `streamsms` (results/2026-12-04b/streamSms.txt, streamSms2.txt: two H200s): the
+ * fixed stream read by the 66 SMs of one partition (the mean of both partitions on both GPUs) or by
+ * 33 of each. One partition's
  * SMs get half the L2's rate (its slices serve their copies) and, past 32 MiB, half their bytes
  * from DRAM and half across the link, which bounds them.
  */
 const probeSmStreams: SiliconRow[] = (
   [
-    ['one partition', ONE_PARTITION, 24, (4355.3 + 4275.2) / 2],
-    ['one partition', ONE_PARTITION, 40, (2776.7 + 3032.5) / 2],
-    ['one partition', ONE_PARTITION, 56, (2580.1 + 2609.0) / 2],
-    ['half of each partition', HALF_OF_EACH, 40, 8185.1],
-    ['half of each partition', HALF_OF_EACH, 64, 4515.5],
+    ['one partition', ONE_PARTITION, 24, (4355.3 + 4275.2 + 4324.4 + 4291.4) / 4],
+    ['one partition', ONE_PARTITION, 40, (2776.7 + 3032.5 + 3045.1 + 3080.7) / 4],
+    ['one partition', ONE_PARTITION, 56, (2580.1 + 2609.0 + 2568.4 + 2598.2) / 4],
+    ['half of each partition', HALF_OF_EACH, 40, (8185.1 + 8258.5) / 2],
+    ['half of each partition', HALF_OF_EACH, 64, (4515.5 + 4596.5) / 2],
   ] as const
 ).map(([who, sms, mib, gbps]) => ({
   name: `probe stream ${mib} MiB fixed, the SMs of ${who}`,
