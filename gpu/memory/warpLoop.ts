@@ -45,7 +45,10 @@ export interface LoopOptions {
   readonly strideBytes?: number;
   /** chase: loads timed (default: one walk of the footprint, at most 20 000). */
   readonly loads?: number;
-  /** Warm the caches with one untimed pass over the footprint first (the benchmark's warm walks). */
+  /**
+   * Warm the caches with one untimed pass over the footprint first: a stream's own loop (its SMs,
+   * mapping and parallelism); the other patterns read each line from two SMs half the GPU apart.
+   */
   readonly warm?: boolean;
   readonly seed?: number;
   /** L1 bytes left for data after a shared-memory carve-out (default: all of it). */
