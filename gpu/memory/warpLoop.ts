@@ -261,7 +261,7 @@ function runWarps(
     new Set(sms).size !== sms.length ||
     sms.some((sm) => !(Number.isSafeInteger(sm) && sm >= 0 && sm < smCount))
   )
-    throw new FieldError('sms', `${sms.join(',')}: give distinct SM numbers below ${smCount}`);
+    throw new FieldError('sms', `${sms.join(',') || 'none'}: give distinct SM numbers below ${smCount}`);
   const warps = sms.length * warpsPerSm;
   const footprint = Math.floor(options.bytes / LINE) * LINE;
   const pattern = options.pattern;

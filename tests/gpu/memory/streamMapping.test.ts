@@ -58,6 +58,6 @@ describe('the SMs that run a stream (`sms`, as l2Partitions.cu streamsms)', () =
   it('refuses an SM list with a repeat or an SM the profile lacks, naming the option', () => {
     expect(() => run([0, 0])).toThrow(/sms.*distinct SM numbers below 132/);
     expect(() => run([132])).toThrow(/sms.*distinct SM numbers below 132/);
-    expect(() => run([])).toThrow(/sms/);
+    expect(() => run([])).toThrow(/sms.*none: give distinct SM numbers/);
   });
 });
