@@ -244,11 +244,7 @@ export class MemoryPathSimulator {
    */
   missQueueFreeAt(sm: number, timeNs: number, sectors: number): number {
     if (!Number.isFinite(this.missQueueSectors)) return timeNs;
-    const heap = this.missHeap[sm]!;
-    let count = this.missCount[sm]!;
-    if (count > 0 && heap[0]! <= timeNs) this.missHeapChanges[sm]!++;
-    while (count > 0 && heap[0]! <= timeNs) count = heapPop(heap, count);
-    this.missCount[sm] = count;
+    const count = this.dropReturnedMisses(sm, timeNs);
     if (count === 0 || count + sectors <= this.missQueueSectors) return timeNs;
     // The SM's other waiting warps ask the same of the same misses: answer them from the last reply.
     if (this.freeAtChanges[sm] === this.missHeapChanges[sm] && this.freeAtSectors[sm] === sectors)
@@ -256,7 +252,7 @@ export class MemoryPathSimulator {
     // Nothing on this SM issues before then (its other warps wait for slots too), so the
     // outstanding misses only drain: the load fits once the earliest `need` of them are back.
     const need = Math.min(count, count + sectors - this.missQueueSectors);
-    const freeAt = kthSmallest(heap, count, need, this.frontier);
+    const freeAt = kthSmallest(this.missHeap[sm]!, count, need, this.frontier);
     this.freeAtChanges[sm] = this.missHeapChanges[sm]!;
     this.freeAtSectors[sm] = sectors;
     this.freeAtNs[sm] = freeAt;
@@ -272,13 +268,25 @@ export class MemoryPathSimulator {
   private missSlot(sm: number, timeNs: number): number {
     if (!Number.isFinite(this.missQueueSectors)) return timeNs;
     const heap = this.missHeap[sm]!;
-    let count = this.missCount[sm]!;
-    this.missHeapChanges[sm]!++;
-    while (count > 0 && heap[0]! <= timeNs) count = heapPop(heap, count);
+    const count = this.dropReturnedMisses(sm, timeNs);
     // A trace fed open-loop may exceed the queue; the oldest entry is then forgotten (no delay).
-    if (count >= heap.length) count = heapPop(heap, count);
-    this.missCount[sm] = count;
+    if (count >= heap.length) {
+      this.missCount[sm] = heapPop(heap, count);
+      this.missHeapChanges[sm]!++;
+    }
     return timeNs;
+  }
+
+  /** Drops the misses of `sm` that have returned by `timeNs` (counting the change); returns how many remain. */
+  private dropReturnedMisses(sm: number, timeNs: number): number {
+    const heap = this.missHeap[sm]!;
+    let count = this.missCount[sm]!;
+    if (count > 0 && heap[0]! <= timeNs) {
+      this.missHeapChanges[sm]!++;
+      while (count > 0 && heap[0]! <= timeNs) count = heapPop(heap, count);
+      this.missCount[sm] = count;
+    }
+    return count;
   }
 
   /** Records that a miss of `sm` that took a slot completes at `doneNs`. */
