@@ -48,6 +48,14 @@
 #            read by all SMs, by one partition's SMs, by the other's, and by half of each (as many SMs
 #            as one partition has), timed and with Nsight Compute's L2 and DRAM sector counts: does
 #            the L2 lose a stream by its size, or by which partitions read it?
+#   tpc      l2Partitions smmap, then the fixed stream at 24 MiB (L2-resident) and 1 GiB (DRAM) read by
+#            sets of SMs that tell a TPC's shared path from a partition's slices: both SMs of half of
+#            each partition's TPCs against one SM of every TPC, one partition's SMs against one SM of
+#            each of its TPCs, and one SM, one TPC, two TPCs; Nsight Compute's sector counts for two
+#            of them: is one partition's half rate its slices', or its TPCs'?
+#   gpc      l2Partitions gpcmap (which SMs share a GPC, from thread block clusters) and smmap, then the
+#            fixed stream at 24 MiB read by each GPC's SMs alone, by one SM of each of its TPCs, and by
+#            sets of GPCs: is the L2 rate that a set of SMs gets its GPCs' ports?
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -488,8 +496,98 @@ PY
     done
   done <"$OUT/smSets.txt" >"$OUT/streamSmsNcu.txt" 2>&1
   ;;
+tpc)
+  recordGpu
+  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
+  /tmp/l2Partitions smmap 4096 >"$OUT/smMap.jsonl" || exit 1
+  # TPC t is SMs 2t and 2t + 1 (smmap has found both in one partition on every H200 so far; checked)
+  python3 - "$OUT/smMap.jsonl" >"$OUT/tpcSets.txt" <<'PY' || exit 1
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+first = {r["sm"]: r["firstPassCyclesPerLoad"] for r in rows if r["firstPassCyclesPerLoad"] > 0}
+cut = (min(first.values()) + max(first.values())) / 2
+near = {sm for sm, c in first.items() if c < cut}
+tpcs = sorted({sm // 2 for sm in first})
+split = [t for t in tpcs if (2 * t in near) != (2 * t + 1 in near)]
+if split:
+    sys.exit(f"TPCs {split} have their SMs in both partitions")
+nearTpcs = [t for t in tpcs if 2 * t in near]
+farTpcs = [t for t in tpcs if 2 * t not in near]
+both = lambda ts: sorted(sm for t in ts for sm in (2 * t, 2 * t + 1))
+sets = {
+    "all": sorted(first),
+    "near": both(nearTpcs),
+    "nearOnePerTpc": [2 * t for t in nearTpcs],
+    "pairsOfBoth": both(nearTpcs[::2] + farTpcs[1::2]),
+    "onePerTpc": [2 * t for t in tpcs],
+    "oneSm": [2 * nearTpcs[0]],
+    "oneTpc": both(nearTpcs[:1]),
+    "twoTpcsOneSmEach": [2 * nearTpcs[0], 2 * nearTpcs[1]],
+    "twoTpcsFarOneSmEach": [2 * nearTpcs[0], 2 * farTpcs[0]],
+    "twoTpcs": both(nearTpcs[:2]),
+}
+for name, sms in sets.items():
+    print(name, ",".join(map(str, sms)))
+PY
+  while read -r name list; do
+    for f in 24 1024; do
+      echo "$name $(/tmp/l2Partitions streamsms $f "$list" 2048)"
+    done
+  done <"$OUT/tpcSets.txt" >"$OUT/tpcStreams.txt" 2>&1
+  metrics="dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum,gpu__time_duration.sum"
+  grep -E "^(pairsOfBoth|onePerTpc|near) " "$OUT/tpcSets.txt" | while read -r name list; do
+    echo "== streamsms 24 MiB $name"
+    timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --kernel-name streamOnSms \
+      --launch-skip 2 --launch-count 1 /tmp/l2Partitions streamsms 24 "$list" 512 | grep -E "^\{|__"
+  done >"$OUT/tpcStreamsNcu.txt" 2>&1
+  ;;
+gpc)
+  recordGpu
+  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
+  /tmp/l2Partitions gpcmap >"$OUT/gpcMap.jsonl" || exit 1
+  /tmp/l2Partitions smmap 4096 >"$OUT/smMap.jsonl" || exit 1
+  # GPCs: SMs joined whenever a cluster holds both; partitions as the tpc step finds them
+  python3 - "$OUT/gpcMap.jsonl" "$OUT/smMap.jsonl" >"$OUT/gpcSets.txt" <<'PY' || exit 1
+import json, sys
+parent = {}
+def find(a):
+    while parent.setdefault(a, a) != a:
+        parent[a] = parent[parent[a]]
+        a = parent[a]
+    return a
+for line in open(sys.argv[1]):
+    row = json.loads(line)
+    sms, size = row.get("sms", []), row["cluster"]
+    for c in range(0, len(sms), size):
+        for sm in sms[c + 1 : c + size]:
+            parent[find(sm)] = find(sms[c])
+rows = [json.loads(line) for line in open(sys.argv[2])]
+first = {r["sm"]: r["firstPassCyclesPerLoad"] for r in rows if r["firstPassCyclesPerLoad"] > 0}
+cut = (min(first.values()) + max(first.values())) / 2
+near = {sm for sm, c in first.items() if c < cut}
+gpcs = {}
+for sm in sorted(first):
+    gpcs.setdefault(find(sm), []).append(sm)
+gpcs = sorted(gpcs.values(), key=lambda g: g[0])
+for i, g in enumerate(gpcs):
+    print(f"# gpc{i} sms {len(g)} near {sum(sm in near for sm in g)}: {','.join(map(str, g))}")
+sets = {}
+for i, g in enumerate(gpcs):
+    sets[f"gpc{i}"] = g
+    sets[f"gpc{i}OnePerTpc"] = [sm for sm in g if sm % 2 == 0]
+big = [g for g in gpcs if len(g) >= 8]
+sets["halfOfGpcs"] = sorted(sm for g in big[::2] for sm in g)
+sets["nearGpcs"] = sorted(sm for g in gpcs for sm in g if sm in near)
+sets["oneSmPerGpc"] = [g[0] for g in gpcs]
+for name, sms in sets.items():
+    print(name, ",".join(map(str, sms)))
+PY
+  grep -v "^#" "$OUT/gpcSets.txt" | while read -r name list; do
+    echo "$name $(/tmp/l2Partitions streamsms 24 "$list" 1024)"
+  done >"$OUT/gpcStreams.txt" 2>&1
+  ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms|tpc|gpc" >&2
   exit 2
   ;;
 esac

@@ -15,6 +15,8 @@
 //   smmap     per SM, a fresh buffer walked twice by SM 0 and then once by that SM: an SM of SM 0's
 //             partition finds SM 0's copies near, an SM of the other partition does not;
 //   streamsms the fixed stream read only by the blocks on the listed SMs (the others leave at once).
+//   gpcmap    which SMs share a GPC: thread block clusters, whose blocks run in one GPC, of 2 to 16
+//             blocks, one block per SM; each launch prints the SM of every block in cluster order.
 //
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o l2Partitions l2Partitions.cu
 // Run:   ./l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB 2048]
@@ -24,6 +26,7 @@
 //        ./l2Partitions gather <blocks> [threads 128]
 //        ./l2Partitions smmap [footprint KiB 4096]
 //        ./l2Partitions streamsms <footprint MiB> <SM list, e.g. 0,2,4> [total MiB 2048]
+//        ./l2Partitions gpcmap
 // Each run prints one JSON line.
 #include <cstdio>
 #include <cstdlib>
@@ -414,6 +417,58 @@ static int runBlockMap(int blocksPerSm, int threads) {
   return 0;
 }
 
+// One block per SM (its shared memory allows no second), its SM recorded; launched in clusters.
+__global__ void smOfClusterBlock(unsigned* sm) {
+  extern __shared__ unsigned char reserve[];
+  if (threadIdx.x == 0) {
+    reserve[0] = 0;
+    sm[blockIdx.x] = smId();
+  }
+}
+
+// Clusters of every size the GPU allows, as many as fit at once: the blocks of a cluster share a
+// GPC, so SMs that ever share a cluster share a GPC (gpu/probes/h200Batch.sh joins them).
+static int runGpcMap() {
+  const int sms = smCount(), sharedBytes = 160 << 10;
+  CHECK(cudaFuncSetAttribute(smOfClusterBlock, cudaFuncAttributeMaxDynamicSharedMemorySize, sharedBytes));
+  CHECK(cudaFuncSetAttribute(smOfClusterBlock, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  unsigned* sm;
+  CHECK(cudaMalloc(&sm, sms * sizeof(unsigned)));
+  std::vector<unsigned> host(sms);
+  for (int size = 2; size <= 16; size++) {
+    cudaLaunchConfig_t config = {};
+    cudaLaunchAttribute cluster;
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = size;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.blockDim = dim3(32);
+    config.dynamicSmemBytes = sharedBytes;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    config.gridDim = dim3(size);
+    int fit = 0;
+    if (cudaOccupancyMaxActiveClusters(&fit, smOfClusterBlock, &config) != cudaSuccess || fit == 0) {
+      cudaGetLastError();
+      printf("{\"probe\":\"gpcmap\",\"cluster\":%d,\"clustersAtOnce\":0}\n", size);
+      continue;
+    }
+    for (int clusters = fit; clusters >= 1 && clusters > fit - 3; clusters--) {
+      config.gridDim = dim3(size * clusters);
+      CHECK(cudaMemset(sm, 0xff, sms * sizeof(unsigned)));
+      CHECK(cudaLaunchKernelEx(&config, smOfClusterBlock, sm));
+      CHECK(cudaDeviceSynchronize());
+      CHECK(cudaMemcpy(host.data(), sm, size * clusters * sizeof(unsigned), cudaMemcpyDeviceToHost));
+      printf("{\"probe\":\"gpcmap\",\"cluster\":%d,\"clustersAtOnce\":%d,\"clusters\":%d,\"sms\":[", size, fit,
+             clusters);
+      for (int b = 0; b < size * clusters; b++) printf("%s%u", b ? "," : "", host[b]);
+      printf("]}\n");
+    }
+  }
+  CHECK(cudaFree(sm));
+  return 0;
+}
+
 int main(int argc, char** argv) {
   const char* probe = argc > 1 ? argv[1] : "";
   if (strcmp(probe, "stream") == 0 && argc >= 4)
@@ -427,6 +482,7 @@ int main(int argc, char** argv) {
   if (strcmp(probe, "smmap") == 0) return runSmMap(argc > 2 ? strtoull(argv[2], nullptr, 10) : 4096);
   if (strcmp(probe, "streamsms") == 0 && argc >= 4)
     return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 4 ? strtoull(argv[4], nullptr, 10) : 2048);
+  if (strcmp(probe, "gpcmap") == 0) return runGpcMap();
   fprintf(stderr,
           "usage: l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB] [blocks/SM] [threads]\n"
           "                          [in flight 1|2|4|8] [cg|ca]\n"
@@ -434,6 +490,7 @@ int main(int argc, char** argv) {
           "       l2Partitions blockmap [blocks/SM] [threads]\n"
           "       l2Partitions gather <blocks> [threads]\n"
           "       l2Partitions smmap [footprint KiB]\n"
-          "       l2Partitions streamsms <footprint MiB> <SM list> [total MiB]\n");
+          "       l2Partitions streamsms <footprint MiB> <SM list> [total MiB]\n"
+          "       l2Partitions gpcmap\n");
   return 2;
 }
