@@ -5,6 +5,7 @@ import { L2Cache, l2HitLatencyCycles } from './l2Cache.ts';
 import { withL1DataBytes } from './profiles.ts';
 import type { GpuMemoryProfile } from './profileTypes.ts';
 import { PartitionSets } from './partitionSets.ts';
+import { smGpcs, smPartitions } from './smTopology.ts';
 import { HIT, LINE_MISS } from './sectoredCache.ts';
 import type { MemoryTrace } from './requestTrace.ts';
 
@@ -28,8 +29,22 @@ export interface SimulateOptions {
   readonly channelSample?: number;
 }
 
+/** First come, first served on one instance of a resource: when a job arriving at `arrivalNs` starts; books its service. */
+function startOn(
+  freeNs: Float64Array,
+  busyNs: Float64Array,
+  index: number,
+  arrivalNs: number,
+  serviceNs: number,
+): number {
+  const start = Math.max(arrivalNs, freeNs[index]!);
+  freeNs[index] = start + serviceNs;
+  busyNs[index]! += serviceNs;
+  return start;
+}
+
 /** A kind of queued resource in the path. */
-export type ResourceClass = 'l1' | 'missQueue' | 'l2Slice' | 'l2Link' | 'dramBank' | 'dramChannel';
+export type ResourceClass = 'l1' | 'missQueue' | 'gpcPort' | 'l2Slice' | 'l2Link' | 'dramBank' | 'dramChannel';
 
 /** The busy time of one class of resources over a simulation. */
 export interface ResourceBusy {
@@ -130,6 +145,11 @@ export class MemoryPathSimulator {
   private readonly freeAtNs: Float64Array;
   /** Scratch for the k-th outstanding miss (kthSmallest). */
   private readonly frontier: Int32Array;
+  /** Each SM's GPC and each GPC's port to the L2 (a sector's time on it, ns; 0: no port). */
+  private readonly gpcOfSm: Int32Array;
+  private readonly gpcServiceNs: number;
+  private readonly gpcFreeNs: Float64Array;
+  private readonly gpcBusyNs: Float64Array;
   /** Split L2: each partition's sets (its home lines and copies; instance = partition), the SMs' partition, link queues. */
   private readonly partitionSets: PartitionSets | undefined;
   private readonly partitionOfSm: Int32Array;
@@ -185,10 +205,16 @@ export class MemoryPathSimulator {
     this.freeAtSectors = new Int32Array(sm.count);
     this.freeAtNs = new Float64Array(sm.count);
     this.frontier = new Int32Array(2 * heapSize + 2);
+    this.gpcOfSm = smGpcs(sm);
+    this.gpcServiceNs = sm.gpcs
+      ? ((l2.sectorBytes / sm.gpcs.portBytesPerCycle) * this.nsPerCycle) / sample.fraction
+      : 0;
+    this.gpcFreeNs = new Float64Array(sm.gpcs?.count ?? 1);
+    this.gpcBusyNs = new Float64Array(sm.gpcs?.count ?? 1);
     const partitions = l2.partitions;
     const count = partitions?.count ?? 1;
     this.slicesPerPartition = l2.slices / count;
-    this.partitionOfSm = Int32Array.from({ length: sm.count }, (_, i) => Math.floor((i * count) / sm.count));
+    this.partitionOfSm = smPartitions(this.profile);
     this.farExtraNs = (partitions?.farExtraCycles ?? 0) * this.nsPerCycle;
     this.linkServiceNs = partitions
       ? ((l2.sectorBytes / partitions.linkBytesPerCycle) * this.nsPerCycle) / sample.fraction
@@ -332,7 +358,7 @@ export class MemoryPathSimulator {
       if (l1Outcome === LINE_MISS) this.entryLine = line;
       else if (line !== this.entryLine) this.sectorOnlyMisses++;
       const missStart = this.missSlot(sm, l1Start);
-      doneNs = this.loadFromL2(sm, address, missStart, line);
+      doneNs = this.loadFromL2(sm, address, this.gpcStart(sm, missStart), line);
       const channel = this.l2.channelOf(this.l2.sliceOf(address));
       if (doneNs > this.channelDoneNs[channel]!) this.channelDoneNs[channel] = doneNs;
       this.missDone(sm, doneNs);
@@ -346,6 +372,12 @@ export class MemoryPathSimulator {
     return doneNs;
   }
 
+  /** Queues a sector on its SM's GPC port; returns when it may go on to the L2. */
+  private gpcStart(sm: number, arrivalNs: number): number {
+    if (this.gpcServiceNs === 0) return arrivalNs;
+    return startOn(this.gpcFreeNs, this.gpcBusyNs, this.gpcOfSm[sm]!, arrivalNs, this.gpcServiceNs);
+  }
+
   /** Queues a sector on `slice`: its data time, or its share of one tag lookup if that is longer. */
   private sliceStart(slice: number, arrivalNs: number, line: number): number {
     let service = this.l2ServiceNs;
@@ -353,10 +385,7 @@ export class MemoryPathSimulator {
       if (line !== this.lookupLine) this.lookupLine = line;
       service = Math.max(service, this.lookupNs / this.entrySectorsOfLine);
     }
-    const start = Math.max(arrivalNs, this.sliceFreeNs[slice]!);
-    this.sliceFreeNs[slice] = start + service;
-    this.sliceBusyNs[slice]! += service;
-    return start;
+    return startOn(this.sliceFreeNs, this.sliceBusyNs, slice, arrivalNs, service);
   }
 
   /** An L1 sector miss: the slice's queue, then a hit or a DRAM read. Returns when the data reaches the SM. */
@@ -417,10 +446,7 @@ export class MemoryPathSimulator {
 
   /** Queues a sector on the link out of partition `from`; returns when it may go. */
   private linkStart(from: number, arrivalNs: number): number {
-    const start = Math.max(arrivalNs, this.linkFreeNs[from]!);
-    this.linkFreeNs[from] = start + this.linkServiceNs;
-    this.linkBusyNs[from]! += this.linkServiceNs;
-    return start;
+    return startOn(this.linkFreeNs, this.linkBusyNs, from, arrivalNs, this.linkServiceNs);
   }
 
   /**
@@ -454,6 +480,7 @@ export class MemoryPathSimulator {
     const busy: Record<ResourceClass, ResourceBusy> = {
       l1: summarizeBusy(this.l1BusyNs, makespanNs),
       missQueue: summarizeBusy(this.missWaitNs, makespanNs),
+      gpcPort: summarizeBusy(this.gpcBusyNs, makespanNs),
       l2Slice: summarizeBusy(this.sliceBusyNs, makespanNs),
       l2Link: summarizeBusy(this.linkBusyNs, makespanNs),
       dramBank: summarizeBusy(dram.bankBusyNs, makespanNs),

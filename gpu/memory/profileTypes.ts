@@ -167,6 +167,19 @@ export interface SmSpec {
    * four sub-cores together accept 4 × this bytes per cycle. Absent = no limit.
    */
   readonly lsuBytesPerCyclePerSubCore?: number;
+  /** How the SMs group into GPCs, whose crossbar ports their L2 traffic shares; absent: no port. */
+  readonly gpcs?: GpcSpec;
+  readonly source: string;
+}
+
+/**
+ * GPCs (smTopology.ts): TPCs of `smsPerTpc` SMs dealt to `count` GPCs in turn; each GPC's SMs
+ * share one port to the L2 that carries `portBytesPerCycle` of their data per SM cycle.
+ */
+export interface GpcSpec {
+  readonly count: number;
+  readonly smsPerTpc: number;
+  readonly portBytesPerCycle: number;
   readonly source: string;
 }
 

@@ -214,13 +214,23 @@ const h200: GpuMemoryProfile = {
     loadStepCycles: 100,
     l2HitStepCycles: 60,
     lsuBytesPerCyclePerSubCore: 24,
+    gpcs: {
+      count: 8,
+      smsPerTpc: 2,
+      portBytesPerCycle: 635,
+      source:
+        'gpu/probes/l2Partitions.cu gpcmap and streamsms on the H200 (gpu/probes/README.md, "Twelfth batch"): thread block clusters of 2–16 blocks, one per SM, ' +
+        'join the SMs into 8 GPCs (up to 16 clusters of 16 fit 7 at once); TPC t (SMs 2t, 2t + 1) lies in GPC t mod 8 for t < 32, and each of the GPCs the clusters join has all its SMs in one L2 partition, ' +
+        'which smmap on two other H200s matches: SMs 2t and 2t + 1 always share a partition, and the first 16 / 32 / 64 SMs split 8 / 16 / 32 between the partitions. ' +
+        "portBytesPerCycle 635: one GPC's SMs streaming 24 MiB from the L2 read 1.25–1.27 TB/s (median 1,257 GB/s = 635 B × 1.98 GHz), and one SM of each of its TPCs the same 1.23–1.24, where one SM alone reads 172 GB/s and two 344.",
+    },
     source:
       'count 132 SMs, clockMHz 1980 (memory.md §2c, §3c Accel-Sim clock_domains, §5; h200-silicon.md: 132 SMs at 1,980 MHz under load). ' +
       'loadStepCycles 100: one warp per SM with one 16-byte load per thread in flight streams 172 GB/s, i.e. 393 ns per step, against the ' +
       "≈ 340 ns the path model gives that step (a 4-line load's slowest line, near and far homes): the difference, ≈ 50 ns, is the warp's own turn-around after DRAM (h200-silicon.md §1; calibration). " +
       "l2HitStepCycles 60: the same lone warp reading 4–32 MiB from the L2 steps in 350 cycles against the 288–293 of the chase's near L2 hit at those sizes (gpu/probes/README.md, fourth batch: l2Partitions one load in flight), " +
       'i.e. it turns around ≈ 60 cycles after an L2 hit where it needs ≈ 108 after DRAM (measurement). ' +
-      'lsuBytesPerCyclePerSubCore 32: with 4 loads in flight instead of 1 a lone warp needs ≈ 100 ns more per step (548 vs 172 GB/s for 4× the bytes, h200-silicon.md §1), ' +
+      'lsuBytesPerCyclePerSubCore 24: with 4 loads in flight instead of 1 a lone warp needs ≈ 100 ns more per step (548 vs 172 GB/s for 4× the bytes, h200-silicon.md §1), ' +
       "i.e. its LDG.128s leave ≈ 21 cycles apart = 512 B / 24 B per cycle; 4 sub-cores × 24 B stay under the L1's 128 B per cycle (calibration).",
   },
   l1: {
@@ -270,6 +280,7 @@ const h200: GpuMemoryProfile = {
         'sets that overflow before others. Share leaving by footprint 0 (≤ 27 MiB, 1–4 % noise), 0.25 (28), 0.28 (29), 0.29 (30), 0.49 (31), 0.59 (32), 0.82 (33), 0.89 (34), 1 (36); ' +
         'each step is a share of the sets kept up to the midpoint between the two footprints (35 for the last, whose step spans 34–36). Σ share × kept = 30.9 MiB a partition. ' +
         "count 2: GH100 has two L2 partitions (Accel-Sim SM90_H200 n_chiplet_partition 2, memory.md §3c; Ampere split L2 with far hits copied near, §1c); l2Partitions.cu smmap: 66 of the 132 SMs share SM 0's. " +
+        'the first 16 / 32 / 64 SMs split 8 / 16 / 32 to each partition on both, and a 64-block grid of stcLifetime.cu lands 30–34 of its blocks in each (on either map) (results/2026-12-04/blocksSms.tgz). ' +
         'farExtraCycles 171.1: smmap, an SM of the other partition walking 4 MiB that SM 0 walked: 381.3 cycles a load on its first pass against 295.8 on its second, half its lines homed far: 2 × (381.3 − 295.8); another H200, 4 and 16 MiB: 171.3. ' +
         "linkBytesPerCycle 641 per direction: one partition's SMs streaming 40–64 MiB read 2.55–3.03 TB/s with 41–50 % of the sectors across the fabric, 1.23–1.28 TB/s (median 1.27) = 641 B × 1.98 GHz.",
     },

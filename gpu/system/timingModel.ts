@@ -51,6 +51,7 @@ export type BoundingResource =
 const MEMORY_BOUND_NAMES: Readonly<Record<MemoryPathResult['boundingResource'], BoundingResource>> = {
   dramChannel: 'DRAM',
   dramBank: 'DRAM',
+  gpcPort: 'L2',
   l2Slice: 'L2',
   l2Link: 'L2',
   missQueue: 'memory latency',

@@ -6,6 +6,7 @@
  * 32 MiB instead of 2 GiB, sector rows 4 (L2) or 8 (DRAM) loads per thread, after a warm pass for L2, instead of 64).
  */
 import { memoryProfile } from '../../gpu/memory/profiles.ts';
+import { smsOfGpc, smsOfPartition } from '../../gpu/memory/smTopology.ts';
 import { runLoop, type LoopOptions, type StreamMapping } from '../../gpu/memory/warpLoop.ts';
 
 export interface SiliconRow {
@@ -106,7 +107,7 @@ const parallelism: SiliconRow[] = (
  */
 const HARNESS_L2_REASON =
   "the harness's L2 rows exceed the L2-only ceiling that l2Partitions.cu measures for the same configuration (8.2–8.7 TB/s, flat in footprint, mapping and parallelism); the model follows the probe (docs/system-model.md, gpu/probes/README.md)";
-const HARNESS_L2_MISSES: Readonly<Record<number, number>> = { [24 * MiB]: 0.32, [40 * MiB]: 0.25, [56 * MiB]: 0.55 };
+const HARNESS_L2_MISSES: Readonly<Record<number, number>> = { [24 * MiB]: 0.32, [40 * MiB]: 0.2, [56 * MiB]: 0.3 };
 
 const footprint: SiliconRow[] = (
   [
@@ -176,16 +177,8 @@ const PROBE_STREAMS: readonly (readonly [number, StreamMapping, number, number, 
 const PROBE_56_REASON =
   "silicon's stream of all SMs keeps part of a 56 MiB footprint that one LRU per partition loses, as silicon does when half the SMs or one load per SM read it (docs/system-model.md)";
 
-/**
- * Eight warps × 4 loads per SM: silicon stays 10 % below the slices' ceiling at 24 MiB; the model's
- * warps, once a few passes have spread them out, reach it (its first pass after the warm one
- * read −0.7 %).
- */
-const PROBE_8X4_REASON =
-  "in steady state the model's eight warps × 4 loads reach the slices' ceiling; silicon's stay 10 % below it (docs/system-model.md)";
 const PROBE_STREAM_MISSES: Readonly<Record<string, Pick<SiliconRow, 'knownMiss'>>> = {
   '56 64×4': { knownMiss: { reason: PROBE_56_REASON, tolerance: 0.35 } },
-  '24 8×4': { knownMiss: { reason: PROBE_8X4_REASON, tolerance: 0.15 } },
 };
 
 const probeStreams: SiliconRow[] = PROBE_STREAMS.map(([mib, mapping, warpsPerSm, inFlight, gbps]) => ({
@@ -197,9 +190,11 @@ const probeStreams: SiliconRow[] = PROBE_STREAMS.map(([mib, mapping, warpsPerSm,
   ...(PROBE_STREAM_MISSES[`${mib} ${warpsPerSm}×${inFlight}`] ?? {}),
 }));
 
-/** The model's SMs of one partition (its first half), and half of each partition's. */
-const ONE_PARTITION = Array.from({ length: 66 }, (_, sm) => sm);
-const HALF_OF_EACH = [...ONE_PARTITION.slice(0, 33), ...ONE_PARTITION.slice(0, 33).map((sm) => sm + 66)];
+/** The model's SMs of one partition, the first half of each partition's, one GPC's, and one SM of each TPC of a set. */
+const ONE_PARTITION = smsOfPartition(memoryProfile('h200'), 0);
+const HALF_OF_EACH = [0, 1].flatMap((partition) => smsOfPartition(memoryProfile('h200'), partition).slice(0, 33));
+const ONE_GPC = smsOfGpc(memoryProfile('h200'), 1);
+const onePerTpc = (sms: readonly number[]): number[] => sms.filter((sm) => sm % 2 === 0);
 
 /**
  * At 40 MiB one partition's SMs still find 10–21 % of their sectors in their own partition (Nsight
@@ -213,20 +208,27 @@ const ONE_PARTITION_40_REASON =
 /**
  * l2Partitions.cu `streamsms` (results/2026-12-04b/streamSms.txt, streamSms2.txt: two H200s): the
  * fixed stream read by the 66 SMs of one partition (the mean of both partitions on both GPUs) or by
- * 33 of each. One partition's
- * SMs get half the L2's rate (its slices serve their copies) and, past 32 MiB, half their bytes
- * from DRAM and half across the link, which bounds them.
+ * 33 of each. One partition's SMs get half the L2's rate (its slices serve their copies) and, past
+ * 32 MiB, half their bytes from DRAM and half across the link, which bounds them. The twelfth
+ * batch (results/2026-12-04c: tpcStreams.txt, gpcStreams.txt) read 24 MiB by one GPC's SMs (the
+ * median of its seven whole GPCs), by one SM of each TPC of a set, and by one SM (the mean of
+ * five): a GPC's SMs share a port, and a TPC's two SMs nothing a stream needs.
  */
 const probeSmStreams: SiliconRow[] = (
   [
-    ['one partition', ONE_PARTITION, 24, (4355.3 + 4275.2 + 4324.4 + 4291.4) / 4],
-    ['one partition', ONE_PARTITION, 40, (2776.7 + 3032.5 + 3045.1 + 3080.7) / 4],
-    ['one partition', ONE_PARTITION, 56, (2580.1 + 2609.0 + 2568.4 + 2598.2) / 4],
-    ['half of each partition', HALF_OF_EACH, 40, (8185.1 + 8258.5) / 2],
-    ['half of each partition', HALF_OF_EACH, 64, (4515.5 + 4596.5) / 2],
+    ['the SMs of one partition', ONE_PARTITION, 24, (4355.3 + 4275.2 + 4324.4 + 4291.4) / 4],
+    ['the SMs of one partition', ONE_PARTITION, 40, (2776.7 + 3032.5 + 3045.1 + 3080.7) / 4],
+    ['the SMs of one partition', ONE_PARTITION, 56, (2580.1 + 2609.0 + 2568.4 + 2598.2) / 4],
+    ['the SMs of half of each partition', HALF_OF_EACH, 40, (8185.1 + 8258.5) / 2],
+    ['the SMs of half of each partition', HALF_OF_EACH, 64, (4515.5 + 4596.5) / 2],
+    ['the SMs of one GPC', ONE_GPC, 24, 1256.7],
+    ['one SM of each TPC of one GPC', onePerTpc(ONE_GPC), 24, 1234.0],
+    ['one SM of each TPC of one partition', onePerTpc(ONE_PARTITION), 24, 4314.2],
+    ['one SM of every TPC', onePerTpc(Array.from({ length: 132 }, (_, sm) => sm)), 24, 8242.9],
+    ['one SM', [0], 24, (172.4 + 172.0 + 171.2 + 171.0 + 171.3) / 5],
   ] as const
 ).map(([who, sms, mib, gbps]) => ({
-  name: `probe stream ${mib} MiB fixed, the SMs of ${who}`,
+  name: `probe stream ${mib} MiB fixed, ${who}`,
   silicon: gbps,
   unit: 'GB/s',
   run: steadyStream(mib, { mapping: 'fixed', sms }),

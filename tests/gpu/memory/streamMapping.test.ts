@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { memoryProfile } from '../../../gpu/memory/profiles.ts';
+import { smsOfPartition } from '../../../gpu/memory/smTopology.ts';
 import { runLoop } from '../../../gpu/memory/warpLoop.ts';
 
 const profile = memoryProfile('h200');
@@ -44,8 +45,8 @@ describe('the SMs that run a stream (`sms`, as l2Partitions.cu streamsms)', () =
     });
 
   it("reads the same bytes with any set of SMs; one partition's SMs read them at about half the rate of as many SMs from both", () => {
-    const onePartition = Array.from({ length: 66 }, (_, sm) => sm);
-    const halfOfEach = [...onePartition.slice(0, 33), ...onePartition.slice(0, 33).map((sm) => sm + 66)];
+    const onePartition = smsOfPartition(profile, 0);
+    const halfOfEach = [0, 1].flatMap((partition) => smsOfPartition(profile, partition).slice(0, 33));
     const one = run(onePartition);
     const both = run(halfOfEach);
     expect(one.bytes).toBe(2 * footprint);
