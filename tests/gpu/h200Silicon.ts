@@ -194,6 +194,11 @@ const probeStreams: SiliconRow[] = PROBE_STREAMS.map(([mib, mapping, warpsPerSm,
 const ONE_PARTITION = smsOfPartition(memoryProfile('h200'), 0);
 const HALF_OF_EACH = [0, 1].flatMap((partition) => smsOfPartition(memoryProfile('h200'), partition).slice(0, 33));
 const ONE_GPC = smsOfGpc(memoryProfile('h200'), 1);
+/** As the twelfth batch's four GPCs: 18, 16 and 8 SMs in one partition, 16 in the other. */
+const FOUR_GPCS = [0, 4, 3]
+  .flatMap((gpc) => smsOfGpc(memoryProfile('h200'), gpc))
+  .concat(smsOfGpc(memoryProfile('h200'), 2).slice(0, 8))
+  .sort((a, b) => a - b);
 const onePerTpc = (sms: readonly number[]): number[] => sms.filter((sm) => sm % 2 === 0);
 
 /**
@@ -212,7 +217,9 @@ const ONE_PARTITION_40_REASON =
  * 32 MiB, half their bytes from DRAM and half across the link, which bounds them. The twelfth
  * batch (results/2026-12-04c: tpcStreams.txt, gpcStreams.txt) read 24 MiB by one GPC's SMs (the
  * median of its seven whole GPCs), by one SM of each TPC of a set, and by one SM (the mean of
- * five): a GPC's SMs share a port, and a TPC's two SMs nothing a stream needs.
+ * five): a GPC's SMs share a port, and a TPC's two SMs nothing a stream needs. Every SM reads
+ * the same bytes, so a set of SMs reads at the pace of its most crowded GPC (four GPCs, one of 18
+ * SMs).
  */
 const probeSmStreams: SiliconRow[] = (
   [
@@ -226,6 +233,7 @@ const probeSmStreams: SiliconRow[] = (
     ['one SM of each TPC of one partition', onePerTpc(ONE_PARTITION), 24, 4314.2],
     ['one SM of every TPC', onePerTpc(Array.from({ length: 132 }, (_, sm) => sm)), 24, 8242.9],
     ['one SM', [0], 24, (172.4 + 172.0 + 171.2 + 171.0 + 171.3) / 5],
+    ['the SMs of four GPCs, three in one partition', FOUR_GPCS, 24, 3783.0],
   ] as const
 ).map(([who, sms, mib, gbps]) => ({
   name: `probe stream ${mib} MiB fixed, ${who}`,
