@@ -280,7 +280,7 @@ const h200: GpuMemoryProfile = {
         'sets that overflow before others. Share leaving by footprint 0 (≤ 27 MiB, 1–4 % noise), 0.25 (28), 0.28 (29), 0.29 (30), 0.49 (31), 0.59 (32), 0.82 (33), 0.89 (34), 1 (36); ' +
         'each step is a share of the sets kept up to the midpoint between the two footprints (35 for the last, whose step spans 34–36). Σ share × kept = 30.9 MiB a partition. ' +
         "count 2: GH100 has two L2 partitions (Accel-Sim SM90_H200 n_chiplet_partition 2, memory.md §3c; Ampere split L2 with far hits copied near, §1c); l2Partitions.cu smmap: 66 of the 132 SMs share SM 0's. " +
-        'the first 16 / 32 / 64 SMs split 8 / 16 / 32 to each partition on both, and a 64-block grid of stcLifetime.cu lands 30–34 of its blocks in each (on either map) (results/2026-12-04/blocksSms.tgz). ' +
+        'Which SMs: whole GPCs (sm.gpcs); smmap on four H200s splits the first 16 / 32 / 64 SMs 8 / 16 / 32 between the partitions, and a 64-block grid of stcLifetime.cu lands 30–34 of its blocks in each (results/2026-12-04/blocksSms.tgz, on either of two maps). ' +
         'farExtraCycles 171.1: smmap, an SM of the other partition walking 4 MiB that SM 0 walked: 381.3 cycles a load on its first pass against 295.8 on its second, half its lines homed far: 2 × (381.3 − 295.8); another H200, 4 and 16 MiB: 171.3. ' +
         "linkBytesPerCycle 641 per direction: one partition's SMs streaming 40–64 MiB read 2.55–3.03 TB/s with 41–50 % of the sectors across the fabric, 1.23–1.28 TB/s (median 1.27) = 641 B × 1.98 GHz.",
     },

@@ -23,7 +23,8 @@ export function smPartitions(profile: GpuMemoryProfile): Int32Array {
   const partitions = profile.l2.partitions;
   const gpcs = smGpcs(profile.sm);
   if (!partitions) return gpcs.fill(0);
-  const gpcCount = profile.sm.gpcs?.count ?? 0;
+  const gpcCount = profile.sm.gpcs?.count;
+  if (gpcCount === undefined) throw new RangeError(`${profile.name}: L2 partitions need the SMs' GPCs (sm.gpcs)`);
   if (gpcCount % partitions.count !== 0)
     throw new RangeError(`${gpcCount} GPCs do not split into ${partitions.count} L2 partitions`);
   return gpcs.map((gpc) => gpc % partitions.count);

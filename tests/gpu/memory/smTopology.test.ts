@@ -37,6 +37,7 @@ describe('smGpcs and smPartitions', () => {
     const unpartitioned = { ...profile, l2: { ...profile.l2, partitions: undefined } };
     expect(new Set(smPartitions(unpartitioned))).toEqual(new Set([0]));
     expect(() => smGpcs({ ...profile.sm, count: 131 })).toThrow(/131 SMs do not split into TPCs of 2/);
+    expect(() => smPartitions({ ...profile, sm: plainSm })).toThrow(/h200: L2 partitions need the SMs' GPCs/);
     const threeGpcs = { ...profile, sm: { ...profile.sm, gpcs: { ...gpcs!, count: 3 } } };
     expect(() => smPartitions(threeGpcs)).toThrow(/3 GPCs do not split into 2 L2 partitions/);
   });
