@@ -105,6 +105,13 @@ recordGpu() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv >"$OUT/gpu.txt"
 }
 
+# The GPU's name and clocks, l2Partitions built, and its smmap into $OUT/smMap.jsonl (smSets.py reads it)
+mapSms() {
+  recordGpu
+  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || return 1
+  /tmp/l2Partitions smmap 4096 >"$OUT/smMap.jsonl"
+}
+
 harnessEnv() {
   cd "$ROOT/.harness/kernel_sources" && source init_env_vars.sh && cd ../kernel_comparison
 }
@@ -467,21 +474,8 @@ stcsms)
     "2048 14336 70 8" "2048 28672 50 8" "4096 28672 50 8"
   ;;
 l2sms)
-  recordGpu
-  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
-  /tmp/l2Partitions smmap 4096 >"$OUT/smMap.jsonl" || exit 1
-  # SM 0's partition: the SMs whose first pass is nearer the fastest than the slowest first pass
-  python3 - "$OUT/smMap.jsonl" >"$OUT/smSets.txt" <<'PY' || exit 1
-import json, sys
-rows = [json.loads(line) for line in open(sys.argv[1])]
-first = {r["sm"]: r["firstPassCyclesPerLoad"] for r in rows if r["firstPassCyclesPerLoad"] > 0}
-cut = (min(first.values()) + max(first.values())) / 2
-near = sorted(sm for sm, c in first.items() if c < cut)
-far = sorted(sm for sm, c in first.items() if c >= cut)
-half = near[::2] + far[::2]
-for name, sms in (("all", sorted(first)), ("near", near), ("far", far), ("half", sorted(half))):
-    print(name, ",".join(map(str, sms)))
-PY
+  mapSms || exit 1
+  python3 "$PROBES/smSets.py" partitions "$OUT/smMap.jsonl" >"$OUT/smSets.txt" || exit 1
   metrics="dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum,gpu__time_duration.sum"
   while read -r name list; do
     for f in 24 32 40 44 48 52 56 60 64; do
@@ -497,38 +491,8 @@ PY
   done <"$OUT/smSets.txt" >"$OUT/streamSmsNcu.txt" 2>&1
   ;;
 tpc)
-  recordGpu
-  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
-  /tmp/l2Partitions smmap 4096 >"$OUT/smMap.jsonl" || exit 1
-  # TPC t is SMs 2t and 2t + 1 (smmap has found both in one partition on every H200 so far; checked)
-  python3 - "$OUT/smMap.jsonl" >"$OUT/tpcSets.txt" <<'PY' || exit 1
-import json, sys
-rows = [json.loads(line) for line in open(sys.argv[1])]
-first = {r["sm"]: r["firstPassCyclesPerLoad"] for r in rows if r["firstPassCyclesPerLoad"] > 0}
-cut = (min(first.values()) + max(first.values())) / 2
-near = {sm for sm, c in first.items() if c < cut}
-tpcs = sorted({sm // 2 for sm in first})
-split = [t for t in tpcs if (2 * t in near) != (2 * t + 1 in near)]
-if split:
-    sys.exit(f"TPCs {split} have their SMs in both partitions")
-nearTpcs = [t for t in tpcs if 2 * t in near]
-farTpcs = [t for t in tpcs if 2 * t not in near]
-both = lambda ts: sorted(sm for t in ts for sm in (2 * t, 2 * t + 1))
-sets = {
-    "all": sorted(first),
-    "near": both(nearTpcs),
-    "nearOnePerTpc": [2 * t for t in nearTpcs],
-    "pairsOfBoth": both(nearTpcs[::2] + farTpcs[1::2]),
-    "onePerTpc": [2 * t for t in tpcs],
-    "oneSm": [2 * nearTpcs[0]],
-    "oneTpc": both(nearTpcs[:1]),
-    "twoTpcsOneSmEach": [2 * nearTpcs[0], 2 * nearTpcs[1]],
-    "twoTpcsFarOneSmEach": [2 * nearTpcs[0], 2 * farTpcs[0]],
-    "twoTpcs": both(nearTpcs[:2]),
-}
-for name, sms in sets.items():
-    print(name, ",".join(map(str, sms)))
-PY
+  mapSms || exit 1
+  python3 "$PROBES/smSets.py" tpcs "$OUT/smMap.jsonl" >"$OUT/tpcSets.txt" || exit 1
   while read -r name list; do
     for f in 24 1024; do
       echo "$name $(/tmp/l2Partitions streamsms $f "$list" 2048)"
@@ -542,46 +506,9 @@ PY
   done >"$OUT/tpcStreamsNcu.txt" 2>&1
   ;;
 gpc)
-  recordGpu
-  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
+  mapSms || exit 1
   /tmp/l2Partitions gpcmap >"$OUT/gpcMap.jsonl" || exit 1
-  /tmp/l2Partitions smmap 4096 >"$OUT/smMap.jsonl" || exit 1
-  # GPCs: SMs joined whenever a cluster holds both; partitions as the tpc step finds them
-  python3 - "$OUT/gpcMap.jsonl" "$OUT/smMap.jsonl" >"$OUT/gpcSets.txt" <<'PY' || exit 1
-import json, sys
-parent = {}
-def find(a):
-    while parent.setdefault(a, a) != a:
-        parent[a] = parent[parent[a]]
-        a = parent[a]
-    return a
-for line in open(sys.argv[1]):
-    row = json.loads(line)
-    sms, size = row.get("sms", []), row["cluster"]
-    for c in range(0, len(sms), size):
-        for sm in sms[c + 1 : c + size]:
-            parent[find(sm)] = find(sms[c])
-rows = [json.loads(line) for line in open(sys.argv[2])]
-first = {r["sm"]: r["firstPassCyclesPerLoad"] for r in rows if r["firstPassCyclesPerLoad"] > 0}
-cut = (min(first.values()) + max(first.values())) / 2
-near = {sm for sm, c in first.items() if c < cut}
-gpcs = {}
-for sm in sorted(first):
-    gpcs.setdefault(find(sm), []).append(sm)
-gpcs = sorted(gpcs.values(), key=lambda g: g[0])
-for i, g in enumerate(gpcs):
-    print(f"# gpc{i} sms {len(g)} near {sum(sm in near for sm in g)}: {','.join(map(str, g))}")
-sets = {}
-for i, g in enumerate(gpcs):
-    sets[f"gpc{i}"] = g
-    sets[f"gpc{i}OnePerTpc"] = [sm for sm in g if sm % 2 == 0]
-big = [g for g in gpcs if len(g) >= 8]
-sets["halfOfGpcs"] = sorted(sm for g in big[::2] for sm in g)
-sets["nearGpcs"] = sorted(sm for g in gpcs for sm in g if sm in near)
-sets["oneSmPerGpc"] = [g[0] for g in gpcs]
-for name, sms in sets.items():
-    print(name, ",".join(map(str, sms)))
-PY
+  python3 "$PROBES/smSets.py" gpcs "$OUT/smMap.jsonl" "$OUT/gpcMap.jsonl" >"$OUT/gpcSets.txt" || exit 1
   grep -v "^#" "$OUT/gpcSets.txt" | while read -r name list; do
     echo "$name $(/tmp/l2Partitions streamsms 24 "$list" 1024)"
   done >"$OUT/gpcStreams.txt" 2>&1
