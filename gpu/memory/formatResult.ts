@@ -3,7 +3,7 @@ import type { MemoryPathResult, ResourceClass } from './pathModel.ts';
 const RESOURCE_NAMES: Readonly<Record<ResourceClass, string>> = {
   l1: 'L1 (per SM)',
   missQueue: 'SM miss queue',
-  gpcPort: 'GPC port to the L2',
+  gpcPort: 'GPC port',
   l2Slice: 'L2 slice',
   l2Link: 'L2 partition link',
   dramBank: 'DRAM bank',
