@@ -191,13 +191,14 @@ const probeStreams: SiliconRow[] = PROBE_STREAMS.map(([mib, mapping, warpsPerSm,
 }));
 
 /** The model's SMs of one partition, the first half of each partition's, one GPC's, and one SM of each TPC of a set. */
-const ONE_PARTITION = smsOfPartition(memoryProfile('h200'), 0);
-const HALF_OF_EACH = [0, 1].flatMap((partition) => smsOfPartition(memoryProfile('h200'), partition).slice(0, 33));
-const ONE_GPC = smsOfGpc(memoryProfile('h200'), 1);
+const H200 = memoryProfile('h200');
+const ONE_PARTITION = smsOfPartition(H200, 0);
+const HALF_OF_EACH = [0, 1].flatMap((partition) => smsOfPartition(H200, partition).slice(0, 33));
+const ONE_GPC = smsOfGpc(H200, 1);
 /** As the twelfth batch's four GPCs: 18, 16 and 8 SMs in one partition, 16 in the other. */
 const FOUR_GPCS = [0, 4, 3]
-  .flatMap((gpc) => smsOfGpc(memoryProfile('h200'), gpc))
-  .concat(smsOfGpc(memoryProfile('h200'), 2).slice(0, 8))
+  .flatMap((gpc) => smsOfGpc(H200, gpc))
+  .concat(smsOfGpc(H200, 2).slice(0, 8))
   .sort((a, b) => a - b);
 const onePerTpc = (sms: readonly number[]): number[] => sms.filter((sm) => sm % 2 === 0);
 
@@ -300,7 +301,7 @@ export const H200_PROBE_ROWS: readonly SiliconRow[] = [
 
 /** The model's value of one row. */
 export function modelValue(row: SiliconRow): number {
-  const result = runLoop(memoryProfile('h200'), row.run);
+  const result = runLoop(H200, row.run);
   const value = result[row.read];
   if (value === undefined) throw new Error(`${row.name}: no ${row.read}`);
   return value;
