@@ -65,6 +65,12 @@ export interface ComputeProfile {
    * round trip for the first load, once per kernel.
    */
   readonly blockStartEndCycles?: number;
+  /**
+   * What a timed launch adds to a register-staged kernel's blocks' span where it was measured (its
+   * event time less the span from its first block's start to its last block's end: the launch, and
+   * the last warps' stores), ns. Absent: `launchNs`.
+   */
+  readonly spanLaunchNs?: number;
   readonly source: string;
 }
 
@@ -109,9 +115,11 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
     tensorClockMHz: 1800,
     reductionLaunchNs: 2560,
     blockStartEndCycles: 1680,
+    spanLaunchNs: 7360,
     source:
       'schedulersPerSm, registersPerSm, sharedWavefrontsPerCycle, barrierCycles as for Ada (see rtx6000ada). ' +
-      "reductionLaunchNs 2560 and blockStartEndCycles 1680: stcLifetime (the harness's STC proxy with marks, gpu/probes/results/2026-12-04) on 16 shapes. " +
+      "reductionLaunchNs 2560, blockStartEndCycles 1680 and spanLaunchNs 7360: stcLifetime (the harness's STC proxy with marks, gpu/probes/results/2026-12-04) on 16 shapes. " +
+      "The main kernel's event time less its blocks' span: median 7.36 µs (6.56–9.02 but for one slow span, stcLifetime3.jsonl); an empty grid of its blocks 5.7–8.4 (median 6.59). " +
       "The API's call (main kernel and split-K reduction) less its main kernel alone, less the reduction's modelled traffic: median 2.56 µs (1.55–3.92). " +
       "A block's prologue and epilogue less one of its loop's iterations, with one block per SM on the DRAM-resident shapes " +
       '(4096 × 14336 50 / 70 %, 2048 × 28672, 7168² 50 / 70 %; two runs): median 1,680 cycles (1,394–1,798); ' +

@@ -3,6 +3,7 @@ import { memoryProfile } from '../memory/profiles.ts';
 import { SECTOR_BYTES } from '../memory/coalescer.ts';
 import { sortedByTime, TraceBuilder } from '../memory/requestTrace.ts';
 import { computeProfile } from './computeProfiles.ts';
+import { scheduleBlocks } from './blockSchedule.ts';
 import { FieldError } from '../../common/errors.ts';
 import { iterationCosts, residentBlocks, type IterationCosts } from './kernelCosts.ts';
 import { kernelLoads, LoadRecorder, type LoadAccounting } from './kernelTraces.ts';
@@ -128,6 +129,8 @@ export interface KernelTiming {
     readonly prologue: number;
     readonly epilogue: number;
     readonly reduction: number;
+    /** What the timed launch adds (the profile's `launchNs`, or `spanLaunchNs` for a register-staged kernel). */
+    readonly launch: number;
   };
   readonly perIteration: IterationCycles;
   readonly costs: IterationCosts;
@@ -162,47 +165,6 @@ export interface KernelTiming {
  * the dense kernel on h200 spreads 5–9 % and is rerun on all channels (docs/system-model.md, Sampling).
  */
 export const CHANNEL_SPREAD_LIMIT = 0.025;
-
-/** Per SM, its block-iterations in issue order: blocks dealt round-robin; `resident` of them interleave iteration by iteration. */
-function smSequences(
-  plan: GridPlan,
-  smCount: number,
-  resident: number,
-): Array<Array<[rowBlock: number, kTile: number]>> {
-  return Array.from({ length: smCount }, (_, sm) => {
-    const sequence: Array<[number, number]> = [];
-    const blocks: number[] = [];
-    for (let b = sm; b < plan.blocks; b += smCount) blocks.push(b);
-    for (let g = 0; g < blocks.length; g += resident) {
-      const group = blocks.slice(g, g + resident).map((b) => blockWork(plan, b));
-      const longest = Math.max(...group.map((w) => w.iterations));
-      for (let j = 0; j < longest; j++)
-        for (const w of group) if (j < w.iterations) sequence.push([w.rowBlock, w.firstKTile + j]);
-    }
-    return sequence;
-  });
-}
-
-/** Per SM, its rounds of co-resident blocks: how many blocks each holds and their block-iterations. */
-function smRounds(
-  plan: GridPlan,
-  smCount: number,
-  resident: number,
-): Array<Array<{ blocks: number; iterations: number }>> {
-  return Array.from({ length: smCount }, (_, sm) => {
-    const blocks: number[] = [];
-    for (let b = sm; b < plan.blocks; b += smCount) blocks.push(b);
-    const rounds: Array<{ blocks: number; iterations: number }> = [];
-    for (let g = 0; g < blocks.length; g += resident) {
-      const round = blocks.slice(g, g + resident);
-      rounds.push({
-        blocks: round.length,
-        iterations: round.reduce((sum, b) => sum + blockWork(plan, b).iterations, 0),
-      });
-    }
-    return rounds;
-  });
-}
 
 /** What the SM side of one block-iteration needs besides the kernel's own costs. */
 interface SmSide {
@@ -418,53 +380,66 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
     burstsInLockstep: compute.burstsInLockstep,
     scatteredStoreCycles: compute.scatteredStoreCycles ?? 0,
   };
-  // The blocks that start together burst their tiles together: a round's burst is that round's
-  // blocks on every SM (the first round's: `burstBlocks`).
+  // The blocks iterating together burst their tiles together: the grid's iterating blocks (at
+  // the start, `burstBlocks`).
   const cyclesAt = (r: number, bursting = burstBlocks): IterationCycles =>
     iterationCycles(costs, input, r, {
       ...smSide,
       burstDrainCycles: (traffic.aBytes * bursting) / dramBytesPerSmCycle,
     });
   const full = cyclesAt(resident);
-  const sequences = smSequences(plan, smCount, resident);
-  // Blocks of equal work that start together end together, so an SM runs its blocks in rounds of
-  // `resident`, each at the pace of the blocks it holds: a last round of fewer blocks has fewer to
-  // hide its chain behind (ninth batch: at one iteration per block, 128 / 512 / 1,024 blocks take
-  // 1 : 2.14 : 3.03 times one round).
-  const smRoundsOf = smRounds(plan, smCount, resident);
-  // Every SM's q-th round starts with the others': the blocks that burst together in round q.
-  const roundBlocks = Array.from({ length: smRoundsOf[0]?.length ?? 0 }, (_, q) =>
-    smRoundsOf.reduce((sum, rounds) => sum + (rounds[q]?.blocks ?? 0), 0),
-  );
-  // A round's blocks start and end together: their first tiles and their stores overlap nothing of
-  // theirs, so each round adds the block's start and end once (tenth batch). The dense kernel is
-  // the path model's streamer, not a register-staged block.
+  // A block's start and end: its first tile and its stores overlap nothing of its own, and the
+  // blocks that start together on an SM overlap theirs (tenth batch). The dense kernel is the path
+  // model's streamer, not a register-staged block.
   const startEnd = costs.loadsInRegisters ? compute.blockStartEndCycles : undefined;
-  const smComputeCycles = smRoundsOf.map((rounds) =>
-    rounds.reduce(
-      (sum, round, q) =>
-        sum + round.iterations * localCycles(cyclesAt(round.blocks, roundBlocks[q]), round.blocks) + (startEnd ?? 0),
-      0,
-    ),
-  );
-  // The L2 slices' lookups are the whole grid's: all of its block-iterations' lines at every SM's
-  // share, whichever SM asks (ninth batch: past one round the STC proxy's cycles per iteration
-  // follow the grid's block-iterations, 4.19 / 8.10 µs on 512 / 1,024 blocks).
-  // The rounds start and end on every SM together, and while the blocks start and end the slices
-  // are not asked for the lines of their iterations: each round's start and end adds to it.
-  const blockIterations = smRoundsOf.flat().reduce((sum, round) => sum + round.iterations, 0);
-  const gridLookupCycles =
-    (blockIterations * full.l2Lookups) / Math.min(plan.blocks, smCount) + roundBlocks.length * (startEnd ?? 0);
-  const slowestSmCycles = Math.max(...smComputeCycles);
-  const lookupsBind = gridLookupCycles > slowestSmCycles;
-  const computeCycles = Math.max(gridLookupCycles, slowestSmCycles);
-  // The SM that finishes last names the SM-side bound, at the blocks its first round holds.
-  const lastResident = Math.max(1, smRoundsOf[smComputeCycles.indexOf(slowestSmCycles)]?.[0]?.blocks ?? 1);
+  const works = Array.from({ length: plan.blocks }, (_, block) => blockWork(plan, block));
+  // Each SM iterates at the pace of the blocks it holds (issue, shared memory, tensor cores, its
+  // L1, the chain over its blocks, with the burst of the grid's blocks): fewer blocks have less to
+  // hide their chain behind (ninth batch: at one iteration per block, 128 / 512 / 1,024 blocks take
+  // 1 : 2.14 : 3.03 times one round).
+  const paces = new Map<number, number>();
+  const paceCycles = (blocks: number, gridBlocks: number): number => {
+    const key = blocks * (plan.blocks + 1) + gridBlocks;
+    let pace = paces.get(key);
+    if (pace === undefined) paces.set(key, (pace = localCycles(cyclesAt(blocks, gridBlocks), blocks)));
+    return pace;
+  };
+  // The L2 slices' lookups are the grid's, shared by the SMs asking at the time (blockSchedule.ts):
+  // past one round the STC proxy's cycles per iteration follow the grid's block-iterations (ninth
+  // batch: 4.19 / 8.10 µs on 512 / 1,024 blocks).
+  const schedule = (lookupsPerCycle: number) =>
+    scheduleBlocks({
+      smCount,
+      slotsPerSm: resident,
+      iterations: works.map((work) => work.iterations),
+      gapCycles: startEnd ?? 0,
+      paceCycles,
+      lookupsPerCycle,
+      lookupsPerIteration: traffic.lines,
+    });
+  const timeline = schedule((memory.l2.slices * (lookupsPerCyclePerSlice ?? Infinity)) / smPerPathCycle);
+  const ownPaces = lookupsPerCyclePerSlice ? schedule(Infinity) : timeline;
+  const lookupsBind = timeline.makespan > ownPaces.makespan * (1 + 1e-9);
+  const computeCycles = timeline.makespan;
+  // The SM that finishes last names the SM-side bound, at the most blocks it held.
+  const lastSm = timeline.smFinish.indexOf(Math.max(...timeline.smFinish));
+  const lastResident = Math.max(1, timeline.smPeakBlocks[lastSm] ?? 1);
 
-  // Memory: rounds q = 0, 1, …: every SM issues its q-th block-iteration at (q + stagger) × effective cycles.
+  // Memory: every block issues each iteration's loads when the schedule starts it, staggered over
+  // the iteration by its SM's number (the SMs are not in lockstep), in time order.
+  const issues = works
+    .flatMap((work, block) =>
+      Array.from({ length: work.iterations }, (_, k) => {
+        const sm = timeline.smOf[block]!;
+        const start = timeline.iterationStarts[block]![k]!;
+        const length = timeline.iterationEnds[block]![k]! - start;
+        const item: [number, number] = [work.rowBlock, work.firstKTile + k];
+        return { timeCycles: start + (sm / smCount) * length, sm, item };
+      }),
+    )
+    .sort((a, b) => a.timeCycles - b.timeCycles);
   const l1Bytes = memory.l1.sets * memory.l1.ways * memory.l1.lineBytes;
   const l1DataBytes = Math.max(memory.l1.sets * memory.l1.lineBytes, l1Bytes - resident * costs.sharedBytesPerBlock);
-  const rounds = Math.max(0, ...sequences.map((sequence) => sequence.length));
   const simulate = (
     channelSample: number,
     report?: (done: number, total: number) => void,
@@ -474,22 +449,19 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
       A: { instructions: 0, threadBytes: 0, sectors: 0 },
       B: { instructions: 0, threadBytes: 0, sectors: 0 },
     };
-    // Fed round by round; within a round the SMs' iterations are in issue order.
-    for (let round = 0; round < rounds; round++) {
+    // Fed an SM count of block-iterations at a time.
+    const batches = Math.ceil(issues.length / smCount);
+    for (let batch = 0; batch < batches; batch++) {
       const recorder = new LoadRecorder(new TraceBuilder(1 << 14));
-      for (const [sm, sequence] of sequences.entries()) {
-        const item = sequence[round];
-        // SMs are not in lockstep: their iterations start evenly staggered over the interval.
-        if (item !== undefined)
-          loads.blockIteration(recorder, sm, ((round + sm / smCount) * full.effective) / smPerPathCycle, ...item);
-      }
+      for (const { timeCycles, sm, item } of issues.slice(batch * smCount, (batch + 1) * smCount))
+        loads.blockIteration(recorder, sm, timeCycles / smPerPathCycle, ...item);
       simulator.feed(sortedByTime(recorder.trace.build()));
       for (const operand of ['A', 'B'] as const) {
         accounting[operand].instructions += recorder.accounting[operand].instructions;
         accounting[operand].threadBytes += recorder.accounting[operand].threadBytes;
         accounting[operand].sectors += recorder.accounting[operand].sectors;
       }
-      report?.(round + 1, rounds);
+      report?.(batch + 1, batches);
     }
     return { simulator, accounting };
   };
@@ -526,6 +498,8 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
     library && plan.splitK > 1
       ? library.splitKReductionNs
       : reductionTimeNs(shape, plan.splitK, l2GBps, compute.reductionLaunchNs);
+  // Where the blocks' start and end are measured, so is what the timed launch adds to their span.
+  const launchNs = startEnd === undefined ? compute.launchNs : (compute.spanLaunchNs ?? compute.launchNs);
   const memorySide = memoryNs + epilogueNs;
   const computeSide = prologueNs + computeNs;
   const sectorBytes = (sectors: number): number => 32 * sectors;
@@ -537,7 +511,7 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
     splitK: plan.splitK,
     blocks: plan.blocks,
     residentBlocksPerSm: resident,
-    timeNs: Math.max(memorySide, computeSide) + reductionNs + compute.launchNs,
+    timeNs: Math.max(memorySide, computeSide) + reductionNs + launchNs,
     // A memory path with no resource busy half the time ('latency') only followed the SMs' issue
     // schedule, so the SM side names the bound even where the makespan came out a little later.
     bound:
@@ -554,6 +528,7 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
       prologue: prologueNs,
       epilogue: epilogueNs,
       reduction: reductionNs,
+      launch: launchNs,
     },
     perIteration: full,
     costs,

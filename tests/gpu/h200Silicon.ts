@@ -501,36 +501,6 @@ export const H200_PARITY_ROWS: readonly {
 ).map(([m, k, sparsity, cublas, stc]) => ({ m, k, sparsity, cublas, stc }));
 
 /**
- * The STC proxy's kernel alone under Nsight Compute (N = 8, 50 %, split-K 8; no launch, no reduction
- * kernel): its duration in µs and elapsed SM cycles, each the mean of two runs, by rows and K
- * (gpu/probes/README.md, "Ninth batch", results/2026-12-03d/stcStartNcu*.txt). K 512 / 1024 / 2048
- * is 1 / 2 / 4 iterations per block; 4096 rows are 128 blocks (one per SM), 16384 rows 512 and
- * 32768 rows 1,024 (two and three rounds of the SMs' three resident blocks).
- */
-export const H200_STC_KERNEL_ROWS: readonly {
-  readonly m: number;
-  readonly k: number;
-  readonly blocks: number;
-  readonly cycles: number;
-  readonly us: number;
-}[] = (
-  [
-    [1024, 512, 32, 7064, 3.88],
-    [1024, 1024, 32, 9596, 5.21],
-    [1024, 2048, 32, 14166, 8.0],
-    [4096, 512, 128, 7808, 4.29],
-    [4096, 1024, 128, 10862, 5.94],
-    [4096, 2048, 128, 16653, 9.09],
-    [16384, 512, 512, 16692, 9.21],
-    [16384, 1024, 512, 25160, 13.71],
-    [16384, 2048, 512, 39730, 21.86],
-    [32768, 512, 1024, 23674, 13.2],
-    [32768, 1024, 1024, 40591, 22.23],
-    [32768, 2048, 1024, 68354, 37.7],
-  ] as const
-).map(([m, k, blocks, cycles, us]) => ({ m, k, blocks, cycles, us }));
-
-/**
  * The STC proxy's blocks on the GPU's global timer (gpu/probes/README.md, "Tenth batch",
  * results/2026-12-04/stcLifetime*.jsonl; N = 8, split-K 8): the span from the first block's start
  * to the last block's end, µs, the mean of three runs on fresh machines, on the shapes whose four
@@ -551,5 +521,7 @@ export const H200_STC_SPAN_ROWS: readonly {
     [7168, 7168, 0.5, 28.33],
     [7168, 7168, 0.7, 22.99],
     [9216, 9216, 0.5, 48.7],
+    [16384, 2048, 0.5, 22.12],
+    [32768, 2048, 0.5, 35.86],
   ] as const
 ).map(([m, k, sparsity, spanUs]) => ({ m, k, sparsity, spanUs }));
