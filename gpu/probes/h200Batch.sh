@@ -53,6 +53,10 @@
 #            each partition's TPCs against one SM of every TPC, one partition's SMs against one SM of
 #            each of its TPCs, and one SM, one TPC, two TPCs; Nsight Compute's sector counts for two
 #            of them: is one partition's half rate its slices', or its TPCs'?
+#   passes   the fixed stream at 48–60 MiB by passes per launch (1 … 108; the warps start together at
+#            each launch and drift apart over its passes) and relaunched once per pass, with Nsight
+#            Compute's DRAM and L2 sector counts at 56 MiB after 3 and after 36 passes per launch: does
+#            silicon's stream keep more of a footprint the longer its warps run free?
 #   gpc      l2Partitions gpcmap (which SMs share a GPC, from thread block clusters) and smmap, then the
 #            fixed stream at 24 MiB read by each GPC's SMs alone, by one SM of each of its TPCs, and by
 #            sets of GPCs: is the L2 rate that a set of SMs gets its GPCs' ports?
@@ -513,8 +517,22 @@ gpc)
     echo "$name $(/tmp/l2Partitions streamsms 24 "$list" 1024)"
   done >"$OUT/gpcStreams.txt" 2>&1
   ;;
+passes)
+  recordGpu
+  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
+  for f in 48 52 56 60; do
+    for p in 1 2 3 5 8 12 20 36 108; do /tmp/l2Partitions stream $f fixed $((p * f)); done
+    /tmp/l2Partitions stream $f relaunch $((36 * f))
+  done >"$OUT/streamPasses.jsonl" 2>&1
+  metrics="dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum,gpu__time_duration.sum"
+  for p in 3 8 36; do
+    echo "== stream 56 MiB fixed, $p passes per launch"
+    timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
+      /tmp/l2Partitions stream 56 fixed $((p * 56)) | grep -E "^\{|^  [a-z]|__"
+  done >"$OUT/streamPassesNcu.txt" 2>&1
+  ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms|tpc|gpc" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms|tpc|gpc|passes" >&2
   exit 2
   ;;
 esac
