@@ -55,8 +55,9 @@
 #            of them: is one partition's half rate its slices', or its TPCs'?
 #   passes   the fixed stream at 48–60 MiB by passes per launch (1 … 108; the warps start together at
 #            each launch and drift apart over its passes) and relaunched once per pass, with Nsight
-#            Compute's DRAM and L2 sector counts at 56 MiB after 3 and after 36 passes per launch: does
-#            silicon's stream keep more of a footprint the longer its warps run free?
+#            Compute's DRAM and L2 sector counts at 56 MiB after 3, 8 and 36 passes per launch; at 24
+#            and 40 MiB by 1, 3 and 36 passes; one partition's SMs and half of each at 40 / 56 MiB by
+#            3 and 36: does silicon's stream keep more of a footprint the longer its warps run free?
 #   gpc      l2Partitions gpcmap (which SMs share a GPC, from thread block clusters) and smmap, then the
 #            fixed stream at 24 MiB read by each GPC's SMs alone, by one SM of each of its TPCs, and by
 #            sets of GPCs: is the L2 rate that a set of SMs gets its GPCs' ports?
@@ -518,12 +519,21 @@ gpc)
   done >"$OUT/gpcStreams.txt" 2>&1
   ;;
 passes)
-  recordGpu
-  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
+  mapSms || exit 1
   for f in 48 52 56 60; do
     for p in 1 2 3 5 8 12 20 36 108; do /tmp/l2Partitions stream $f fixed $((p * f)); done
     /tmp/l2Partitions stream $f relaunch $((36 * f))
   done >"$OUT/streamPasses.jsonl" 2>&1
+  # The footprints the L2 holds (24, 40 MiB), and one partition's SMs or half of each at 40 / 56 MiB, by passes.
+  for f in 24 40; do
+    for p in 1 3 36; do /tmp/l2Partitions stream $f fixed $((p * f)); done
+  done >"$OUT/streamPassesHeld.jsonl" 2>&1
+  python3 "$PROBES/smSets.py" partitions "$OUT/smMap.jsonl" >"$OUT/smSets.txt" || exit 1
+  grep -E "^(near|half) " "$OUT/smSets.txt" | while read -r name list; do
+    for f in 40 56; do
+      for p in 3 36; do echo "$name $p $(/tmp/l2Partitions streamsms $f "$list" $((p * f)))"; done
+    done
+  done >"$OUT/streamSmsPasses.txt" 2>&1
   metrics="dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum,gpu__time_duration.sum"
   for p in 3 8 36; do
     echo "== stream 56 MiB fixed, $p passes per launch"
