@@ -102,8 +102,9 @@ const parallelism: SiliconRow[] = (
  * model is calibrated on that ceiling. The harness's rows are faster than the L2 alone: its 8 MiB
  * row (75 TB/s) is over twice what even the L1s can deliver, and the probe's `ld.global.ca` with
  * a fixed mapping reads 15.6–20.4 TB/s at 24–40 MiB, so those rows include reads the L2 does not
- * serve. At 56 MiB the model also loses the footprint as the probe's own row does (below). Held
- * to the bound the model achieves, with this reason.
+ * serve. At 56 MiB the harness's row is launches of many passes, which keep most of the footprint
+ * once the warps drift apart, and the model's three passes are the start of one (gpu/probes/README.md,
+ * "Thirteenth batch"). Held to the bound the model achieves, with this reason.
  */
 const HARNESS_L2_REASON =
   "the harness's L2 rows exceed the L2-only ceiling that l2Partitions.cu measures for the same configuration (8.2–8.7 TB/s, flat in footprint, mapping and parallelism); the model follows the probe (docs/system-model.md, gpu/probes/README.md)";
