@@ -107,7 +107,11 @@ export interface IterationCycles {
   readonly l1Queue: number;
   /** The block's critical path per iteration, queueing included. */
   readonly chain: number;
-  /** max(issue, sharedMemory, tensorCore, l1Lines, l2Lookups, chain / resident) at full residency. */
+  /**
+   * max(issue, sharedMemory, tensorCore, l1Lines, l2Lookups, chain / resident) at full residency: the
+   * pace of an SM if every SM held as many blocks and an even share of the lookups. Reported; the
+   * kernel's time comes from the blocks' schedule (blockSchedule.ts).
+   */
   readonly effective: number;
 }
 
