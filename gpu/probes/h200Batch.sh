@@ -58,6 +58,10 @@
 #            Compute's DRAM and L2 sector counts at 56 MiB after 3, 8 and 36 passes per launch; at 24
 #            and 40 MiB by 1, 3 and 36 passes; one partition's SMs and half of each at 40 / 56 MiB by
 #            3 and 36: does silicon's stream keep more of a footprint the longer its warps run free?
+#   partpasses one partition's SMs (either partition) streaming 24–56 MiB in launches of 1, 3, 8 and 36
+#            passes, twice over, with Nsight Compute's DRAM, L2-miss and fabric sector counts at 40 and
+#            56 MiB after 3 and 36 passes: where one partition's stream gains over a launch's passes
+#            (40 MiB: +9 % from 3 to 36 in the thirteenth batch, one run), and from which source
 #   gpc      l2Partitions gpcmap (which SMs share a GPC, from thread block clusters) and smmap, then the
 #            fixed stream at 24 MiB read by each GPC's SMs alone, by one SM of each of its TPCs, and by
 #            sets of GPCs: is the L2 rate that a set of SMs gets its GPCs' ports?
@@ -541,8 +545,28 @@ passes)
       /tmp/l2Partitions stream 56 fixed $((p * 56)) | grep -E "^\{|^  [a-z]|__"
   done >"$OUT/streamPassesNcu.txt" 2>&1
   ;;
+partpasses)
+  mapSms || exit 1
+  python3 "$PROBES/smSets.py" partitions "$OUT/smMap.jsonl" >"$OUT/smSets.txt" || exit 1
+  for run in 1 2; do
+    grep -E "^(near|far) " "$OUT/smSets.txt" | while read -r name list; do
+      for f in 24 32 40 48 56; do
+        for p in 1 3 8 36; do echo "$run $name $f $p $(/tmp/l2Partitions streamsms $f "$list" $((p * f)))"; done
+      done
+    done
+  done >"$OUT/partitionPasses.txt" 2>&1
+  metrics="dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum,gpu__time_duration.sum"
+  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  for f in 40 56; do
+    for p in 3 36; do
+      echo "== streamsms $f MiB near, $p passes per launch"
+      timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --kernel-name streamOnSms \
+        --launch-skip 2 --launch-count 1 /tmp/l2Partitions streamsms $f "$list" $((p * f)) | grep -E "^\{|__"
+    done
+  done >"$OUT/partitionPassesNcu.txt" 2>&1
+  ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms|tpc|gpc|passes" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms|tpc|gpc|passes|partpasses" >&2
   exit 2
   ;;
 esac

@@ -209,13 +209,15 @@ const FOUR_GPCS = [0, 4, 3]
 const onePerTpc = (sms: readonly number[]): number[] => sms.filter((sm) => sm % 2 === 0);
 
 /**
- * At 40 MiB one partition's SMs still find 10–21 % of their sectors in their own partition (Nsight
- * Compute's tag misses 79–90 %); the model's sets, whose steps the single walk measured, keep
- * nothing of a partition's lines and copies beyond 36 MiB, so it sends half the bytes over the
- * link and reads the link's rate.
+ * At 40 MiB one partition's SMs still find a quarter of their sectors in their own partition over
+ * 36 passes, an eighth over three (the fourteenth batch's Nsight Compute counts; the eleventh's
+ * 10–21 %), and a twentieth at 56 MiB; the model's sets, whose steps the single walk measured,
+ * keep nothing of a partition's lines and copies beyond 36 MiB, so it sends half the bytes over the
+ * link and reads the link's rate. Over launches of three passes less the launch it is −11 … −14 %
+ * (gpu/probes/README.md, "Fourteenth batch"): the footprint, not the passes.
  */
 const ONE_PARTITION_40_REASON =
-  "silicon's partition keeps 10–21 % of one partition's 40 MiB stream, the model's sets (the single walk's steps) none beyond 36 MiB (docs/system-model.md)";
+  "silicon's partition keeps a quarter of one partition's 40 MiB stream (an eighth over three passes), the model's sets (the single walk's steps) none beyond 36 MiB (docs/system-model.md)";
 
 /**
  * l2Partitions.cu `streamsms` (results/2026-12-04b/streamSms.txt, streamSms2.txt: two H200s): the
