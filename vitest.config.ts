@@ -196,9 +196,11 @@ export default defineConfig({
     // One temporary folder for the run, removed at its end: tests/support/privateTemp.ts; in it,
     // the checkout compiled once, the `gen` the tests spawn: tests/support/compiledGen.ts.
     globalSetup: ['tests/support/privateTemp.ts', 'tests/support/compiledGen.ts'],
-    // Two cores in CI: forks keep Verilator builds and simulations from starving each other.
+    // Forks keep Verilator builds and simulations from starving each other. Three on CI's two
+    // cores: the files that wait (the watchdog's 30 s bound, the farm's workers, the kill tests)
+    // leave a core to the third (docs/performance.md, "A third worker").
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
     // The files that trace a design others run untraced start first: one build of it per run.
     ...(shuffled ? {} : { sequence: { sequencer: TracedFirstSequencer } }),
     projects: [
