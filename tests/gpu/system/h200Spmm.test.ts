@@ -18,9 +18,8 @@
 import { describe, expect, it } from 'vitest';
 import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
 import { sampleFactor } from '../../../gpu/system/sweep.ts';
-import { modelKernel } from '../../../gpu/system/timingModel.ts';
+import { modelKernel, type KernelTiming } from '../../../gpu/system/timingModel.ts';
 import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
-import type { KernelTiming } from '../../../gpu/system/timingModel.ts';
 import { H200_SPMM_ROWS, H200_STC_SPAN_ROWS, siliconMean, siliconWinner } from '../h200Silicon.ts';
 import { MEASURED_MMA } from './support.ts';
 
@@ -51,7 +50,9 @@ function timingOf(size: number, sparsity: number, kernel: SpmmKernel): KernelTim
   const key = `${size} ${sparsity} ${kernel}`;
   const known = timings.get(key);
   if (known) return known;
-  const layout = layoutsOf(size)[SPARSITIES.indexOf(sparsity)]!;
+  const layout = layoutsOf(size)[SPARSITIES.indexOf(sparsity)];
+  if (layout === undefined)
+    throw new Error(`${sparsity}: not one of the table's sparsities (${SPARSITIES.join(', ')})`);
   const timing = modelKernel({
     profile: 'h200',
     kernel,
