@@ -62,6 +62,9 @@
 #            passes, twice over, with Nsight Compute's DRAM, L2-miss and fabric sector counts at 40 and
 #            56 MiB after 3 and 36 passes: where one partition's stream gains over a launch's passes
 #            (40 MiB: +9 % from 3 to 36 in the thirteenth batch, one run), and from which source
+#   partwarps one partition's SMs (SM 0's) streaming 24, 40, 48 and 56 MiB in launches of 1, 3 and 36
+#            passes, each warp's SM, start and end in the last launch (warps.tgz: warps/MiB-passes.csv):
+#            do some warps run ahead and keep their lines near while the rest miss?
 #   gpc      l2Partitions gpcmap (which SMs share a GPC, from thread block clusters) and smmap, then the
 #            fixed stream at 24 MiB read by each GPC's SMs alone, by one SM of each of its TPCs, and by
 #            sets of GPCs: is the L2 rate that a set of SMs gets its GPCs' ports?
@@ -565,8 +568,18 @@ partpasses)
     done
   done >"$OUT/partitionPassesNcu.txt" 2>&1
   ;;
+partwarps)
+  mapSms || exit 1
+  python3 "$PROBES/smSets.py" partitions "$OUT/smMap.jsonl" >"$OUT/smSets.txt" || exit 1
+  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  mkdir -p "$OUT/warps"
+  for f in 24 40 48 56; do
+    for p in 1 3 36; do echo "$f $p $(/tmp/l2Partitions streamsms $f "$list" $((p * f)) "$OUT/warps/$f-$p.csv")"; done
+  done >"$OUT/partitionWarps.txt" 2>&1
+  (cd "$OUT" && tar czf warps.tgz warps && rm -rf warps)
+  ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms|tpc|gpc|passes|partpasses" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms|tpc|gpc|passes|partpasses|partwarps" >&2
   exit 2
   ;;
 esac

@@ -14,7 +14,8 @@
 // Two more modes ask which SMs share a partition and what the stream keeps when only some SMs read:
 //   smmap     per SM, a fresh buffer walked twice by SM 0 and then once by that SM: an SM of SM 0's
 //             partition finds SM 0's copies near, an SM of the other partition does not;
-//   streamsms the fixed stream read only by the blocks on the listed SMs (the others leave at once).
+//   streamsms the fixed stream read only by the blocks on the listed SMs (the others leave at once);
+//             given a CSV path, each warp's SM, start and end in the last launch.
 //   gpcmap    which SMs share a GPC: thread block clusters, whose blocks run in one GPC, of 2 to 16
 //             blocks, one block per SM; each launch prints the SM of every block in cluster order.
 //
@@ -25,7 +26,7 @@
 //        ./l2Partitions blockmap [blocks per SM 8] [threads 256]
 //        ./l2Partitions gather <blocks> [threads 128]
 //        ./l2Partitions smmap [footprint KiB 4096]
-//        ./l2Partitions streamsms <footprint MiB> <SM list, e.g. 0,2,4> [total MiB 2048]
+//        ./l2Partitions streamsms <footprint MiB> <SM list, e.g. 0,2,4> [total MiB 2048] [warps CSV]
 //        ./l2Partitions gpcmap
 // Each run prints one JSON line.
 #include <cstdio>
@@ -139,6 +140,13 @@ __global__ void gather(const unsigned* buf, unsigned sectors, unsigned* sink) {
   if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
+// The GPU's nanosecond timer; `after` is an input so that the read waits for whatever computed it.
+__device__ __forceinline__ unsigned long long globalNs(unsigned after) {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : "r"(after) : "memory");
+  return t;
+}
+
 __device__ __forceinline__ unsigned smId() {
   unsigned id;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
@@ -162,16 +170,25 @@ __global__ void chaseOnSm(const unsigned* next, unsigned lines, int passes, unsi
 // The fixed mapping, 4 loads in flight, over the blocks that land on SMs with use[sm] set, numbered by arrival: the
 // grid is resident at once (8 blocks of 256 threads per SM), so `active` is 8 × the listed SMs
 // and each block keeps its lines for every pass. `ticket` counts the blocks that took part.
+// With `warpNs`, each warp's first lane also writes when the warp started and when its last load's value was in
+// (%globaltimer, ns) and its SM: [start, end, SM] per warp, by slot and warp.
 __global__ void streamOnSms(const uint4* buf, size_t elems, int passes, const unsigned char* use, unsigned active,
-                            unsigned* ticket, unsigned* sink) {
+                            unsigned* ticket, unsigned* sink, unsigned long long* warpNs) {
   __shared__ unsigned slot;
   if (!use[smId()]) return;
   if (threadIdx.x == 0) slot = atomicAdd(ticket, 1u);
   __syncthreads();
   if (slot >= active) return;
   const size_t grid = size_t(active) * blockDim.x;
+  const unsigned long long start = globalNs(0);
   const unsigned acc = readPasses<4, LoadKind::cg>(buf, elems, passes, size_t(slot) * blockDim.x + threadIdx.x, grid);
   if (acc == 0x9e3779b9u) sink[0] = acc;
+  if (warpNs != nullptr && threadIdx.x % 32 == 0) {
+    const size_t warp = size_t(slot) * (blockDim.x / 32) + threadIdx.x / 32;
+    warpNs[3 * warp] = start;
+    warpNs[3 * warp + 1] = globalNs(acc);  // after every value of the warp's lane 0 was summed
+    warpNs[3 * warp + 2] = smId();
+  }
 }
 
 __global__ void smOfBlock(unsigned* sm) {
@@ -352,7 +369,7 @@ static int runSmMap(size_t footprintKiB) {
 }
 
 // The fixed stream (8 blocks × 256 threads × 4 loads in flight per SM) read by the listed SMs only.
-static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB) {
+static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, const char* warpFile) {
   const int sms = smCount(), blocksPerSm = 8, threads = 256;
   std::vector<unsigned char> use(sms, 0);
   int listed = 0;
@@ -379,10 +396,30 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB) 
   CHECK(cudaMalloc(&deviceUse, sms));
   CHECK(cudaMemset(buf, 0, footprint));
   CHECK(cudaMemcpy(deviceUse, use.data(), sms, cudaMemcpyHostToDevice));
+  const size_t warps = size_t(active) * (threads / 32);
+  unsigned long long* warpNs = nullptr;
+  if (warpFile != nullptr) CHECK(cudaMalloc(&warpNs, 3 * warps * sizeof(unsigned long long)));
   const double ms = medianMs(5, [&] {
     CHECK(cudaMemsetAsync(ticket, 0, sizeof(unsigned)));
-    streamOnSms<<<sms * blocksPerSm, threads>>>(buf, elems, passes, deviceUse, active, ticket, sink);
+    streamOnSms<<<sms * blocksPerSm, threads>>>(buf, elems, passes, deviceUse, active, ticket, sink, warpNs);
   });
+  if (warpFile != nullptr) {
+    // The last launch's warps: start and end relative to its first start.
+    std::vector<unsigned long long> rows(3 * warps);
+    CHECK(cudaMemcpy(rows.data(), warpNs, rows.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+    unsigned long long first = ~0ull;
+    for (size_t w = 0; w < warps; w++) first = std::min(first, rows[3 * w]);
+    FILE* out = fopen(warpFile, "w");
+    if (out == nullptr) {
+      fprintf(stderr, "l2Partitions: cannot write %s\n", warpFile);
+      return 1;
+    }
+    fprintf(out, "warp,sm,startNs,endNs\n");
+    for (size_t w = 0; w < warps; w++)
+      fprintf(out, "%zu,%llu,%llu,%llu\n", w, rows[3 * w + 2], rows[3 * w] - first, rows[3 * w + 1] - first);
+    fclose(out);
+    CHECK(cudaFree(warpNs));
+  }
   unsigned took = 0;
   CHECK(cudaMemcpy(&took, ticket, sizeof(unsigned), cudaMemcpyDeviceToHost));
   const double bytes = double(passes) * double(footprint);
@@ -481,7 +518,8 @@ int main(int argc, char** argv) {
   if (strcmp(probe, "gather") == 0 && argc >= 3) return runGather(atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 128);
   if (strcmp(probe, "smmap") == 0) return runSmMap(argc > 2 ? strtoull(argv[2], nullptr, 10) : 4096);
   if (strcmp(probe, "streamsms") == 0 && argc >= 4)
-    return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 4 ? strtoull(argv[4], nullptr, 10) : 2048);
+    return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 4 ? strtoull(argv[4], nullptr, 10) : 2048,
+                        argc > 5 ? argv[5] : nullptr);
   if (strcmp(probe, "gpcmap") == 0) return runGpcMap();
   fprintf(stderr,
           "usage: l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB] [blocks/SM] [threads]\n"
@@ -490,7 +528,7 @@ int main(int argc, char** argv) {
           "       l2Partitions blockmap [blocks/SM] [threads]\n"
           "       l2Partitions gather <blocks> [threads]\n"
           "       l2Partitions smmap [footprint KiB]\n"
-          "       l2Partitions streamsms <footprint MiB> <SM list> [total MiB]\n"
+          "       l2Partitions streamsms <footprint MiB> <SM list> [total MiB] [warps CSV]\n"
           "       l2Partitions gpcmap\n");
   return 2;
 }

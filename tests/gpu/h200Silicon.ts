@@ -215,7 +215,8 @@ const onePerTpc = (sms: readonly number[]): number[] => sms.filter((sm) => sm % 
  * keep nothing of a partition's lines and copies beyond 36 MiB, so it sends half the bytes over the
  * link and reads the link's rate. Over launches of three passes less the launch it is −11 … −14 %
  * (gpu/probes/README.md, "Fourteenth batch"), so comparing like passes would not settle it; silicon's
- * launches of one pass read the link's rate, so its warps keep the quarter once they have run apart.
+ * launches of one pass read the link's rate, and what it keeps grows with the passes: it depends on
+ * the order its warps' reads arrive in, which the model's do not reproduce here.
  */
 const ONE_PARTITION_40_REASON =
   "silicon's partition keeps a quarter of one partition's 40 MiB stream (an eighth over three passes), the model's sets (the single walk's steps) none beyond 36 MiB (docs/system-model.md)";
