@@ -22,10 +22,10 @@ format: setup
 unit: setup
 	npx vitest run
 
-# The type check and the lint are single-threaded: run side by side, they take one core each
-# (docs/performance.md, "The static checks"); the tests start once both passed.
+# The type check and the lint run side by side (docs/performance.md, "The static checks"): two
+# jobs, or the caller's job server under `make -jN test`; the tests start once both passed.
 test: setup
-	@$(MAKE) --no-print-directory -j2 --output-sync=target typecheck lint
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j2) --output-sync=target typecheck lint
 	@$(MAKE) --no-print-directory unit
 
 bench: setup
