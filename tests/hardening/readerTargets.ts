@@ -92,9 +92,33 @@ const generatedNpy: fc.Arbitrary<Buffer> = fc
     return Buffer.concat([header, Buffer.from(dictionary, 'latin1'), Buffer.alloc(data, 0x3c)]);
   });
 
+/**
+ * The seeds with only their data bytes set (any bits: NaN payloads, infinities, subnormals): files
+ * that stay valid, so the parse path is fuzzed too. Byte mutations anywhere parsed 0.5 % of the
+ * time (most change a file's length), and 1 run in about 200 parsed none of its 1,000 inputs
+ * (FC_SEED=1087329973), failing the check that both outcomes occur.
+ */
+const dataSetNpy: fc.Arbitrary<Buffer> = fc
+  .tuple(
+    fc.constantFrom(...npySeeds().filter((seed) => seed.length > npyDataStart(seed))),
+    fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }),
+  )
+  .map(([seed, sets]) => {
+    const bytes = Buffer.from(seed);
+    const start = npyDataStart(bytes);
+    for (const [at, byte] of sets) bytes[start + (at % (bytes.length - start))] = byte;
+    return bytes;
+  });
+
+/** Where a valid .npy file's data begins: the 10- or 12-byte preamble, then the header. */
+function npyDataStart(bytes: Uint8Array): number {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return view[6] === 1 ? 10 + view.readUInt16LE(8) : 12 + view.readUInt32LE(8);
+}
+
 export const npyTarget: ReaderTarget<Buffer> = {
   name: '.npy (parseNpy)',
-  inputs: fc.oneof(mutatedBytes(npySeeds()), generatedNpy),
+  inputs: fc.oneof(mutatedBytes(npySeeds()), generatedNpy, dataSetNpy),
   run: (bytes) =>
     expectParsesOrRefuses(
       () => {
