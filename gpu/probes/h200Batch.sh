@@ -118,6 +118,15 @@ recordGpu() {
 }
 
 # The GPU's name and clocks, l2Partitions built, and its smmap into $OUT/smMap.jsonl (smSets.py reads it)
+# Nsight Compute's sector counts for the partition steps: DRAM, the SMs' L2 reads, their tag misses, the fabric.
+PARTITION_METRICS="dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum,gpu__time_duration.sum"
+
+# mapSms, then the partitions' SM sets (all, near, far, half) into $OUT/smSets.txt
+mapPartitions() {
+  mapSms || return 1
+  python3 "$PROBES/smSets.py" partitions "$OUT/smMap.jsonl" >"$OUT/smSets.txt"
+}
+
 mapSms() {
   recordGpu
   $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || return 1
@@ -405,7 +414,7 @@ stcscale)
   $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
   # The stream's L2 and DRAM sectors with one block of 256 threads and one load in flight per SM
   # (≈ 1/30 of the rate of l2fill's 8 × 4), and the footprints l2fill skipped
-  metrics="dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum,gpu__time_duration.sum"
+  metrics=$PARTITION_METRICS
   for run in "48 1 1" "56 1 1" "64 1 1" "44 8 4" "46 8 4" "50 8 4"; do
     set -- $run
     echo "== stream $1 MiB fixed, $2 blocks per SM × 256 threads × $3 in flight"
@@ -486,9 +495,8 @@ stcsms)
     "2048 14336 70 8" "2048 28672 50 8" "4096 28672 50 8"
   ;;
 l2sms)
-  mapSms || exit 1
-  python3 "$PROBES/smSets.py" partitions "$OUT/smMap.jsonl" >"$OUT/smSets.txt" || exit 1
-  metrics="dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum,gpu__time_duration.sum"
+  mapPartitions || exit 1
+  metrics=$PARTITION_METRICS
   while read -r name list; do
     for f in 24 32 40 44 48 52 56 60 64; do
       echo "$name $(/tmp/l2Partitions streamsms $f "$list" 2048)"
@@ -541,7 +549,7 @@ passes)
       for p in 3 36; do echo "$name $p $(/tmp/l2Partitions streamsms $f "$list" $((p * f)))"; done
     done
   done >"$OUT/streamSmsPasses.txt" 2>&1
-  metrics="dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum,gpu__time_duration.sum"
+  metrics=$PARTITION_METRICS
   for p in 3 8 36; do
     echo "== stream 56 MiB fixed, $p passes per launch"
     timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
@@ -549,8 +557,7 @@ passes)
   done >"$OUT/streamPassesNcu.txt" 2>&1
   ;;
 partpasses)
-  mapSms || exit 1
-  python3 "$PROBES/smSets.py" partitions "$OUT/smMap.jsonl" >"$OUT/smSets.txt" || exit 1
+  mapPartitions || exit 1
   for run in 1 2; do
     grep -E "^(near|far) " "$OUT/smSets.txt" | while read -r name list; do
       for f in 24 32 40 48 56; do
@@ -558,7 +565,7 @@ partpasses)
       done
     done
   done >"$OUT/partitionPasses.txt" 2>&1
-  metrics="dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum,gpu__time_duration.sum"
+  metrics=$PARTITION_METRICS
   list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
   for f in 40 56; do
     for p in 3 36; do
@@ -569,8 +576,7 @@ partpasses)
   done >"$OUT/partitionPassesNcu.txt" 2>&1
   ;;
 partwarps)
-  mapSms || exit 1
-  python3 "$PROBES/smSets.py" partitions "$OUT/smMap.jsonl" >"$OUT/smSets.txt" || exit 1
+  mapPartitions || exit 1
   list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
   mkdir -p "$OUT/warps"
   for f in 24 40 48 56; do
