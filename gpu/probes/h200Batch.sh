@@ -65,6 +65,14 @@
 #   partwarps one partition's SMs (SM 0's) streaming 24, 40, 48 and 56 MiB in launches of 1, 3 and 36
 #            passes, each warp's SM, start and end in the last launch (warps.tgz: warps/MiB-passes.csv):
 #            do some warps run ahead and keep their lines near while the rest miss?
+#   partlines one partition's SMs (SM 0's) streaming 24–56 MiB in launches of 3 and 36 passes (40 MiB
+#            also of 1), all SMs at 40–56 MiB; after each of three rounds SM 0 reads every line once in
+#            address order, timed (l2Partitions streamkeep: lines.txz, lines/MiB-passes-round.hex and
+#            .csv, lines/MiB-passes-home.hex): which lines the partition keeps, the same ones each
+#            round or not, by home partition, by warp and by address
+#   linepasses partlines again for SM 0's partition alone (32–56 MiB, launches of 3 and 36 passes,
+#            40 MiB also of 1), now with each pass's end per warp in the last round's CSV: the times
+#            gpu/probes/replayLru.py replays the stream with, pass by pass
 #   gpc      l2Partitions gpcmap (which SMs share a GPC, from thread block clusters) and smmap, then the
 #            fixed stream at 24 MiB read by each GPC's SMs alone, by one SM of each of its TPCs, and by
 #            sets of GPCs: is the L2 rate that a set of SMs gets its GPCs' ports?
@@ -131,6 +139,11 @@ mapSms() {
   recordGpu
   $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || return 1
   /tmp/l2Partitions smmap 4096 >"$OUT/smMap.jsonl"
+}
+
+# The SASS of l2Partitions' timed line walk (its loop: clock, load, the store that waits, clock)
+lineTimesSass() {
+  cuobjdump -sass -fun _Z9lineTimesPKjjjjPjPhS1_S1_ /tmp/l2Partitions >"$OUT/lineTimes.sass" 2>&1
 }
 
 harnessEnv() {
@@ -584,8 +597,38 @@ partwarps)
   done >"$OUT/partitionWarps.txt" 2>&1
   (cd "$OUT" && tar czf warps.tgz warps && rm -rf warps)
   ;;
+partlines)
+  mapPartitions || exit 1
+  lineTimesSass
+  mkdir -p "$OUT/lines"
+  for set in near all; do
+    list=$(grep -E "^$set " "$OUT/smSets.txt" | cut -d' ' -f2)
+    footprints="24 32 40 48 56"
+    [ $set = all ] && footprints="40 48 56"
+    for f in $footprints; do
+      # A round: twelve launches of 3 passes (36 in all) or two of 36 (72).
+      for p in 3 36; do
+        timeout 120 /tmp/l2Partitions streamkeep $f "$list" $p $((p == 3 ? 12 : 2)) 0 "$OUT/lines/$set-$f-$p" 3
+      done
+    done
+  done >"$OUT/partitionLines.jsonl" 2>&1
+  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  timeout 120 /tmp/l2Partitions streamkeep 40 "$list" 1 36 0 "$OUT/lines/near-40-1" 3 >>"$OUT/partitionLines.jsonl" 2>&1
+  (cd "$OUT" && tar cJf lines.txz lines && rm -rf lines)
+  ;;
+linepasses)
+  mapPartitions || exit 1
+  lineTimesSass
+  mkdir -p "$OUT/lines"
+  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  for run in "32 3 12" "32 36 2" "40 1 36" "40 3 12" "40 36 2" "48 3 12" "48 36 2" "56 3 12" "56 36 2"; do
+    set -- $run
+    timeout 120 /tmp/l2Partitions streamkeep $1 "$list" $2 $3 0 "$OUT/lines/near-$1-$2" 3
+  done >"$OUT/partitionLines.jsonl" 2>&1
+  (cd "$OUT" && tar cJf lines.txz lines && rm -rf lines)
+  ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms|tpc|gpc|passes|partpasses|partwarps" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses" >&2
   exit 2
   ;;
 esac

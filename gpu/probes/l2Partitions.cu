@@ -16,6 +16,11 @@
 //             partition finds SM 0's copies near, an SM of the other partition does not;
 //   streamsms the fixed stream read only by the blocks on the listed SMs (the others leave at once);
 //             given a CSV path, each warp's SM, start and end in the last launch.
+//   streamkeep which lines the listed SMs' stream keeps: in each round, launches of the fixed stream,
+//             then one thread on the probe SM reads every line once in address order and times each
+//             (a 4-bit class per line: near hit, far hit, DRAM); after the rounds the buffer is
+//             written again (its lines then sit only in their home slices) and read so once more,
+//             which tells each line's home partition.
 //   gpcmap    which SMs share a GPC: thread block clusters, whose blocks run in one GPC, of 2 to 16
 //             blocks, one block per SM; each launch prints the SM of every block in cluster order.
 //
@@ -27,6 +32,8 @@
 //        ./l2Partitions gather <blocks> [threads 128]
 //        ./l2Partitions smmap [footprint KiB 4096]
 //        ./l2Partitions streamsms <footprint MiB> <SM list, e.g. 0,2,4> [total MiB 2048] [warps CSV]
+//        ./l2Partitions streamkeep <footprint MiB> <SM list> <passes per launch> <launches> <probe SM>
+//                                  <file prefix> [rounds 3]
 //        ./l2Partitions gpcmap
 // Each run prints one JSON line.
 #include <cstdio>
@@ -36,7 +43,9 @@
 #include <algorithm>
 #include <vector>
 #include <random>
+#include <string>
 #include <cuda_runtime.h>
+#include "cycleClock.cuh"
 #include "eventTimer.cuh"
 
 // Which cache a stream's loads may allocate in: L2 only (`ld.global.cg`, the harness's
@@ -58,11 +67,20 @@ __device__ __forceinline__ uint4 load(const uint4* p) {
   return v;
 }
 
+// The GPU's nanosecond timer; `after` is an input so that the read waits for whatever computed it.
+__device__ __forceinline__ unsigned long long globalNs(unsigned after) {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : "r"(after) : "memory");
+  return t;
+}
+
 // `passes` passes over the footprint with the same thread-to-line mapping every pass: thread
 // `tid` of `grid` reads elements tid, tid + grid, …, IN_FLIGHT independent 16-byte loads at a time
-// (the harness keeps 4); returns the XOR of everything it read.
+// (the harness keeps 4); returns the XOR of everything it read. With `passEnds`, the thread writes
+// when each pass's last value was in.
 template <int IN_FLIGHT, LoadKind KIND>
-__device__ unsigned readPasses(const uint4* buf, size_t elems, int passes, size_t tid, size_t grid) {
+__device__ unsigned readPasses(const uint4* buf, size_t elems, int passes, size_t tid, size_t grid,
+                               unsigned long long* passEnds = nullptr) {
   unsigned acc = 0;
   for (int pass = 0; pass < passes; pass++) {
     for (size_t i = tid; i < elems; i += IN_FLIGHT * grid) {
@@ -75,6 +93,7 @@ __device__ unsigned readPasses(const uint4* buf, size_t elems, int passes, size_
 #pragma unroll
       for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
     }
+    if (passEnds != nullptr) passEnds[pass] = globalNs(acc);
   }
   return acc;
 }
@@ -140,13 +159,6 @@ __global__ void gather(const unsigned* buf, unsigned sectors, unsigned* sink) {
   if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
-// The GPU's nanosecond timer; `after` is an input so that the read waits for whatever computed it.
-__device__ __forceinline__ unsigned long long globalNs(unsigned after) {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : "r"(after) : "memory");
-  return t;
-}
-
 __device__ __forceinline__ unsigned smId() {
   unsigned id;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
@@ -171,24 +183,63 @@ __global__ void chaseOnSm(const unsigned* next, unsigned lines, int passes, unsi
 // grid is resident at once (8 blocks of 256 threads per SM), so `active` is 8 × the listed SMs
 // and each block keeps its lines for every pass. `ticket` counts the blocks that took part.
 // With `warpNs`, each warp's first lane also writes when the warp started and when its last load's value was in
-// (%globaltimer, ns) and its SM: [start, end, SM] per warp, by slot and warp.
+// (%globaltimer, ns) and its SM: [start, end, SM] per warp, by slot and warp; with `passNs`, when
+// each of its passes ended: `passes` values per warp.
 __global__ void streamOnSms(const uint4* buf, size_t elems, int passes, const unsigned char* use, unsigned active,
-                            unsigned* ticket, unsigned* sink, unsigned long long* warpNs) {
+                            unsigned* ticket, unsigned* sink, unsigned long long* warpNs,
+                            unsigned long long* passNs) {
   __shared__ unsigned slot;
   if (!use[smId()]) return;
   if (threadIdx.x == 0) slot = atomicAdd(ticket, 1u);
   __syncthreads();
   if (slot >= active) return;
   const size_t grid = size_t(active) * blockDim.x;
+  const size_t warp = size_t(slot) * (blockDim.x / 32) + threadIdx.x / 32;
   const unsigned long long start = globalNs(0);
-  const unsigned acc = readPasses<4, LoadKind::cg>(buf, elems, passes, size_t(slot) * blockDim.x + threadIdx.x, grid);
+  const unsigned acc =
+      readPasses<4, LoadKind::cg>(buf, elems, passes, size_t(slot) * blockDim.x + threadIdx.x, grid,
+                                  passNs != nullptr && threadIdx.x % 32 == 0 ? passNs + warp * passes : nullptr);
   if (acc == 0x9e3779b9u) sink[0] = acc;
   if (warpNs != nullptr && threadIdx.x % 32 == 0) {
-    const size_t warp = size_t(slot) * (blockDim.x / 32) + threadIdx.x / 32;
     warpNs[3 * warp] = start;
     warpNs[3 * warp + 1] = globalNs(acc);  // after every value of the warp's lane 0 was summed
     warpNs[3 * warp + 2] = smId();
   }
+}
+
+// A line's class: its load's cycles in 32-cycle steps from LINE_CLASS_BASE, the first and last class
+// also taking what lies below and above. On the H200 (l2Replacement, results/2026-12-02d) a near
+// hit takes 256–350 cycles (classes 1–3), a far hit 416–511 (6–8), a line of the reading SM's
+// partition from DRAM 512–607 (9–11), one of the other partition from DRAM 672 and more (14–15).
+constexpr int LINE_CLASS_BASE = 224, LINE_CLASS_CYCLES = 32, LINE_CLASSES = 16, NEAR_CLASSES = 5;
+constexpr int LINE_HISTOGRAM_BINS = 64;  // 32 cycles each: 0 … 2047, the last bin also takes the rest
+
+// One thread of the first block on SM `target` reads the first 4 bytes of every line once, in
+// address order, each load's address waiting on the value before (`zero` is 0), and times each. The
+// classes stay in shared memory, two per byte, until the walk is over, so the walk's only global
+// traffic is its own loads.
+__global__ void lineTimes(const unsigned* buf, unsigned lines, unsigned target, unsigned zero, unsigned* claim,
+                          unsigned char* classesOut, unsigned* histogramOut, unsigned* sink) {
+  extern __shared__ unsigned char classes[];
+  __shared__ unsigned histogram[LINE_HISTOGRAM_BINS];
+  __shared__ volatile unsigned landing;
+  if (threadIdx.x != 0 || smId() != target || atomicCAS(claim, 0u, 1u) != 0u) return;
+  for (unsigned i = 0; i < (lines + 1) / 2; i++) classes[i] = 0;
+  for (int i = 0; i < LINE_HISTOGRAM_BINS; i++) histogram[i] = 0;
+  unsigned at = 0;
+  for (unsigned line = 0; line < lines; line++) {
+    const unsigned* p = buf + size_t(line) * 32 + (at & zero);
+    const long long t0 = clockNow();
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(at) : "l"(p));
+    landing = at;
+    const int cycles = int(clockNow() - t0);
+    histogram[min(cycles / 32, LINE_HISTOGRAM_BINS - 1)]++;
+    const int lineClass = min(max(cycles - LINE_CLASS_BASE, 0) / LINE_CLASS_CYCLES, LINE_CLASSES - 1);
+    classes[line / 2] |= lineClass << (4 * (line % 2));
+  }
+  for (unsigned i = 0; i < (lines + 1) / 2; i++) classesOut[i] = classes[i];
+  for (int i = 0; i < LINE_HISTOGRAM_BINS; i++) histogramOut[i] = histogram[i];
+  sink[0] = at;
 }
 
 __global__ void smOfBlock(unsigned* sm) {
@@ -368,22 +419,57 @@ static int runSmMap(size_t footprintKiB) {
   return 0;
 }
 
-// The fixed stream (8 blocks × 256 threads × 4 loads in flight per SM) read by the listed SMs only.
-static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, const char* warpFile) {
-  const int sms = smCount(), blocksPerSm = 8, threads = 256;
-  std::vector<unsigned char> use(sms, 0);
+// Marks the SMs of a comma-separated list in `use`; returns how many, or -1 (with a message) for a bad list.
+static int parseSmList(const char* list, std::vector<unsigned char>& use) {
+  const int sms = int(use.size());
   int listed = 0;
   for (const char* at = list; *at;) {
     char* end;
     const long sm = strtol(at, &end, 10);
     if (end == at || sm < 0 || sm >= sms) {
       fprintf(stderr, "l2Partitions: SM list %s: give SM numbers below %d, separated by commas\n", list, sms);
-      return 2;
+      return -1;
     }
     listed += !use[sm];
     use[sm] = 1;
     at = *end == ',' ? end + 1 : end;
   }
+  return listed;
+}
+
+// streamOnSms's warp rows of its last launch as CSV, times relative to the first start; with
+// `passNs`, each pass's end too (columns pass0EndNs, …).
+static int writeWarps(const char* file, const unsigned long long* warpNs, size_t warps,
+                      const unsigned long long* passNs = nullptr, int passes = 0) {
+  std::vector<unsigned long long> rows(3 * warps), ends(size_t(passes) * warps);
+  CHECK(cudaMemcpy(rows.data(), warpNs, rows.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+  if (passNs != nullptr)
+    CHECK(cudaMemcpy(ends.data(), passNs, ends.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+  unsigned long long first = ~0ull;
+  for (size_t w = 0; w < warps; w++) first = std::min(first, rows[3 * w]);
+  FILE* out = fopen(file, "w");
+  if (out == nullptr) {
+    fprintf(stderr, "l2Partitions: cannot write %s\n", file);
+    return 1;
+  }
+  fprintf(out, "warp,sm,startNs,endNs");
+  for (int p = 0; passNs != nullptr && p < passes; p++) fprintf(out, ",pass%dEndNs", p);
+  fprintf(out, "\n");
+  for (size_t w = 0; w < warps; w++) {
+    fprintf(out, "%zu,%llu,%llu,%llu", w, rows[3 * w + 2], rows[3 * w] - first, rows[3 * w + 1] - first);
+    for (int p = 0; passNs != nullptr && p < passes; p++) fprintf(out, ",%llu", ends[w * passes + p] - first);
+    fprintf(out, "\n");
+  }
+  fclose(out);
+  return 0;
+}
+
+// The fixed stream (8 blocks × 256 threads × 4 loads in flight per SM) read by the listed SMs only.
+static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, const char* warpFile) {
+  const int sms = smCount(), blocksPerSm = 8, threads = 256;
+  std::vector<unsigned char> use(sms, 0);
+  const int listed = parseSmList(list, use);
+  if (listed < 0) return 2;
   const size_t footprint = footprintMiB << 20, elems = footprint / sizeof(uint4);
   const int passes = int(((totalMiB << 20) + footprint - 1) / footprint);
   const unsigned active = unsigned(listed * blocksPerSm);
@@ -401,23 +487,10 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
   if (warpFile != nullptr) CHECK(cudaMalloc(&warpNs, 3 * warps * sizeof(unsigned long long)));
   const double ms = medianMs(5, [&] {
     CHECK(cudaMemsetAsync(ticket, 0, sizeof(unsigned)));
-    streamOnSms<<<sms * blocksPerSm, threads>>>(buf, elems, passes, deviceUse, active, ticket, sink, warpNs);
+    streamOnSms<<<sms * blocksPerSm, threads>>>(buf, elems, passes, deviceUse, active, ticket, sink, warpNs, nullptr);
   });
   if (warpFile != nullptr) {
-    // The last launch's warps: start and end relative to its first start.
-    std::vector<unsigned long long> rows(3 * warps);
-    CHECK(cudaMemcpy(rows.data(), warpNs, rows.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
-    unsigned long long first = ~0ull;
-    for (size_t w = 0; w < warps; w++) first = std::min(first, rows[3 * w]);
-    FILE* out = fopen(warpFile, "w");
-    if (out == nullptr) {
-      fprintf(stderr, "l2Partitions: cannot write %s\n", warpFile);
-      return 1;
-    }
-    fprintf(out, "warp,sm,startNs,endNs\n");
-    for (size_t w = 0; w < warps; w++)
-      fprintf(out, "%zu,%llu,%llu,%llu\n", w, rows[3 * w + 2], rows[3 * w] - first, rows[3 * w + 1] - first);
-    fclose(out);
+    if (writeWarps(warpFile, warpNs, warps) != 0) return 1;
     CHECK(cudaFree(warpNs));
   }
   unsigned took = 0;
@@ -430,6 +503,143 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
   CHECK(cudaFree(sink));
   CHECK(cudaFree(ticket));
   CHECK(cudaFree(deviceUse));
+  return 0;
+}
+
+// lineTimes on SM `probeSm` over `buf`: the classes (two per byte) and the histogram of its cycles.
+struct LineWalk {
+  std::vector<unsigned char> classes;
+  std::vector<unsigned> histogram;
+  int lineClass(size_t line) const { return (classes[line / 2] >> (4 * (line % 2))) & 15; }
+};
+
+static LineWalk walkLines(const uint4* buf, unsigned lines, unsigned probeSm) {
+  const int sms = smCount();
+  const size_t classBytes = (lines + 1) / 2;
+  unsigned char* classes;
+  unsigned *histogram, *claim, *sink;
+  CHECK(cudaMalloc(&classes, classBytes));
+  CHECK(cudaMalloc(&histogram, LINE_HISTOGRAM_BINS * sizeof(unsigned)));
+  CHECK(cudaMalloc(&claim, sizeof(unsigned)));
+  CHECK(cudaMalloc(&sink, sizeof(unsigned)));
+  CHECK(cudaMemset(claim, 0, sizeof(unsigned)));
+  // The shared memory allows one block per SM: four waves of them so that one lands on probeSm.
+  lineTimes<<<4 * sms, 32, classBytes>>>(reinterpret_cast<const unsigned*>(buf), lines, probeSm, 0u, claim, classes,
+                                          histogram, sink);
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaGetLastError());
+  LineWalk walk{std::vector<unsigned char>(classBytes), std::vector<unsigned>(LINE_HISTOGRAM_BINS)};
+  CHECK(cudaMemcpy(walk.classes.data(), classes, classBytes, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(walk.histogram.data(), histogram, LINE_HISTOGRAM_BINS * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  CHECK(cudaFree(classes));
+  CHECK(cudaFree(histogram));
+  CHECK(cudaFree(claim));
+  CHECK(cudaFree(sink));
+  return walk;
+}
+
+// The walk's classes as hex digits, one per line of memory in address order, 1,024 to a row.
+static int writeClasses(const char* file, const LineWalk& walk, unsigned lines) {
+  FILE* out = fopen(file, "w");
+  if (out == nullptr) {
+    fprintf(stderr, "l2Partitions: cannot write %s\n", file);
+    return 1;
+  }
+  for (unsigned line = 0; line < lines; line++)
+    fprintf(out, "%x%s", walk.lineClass(line), line % 1024 == 1023 || line + 1 == lines ? "\n" : "");
+  fclose(out);
+  return 0;
+}
+
+// One JSON line for a walk: its lines per class, the histogram, and how many of its near lines
+// (classes below NEAR_CLASSES) were near in `before` too (-1 without one).
+static void printWalk(const char* what, int round, double ms, double bytes, const LineWalk& walk, unsigned lines,
+                      const LineWalk* before, size_t footprint, int passes, int launches) {
+  size_t counts[LINE_CLASSES] = {}, nearInBefore = 0;
+  for (unsigned line = 0; line < lines; line++) {
+    const int c = walk.lineClass(line);
+    counts[c]++;
+    nearInBefore += before != nullptr && c < NEAR_CLASSES && before->lineClass(line) < NEAR_CLASSES;
+  }
+  size_t nearLines = 0;
+  for (int c = 0; c < NEAR_CLASSES; c++) nearLines += counts[c];
+  printf("{\"probe\":\"streamkeep\",\"walk\":\"%s\",\"round\":%d,\"footprintBytes\":%zu,\"passes\":%d,"
+         "\"launches\":%d,\"streamMs\":%.4f,\"GBps\":%.1f,\"lines\":%u,\"nearLines\":%zu,\"nearAlsoBefore\":%lld,"
+         "\"classBase\":%d,\"classCycles\":%d,\"classes\":[",
+         what, round, footprint, passes, launches, ms, ms > 0 ? bytes / ms / 1e6 : 0.0, lines, nearLines,
+         before != nullptr ? (long long)nearInBefore : -1ll, LINE_CLASS_BASE, LINE_CLASS_CYCLES);
+  for (int c = 0; c < LINE_CLASSES; c++) printf("%s%zu", c ? "," : "", counts[c]);
+  printf("],\"histogram32\":[");
+  for (int b = 0; b < LINE_HISTOGRAM_BINS; b++) printf("%s%u", b ? "," : "", walk.histogram[b]);
+  printf("]}\n");
+}
+
+// Rounds of `launches` launches of the listed SMs' fixed stream (`passes` each), each round followed by
+// lineTimes on probeSm: PREFIX-ROUND.hex (the classes), PREFIX-ROUND.csv (the last launch's warps; in
+// the last round also each pass's end).
+// Then the buffer is written once more, which leaves its lines dirty in their home slices only, and
+// walked again: PREFIX-home.hex, near classes for the probe SM's partition, far for the other's.
+static int runStreamKeep(size_t footprintMiB, const char* list, int passes, int launches, int probeSm,
+                         const char* prefix, int rounds) {
+  const int sms = smCount(), blocksPerSm = 8, threads = 256;
+  std::vector<unsigned char> use(sms, 0);
+  const int listed = parseSmList(list, use);
+  if (listed < 0) return 2;
+  const size_t footprint = footprintMiB << 20, elems = footprint / sizeof(uint4);
+  const unsigned lines = unsigned(footprint / 128);
+  const size_t classBytes = (lines + 1) / 2;
+  if (passes < 1 || launches < 1 || rounds < 1 || probeSm < 0 || probeSm >= sms ||
+      cudaFuncSetAttribute(lineTimes, cudaFuncAttributeMaxDynamicSharedMemorySize, int(classBytes)) != cudaSuccess) {
+    fprintf(stderr, "l2Partitions: streamkeep needs passes, launches and rounds ≥ 1, a probe SM below %d and "
+            "a footprint whose classes (%zu bytes) fit one SM's shared memory\n", sms, classBytes);
+    return 2;
+  }
+  const unsigned active = unsigned(listed * blocksPerSm);
+  const size_t warps = size_t(active) * (threads / 32);
+  uint4* buf;
+  unsigned *sink, *ticket;
+  unsigned char* deviceUse;
+  unsigned long long *warpNs, *passNs;
+  CHECK(cudaMalloc(&buf, footprint));
+  CHECK(cudaMalloc(&sink, sizeof(unsigned)));
+  CHECK(cudaMalloc(&ticket, sizeof(unsigned)));
+  CHECK(cudaMalloc(&deviceUse, sms));
+  CHECK(cudaMalloc(&warpNs, 3 * warps * sizeof(unsigned long long)));
+  CHECK(cudaMalloc(&passNs, size_t(passes) * warps * sizeof(unsigned long long)));
+  CHECK(cudaMemset(buf, 0, footprint));
+  CHECK(cudaMemcpy(deviceUse, use.data(), sms, cudaMemcpyHostToDevice));
+  std::string name(prefix);
+  LineWalk before;
+  for (int round = 0; round < rounds; round++) {
+    const double ms = timedMs([&] {
+      for (int launch = 0; launch < launches; launch++) {
+        CHECK(cudaMemsetAsync(ticket, 0, sizeof(unsigned)));
+        streamOnSms<<<sms * blocksPerSm, threads>>>(buf, elems, passes, deviceUse, active, ticket, sink, warpNs,
+                                                    passNs);
+      }
+    });
+    const LineWalk walk = walkLines(buf, lines, unsigned(probeSm));
+    const std::string at = name + "-" + std::to_string(round);
+    // Each pass's end only for the last round: the files stay small, and one round is enough to replay.
+    const bool last = round + 1 == rounds;
+    if (writeWarps((at + ".csv").c_str(), warpNs, warps, last ? passNs : nullptr, passes) != 0 ||
+        writeClasses((at + ".hex").c_str(), walk, lines) != 0)
+      return 1;
+    printWalk("stream", round, ms, double(launches) * passes * footprint, walk, lines, round ? &before : nullptr,
+              footprint, passes, launches);
+    before = walk;
+  }
+  CHECK(cudaMemset(buf, 0, footprint));
+  CHECK(cudaDeviceSynchronize());
+  const LineWalk home = walkLines(buf, lines, unsigned(probeSm));
+  if (writeClasses((name + "-home.hex").c_str(), home, lines) != 0) return 1;
+  printWalk("home", rounds, 0, 0, home, lines, &before, footprint, passes, launches);
+  CHECK(cudaFree(buf));
+  CHECK(cudaFree(sink));
+  CHECK(cudaFree(ticket));
+  CHECK(cudaFree(deviceUse));
+  CHECK(cudaFree(warpNs));
+  CHECK(cudaFree(passNs));
   return 0;
 }
 
@@ -520,6 +730,9 @@ int main(int argc, char** argv) {
   if (strcmp(probe, "streamsms") == 0 && argc >= 4)
     return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 4 ? strtoull(argv[4], nullptr, 10) : 2048,
                         argc > 5 ? argv[5] : nullptr);
+  if (strcmp(probe, "streamkeep") == 0 && argc >= 8)
+    return runStreamKeep(strtoull(argv[2], nullptr, 10), argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), argv[7],
+                         argc > 8 ? atoi(argv[8]) : 3);
   if (strcmp(probe, "gpcmap") == 0) return runGpcMap();
   fprintf(stderr,
           "usage: l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB] [blocks/SM] [threads]\n"
@@ -529,6 +742,7 @@ int main(int argc, char** argv) {
           "       l2Partitions gather <blocks> [threads]\n"
           "       l2Partitions smmap [footprint KiB]\n"
           "       l2Partitions streamsms <footprint MiB> <SM list> [total MiB] [warps CSV]\n"
+          "       l2Partitions streamkeep <footprint MiB> <SM list> <passes> <launches> <probe SM> <prefix> [rounds]\n"
           "       l2Partitions gpcmap\n");
   return 2;
 }

@@ -21,15 +21,10 @@
 #include <random>
 #include <vector>
 #include "cudaCheck.cuh"
+#include "cycleClock.cuh"
 
 constexpr int BINS = 64;  // 32 cycles each: 0 … 2047 cycles, the last bin also takes the rest
 constexpr int BIN_CYCLES = 32;
-
-__device__ __forceinline__ long long clockNow() {
-  long long t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-  return t;
-}
 
 // One thread: a warm pass, then `passes` timed passes. Each load's value is stored to shared
 // memory before the clock is read again, so the second clock read waits for the load.
