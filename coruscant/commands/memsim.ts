@@ -80,6 +80,11 @@ function formatLoop(result: LoopResult): string {
     `pattern            ${result.pattern}: ${result.warpsPerSm} warps per SM, ${result.inFlight} loads in flight per thread (${result.bytesInFlightPerSm} B per SM)`,
     `timed              ${(result.timeNs / 1000).toFixed(2)} µs, ${result.loads} loads, ${(result.bytes / 2 ** 20).toFixed(2)} MiB to the SMs`,
     `bandwidth          ${result.GBps.toFixed(1)} GB/s (${result.gLoadsPerSecond.toFixed(2)} G loads/s)`,
+    ...(result.warpEnds === undefined
+      ? []
+      : [
+          `warp ends          median ${(result.warpEnds.medianNs / 1000).toFixed(2)} µs; 5th percentile ${result.warpEnds.fifthPercentile.toFixed(3)}, last ${result.warpEnds.last.toFixed(3)} of it`,
+        ]),
     ...(result.nsPerLoad === undefined
       ? []
       : [

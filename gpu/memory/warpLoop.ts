@@ -79,8 +79,21 @@ export interface LoopResult {
   readonly gLoadsPerSecond: number;
   /** chase: time per dependent load, ns. */
   readonly nsPerLoad?: number;
+  /**
+   * stream / stride / random: when the warps' last steps ended, over the timed part: the median
+   * warp's time, and the fifth percentile's and the last warp's as fractions of it. Silicon's
+   * warps spread far wider than the model's (gpu/probes/README.md, "Sixteenth batch").
+   */
+  readonly warpEnds?: WarpEnds;
   /** The path model's counters over the whole run (warm-up included). */
   readonly path: MemoryPathResult;
+}
+
+/** The spread of the warps' end times in one run (LoopResult.warpEnds). */
+export interface WarpEnds {
+  readonly medianNs: number;
+  readonly fifthPercentile: number;
+  readonly last: number;
 }
 
 const THREADS = 32;
@@ -138,7 +151,7 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
     startNs = done + 1000;
   }
   const before = simulator.result();
-  const timed =
+  const timed: { loads: number; startNs: number; lastDoneNs: number; warpEndNs?: Float64Array } =
     options.pattern === 'chase'
       ? runChase(simulator, options, startNs)
       : runWarps(simulator, profile, options, warpsPerSm, inFlight, startNs);
@@ -158,9 +171,17 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
     loads: timed.loads,
     GBps: bytes / timeNs,
     gLoadsPerSecond: timed.loads / timeNs,
-    ...(options.pattern === 'chase' ? { nsPerLoad: timeNs / timed.loads } : {}),
+    ...(timed.warpEndNs === undefined ? { nsPerLoad: timeNs / timed.loads } : { warpEnds: spreadOf(timed.warpEndNs) }),
     path,
   };
+}
+
+/** The median of the warps' end times and the fifth percentile's and the last's share of it. */
+function spreadOf(warpEndNs: Float64Array): WarpEnds {
+  const sorted = Float64Array.from(warpEndNs).sort();
+  const at = (fraction: number) => sorted[Math.floor(fraction * (sorted.length - 1))]!;
+  const medianNs = at(0.5);
+  return { medianNs, fifthPercentile: at(0.05) / medianNs, last: at(1) / medianNs };
 }
 
 /** The dependent walk: one thread on SM 0, a random cyclic order of the footprint's lines, 4-byte loads. */
@@ -253,7 +274,7 @@ function runWarps(
   warpsPerSm: number,
   inFlight: number,
   startNs: number,
-): { loads: number; startNs: number; lastDoneNs: number } {
+): { loads: number; startNs: number; lastDoneNs: number; warpEndNs: Float64Array } {
   const smCount = profile.sm.count;
   const sms = options.sms ?? Array.from({ length: smCount }, (_, sm) => sm);
   if (
@@ -304,6 +325,7 @@ function runWarps(
   const loadOf = new Int32Array(warps);
   const stepDone = new Float64Array(warps);
   const stepReadDram = new Uint8Array(warps);
+  const warpEndNs = new Float64Array(warps);
   // Warps do not start in lockstep (launch and scheduling skew): each starts at a seeded random
   // point within one idle DRAM latency, so steps do not stay aligned into GPU-wide bursts.
   const skewNs = profile.dram.latencyCycles * cycleNs;
@@ -322,6 +344,7 @@ function runWarps(
     if (j === inFlight) {
       // The step's loads are all back (the event was set at its last return): consume, next step.
       lastDone = Math.max(lastDone, stepDone[g]!);
+      warpEndNs[g] = stepDone[g]! - startNs;
       stepOf[g] = step + 1;
       loadOf[g] = 0;
       if (step + 1 < steps) queue.push(stepDone[g]! + (stepReadDram[g] ? dramTurnaroundNs : l2TurnaroundNs), g);
@@ -371,7 +394,7 @@ function runWarps(
     loadOf[g] = j + 1;
     queue.push(j + 1 === inFlight ? done : Math.max(now + cycleNs, lsuFree[lsu]!), g);
   }
-  return { loads, startNs, lastDoneNs: lastDone };
+  return { loads, startNs, lastDoneNs: lastDone, warpEndNs };
 }
 
 /** Refuses, in one line naming the option, a run that would simulate more than MAX_PATTERN_REQUESTS units of work. */

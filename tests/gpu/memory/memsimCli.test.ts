@@ -73,9 +73,12 @@ describe('gen memsim', () => {
     // 142 SMs × 1 warp × 32 threads × 1 load.
     expect(text).toMatch(/^sector requests +4544$/m);
     expect(text).toMatch(/^bound by /m);
+    // One warp per SM, one step each: the warps end within one step's spread of the median.
+    expect(text).toMatch(/^warp ends +median \d+\.\d\d µs; 5th percentile 0\.\d{3}, last 1\.\d{3} of it$/m);
     const chase = await runHandler({ ...base, pattern: 'chase', bytes: '64KiB', requests: 100, warm: true });
     // A warm 64 KiB walk stays in L1: the profile's 40-cycle hit.
     expect(chase).toMatch(/^per dependent load +\d+\.\d ns = 36\.0 SM cycles$/m);
+    expect(chase).not.toMatch(/^warp ends/m);
   });
 
   it('turns bad sizes and counts into UserErrors', async () => {

@@ -32,6 +32,18 @@ describe('stream mappings', () => {
   }, 120_000);
 });
 
+describe("the warps' end times (`warpEnds`, as l2Partitions.cu streamsms writes per warp)", () => {
+  it('puts the last warp at the timed span and the fifth percentile at or below the median', () => {
+    const run = runLoop(profile, { pattern: 'stream', bytes: 4 * MiB, totalBytes: 8 * MiB, mapping: 'fixed' });
+    const ends = run.warpEnds!;
+    expect(ends.medianNs * ends.last).toBeCloseTo(run.timeNs, 6);
+    expect(ends.fifthPercentile).toBeGreaterThan(0);
+    expect(ends.fifthPercentile).toBeLessThanOrEqual(1);
+    expect(ends.last).toBeGreaterThanOrEqual(1);
+    expect(runLoop(profile, { pattern: 'chase', bytes: MiB, loads: 100 }).warpEnds).toBeUndefined();
+  });
+});
+
 describe('the SMs that run a stream (`sms`, as l2Partitions.cu streamsms)', () => {
   const footprint = 8 * MiB;
   const run = (sms?: number[]) =>
