@@ -67,8 +67,8 @@
 #            do some warps run ahead and keep their lines near while the rest miss?
 #   partlines one partition's SMs (SM 0's) streaming 24–56 MiB in launches of 3 and 36 passes (40 MiB
 #            also of 1), all SMs at 40–56 MiB; after each of three rounds SM 0 reads every line once in
-#            address order, timed (l2Partitions streamkeep: lines.txz, lines/MiB-passes-round.hex and
-#            .csv, lines/MiB-passes-home.hex): which lines the partition keeps, the same ones each
+#            address order, timed (l2Partitions streamkeep: lines.txz, lines/SMs-MiB-passes-round.hex and
+#            .csv, lines/SMs-MiB-passes-home.hex): which lines the partition keeps, the same ones each
 #            round or not, by home partition, by warp and by address
 #   linepasses partlines again for SM 0's partition alone (32–56 MiB, launches of 3 and 36 passes,
 #            40 MiB also of 1), now with each pass's end per warp in the last round's CSV: the times
