@@ -15,6 +15,21 @@ export const TRACED_FIRST: readonly string[] = [
   'tests/engines/sameWaves.test.ts', // StreamFifoChain
 ];
 
+/**
+ * The longest shared-module files (the last fresh clone's durations, 43–108 s): vitest starts the
+ * shared-module files after the isolated ones, smaller files last, and these, small files that
+ * run long models or commands, ended a run alone on one worker while the others idled. Started
+ * right after TRACED_FIRST, they run beside the long isolated ones instead. Longest first.
+ */
+export const LONGEST_SHARED: readonly string[] = [
+  'tests/gpu/system/h200Spmm.test.ts',
+  'tests/gpu/memory/h200Probes.test.ts',
+  'tests/gpu/memory/h200Calibration.test.ts',
+  'tests/gpu/system/sampling.test.ts',
+  'tests/gen/readme.test.ts',
+  'tests/coruscant/formats.test.ts',
+];
+
 /** `files` with those named in `first` (paths relative to `root`) moved to the front, in `first`'s order; the rest keep theirs. */
 export function moveFirst<T extends { readonly moduleId: string }>(
   files: readonly T[],
@@ -26,9 +41,9 @@ export function moveFirst<T extends { readonly moduleId: string }>(
   return [...front, ...files.filter((file) => rank(file) < 0)];
 }
 
-/** Vitest's order (isolated files first, larger first) with TRACED_FIRST's files started before all others. */
+/** Vitest's order (isolated files first, larger first) with TRACED_FIRST's files, then LONGEST_SHARED's, started before all others. */
 export class TracedFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    return moveFirst(await super.sort(files), this.ctx.config.root, TRACED_FIRST);
+    return moveFirst(await super.sort(files), this.ctx.config.root, [...TRACED_FIRST, ...LONGEST_SHARED]);
   }
 }
