@@ -19,8 +19,8 @@
 //   streamkeep which lines the listed SMs' stream keeps: in each round, launches of the fixed stream,
 //             then one thread on the probe SM reads every line once in address order and times each
 //             (a 4-bit class per line: near hit, far hit, DRAM); after the rounds the buffer is
-//             written again (its lines then sit only in their home slices) and read so once more,
-//             which tells each line's home partition.
+//             written again and read so once more (on the H200 the rewrite's stores leave copies
+//             in the storing SMs' partition as reads do, so this walk is no map of home partitions).
 //   gpcmap    which SMs share a GPC: thread block clusters, whose blocks run in one GPC, of 2 to 16
 //             blocks, one block per SM; each launch prints the SM of every block in cluster order.
 //
@@ -577,8 +577,9 @@ static void printWalk(const char* what, int round, double ms, double bytes, cons
 // Rounds of `launches` launches of the listed SMs' fixed stream (`passes` each), each round followed by
 // lineTimes on probeSm: PREFIX-ROUND.hex (the classes), PREFIX-ROUND.csv (the last launch's warps; in
 // the last round also each pass's end).
-// Then the buffer is written once more, which leaves its lines dirty in their home slices only, and
-// walked again: PREFIX-home.hex, near classes for the probe SM's partition, far for the other's.
+// Then the buffer is written once more and walked again: PREFIX-home.hex. The rewrite was meant to
+// leave each line in its home slices only; on the H200 it does not (a quarter of a 24 MiB buffer's
+// lines homed far are near after it: gpu/probes/README.md, "Sixteenth batch").
 static int runStreamKeep(size_t footprintMiB, const char* list, int passes, int launches, int probeSm,
                          const char* prefix, int rounds) {
   const int sms = smCount(), blocksPerSm = 8, threads = 256;

@@ -11,12 +11,11 @@
 # slices × 256 sets × 20 ways). One untimed pass in address order first stands for the launch
 # before. Then, as the probe does, one read of every line in address order.
 #
-# Sets: `balanced` (line mod sets: every set gets its share, none overflows before another),
-# `hashed` (a multiplicative hash: sets get lines as at random), or `shares` with --set-shares
-# "share:MiB,…" (the profile's setShares: that share of the sets holds as many lines as a
-# footprint of MiB gives a set, under the balanced mapping).
+# Sets: lines go to sets by line number mod the sets, so every set gets its share. `balanced`: every
+# set holds 20 lines, none overflows before another; `shares` with --set-shares "share:MiB,…" (the
+# profile's setShares): that share of the sets holds as many lines as a footprint of MiB gives a set.
 #
-# Usage: python3 gpu/probes/replayLru.py <warps.csv> <footprint MiB> <passes> [--sets balanced|hashed|shares]
+# Usage: python3 gpu/probes/replayLru.py <warps.csv> <footprint MiB> <passes> [--sets balanced|shares]
 #                                         [--set-shares S:M,…] [--uniform]
 # --uniform gives every warp the median warp's start and time (no drift: the model's warps).
 # Prints one JSON line: the replayed stream's hit share, the walk's near share, and the walk's near
@@ -60,21 +59,12 @@ def set_ways(kind, shares):
     return (ways + [WAYS] * SETS)[:SETS]
 
 
-def hashed(line):
-    x = (line * 2654435761) & 0xFFFFFFFF
-    return (x ^ x >> 16) % SETS
-
-
-def balanced(line):
-    return line % SETS
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("warps")
     parser.add_argument("mib", type=int)
     parser.add_argument("passes", type=int)
-    parser.add_argument("--sets", choices=["balanced", "hashed", "shares"], default="balanced")
+    parser.add_argument("--sets", choices=["balanced", "shares"], default="balanced")
     parser.add_argument("--set-shares", default="")
     parser.add_argument("--uniform", action="store_true")
     args = parser.parse_args()
@@ -83,11 +73,11 @@ def main():
         parser.error("--sets shares needs --set-shares share:MiB,…")
     lines = args.mib * 2**20 // LINE
     warps = warps_of(args.warps, args.uniform)
-    ways, index = set_ways(args.sets, shares), hashed if args.sets == "hashed" else balanced
+    ways = set_ways(args.sets, shares)
     cache = [OrderedDict() for _ in range(SETS)]
 
     def read(line):
-        s = index(line)
+        s = line % SETS
         held = cache[s]
         if line in held:
             held.move_to_end(line)
