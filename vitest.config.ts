@@ -188,6 +188,7 @@ const SHARED_MODULES = [
   'tests/verif/reactiveWait.test.ts',
   'tests/verif/regress/autoJobs.test.ts',
   'tests/verif/regress/caseFailures.test.ts',
+  'tests/verif/regress/compiledTwin.test.ts',
   'tests/verif/regress/compiledTwins.test.ts',
   'tests/verif/regress/farmPolling.test.ts',
   'tests/verif/regress/farmUrl.test.ts',

@@ -8,6 +8,7 @@ import { dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { envMilliseconds, formatSeconds, withDeadline } from '../../common/deadline.ts';
 import { UserError } from '../../common/errors.ts';
+import { compiledTwinOf, frameworkSourcesUrl } from './compiledTwin.ts';
 
 /**
  * A design, suite or config file that cannot be used: missing, not valid code, exporting nothing
@@ -55,6 +56,24 @@ async function registerCompiledHooks(): Promise<void> {
 }
 
 /**
+ * The compiled twin of a checkout source gen is asked to load, when this compiled framework runs
+ * as a copy of that checkout: imported directly, it is the module the hooks would give, and its
+ * imports are the compiled framework's own. Without the hooks' thread, whose messages cost a
+ * third of a second of CPU per `gen` run (docs/performance.md, "Test suite").
+ */
+function compiledTwinOfFile(url: string): string | undefined {
+  if (!import.meta.url.endsWith('.js')) return undefined;
+  const twin = compiledTwinOf(
+    url,
+    frameworkSourcesUrl(process.env['GEN_FRAMEWORK_SOURCES']),
+    new URL('../../', import.meta.url),
+  );
+  // Its stack frames (the source locations the Verilog cites) name the sources, as under the hooks.
+  if (twin !== undefined) process.setSourceMapsEnabled(true);
+  return twin;
+}
+
+/**
  * What went wrong, in one line: a compile error as `line L:C: message` (esbuild's report, behind
  * tsx, starts with "Transform failed" and names the position on a later line), else the first line.
  */
@@ -80,15 +99,18 @@ export async function importModuleFile(file: string, shown: string = file): Prom
       shown,
       `not a module file (.ts, .mts, .js or .mjs), got '${extension || 'no extension'}'`,
     );
-  // Run as a compiled copy of the checkout, any file may import the checkout's sources by path:
-  // the hooks load their compiled twins.
-  if (TYPESCRIPT.has(extension) || process.env['GEN_FRAMEWORK_SOURCES'] !== undefined) await ensureTypeScript();
+  const url = pathToFileURL(path).href;
+  const twin = compiledTwinOfFile(url);
+  // Run as a compiled copy of the checkout, any other file may import the checkout's sources by
+  // path: the hooks load their compiled twins.
+  if (twin === undefined && (TYPESCRIPT.has(extension) || process.env['GEN_FRAMEWORK_SOURCES'] !== undefined))
+    await ensureTypeScript();
   const bound = envMilliseconds(LOAD_TIMEOUT_ENV) ?? LOAD_TIMEOUT_MS;
   try {
     return await withDeadline(
       bound,
       `${shown}: did not finish loading within ${formatSeconds(bound)} (a loop or a wait at import?); ${LOAD_TIMEOUT_ENV}=<ms> sets another bound`,
-      () => import(pathToFileURL(path).href) as Promise<Record<string, unknown>>,
+      () => import(twin ?? url) as Promise<Record<string, unknown>>,
     );
   } catch (error) {
     if (error instanceof ModuleFileError) throw error;

@@ -6,37 +6,26 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { compiledTwinOf, frameworkSourcesUrl } from './compiledTwin.ts';
 import { compileTypeScript } from './typescriptCompile.ts';
 
 const TYPESCRIPT_URL = /\.m?ts$/;
 
-/**
- * The checkout whose TypeScript sources this compiled framework was built from, when it runs as a
- * compiled copy of it (`$GEN_FRAMEWORK_SOURCES`, set by bin/gen.js; the tests run gen so). A
- * source file of it that has a compiled twin here loads as that twin, so a design importing the
- * sources by path and the running CLI share one instance of each framework module.
- */
+/** The checkout this compiled framework was built from (compiledTwin.ts), when it runs as a copy of it. */
 let sourcesUrl: string | undefined;
 /** The compiled tree's root: this file is its verif/regress/typescriptHooks.js. */
 const COMPILED_ROOT = new URL('../../', import.meta.url);
 
 /** Node's hook set-up, with what `register` passed (the hooks' thread does not see later changes to the environment). */
 export function initialize(data: { readonly frameworkSources?: string } | undefined): void {
-  const sources = data?.frameworkSources;
-  sourcesUrl = sources === undefined ? undefined : pathToFileURL(join(sources, '/')).href;
+  sourcesUrl = frameworkSourcesUrl(data?.frameworkSources);
 }
 const twins = new Map<string, string | undefined>();
 
 function compiledTwin(url: string): string | undefined {
-  if (sourcesUrl === undefined || !url.startsWith(sourcesUrl) || !url.endsWith('.ts')) return undefined;
-  let twin = twins.get(url);
-  if (!twins.has(url)) {
-    const candidate = new URL(`${url.slice(sourcesUrl.length, -'.ts'.length)}.js`, COMPILED_ROOT);
-    twin = existsSync(candidate) ? candidate.href : undefined;
-    twins.set(url, twin);
-  }
-  return twin;
+  if (!twins.has(url)) twins.set(url, compiledTwinOf(url, sourcesUrl, COMPILED_ROOT));
+  return twins.get(url);
 }
 
 interface ResolveContext {
