@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { UserError } from '../common/errors.ts';
 import { BUILD_ROOT, cachedBuild, contentHash, intactEntry } from './buildCache.ts';
 import { runTool, toolVersion } from './runTool.ts';
+import { cachePch, PCH_GOAL, PCH_MAKEFILE, preparePch } from './verilatorPch.ts';
 import { pathInside } from '../common/pathInside.ts';
 
 /**
@@ -151,6 +152,8 @@ const RUNTIME_OBJECT = /^verilated.*\.o$/;
  * Compiles the Verilated C++ in `obj`. Half of a small build is Verilator's runtime library
  * (verilated.cpp and friends), identical for every design with the same flags, so its objects are
  * cached too: copied in fresh (newer than their sources, so make skips them) before compiling.
+ * Most of the rest is parsing Verilator's headers, which the model's files and the harness load
+ * precompiled (verilatorPch.ts) from the second build of these flags in the cache on.
  */
 async function compileWithRuntimeCache(
   obj: string,
@@ -159,11 +162,22 @@ async function compileWithRuntimeCache(
   options: VerilatorBuildOptions,
   limits: { readonly timeout: number; readonly tmpdir: string },
 ): Promise<void> {
-  const root = join(options.cacheRoot ?? join(BUILD_ROOT, 'verilator'), 'runtime');
+  const cacheRoot = options.cacheRoot ?? join(BUILD_ROOT, 'verilator');
+  const root = join(cacheRoot, 'runtime');
   const cached = intactEntry(root, runtimeKey);
   if (cached !== undefined) for (const name of listObjects(cached)) copyFileSync(join(cached, name), join(obj, name));
   // As many compile jobs as the machine has cores (the split eval functions compile in parallel).
-  await runTool('make', ['-C', obj, '-f', `V${top}.mk`, '-j', String(availableParallelism())], limits);
+  const make = ['-C', obj, '-f', `V${top}.mk`, '-j', String(availableParallelism())];
+  // The first build of these flags in a cache compiles no precompiled header: a cache that sees
+  // one build (a user's one design, a test's private cache) would pay more for it than it saves.
+  if (cached === undefined) await runTool('make', make, limits);
+  else {
+    const pchRoot = join(cacheRoot, 'pch');
+    preparePch(obj, pchRoot, runtimeKey, options.trace === true);
+    await runTool('make', [...make, '-f', PCH_MAKEFILE, PCH_GOAL], limits);
+    await cachePch(obj, pchRoot, runtimeKey);
+    await runTool('make', [...make, '-f', PCH_MAKEFILE], limits);
+  }
   await cachedBuild(root, runtimeKey, async (dir) => {
     for (const name of listObjects(obj)) copyFileSync(join(obj, name), join(dir, name));
   });
