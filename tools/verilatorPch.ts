@@ -7,7 +7,7 @@ import { cachedBuild, contentHash, intactEntry } from './buildCache.ts';
  * spend most of their compile parsing Verilator's headers (about 0.6 s of CPU of each file's
  * 0.9–1.1 s); each model file of a big design pays it again. g++ loads the header precompiled
  * instead when it is included first (`-include`) with the same compile options: the objects come
- * out byte for byte the same (docs/performance.md, "Verilator builds").
+ * out byte for byte the same (docs/performance.md, "Verilator's headers precompiled").
  *
  * The model's files compile with two option sets (verilated.mk's OPT_FAST, and OPT_SLOW for the
  * slow files of a parallel build), and a precompiled header serves one set, so each is a variant
