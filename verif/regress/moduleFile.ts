@@ -63,14 +63,11 @@ async function registerCompiledHooks(): Promise<void> {
  */
 function compiledTwinOfFile(url: string): string | undefined {
   if (!import.meta.url.endsWith('.js')) return undefined;
-  const twin = compiledTwinOf(
+  return compiledTwinOf(
     url,
     frameworkSourcesUrl(process.env['GEN_FRAMEWORK_SOURCES']),
     new URL('../../', import.meta.url),
   );
-  // Its stack frames (the source locations the Verilog cites) name the sources, as under the hooks.
-  if (twin !== undefined) process.setSourceMapsEnabled(true);
-  return twin;
 }
 
 /**
@@ -101,10 +98,11 @@ export async function importModuleFile(file: string, shown: string = file): Prom
     );
   const url = pathToFileURL(path).href;
   const twin = compiledTwinOfFile(url);
-  // Run as a compiled copy of the checkout, any other file may import the checkout's sources by
-  // path: the hooks load their compiled twins.
-  if (twin === undefined && (TYPESCRIPT.has(extension) || process.env['GEN_FRAMEWORK_SOURCES'] !== undefined))
-    await ensureTypeScript();
+  // A twin's stack frames (the source locations the Verilog cites) name the sources, as under the
+  // hooks. Run as a compiled copy of the checkout, any other file may import the checkout's sources
+  // by path: the hooks load their compiled twins.
+  if (twin !== undefined) process.setSourceMapsEnabled(true);
+  else if (TYPESCRIPT.has(extension) || process.env['GEN_FRAMEWORK_SOURCES'] !== undefined) await ensureTypeScript();
   const bound = envMilliseconds(LOAD_TIMEOUT_ENV) ?? LOAD_TIMEOUT_MS;
   try {
     return await withDeadline(
