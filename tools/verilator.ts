@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { UserError } from '../common/errors.ts';
 import { BUILD_ROOT, cachedBuild, contentHash, intactEntry } from './buildCache.ts';
 import { runTool, toolVersion } from './runTool.ts';
-import { cachePch, PCH_GOAL, PCH_MAKEFILE, preparePch } from './verilatorPch.ts';
+import { makeWithPch } from './verilatorPch.ts';
 import { pathInside } from '../common/pathInside.ts';
 
 /**
@@ -171,13 +171,7 @@ async function compileWithRuntimeCache(
   // The first build of these flags in a cache compiles no precompiled header: a cache that sees
   // one build (a user's one design, a test's private cache) would pay more for it than it saves.
   if (cached === undefined) await runTool('make', make, limits);
-  else {
-    const pchRoot = join(cacheRoot, 'pch');
-    preparePch(obj, pchRoot, runtimeKey, options.trace === true);
-    await runTool('make', [...make, '-f', PCH_MAKEFILE, PCH_GOAL], limits);
-    await cachePch(obj, pchRoot, runtimeKey);
-    await runTool('make', [...make, '-f', PCH_MAKEFILE], limits);
-  }
+  else await makeWithPch(obj, make, join(cacheRoot, 'pch'), runtimeKey, options.trace === true, limits);
   await cachedBuild(root, runtimeKey, async (dir) => {
     for (const name of listObjects(obj)) copyFileSync(join(obj, name), join(dir, name));
   });

@@ -1,6 +1,7 @@
-import { copyFileSync, existsSync, lstatSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cachedBuild, contentHash, intactEntry } from './buildCache.ts';
+import { runTool } from './runTool.ts';
 
 /**
  * A precompiled verilated.h for the C++ of a Verilator build. A small design's model and harness
@@ -20,6 +21,8 @@ import { cachedBuild, contentHash, intactEntry } from './buildCache.ts';
  */
 const HEADER = 'verilated_pch.h';
 const VARIANTS = ['fast', 'slow'] as const;
+/** The makefile read after the build's own. */
+const MAKEFILE_NAME = 'pch.mk';
 
 /**
  * The makefile read after the build's own (`make -f V<top>.mk -f pch.mk`): the variants' rules,
@@ -33,44 +36,51 @@ PCH_VARIANTS := fast $(if $(filter 1,$(VM_PARALLEL_BUILDS)),$(if $(strip $(VM_SL
 OPT_FAST += -include ${HEADER} -Winvalid-pch
 OPT_SLOW += -include ${HEADER} -Winvalid-pch
 pch: $(patsubst %,${HEADER}.gch/%.gch,$(PCH_VARIANTS))
-.PHONY: pch
+pch-variants:
+\t@echo $(PCH_VARIANTS)
+.PHONY: pch pch-variants
 ${HEADER}.gch/fast.gch:
 \t$(CXX) $(CXXFLAGS) $(filter-out -MMD,$(CPPFLAGS)) $(PCH_OPT_FAST) -x c++-header -o $@ ${HEADER}
 ${HEADER}.gch/slow.gch:
 \t$(CXX) $(CXXFLAGS) $(filter-out -MMD,$(CPPFLAGS)) $(PCH_OPT_SLOW) -x c++-header -o $@ ${HEADER}
 `;
 
-/** What the build's makefile reads after its own, and the goal that makes the precompiled variants. */
-export const PCH_MAKEFILE = 'pch.mk';
-export const PCH_GOAL = 'pch';
-
 /**
- * Lays out the precompiled header in `obj` (a Verilated build's folder): the header, which includes
- * what every file of the build includes (verilated.h, and verilated_vcd_c.h when tracing), the
- * makefile, and the variants cached under `runtimeKey`, linked in.
+ * Compiles the Verilated C++ in `obj` with `make` (its arguments: the folder, the build's makefile,
+ * the jobs) and the precompiled header: the variants this build needs (the makefile says which)
+ * linked in from the cache, the missing ones compiled first and cached.
  */
-export function preparePch(obj: string, cacheRoot: string, runtimeKey: string, trace: boolean): void {
+export async function makeWithPch(
+  obj: string,
+  make: readonly string[],
+  cacheRoot: string,
+  runtimeKey: string,
+  trace: boolean,
+  limits: { readonly timeout: number; readonly tmpdir: string },
+): Promise<void> {
   writeFileSync(
     join(obj, HEADER),
     `// Written by tools/verilatorPch.ts: precompiled as ${HEADER}.gch.\n#include "verilated.h"\n${trace ? '#include "verilated_vcd_c.h"\n' : ''}`,
   );
-  writeFileSync(join(obj, PCH_MAKEFILE), MAKEFILE);
+  writeFileSync(join(obj, MAKEFILE_NAME), MAKEFILE);
   mkdirSync(join(obj, `${HEADER}.gch`));
-  for (const variant of VARIANTS) {
+  const withPch = [...make, '-f', MAKEFILE_NAME];
+  const asked = await runTool('make', [...withPch, '--no-print-directory', '-s', 'pch-variants'], limits);
+  const needed = VARIANTS.filter((variant) => asked.stdout.split(/\s+/).includes(variant));
+  // Only what this build uses is linked: each cached variant is checked by hash on its first use in a process.
+  for (const variant of needed) {
     const cached = intactEntry(cacheRoot, variantKey(runtimeKey, variant));
     if (cached !== undefined) symlinkSync(join(cached, `${variant}.gch`), variantFile(obj, variant));
   }
-}
-
-/** Caches the variants the build compiled itself (a linked one is the cache's already). */
-export async function cachePch(obj: string, cacheRoot: string, runtimeKey: string): Promise<void> {
-  for (const variant of VARIANTS) {
+  await runTool('make', [...withPch, 'pch'], limits);
+  for (const variant of needed) {
     const file = variantFile(obj, variant);
-    if (!existsSync(file) || lstatSync(file).isSymbolicLink()) continue;
+    if (lstatSync(file).isSymbolicLink()) continue;
     await cachedBuild(cacheRoot, variantKey(runtimeKey, variant), async (dir) => {
       copyFileSync(file, join(dir, `${variant}.gch`));
     });
   }
+  await runTool('make', withPch, limits);
 }
 
 function variantFile(obj: string, variant: (typeof VARIANTS)[number]): string {
