@@ -219,7 +219,7 @@ const onePerTpc = (sms: readonly number[]): number[] => sms.filter((sm) => sm % 
  * the order its warps' reads arrive in, which the model's do not reproduce here.
  */
 const ONE_PARTITION_40_REASON =
-  "silicon's partition keeps a quarter of one partition's 40 MiB stream (an eighth over three passes), the model's none: silicon's warps take unequal shares and, once the fast ones finish, the rest's lines fit and hit (LRU over the model's sets fed silicon's pass times keeps 21 %); the model's warps share evenly (docs/system-model.md, sixteenth batch)";
+  "silicon's partition keeps a quarter of one partition's 40 MiB stream (an eighth over three passes), the model's none: silicon's warps take unequal shares and, once the fast ones finish, the rest's lines fit and hit (LRU over the model's sets fed silicon's pass times keeps 21 %); the model's warps share evenly, their lines homed line by line where silicon homes 4 KiB blocks, which set the shares (docs/system-model.md, sixteenth batch and its maps read again)";
 
 /**
  * l2Partitions.cu `streamsms` (results/2026-12-04b/streamSms.txt, streamSms2.txt: two H200s): the

@@ -1,0 +1,29 @@
+/**
+ * gpu/probes/homeMap.py reads the lines' home partitions off the sixteenth batch's committed maps
+ * (docs/system-model.md cites what it prints): a line's home is its 4 KiB block's, the parity of
+ * address bits 12, 13, 15, 17 and 19 within a 2 MiB page, and where one partition loses lines a
+ * warp's time goes against its share of near-homed lines.
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+
+const PROBES = join(import.meta.dirname, '../../gpu/probes');
+
+it("reads 4 KiB homes and the warps' times against them off the linepasses maps", () => {
+  const text = execFileSync('python3', [join(PROBES, 'homeMap.py'), join(PROBES, 'results/2026-12-04i/lines.txz')], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const purity = (bytes: number) => Number(new RegExp(`blocks of ${bytes} B: purity median ([\\d.]+)`).exec(text)?.[1]);
+  expect(purity(4096)).toBe(1);
+  expect(purity(8192)).toBeLessThan(0.6);
+  expect(text).toMatch(
+    /parity of block bits 0b10101011 \(address bits \[12, 13, 15, 17, 19\]\), 0\.99\d+ of the blocks/,
+  );
+  const correlations = [...text.matchAll(/^\s+40-1-\d\s+4224\s+[\d.]+ [\d.]+\s+([+-][\d.]+)/gm)].map((m) =>
+    Number(m[1]),
+  );
+  expect(correlations).toHaveLength(3);
+  for (const correlation of correlations) expect(correlation).toBeLessThan(-0.6);
+});
