@@ -33,7 +33,7 @@ def read(path):
 
 
 def classes(text):
-    return [int(c, 16) for c in text.split() for c in c]
+    return [int(digit, 16) for row in text.split() for digit in row]
 
 
 def block_homes(line_classes, lines_per_block):
