@@ -13,7 +13,9 @@
 #     warp's lines homed near (the fixed stream's chunks g, g + warps, ... of 512 bytes) and the
 #     warp's time, all passes and the first (where the run wrote pass ends).
 # Usage: python3 gpu/probes/homeMap.py gpu/probes/results/2026-12-04i/lines.txz
-import csv, io, re, statistics, sys, tarfile
+import csv, io, re, statistics, sys
+
+from linesArchive import read_lines_archive
 
 HOME_MAP = "near-56-3-0.hex"
 OTHER_MAP = "near-40-1-0.hex"
@@ -21,15 +23,6 @@ FAR_HIT = range(5, 9)
 CHUNK_BYTES = 512
 LINE_BYTES = 128
 PAGE_BLOCKS = 512
-
-
-def read(path):
-    files = {}
-    with tarfile.open(path) as archive:
-        for member in archive.getmembers():
-            if member.isfile():
-                files[member.name.split("/")[-1]] = archive.extractfile(member).read().decode()
-    return files
 
 
 def classes(text):
@@ -59,7 +52,7 @@ def correlation(a, b):
 
 
 def main(path):
-    files = read(path)
+    files = read_lines_archive(path)
     line_classes = classes(files[HOME_MAP])
     print(f"{HOME_MAP}: {len(line_classes)} lines")
     for lines_per_block in (8, 16, 32, 64):

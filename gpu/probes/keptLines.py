@@ -5,18 +5,16 @@
 # warp that read the line ran (fifths of the warps, fastest first), and by tenth of the footprint.
 # A line is near when its class is below 5 (< 384 cycles; l2Partitions.cu, LINE_CLASS_BASE).
 # Usage: python3 gpu/probes/keptLines.py gpu/probes/results/2026-12-04i/lines.txz
-import csv, io, re, sys, tarfile
+import csv, io, re, sys
 from collections import defaultdict
+
+from linesArchive import read_lines_archive
 
 NEAR_CLASSES = 5
 
 
 def main(path):
-    files = {}
-    with tarfile.open(path) as archive:
-        for member in archive.getmembers():
-            if member.isfile():
-                files[member.name.split("/")[-1]] = archive.extractfile(member).read().decode()
+    files = read_lines_archive(path)
     runs = defaultdict(dict)
     for name, text in files.items():
         match = re.fullmatch(r"(\w+-\d+-\d+)-(\d+|home)\.(hex|csv)", name)
