@@ -59,7 +59,8 @@ async function registerCompiledHooks(): Promise<void> {
  * The compiled twin of a checkout source gen is asked to load, when this compiled framework runs
  * as a copy of that checkout: imported directly, it is the module the hooks would give, and its
  * imports are the compiled framework's own. Without the hooks' thread, whose messages cost about
- * 0.3 s of CPU per `gen` run (docs/performance.md, "No hooks for a compiled twin").
+ * 0.3 s of CPU per `gen` run (docs/performance.md, "Verilator's headers precompiled, and no loader
+ * hooks for a compiled twin").
  */
 function compiledTwinOfFile(url: string): string | undefined {
   if (!import.meta.url.endsWith('.js')) return undefined;
