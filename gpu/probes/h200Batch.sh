@@ -73,6 +73,18 @@
 #   linepasses partlines again for SM 0's partition alone (32–56 MiB, launches of 3 and 36 passes,
 #            40 MiB also of 1), now with each pass's end per warp in the last round's CSV: the times
 #            gpu/probes/replayLru.py replays the stream with, pass by pass
+#   homeorders SM 0's partition streaming 24–48 MiB with each warp's chunks dealt by their 4 KiB
+#            blocks' home partitions (l2Partitions streamkeep's orders: fixed, natural, split, halves),
+#            each row two rounds with the walk after each (lines.txz, lines/near-MiB-passes-order-*):
+#            do warps whose lines are all homed near run away from the rest and keep them, and does
+#            the stream keep a quarter of 40 MiB when every warp's lines are half near?
+#   homeonly SM 0's partition streaming only the lines of a 40–56 MiB footprint homed in its own
+#            partition (`near`: every miss from its own DRAM) or only those homed in the other (`far`:
+#            every miss across the link), launches of 3 and 36 passes, with each warp's pass ends: the
+#            rate one partition's DRAM gives its SMs, against the link's
+#   orderncu Nsight Compute's DRAM, L2-miss and fabric sector counts for one launch of each order at
+#            40 MiB (3 and 36 passes) and 48 MiB (36): how many of the split stream's reads hit near,
+#            against what LRU fed silicon's warp times (replayLru.py) keeps
 #   gpc      l2Partitions gpcmap (which SMs share a GPC, from thread block clusters) and smmap, then the
 #            fixed stream at 24 MiB read by each GPC's SMs alone, by one SM of each of its TPCs, and by
 #            sets of GPCs: is the L2 rate that a set of SMs gets its GPCs' ports?
@@ -144,6 +156,24 @@ mapSms() {
 # The SASS of l2Partitions' timed line walk (its loop: clock, load, the store that waits, clock)
 lineTimesSass() {
   cuobjdump -sass -fun _Z9lineTimesPKjjjjPjPhS1_S1_ /tmp/l2Partitions >"$OUT/lineTimes.sass" 2>&1
+}
+
+# orderRuns NAME "ORDERS" "MiB passes launches"…: l2Partitions streamkeep by SM 0's partition, two
+# rounds of each run in each order, into $OUT/NAME.jsonl and lines.txz (lines/near-MiB-passes-order-*)
+orderRuns() {
+  local name=$1 orders=$2 order run mib passes launches list
+  shift 2
+  mapPartitions || return 1
+  mkdir -p "$OUT/lines"
+  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  for order in $orders; do
+    for run in "$@"; do
+      read -r mib passes launches <<<"$run"
+      timeout 120 /tmp/l2Partitions streamkeep "$mib" "$list" "$passes" "$launches" 0 \
+        "$OUT/lines/near-$mib-$passes-$order" 2 "$order"
+    done
+  done >"$OUT/$name.jsonl" 2>&1
+  (cd "$OUT" && tar cJf lines.txz lines && rm -rf lines)
 }
 
 harnessEnv() {
@@ -627,8 +657,27 @@ linepasses)
   done >"$OUT/partitionLines.jsonl" 2>&1
   (cd "$OUT" && tar cJf lines.txz lines && rm -rf lines)
   ;;
+homeorders)
+  orderRuns homeOrders "fixed natural split halves" "40 3 12" "40 36 2" "48 36 2" "32 36 2" "24 36 2"
+  ;;
+homeonly)
+  orderRuns homeOnly "near far" "40 36 2" "48 36 2" "56 3 12" "56 36 2"
+  ;;
+orderncu)
+  mapPartitions || exit 1
+  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  for run in "40 3 12" "40 36 2" "48 36 2"; do
+    set -- $run
+    for order in natural split halves; do
+      echo "== streamkeep $1 MiB near, $2 passes per launch, $order"
+      timeout 120 ncu --clock-control none --cache-control none --metrics "$PARTITION_METRICS" \
+        --kernel-name streamOrdered --launch-skip $(($3 + $3 / 2)) --launch-count 1 \
+        /tmp/l2Partitions streamkeep $1 "$list" $2 $3 0 /tmp/orderNcu 2 $order | grep -E "^\{|__"
+    done
+  done >"$OUT/orderNcu.txt" 2>&1
+  ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|orderncu" >&2
   exit 2
   ;;
 esac

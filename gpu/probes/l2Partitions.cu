@@ -21,6 +21,10 @@
 //             (a 4-bit class per line: near hit, far hit, DRAM); after the rounds the buffer is
 //             written again and read so once more (on the H200 the rewrite's stores leave copies
 //             in the storing SMs' partition as reads do, so this walk is no map of home partitions).
+//             With an order other than `fixed` the warps' chunks are dealt by their lines' home
+//             partitions, mapped first: every warp's the same as fixed's (`natural`), each warp's
+//             homed in one partition (`split`), or half in each (`halves`); or only the lines
+//             homed in one partition are read (`near`, `far`).
 //   gpcmap    which SMs share a GPC: thread block clusters, whose blocks run in one GPC, of 2 to 16
 //             blocks, one block per SM; each launch prints the SM of every block in cluster order.
 //
@@ -33,7 +37,7 @@
 //        ./l2Partitions smmap [footprint KiB 4096]
 //        ./l2Partitions streamsms <footprint MiB> <SM list, e.g. 0,2,4> [total MiB 2048] [warps CSV]
 //        ./l2Partitions streamkeep <footprint MiB> <SM list> <passes per launch> <launches> <probe SM>
-//                                  <file prefix> [rounds 3]
+//                                  <file prefix> [rounds 3] [order fixed|natural|split|halves|near|far]
 //        ./l2Partitions gpcmap
 // Each run prints one JSON line.
 #include <cstdio>
@@ -185,13 +189,20 @@ __global__ void chaseOnSm(const unsigned* next, unsigned lines, int passes, unsi
 // With `warpNs`, each warp's first lane also writes when the warp started and when its last load's value was in
 // (%globaltimer, ns) and its SM: [start, end, SM] per warp, by slot and warp; with `passNs`, when
 // each of its passes ended: `passes` values per warp.
+// The block's slot among the blocks on the listed SMs (a ticket, in the order they arrive); `active`
+// for a block on another SM. Blocks at `active` or past it leave at once.
+__device__ unsigned listedSlot(const unsigned char* use, unsigned active, unsigned* ticket) {
+  __shared__ unsigned slot;
+  if (!use[smId()]) return active;
+  if (threadIdx.x == 0) slot = atomicAdd(ticket, 1u);
+  __syncthreads();
+  return slot;
+}
+
 __global__ void streamOnSms(const uint4* buf, size_t elems, int passes, const unsigned char* use, unsigned active,
                             unsigned* ticket, unsigned* sink, unsigned long long* warpNs,
                             unsigned long long* passNs) {
-  __shared__ unsigned slot;
-  if (!use[smId()]) return;
-  if (threadIdx.x == 0) slot = atomicAdd(ticket, 1u);
-  __syncthreads();
+  const unsigned slot = listedSlot(use, active, ticket);
   if (slot >= active) return;
   const size_t grid = size_t(active) * blockDim.x;
   const size_t warp = size_t(slot) * (blockDim.x / 32) + threadIdx.x / 32;
@@ -203,6 +214,41 @@ __global__ void streamOnSms(const uint4* buf, size_t elems, int passes, const un
   if (warpNs != nullptr && threadIdx.x % 32 == 0) {
     warpNs[3 * warp] = start;
     warpNs[3 * warp + 1] = globalNs(acc);  // after every value of the warp's lane 0 was summed
+    warpNs[3 * warp + 2] = smId();
+  }
+}
+
+// streamOnSms with the chunks dealt by a table: warp w reads, in each pass, the 512-byte chunks
+// order[32 w], order[32 w + 1], … (−1 ends its list), lane l the 16 bytes at l, 4 chunks in flight as
+// the fixed stream's warp. The table dealt g, g + W, g + 2 W, … (W warps) reads what streamOnSms does.
+__global__ void streamOrdered(const uint4* buf, const int* order, int passes, const unsigned char* use,
+                              unsigned active, unsigned* ticket, unsigned* sink, unsigned long long* warpNs,
+                              unsigned long long* passNs) {
+  const unsigned slot = listedSlot(use, active, ticket);
+  if (slot >= active) return;
+  const unsigned lane = threadIdx.x % 32;
+  const size_t warp = size_t(slot) * (blockDim.x / 32) + threadIdx.x / 32;
+  const int mine = order[warp * 32 + lane];
+  const int steps = __popc(__ballot_sync(0xffffffffu, mine >= 0));
+  const unsigned long long start = globalNs(0);
+  unsigned acc = 0;
+  for (int pass = 0; pass < passes; pass++) {
+    for (int s = 0; s < steps; s += 4) {
+      uint4 v[4];
+#pragma unroll
+      for (int j = 0; j < 4; j++) {
+        const int chunk = __shfl_sync(0xffffffffu, mine, (s + j) & 31);
+        v[j] = s + j < steps ? load<LoadKind::cg>(buf + size_t(chunk) * 32 + lane) : make_uint4(0, 0, 0, 0);
+      }
+#pragma unroll
+      for (int j = 0; j < 4; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+    }
+    if (passNs != nullptr && lane == 0) passNs[warp * passes + pass] = globalNs(acc);
+  }
+  if (acc == 0x9e3779b9u) sink[0] = acc;
+  if (warpNs != nullptr && lane == 0) {
+    warpNs[3 * warp] = start;
+    warpNs[3 * warp + 1] = globalNs(acc);
     warpNs[3 * warp + 2] = smId();
   }
 }
@@ -574,21 +620,137 @@ static void printWalk(const char* what, int round, double ms, double bytes, cons
   printf("]}\n");
 }
 
-// Rounds of `launches` launches of the listed SMs' fixed stream (`passes` each), each round followed by
-// lineTimes on probeSm: PREFIX-ROUND.hex (the classes), PREFIX-ROUND.csv (the last launch's warps; in
-// the last round also each pass's end).
+// How streamkeep deals a warp its 512-byte chunks: `fixed`, streamOnSms itself; through streamOrdered,
+// `natural` (the same chunks as fixed, by table: what the table costs), `split` (even warps only
+// chunks homed in the listed SMs' partition, odd warps only the other's, each in address order) and
+// `halves` (every warp a near-homed and a far-homed chunk in turn); `near` and `far` read only the
+// footprint's chunks homed in one partition, dealt over all warps as natural deals the whole.
+enum class ChunkOrder { fixed, natural, split, halves, near, far };
+constexpr struct {
+  const char* name;
+  ChunkOrder order;
+} CHUNK_ORDERS[] = {{"fixed", ChunkOrder::fixed},
+                    {"natural", ChunkOrder::natural},
+                    {"split", ChunkOrder::split},
+                    {"halves", ChunkOrder::halves},
+                    {"near", ChunkOrder::near},
+                    {"far", ChunkOrder::far}};
+
+constexpr size_t CHUNK_BYTES = 512, HOME_BLOCK_BYTES = 4096;
+// The home map's buffer: the fixed stream of one partition's SMs over 56 MiB in launches of one pass
+// leaves 0.5 % of the lines near (gpu/probes/README.md, "The sixteenth batch's maps read again").
+constexpr size_t HOME_MAP_BYTES = size_t(56) << 20;
+constexpr int HOME_MAP_LAUNCHES = 12;
+
+// Per 4 KiB block of `buf` (HOME_MAP_BYTES): 1 if homed in probeSm's partition, 0 if in the other,
+// after HOME_MAP_LAUNCHES one-pass launches of the listed SMs' fixed stream over all of it. The walk
+// then finds a line homed far as a far hit (classes 5–8) and one homed near from DRAM (9 and up); a
+// block takes its lines' majority, a tie or no vote near (`unknown` counts those).
+static std::vector<unsigned char> homesOfBlocks(const uint4* buf, const unsigned char* deviceUse, unsigned active,
+                                                unsigned* ticket, unsigned* sink, int probeSm, size_t* unknown) {
+  const int sms = smCount();
+  for (int launch = 0; launch < HOME_MAP_LAUNCHES; launch++) {
+    CHECK(cudaMemsetAsync(ticket, 0, sizeof(unsigned)));
+    streamOnSms<<<sms * 8, 256>>>(buf, HOME_MAP_BYTES / sizeof(uint4), 1, deviceUse, active, ticket, sink, nullptr,
+                                  nullptr);
+  }
+  const unsigned lines = unsigned(HOME_MAP_BYTES / 128), blockLines = HOME_BLOCK_BYTES / 128;
+  const LineWalk walk = walkLines(buf, lines, unsigned(probeSm));
+  std::vector<unsigned char> homes(lines / blockLines);
+  *unknown = 0;
+  for (size_t block = 0; block < homes.size(); block++) {
+    int near = 0, far = 0;
+    for (unsigned line = block * blockLines; line < (block + 1) * blockLines; line++) {
+      const int c = walk.lineClass(line);
+      near += c >= 9;
+      far += c >= NEAR_CLASSES && c < 9;
+    }
+    homes[block] = near >= far;
+    *unknown += near == far;
+  }
+  return homes;
+}
+
+// The table streamOrdered reads (32 entries per warp, −1 past a warp's list) for the `chunks` chunks of a
+// footprint over `warps` warps; false if a warp would get more than 32.
+static bool dealChunks(ChunkOrder order, const std::vector<unsigned char>& homes, size_t chunks, size_t warps,
+                       std::vector<int>* table) {
+  std::vector<int> lists[2];
+  for (size_t c = 0; c < chunks; c++) lists[homes[c * CHUNK_BYTES / HOME_BLOCK_BYTES]].push_back(int(c));
+  const std::vector<int>&near = lists[1], &far = lists[0];
+  table->assign(warps * 32, -1);
+  const size_t half = warps / 2;
+  for (size_t g = 0; g < warps; g++) {
+    std::vector<int> mine;
+    if (order == ChunkOrder::natural)
+      for (size_t c = g; c < chunks; c += warps) mine.push_back(int(c));
+    else if (order == ChunkOrder::near || order == ChunkOrder::far)
+      for (size_t i = g; i < (order == ChunkOrder::far ? far : near).size(); i += warps)
+        mine.push_back((order == ChunkOrder::far ? far : near)[i]);
+    else if (order == ChunkOrder::split)
+      for (size_t i = g / 2; i < (g % 2 ? far : near).size(); i += half)
+        mine.push_back((g % 2 ? far : near)[i]);
+    else
+      for (size_t i = g; i < near.size() || i < far.size(); i += warps) {
+        if (i < near.size()) mine.push_back(near[i]);
+        if (i < far.size()) mine.push_back(far[i]);
+      }
+    if (mine.size() > 32) return false;
+    std::copy(mine.begin(), mine.end(), table->begin() + g * 32);
+  }
+  return true;
+}
+
+// Per warp, its chunks and how many of them are homed near: PREFIX-shares.csv.
+static int writeShares(const char* file, const std::vector<int>& table, const std::vector<unsigned char>& homes,
+                       size_t warps) {
+  FILE* out = fopen(file, "w");
+  if (out == nullptr) {
+    fprintf(stderr, "l2Partitions: cannot write %s\n", file);
+    return 1;
+  }
+  fprintf(out, "warp,chunks,nearChunks\n");
+  for (size_t g = 0; g < warps; g++) {
+    int chunks = 0, near = 0;
+    for (int s = 0; s < 32 && table[g * 32 + s] >= 0; s++) {
+      chunks++;
+      near += homes[size_t(table[g * 32 + s]) * CHUNK_BYTES / HOME_BLOCK_BYTES];
+    }
+    fprintf(out, "%zu,%d,%d\n", g, chunks, near);
+  }
+  fclose(out);
+  return 0;
+}
+
+// Rounds of `launches` launches of the listed SMs' stream (`passes` each, its chunks dealt by
+// `orderName`), each round followed by lineTimes on probeSm: PREFIX-ROUND.hex (the classes),
+// PREFIX-ROUND.csv (the last launch's warps; in the last round also each pass's end).
 // Then the buffer is written once more and walked again: PREFIX-home.hex. The rewrite was meant to
 // leave each line in its home slices only; on the H200 it does not (a quarter of a 24 MiB buffer's
 // lines homed far are near after it: gpu/probes/README.md, "Sixteenth batch").
+// An order other than `fixed` first maps the homes (homesOfBlocks, on a buffer of at least
+// HOME_MAP_BYTES whose first footprint the stream reads) and writes PREFIX-shares.csv.
 static int runStreamKeep(size_t footprintMiB, const char* list, int passes, int launches, int probeSm,
-                         const char* prefix, int rounds) {
+                         const char* prefix, int rounds, const char* orderName) {
   const int sms = smCount(), blocksPerSm = 8, threads = 256;
   std::vector<unsigned char> use(sms, 0);
   const int listed = parseSmList(list, use);
   if (listed < 0) return 2;
+  const auto* known = std::find_if(std::begin(CHUNK_ORDERS), std::end(CHUNK_ORDERS),
+                                   [&](const auto& entry) { return strcmp(entry.name, orderName) == 0; });
+  if (known == std::end(CHUNK_ORDERS)) {
+    fprintf(stderr, "l2Partitions: order %s: give fixed, natural, split, halves, near or far\n", orderName);
+    return 2;
+  }
+  const ChunkOrder order = known->order;
   const size_t footprint = footprintMiB << 20, elems = footprint / sizeof(uint4);
+  if (order != ChunkOrder::fixed && footprint > HOME_MAP_BYTES) {
+    fprintf(stderr, "l2Partitions: order %s maps the homes of %zu MiB at most\n", orderName, HOME_MAP_BYTES >> 20);
+    return 2;
+  }
+  const size_t bufBytes = order == ChunkOrder::fixed ? footprint : std::max(footprint, HOME_MAP_BYTES);
   const unsigned lines = unsigned(footprint / 128);
-  const size_t classBytes = (lines + 1) / 2;
+  const size_t classBytes = (bufBytes / 128 + 1) / 2;
   if (passes < 1 || launches < 1 || rounds < 1 || probeSm < 0 || probeSm >= sms ||
       cudaFuncSetAttribute(lineTimes, cudaFuncAttributeMaxDynamicSharedMemorySize, int(classBytes)) != cudaSuccess) {
     fprintf(stderr, "l2Partitions: streamkeep needs passes, launches and rounds ≥ 1, a probe SM below %d and "
@@ -601,22 +763,46 @@ static int runStreamKeep(size_t footprintMiB, const char* list, int passes, int 
   unsigned *sink, *ticket;
   unsigned char* deviceUse;
   unsigned long long *warpNs, *passNs;
-  CHECK(cudaMalloc(&buf, footprint));
+  int* deviceTable = nullptr;
+  CHECK(cudaMalloc(&buf, bufBytes));
   CHECK(cudaMalloc(&sink, sizeof(unsigned)));
   CHECK(cudaMalloc(&ticket, sizeof(unsigned)));
   CHECK(cudaMalloc(&deviceUse, sms));
   CHECK(cudaMalloc(&warpNs, 3 * warps * sizeof(unsigned long long)));
   CHECK(cudaMalloc(&passNs, size_t(passes) * warps * sizeof(unsigned long long)));
-  CHECK(cudaMemset(buf, 0, footprint));
+  CHECK(cudaMemset(buf, 0, bufBytes));
   CHECK(cudaMemcpy(deviceUse, use.data(), sms, cudaMemcpyHostToDevice));
   std::string name(prefix);
+  size_t passBytes = footprint;  // what one pass reads: less than the footprint for `near` and `far`
+  if (order != ChunkOrder::fixed) {
+    size_t unknown = 0;
+    const std::vector<unsigned char> homes = homesOfBlocks(buf, deviceUse, active, ticket, sink, probeSm, &unknown);
+    std::vector<int> table;
+    if (!dealChunks(order, homes, footprint / CHUNK_BYTES, warps, &table)) {
+      fprintf(stderr, "l2Partitions: order %s deals a warp more than 32 chunks of %zu MiB\n", orderName, footprintMiB);
+      return 2;
+    }
+    if (writeShares((name + "-shares.csv").c_str(), table, homes, warps) != 0) return 1;
+    size_t nearBlocks = 0;
+    for (size_t b = 0; b < footprint / HOME_BLOCK_BYTES; b++) nearBlocks += homes[b];
+    passBytes = CHUNK_BYTES * size_t(std::count_if(table.begin(), table.end(), [](int c) { return c >= 0; }));
+    printf("{\"probe\":\"streamkeep\",\"walk\":\"homes\",\"order\":\"%s\",\"footprintBytes\":%zu,\"blocks\":%zu,"
+           "\"nearBlocks\":%zu,\"unknownBlocksOfMap\":%zu,\"passBytes\":%zu}\n",
+           orderName, footprint, footprint / HOME_BLOCK_BYTES, nearBlocks, unknown, passBytes);
+    CHECK(cudaMalloc(&deviceTable, table.size() * sizeof(int)));
+    CHECK(cudaMemcpy(deviceTable, table.data(), table.size() * sizeof(int), cudaMemcpyHostToDevice));
+  }
   LineWalk before;
   for (int round = 0; round < rounds; round++) {
     const double ms = timedMs([&] {
       for (int launch = 0; launch < launches; launch++) {
         CHECK(cudaMemsetAsync(ticket, 0, sizeof(unsigned)));
-        streamOnSms<<<sms * blocksPerSm, threads>>>(buf, elems, passes, deviceUse, active, ticket, sink, warpNs,
-                                                    passNs);
+        if (deviceTable == nullptr)
+          streamOnSms<<<sms * blocksPerSm, threads>>>(buf, elems, passes, deviceUse, active, ticket, sink, warpNs,
+                                                      passNs);
+        else
+          streamOrdered<<<sms * blocksPerSm, threads>>>(buf, deviceTable, passes, deviceUse, active, ticket, sink,
+                                                        warpNs, passNs);
       }
     });
     const LineWalk walk = walkLines(buf, lines, unsigned(probeSm));
@@ -626,7 +812,7 @@ static int runStreamKeep(size_t footprintMiB, const char* list, int passes, int 
     if (writeWarps((at + ".csv").c_str(), warpNs, warps, last ? passNs : nullptr, passes) != 0 ||
         writeClasses((at + ".hex").c_str(), walk, lines) != 0)
       return 1;
-    printWalk("stream", round, ms, double(launches) * passes * footprint, walk, lines, round ? &before : nullptr,
+    printWalk("stream", round, ms, double(launches) * passes * passBytes, walk, lines, round ? &before : nullptr,
               footprint, passes, launches);
     before = walk;
   }
@@ -641,6 +827,7 @@ static int runStreamKeep(size_t footprintMiB, const char* list, int passes, int 
   CHECK(cudaFree(deviceUse));
   CHECK(cudaFree(warpNs));
   CHECK(cudaFree(passNs));
+  if (deviceTable != nullptr) CHECK(cudaFree(deviceTable));
   return 0;
 }
 
@@ -733,7 +920,7 @@ int main(int argc, char** argv) {
                         argc > 5 ? argv[5] : nullptr);
   if (strcmp(probe, "streamkeep") == 0 && argc >= 8)
     return runStreamKeep(strtoull(argv[2], nullptr, 10), argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), argv[7],
-                         argc > 8 ? atoi(argv[8]) : 3);
+                         argc > 8 ? atoi(argv[8]) : 3, argc > 9 ? argv[9] : "fixed");
   if (strcmp(probe, "gpcmap") == 0) return runGpcMap();
   fprintf(stderr,
           "usage: l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB] [blocks/SM] [threads]\n"
@@ -744,6 +931,7 @@ int main(int argc, char** argv) {
           "       l2Partitions smmap [footprint KiB]\n"
           "       l2Partitions streamsms <footprint MiB> <SM list> [total MiB] [warps CSV]\n"
           "       l2Partitions streamkeep <footprint MiB> <SM list> <passes> <launches> <probe SM> <prefix> [rounds]\n"
+          "                               [fixed|natural|split|halves|near|far]\n"
           "       l2Partitions gpcmap\n");
   return 2;
 }
