@@ -183,12 +183,6 @@ __global__ void chaseOnSm(const unsigned* next, unsigned lines, int passes, unsi
   sink[0] = at;
 }
 
-// The fixed mapping, 4 loads in flight, over the blocks that land on SMs with use[sm] set, numbered by arrival: the
-// grid is resident at once (8 blocks of 256 threads per SM), so `active` is 8 × the listed SMs
-// and each block keeps its lines for every pass. `ticket` counts the blocks that took part.
-// With `warpNs`, each warp's first lane also writes when the warp started and when its last load's value was in
-// (%globaltimer, ns) and its SM: [start, end, SM] per warp, by slot and warp; with `passNs`, when
-// each of its passes ended: `passes` values per warp.
 // The block's slot among the blocks on the listed SMs (a ticket, in the order they arrive); `active`
 // for a block on another SM. Blocks at `active` or past it leave at once.
 __device__ unsigned listedSlot(const unsigned char* use, unsigned active, unsigned* ticket) {
@@ -198,6 +192,13 @@ __device__ unsigned listedSlot(const unsigned char* use, unsigned active, unsign
   __syncthreads();
   return slot;
 }
+
+// The fixed mapping, 4 loads in flight, over the blocks that land on SMs with use[sm] set, numbered by arrival: the
+// grid is resident at once (8 blocks of 256 threads per SM), so `active` is 8 × the listed SMs
+// and each block keeps its lines for every pass. `ticket` counts the blocks that took part.
+// With `warpNs`, each warp's first lane also writes when the warp started and when its last load's value was in
+// (%globaltimer, ns) and its SM: [start, end, SM] per warp, by slot and warp; with `passNs`, when
+// each of its passes ended: `passes` values per warp.
 
 __global__ void streamOnSms(const uint4* buf, size_t elems, int passes, const unsigned char* use, unsigned active,
                             unsigned* ticket, unsigned* sink, unsigned long long* warpNs,
@@ -646,13 +647,13 @@ constexpr int HOME_MAP_LAUNCHES = 12;
 // after HOME_MAP_LAUNCHES one-pass launches of the listed SMs' fixed stream over all of it. The walk
 // then finds a line homed far as a far hit (classes 5–8) and one homed near from DRAM (9 and up); a
 // block takes its lines' majority, a tie or no vote near (`unknown` counts those).
-static std::vector<unsigned char> homesOfBlocks(const uint4* buf, const unsigned char* deviceUse, unsigned active,
-                                                unsigned* ticket, unsigned* sink, int probeSm, size_t* unknown) {
-  const int sms = smCount();
+static std::vector<unsigned char> homesOfBlocks(const uint4* buf, int blocks, int threads, const unsigned char* deviceUse,
+                                                unsigned active, unsigned* ticket, unsigned* sink, int probeSm,
+                                                size_t* unknown) {
   for (int launch = 0; launch < HOME_MAP_LAUNCHES; launch++) {
     CHECK(cudaMemsetAsync(ticket, 0, sizeof(unsigned)));
-    streamOnSms<<<sms * 8, 256>>>(buf, HOME_MAP_BYTES / sizeof(uint4), 1, deviceUse, active, ticket, sink, nullptr,
-                                  nullptr);
+    streamOnSms<<<blocks, threads>>>(buf, HOME_MAP_BYTES / sizeof(uint4), 1, deviceUse, active, ticket, sink, nullptr,
+                                     nullptr);
   }
   const unsigned lines = unsigned(HOME_MAP_BYTES / 128), blockLines = HOME_BLOCK_BYTES / 128;
   const LineWalk walk = walkLines(buf, lines, unsigned(probeSm));
@@ -776,7 +777,8 @@ static int runStreamKeep(size_t footprintMiB, const char* list, int passes, int 
   size_t passBytes = footprint;  // what one pass reads: less than the footprint for `near` and `far`
   if (order != ChunkOrder::fixed) {
     size_t unknown = 0;
-    const std::vector<unsigned char> homes = homesOfBlocks(buf, deviceUse, active, ticket, sink, probeSm, &unknown);
+    const std::vector<unsigned char> homes =
+        homesOfBlocks(buf, sms * blocksPerSm, threads, deviceUse, active, ticket, sink, probeSm, &unknown);
     std::vector<int> table;
     if (!dealChunks(order, homes, footprint / CHUNK_BYTES, warps, &table)) {
       fprintf(stderr, "l2Partitions: order %s deals a warp more than 32 chunks of %zu MiB\n", orderName, footprintMiB);
