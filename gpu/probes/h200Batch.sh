@@ -82,6 +82,13 @@
 #            partition (`near`: every miss from its own DRAM) or only those homed in the other (`far`:
 #            every miss across the link), launches of 3 and 36 passes, with each warp's pass ends: the
 #            rate one partition's DRAM gives its SMs, against the link's
+#   ordersteps the orders again with each warp's steps (its four loads issued until their values are
+#            in) counted by cycles in the last launch (lines/…-steps.csv): what a near-only warp's
+#            step costs on silicon against a far-only one's, and against the model's
+#   loopsass the stream kernels' SASS (cuobjdump) of l2Partitions.cu as checked out, and of every other
+#            l2Partitions source listed in $SASS_SOURCES (paths in the working tree, e.g. older
+#            revisions written out with git show), one file each: loadWindow.py reads how many loads
+#            each loop keeps out
 #   orderncu Nsight Compute's DRAM, L2-miss and fabric sector counts for one launch of each order at
 #            40 MiB (3 and 36 passes) and 48 MiB (36): how many of the split stream's reads hit near,
 #            against what LRU fed silicon's warp times (replayLru.py) keeps
@@ -158,11 +165,12 @@ lineTimesSass() {
   cuobjdump -sass -fun _Z9lineTimesPKjjjjPjPhS1_S1_ /tmp/l2Partitions >"$OUT/lineTimes.sass" 2>&1
 }
 
-# orderRuns NAME "ORDERS" "MiB passes launches"…: l2Partitions streamkeep by SM 0's partition, two
-# rounds of each run in each order, into $OUT/NAME.jsonl and lines.txz (lines/near-MiB-passes-order-*)
+# orderRuns NAME "ORDERS" "OPTIONS" "MiB passes launches"…: l2Partitions streamkeep by SM 0's
+# partition, two rounds of each run in each order (OPTIONS after the order: "" or steps), into
+# $OUT/NAME.jsonl and lines.txz (lines/near-MiB-passes-order-*)
 orderRuns() {
-  local name=$1 orders=$2 order run mib passes launches list
-  shift 2
+  local name=$1 orders=$2 options=$3 order run mib passes launches list
+  shift 3
   mapPartitions || return 1
   mkdir -p "$OUT/lines"
   list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
@@ -170,7 +178,7 @@ orderRuns() {
     for run in "$@"; do
       read -r mib passes launches <<<"$run"
       timeout 120 /tmp/l2Partitions streamkeep "$mib" "$list" "$passes" "$launches" 0 \
-        "$OUT/lines/near-$mib-$passes-$order" 2 "$order"
+        "$OUT/lines/near-$mib-$passes-$order" 2 "$order" $options
     done
   done >"$OUT/$name.jsonl" 2>&1
   (cd "$OUT" && tar cJf lines.txz lines && rm -rf lines)
@@ -658,10 +666,25 @@ linepasses)
   (cd "$OUT" && tar cJf lines.txz lines && rm -rf lines)
   ;;
 homeorders)
-  orderRuns homeOrders "fixed natural split halves" "40 3 12" "40 36 2" "48 36 2" "32 36 2" "24 36 2"
+  orderRuns homeOrders "fixed natural split halves" "" "40 3 12" "40 36 2" "48 36 2" "32 36 2" "24 36 2"
   ;;
 homeonly)
-  orderRuns homeOnly "near far" "40 36 2" "48 36 2" "56 3 12" "56 36 2"
+  orderRuns homeOnly "near far" "" "40 36 2" "48 36 2" "56 3 12" "56 36 2"
+  ;;
+ordersteps)
+  orderRuns orderSteps "natural split halves near" steps "40 3 12" "40 36 2" "24 36 2"
+  ;;
+loopsass)
+  recordGpu
+  nvcc --version | tail -2 >"$OUT/nvcc.txt"
+  for src in "$PROBES/l2Partitions.cu" ${SASS_SOURCES:-}; do
+    name=$(basename "$src" .cu)
+    cp "$src" "/tmp/$name.cu" && cp "$PROBES"/*.cuh /tmp/ &&
+      $NVCC -o "/tmp/$name" "/tmp/$name.cu" &&
+      cuobjdump -sass "/tmp/$name" |
+      awk '/Function : /{p = ($0 ~ /streamOnSms|streamOrdered|streamFixedILi4EL8LoadKind0|streamRotatingILi4EL8LoadKind0/)} p' \
+        >"$OUT/$name.sass"
+  done
   ;;
 orderncu)
   mapPartitions || exit 1
@@ -677,7 +700,7 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|orderncu" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu" >&2
   exit 2
   ;;
 esac

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Reads `h200Batch.sh homeorders` and `homeonly` (l2Partitions streamkeep with its chunk orders):
+# Reads `h200Batch.sh homeorders`, `homeonly` and `ordersteps` (l2Partitions streamkeep with its chunk orders):
 # one partition's stream with each warp's 512-byte chunks dealt by the home partition of their 4 KiB
 # blocks, and, given `orderncu`'s output, Nsight Compute's counts for one launch of each order.
 #
@@ -9,7 +9,9 @@
 #   - warps: µs per pass in the last round's last launch, the mean of the first and of the last k
 #     passes (k = passes / 3, at most 10), by group: `split`'s even warps (chunks homed near only) and
 #     odd warps (homed far only), `near`'s and `far`'s warps all together, the other orders' warps by
-#     fifth of their time, fastest first; with each group's mean share of chunks homed near;
+#     fifth of their time, fastest first; with each group's mean share of chunks homed near, and
+#     where the run counted its steps (`ordersteps`), the quartiles of their cycles (a step: the
+#     warp's four loads issued until their values are in; 128-cycle bins, the last from 3,968 up);
 #   - kept: the share of the lines homed near and of those homed far that the walk after the last
 #     round finds near (a 4 KiB block's home: its lines' majority over every map of that footprint
 #     and passes, far hits against the partition's own DRAM);
@@ -28,6 +30,9 @@ NEAR_DIGITS = "01234"
 FAR_HIT_DIGITS = "5678"
 OWN_DRAM_DIGITS = "9ab"
 BLOCK_LINES = 32
+# streamkeep's `steps` option: each warp's steps counted in 32 bins of 128 cycles, the last open.
+STEP_BIN_CYCLES = 128
+STEP_BINS = 32
 
 
 def runs_of(jsonl):
@@ -82,6 +87,10 @@ def print_warps(files, key):
     if f"{stem}-shares.csv" in files:
         for r in csv.DictReader(io.StringIO(files[f"{stem}-shares.csv"])):
             shares[r["warp"]] = int(r["nearChunks"]) / max(1, int(r["chunks"]))
+    steps = {}
+    if f"{stem}-steps.csv" in files:
+        for r in csv.DictReader(io.StringIO(files[f"{stem}-steps.csv"])):
+            steps[r["warp"]] = [int(r[f"from{b * STEP_BIN_CYCLES}"]) for b in range(STEP_BINS)]
     k = max(1, min(10, passes // 3))
     cells = []
     for name, group in groups_of(order, rows).items():
@@ -89,8 +98,21 @@ def print_warps(files, key):
         first = mean(mean(t[:k]) for t in times)
         last = mean(mean(t[-k:]) for t in times)
         share = f" near {mean(shares[r['warp']] for r in group):.2f}" if shares else ""
-        cells.append(f"{name} {first:.1f} → {last:.1f}{share}")
+        cells.append(f"{name} {first:.1f} → {last:.1f}{share}{step_quartiles(steps, group)}")
     print(f"  {order:8} " + " | ".join(cells))
+
+
+def step_quartiles(steps, group):
+    """', steps q1 / median / q3 cycles' over the group's counted steps (bins' lower edges), or ''."""
+    if not steps:
+        return ""
+    counts = [sum(steps[r["warp"]][b] for r in group) for b in range(STEP_BINS)]
+    total, edges, seen = sum(counts), [], 0
+    for b, count in enumerate(counts):
+        seen += count
+        while len(edges) < 3 and seen >= total * (len(edges) + 1) / 4:
+            edges.append(b * STEP_BIN_CYCLES)
+    return f", steps {edges[0]} / {edges[1]} / {edges[2]}"
 
 
 def print_kept(files, mib, passes, orders):
@@ -142,7 +164,7 @@ def print_ncu(text):
 
 def main(folder, ncu=None):
     folder = Path(folder)
-    jsonl = next(folder.glob("home*.jsonl")).read_text()
+    jsonl = next(p for p in folder.glob("*.jsonl") if p.name != "smMap.jsonl").read_text()
     files = read_lines_archive(folder / "lines.txz")
     runs = runs_of(jsonl)
     print("rates: GB/s by round less the launches; the walk's near share after the last")

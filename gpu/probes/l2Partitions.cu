@@ -24,7 +24,8 @@
 //             With an order other than `fixed` the warps' chunks are dealt by their lines' home
 //             partitions, mapped first: every warp's the same as fixed's (`natural`), each warp's
 //             homed in one partition (`split`), or half in each (`halves`); or only the lines
-//             homed in one partition are read (`near`, `far`).
+//             homed in one partition are read (`near`, `far`). With `steps`, the last launch's
+//             warps also count their steps by cycles (PREFIX-steps.csv).
 //   gpcmap    which SMs share a GPC: thread block clusters, whose blocks run in one GPC, of 2 to 16
 //             blocks, one block per SM; each launch prints the SM of every block in cluster order.
 //
@@ -38,6 +39,7 @@
 //        ./l2Partitions streamsms <footprint MiB> <SM list, e.g. 0,2,4> [total MiB 2048] [warps CSV]
 //        ./l2Partitions streamkeep <footprint MiB> <SM list> <passes per launch> <launches> <probe SM>
 //                                  <file prefix> [rounds 3] [order fixed|natural|split|halves|near|far]
+//                                  [steps]
 //        ./l2Partitions gpcmap
 // Each run prints one JSON line.
 #include <cstdio>
@@ -219,12 +221,17 @@ __global__ void streamOnSms(const uint4* buf, size_t elems, int passes, const un
   }
 }
 
+// A step's cycles (its four loads issued until their values are in) in bins of STEP_BIN_CYCLES, one
+// per lane, the last also taking what lies above.
+constexpr int STEP_BIN_CYCLES = 128;
+
 // streamOnSms with the chunks dealt by a table: warp w reads, in each pass, the 512-byte chunks
 // order[32 w], order[32 w + 1], … (−1 ends its list), lane l the 16 bytes at l, 4 chunks in flight as
 // the fixed stream's warp. The table dealt g, g + W, g + 2 W, … (W warps) reads what streamOnSms does.
+// With `stepBins`, each warp also counts its steps by their cycles: 32 bins per warp.
 __global__ void streamOrdered(const uint4* buf, const int* order, int passes, const unsigned char* use,
                               unsigned active, unsigned* ticket, unsigned* sink, unsigned long long* warpNs,
-                              unsigned long long* passNs) {
+                              unsigned long long* passNs, unsigned* stepBins) {
   const unsigned slot = listedSlot(use, active, ticket);
   if (slot >= active) return;
   const unsigned lane = threadIdx.x % 32;
@@ -232,9 +239,10 @@ __global__ void streamOrdered(const uint4* buf, const int* order, int passes, co
   const int mine = order[warp * 32 + lane];
   const int steps = __popc(__ballot_sync(0xffffffffu, mine >= 0));
   const unsigned long long start = globalNs(0);
-  unsigned acc = 0;
+  unsigned acc = 0, binCount = 0;
   for (int pass = 0; pass < passes; pass++) {
     for (int s = 0; s < steps; s += 4) {
+      const long long stepStart = stepBins != nullptr ? clockNow() : 0;
       uint4 v[4];
 #pragma unroll
       for (int j = 0; j < 4; j++) {
@@ -243,10 +251,17 @@ __global__ void streamOrdered(const uint4* buf, const int* order, int passes, co
       }
 #pragma unroll
       for (int j = 0; j < 4; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+      if (stepBins != nullptr) {
+        // Every lane's values are in once the warp's slowest lane has them.
+        const unsigned all = __reduce_xor_sync(0xffffffffu, acc);
+        const long long cycles = clockAfter(all) - stepStart;
+        binCount += min(int(cycles / STEP_BIN_CYCLES), 31) == int(lane);
+      }
     }
     if (passNs != nullptr && lane == 0) passNs[warp * passes + pass] = globalNs(acc);
   }
   if (acc == 0x9e3779b9u) sink[0] = acc;
+  if (stepBins != nullptr) stepBins[warp * 32 + lane] = binCount;
   if (warpNs != nullptr && lane == 0) {
     warpNs[3 * warp] = start;
     warpNs[3 * warp + 1] = globalNs(acc);
@@ -702,6 +717,27 @@ static bool dealChunks(ChunkOrder order, const std::vector<unsigned char>& homes
   return true;
 }
 
+// Per warp, its steps by cycles in the last launch (streamOrdered's `stepBins`): PREFIX-steps.csv.
+static int writeStepBins(const char* file, const unsigned* deviceBins, size_t warps) {
+  std::vector<unsigned> bins(warps * 32);
+  CHECK(cudaMemcpy(bins.data(), deviceBins, bins.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  FILE* out = fopen(file, "w");
+  if (out == nullptr) {
+    fprintf(stderr, "l2Partitions: cannot write %s\n", file);
+    return 1;
+  }
+  fprintf(out, "warp");
+  for (int b = 0; b < 32; b++) fprintf(out, ",from%d", b * STEP_BIN_CYCLES);
+  fprintf(out, "\n");
+  for (size_t w = 0; w < warps; w++) {
+    fprintf(out, "%zu", w);
+    for (int b = 0; b < 32; b++) fprintf(out, ",%u", bins[w * 32 + b]);
+    fprintf(out, "\n");
+  }
+  fclose(out);
+  return 0;
+}
+
 // Per warp, its chunks and how many of them are homed near: PREFIX-shares.csv.
 static int writeShares(const char* file, const std::vector<int>& table, const std::vector<unsigned char>& homes,
                        size_t warps) {
@@ -732,7 +768,7 @@ static int writeShares(const char* file, const std::vector<int>& table, const st
 // An order other than `fixed` first maps the homes (homesOfBlocks, on a buffer of at least
 // HOME_MAP_BYTES whose first footprint the stream reads) and writes PREFIX-shares.csv.
 static int runStreamKeep(size_t footprintMiB, const char* list, int passes, int launches, int probeSm,
-                         const char* prefix, int rounds, const char* orderName) {
+                         const char* prefix, int rounds, const char* orderName, bool timeSteps) {
   const int sms = smCount(), blocksPerSm = 8, threads = 256;
   std::vector<unsigned char> use(sms, 0);
   const int listed = parseSmList(list, use);
@@ -745,8 +781,9 @@ static int runStreamKeep(size_t footprintMiB, const char* list, int passes, int 
   }
   const ChunkOrder order = known->order;
   const size_t footprint = footprintMiB << 20, elems = footprint / sizeof(uint4);
-  if (order != ChunkOrder::fixed && footprint > HOME_MAP_BYTES) {
-    fprintf(stderr, "l2Partitions: order %s maps the homes of %zu MiB at most\n", orderName, HOME_MAP_BYTES >> 20);
+  if ((order == ChunkOrder::fixed && timeSteps) || (order != ChunkOrder::fixed && footprint > HOME_MAP_BYTES)) {
+    fprintf(stderr, "l2Partitions: order %s maps the homes of %zu MiB at most, and times steps only through a table\n",
+            orderName, HOME_MAP_BYTES >> 20);
     return 2;
   }
   const size_t bufBytes = order == ChunkOrder::fixed ? footprint : std::max(footprint, HOME_MAP_BYTES);
@@ -765,6 +802,8 @@ static int runStreamKeep(size_t footprintMiB, const char* list, int passes, int 
   unsigned char* deviceUse;
   unsigned long long *warpNs, *passNs;
   int* deviceTable = nullptr;
+  unsigned* stepBins = nullptr;
+  if (timeSteps) CHECK(cudaMalloc(&stepBins, warps * 32 * sizeof(unsigned)));
   CHECK(cudaMalloc(&buf, bufBytes));
   CHECK(cudaMalloc(&sink, sizeof(unsigned)));
   CHECK(cudaMalloc(&ticket, sizeof(unsigned)));
@@ -804,7 +843,7 @@ static int runStreamKeep(size_t footprintMiB, const char* list, int passes, int 
                                                       passNs);
         else
           streamOrdered<<<sms * blocksPerSm, threads>>>(buf, deviceTable, passes, deviceUse, active, ticket, sink,
-                                                        warpNs, passNs);
+                                                        warpNs, passNs, stepBins);
       }
     });
     const LineWalk walk = walkLines(buf, lines, unsigned(probeSm));
@@ -830,6 +869,10 @@ static int runStreamKeep(size_t footprintMiB, const char* list, int passes, int 
   CHECK(cudaFree(warpNs));
   CHECK(cudaFree(passNs));
   if (deviceTable != nullptr) CHECK(cudaFree(deviceTable));
+  if (stepBins != nullptr) {
+    if (writeStepBins((name + "-steps.csv").c_str(), stepBins, warps) != 0) return 1;
+    CHECK(cudaFree(stepBins));
+  }
   return 0;
 }
 
@@ -922,7 +965,8 @@ int main(int argc, char** argv) {
                         argc > 5 ? argv[5] : nullptr);
   if (strcmp(probe, "streamkeep") == 0 && argc >= 8)
     return runStreamKeep(strtoull(argv[2], nullptr, 10), argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), argv[7],
-                         argc > 8 ? atoi(argv[8]) : 3, argc > 9 ? argv[9] : "fixed");
+                         argc > 8 ? atoi(argv[8]) : 3, argc > 9 ? argv[9] : "fixed",
+                         argc > 10 && strcmp(argv[10], "steps") == 0);
   if (strcmp(probe, "gpcmap") == 0) return runGpcMap();
   fprintf(stderr,
           "usage: l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB] [blocks/SM] [threads]\n"
@@ -933,7 +977,7 @@ int main(int argc, char** argv) {
           "       l2Partitions smmap [footprint KiB]\n"
           "       l2Partitions streamsms <footprint MiB> <SM list> [total MiB] [warps CSV]\n"
           "       l2Partitions streamkeep <footprint MiB> <SM list> <passes> <launches> <probe SM> <prefix> [rounds]\n"
-          "                               [fixed|natural|split|halves|near|far]\n"
+          "                               [fixed|natural|split|halves|near|far] [steps]\n"
           "       l2Partitions gpcmap\n");
   return 2;
 }

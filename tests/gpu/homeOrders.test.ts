@@ -3,7 +3,8 @@
  * by home partition; docs/system-model.md and gpu/probes/README.md cite what it prints): with every
  * warp's lines half near silicon's one partition reads least and its warps keep pace together; with
  * each warp's lines homed in one partition the near-only warps do not run away, and the partition
- * keeps the far-only warps' lines; Nsight Compute's counts split the hits between the halves.
+ * keeps the far-only warps' lines; Nsight Compute's counts split the hits between the halves. With
+ * one load out per warp (the step-timed loop) the near-only warps run away.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -53,6 +54,16 @@ it('reads the orders off the homeorders batch and the Nsight Compute counts', ()
   const hits = /40 MiB near, 36 passes per launch, split: .*far-only warps ([\d.]+), near-only ([\d.]+)/.exec(text)!;
   expect(Number(hits[1])).toBeCloseTo(0.313, 3);
   expect(Number(hits[2])).toBeCloseTo(0.352, 3);
+});
+
+it('reads the near-only warps running away off the ordersteps batch, whose loop keeps one load out', () => {
+  const text = run(join(RESULTS, '2026-12-04m'));
+  expect(rate(text, 40, 36, 'split')).toBeGreaterThan(1.6 * rate(text, 40, 36, 'halves'));
+  const warps = section(text, 'warps', '40 MiB, 36 passes');
+  const [first, last] = /near-only ([\d.]+) → ([\d.]+)/.exec(warps)!.slice(1).map(Number);
+  expect(first!).toBeLessThan(8);
+  expect(last! / first!).toBeLessThan(0.9);
+  expect(warps).toMatch(/near-only [\d.]+ → [\d.]+ near 1\.00, steps 1920 \/ 2176 \/ 2560/);
 });
 
 it('reads the one-home streams off the homeonly batch', () => {
