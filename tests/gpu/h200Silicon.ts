@@ -219,7 +219,7 @@ const onePerTpc = (sms: readonly number[]): number[] => sms.filter((sm) => sm % 
  * the order its warps' reads arrive in, which the model's do not reproduce here.
  */
 const ONE_PARTITION_40_REASON =
-  "silicon's partition keeps a quarter of one partition's 40 MiB stream (an eighth over three passes), the model's none: silicon's warps take unequal shares and, once the fast ones finish, the rest's lines fit and hit (LRU over the model's sets fed silicon's pass times keeps 21 %); the model's warps share evenly, their lines homed line by line where silicon homes 4 KiB blocks, which set the shares; dealt so that every warp's lines are half near, silicon reads 2,275–2,414 GB/s over 3 passes and the model's 2,516 is that stream (docs/system-model.md, sixteenth batch, its maps read again, and the stream dealt by home)";
+  "silicon's partition keeps a quarter of one partition's 40 MiB stream (an eighth over three passes), the model's none: silicon's warps take unequal shares and, once the fast ones finish, the rest's lines fit and hit (LRU over the model's sets fed silicon's pass times keeps 21 %); the model's warps share evenly, their lines homed line by line where silicon homes 4 KiB blocks, which set the shares; dealt so that every warp's lines are half near, silicon reads 2,275–2,414 GB/s over 3 passes and the model's 2,516 is that stream; with one load out per warp the model with 4 KiB homes reads silicon's orders within +1 … +9 %, with four (this row's loop) it runs away over long launches (docs/system-model.md, sixteenth batch, its maps read again, the stream dealt by home, and the loops' loads out)";
 
 /**
  * l2Partitions.cu `streamsms` (results/2026-12-04b/streamSms.txt, streamSms2.txt: two H200s): the
