@@ -79,9 +79,9 @@
 #            do warps whose lines are all homed near run away from the rest and keep them, and does
 #            the stream keep a quarter of 40 MiB when every warp's lines are half near?
 #   homeonly SM 0's partition streaming only the lines of a 40–56 MiB footprint homed in its own
-#            partition (`near`: every miss from its own DRAM) or only those homed in the other (`far`:
-#            every miss across the link), launches of 3 and 36 passes, with each warp's pass ends: the
-#            rate one partition's DRAM gives its SMs, against the link's
+#            partition (`near`: its misses from its own DRAM) or only those homed in the other (`far`:
+#            its misses across the link), launches of 3 and 36 passes, with each warp's pass ends:
+#            what one home's lines read alone (20–29 MiB: about what the partition holds)
 #   ordersteps the orders again with each warp's steps (its four loads issued until their values are
 #            in) counted by cycles in the last launch (lines/…-steps.csv): what a near-only warp's
 #            step costs on silicon against a far-only one's, and against the model's
