@@ -154,9 +154,21 @@ mapPartitions() {
   python3 "$PROBES/smSets.py" partitions "$OUT/smMap.jsonl" >"$OUT/smSets.txt"
 }
 
+# The stream kernels' SASS of a built l2Partitions (streamLoopsSass BINARY FILE): loadWindow.py reads
+# how many loads each loop keeps out, which a change elsewhere in a kernel can change (eighteenth batch)
+streamLoopsSass() {
+  cuobjdump -sass "$1" |
+    awk '/Function : /{p = ($0 ~ /streamOnSms|streamOrdered|streamFixedILi4EL8LoadKind0|streamRotatingILi4EL8LoadKind0/)} p' >"$2"
+}
+
+# l2Partitions built into /tmp/l2Partitions, its stream loops' SASS into $OUT/streamLoops.sass
+buildL2Partitions() {
+  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" && streamLoopsSass /tmp/l2Partitions "$OUT/streamLoops.sass"
+}
+
 mapSms() {
   recordGpu
-  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || return 1
+  buildL2Partitions || return 1
   /tmp/l2Partitions smmap 4096 >"$OUT/smMap.jsonl"
 }
 
@@ -193,7 +205,7 @@ probes)
   recordGpu
   buildHarness >"$OUT/harness-build.log" 2>&1 &
   build=$!
-  $NVCC -o /tmp/l2Partitions gpu/probes/l2Partitions.cu && $NVCC -o /tmp/stsScatter gpu/probes/stsScatter.cu || exit 1
+  buildL2Partitions && $NVCC -o /tmp/stsScatter gpu/probes/stsScatter.cu || exit 1
   P=/tmp/l2Partitions
   {
     for mib in 4 8 12 16 20 24 28 32 36 40 44 48 52 56 64 80 128; do
@@ -293,7 +305,7 @@ winners)
   recordGpu
   [ -x .harness/kernel_comparison/spmm_perf ] || { buildHarness >"$OUT/harness-build.log" 2>&1 & }
   build=$!
-  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
+  buildL2Partitions || exit 1
   P=/tmp/l2Partitions
   {
     for mib in 4 8 16 24 32 40 1024; do
@@ -433,7 +445,7 @@ drain)
     done
   } >"$OUT/gridBurst.jsonl" 2>"$OUT/gridBurst.err"
   # How many lines an SM's misses reach the L2 with, by how many SMs ask (the STC proxy's value loads)
-  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
+  buildL2Partitions || exit 1
   {
     for blocks in 16 33 66 99 132; do for threads in 128 384; do /tmp/l2Partitions gather $blocks $threads; done; done
     /tmp/l2Partitions gather 1056 256
@@ -441,7 +453,7 @@ drain)
   ;;
 l2fill)
   recordGpu
-  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
+  buildL2Partitions || exit 1
   # The L2's and the DRAM's sector counts for the stream, the metrics this ncu has of those named
   wanted="dram__bytes_read lts__t_sectors_srcunit_tex_op_read lts__t_sectors_srcunit_tex_op_read_lookup_hit
     lts__t_sectors_srcunit_tex_op_read_lookup_miss lts__t_sectors_srcunit_ltcfabric lts__t_sectors_srcunit_ltcfabric_op_read
@@ -462,7 +474,7 @@ stcscale)
   recordGpu
   [ -x .harness/kernel_comparison/spmm_perf ] || { buildHarness >"$OUT/harness-build.log" 2>&1 & }
   build=$!
-  $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" || exit 1
+  buildL2Partitions || exit 1
   # The stream's L2 and DRAM sectors with one block of 256 threads and one load in flight per SM
   # (≈ 1/30 of the rate of l2fill's 8 × 4), and the footprints l2fill skipped
   metrics=$PARTITION_METRICS
@@ -680,10 +692,7 @@ loopsass)
   for src in "$PROBES/l2Partitions.cu" ${SASS_SOURCES:-}; do
     name=$(basename "$src" .cu)
     cp "$src" "/tmp/$name.cu" && cp "$PROBES"/*.cuh /tmp/ &&
-      $NVCC -o "/tmp/$name" "/tmp/$name.cu" &&
-      cuobjdump -sass "/tmp/$name" |
-      awk '/Function : /{p = ($0 ~ /streamOnSms|streamOrdered|streamFixedILi4EL8LoadKind0|streamRotatingILi4EL8LoadKind0/)} p' \
-        >"$OUT/$name.sass"
+      $NVCC -o "/tmp/$name" "/tmp/$name.cu" && streamLoopsSass "/tmp/$name" "$OUT/$name.sass"
   done
   ;;
 orderncu)
