@@ -15,11 +15,10 @@
 # Usage: python3 gpu/probes/homeMap.py gpu/probes/results/2026-12-04i/lines.txz
 import csv, io, re, statistics, sys
 
-from linesArchive import read_lines_archive
+from linesArchive import FAR_HIT, read_lines_archive
 
 HOME_MAP = "near-56-3-0.hex"
 OTHER_MAP = "near-40-1-0.hex"
-FAR_HIT = range(5, 9)
 CHUNK_BYTES = 512
 LINE_BYTES = 128
 PAGE_BLOCKS = 512

@@ -22,13 +22,13 @@
 import csv, io, json, re, sys
 from pathlib import Path
 
-from linesArchive import read_lines_archive
+from linesArchive import FAR_HIT, NEAR_CLASSES, OWN_DRAM, read_lines_archive
 
 LAUNCH_US = 7.0
-# The walk's classes as hex digits: a near hit, a far hit, a line of the walking SM's partition from DRAM.
-NEAR_DIGITS = "01234"
-FAR_HIT_DIGITS = "5678"
-OWN_DRAM_DIGITS = "9ab"
+# The walk's classes (linesArchive.py) as the hex digits of the maps.
+NEAR_DIGITS = "".join(f"{c:x}" for c in range(NEAR_CLASSES))
+FAR_HIT_DIGITS = "".join(f"{c:x}" for c in FAR_HIT)
+OWN_DRAM_DIGITS = "".join(f"{c:x}" for c in OWN_DRAM)
 BLOCK_LINES = 32
 # streamkeep's `steps` option: each warp's steps counted in 32 bins of 128 cycles, the last open.
 STEP_BIN_CYCLES = 128

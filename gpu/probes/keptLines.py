@@ -8,9 +8,7 @@
 import csv, io, re, sys
 from collections import defaultdict
 
-from linesArchive import read_lines_archive
-
-NEAR_CLASSES = 5
+from linesArchive import NEAR_CLASSES, read_lines_archive
 
 
 def main(path):

@@ -274,6 +274,7 @@ __global__ void streamOrdered(const uint4* buf, const int* order, int passes, co
 // hit takes 256–350 cycles (classes 1–3), a far hit 416–511 (6–8), a line of the reading SM's
 // partition from DRAM 512–607 (9–11), one of the other partition from DRAM 672 and more (14–15).
 constexpr int LINE_CLASS_BASE = 224, LINE_CLASS_CYCLES = 32, LINE_CLASSES = 16, NEAR_CLASSES = 5;
+constexpr int OWN_DRAM_CLASS = 9;  // the first class of a line from the walking SM's own partition's DRAM
 constexpr int LINE_HISTOGRAM_BINS = 64;  // 32 cycles each: 0 … 2047, the last bin also takes the rest
 
 // One thread of the first block on SM `target` reads the first 4 bytes of every line once, in
@@ -678,8 +679,8 @@ static std::vector<unsigned char> homesOfBlocks(const uint4* buf, int blocks, in
     int near = 0, far = 0;
     for (unsigned line = block * blockLines; line < (block + 1) * blockLines; line++) {
       const int c = walk.lineClass(line);
-      near += c >= 9;
-      far += c >= NEAR_CLASSES && c < 9;
+      near += c >= OWN_DRAM_CLASS;
+      far += c >= NEAR_CLASSES && c < OWN_DRAM_CLASS;
     }
     homes[block] = near >= far;
     *unknown += near == far;
