@@ -38,8 +38,8 @@ export interface ComputeProfile {
   readonly l1LinesPerCycle: number;
   /**
    * The dense baseline as the vendor library runs it, where it was profiled: the share of the
-   * DRAM's peak its kernel reads at (whatever the shape), and the time of the separate reduction
-   * kernel it launches when it splits K, ns. Absent: the dense kernel is only the path model's
+   * DRAM's peak its kernel reads at (whatever the shape; its memory time is its bytes at that rate),
+   * and the time of the separate reduction kernel it launches when it splits K, ns. Absent: the dense kernel is only the path model's
    * cp.async streamer, and its split-K reduction is charged like the other kernels'.
    */
   readonly denseLibrary?: { readonly dramEfficiency: number; readonly splitKReductionNs: number };
@@ -130,6 +130,8 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
       'denseLibrary: cuBLAS under Nsight Compute on the H200 (gpu/probes/results/2026-12-02/parity.txt, cublas-*.details.txt): its nvjet kernel reads at ' +
       '75.2–77.3 % of the DRAM peak on all five shapes profiled (7168² 76.6, 9216² 75.2, 4096 × 14336 75.4, 2048 × 28672 77.3, 14336 × 4096 77.0; mean 76.3 %), ' +
       'and where it splits K (9216², 4096 × 14336, 2048 × 28672) a splitKreduce_kernel of 3.81 / 4.38 / 3.39 µs follows (mean 3.86). ' +
+      "The dense kernel's memory time is its bytes at that rate alone: nvjet's grids (96–128 CTAs of 384 threads) are not the model's dense kernel, " +
+      'whose path makespan reads 72–90 % of the peak over the same shapes (docs/system-model.md, "The dense baseline\'s pace"). ' +
       'l1LinesPerCycle 0.96: l2Partitions gather on the H200 (gpu/probes/results/2026-12-03b/gather.jsonl): 4-byte loads to random sectors of an L2-resident ' +
       '16 MiB from one block of 384 threads on each of 16, 33 or 66 SMs reach 0.957–0.960 lines per SM per cycle (128 threads: 0.88); ' +
       "from 99 SMs on the L2 slices' lookups bound them (0.62–0.66 per SM at 99, 0.56–0.61 at 132 = 145–159 G/s; h200-silicon.md §1: 149–151 G/s, " +

@@ -469,6 +469,11 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
     }
     return { simulator, accounting };
   };
+  // The vendor library's dense kernel was measured to read at a fixed share of the DRAM's peak
+  // whatever the shape and grid (its TMA pipeline, not the path's queues, sets its pace): its
+  // memory time is its bytes at that rate, and only its bytes are taken from the path, which a
+  // sample gives as well as all channels.
+  const library = kernel === 'dense' ? compute.denseLibrary : undefined;
   // A sampled run simulates every iteration, at its full-run time, but only the requests homed on
   // the sampled channels: those channels' slices, banks and buses see exactly their full-run
   // streams, and the kernel's memory time is the latest channel's. That stands for the others only
@@ -479,19 +484,14 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   let run = simulate(requested, onRound);
   const sampledChannels = run.simulator.sampledChannels.reduce((a, b) => a + b, 0);
   const spread = run.simulator.channelSpread();
-  const fellBack = run.simulator.channelFraction < 1 && spread > CHANNEL_SPREAD_LIMIT;
+  const fellBack = library === undefined && run.simulator.channelFraction < 1 && spread > CHANNEL_SPREAD_LIMIT;
   if (fellBack) run = simulate(1);
   const { simulator, accounting } = run;
   const result = simulator.result();
   const fraction = result.sectorRequests / Math.max(1, accounting.A.sectors + accounting.B.sectors);
   const latencyNs = loadLatency * nsPerCycle;
   const dramReadBytes = fraction > 0 ? result.bytes.dramToL2 / fraction : 0;
-  // The vendor library's dense kernel was measured to read at a fixed share of the DRAM's peak
-  // whatever the shape (its TMA pipeline, not the path's queues, sets its pace): it takes at
-  // least its bytes at that rate.
-  const library = kernel === 'dense' ? compute.denseLibrary : undefined;
-  const libraryNs = library ? dramReadBytes / (library.dramEfficiency * memory.dram.bandwidthGBps) : 0;
-  const memoryNs = Math.max(result.makespanNs, libraryNs);
+  const memoryNs = library ? dramReadBytes / (library.dramEfficiency * memory.dram.bandwidthGBps) : result.makespanNs;
   const epilogueNs = (full.decompressIssue + full.tensorCore) * smNsPerCycle;
   // Where the blocks' start and end are measured, the first load is part of it (in computeNs).
   const prologueNs = startEnd === undefined ? latencyNs : 0;
@@ -519,7 +519,7 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
     // A memory path with no resource busy half the time ('latency') only followed the SMs' issue
     // schedule, so the SM side names the bound even where the makespan came out a little later.
     bound:
-      memorySide >= computeSide && libraryNs > result.makespanNs
+      memorySide >= computeSide && library
         ? 'DRAM'
         : memorySide >= computeSide && result.boundingResource !== 'latency'
           ? MEMORY_BOUND_NAMES[result.boundingResource]

@@ -511,6 +511,28 @@ export const H200_PARITY_ROWS: readonly {
 ).map(([m, k, sparsity, cublas, stc]) => ({ m, k, sparsity, cublas, stc }));
 
 /**
+ * cuBLAS's own kernel under Nsight Compute at N = 8 (gpu/probes/results/2026-12-02/parity.txt,
+ * cublas-7168.details.txt, cublas-4096x14336.details.txt; 14336 × 4096 the mean of its two
+ * launches): nvjet's duration, µs, its DRAM throughput, % of the peak, and its grid of 384-thread
+ * CTAs. The grids differ from shape to shape, the share of the peak does not.
+ */
+export const H200_CUBLAS_NCU_ROWS: readonly {
+  readonly m: number;
+  readonly k: number;
+  readonly nvjetUs: number;
+  readonly dramPercent: number;
+  readonly ctas: number;
+}[] = (
+  [
+    [7168, 7168, 28.58, 76.64, 112],
+    [9216, 9216, 47.71, 75.18, 96],
+    [4096, 14336, 33.18, 75.35, 96],
+    [2048, 28672, 32.51, 77.28, 128],
+    [14336, 4096, (32.38 + 32.19) / 2, (77.04 + 77.54) / 2, 112],
+  ] as const
+).map(([m, k, nvjetUs, dramPercent, ctas]) => ({ m, k, nvjetUs, dramPercent, ctas }));
+
+/**
  * The STC proxy's blocks on the GPU's global timer (gpu/probes/README.md, "Tenth batch",
  * results/2026-12-04/stcLifetime*.jsonl; N = 8, split-K 8): the span from the first block's start
  * to the last block's end, µs, the mean of three runs on fresh machines, on the shapes whose four

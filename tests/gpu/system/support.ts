@@ -26,6 +26,6 @@ export function modelH200Cell(kernel: SpmmKernel, m: number, k: number, sparsity
     layout,
     mma: MEASURED_MMA,
     ...(kernel === 'dense' ? {} : { splitK: 8 }),
-    sample: kernel === 'dense' ? 1 : sampleFactor(kernel, layout, 8, 300_000),
+    sample: sampleFactor(kernel, layout, 8, 300_000),
   });
 }
