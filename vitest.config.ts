@@ -85,6 +85,7 @@ const SHARED_MODULES = [
   'tests/gen/wave.test.ts',
   'tests/gpu/homeMap.test.ts',
   'tests/gpu/homeOrders.test.ts',
+  'tests/gpu/iterationPhases.test.ts',
   'tests/gpu/loadWindow.test.ts',
   'tests/gpu/memory/ad102Measured.test.ts',
   'tests/gpu/memory/channelSample.test.ts',

@@ -44,6 +44,11 @@
 #            and without its cache flush; the per-block rows come back as blocks.tgz
 #   stcsms   stcLifetime on one matrix with 64 and 128 blocks, one per SM (split-K 4 and 8, and half the
 #            rows at split-K 8): what a loop iteration costs by how many SMs ask the L2 at once
+#   stciters stcLifetime with every K-loop iteration's end marked (and the plain build beside it) on
+#            64 and 128 blocks of one per SM, on 7168² (one block on 40 SMs beside two on 92), 9216²
+#            and 14336 × 4096: is the iteration's growth with the SMs a start-up transient of blocks
+#            in lockstep, and do the lone blocks at 7168² keep with the grid's burst?
+#            (iterationPhases.py reads the archives)
 #   l2sms    l2Partitions smmap (which SMs share SM 0's partition), then the fixed stream at 24–64 MiB
 #            read by all SMs, by one partition's SMs, by the other's, and by half of each (as many SMs
 #            as one partition has), timed and with Nsight Compute's L2 and DRAM sector counts: does
@@ -118,26 +123,38 @@ prof() {
   ncu -i "/tmp/$name.ncu-rep" --page source --csv --print-source sass >"$folder/$name.sass.csv" 2>&1
 }
 
-# The STC proxy with marks (stcLifetime.cu), built against the harness's kernel as markStcKernel.sh marks it
+# The STC proxy with marks (stcLifetime.cu), built against the harness's kernel as markStcKernel.sh marks it,
+# into /tmp/stcLifetime; buildStcLifetime iterations also builds the one that marks each K-loop
+# iteration's end, into /tmp/stcLifetimeIterations
 buildStcLifetime() {
+  local flags=(--use_fast_math -maxrregcount=255 -DSTC_KERNEL_SOURCE='"/tmp/stcMarked/Coruscant_STC_SpMM_API.cu"')
   bash "$PROBES/markStcKernel.sh" .harness/kernel_sources/coruscant_stc/csrc /tmp/stcMarked || return 1
-  $NVCC --use_fast_math -maxrregcount=255 -DSTC_KERNEL_SOURCE='"/tmp/stcMarked/Coruscant_STC_SpMM_API.cu"' \
-    -o /tmp/stcLifetime "$PROBES/stcLifetime.cu"
+  $NVCC "${flags[@]}" -o /tmp/stcLifetime "$PROBES/stcLifetime.cu" || return 1
+  [ "${1:-}" != iterations ] ||
+    $NVCC "${flags[@]}" -DSTC_ITERATION_MARKS -o /tmp/stcLifetimeIterations "$PROBES/stcLifetime.cu"
 }
 
-# lifetimeRuns NAME SPLIT_IN_NAME "M K sparsity split-K"…: stcLifetime's JSON lines into $OUT/NAME.jsonl,
-# its rows per block packed into $OUT/blocks.tgz (blocks/MxK-sparsity[-splitS].csv)
+# lifetimeRuns NAME SPLIT_IN_NAME ITERATIONS ARCHIVE "M K sparsity split-K"…: stcLifetime's JSON lines into
+# $OUT/NAME.jsonl, its rows per block packed into $OUT/ARCHIVE (blocks/MxK-sparsity[-splitS].csv); with
+# ITERATIONS 1 the build that marks each K-loop iteration, whose rows per iteration go beside them
+# (iterations/MxK-sparsity[-splitS].csv)
 lifetimeRuns() {
-  local name=$1 splitInName=$2 run csv
-  shift 2
-  mkdir -p "$OUT/blocks"
+  local name=$1 splitInName=$2 iterations=$3 archive=$4 run csv
+  shift 4
+  rm -rf "$OUT/blocks" "$OUT/iterations"
+  mkdir -p "$OUT/blocks" "$OUT/iterations"
   for run in "$@"; do
     set -- $run
     csv="$1x$2-$3"
     [ "$splitInName" = 1 ] && csv="$csv-split$4"
-    timeout 120 /tmp/stcLifetime $1 $2 $3 $4 "$OUT/blocks/$csv.csv"
+    if [ "$iterations" = 1 ]; then
+      timeout 120 /tmp/stcLifetimeIterations $1 $2 $3 $4 "$OUT/blocks/$csv.csv" "$OUT/iterations/$csv.csv"
+    else
+      timeout 120 /tmp/stcLifetime $1 $2 $3 $4 "$OUT/blocks/$csv.csv"
+    fi
   done >"$OUT/$name.jsonl" 2>&1
-  (cd "$OUT" && tar czf blocks.tgz blocks && rm -rf blocks)
+  rmdir "$OUT/iterations" 2>/dev/null
+  (cd "$OUT" && tar czf "$archive" blocks $([ -d iterations ] && echo iterations) && rm -rf blocks iterations)
 }
 
 recordGpu() {
@@ -533,7 +550,7 @@ stcstart)
 stclife)
   recordGpu
   buildStcLifetime || exit 1
-  lifetimeRuns stcLifetime 0 "1024 512 50 8" "1024 2048 50 8" "4096 512 50 8" "4096 2048 50 8" "16384 512 50 8" \
+  lifetimeRuns stcLifetime 0 0 blocks.tgz "1024 512 50 8" "1024 2048 50 8" "4096 512 50 8" "4096 2048 50 8" "16384 512 50 8" \
     "16384 2048 50 8" "32768 512 50 8" "32768 2048 50 8" "14336 4096 50 8" "14336 4096 70 8" "4096 14336 50 8" \
     "4096 14336 70 8" "2048 28672 50 8" "7168 7168 50 8" "7168 7168 70 8" "9216 9216 50 8"
   {
@@ -554,8 +571,18 @@ stclife)
 stcsms)
   recordGpu
   buildStcLifetime || exit 1
-  lifetimeRuns stcSms 1 "4096 14336 50 4" "4096 14336 50 8" "2048 14336 50 8" "4096 14336 70 4" "4096 14336 70 8" \
+  lifetimeRuns stcSms 1 0 blocks.tgz "4096 14336 50 4" "4096 14336 50 8" "2048 14336 50 8" "4096 14336 70 4" "4096 14336 70 8" \
     "2048 14336 70 8" "2048 28672 50 8" "4096 28672 50 8"
+  ;;
+stciters)
+  recordGpu
+  buildStcLifetime iterations || exit 1
+  # Each shape twice: plain (the loop as every earlier row timed it) and with each iteration's end
+  # marked; both builds' loop cycles side by side say what the iteration marks cost
+  runs=("4096 14336 50 4" "4096 14336 50 8" "2048 14336 50 8" "4096 14336 70 4" "4096 14336 70 8"
+    "2048 14336 70 8" "7168 7168 50 8" "7168 7168 70 8" "9216 9216 50 8" "14336 4096 50 8")
+  lifetimeRuns stcItersPlain 1 0 stcItersPlain.tgz "${runs[@]}"
+  lifetimeRuns stcIters 1 1 stcIters.tgz "${runs[@]}"
   ;;
 l2sms)
   mapPartitions || exit 1
@@ -709,7 +736,7 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu" >&2
   exit 2
   ;;
 esac

@@ -17,10 +17,11 @@
 // Build: bash gpu/probes/markStcKernel.sh .harness/kernel_sources/coruscant_stc/csrc /tmp/stcMarked
 //        nvcc -O3 -gencode arch=compute_90,code=sm_90 --use_fast_math -maxrregcount=255 \
 //          -DSTC_KERNEL_SOURCE='"/tmp/stcMarked/Coruscant_STC_SpMM_API.cu"' -o stcLifetime stcLifetime.cu
-// Run:   ./stcLifetime <M> <K> <sparsity %> <split-K> [blocks.csv]
+// Run:   ./stcLifetime <M> <K> <sparsity %> <split-K> [blocks.csv [iterations.csv]]
 // Prints one JSON line (event-timed µs of the API's call, of its main kernel alone and of the empty
 // kernel, medians of 20 launches; the blocks' medians from the last launch); blocks.csv gets one row
-// per block.
+// per block; iterations.csv (built with -DSTC_ITERATION_MARKS) one row per block and K-loop
+// iteration: its end in cycles since the block's mark 1 and in ns since the first block started.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -54,6 +55,23 @@ __device__ __forceinline__ void stcMark(int point) {
   if (point == 3) slot[6] = globalTimer();
 }
 #define STC_MARK(point) stcMark(point)
+
+// Built with -DSTC_ITERATION_MARKS, thread 0 of each block also records clock64 and %globaltimer as
+// each K-loop iteration ends (two stores per iteration, the loop's only addition); otherwise the
+// mark is nothing, and the kernel compiles as it did before the mark was placed.
+#ifdef STC_ITERATION_MARKS
+constexpr int MAX_ITERATIONS = 64;
+__constant__ long long* stcIterationMarks;
+__device__ __forceinline__ void stcIterationMark(int iteration) {
+  if (threadIdx.x != 0 || iteration >= MAX_ITERATIONS) return;
+  long long* slot = stcIterationMarks + (size_t(blockIdx.y) * MAX_ITERATIONS + iteration) * 2;
+  slot[0] = clock64();
+  slot[1] = globalTimer();
+}
+#define STC_ITERATION_MARK(iteration) stcIterationMark(iteration)
+#else
+#define STC_ITERATION_MARK(iteration)
+#endif
 #include STC_KERNEL_SOURCE
 
 __global__ void emptyBlock() {
@@ -102,6 +120,14 @@ static T* upload(const std::vector<T>& host, int copies) {
   return device;
 }
 
+// A CSV file for writing with its header line, or nullptr (the reason printed).
+static FILE* openCsv(const char* path, const char* header) {
+  FILE* csv = fopen(path, "w");
+  if (!csv) perror(path);
+  else fprintf(csv, "%s\n", header);
+  return csv;
+}
+
 static double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
@@ -109,15 +135,28 @@ static double median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
   if (argc < 5) {
-    fprintf(stderr, "usage: stcLifetime <M> <K> <sparsity %%> <split-K> [blocks.csv]\n");
+    fprintf(stderr, "usage: stcLifetime <M> <K> <sparsity %%> <split-K> [blocks.csv [iterations.csv]]\n");
     return 2;
   }
+#ifndef STC_ITERATION_MARKS
+  if (argc > 6) {
+    fprintf(stderr, "stcLifetime: iterations.csv needs a build with -DSTC_ITERATION_MARKS\n");
+    return 2;
+  }
+#endif
   const int m = atoi(argv[1]), k = atoi(argv[2]), n = 8, splitK = atoi(argv[4]);
   const double sparsity = atof(argv[3]) / 100;
   if (m % 256 || k % (64 * splitK) || splitK < 1) {
     fprintf(stderr, "stcLifetime: M must be a multiple of 256 and K of 64 × split-K\n");
     return 2;
   }
+  const int iterations = k / 64 / splitK;
+#ifdef STC_ITERATION_MARKS
+  if (iterations - 1 > MAX_ITERATIONS) {
+    fprintf(stderr, "stcLifetime: %d loop iterations, marks for %d\n", iterations - 1, MAX_ITERATIONS);
+    return 2;
+  }
+#endif
   const Weights w = randomWeights(m, k, sparsity);
   uint64_t* bitmaps = upload(w.bitmaps, COPIES);
   uint32_t* offsets = upload(w.offsets, COPIES);
@@ -131,6 +170,12 @@ int main(int argc, char** argv) {
   long long* marks = nullptr;
   CHECK(cudaMalloc(&marks, sizeof(long long) * MARK_SLOTS * blocks));
   CHECK(cudaMemcpyToSymbol(stcMarks, &marks, sizeof(marks)));
+#ifdef STC_ITERATION_MARKS
+  long long* iterationMarks = nullptr;
+  const size_t iterationSlots = size_t(blocks) * MAX_ITERATIONS * 2;
+  CHECK(cudaMalloc(&iterationMarks, sizeof(long long) * iterationSlots));
+  CHECK(cudaMemcpyToSymbol(stcIterationMarks, &iterationMarks, sizeof(iterationMarks)));
+#endif
 
   int launch = 0;
   auto stc = [&] {
@@ -154,6 +199,11 @@ int main(int argc, char** argv) {
   for (int i = 0; i < LAUNCHES; i++) stcUs.push_back(1000 * timedMs(stc));
   std::vector<long long> h(size_t(MARK_SLOTS) * blocks);
   CHECK(cudaMemcpy(h.data(), marks, sizeof(long long) * h.size(), cudaMemcpyDeviceToHost));
+#ifdef STC_ITERATION_MARKS
+  // The last launch was the API's, as for the block marks; the empty kernel below marks no iteration.
+  std::vector<long long> it(iterationSlots);
+  CHECK(cudaMemcpy(it.data(), iterationMarks, sizeof(long long) * it.size(), cudaMemcpyDeviceToHost));
+#endif
   for (int i = 0; i < LAUNCHES; i++) emptyUs.push_back(1000 * timedMs(empty));
   std::vector<long long> e(size_t(MARK_SLOTS) * blocks);
   CHECK(cudaMemcpy(e.data(), marks, sizeof(long long) * e.size(), cudaMemcpyDeviceToHost));
@@ -174,15 +224,11 @@ int main(int argc, char** argv) {
   printf("{\"m\":%d,\"k\":%d,\"n\":%d,\"sparsity\":%.2f,\"splitK\":%d,\"blocks\":%d,\"iterations\":%d,"
          "\"eventUs\":%.3f,\"kernelEventUs\":%.3f,\"emptyEventUs\":%.3f,\"spanUs\":%.3f,\"emptySpanUs\":%.3f,"
          "\"prologueCycles\":%.0f,\"loopCycles\":%.0f,\"epilogueCycles\":%.0f,\"lifeCycles\":%.0f}\n",
-         m, k, n, sparsity, splitK, blocks, k / 64 / splitK, median(stcUs), median(kernelUs), median(emptyUs), (last - first) / 1000.0,
+         m, k, n, sparsity, splitK, blocks, iterations, median(stcUs), median(kernelUs), median(emptyUs), (last - first) / 1000.0,
          (emptyLast - emptyFirst) / 1000.0, median(prologue), median(loop), median(epilogue), median(life));
   if (argc > 5) {
-    FILE* csv = fopen(argv[5], "w");
-    if (!csv) {
-      perror(argv[5]);
-      return 1;
-    }
-    fprintf(csv, "block,sm,startNs,endNs,prologueCycles,loopCycles,epilogueCycles\n");
+    FILE* csv = openCsv(argv[5], "block,sm,startNs,endNs,prologueCycles,loopCycles,epilogueCycles");
+    if (!csv) return 1;
     for (int i = 0; i < blocks; i++) {
       const long long* s = &h[size_t(i) * MARK_SLOTS];
       fprintf(csv, "%d,%lld,%lld,%lld,%lld,%lld,%lld\n", i, s[4], s[5] - first, s[6] - first, s[1] - s[0],
@@ -190,5 +236,17 @@ int main(int argc, char** argv) {
     }
     fclose(csv);
   }
+#ifdef STC_ITERATION_MARKS
+  if (argc > 6) {
+    FILE* csv = openCsv(argv[6], "block,iteration,endCycles,endNs");
+    if (!csv) return 1;
+    for (int i = 0; i < blocks; i++)
+      for (int j = 0; j < iterations - 1; j++) {
+        const long long* slot = &it[(size_t(i) * MAX_ITERATIONS + j) * 2];
+        fprintf(csv, "%d,%d,%lld,%lld\n", i, j, slot[0] - h[size_t(i) * MARK_SLOTS + 1], slot[1] - first);
+      }
+    fclose(csv);
+  }
+#endif
   return 0;
 }

@@ -72,7 +72,9 @@ describe('markStcKernel.sh', () => {
     '{',
     '    const int BatchID     = blockIdx.y / 1;',
     '#pragma unroll(1) //unroll exactly once.',
-    '    for (;;) {}',
+    '    for (;;) {',
+    '        StartTileIdx += 64;',
+    '    }',
     '     //add epliogue',
     '            BlockGlobalPTR[j + i * M_Global] = 0;',
     '}',
@@ -80,13 +82,14 @@ describe('markStcKernel.sh', () => {
   const source = join(out, 'stcSource');
   mkdirSync(source);
 
-  it('puts one mark before the block starts, before the loop, before the epilogue and after the stores', async () => {
+  it('puts one mark before the block starts, before the loop, at the end of each iteration, before the epilogue and after the stores', async () => {
     writeFileSync(join(source, 'SpMM_Kernel.cuh'), anchors.join('\n') + '\n');
     await markStcKernel(source, join(out, 'stcMarkedSynthetic'));
     const marked = readFileSync(join(out, 'stcMarkedSynthetic', 'SpMM_Kernel.cuh'), 'utf8').split('\n');
     expect(marked.map((line) => line.match(/^STC_MARK\((\d)\);$/)?.[1]).filter(Boolean)).toEqual(['0', '1', '2', '3']);
     expect(marked.indexOf('STC_MARK(0);')).toBe(marked.indexOf(anchors[1]!) - 1);
-    expect(marked.indexOf('STC_MARK(3);')).toBe(marked.indexOf(anchors[5]!) + 1);
+    expect(marked.indexOf('STC_ITERATION_MARK(tile_id_k);')).toBe(marked.indexOf(anchors[4]!) + 1);
+    expect(marked.indexOf('STC_MARK(3);')).toBe(marked.indexOf(anchors[7]!) + 1);
   });
 
   it('fails naming the anchor when the kernel has moved, rather than time an unmarked kernel', async () => {
@@ -136,25 +139,29 @@ describe.skipIf(nvcc === undefined)('silicon probes compile for sm_90', () => {
   }, 180_000);
 
   it.skipIf(!existsSync(HARNESS_STC))(
-    "stcLifetime: the marked STC proxy keeps the harness's three blocks per SM; the marks add at most 2 registers and no spills",
+    "stcLifetime: the marked STC proxy keeps the harness's three blocks per SM; the block marks add at most 2 registers, the iteration marks (-DSTC_ITERATION_MARKS) at most 5, and nothing spills",
     async () => {
       const marked = join(out, 'stcMarked');
       await markStcKernel(HARNESS_STC, marked);
-      const probe = await compile('stcLifetime', [
-        ...HARNESS_FLAGS,
-        `-DSTC_KERNEL_SOURCE="${join(marked, 'Coruscant_STC_SpMM_API.cu')}"`,
-      ]);
+      const source = `-DSTC_KERNEL_SOURCE="${join(marked, 'Coruscant_STC_SpMM_API.cu')}"`;
+      const probe = await compile('stcLifetime', [...HARNESS_FLAGS, source]);
+      const iterations = await compile('stcLifetime', [...HARNESS_FLAGS, source, '-DSTC_ITERATION_MARKS']);
       const plain = await compile(join(HARNESS_STC, 'Coruscant_STC_SpMM_API.cu'), HARNESS_FLAGS);
       const registersOf = (build: typeof probe, name: string) =>
         build.registers[build.kernels.findIndex((k) => k.includes(name))]!;
       expect(plain.kernels).toHaveLength(5);
-      expect(registersOf(probe, STC_N8) * 128 * 3).toBeLessThanOrEqual(65_536);
-      for (const kernel of plain.kernels) {
-        const added = registersOf(probe, kernel) - registersOf(plain, kernel);
-        expect(added, kernel).toBeGreaterThanOrEqual(0);
-        expect(added, kernel).toBeLessThanOrEqual(2);
+      for (const [build, most] of [
+        [probe, 2],
+        [iterations, 5],
+      ] as const) {
+        expect(registersOf(build, STC_N8) * 128 * 3).toBeLessThanOrEqual(65_536);
+        for (const kernel of plain.kernels) {
+          const added = registersOf(build, kernel) - registersOf(plain, kernel);
+          expect(added, kernel).toBeGreaterThanOrEqual(0);
+          expect(added, kernel).toBeLessThanOrEqual(most);
+        }
+        expect(build.spills.every((bytes) => bytes === 0)).toBe(true);
       }
-      expect(probe.spills.every((bytes) => bytes === 0)).toBe(true);
     },
     180_000,
   );
