@@ -49,6 +49,9 @@
 #            and 14336 × 4096: is the iteration's growth with the SMs a start-up transient of blocks
 #            in lockstep, and do the lone blocks at 7168² keep with the grid's burst?
 #            (iterationPhases.py reads the archives)
+#   mixes    the harness at K 7168, split-K 8, 50 % with M from 4096 to 8448 (one block per SM, then
+#            more and more SMs with two), three rounds: does Flash-LLM's time follow every block of the
+#            grid (the whole grid's burst) or only the SMs with two?
 #   l2sms    l2Partitions smmap (which SMs share SM 0's partition), then the fixed stream at 24–64 MiB
 #            read by all SMs, by one partition's SMs, by the other's, and by half of each (as many SMs
 #            as one partition has), timed and with Nsight Compute's L2 and DRAM sector counts: does
@@ -302,6 +305,20 @@ splitk)
   timeout 200 ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis \
     --section LaunchStats --section Occupancy --kernel-name-base function --kernel-name FlashLLM_SpMM_Kernel \
     --launch-skip 4 --launch-count 1 ./spmm_perf 7168 7168 8 50 4 >"$OUT/flashllm-splitk4.txt" 2>&1
+  ;;
+mixes)
+  # K 7168, split-K 8, 50 %, M from 4096 to 8448: 128 to 264 blocks, one per SM, then more and more
+  # SMs with two; three rounds, the M values interleaved
+  [ -x .harness/kernel_comparison/spmm_perf ] || buildHarness >"$OUT/harness-build.log" 2>&1 || exit 1
+  harnessEnv
+  {
+    for round in 1 2 3; do
+      for m in 4096 4352 5120 6144 7168 8192 8448; do
+        echo "== round $round M $m K 7168 N 8 sparsity 50 split-K 8"
+        timeout 120 ./spmm_perf $m 7168 8 50 8 | grep -E "Time/ms"
+      done
+    done
+  } >"$OUT/mixes.txt" 2>&1
   ;;
 parity)
   # cuBLAS's DRAM rate and the STC proxy's grid on more shapes (near parity), light sections only
@@ -736,7 +753,7 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu" >&2
   exit 2
   ;;
 esac
