@@ -38,9 +38,10 @@ export interface ComputeProfile {
   readonly l1LinesPerCycle: number;
   /**
    * The dense baseline as the vendor library runs it, where it was profiled: the share of the
-   * DRAM's peak its kernel reads at (whatever the shape; its memory time is its bytes at that rate),
-   * and the time of the separate reduction kernel it launches when it splits K, ns. Absent: the dense kernel is only the path model's
-   * cp.async streamer, and its split-K reduction is charged like the other kernels'.
+   * DRAM's peak its kernel reads at (whatever the shape; its memory time is its bytes at that
+   * rate), and the time of the separate reduction kernel it launches when it splits K, ns. Absent:
+   * the dense kernel is only the path model's cp.async streamer, and its split-K reduction is
+   * charged like the other kernels'.
    */
   readonly denseLibrary?: { readonly dramEfficiency: number; readonly splitKReductionNs: number };
   /**

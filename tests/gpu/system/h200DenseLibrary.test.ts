@@ -3,7 +3,7 @@
  * (computeProfiles.ts `denseLibrary`): a fixed share of the DRAM's peak whatever the shape, plus
  * its own split-K reduction kernel. nvjet's grid is not the model's dense kernel's (96–128 CTAs of
  * 384 threads against 128–896 blocks), so the model's memory path, whose efficiency on its own
- * kernel spreads 72–94 % of the peak over these shapes, is not what paces it: the measured rate is.
+ * kernel spreads 72–90 % of the peak over these shapes, is not what paces it: the measured rate is.
  */
 import { describe, expect, it } from 'vitest';
 import { computeProfile } from '../../../gpu/system/computeProfiles.ts';
