@@ -45,8 +45,8 @@
 #   stcsms   stcLifetime on one matrix with 64 and 128 blocks, one per SM (split-K 4 and 8, and half the
 #            rows at split-K 8): what a loop iteration costs by how many SMs ask the L2 at once
 #   stciters stcLifetime with every K-loop iteration's end marked (and the plain build beside it) on
-#            64 and 128 blocks of one per SM, on 7168² (one block on 40 SMs beside two on 92), 9216²
-#            and 14336 × 4096: is the iteration's growth with the SMs a start-up transient of blocks
+#            64 and 128 blocks of one per SM, on 7168² (one block on 40 SMs beside two on 92; and
+#            M 5120 / 8192: 104 / 8 lone SMs), 9216² and 14336 × 4096: is the iteration's growth with the SMs a start-up transient of blocks
 #            in lockstep, and do the lone blocks at 7168² keep with the grid's burst?
 #            (iterationPhases.py reads the archives)
 #   mixes    the harness at K 7168, split-K 8, 50 % with M from 4096 to 8448 (one block per SM, then
@@ -597,7 +597,8 @@ stciters)
   # Each shape twice: plain (the loop as every earlier row timed it) and with each iteration's end
   # marked; both builds' loop cycles side by side say what the iteration marks cost
   runs=("4096 14336 50 4" "4096 14336 50 8" "2048 14336 50 8" "4096 14336 70 4" "4096 14336 70 8"
-    "2048 14336 70 8" "7168 7168 50 8" "7168 7168 70 8" "9216 9216 50 8" "14336 4096 50 8")
+    "2048 14336 70 8" "7168 7168 50 8" "7168 7168 70 8" "5120 7168 50 8" "8192 7168 50 8" "9216 9216 50 8"
+    "14336 4096 50 8")
   lifetimeRuns stcItersPlain 1 0 stcItersPlain.tgz "${runs[@]}"
   lifetimeRuns stcIters 1 1 stcIters.tgz "${runs[@]}"
   ;;
