@@ -142,22 +142,18 @@ buildStcLifetime() {
 # ITERATIONS 1 the build that marks each K-loop iteration, whose rows per iteration go beside them
 # (iterations/MxK-sparsity[-splitS].csv)
 lifetimeRuns() {
-  local name=$1 splitInName=$2 iterations=$3 archive=$4 run csv
+  local name=$1 splitInName=$2 iterations=$3 archive=$4 run csv program=/tmp/stcLifetime folders=blocks
   shift 4
-  rm -rf "$OUT/blocks" "$OUT/iterations"
-  mkdir -p "$OUT/blocks" "$OUT/iterations"
+  [ "$iterations" = 1 ] && program=/tmp/stcLifetimeIterations folders="blocks iterations"
+  (cd "$OUT" && rm -rf blocks iterations && mkdir -p $folders)
   for run in "$@"; do
     set -- $run
     csv="$1x$2-$3"
     [ "$splitInName" = 1 ] && csv="$csv-split$4"
-    if [ "$iterations" = 1 ]; then
-      timeout 120 /tmp/stcLifetimeIterations $1 $2 $3 $4 "$OUT/blocks/$csv.csv" "$OUT/iterations/$csv.csv"
-    else
-      timeout 120 /tmp/stcLifetime $1 $2 $3 $4 "$OUT/blocks/$csv.csv"
-    fi
+    # The iteration build's sixth argument; the plain build takes five
+    timeout 120 $program $1 $2 $3 $4 "$OUT/blocks/$csv.csv" $([ "$iterations" = 1 ] && echo "$OUT/iterations/$csv.csv")
   done >"$OUT/$name.jsonl" 2>&1
-  rmdir "$OUT/iterations" 2>/dev/null
-  (cd "$OUT" && tar czf "$archive" blocks $([ -d iterations ] && echo iterations) && rm -rf blocks iterations)
+  (cd "$OUT" && tar czf "$archive" $folders && rm -rf $folders)
 }
 
 recordGpu() {

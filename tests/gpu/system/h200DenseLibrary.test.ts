@@ -7,27 +7,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { computeProfile } from '../../../gpu/system/computeProfiles.ts';
-import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
-import { sampleFactor } from '../../../gpu/system/sweep.ts';
-import { modelKernel, type KernelTiming } from '../../../gpu/system/timingModel.ts';
+import type { KernelTiming } from '../../../gpu/system/timingModel.ts';
 import { memoryProfile } from '../../../gpu/memory/profiles.ts';
 import { H200_CUBLAS_NCU_ROWS, H200_PARITY_ROWS } from '../h200Silicon.ts';
-import { MEASURED_MMA } from './support.ts';
+import { modelH200Cell } from './support.ts';
 
 const library = computeProfile('h200').denseLibrary!;
 const peakGBps = memoryProfile('h200').dram.bandwidthGBps;
 
-function denseTiming(m: number, k: number): KernelTiming {
-  const layout = randomLayouts(m, k, [0.5], 1)[0]!;
-  return modelKernel({
-    profile: 'h200',
-    kernel: 'dense',
-    shape: { m, k, n: 8 },
-    layout,
-    mma: MEASURED_MMA,
-    sample: sampleFactor('dense', layout, 8, 300_000),
-  });
-}
+/** The dense baseline as the sweep samples it; the sparsity only draws the unused layout. */
+const denseTiming = (m: number, k: number): KernelTiming => modelH200Cell('dense', m, k, 0.5);
 
 describe('h200 dense baseline: cuBLAS at its measured DRAM rate and reduction kernel', () => {
   it("the five shapes Nsight Compute profiled: the memory time within 5 % of nvjet's and at its share of the DRAM's peak (9216² read 72 % and 14336 × 4096 74 % while the path's makespan could set it)", () => {
