@@ -241,12 +241,14 @@ const h200: GpuMemoryProfile = {
     hitLatencyCycles: 40,
     bytesPerCycle: 128,
     setIndexMasks: xorFoldMasks(8, 7),
-    missQueueSectors: 512 * 4,
+    missQueueSectors: 1424,
     source:
       'sets 256 × ways 8 × 128 B = 256 KB unified L1 per SM, no carve-out (memory.md §2c, §5); 8 ways as measured on Ada (seed; assumption). ' +
       LINE_SECTOR_SOURCE +
       ' hitLatencyCycles 40: H200 warm chase 39.7 cycles at 8–192 KiB (h200-silicon.md §1; H100 SXM 40, memory.md §1a). bytesPerCycle 128: assumption. setIndexMasks: XOR-fold (assumption). ' +
-      'missQueueSectors 2048 = 512 MSHR entries × 4 sectors (Accel-Sim SM90_H200 dl1 A:512:64, memory.md §3c).',
+      'missQueueSectors 1424 (44.5 KiB): gpu/probes/l2Partitions.cu streamsms, one SM streaming 1 GiB from DRAM with 64 warps × 4 loads of 512 B a step, reads 136.8 GB/s (results/2026-12-04c/tpcStreams.txt; one TPC 135.7 a SM, two TPCs 136.7), where it reads 172 GB/s from the L2: ' +
+      "the SM keeps ≈ 44 KiB of sectors out, whatever the warps ask. 1424 = 89 of the stream's 16-sector warp loads is where the model's one SM reads it (137.0 GB/s at a mean latency of 326 ns); " +
+      "Accel-Sim's 512 MSHR entries × 4 sectors (SM90_H200 dl1 A:512:64, memory.md §3c) read 186 GB/s, the load/store units' bound.",
   },
   l2: {
     slices: 96,
@@ -334,7 +336,7 @@ const h200: GpuMemoryProfile = {
     "L2 partitions: each holds its home lines and copies of what its SMs read from the other under one LRU (≈ 30.9 MiB in shares that overflow at 27.5–35 MiB, measured); which lines the real policy keeps when both partitions' SMs read more than they hold, and the hash, are not published.",
     'L2 slice: 48 B per cycle (the l2Partitions probe) and 0.79 tag lookups per cycle (the sector rows), both read off H200 measurements (not a published figure).',
     'DRAM: 32 banks per channel and 64-byte bursts (HBM3 pseudo-channels); the DRAM latency is the mean of lines homed near (−85.55 cycles) and far (+85.55).',
-    'SM miss queue: 2048 sectors outstanding per SM (Accel-Sim MSHRs).',
+    'SM miss queue: 1424 sectors outstanding per SM, read off one SM streaming from DRAM (not a published figure).',
     "L2 slice = (line mod 3) + 3 · (5 parities of line / 3), XOR-fold masks: a stand-in, not GH100's function.",
     "HBM3 timings from Accel-Sim's H100 line (tRCD = tRP = 11.9 ns, tRC = 39.9 ns) for HBM3e.",
     'DRAM map: 48 KiB windows (1 KiB HBM3 rows × 48 channels), bank = XOR-fold of the window number, row = window / banks.',

@@ -211,15 +211,15 @@ const onePerTpc = (sms: readonly number[]): number[] => sms.filter((sm) => sm % 
 /**
  * At 40 MiB one partition's SMs still find a quarter of their sectors in their own partition over
  * 36 passes, an eighth over three (the fourteenth batch's Nsight Compute counts; the eleventh's
- * 10–21 %), and a twentieth at 56 MiB; the model's sets, whose steps the single walk measured,
- * keep nothing of a partition's lines and copies beyond 36 MiB, so it sends half the bytes over the
- * link and reads the link's rate. Over launches of three passes less the launch it is −11 … −14 %
- * (gpu/probes/README.md, "Fourteenth batch"), so comparing like passes would not settle it; silicon's
- * launches of one pass read the link's rate, and what it keeps grows with the passes: it depends on
- * the order its warps' reads arrive in, which the model's do not reproduce here.
+ * 10–21 %), and a twentieth at 56 MiB. What a partition keeps depends on the order its warps'
+ * reads arrive in: with warps in step the model's sets keep nothing of a partition's lines and
+ * copies beyond 36 MiB and read the link's rate. Since the SM's miss queue is the measured one its
+ * warps spread as silicon's and keep part over three passes (−7 … −9 % against silicon's launches of
+ * three less the launch, gpu/probes/README.md, "Fourteenth batch"), but over 8–12 passes the fast
+ * warps' lines hit and they run away, where silicon's keep their pace.
  */
 const ONE_PARTITION_40_REASON =
-  "silicon's partition keeps a quarter of one partition's 40 MiB stream (an eighth over three passes), the model's none: silicon's warps take unequal shares and, once the fast ones finish, the rest's lines fit and hit (LRU over the model's sets fed silicon's pass times keeps 21 %); the model's warps share evenly, their lines homed line by line where silicon homes 4 KiB blocks, which set the shares; dealt so that every warp's lines are half near, silicon reads 2,275–2,414 GB/s over 3 passes and the model's 2,516 is that stream; with one load out per warp the model with 4 KiB homes reads silicon's orders within +1 … +9 %, with four (this row's loop) it runs away over long launches (docs/system-model.md, sixteenth batch, its maps read again, the stream dealt by home, and the loops' loads out)";
+  "silicon's partition keeps a quarter of one partition's 40 MiB stream (an eighth over three passes), the model's none: silicon's warps take unequal shares and, once the fast ones finish, the rest's lines fit and hit (LRU over the model's sets fed silicon's pass times keeps 21 %); the model's warps share evenly, their lines homed line by line where silicon homes 4 KiB blocks, which set the shares; dealt so that every warp's lines are half near, silicon reads 2,275–2,414 GB/s over 3 passes and the model's 2,516 is that stream; with one load out per warp the model with 4 KiB homes reads silicon's orders within +1 … +9 %, with four (this row's loop) it runs away over long launches; with the SM's measured miss queue the model's warps spread as silicon's over three passes (fifth percentile 0.80) and the row is −11 %, but over 8–12 passes they run away, 3,404–3,677 GB/s against silicon's 2,995–3,092 (docs/system-model.md, sixteenth batch, its maps read again, the stream dealt by home, the loops' loads out, and one SM's DRAM stream)";
 
 /**
  * l2Partitions.cu `streamsms` (results/2026-12-04b/streamSms.txt, streamSms2.txt: two H200s): the
@@ -253,6 +253,31 @@ const probeSmStreams: SiliconRow[] = (
   run: steadyStream(mib, { mapping: 'fixed', sms }),
   read: 'GBps',
   ...(mib === 40 && sms === ONE_PARTITION ? { knownMiss: { reason: ONE_PARTITION_40_REASON, tolerance: 0.2 } } : {}),
+}));
+
+/**
+ * The twelfth batch's sets of SMs streaming 1 GiB from DRAM (results/2026-12-04c/tpcStreams.txt,
+ * the same fixed stream): one SM reads 136.8 GB/s, where it reads 172 from the L2, and two or four
+ * SMs read as many times that; from 33 SMs of one partition on, the DRAM's rate bounds them. A lone
+ * SM is bound by the sectors it keeps out (the h200 profile's `missQueueSectors`, read off the one-SM
+ * row), so its rows check that figure; the other rows are predictions of it. The model reads 64 MiB
+ * of the footprint, every line a DRAM read, as the probe's two passes over 1 GiB are.
+ */
+const probeSmDramStreams: SiliconRow[] = (
+  [
+    ['one SM', [0], 136.8],
+    ['one TPC', [0, 1], 271.3],
+    ['two TPCs', [0, 1, 2, 3], 546.7],
+    ['one SM of each TPC of one partition', onePerTpc(ONE_PARTITION), 2534.1],
+    ['the SMs of one partition', ONE_PARTITION, 2502.7],
+    ['one SM of every TPC', onePerTpc(Array.from({ length: 132 }, (_, sm) => sm)), 4462.9],
+  ] as const
+).map(([who, sms, gbps]) => ({
+  name: `probe stream 1 GiB from DRAM, ${who}`,
+  silicon: gbps,
+  unit: 'GB/s',
+  run: { pattern: 'stream', bytes: GiB, totalBytes: 64 * MiB, sms },
+  read: 'GBps',
 }));
 
 /**
@@ -305,6 +330,7 @@ const probeBursts: SiliconRow[] = (
 export const H200_PROBE_ROWS: readonly SiliconRow[] = [
   ...probeStreams,
   ...probeSmStreams,
+  ...probeSmDramStreams,
   ...probeChases,
   ...probeBursts,
 ];
