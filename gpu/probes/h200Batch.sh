@@ -100,6 +100,10 @@
 #   orderncu Nsight Compute's DRAM, L2-miss and fabric sector counts for one launch of each order at
 #            40 MiB (3 and 36 passes) and 48 MiB (36): how many of the split stream's reads hit near,
 #            against what LRU fed silicon's warp times (replayLru.py) keeps
+#   smcap    l2Partitions smstream by one SM and by one TPC, from DRAM (1 GiB) and from the L2 (24 MiB),
+#            with 1, 2, 4 and 8 blocks of 256 threads and 1, 2, 4 and 8 loads in flight: where one SM's
+#            rate stops growing with the bytes it asks for, and whether that is the same bytes at
+#            either level (a miss queue) or the same rate (its load/store units)
 #   gpc      l2Partitions gpcmap (which SMs share a GPC, from thread block clusters) and smmap, then the
 #            fixed stream at 24 MiB read by each GPC's SMs alone, by one SM of each of its TPCs, and by
 #            sets of GPCs: is the L2 rate that a set of SMs gets its GPCs' ports?
@@ -174,7 +178,7 @@ mapPartitions() {
 # how many loads each loop keeps out, which a change elsewhere in a kernel can change (eighteenth batch)
 streamLoopsSass() {
   cuobjdump -sass "$1" |
-    awk '/Function : /{p = ($0 ~ /streamOnSms|streamOrdered|streamFixedILi4EL8LoadKind0|streamRotatingILi4EL8LoadKind0/)} p' >"$2"
+    awk '/Function : /{p = ($0 ~ /streamOnSms|streamOrdered|streamListed.*LoadKind0|streamFixedILi4EL8LoadKind0|streamRotatingILi4EL8LoadKind0/)} p' >"$2"
 }
 
 # l2Partitions built into /tmp/l2Partitions, its stream loops' SASS into $OUT/streamLoops.sass
@@ -629,6 +633,19 @@ tpc)
       --launch-skip 2 --launch-count 1 /tmp/l2Partitions streamsms 24 "$list" 512 | grep -E "^\{|__"
   done >"$OUT/tpcStreamsNcu.txt" 2>&1
   ;;
+smcap)
+  recordGpu
+  buildL2Partitions || exit 1
+  for list in 0 0,1; do
+    for mib in 1024 24; do
+      for inFlight in 1 2 4 8; do
+        for blocks in 1 2 4 8; do
+          /tmp/l2Partitions smstream $mib $list $blocks 256 $inFlight 1024
+        done
+      done
+    done
+  done >"$OUT/smCap.jsonl" 2>&1
+  ;;
 gpc)
   mapSms || exit 1
   /tmp/l2Partitions gpcmap >"$OUT/gpcMap.jsonl" || exit 1
@@ -750,7 +767,7 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap" >&2
   exit 2
   ;;
 esac

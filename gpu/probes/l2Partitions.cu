@@ -16,6 +16,8 @@
 //             partition finds SM 0's copies near, an SM of the other partition does not;
 //   streamsms the fixed stream read only by the blocks on the listed SMs (the others leave at once);
 //             given a CSV path, each warp's SM, start and end in the last launch.
+//   smstream  the same by a given number of blocks, threads and loads in flight per listed SM, in
+//             streamFixed's loop: how many sectors one SM keeps in flight, and its own ceiling.
 //   streamkeep which lines the listed SMs' stream keeps: in each round, launches of the fixed stream,
 //             then one thread on the probe SM reads every line once in address order and times each
 //             (a 4-bit class per line: near hit, far hit, DRAM); after the rounds the buffer is
@@ -37,6 +39,8 @@
 //        ./l2Partitions gather <blocks> [threads 128]
 //        ./l2Partitions smmap [footprint KiB 4096]
 //        ./l2Partitions streamsms <footprint MiB> <SM list, e.g. 0,2,4> [total MiB 2048] [warps CSV]
+//        ./l2Partitions smstream <footprint MiB> <SM list> <blocks per SM> <threads> <loads in flight 1|2|4|8>
+//                                [total MiB 2048]
 //        ./l2Partitions streamkeep <footprint MiB> <SM list> <passes per launch> <launches> <probe SM>
 //                                  <file prefix> [rounds 3] [order fixed|natural|split|halves|near|far]
 //                                  [steps]
@@ -221,6 +225,21 @@ __global__ void streamOnSms(const uint4* buf, size_t elems, int passes, const un
   }
 }
 
+// streamFixed over the blocks on the listed SMs only (numbered as in streamOnSms), with a build's
+// IN_FLIGHT loads out per thread and nothing timed inside: the loop streamFixed gets, so the rate by
+// warps and loads out says how many sectors one SM keeps in flight (its miss queue) and where its
+// own ceiling is (the `smcap` step).
+template <int IN_FLIGHT, LoadKind KIND>
+__global__ void streamListed(const uint4* buf, size_t elems, int passes, const unsigned char* use, unsigned active,
+                             unsigned* ticket, unsigned* sink) {
+  const unsigned slot = listedSlot(use, active, ticket);
+  if (slot >= active) return;
+  const size_t grid = size_t(active) * blockDim.x;
+  const unsigned acc =
+      readPasses<IN_FLIGHT, KIND>(buf, elems, passes, size_t(slot) * blockDim.x + threadIdx.x, grid);
+  if (acc == 0x9e3779b9u) sink[0] = acc;
+}
+
 // A step's cycles (its four loads issued until their values are in) in bins of STEP_BIN_CYCLES, one
 // per lane, the last also taking what lies above.
 constexpr int STEP_BIN_CYCLES = 128;
@@ -325,15 +344,20 @@ static double clockGhz() {
 
 using FixedKernel = void (*)(const uint4*, size_t, int, unsigned*);
 using RotatingKernel = void (*)(const uint4*, size_t, size_t, unsigned*);
+using ListedKernel = void (*)(const uint4*, size_t, int, const unsigned char*, unsigned, unsigned*, unsigned*);
 struct StreamKernels {
   FixedKernel fixed;
   RotatingKernel rotating;
+  ListedKernel listed;
 };
 
 template <int IN_FLIGHT>
 static StreamKernels kernelsFor(LoadKind kind) {
-  if (kind == LoadKind::cg) return {streamFixed<IN_FLIGHT, LoadKind::cg>, streamRotating<IN_FLIGHT, LoadKind::cg>};
-  return {streamFixed<IN_FLIGHT, LoadKind::ca>, streamRotating<IN_FLIGHT, LoadKind::ca>};
+  if (kind == LoadKind::cg)
+    return {streamFixed<IN_FLIGHT, LoadKind::cg>, streamRotating<IN_FLIGHT, LoadKind::cg>,
+            streamListed<IN_FLIGHT, LoadKind::cg>};
+  return {streamFixed<IN_FLIGHT, LoadKind::ca>, streamRotating<IN_FLIGHT, LoadKind::ca>,
+          streamListed<IN_FLIGHT, LoadKind::ca>};
 }
 
 static bool streamKernels(int inFlight, LoadKind kind, StreamKernels* out) {
@@ -527,9 +551,23 @@ static int writeWarps(const char* file, const unsigned long long* warpNs, size_t
   return 0;
 }
 
-// The fixed stream (8 blocks × 256 threads × 4 loads in flight per SM) read by the listed SMs only.
-static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, const char* warpFile) {
-  const int sms = smCount(), blocksPerSm = 8, threads = 256;
+// The fixed stream by the blocks on the listed SMs, `blocksPerSm` of `threads` each (the grid is
+// resident at once, so at most 2,048 threads an SM). With `inFlight` 0 (`streamsms`) it runs
+// streamOnSms, which can write the warps' CSV; with 1, 2, 4 or 8 (`smstream`) streamListed, whose loop
+// keeps that many loads out, as streamFixed's does.
+static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, const char* warpFile,
+                        int blocksPerSm = 8, int threads = 256, int inFlight = 0) {
+  const int sms = smCount();
+  StreamKernels kernels{};
+  if (inFlight != 0 && !streamKernels(inFlight, LoadKind::cg, &kernels)) {
+    fprintf(stderr, "l2Partitions: in flight %d: give 1, 2, 4 or 8\n", inFlight);
+    return 2;
+  }
+  if (blocksPerSm < 1 || threads < 32 || threads % 32 != 0 || blocksPerSm * threads > 2048) {
+    fprintf(stderr, "l2Partitions: %d blocks of %d threads per SM: give whole warps, at most 2048 threads an SM\n",
+            blocksPerSm, threads);
+    return 2;
+  }
   std::vector<unsigned char> use(sms, 0);
   const int listed = parseSmList(list, use);
   if (listed < 0) return 2;
@@ -550,7 +588,10 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
   if (warpFile != nullptr) CHECK(cudaMalloc(&warpNs, 3 * warps * sizeof(unsigned long long)));
   const double ms = medianMs(5, [&] {
     CHECK(cudaMemsetAsync(ticket, 0, sizeof(unsigned)));
-    streamOnSms<<<sms * blocksPerSm, threads>>>(buf, elems, passes, deviceUse, active, ticket, sink, warpNs, nullptr);
+    if (inFlight == 0)
+      streamOnSms<<<sms * blocksPerSm, threads>>>(buf, elems, passes, deviceUse, active, ticket, sink, warpNs, nullptr);
+    else
+      kernels.listed<<<sms * blocksPerSm, threads>>>(buf, elems, passes, deviceUse, active, ticket, sink);
   });
   if (warpFile != nullptr) {
     if (writeWarps(warpFile, warpNs, warps) != 0) return 1;
@@ -559,9 +600,10 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
   unsigned took = 0;
   CHECK(cudaMemcpy(&took, ticket, sizeof(unsigned), cudaMemcpyDeviceToHost));
   const double bytes = double(passes) * double(footprint);
-  printf("{\"probe\":\"streamsms\",\"footprintBytes\":%zu,\"sms\":%d,\"activeBlocks\":%u,\"blocksThatTookPart\":%u,"
-         "\"bytes\":%.0f,\"medianMs\":%.4f,\"GBps\":%.1f,\"list\":\"%s\"}\n",
-         footprint, listed, active, took, bytes, ms, bytes / ms / 1e6, list);
+  printf("{\"probe\":\"%s\",\"footprintBytes\":%zu,\"sms\":%d,\"blocksPerSm\":%d,\"threads\":%d,\"inFlight\":%d,"
+         "\"activeBlocks\":%u,\"blocksThatTookPart\":%u,\"bytes\":%.0f,\"medianMs\":%.4f,\"GBps\":%.1f,\"list\":\"%s\"}\n",
+         inFlight == 0 ? "streamsms" : "smstream", footprint, listed, blocksPerSm, threads, inFlight == 0 ? 4 : inFlight,
+         active, took, bytes, ms, bytes / ms / 1e6, list);
   CHECK(cudaFree(buf));
   CHECK(cudaFree(sink));
   CHECK(cudaFree(ticket));
@@ -964,6 +1006,9 @@ int main(int argc, char** argv) {
   if (strcmp(probe, "streamsms") == 0 && argc >= 4)
     return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 4 ? strtoull(argv[4], nullptr, 10) : 2048,
                         argc > 5 ? argv[5] : nullptr);
+  if (strcmp(probe, "smstream") == 0 && argc >= 7)
+    return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 7 ? strtoull(argv[7], nullptr, 10) : 2048,
+                        nullptr, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]));
   if (strcmp(probe, "streamkeep") == 0 && argc >= 8)
     return runStreamKeep(strtoull(argv[2], nullptr, 10), argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), argv[7],
                          argc > 8 ? atoi(argv[8]) : 3, argc > 9 ? argv[9] : "fixed",
@@ -977,6 +1022,7 @@ int main(int argc, char** argv) {
           "       l2Partitions gather <blocks> [threads]\n"
           "       l2Partitions smmap [footprint KiB]\n"
           "       l2Partitions streamsms <footprint MiB> <SM list> [total MiB] [warps CSV]\n"
+          "       l2Partitions smstream <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8> [total MiB]\n"
           "       l2Partitions streamkeep <footprint MiB> <SM list> <passes> <launches> <probe SM> <prefix> [rounds]\n"
           "                               [fixed|natural|split|halves|near|far] [steps]\n"
           "       l2Partitions gpcmap\n");
