@@ -297,6 +297,37 @@ const probeSmDramStreams: SiliconRow[] = (
 }));
 
 /**
+ * The nineteenth batch's one SM by warps and loads out (results/2026-12-05/smCap.jsonl,
+ * `l2Partitions smstream`, blocks of 8 warps): with one load out per warp the model reads silicon's
+ * rate from either level, and from DRAM 64 warps × 4 reach the miss queue's cap (the one-SM row
+ * above). Between them silicon's round trip grows with the loads a warp keeps out (from DRAM ≈ 400
+ * ns with one, 470–520 with two, 520–570 with four) more than the model's (379 / 416 / 446), and from
+ * the L2 its loops with two or four out stop at 148–172 GB/s where its one-out loop reads 181 and
+ * the model 186–188: held as known misses so that they show.
+ */
+const SM_LOADS_OUT_REASON =
+  "silicon's round trip grows with the loads a warp keeps out more than the model's (from DRAM ≈ 400 ns with one out, 520–570 with four; the model 379 / 446), and from the L2 its loops with two or four out stop at 148–172 GB/s where one out reads 181; the model has no per-warp term for either (docs/system-model.md, one SM's DRAM stream)";
+
+const probeSmLoadsOut: SiliconRow[] = (
+  [
+    ['DRAM', 64, 1, 81.5, undefined],
+    ['DRAM', 32, 4, 114.5, 0.25],
+    ['the L2', 64, 1, 180.7, undefined],
+    ['the L2', 64, 2, 148.6, 0.3],
+  ] as const
+).map(([level, warpsPerSm, inFlight, gbps, tolerance]) => ({
+  name: `probe stream from ${level}, one SM, ${warpsPerSm} warps × ${inFlight} in flight`,
+  silicon: gbps,
+  unit: 'GB/s',
+  run:
+    level === 'DRAM'
+      ? { pattern: 'stream', bytes: GiB, totalBytes: 64 * MiB, sms: [0], warpsPerSm, inFlight }
+      : steadyStream(24, { mapping: 'fixed', sms: [0], warpsPerSm, inFlight }),
+  read: 'GBps',
+  ...(tolerance ? { knownMiss: { reason: SM_LOADS_OUT_REASON, tolerance } } : {}),
+}));
+
+/**
  * Silicon's walk leaves the near partition over 28–35 MiB, in steps, two runs agreeing (the second
  * and fourth batches). Which share of the lines goes far at each footprint is the profile's
  * `setShares`, read off l2Replacement.cu (per line, not this mean), so these rows check the
@@ -348,6 +379,7 @@ export const H200_PROBE_ROWS: readonly SiliconRow[] = [
   ...probeSmStreams,
   ...probeLongLaunches,
   ...probeSmDramStreams,
+  ...probeSmLoadsOut,
   ...probeChases,
   ...probeBursts,
 ];
