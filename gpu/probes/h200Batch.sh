@@ -52,6 +52,9 @@
 #   mixes    the harness at K 7168, split-K 8, 50 % with M from 4096 to 8448 (one block per SM, then
 #            more and more SMs with two), three rounds: does Flash-LLM's time follow every block of the
 #            grid (the whole grid's burst) or only the SMs with two?
+#   residency Nsight Compute's warp states (stall reasons, by source line too), scheduler and memory
+#            sections for Flash-LLM, the Coruscant kernel and the STC proxy at K 7168, split-K 8, 50 %,
+#            M 4096 (one block on every SM) and 8448 (two): what an SM's second block waits for
 #   l2sms    l2Partitions smmap (which SMs share SM 0's partition), then the fixed stream at 24–64 MiB
 #            read by all SMs, by one partition's SMs, by the other's, and by half of each (as many SMs
 #            as one partition has), timed and with Nsight Compute's L2 and DRAM sector counts: does
@@ -591,6 +594,21 @@ stcsms)
   lifetimeRuns stcSms 1 0 blocks.tgz "4096 14336 50 4" "4096 14336 50 8" "2048 14336 50 8" "4096 14336 70 4" "4096 14336 70 8" \
     "2048 14336 70 8" "2048 28672 50 8" "4096 28672 50 8"
   ;;
+residency)
+  recordGpu
+  [ -x .harness/kernel_comparison/spmm_perf ] || buildHarness >"$OUT/harness-build.log" 2>&1 || exit 1
+  harnessEnv
+  mkdir -p /tmp/residency
+  SECTIONS="--section WarpStateStats --section SourceCounters --section SchedulerStats --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats"
+  for m in 4096 8448; do
+    for k in FlashLLM_SpMM_Kernel SpMM_Kernel Coruscant_STC_SpMM_Kernel; do
+      prof /tmp/residency "$k-$m" --kernel-name-base function --kernel-name $k --launch-skip 4 --launch-count 1 \
+        ./spmm_perf $m 7168 8 50 8
+      ncu -i "/tmp/$k-$m.ncu-rep" --page raw --csv >"/tmp/residency/$k-$m.raw.csv" 2>&1
+    done
+  done
+  tar czf "$OUT/residency.tgz" -C /tmp residency
+  ;;
 stciters)
   recordGpu
   buildStcLifetime iterations || exit 1
@@ -767,7 +785,7 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency" >&2
   exit 2
   ;;
 esac
