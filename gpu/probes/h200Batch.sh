@@ -52,7 +52,7 @@
 #   mixes    the harness at K 7168, split-K 8, 50 % with M from 4096 to 8448 (one block per SM, then
 #            more and more SMs with two), three rounds: does Flash-LLM's time follow every block of the
 #            grid (the whole grid's burst) or only the SMs with two?
-#   residency Nsight Compute's warp states (stall reasons, by source line too), scheduler and memory
+#   residency Nsight Compute's warp states (stall reasons), scheduler, speed-of-light and occupancy
 #            sections for Flash-LLM, the Coruscant kernel and the STC proxy at K 7168, split-K 8, 50 %,
 #            M 4096 (one block on every SM) and 8448 (two): what an SM's second block waits for
 #   l2sms    l2Partitions smmap (which SMs share SM 0's partition), then the fixed stream at 24–64 MiB
@@ -599,7 +599,7 @@ residency)
   [ -x .harness/kernel_comparison/spmm_perf ] || buildHarness >"$OUT/harness-build.log" 2>&1 || exit 1
   harnessEnv
   mkdir -p /tmp/residency
-  SECTIONS="--section WarpStateStats --section SourceCounters --section SchedulerStats --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats"
+  SECTIONS="--section WarpStateStats --section SchedulerStats --section SpeedOfLight --section Occupancy --section LaunchStats"
   for m in 4096 8448; do
     for k in FlashLLM_SpMM_Kernel SpMM_Kernel Coruscant_STC_SpMM_Kernel; do
       prof /tmp/residency "$k-$m" --kernel-name-base function --kernel-name $k --launch-skip 4 --launch-count 1 \
