@@ -257,16 +257,18 @@ const probeSmStreams: SiliconRow[] = (
 const LONG_LAUNCH_REASON =
   "over long launches the model's fast warps run away: once their lines hit they go faster and their lines hit more, where silicon's warps keep their pace; with the SM's measured miss queue the model's warps spread as silicon's over three passes (fifth percentile 0.80 of the median at 40 MiB, silicon 0.80–0.84), but what holds silicon's warps together over longer launches is not measured (docs/system-model.md, one SM's DRAM stream)";
 
+const LONG_LAUNCH_PASSES = 8;
+
 const probeLongLaunches: SiliconRow[] = (
   [
     ['the SMs of one partition', ONE_PARTITION, 40, [0.1186, 0.1188, 0.1185, 0.1174]],
     ['all SMs', undefined, 56, [0.0775, 0.0792]],
   ] as const
 ).map(([who, sms, mib, medianMs]) => ({
-  name: `probe stream ${mib} MiB fixed, ${who}, launches of 8 passes less their launch`,
-  silicon: launchGBps(mib, 8, medianMs),
+  name: `probe stream ${mib} MiB fixed, ${who}, launches of ${LONG_LAUNCH_PASSES} passes less their launch`,
+  silicon: launchGBps(mib, LONG_LAUNCH_PASSES, medianMs),
   unit: 'GB/s',
-  run: { ...steadyStream(mib, { mapping: 'fixed', ...(sms ? { sms } : {}) }), totalBytes: 8 * mib * MiB },
+  run: steadyStream(mib, { mapping: 'fixed', ...(sms ? { sms } : {}), totalBytes: LONG_LAUNCH_PASSES * mib * MiB }),
   read: 'GBps',
   knownMiss: { reason: LONG_LAUNCH_REASON, tolerance: 0.2 },
 }));
@@ -279,6 +281,11 @@ const probeLongLaunches: SiliconRow[] = (
  * row), so its rows check that figure; the other rows are predictions of it. The model reads 64 MiB
  * of the footprint, every line a DRAM read, as the probe's two passes over 1 GiB are.
  */
+/** A stream from DRAM as the probe's 1 GiB footprint reads it: 64 MiB of it, every line a DRAM read. */
+function dramStream(options: Partial<LoopOptions>): LoopOptions {
+  return { pattern: 'stream', bytes: GiB, totalBytes: 64 * MiB, ...options };
+}
+
 const probeSmDramStreams: SiliconRow[] = (
   [
     ['one SM', [0], 136.8],
@@ -292,7 +299,7 @@ const probeSmDramStreams: SiliconRow[] = (
   name: `probe stream 1 GiB from DRAM, ${who}`,
   silicon: gbps,
   unit: 'GB/s',
-  run: { pattern: 'stream', bytes: GiB, totalBytes: 64 * MiB, sms },
+  run: dramStream({ sms }),
   read: 'GBps',
 }));
 
@@ -321,7 +328,7 @@ const probeSmLoadsOut: SiliconRow[] = (
   unit: 'GB/s',
   run:
     level === 'DRAM'
-      ? { pattern: 'stream', bytes: GiB, totalBytes: 64 * MiB, sms: [0], warpsPerSm, inFlight }
+      ? dramStream({ sms: [0], warpsPerSm, inFlight })
       : steadyStream(24, { mapping: 'fixed', sms: [0], warpsPerSm, inFlight }),
   read: 'GBps',
   ...(tolerance ? { knownMiss: { reason: SM_LOADS_OUT_REASON, tolerance } } : {}),
