@@ -55,6 +55,8 @@
 #   residency Nsight Compute's warp states (stall reasons), scheduler, speed-of-light and occupancy
 #            sections for Flash-LLM, the Coruscant kernel and the STC proxy at K 7168, split-K 8, 50 %,
 #            M 4096 (one block on every SM) and 8448 (two): what an SM's second block waits for
+#   residencysites the same launches with the source counters (stall samples per SASS instruction): at
+#            which instructions the second block's warps wait (stallGrowth.py --sites)
 #   l2sms    l2Partitions smmap (which SMs share SM 0's partition), then the fixed stream at 24–64 MiB
 #            read by all SMs, by one partition's SMs, by the other's, and by half of each (as many SMs
 #            as one partition has), timed and with Nsight Compute's L2 and DRAM sector counts: does
@@ -131,6 +133,26 @@ prof() {
   timeout 240 ncu --clock-control none $SECTIONS -f -o "/tmp/$name" "$@" >"$folder/$name.log" 2>&1
   ncu -i "/tmp/$name.ncu-rep" --page details >"$folder/$name.details.txt" 2>&1
   ncu -i "/tmp/$name.ncu-rep" --page source --csv --print-source sass >"$folder/$name.sass.csv" 2>&1
+}
+
+# The harness's three register-staged kernels at K 7168, split-K 8, 50 %, M 4096 (one block on each SM)
+# and 8448 (two), profiled with the given sections: per kernel and M the details, the SASS page
+# and the raw page, into $OUT/<name>.tgz
+residencyProfiles() {
+  local name=$1
+  SECTIONS=$2
+  recordGpu
+  [ -x .harness/kernel_comparison/spmm_perf ] || buildHarness >"$OUT/harness-build.log" 2>&1 || return 1
+  harnessEnv
+  mkdir -p "/tmp/$name"
+  for m in 4096 8448; do
+    for k in FlashLLM_SpMM_Kernel SpMM_Kernel Coruscant_STC_SpMM_Kernel; do
+      prof "/tmp/$name" "$k-$m" --kernel-name-base function --kernel-name $k --launch-skip 4 --launch-count 1 \
+        ./spmm_perf $m 7168 8 50 8
+      ncu -i "/tmp/$k-$m.ncu-rep" --page raw --csv >"/tmp/$name/$k-$m.raw.csv" 2>&1
+    done
+  done
+  tar czf "$OUT/$name.tgz" -C /tmp "$name"
 }
 
 # The STC proxy with marks (stcLifetime.cu), built against the harness's kernel as markStcKernel.sh marks it,
@@ -595,19 +617,10 @@ stcsms)
     "2048 14336 70 8" "2048 28672 50 8" "4096 28672 50 8"
   ;;
 residency)
-  recordGpu
-  [ -x .harness/kernel_comparison/spmm_perf ] || buildHarness >"$OUT/harness-build.log" 2>&1 || exit 1
-  harnessEnv
-  mkdir -p /tmp/residency
-  SECTIONS="--section WarpStateStats --section SchedulerStats --section SpeedOfLight --section Occupancy --section LaunchStats"
-  for m in 4096 8448; do
-    for k in FlashLLM_SpMM_Kernel SpMM_Kernel Coruscant_STC_SpMM_Kernel; do
-      prof /tmp/residency "$k-$m" --kernel-name-base function --kernel-name $k --launch-skip 4 --launch-count 1 \
-        ./spmm_perf $m 7168 8 50 8
-      ncu -i "/tmp/$k-$m.ncu-rep" --page raw --csv >"/tmp/residency/$k-$m.raw.csv" 2>&1
-    done
-  done
-  tar czf "$OUT/residency.tgz" -C /tmp residency
+  residencyProfiles residency "--section WarpStateStats --section SchedulerStats --section SpeedOfLight --section Occupancy --section LaunchStats"
+  ;;
+residencysites)
+  residencyProfiles residencySites "--section WarpStateStats --section SourceCounters --section InstructionStats"
   ;;
 stciters)
   recordGpu
@@ -785,7 +798,7 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites" >&2
   exit 2
   ;;
 esac

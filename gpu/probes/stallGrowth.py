@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+# What a kernel's warps wait for more when an SM holds two blocks: the `residency` archive of
+# h200Batch.sh (residency/<kernel>-<M>.raw.csv, Nsight Compute's raw page, one launch each).
+#
+# Per kernel, for the smallest and the largest M in the archive: the launch's time, the warps' mean
+# cycles between issued instructions, the active warps and the issue-active share, then every stall
+# reason per issued instruction that reaches 0.05 at either M, largest growth first, with its share
+# of the growth in cycles per instruction (what the second block's warps spend their extra cycles on).
+#
+# With --sites (the `residencysites` archive, whose SASS pages carry the source counters' stall samples)
+# the growth is split by where the warps wait: each (instruction, reason) pair's share of the samples
+# times the launch's cycles per issued instruction, summed by the instruction's mnemonic, largest
+# growth first, then the single instructions that grow most (the same binary at both M: matched by
+# their place in the listing).
+# Usage: python3 gpu/probes/stallGrowth.py [--sites] <residency.tgz>
+import collections, csv, io, re, sys, tarfile
+
+SUMMARY = [
+    ("gpu__time_duration.sum", "time"),
+    ("smsp__average_warp_latency_per_inst_issued.ratio", "cycles per issued instruction"),
+    ("sm__warps_active.avg.pct_of_peak_sustained_active", "warps active, % of peak"),
+    ("smsp__issue_active.avg.pct_of_peak_sustained_active", "issue active, %"),
+    ("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput, % of peak"),
+]
+STALL = re.compile(r"^smsp__average_warps_issue_stalled_(.+)_per_issue_active\.ratio$")
+FLOOR = 0.05
+
+
+def number(text):
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def pages(archive, suffix):
+    """(kernel, M) → the rows of each <kernel>-<M><suffix> CSV in the archive, the profiler's banners left out."""
+    out = {}
+    with tarfile.open(archive) as tar:
+        for member in tar.getmembers():
+            found = re.search(r"([^/]+)-(\d+)" + re.escape(suffix) + "$", member.name)
+            if member.isfile() and found:
+                rows = csv.reader(io.TextIOWrapper(tar.extractfile(member)))
+                out[(found.group(1), int(found.group(2)))] = [r for r in rows if r and not r[0].startswith("==")]
+    return out
+
+
+def launches(archive):
+    """(kernel, M) → metric name → value, from each raw CSV's header and its one launch's row."""
+    out = {}
+    for key, rows in pages(archive, ".raw.csv").items():
+        # The raw page: names, then units, then one row per profiled launch.
+        names, units, values = rows[0], rows[1], rows[2]
+        launch = dict(zip(names, values))
+        launch["units"] = dict(zip(names, units))
+        out[key] = launch
+    return out
+
+
+def sites(rows, cycles):
+    """Per (listing index, reason): the instruction and the cycles per issued instruction spent waiting there."""
+    header = next(i for i, r in enumerate(rows) if r[0] == "Address")
+    names = rows[header]
+    reasons = [n for n in names if n.startswith("stall_") and "Not Issued" not in n and n != "stall_selected"]
+    waits, total = {}, 0
+    for index, row in enumerate(r for r in rows[header + 1 :] if len(r) == len(names)):
+        cells = dict(zip(names, row))
+        total += int(cells["Warp Stall Sampling (All Samples)"] or 0)
+        for reason in reasons:
+            samples = number(cells[reason] or "0") or 0
+            if samples:
+                waits[(index, reason[6:])] = (cells["Source"].strip(), samples)
+    return {key: (source, cycles * samples / total) for key, (source, samples) in waits.items()}
+
+
+def mnemonic(source):
+    """HMMA.16816.F32 R4, … → HMMA; a guard (@P0, @!PT) left out."""
+    return re.sub(r"^@!?\w+\s+", "", source).split(" ")[0].split(".")[0]
+
+
+def print_sites(archive, data):
+    listings = pages(archive, ".sass.csv")
+    for kernel in sorted({k for k, _ in data}):
+        ms = sorted(m for k, m in data if k == kernel)
+        cycles = [number(data[(kernel, m)][SUMMARY[1][0]]) for m in (ms[0], ms[-1])]
+        low, high = (sites(listings[(kernel, m)], c) for m, c in zip((ms[0], ms[-1]), cycles))
+        print(f"== {kernel}: M {ms[0]} / {ms[-1]}, cycles per issued instruction by where the warps wait")
+        by = [collections.Counter(), collections.Counter()]
+        for side, waits in zip(by, (low, high)):
+            for (_, reason), (source, value) in waits.items():
+                side[(mnemonic(source), reason)] += value
+        # Largest growth first; ties in the order of the mnemonic and the reason.
+        growth = sorted(((by[1][key] - by[0][key], key) for key in set(by[0]) | set(by[1])), key=lambda g: (-g[0], g[1]))
+        for delta, (op, reason) in [g for g in growth if abs(g[0]) >= FLOOR]:
+            print(f"  at {op:8s} {reason:16s} {by[0][(op, reason)]:8.2f} {by[1][(op, reason)]:8.2f}  ({delta:+.2f})")
+        # A branch's target is an address, which differs between the two launches: the place in the
+        # listing names the instruction.
+        value = lambda waits, key: waits.get(key, ("", 0))[1]
+        single = sorted(((value(high, key) - value(low, key), key) for key in set(low) | set(high)), key=lambda g: (-g[0], g[1]))
+        for delta, (index, reason) in single[:5]:
+            source = (high.get((index, reason)) or low[(index, reason)])[0]
+            print(f"  #{index:<5d} {source[:44]:44s} {reason:16s} {value(low, (index, reason)):8.2f} {value(high, (index, reason)):8.2f}  ({delta:+.2f})")
+
+
+def main(archive):
+    data = launches(archive)
+    for kernel in sorted({k for k, _ in data}):
+        ms = sorted(m for k, m in data if k == kernel)
+        low, high = data[(kernel, ms[0])], data[(kernel, ms[-1])]
+        print(f"== {kernel}: M {ms[0]} / {ms[-1]}")
+        for name, label in SUMMARY:
+            a, b = number(low.get(name, "")), number(high.get(name, ""))
+            if a is not None and b is not None:
+                unit = low["units"].get(name, "")
+                label = f"{label}, {unit}" if name == SUMMARY[0][0] else label
+                print(f"  {label:32s} {a:10.2f} {b:10.2f}  ({(b / a - 1) * 100:+.0f} %)")
+        growth = number(high[SUMMARY[1][0]]) - number(low[SUMMARY[1][0]])
+        rows = []
+        for name in low["units"]:
+            reason = STALL.match(name)
+            a, b = number(low[name]), number(high.get(name, ""))
+            if reason and reason.group(1) != "selected" and a is not None and b is not None and max(a, b) >= FLOOR:
+                rows.append((b - a, reason.group(1), a, b))
+        for delta, reason, a, b in sorted(rows, reverse=True):
+            print(f"  stalled {reason:24s} {a:10.2f} {b:10.2f}  ({delta:+.2f}, {delta / growth * 100:+.0f} % of the growth)")
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--sites":
+        print_sites(sys.argv[2], launches(sys.argv[2]))
+    else:
+        main(sys.argv[1])

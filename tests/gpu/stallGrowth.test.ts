@@ -1,0 +1,108 @@
+/**
+ * gpu/probes/stallGrowth.py reads the `residency` archive (gpu/probes/h200Batch.sh): per kernel, the
+ * launch's figures at the smallest and the largest M, then the stall reasons per issued instruction
+ * by their growth, each with its share of the growth in cycles per instruction; with --sites, the
+ * growth by the instruction the warps wait at, from the SASS pages' stall samples.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+
+const SCRIPT = join(import.meta.dirname, '../../gpu/probes/stallGrowth.py');
+const work = mkdtempSync(join(tmpdir(), 'gen-stalls-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const STALL = (reason: string) => `smsp__average_warps_issue_stalled_${reason}_per_issue_active.ratio`;
+
+/** One launch's raw page: the profiler's banner, names, units, values. */
+function rawPage(time: number, cycles: number, stalls: Record<string, number>): string {
+  const metrics: [string, string, number][] = [
+    ['gpu__time_duration.sum', 'us', time],
+    ['smsp__average_warp_latency_per_inst_issued.ratio', '', cycles],
+    ...Object.entries(stalls).map(([reason, value]): [string, string, number] => [STALL(reason), '', value]),
+  ];
+  const row = (cells: (string | number)[]) => cells.map((cell) => `"${cell}"`).join(',');
+  return (
+    [
+      '==PROF== Disconnected',
+      row(metrics.map((m) => m[0])),
+      row(metrics.map((m) => m[1])),
+      row(metrics.map((m) => m[2].toLocaleString('en-US'))),
+    ].join('\n') + '\n'
+  );
+}
+
+/** Writes the archive `name`.tgz of the given pages (file name → text) and returns its path. */
+function archive(name: string, files: Record<string, string>): string {
+  const folder = join(work, name);
+  mkdirSync(folder);
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(folder, file), text);
+  execFileSync('tar', ['czf', join(work, `${name}.tgz`), '-C', work, name]);
+  return join(work, `${name}.tgz`);
+}
+
+/** A SASS page: the kernel's name, the header, then per instruction its samples by reason. */
+function sassPage(instructions: [string, Record<string, number>][]): string {
+  const reasons = ['stall_long_sb', 'stall_short_sb', 'stall_selected', 'stall_long_sb (Not Issued)'];
+  const row = (cells: (string | number)[]) => cells.map((cell) => `"${cell}"`).join(',');
+  const lines = [
+    row(['Kernel Name', 'K']),
+    row(['Address', 'Source', 'Warp Stall Sampling (All Samples)', ...reasons]),
+  ];
+  instructions.forEach(([source, samples], index) => {
+    const all = Object.entries(samples)
+      .filter(([reason]) => !reason.includes('Not Issued'))
+      .reduce((total, [, count]) => total + count, 0);
+    lines.push(
+      row([`0x${(0x100 + 16 * index).toString(16)}`, `      ${source}`, all, ...reasons.map((r) => samples[r] ?? 0)]),
+    );
+  });
+  return lines.join('\n') + '\n';
+}
+
+it('orders the stall reasons by growth from one block per SM to two, below a floor left out', () => {
+  // Cycles per instruction 4 → 6: long_scoreboard +1.5, barrier +0.5, the rest flat or under the floor.
+  const tgz = archive('residency', {
+    'K-4096.raw.csv': rawPage(1200, 4, { long_scoreboard: 2, barrier: 1, selected: 1, wait: 0.01 }),
+    'K-8448.raw.csv': rawPage(1500, 6, { long_scoreboard: 3.5, barrier: 1.5, selected: 1, wait: 0.02 }),
+  });
+  const text = execFileSync('python3', [SCRIPT, tgz], { encoding: 'utf8', timeout: 60_000 });
+  const lines = text.trim().split('\n');
+  expect(lines[0]).toBe('== K: M 4096 / 8448');
+  expect(lines[1]).toMatch(/^ {2}time, us +1,?200\.00 +1,?500\.00 {2}\(\+25 %\)$/);
+  expect(lines[2]).toMatch(/^ {2}cycles per issued instruction +4\.00 +6\.00 {2}\(\+50 %\)$/);
+  expect(lines.slice(3)).toEqual([
+    '  stalled long_scoreboard                2.00       3.50  (+1.50, +75 % of the growth)',
+    '  stalled barrier                        1.00       1.50  (+0.50, +25 % of the growth)',
+  ]);
+});
+
+it('splits the growth by the instruction the warps wait at, matching branches by their place in the listing', () => {
+  // 4 cycles per instruction at M 4096, 8 at 8448. At 4096 the samples split 1 : 1 between the
+  // branch's long scoreboard and the MMA's issue; at 8448 the branch (its target moved) takes 2 of
+  // 4, and a shared-memory wait at the PRMT appears.
+  const tgz = archive('residencySites', {
+    'K-4096.raw.csv': rawPage(10, 4, {}),
+    'K-8448.raw.csv': rawPage(20, 8, {}),
+    'K-4096.sass.csv': sassPage([
+      ['@P0   BRA 0x7f00', { stall_long_sb: 10, 'stall_long_sb (Not Issued)': 10 }],
+      ['PRMT R1, R2, 0x1, RZ', {}],
+      ['HMMA.16816.F32 R4, R8, R12, R4', { stall_selected: 10 }],
+    ]),
+    'K-8448.sass.csv': sassPage([
+      ['@P0   BRA 0x8f00', { stall_long_sb: 20 }],
+      ['PRMT R1, R2, 0x1, RZ', { stall_short_sb: 10 }],
+      ['HMMA.16816.F32 R4, R8, R12, R4', { stall_selected: 10 }],
+    ]),
+  });
+  const text = execFileSync('python3', [SCRIPT, '--sites', tgz], { encoding: 'utf8', timeout: 60_000 });
+  expect(text.trim().split('\n')).toEqual([
+    '== K: M 4096 / 8448, cycles per issued instruction by where the warps wait',
+    '  at BRA      long_sb              2.00     4.00  (+2.00)',
+    '  at PRMT     short_sb             0.00     2.00  (+2.00)',
+    '  #0     @P0   BRA 0x8f00                             long_sb              2.00     4.00  (+2.00)',
+    '  #1     PRMT R1, R2, 0x1, RZ                         short_sb             0.00     2.00  (+2.00)',
+  ]);
+});
