@@ -95,7 +95,9 @@ def print_sites(archive, data):
             print(f"  at {op:8s} {reason:16s} {by[0][(op, reason)]:8.2f} {by[1][(op, reason)]:8.2f}  ({delta:+.2f})")
         # A branch's target is an address, which differs between the two launches: the place in the
         # listing names the instruction.
-        value = lambda waits, key: waits.get(key, ("", 0))[1]
+        def value(waits, key):
+            return waits.get(key, ("", 0))[1]
+
         single = sorted(((value(high, key) - value(low, key), key) for key in set(low) | set(high)), key=lambda g: (-g[0], g[1]))
         for delta, (index, reason) in single[:5]:
             source = (high.get((index, reason)) or low[(index, reason)])[0]
@@ -121,12 +123,18 @@ def main(archive):
             a, b = number(low[name]), number(high.get(name, ""))
             if reason and reason.group(1) != "selected" and a is not None and b is not None and max(a, b) >= FLOOR:
                 rows.append((b - a, reason.group(1), a, b))
-        for delta, reason, a, b in sorted(rows, reverse=True):
+        for delta, reason, a, b in sorted(rows, key=lambda row: (-row[0], row[1])):
             print(f"  stalled {reason:24s} {a:10.2f} {b:10.2f}  ({delta:+.2f}, {delta / growth * 100:+.0f} % of the growth)")
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--sites":
-        print_sites(sys.argv[2], launches(sys.argv[2]))
-    else:
-        main(sys.argv[1])
+    arguments = sys.argv[1:]
+    bySite = arguments[:1] == ["--sites"]
+    if len(arguments) != 1 + bySite:
+        sys.exit("usage: python3 gpu/probes/stallGrowth.py [--sites] <residency.tgz>")
+    archive = arguments[-1]
+    try:
+        print_sites(archive, launches(archive)) if bySite else main(archive)
+    except (OSError, tarfile.TarError, KeyError, IndexError, StopIteration) as error:
+        # --sites needs the source counters' samples, which only `residencysites` takes.
+        sys.exit(f"stallGrowth.py: {archive}: not the Nsight Compute pages this reads ({type(error).__name__}: {error})")

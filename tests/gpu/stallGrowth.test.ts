@@ -4,7 +4,7 @@
  * by their growth, each with its share of the growth in cycles per instruction; with --sites, the
  * growth by the instruction the warps wait at, from the SASS pages' stall samples.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,4 +105,27 @@ it('splits the growth by the instruction the warps wait at, matching branches by
     '  #0     @P0   BRA 0x8f00                             long_sb              2.00     4.00  (+2.00)',
     '  #1     PRMT R1, R2, 0x1, RZ                         short_sb             0.00     2.00  (+2.00)',
   ]);
+});
+
+it('answers a missing argument, a missing file and an archive without the samples --sites reads in one line, exit 1', () => {
+  const tgz = archive('noSamples', {
+    'K-4096.raw.csv': rawPage(10, 4, {}),
+    'K-8448.raw.csv': rawPage(20, 8, {}),
+    'K-4096.sass.csv': '"Address","Source"\n"0x100","NOP"\n',
+    'K-8448.sass.csv': '"Address","Source"\n"0x100","NOP"\n',
+  });
+  for (const [args, message] of [
+    [[], /^usage: python3 gpu\/probes\/stallGrowth\.py \[--sites\] <residency\.tgz>$/],
+    [
+      [join(work, 'absent.tgz')],
+      /^stallGrowth\.py: .*absent\.tgz: not the Nsight Compute pages this reads \(FileNotFoundError/,
+    ],
+    [['--sites', tgz], /^stallGrowth\.py: .*noSamples\.tgz: not the Nsight Compute pages this reads \(KeyError/],
+  ] as const) {
+    const run = spawnSync('python3', [SCRIPT, ...args], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr.trim()).toMatch(message);
+  }
 });
