@@ -55,6 +55,9 @@
 #   residency Nsight Compute's warp states (stall reasons), scheduler, speed-of-light and occupancy
 #            sections for Flash-LLM, the Coruscant kernel and the STC proxy at K 7168, split-K 8, 50 %,
 #            M 4096 (one block on every SM) and 8448 (two): what an SM's second block waits for
+#   extractmio stsScatter (Flash-LLM's extract replayed) at 30 / 50 / 70 %, both orders, 1–3 blocks per
+#            SM, alone and after each warp's 20 ldmatrix.x4 of the tile (the MMAs' reads): how much
+#            longer the extract's chain gets when a second block's LDSM share the MIO queue
 #   residencysites the same launches with the source counters (stall samples per SASS instruction): at
 #            which instructions the second block's warps wait (stallGrowth.py --sites)
 #   l2sms    l2Partitions smmap (which SMs share SM 0's partition), then the fixed stream at 24–64 MiB
@@ -664,6 +667,17 @@ tpc)
       --launch-skip 2 --launch-count 1 /tmp/l2Partitions streamsms 24 "$list" 512 | grep -E "^\{|__"
   done >"$OUT/tpcStreamsNcu.txt" 2>&1
   ;;
+extractmio)
+  recordGpu
+  $NVCC -o /tmp/stsScatter "$PROBES/stsScatter.cu" || exit 1
+  for sparsity in 30 50 70; do
+    for order in scan balanced; do
+      for ldsm in 0 20; do
+        for blocks in 1 2 3; do /tmp/stsScatter $sparsity $blocks $order 16 4000 $ldsm; done
+      done
+    done
+  done >"$OUT/extractMio.jsonl" 2>&1
+  ;;
 smcap)
   recordGpu
   buildL2Partitions || exit 1
@@ -798,7 +812,7 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|extractmio" >&2
   exit 2
   ;;
 esac
