@@ -12,7 +12,14 @@
 # times the launch's cycles per issued instruction, summed by the instruction's mnemonic, largest
 # growth first, then the single instructions that grow most (the same binary at both M: matched by
 # their place in the listing).
-# Usage: python3 gpu/probes/stallGrowth.py [--sites] <residency.tgz>
+#
+# With --per MNEMONIC (the same archive) the cycles a warp spends per executed MNEMONIC in each span
+# of the listing where that instruction repeats (an unrolled loop: the Coruscant kernel's Algorithm 1
+# has one FLO per step): a span runs from STEP_BEFORE rows before its first MNEMONIC to the row before
+# the next block-wide wait (BAR, DEPBAR) after its last, so the lanes' reconvergence (BSYNC) is in and
+# the tile's barrier is out; two MNEMONICs at most SPAN_GAP rows apart share one. Its cycles are its
+# share of the samples times all warps' cycles (cycles per issued instruction × instructions).
+# Usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC] <residency.tgz>
 import collections, csv, io, re, sys, tarfile
 
 SUMMARY = [
@@ -24,6 +31,8 @@ SUMMARY = [
 ]
 STALL = re.compile(r"^smsp__average_warps_issue_stalled_(.+)_per_issue_active\.ratio$")
 FLOOR = 0.05
+STEP_BEFORE, SPAN_GAP = 2, 40
+BLOCK_WAITS = {"BAR", "DEPBAR"}
 
 
 def number(text):
@@ -104,6 +113,33 @@ def print_sites(archive, data):
             print(f"  #{index:<5d} {source[:44]:44s} {reason:16s} {value(low, (index, reason)):8.2f} {value(high, (index, reason)):8.2f}  ({delta:+.2f})")
 
 
+def print_spans(archive, data, op):
+    listings = pages(archive, ".sass.csv")
+    for kernel, m in sorted(data):
+        rows = listings[(kernel, m)]
+        header = next(i for i, r in enumerate(rows) if r[0] == "Address")
+        names = rows[header]
+        cells = [dict(zip(names, r)) for r in rows[header + 1 :] if len(r) == len(names)]
+        executed = [int(c["Instructions Executed"] or 0) for c in cells]
+        samples = [int(c["Warp Stall Sampling (All Samples)"] or 0) for c in cells]
+        warpCycles = number(data[(kernel, m)][SUMMARY[1][0]]) * sum(executed)
+        at = [i for i, c in enumerate(cells) if mnemonic(c["Source"].strip()) == op]
+        spans = []
+        for i in at:
+            if spans and i - spans[-1][-1] <= SPAN_GAP:
+                spans[-1].append(i)
+            else:
+                spans.append([i])
+        for span in spans:
+            first, last = max(0, span[0] - STEP_BEFORE), span[-1]
+            while last + 1 < len(cells) and last - span[-1] < SPAN_GAP and mnemonic(cells[last + 1]["Source"].strip()) not in BLOCK_WAITS:
+                last += 1
+            steps = sum(executed[i] for i in span)
+            share = sum(samples[first : last + 1]) / sum(samples)
+            perStep = share * warpCycles / steps if steps else 0
+            print(f"{kernel} M {m}: rows {first}–{last}, {len(span)} {op}, {steps} executed, {share * 100:.1f} % of the samples, {perStep:.1f} cycles per {op}")
+
+
 def main(archive):
     data = launches(archive)
     for kernel in sorted({k for k, _ in data}):
@@ -129,12 +165,17 @@ def main(archive):
 
 if __name__ == "__main__":
     arguments = sys.argv[1:]
-    bySite = arguments[:1] == ["--sites"]
-    if len(arguments) != 1 + bySite:
-        sys.exit("usage: python3 gpu/probes/stallGrowth.py [--sites] <residency.tgz>")
+    mode = arguments[0] if arguments[:1] in (["--sites"], ["--per"]) else None
+    if len(arguments) != {None: 1, "--sites": 2, "--per": 3}[mode]:
+        sys.exit("usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC] <residency.tgz>")
     archive = arguments[-1]
     try:
-        print_sites(archive, launches(archive)) if bySite else main(archive)
+        if mode == "--sites":
+            print_sites(archive, launches(archive))
+        elif mode == "--per":
+            print_spans(archive, launches(archive), arguments[1])
+        else:
+            main(archive)
     except (OSError, tarfile.TarError, KeyError, IndexError, StopIteration) as error:
         # --sites needs the source counters' samples, which only `residencysites` takes.
         sys.exit(f"stallGrowth.py: {archive}: not the Nsight Compute pages this reads ({type(error).__name__}: {error})")

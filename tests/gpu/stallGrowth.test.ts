@@ -43,20 +43,26 @@ function archive(name: string, files: Record<string, string>): string {
   return join(work, `${name}.tgz`);
 }
 
-/** A SASS page: the kernel's name, the header, then per instruction its samples by reason. */
-function sassPage(instructions: [string, Record<string, number>][]): string {
+/** A SASS page: the kernel's name, the header, then per instruction its samples by reason and how often it ran. */
+function sassPage(instructions: [string, Record<string, number>, number?][]): string {
   const reasons = ['stall_long_sb', 'stall_short_sb', 'stall_selected', 'stall_long_sb (Not Issued)'];
   const row = (cells: (string | number)[]) => cells.map((cell) => `"${cell}"`).join(',');
   const lines = [
     row(['Kernel Name', 'K']),
-    row(['Address', 'Source', 'Warp Stall Sampling (All Samples)', ...reasons]),
+    row(['Address', 'Source', 'Warp Stall Sampling (All Samples)', 'Instructions Executed', ...reasons]),
   ];
-  instructions.forEach(([source, samples], index) => {
+  instructions.forEach(([source, samples, executed], index) => {
     const all = Object.entries(samples)
       .filter(([reason]) => !reason.includes('Not Issued'))
       .reduce((total, [, count]) => total + count, 0);
     lines.push(
-      row([`0x${(0x100 + 16 * index).toString(16)}`, `      ${source}`, all, ...reasons.map((r) => samples[r] ?? 0)]),
+      row([
+        `0x${(0x100 + 16 * index).toString(16)}`,
+        `      ${source}`,
+        all,
+        executed ?? 0,
+        ...reasons.map((r) => samples[r] ?? 0),
+      ]),
     );
   });
   return lines.join('\n') + '\n';
@@ -115,7 +121,8 @@ it('answers a missing argument, a missing file and an archive without the sample
     'K-8448.sass.csv': '"Address","Source"\n"0x100","NOP"\n',
   });
   for (const [args, message] of [
-    [[], /^usage: python3 gpu\/probes\/stallGrowth\.py \[--sites\] <residency\.tgz>$/],
+    [[], /^usage: python3 gpu\/probes\/stallGrowth\.py \[--sites \| --per MNEMONIC\] <residency\.tgz>$/],
+    [['--per', tgz], /^usage: /],
     [
       [join(work, 'absent.tgz')],
       /^stallGrowth\.py: .*absent\.tgz: not the Nsight Compute pages this reads \(FileNotFoundError/,
@@ -128,4 +135,24 @@ it('answers a missing argument, a missing file and an archive without the sample
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr.trim()).toMatch(message);
   }
+});
+
+it('gives the cycles per executed instruction of an unrolled loop, from its span up to the block-wide wait', () => {
+  // 4 cycles per instruction over 30 executed instructions: 120 warp cycles. Two FLO steps, 10
+  // executions, and the lanes' reconvergence after them hold half the samples; the barrier after
+  // them, outside the span, the other half. So 60 cycles over 10 FLO: 6 a step.
+  const tgz = archive('residencySpans', {
+    'K-4096.raw.csv': rawPage(10, 4, {}),
+    'K-4096.sass.csv': sassPage([
+      ['IMAD R1, R2, R3, R4', {}, 10],
+      ['FLO.U32 R1, R1', { stall_short_sb: 3 }, 5],
+      ['FLO.U32 R2, R2', { stall_short_sb: 2 }, 5],
+      ['IADD3 R4, -R1, 0x1f, RZ', { stall_long_sb: 3 }, 10],
+      ['BSYNC B0', { stall_long_sb: 2 }, 0],
+      ['BAR.SYNC.DEFER_BLOCKING 0x0', { stall_long_sb: 10 }, 0],
+      ['EXIT', {}, 0],
+    ]),
+  });
+  const text = execFileSync('python3', [SCRIPT, '--per', 'FLO', tgz], { encoding: 'utf8', timeout: 60_000 });
+  expect(text.trim()).toBe('K M 4096: rows 0–4, 2 FLO, 10 executed, 50.0 % of the samples, 6.0 cycles per FLO');
 });
