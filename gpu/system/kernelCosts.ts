@@ -58,6 +58,8 @@ export const ALGORITHM1_CHAIN_PER_STEP: readonly (readonly [string, number])[] =
   ['and-not of the mask into the bitmap (LOP3)', 6],
   ['loop guard i < nnz: ISETP → taken BRA, refetch', 20],
 ];
+/** The assumed chain of one Algorithm 1 step, cycles (where a compute profile has no measured one). */
+export const ALGORITHM1_STEP_CYCLES = ALGORITHM1_CHAIN_PER_STEP.reduce((total, [, cycles]) => total + cycles, 0);
 /** Cycles per 64×1 tile of Algorithm 1 setup on the chain: POPC (variable-latency) → IADD. */
 const ALGORITHM1_TILE_CHAIN = 36;
 
@@ -122,8 +124,13 @@ export interface IterationCosts {
    * one iteration ahead, memory.md §4b).
    */
   readonly dependentLoadRounds: number;
-  /** Cycles of a warp's decompression on its own dependency chain (0 = issue-bound or none). */
+  /**
+   * Cycles of a warp's decompression on its own dependency chain (0 = issue-bound or none), with
+   * Algorithm 1's steps at the assumed ALGORITHM1_STEP_CYCLES.
+   */
   readonly decompressChainCycles: number;
+  /** Algorithm 1 steps on that chain per iteration (the block's slowest warp's; 0 for the other kernels). */
+  readonly algorithm1Steps: number;
   /** Scattered 16-bit shared-memory stores (warp STS.U16) the block's decompression issues per iteration. */
   readonly scatteredStores: number;
 }
@@ -312,6 +319,7 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
       loadsInRegisters: false,
       dependentLoadRounds: 1,
       decompressChainCycles: 0,
+      algorithm1Steps: 0,
       scatteredStores: 0,
     }),
     flashllm: () => {
@@ -339,6 +347,7 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
         // Warp 0's extract groups (one per staged vector of each tile), a chain through the reused
         // address registers; the barrier after the extract waits for warp 0, which has the most.
         decompressChainCycles: staging.warpSteps * FLASHLLM_EXTRACT_CYCLES_PER_VECTOR,
+        algorithm1Steps: 0,
         scatteredStores: WARPS_PER_BLOCK * storesPerWarp,
       };
     },
@@ -362,7 +371,8 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
         dependentLoadRounds: 2,
         // Zero-init issues, then per slot the tile setup and the fullest lane's steps on the chain,
         // of the block's slowest warp (the barrier after the decompression waits for it).
-        decompressChainCycles: zeroInit + 2 * ALGORITHM1_TILE_CHAIN + slowestSteps * sum(ALGORITHM1_CHAIN_PER_STEP),
+        decompressChainCycles: zeroInit + 2 * ALGORITHM1_TILE_CHAIN + slowestSteps * ALGORITHM1_STEP_CYCLES,
+        algorithm1Steps: slowestSteps,
         scatteredStores: WARPS_PER_BLOCK * steps,
       };
     },
@@ -385,6 +395,7 @@ export function iterationCosts(kernel: SpmmKernel, layout: SparseWeightLayout, n
         loadsInRegisters: true,
         dependentLoadRounds: 2,
         decompressChainCycles: 0,
+        algorithm1Steps: 0,
         scatteredStores: 0,
       };
     },

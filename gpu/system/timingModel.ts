@@ -5,7 +5,7 @@ import { sortedByTime, TraceBuilder } from '../memory/requestTrace.ts';
 import { computeProfile } from './computeProfiles.ts';
 import { scheduleBlocks } from './blockSchedule.ts';
 import { FieldError } from '../../common/errors.ts';
-import { iterationCosts, residentBlocks, type IterationCosts } from './kernelCosts.ts';
+import { ALGORITHM1_STEP_CYCLES, iterationCosts, residentBlocks, type IterationCosts } from './kernelCosts.ts';
 import { kernelLoads, LoadRecorder, type LoadAccounting } from './kernelTraces.ts';
 import {
   autoSplitK,
@@ -194,6 +194,8 @@ interface SmSide {
   readonly burstsInLockstep: boolean;
   /** SM cycles per scattered warp store in the shared-store path (0 where unmeasured). */
   readonly scatteredStoreCycles: number;
+  /** Measured cycles per Algorithm 1 step by blocks per SM (computeProfiles.ts), where measured. */
+  readonly algorithm1StepCycles?: readonly number[];
 }
 
 /**
@@ -267,7 +269,15 @@ function iterationCycles(
   const storeWait = costs.scatteredStores * (input.storeCycles ?? sm.scatteredStoreCycles);
   const lockstep = costs.loadsInRegisters && sm.burstsInLockstep;
   const storeWindow = (lockstep ? resident : 1) * storeWait;
-  const decompressChain = Math.max(costs.decompressChainCycles, costs.decompressInstructions, storeWindow);
+  // Where the profile measured Algorithm 1's step by blocks per SM, it replaces the assumed one:
+  // a second block's warps share the sub-cores and the MIO with the first's (twentieth batch).
+  const measuredSteps = sm.algorithm1StepCycles;
+  const stepCycles = measuredSteps?.[Math.min(resident, measuredSteps.length) - 1];
+  const ownChain =
+    stepCycles === undefined
+      ? costs.decompressChainCycles
+      : costs.decompressChainCycles + costs.algorithm1Steps * (stepCycles - ALGORITHM1_STEP_CYCLES);
+  const decompressChain = Math.max(ownChain, costs.decompressInstructions, storeWindow);
   const queued = lockstep ? [] : [storeWait];
   const chainWith = (loadIssue: number, linesSetIssue: boolean) => {
     const loadWait = Math.max(rounds * sm.loadLatencyCycles + loadIssue, tensorCore);
@@ -383,6 +393,7 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
     burstDrainCycles: (traffic.aBytes * burstBlocks) / dramBytesPerSmCycle,
     burstsInLockstep: compute.burstsInLockstep,
     scatteredStoreCycles: compute.scatteredStoreCycles ?? 0,
+    ...(compute.algorithm1StepCycles ? { algorithm1StepCycles: compute.algorithm1StepCycles } : {}),
   };
   // The blocks iterating together burst their tiles together: the grid's iterating blocks (at
   // the start, `burstBlocks`).

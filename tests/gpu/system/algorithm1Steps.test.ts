@@ -1,0 +1,59 @@
+/**
+ * The software kernel's Algorithm 1 step, measured by blocks per SM (the h200 compute profile's
+ * `algorithm1StepCycles`): the figures are the source page's loop span (gpu/probes/stallGrowth.py
+ * --per FLO, results/2026-12-05b/algorithm1Steps.txt), and with them the kernel is within 10 % of
+ * the harness with one block per SM and with two (`mixes`, results/2026-12-05/mixes.txt: K 7168,
+ * split-K 8, 50 %, M 4096 and 8448). With the assumed 86 cycles a step it was +22 % and +12 %.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { computeProfile } from '../../../gpu/system/computeProfiles.ts';
+import { ALGORITHM1_STEP_CYCLES } from '../../../gpu/system/kernelCosts.ts';
+import { modelH200Cell } from './support.ts';
+
+const RESULTS = join(import.meta.dirname, '../../../gpu/probes/results');
+const K = 7168;
+
+/** The harness's median time of the software kernel at M over the `mixes` rounds, µs. */
+function harnessMedianUs(m: number): number {
+  const text = readFileSync(join(RESULTS, '2026-12-05/mixes.txt'), 'utf8');
+  const times = [
+    ...text.matchAll(/== round \d+ M (\d+) [^\n]*\n(?:[^=\n][^\n]*\n)*?Coruscant +\t -> \t\t Time\/ms: ([\d.]+)/g),
+  ]
+    .filter((match) => Number(match[1]) === m)
+    .map((match) => 1000 * Number(match[2]))
+    .sort((a, b) => a - b);
+  expect(times).toHaveLength(3);
+  return times[1]!;
+}
+
+describe('Algorithm 1 by blocks per SM (h200)', () => {
+  it("is the source page's loop span with one block per SM and with two; the other profiles keep the assumed chain", () => {
+    const lines = readFileSync(join(RESULTS, '2026-12-05b/algorithm1Steps.txt'), 'utf8').trim().split('\n');
+    // Per M, the span that runs most steps is the K loop's (the other is the first tile's).
+    const loopStep = (m: number) => {
+      const spans = lines
+        .map((line) => line.match(/^SpMM_Kernel M (\d+): .*, (\d+) executed, .*, ([\d.]+) cycles per FLO$/))
+        .filter((match) => match !== null && Number(match[1]) === m)
+        .map((match) => ({ executed: Number(match![2]), cycles: Number(match![3]) }));
+      return spans.sort((a, b) => b.executed - a.executed)[0]!.cycles;
+    };
+    expect(computeProfile('h200').algorithm1StepCycles).toEqual([loopStep(4096), loopStep(8448)]);
+    expect(Math.max(...computeProfile('h200').algorithm1StepCycles!)).toBeLessThan(ALGORITHM1_STEP_CYCLES);
+    for (const profile of ['rtx6000ada', 'rtx4090'])
+      expect(computeProfile(profile).algorithm1StepCycles).toBeUndefined();
+  });
+
+  it.each([
+    [4096, 'one block per SM'],
+    [8448, 'two blocks per SM'],
+  ])(
+    'puts the software kernel at M %i (%s) within 10 % of the harness',
+    (m) => {
+      const timing = modelH200Cell('coruscant', m, K, 0.5);
+      expect(Math.abs(timing.timeNs / 1000 / harnessMedianUs(m) - 1)).toBeLessThan(0.1);
+    },
+    120_000,
+  );
+});
