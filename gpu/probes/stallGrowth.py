@@ -66,14 +66,20 @@ def launches(archive):
     return out
 
 
-def sites(rows, cycles):
-    """Per (listing index, reason): the instruction and the cycles per issued instruction spent waiting there."""
+def listing(rows):
+    """A SASS page's instructions, each as column name → cell, in the listing's order."""
     header = next(i for i, r in enumerate(rows) if r[0] == "Address")
     names = rows[header]
+    return [dict(zip(names, r)) for r in rows[header + 1 :] if len(r) == len(names)]
+
+
+def sites(rows, cycles):
+    """Per (listing index, reason): the instruction and the cycles per issued instruction spent waiting there."""
+    instructions = listing(rows)
+    names = instructions[0].keys() if instructions else []
     reasons = [n for n in names if n.startswith("stall_") and "Not Issued" not in n and n != "stall_selected"]
     waits, total = {}, 0
-    for index, row in enumerate(r for r in rows[header + 1 :] if len(r) == len(names)):
-        cells = dict(zip(names, row))
+    for index, cells in enumerate(instructions):
         total += int(cells["Warp Stall Sampling (All Samples)"] or 0)
         for reason in reasons:
             samples = number(cells[reason] or "0") or 0
@@ -116,10 +122,7 @@ def print_sites(archive, data):
 def print_spans(archive, data, op):
     listings = pages(archive, ".sass.csv")
     for kernel, m in sorted(data):
-        rows = listings[(kernel, m)]
-        header = next(i for i, r in enumerate(rows) if r[0] == "Address")
-        names = rows[header]
-        cells = [dict(zip(names, r)) for r in rows[header + 1 :] if len(r) == len(names)]
+        cells = listing(listings[(kernel, m)])
         executed = [int(c["Instructions Executed"] or 0) for c in cells]
         samples = [int(c["Warp Stall Sampling (All Samples)"] or 0) for c in cells]
         warpCycles = number(data[(kernel, m)][SUMMARY[1][0]]) * sum(executed)
