@@ -60,6 +60,8 @@
 #            longer the extract's chain gets when a second block's LDSM share the MIO queue
 #   residencysites the same launches with the source counters (stall samples per SASS instruction): at
 #            which instructions the second block's warps wait (stallGrowth.py --sites)
+#   residencythree the same at M 12544 (three blocks on 128 SMs): the Algorithm 1 step with a third
+#            block (stallGrowth.py --per FLO)
 #   l2sms    l2Partitions smmap (which SMs share SM 0's partition), then the fixed stream at 24–64 MiB
 #            read by all SMs, by one partition's SMs, by the other's, and by half of each (as many SMs
 #            as one partition has), timed and with Nsight Compute's L2 and DRAM sector counts: does
@@ -138,17 +140,20 @@ prof() {
   ncu -i "/tmp/$name.ncu-rep" --page source --csv --print-source sass >"$folder/$name.sass.csv" 2>&1
 }
 
-# The harness's three register-staged kernels at K 7168, split-K 8, 50 %, M 4096 (one block on each SM)
-# and 8448 (two), profiled with the given sections: per kernel and M the details, the SASS page
-# and the raw page, into $OUT/<name>.tgz
+# The harness's three register-staged kernels at K 7168, split-K 8, 50 %, profiled with the given
+# sections at the given M (256 rows a block: 4096 puts one block on each SM, 8448 two, 12544 three on
+# 128 of the 132): per kernel and M the details, the SASS page and the raw page, into $OUT/<name>.tgz.
+# residencyProfiles NAME SECTIONS M…
+SITE_SECTIONS="--section WarpStateStats --section SourceCounters --section InstructionStats"
 residencyProfiles() {
-  local name=$1
+  local name=$1 m k
   SECTIONS=$2
+  shift 2
   recordGpu
   [ -x .harness/kernel_comparison/spmm_perf ] || buildHarness >"$OUT/harness-build.log" 2>&1 || return 1
   harnessEnv
   mkdir -p "/tmp/$name"
-  for m in 4096 8448; do
+  for m in "$@"; do
     for k in FlashLLM_SpMM_Kernel SpMM_Kernel Coruscant_STC_SpMM_Kernel; do
       prof "/tmp/$name" "$k-$m" --kernel-name-base function --kernel-name $k --launch-skip 4 --launch-count 1 \
         ./spmm_perf $m 7168 8 50 8
@@ -620,10 +625,13 @@ stcsms)
     "2048 14336 70 8" "2048 28672 50 8" "4096 28672 50 8"
   ;;
 residency)
-  residencyProfiles residency "--section WarpStateStats --section SchedulerStats --section SpeedOfLight --section Occupancy --section LaunchStats"
+  residencyProfiles residency "--section WarpStateStats --section SchedulerStats --section SpeedOfLight --section Occupancy --section LaunchStats" 4096 8448
   ;;
 residencysites)
-  residencyProfiles residencySites "--section WarpStateStats --section SourceCounters --section InstructionStats"
+  residencyProfiles residencySites "$SITE_SECTIONS" 4096 8448
+  ;;
+residencythree)
+  residencyProfiles residencyThree "$SITE_SECTIONS" 12544
   ;;
 stciters)
   recordGpu
@@ -812,7 +820,7 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|extractmio" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|extractmio" >&2
   exit 2
   ;;
 esac
