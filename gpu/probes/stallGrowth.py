@@ -19,7 +19,8 @@
 # the next block-wide wait (BAR, DEPBAR) after its last, so the lanes' reconvergence (BSYNC) is in and
 # the tile's barrier is out; two MNEMONICs at most SPAN_GAP rows apart share one. Its cycles are its
 # share of the samples times all warps' cycles (cycles per issued instruction × instructions).
-# Usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC] <residency.tgz>
+# Several archives are read as one (the `residencythree` archive, M 12544, beside `residencysites`'s).
+# Usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC] <residency.tgz>…
 import collections, csv, io, re, sys, tarfile
 
 SUMMARY = [
@@ -42,22 +43,23 @@ def number(text):
         return None
 
 
-def pages(archive, suffix):
-    """(kernel, M) → the rows of each <kernel>-<M><suffix> CSV in the archive, the profiler's banners left out."""
+def pages(archives, suffix):
+    """(kernel, M) → the rows of each <kernel>-<M><suffix> CSV in the archives, the profiler's banners left out."""
     out = {}
-    with tarfile.open(archive) as tar:
-        for member in tar.getmembers():
-            found = re.search(r"([^/]+)-(\d+)" + re.escape(suffix) + "$", member.name)
-            if member.isfile() and found:
-                rows = csv.reader(io.TextIOWrapper(tar.extractfile(member)))
-                out[(found.group(1), int(found.group(2)))] = [r for r in rows if r and not r[0].startswith("==")]
+    for archive in archives:
+        with tarfile.open(archive) as tar:
+            for member in tar.getmembers():
+                found = re.search(r"([^/]+)-(\d+)" + re.escape(suffix) + "$", member.name)
+                if member.isfile() and found:
+                    rows = csv.reader(io.TextIOWrapper(tar.extractfile(member)))
+                    out[(found.group(1), int(found.group(2)))] = [r for r in rows if r and not r[0].startswith("==")]
     return out
 
 
-def launches(archive):
+def launches(archives):
     """(kernel, M) → metric name → value, from each raw CSV's header and its one launch's row."""
     out = {}
-    for key, rows in pages(archive, ".raw.csv").items():
+    for key, rows in pages(archives, ".raw.csv").items():
         # The raw page: names, then units, then one row per profiled launch.
         names, units, values = rows[0], rows[1], rows[2]
         launch = dict(zip(names, values))
@@ -93,8 +95,8 @@ def mnemonic(source):
     return re.sub(r"^@!?\w+\s+", "", source).split(" ")[0].split(".")[0]
 
 
-def print_sites(archive, data):
-    listings = pages(archive, ".sass.csv")
+def print_sites(archives, data):
+    listings = pages(archives, ".sass.csv")
     for kernel in sorted({k for k, _ in data}):
         ms = sorted(m for k, m in data if k == kernel)
         cycles = [number(data[(kernel, m)][SUMMARY[1][0]]) for m in (ms[0], ms[-1])]
@@ -119,8 +121,8 @@ def print_sites(archive, data):
             print(f"  #{index:<5d} {source[:44]:44s} {reason:16s} {value(low, (index, reason)):8.2f} {value(high, (index, reason)):8.2f}  ({delta:+.2f})")
 
 
-def print_spans(archive, data, op):
-    listings = pages(archive, ".sass.csv")
+def print_spans(archives, data, op):
+    listings = pages(archives, ".sass.csv")
     for kernel, m in sorted(data):
         cells = listing(listings[(kernel, m)])
         executed = [int(c["Instructions Executed"] or 0) for c in cells]
@@ -143,8 +145,8 @@ def print_spans(archive, data, op):
             print(f"{kernel} M {m}: rows {first}–{last}, {len(span)} {op}, {steps} executed, {share * 100:.1f} % of the samples, {perStep:.1f} cycles per {op}")
 
 
-def main(archive):
-    data = launches(archive)
+def main(archives):
+    data = launches(archives)
     for kernel in sorted({k for k, _ in data}):
         ms = sorted(m for k, m in data if k == kernel)
         low, high = data[(kernel, ms[0])], data[(kernel, ms[-1])]
@@ -169,16 +171,16 @@ def main(archive):
 if __name__ == "__main__":
     arguments = sys.argv[1:]
     mode = arguments[0] if arguments[:1] in (["--sites"], ["--per"]) else None
-    if len(arguments) != {None: 1, "--sites": 2, "--per": 3}[mode]:
-        sys.exit("usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC] <residency.tgz>")
-    archive = arguments[-1]
+    archives = arguments[{None: 0, "--sites": 1, "--per": 2}[mode] :]
+    if not archives or (mode == "--per" and len(arguments) < 3):
+        sys.exit("usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC] <residency.tgz>…")
     try:
         if mode == "--sites":
-            print_sites(archive, launches(archive))
+            print_sites(archives, launches(archives))
         elif mode == "--per":
-            print_spans(archive, launches(archive), arguments[1])
+            print_spans(archives, launches(archives), arguments[1])
         else:
-            main(archive)
+            main(archives)
     except (OSError, tarfile.TarError, KeyError, IndexError, StopIteration) as error:
         # --sites needs the source counters' samples, which only `residencysites` takes.
-        sys.exit(f"stallGrowth.py: {archive}: not the Nsight Compute pages this reads ({type(error).__name__}: {error})")
+        sys.exit(f"stallGrowth.py: {' '.join(archives)}: not the Nsight Compute pages this reads ({type(error).__name__}: {error})")

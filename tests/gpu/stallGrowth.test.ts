@@ -121,7 +121,7 @@ it('answers a missing argument, a missing file and an archive without the sample
     'K-8448.sass.csv': '"Address","Source"\n"0x100","NOP"\n',
   });
   for (const [args, message] of [
-    [[], /^usage: python3 gpu\/probes\/stallGrowth\.py \[--sites \| --per MNEMONIC\] <residency\.tgz>$/],
+    [[], /^usage: python3 gpu\/probes\/stallGrowth\.py \[--sites \| --per MNEMONIC\] <residency\.tgz>…$/],
     [['--per', tgz], /^usage: /],
     [
       [join(work, 'absent.tgz')],
@@ -155,4 +155,17 @@ it('gives the cycles per executed instruction of an unrolled loop, from its span
   });
   const text = execFileSync('python3', [SCRIPT, '--per', 'FLO', tgz], { encoding: 'utf8', timeout: 60_000 });
   expect(text.trim()).toBe('K M 4096: rows 0–4, 2 FLO, 10 executed, 50.0 % of the samples, 6.0 cycles per FLO');
+  // A second archive with another M (as `residencythree` beside `residencysites`) is read as one.
+  const three = archive('residencyThree', {
+    'K-12544.raw.csv': rawPage(10, 8, {}),
+    'K-12544.sass.csv': sassPage([
+      ['FLO.U32 R1, R1', { stall_short_sb: 1 }, 10],
+      ['BAR.SYNC.DEFER_BLOCKING 0x0', { stall_long_sb: 3 }, 0],
+    ]),
+  });
+  const both = execFileSync('python3', [SCRIPT, '--per', 'FLO', tgz, three], { encoding: 'utf8', timeout: 60_000 });
+  expect(both.trim().split('\n')).toEqual([
+    'K M 4096: rows 0–4, 2 FLO, 10 executed, 50.0 % of the samples, 6.0 cycles per FLO',
+    'K M 12544: rows 0–0, 1 FLO, 10 executed, 25.0 % of the samples, 2.0 cycles per FLO',
+  ]);
 });
