@@ -60,7 +60,7 @@ export interface ComputeProfile {
   readonly scatteredStoreCycles?: number;
   /**
    * SM cycles a warp spends per step of the software kernel's Algorithm 1 loop, measured, by the
-   * blocks its SM holds: [one, two] (the last entry also for more). Absent: the assumed chain,
+   * blocks its SM holds: [one, two, three] (the last entry also for more). Absent: the assumed chain,
    * kernelCosts.ts ALGORITHM1_CHAIN_PER_STEP, for every residency.
    */
   readonly algorithm1StepCycles?: readonly number[];
@@ -119,7 +119,7 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
     l1LinesPerCycle: 0.96,
     burstsInLockstep: true,
     scatteredStoreCycles: 3.1,
-    algorithm1StepCycles: [67.8, 74.2],
+    algorithm1StepCycles: [66.9, 74.2, 83.5],
     tensorClockMHz: 1800,
     reductionLaunchNs: 2560,
     blockStartEndCycles: 1680,
@@ -149,9 +149,9 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
       "burstsInLockstep: the harness's Flash-LLM at 7168², split-K 4 / 8 / 12 / 14 (1 to 3 blocks per SM; gpu/probes/results/2026-12-02b/splitk.txt): " +
       "its iteration grows with the bytes every resident block loads, by their time at the DRAM's peak, with one block per SM as with three. " +
       'scatteredStoreCycles 3.1: stsScatter with two blocks per SM (3.15, scan order; 3.05 with three; gpu/probes/README.md). ' +
-      "algorithm1StepCycles 67.8 / 74.2: the harness's software kernel at K 7168, split-K 8, 50 %, M 4096 and 8448 (one and two blocks per SM) under Nsight Compute's source counters, " +
-      "on an H100 (the same GH100 SM): the unrolled loop's share of the stall samples times the warps' cycles, per executed FLO, one a step " +
-      '(gpu/probes/stallGrowth.py --per FLO, gpu/probes/results/2026-12-05b/algorithm1Steps.txt); with three blocks unmeasured, the two-block figure. ' +
+      "algorithm1StepCycles 66.9 / 74.2 / 83.5: the harness's software kernel at K 7168, split-K 8, 50 %, M 4096, 8448 and 12544 (one, two and three blocks per SM) " +
+      "under Nsight Compute's source counters on the H200: the unrolled loop's share of the stall samples times the warps' cycles, per executed FLO, one a step " +
+      '(gpu/probes/stallGrowth.py --per FLO, gpu/probes/results/2026-12-05c/algorithm1Steps.txt; an H100 gave 67.8 / 74.2 for one and two, 2026-12-05b). ' +
       "tensorClockMHz 1800: smClock's blocks read clock64 against %globaltimer at 1.800 GHz while they issue mma.sync (1, 2, 4 and 8 blocks per SM, " +
       'with or without Nsight Compute), at 1.98 GHz with FMA chains or streams (gpu/probes/results/2026-12-03); Nsight Compute times the ' +
       "harness's kernels, cuBLAS's included, at 1.79–1.82 GHz.",
