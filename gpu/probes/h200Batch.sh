@@ -62,6 +62,10 @@
 #            which instructions the second block's warps wait (stallGrowth.py --sites)
 #   residencythree the same at M 12544 (three blocks on 128 SMs): the Algorithm 1 step with a third
 #            block (stallGrowth.py --per FLO)
+#   flashiters flashLifetime (Flash-LLM with marks) and stcLifetime, each K-loop iteration's end
+#            marked, at K 7168, split-K 8, 50 %, M 4096 … 12544 (one block on every SM, then more and
+#            more SMs with two, then three), and Flash-LLM's plain build beside it: how long an
+#            iteration takes on an SM with one block and on one with two, in a light grid and a full one
 #   l2sms    l2Partitions smmap (which SMs share SM 0's partition), then the fixed stream at 24–64 MiB
 #            read by all SMs, by one partition's SMs, by the other's, and by half of each (as many SMs
 #            as one partition has), timed and with Nsight Compute's L2 and DRAM sector counts: does
@@ -163,25 +167,33 @@ residencyProfiles() {
   tar czf "$OUT/$name.tgz" -C /tmp "$name"
 }
 
-# The STC proxy with marks (stcLifetime.cu), built against the harness's kernel as markStcKernel.sh marks it,
-# into /tmp/stcLifetime; buildStcLifetime iterations also builds the one that marks each K-loop
-# iteration's end, into /tmp/stcLifetimeIterations
-buildStcLifetime() {
-  local flags=(--use_fast_math -maxrregcount=255 -DSTC_KERNEL_SOURCE='"/tmp/stcMarked/Coruscant_STC_SpMM_API.cu"')
-  bash "$PROBES/markStcKernel.sh" .harness/kernel_sources/coruscant_stc/csrc /tmp/stcMarked || return 1
-  $NVCC "${flags[@]}" -o /tmp/stcLifetime "$PROBES/stcLifetime.cu" || return 1
-  [ "${1:-}" != iterations ] ||
-    $NVCC "${flags[@]}" -DSTC_ITERATION_MARKS -o /tmp/stcLifetimeIterations "$PROBES/stcLifetime.cu"
+# A register-staged kernel with marks (blockLifetime.cuh), built against the harness's kernel as
+# markKernel.sh marks it: buildLifetime stc|flashllm [iterations] builds stcLifetime.cu or
+# flashLifetime.cu into /tmp/<kernel>Lifetime, and with "iterations" also the build that marks each
+# K-loop iteration's end, into /tmp/<kernel>LifetimeIterations
+buildLifetime() {
+  local kernel=$1 source csrc
+  case $kernel in
+  stc) source='STC_KERNEL_SOURCE="/tmp/stcMarked/Coruscant_STC_SpMM_API.cu"' csrc=coruscant_stc ;;
+  flashllm) source='FLASH_KERNEL_SOURCE="/tmp/flashllmMarked/FlashLLM_SpMM_API.cu"' csrc=flash_llm ;;
+  esac
+  local program=${kernel/flashllm/flash}Lifetime
+  local flags=(--use_fast_math -maxrregcount=255 "-D$source")
+  bash "$PROBES/markKernel.sh" "$kernel" ".harness/kernel_sources/$csrc/csrc" "/tmp/${kernel}Marked" || return 1
+  $NVCC "${flags[@]}" -o "/tmp/${kernel}Lifetime" "$PROBES/$program.cu" || return 1
+  [ "${2:-}" != iterations ] ||
+    $NVCC "${flags[@]}" -DBLOCK_ITERATION_MARKS -o "/tmp/${kernel}LifetimeIterations" "$PROBES/$program.cu"
 }
 
-# lifetimeRuns NAME SPLIT_IN_NAME ITERATIONS ARCHIVE "M K sparsity split-K"…: stcLifetime's JSON lines into
-# $OUT/NAME.jsonl, its rows per block packed into $OUT/ARCHIVE (blocks/MxK-sparsity[-splitS].csv); with
-# ITERATIONS 1 the build that marks each K-loop iteration, whose rows per iteration go beside them
-# (iterations/MxK-sparsity[-splitS].csv)
+# lifetimeRuns KERNEL NAME SPLIT_IN_NAME ITERATIONS ARCHIVE "M K sparsity split-K"…: the lifetime
+# program's JSON lines into $OUT/NAME.jsonl, its rows per block packed into $OUT/ARCHIVE
+# (blocks/MxK-sparsity[-splitS].csv); with ITERATIONS 1 the build that marks each K-loop iteration,
+# whose rows per iteration go beside them (iterations/MxK-sparsity[-splitS].csv)
 lifetimeRuns() {
-  local name=$1 splitInName=$2 iterations=$3 archive=$4 run csv program=/tmp/stcLifetime folders=blocks
-  shift 4
-  [ "$iterations" = 1 ] && program=/tmp/stcLifetimeIterations folders="blocks iterations"
+  local kernel=$1 name=$2 splitInName=$3 iterations=$4 archive=$5 run csv folders=blocks
+  local program=/tmp/${kernel}Lifetime
+  shift 5
+  [ "$iterations" = 1 ] && program=/tmp/${kernel}LifetimeIterations folders="blocks iterations"
   (cd "$OUT" && rm -rf blocks iterations && mkdir -p $folders)
   for run in "$@"; do
     set -- $run
@@ -599,8 +611,8 @@ stcstart)
   ;;
 stclife)
   recordGpu
-  buildStcLifetime || exit 1
-  lifetimeRuns stcLifetime 0 0 blocks.tgz "1024 512 50 8" "1024 2048 50 8" "4096 512 50 8" "4096 2048 50 8" "16384 512 50 8" \
+  buildLifetime stc || exit 1
+  lifetimeRuns stc stcLifetime 0 0 blocks.tgz "1024 512 50 8" "1024 2048 50 8" "4096 512 50 8" "4096 2048 50 8" "16384 512 50 8" \
     "16384 2048 50 8" "32768 512 50 8" "32768 2048 50 8" "14336 4096 50 8" "14336 4096 70 8" "4096 14336 50 8" \
     "4096 14336 70 8" "2048 28672 50 8" "7168 7168 50 8" "7168 7168 70 8" "9216 9216 50 8"
   {
@@ -620,8 +632,8 @@ stclife)
   ;;
 stcsms)
   recordGpu
-  buildStcLifetime || exit 1
-  lifetimeRuns stcSms 1 0 blocks.tgz "4096 14336 50 4" "4096 14336 50 8" "2048 14336 50 8" "4096 14336 70 4" "4096 14336 70 8" \
+  buildLifetime stc || exit 1
+  lifetimeRuns stc stcSms 1 0 blocks.tgz "4096 14336 50 4" "4096 14336 50 8" "2048 14336 50 8" "4096 14336 70 4" "4096 14336 70 8" \
     "2048 14336 70 8" "2048 28672 50 8" "4096 28672 50 8"
   ;;
 residency)
@@ -635,14 +647,14 @@ residencythree)
   ;;
 stciters)
   recordGpu
-  buildStcLifetime iterations || exit 1
+  buildLifetime stc iterations || exit 1
   # Each shape twice: plain (the loop as every earlier row timed it) and with each iteration's end
   # marked; both builds' loop cycles side by side say what the iteration marks cost
   runs=("4096 14336 50 4" "4096 14336 50 8" "2048 14336 50 8" "4096 14336 70 4" "4096 14336 70 8"
     "2048 14336 70 8" "7168 7168 50 8" "7168 7168 70 8" "5120 7168 50 8" "8192 7168 50 8" "9216 9216 50 8"
     "14336 4096 50 8")
-  lifetimeRuns stcItersPlain 1 0 stcItersPlain.tgz "${runs[@]}"
-  lifetimeRuns stcIters 1 1 stcIters.tgz "${runs[@]}"
+  lifetimeRuns stc stcItersPlain 1 0 stcItersPlain.tgz "${runs[@]}"
+  lifetimeRuns stc stcIters 1 1 stcIters.tgz "${runs[@]}"
   ;;
 l2sms)
   mapPartitions || exit 1
@@ -674,6 +686,16 @@ tpc)
     timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --kernel-name streamOnSms \
       --launch-skip 2 --launch-count 1 /tmp/l2Partitions streamsms 24 "$list" 512 | grep -E "^\{|__"
   done >"$OUT/tpcStreamsNcu.txt" 2>&1
+  ;;
+flashiters)
+  recordGpu
+  buildLifetime flashllm iterations || exit 1
+  buildLifetime stc iterations || exit 1
+  runs=("4096 7168 50 8" "4352 7168 50 8" "5120 7168 50 8" "6144 7168 50 8" "7168 7168 50 8" "8448 7168 50 8"
+    "12544 7168 50 8")
+  lifetimeRuns flashllm flashItersPlain 0 0 flashItersPlain.tgz "${runs[@]}"
+  lifetimeRuns flashllm flashIters 0 1 flashIters.tgz "${runs[@]}"
+  lifetimeRuns stc stcMixIters 0 1 stcMixIters.tgz "${runs[@]}"
   ;;
 extractmio)
   recordGpu
@@ -820,7 +842,7 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|extractmio" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|extractmio|flashiters" >&2
   exit 2
   ;;
 esac

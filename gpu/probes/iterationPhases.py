@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-# How the STC proxy's blocks keep step, K-loop iteration by iteration: the `stciters` archives of
-# h200Batch.sh (stcLifetime.cu built with -DSTC_ITERATION_MARKS; blocks/ and iterations/ per shape).
+# How a register-staged kernel's blocks keep step, K-loop iteration by iteration: the `stciters` and
+# `flashiters` archives of h200Batch.sh (stcLifetime.cu or flashLifetime.cu built with
+# -DBLOCK_ITERATION_MARKS; blocks/ and iterations/ per shape).
 #
 # Per shape and per group of SMs by how many blocks they ran: the median cycles of iterations 1, 2,
 # 3 and of the rest, and how far apart the group's blocks end iterations 1, 2, 3, the middle one
@@ -8,7 +9,7 @@
 # SMs' 1.8 GHz under mma.sync: 0 in lockstep, 1 or more once the blocks' phases cover an iteration).
 # Blocks of a later round start late and are left out of the spread. With the plain build's archive beside it, each shape's median loop cycles in
 # both builds (what the iteration marks cost).
-# Usage: python3 gpu/probes/iterationPhases.py <stcIters.tgz> [<stcItersPlain.tgz>]
+# Usage: python3 gpu/probes/iterationPhases.py <iterations.tgz> [<plain.tgz>]
 import csv, io, statistics, sys, tarfile
 
 
@@ -74,7 +75,7 @@ def shape_report(name, blocks, iterations):
 
 def main(argv):
     if len(argv) < 2:
-        sys.exit("usage: iterationPhases.py <stcIters.tgz> [<stcItersPlain.tgz>]")
+        sys.exit("usage: iterationPhases.py <iterations.tgz> [<plain.tgz>]")
     blocks = tables(argv[1], "blocks")
     iterations = tables(argv[1], "iterations")
     for name in sorted(iterations):

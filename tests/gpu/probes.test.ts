@@ -58,17 +58,43 @@ async function compile(
 }
 
 /** The paper's harness, where a checkout has it (gpu/probes/README.md); CI does not. */
-const HARNESS_STC = join(import.meta.dirname, '../../.harness/kernel_sources/coruscant_stc/csrc');
+const HARNESS = join(import.meta.dirname, '../../.harness/kernel_sources');
 const HARNESS_FLAGS = ['--use_fast_math', '-maxrregcount=255'];
-/** The STC proxy's kernel for N = 8 (TilingConfig<4, 1, 1, 1>), the one every harness run uses. */
-const STC_N8 = 'TilingConfigILi4ELi1ELi1ELi1EE';
 
-async function markStcKernel(source: string, dest: string) {
-  return runTool('bash', [join(PROBES, 'markStcKernel.sh'), source, dest], { timeout: 30_000, name: 'markStcKernel' });
+/** Per kernel markKernel.sh marks: the harness's sources, its API file, the lifetime probe, the macro naming the API file, and the kernel for N = 8 (TilingConfig<4, 1, 1, 1>) every harness run uses. */
+const MARKED = {
+  stc: {
+    csrc: join(HARNESS, 'coruscant_stc/csrc'),
+    api: 'Coruscant_STC_SpMM_API.cu',
+    probe: 'stcLifetime',
+    define: 'STC_KERNEL_SOURCE',
+    n8: 'Coruscant_STC_SpMM_KernelI12TilingConfigILi4ELi1ELi1ELi1EE',
+  },
+  flashllm: {
+    csrc: join(HARNESS, 'flash_llm/csrc'),
+    api: 'FlashLLM_SpMM_API.cu',
+    probe: 'flashLifetime',
+    define: 'FLASH_KERNEL_SOURCE',
+    n8: 'FlashLLM_SpMM_KernelI12TilingConfigILi4ELi1ELi1ELi1EE',
+  },
+} as const;
+
+async function markKernel(kernel: string, source: string, dest: string) {
+  return runTool('bash', [join(PROBES, 'markKernel.sh'), kernel, source, dest], {
+    timeout: 30_000,
+    name: 'markKernel',
+  });
 }
 
-describe('markStcKernel.sh', () => {
-  const anchors = [
+/** The marks' lines of a marked SpMM_Kernel.cuh, in order. */
+function marksOf(file: string): string[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => /^BLOCK_(ITERATION_)?MARK\(/.test(line));
+}
+
+describe('markKernel.sh', () => {
+  const stcAnchors = [
     '{',
     '    const int BatchID     = blockIdx.y / 1;',
     '#pragma unroll(1) //unroll exactly once.',
@@ -79,23 +105,58 @@ describe('markStcKernel.sh', () => {
     '            BlockGlobalPTR[j + i * M_Global] = 0;',
     '}',
   ];
-  const source = join(out, 'stcSource');
-  mkdirSync(source);
+  // Flash-LLM's file holds a second kernel with the same lines, which keeps its own.
+  const flashKernel = [
+    '{',
+    '    const int BatchID     = blockIdx.y / 1;',
+    '#pragma unroll(1)',
+    '    for (;;) {',
+    '        cp_async_wait_group<0>();  // Sync to ensure the completion of Loading B to shared memory',
+    '        __syncthreads();',
+    '    }',
+    '    // Store the C fragments to shared memory.',
+    '            BlockGlobalPTR[j + i * M_Global] = 0;',
+    '}',
+  ];
+  const flashAnchors = [
+    '__global__ void FlashLLM_SpMM_Kernel(int Split_K)',
+    ...flashKernel,
+    '__global__ void SpMM_Kernel(int Split_K)',
+    ...flashKernel,
+  ];
 
-  it('puts one mark before the block starts, before the loop, at the end of each iteration, before the epilogue and after the stores', async () => {
-    writeFileSync(join(source, 'SpMM_Kernel.cuh'), anchors.join('\n') + '\n');
-    await markStcKernel(source, join(out, 'stcMarkedSynthetic'));
-    const marked = readFileSync(join(out, 'stcMarkedSynthetic', 'SpMM_Kernel.cuh'), 'utf8').split('\n');
-    expect(marked.map((line) => line.match(/^STC_MARK\((\d)\);$/)?.[1]).filter(Boolean)).toEqual(['0', '1', '2', '3']);
-    expect(marked.indexOf('STC_MARK(0);')).toBe(marked.indexOf(anchors[1]!) - 1);
-    expect(marked.indexOf('STC_ITERATION_MARK(tile_id_k);')).toBe(marked.indexOf(anchors[4]!) + 1);
-    expect(marked.indexOf('STC_MARK(3);')).toBe(marked.indexOf(anchors[7]!) + 1);
-  });
+  it.each([
+    ['stc', stcAnchors, stcAnchors[1]!, stcAnchors[4]!, stcAnchors[7]!],
+    ['flashllm', flashAnchors, flashAnchors[2]!, flashAnchors[6]!, flashAnchors[9]!],
+  ])(
+    '%s: one mark before the block starts, before the loop, at the end of each iteration, before the epilogue and after the stores',
+    async (kernel, anchors, start, iterationEnd, store) => {
+      const source = join(out, `${kernel}Source`);
+      mkdirSync(source, { recursive: true });
+      writeFileSync(join(source, 'SpMM_Kernel.cuh'), anchors.join('\n') + '\n');
+      await markKernel(kernel, source, join(out, `${kernel}MarkedSynthetic`));
+      const file = join(out, `${kernel}MarkedSynthetic`, 'SpMM_Kernel.cuh');
+      const marked = readFileSync(file, 'utf8').split('\n');
+      expect(marksOf(file)).toEqual([
+        'BLOCK_MARK(0);',
+        'BLOCK_MARK(1);',
+        'BLOCK_ITERATION_MARK(tile_id_k);',
+        'BLOCK_MARK(2);',
+        'BLOCK_MARK(3);',
+      ]);
+      expect(marked.indexOf('BLOCK_MARK(0);')).toBe(marked.indexOf(start) - 1);
+      expect(marked.indexOf('BLOCK_ITERATION_MARK(tile_id_k);')).toBe(marked.indexOf(iterationEnd) + 1);
+      expect(marked.indexOf('BLOCK_MARK(3);')).toBe(marked.indexOf(store) + 1);
+    },
+  );
 
   it('fails naming the anchor when the kernel has moved, rather than time an unmarked kernel', async () => {
-    writeFileSync(join(source, 'SpMM_Kernel.cuh'), anchors.filter((line) => !line.includes('epliogue')).join('\n'));
-    const run = markStcKernel(source, join(out, 'stcMarkedMoved'));
+    const source = join(out, 'stcMoved');
+    mkdirSync(source);
+    writeFileSync(join(source, 'SpMM_Kernel.cuh'), stcAnchors.filter((line) => !line.includes('epliogue')).join('\n'));
+    const run = markKernel('stc', source, join(out, 'stcMarkedMoved'));
     await expect(run).rejects.toThrow(/anchor '\\\/\\\/add epliogue' not found once/);
+    await expect(markKernel('cusparse', source, join(out, 'unknown'))).rejects.toThrow(/unknown kernel 'cusparse'/);
   });
 });
 
@@ -138,23 +199,23 @@ describe.skipIf(nvcc === undefined)('silicon probes compile for sm_90', () => {
     expect(spills).toEqual([0, 0]);
   }, 180_000);
 
-  it.skipIf(!existsSync(HARNESS_STC))(
-    "stcLifetime: the marked STC proxy keeps the harness's three blocks per SM; the block marks add at most 2 registers, the iteration marks (-DSTC_ITERATION_MARKS) at most 5, and nothing spills",
-    async () => {
-      const marked = join(out, 'stcMarked');
-      await markStcKernel(HARNESS_STC, marked);
-      const source = `-DSTC_KERNEL_SOURCE="${join(marked, 'Coruscant_STC_SpMM_API.cu')}"`;
-      const probe = await compile('stcLifetime', [...HARNESS_FLAGS, source]);
-      const iterations = await compile('stcLifetime', [...HARNESS_FLAGS, source, '-DSTC_ITERATION_MARKS']);
-      const plain = await compile(join(HARNESS_STC, 'Coruscant_STC_SpMM_API.cu'), HARNESS_FLAGS);
+  it.skipIf(!existsSync(HARNESS)).each(Object.entries(MARKED))(
+    "%s's lifetime probe: the marked kernel keeps the harness's three blocks per SM; the block marks add at most 2 registers, the iteration marks (-DBLOCK_ITERATION_MARKS) at most 5, and nothing spills",
+    async (kernel, { csrc, api, probe: program, define, n8 }) => {
+      const marked = join(out, `${kernel}Marked`);
+      await markKernel(kernel, csrc, marked);
+      const source = `-D${define}="${join(marked, api)}"`;
+      const probe = await compile(program, [...HARNESS_FLAGS, source]);
+      const iterations = await compile(program, [...HARNESS_FLAGS, source, '-DBLOCK_ITERATION_MARKS']);
+      const plain = await compile(join(csrc, api), HARNESS_FLAGS);
       const registersOf = (build: typeof probe, name: string) =>
         build.registers[build.kernels.findIndex((k) => k.includes(name))]!;
-      expect(plain.kernels).toHaveLength(5);
+      expect(plain.kernels.length).toBeGreaterThanOrEqual(5);
       for (const [build, most] of [
         [probe, 2],
         [iterations, 5],
       ] as const) {
-        expect(registersOf(build, STC_N8) * 128 * 3).toBeLessThanOrEqual(65_536);
+        expect(registersOf(build, n8) * 128 * 3).toBeLessThanOrEqual(65_536);
         for (const kernel of plain.kernels) {
           const added = registersOf(build, kernel) - registersOf(plain, kernel);
           expect(added, kernel).toBeGreaterThanOrEqual(0);
