@@ -139,8 +139,8 @@ static LifetimeOperands lifetimeOperands(const LifetimeShape& shape) {
 
 // A driver's launches: the API's call (main kernel and split-K reduction) and its main kernel
 // alone, each with the weights' copy given; the block's threads and dynamic shared memory; the
-// iterations of its K loop (the STC proxy loads its first tile before the loop, Flash-LLM's loop
-// runs one more, which loads nothing).
+// iterations of its K loop (one per tile less one for the STC proxy, whose epilogue computes the
+// last tile; one per tile for Flash-LLM).
 struct LifetimeLaunches {
   std::function<void(int copy)> api, kernelOnly;
   int threads, sharedBytes, loopIterations;

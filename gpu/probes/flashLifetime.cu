@@ -70,7 +70,8 @@ int main(int argc, char** argv) {
   };
   launches.threads = FLASH_THREADS;
   launches.sharedBytes = SHARED_BYTES;
-  // The loop runs every tile after the prologue's first, and one more that loads nothing.
+  // Each iteration computes one tile and loads the next (the prologue loads the first, the last
+  // iteration loads nothing): one iteration per tile.
   launches.loopIterations = shape.iterations;
   return runLifetime(argc, argv, "flashLifetime", shape, launches);
 }
