@@ -10,23 +10,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeProfile } from '../../../gpu/system/computeProfiles.ts';
 import { ALGORITHM1_STEP_CYCLES } from '../../../gpu/system/kernelCosts.ts';
-import { modelH200Cell } from './support.ts';
+import { mixesMedianUs, modelH200Cell, PROBE_RESULTS } from './support.ts';
 
-const RESULTS = join(import.meta.dirname, '../../../gpu/probes/results');
+const RESULTS = PROBE_RESULTS;
 const K = 7168;
-
-/** The harness's median time of the software kernel at M over the `mixes` rounds, µs. */
-function harnessMedianUs(m: number): number {
-  const text = readFileSync(join(RESULTS, '2026-12-05/mixes.txt'), 'utf8');
-  const times = [
-    ...text.matchAll(/== round \d+ M (\d+) [^\n]*\n(?:[^=\n][^\n]*\n)*?Coruscant +\t -> \t\t Time\/ms: ([\d.]+)/g),
-  ]
-    .filter((match) => Number(match[1]) === m)
-    .map((match) => 1000 * Number(match[2]))
-    .sort((a, b) => a - b);
-  expect(times).toHaveLength(3);
-  return times[1]!;
-}
 
 describe('Algorithm 1 by blocks per SM (h200)', () => {
   it("is the source page's loop span with one, two and three blocks per SM; the other profiles keep the assumed chain", () => {
@@ -52,7 +39,7 @@ describe('Algorithm 1 by blocks per SM (h200)', () => {
     'puts the software kernel at M %i (%s) within 10 % of the harness',
     (m) => {
       const timing = modelH200Cell('coruscant', m, K, 0.5);
-      expect(Math.abs(timing.timeNs / 1000 / harnessMedianUs(m) - 1)).toBeLessThan(0.1);
+      expect(Math.abs(timing.timeNs / 1000 / mixesMedianUs('Coruscant', m) - 1)).toBeLessThan(0.1);
     },
     120_000,
   );

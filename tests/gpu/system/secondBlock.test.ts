@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { modelH200Cell } from './support.ts';
+import { mixesMedianUs, modelH200Cell, PROBE_RESULTS } from './support.ts';
 
-const RESULTS = join(import.meta.dirname, '../../../gpu/probes/results');
+const RESULTS = PROBE_RESULTS;
 const K = 7168;
 
 /** The marked iteration past the third at M, on the SMs that held `perSm` blocks (median SM cycles). */
@@ -22,19 +22,6 @@ function markedIteration(m: number, perSm: number): number {
   return Number(found![1]);
 }
 
-/** The harness's median Flash-LLM time at M over the `mixes` rounds, µs. */
-function harnessMedianUs(m: number): number {
-  const text = readFileSync(join(RESULTS, '2026-12-05/mixes.txt'), 'utf8');
-  const times = [
-    ...text.matchAll(/== round \d+ M (\d+) [^\n]*\n(?:[^=\n][^\n]*\n)*?FlashLLM +\t -> \t\t Time\/ms: ([\d.]+)/g),
-  ]
-    .filter((match) => Number(match[1]) === m)
-    .map((match) => 1000 * Number(match[2]))
-    .sort((a, b) => a - b);
-  expect(times).toHaveLength(3);
-  return times[1]!;
-}
-
 describe("an SM's second Flash-LLM block (known miss)", () => {
   it('on silicon costs its SM an iteration 15 % longer at once, beside one-block SMs that do not slow down', () => {
     expect(markedIteration(4352, 2) / markedIteration(4352, 1)).toBeGreaterThan(1.15);
@@ -42,7 +29,7 @@ describe("an SM's second Flash-LLM block (known miss)", () => {
   });
 
   it('makes the harness 15 % slower where four SMs hold one (M 4352), where the model is under 5 % slower', () => {
-    expect(harnessMedianUs(4352) / harnessMedianUs(4096)).toBeGreaterThan(1.15);
+    expect(mixesMedianUs('FlashLLM', 4352) / mixesMedianUs('FlashLLM', 4096)).toBeGreaterThan(1.15);
     const model = (m: number) => modelH200Cell('flashllm', m, K, 0.5).timeNs;
     expect(model(4352) / model(4096)).toBeLessThan(1.05);
   }, 120_000);
