@@ -172,12 +172,11 @@ residencyProfiles() {
 # flashLifetime.cu into /tmp/<kernel>Lifetime, and with "iterations" also the build that marks each
 # K-loop iteration's end, into /tmp/<kernel>LifetimeIterations
 buildLifetime() {
-  local kernel=$1 source csrc
+  local kernel=$1 source csrc program
   case $kernel in
-  stc) source='STC_KERNEL_SOURCE="/tmp/stcMarked/Coruscant_STC_SpMM_API.cu"' csrc=coruscant_stc ;;
-  flashllm) source='FLASH_KERNEL_SOURCE="/tmp/flashllmMarked/FlashLLM_SpMM_API.cu"' csrc=flash_llm ;;
+  stc) source='STC_KERNEL_SOURCE="/tmp/stcMarked/Coruscant_STC_SpMM_API.cu"' csrc=coruscant_stc program=stcLifetime ;;
+  flashllm) source='FLASH_KERNEL_SOURCE="/tmp/flashllmMarked/FlashLLM_SpMM_API.cu"' csrc=flash_llm program=flashLifetime ;;
   esac
-  local program=${kernel/flashllm/flash}Lifetime
   local flags=(--use_fast_math -maxrregcount=255 "-D$source")
   bash "$PROBES/markKernel.sh" "$kernel" ".harness/kernel_sources/$csrc/csrc" "/tmp/${kernel}Marked" || return 1
   $NVCC "${flags[@]}" -o "/tmp/${kernel}Lifetime" "$PROBES/$program.cu" || return 1
