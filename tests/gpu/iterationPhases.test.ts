@@ -1,9 +1,9 @@
 /**
- * gpu/probes/iterationPhases.py reads the `stciters` archives (gpu/probes/h200Batch.sh; no device
- * has run the step yet, so the archives here are built by the test): per shape and per group of SMs
- * by blocks held, the median cycles of the first iterations and of the rest, how far apart the
- * group's first-round blocks end an iteration, and the plain build's loop cycles beside the marked
- * one's.
+ * gpu/probes/iterationPhases.py reads the `stciters` and `flashiters` archives
+ * (gpu/probes/h200Batch.sh; here built by the test, so every figure is known): per shape and per
+ * group of SMs by blocks held, the median cycles of the first iterations and of the rest, how far
+ * apart the group's first-round blocks end an iteration, how far apart an SM's own blocks end the
+ * same one, and the plain build's loop cycles beside the marked one's.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ const ITERATIONS = 10;
 /**
  * Four lone blocks (SMs 0–3) in lockstep for their first iteration, 3,000 cycles, then 2,000 each,
  * drifting apart by 300 ns per iteration and block; two SMs with two blocks each at 3,000 per
- * iteration throughout, in lockstep.
+ * iteration throughout, in lockstep; one SM with three blocks at 3,000, a third of it apart.
  */
 function archive(name: string, loopScale: number): string {
   const folder = join(work, name);
@@ -29,15 +29,16 @@ function archive(name: string, loopScale: number): string {
   mkdirSync(join(folder, 'iterations'), { recursive: true });
   const blocks = ['block,sm,startNs,endNs,prologueCycles,loopCycles,epilogueCycles'];
   const iterations = ['block,iteration,endCycles,endNs'];
-  const sms = [0, 1, 2, 3, 4, 4, 5, 5];
+  const sms = [0, 1, 2, 3, 4, 4, 5, 5, 6, 6, 6];
   sms.forEach((sm, block) => {
     const lone = sm < 4;
+    const third = sm === 6 ? (block - 8) * 1000 * NS_PER_CYCLE : 0;
     let cycles = 0;
     let ns = 0;
     for (let i = 0; i < ITERATIONS; i++) {
       const length = lone && i > 0 ? 2000 : 3000;
       cycles += length;
-      ns = cycles * NS_PER_CYCLE + (lone ? block * 300 * i : 0);
+      ns = cycles * NS_PER_CYCLE + (lone ? block * 300 * i : third);
       iterations.push(`${block},${i},${cycles},${Math.round(ns)}`);
     }
     blocks.push(`${block},${sm},0,${Math.round(ns + 1000)},4000,${Math.round(cycles * loopScale)},800`);
@@ -67,9 +68,14 @@ it('reads the first iterations, the rest and the blocks’ spread by group, and 
   const lone = spreads(lines[0]!.split('spread: ')[1]!);
   expect(lone['1']).toBe(0);
   expect(lone['10']).toBeCloseTo((3 * 300 * 9) / (2000 * NS_PER_CYCLE), 1);
-  const pairs = spreads(lines[1]!.split('spread: ')[1]!);
+  const pairs = spreads(lines[1]!.split('spread: ')[1]!.split('  apart')[0]!);
   expect(Object.values(pairs).every((spread) => spread === 0)).toBe(true);
-  expect(lines[2]).toMatch(/loop cycles: plain \d+, marked \d+ \(\+2\.0 %\)$/);
+  // An SM's blocks apart: in step (0), or three taking turns a third of an iteration apart; lone
+  // blocks have no partner.
+  expect(lines[0]).not.toMatch(/apart/);
+  expect(lines[1]).toMatch(/ {2}apart: 0\.00$/);
+  expect(lines[2]).toMatch(/^64x64-50-split8 {2}3 per SM {2}3 blocks .* {2}apart: 0\.33$/);
+  expect(lines[3]).toMatch(/loop cycles: plain \d+, marked \d+ \(\+2\.0 %\)$/);
 });
 
 it('names its usage without an archive', () => {
