@@ -66,6 +66,8 @@
 #            marked, at K 7168, split-K 8, 50 %, M 4096 … 12544 (one block on every SM, then more and
 #            more SMs with two, then three), and Flash-LLM's plain build beside it: how long an
 #            iteration takes on an SM with one block and on one with two, in a light grid and a full one
+#   flashgrid the same two marked kernels with one block per SM on 16, 32, 64, 96 and 128 SMs (M 512 …
+#            4096, split-K 8): how an iteration grows with the grid where no SM holds two
 #   l2sms    l2Partitions smmap (which SMs share SM 0's partition), then the fixed stream at 24–64 MiB
 #            read by all SMs, by one partition's SMs, by the other's, and by half of each (as many SMs
 #            as one partition has), timed and with Nsight Compute's L2 and DRAM sector counts: does
@@ -697,6 +699,16 @@ flashiters)
   buildLifetime stc iterations || exit 1
   lifetimeRuns stc stcMixIters 0 1 stcMixIters.tgz "${runs[@]}"
   ;;
+flashgrid)
+  recordGpu
+  # One block per SM on 16 … 128 SMs: how an iteration grows with the grid's blocks where no SM
+  # holds two (its intercept the block's own, its slope the grid's burst), both kernels marked.
+  runs=("512 7168 50 8" "1024 7168 50 8" "2048 7168 50 8" "3072 7168 50 8" "4096 7168 50 8")
+  buildLifetime flashllm iterations || exit 1
+  lifetimeRuns flashllm flashGrid 0 1 flashGrid.tgz "${runs[@]}"
+  buildLifetime stc iterations || exit 1
+  lifetimeRuns stc stcGrid 0 1 stcGrid.tgz "${runs[@]}"
+  ;;
 extractmio)
   recordGpu
   $NVCC -o /tmp/stsScatter "$PROBES/stsScatter.cu" || exit 1
@@ -842,7 +854,7 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|extractmio|flashiters" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|extractmio|flashiters|flashgrid" >&2
   exit 2
   ;;
 esac
