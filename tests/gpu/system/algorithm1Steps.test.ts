@@ -2,8 +2,9 @@
  * The software kernel's Algorithm 1 step, measured by blocks per SM (the h200 compute profile's
  * `algorithm1StepCycles`): the figures are the source page's loop span (gpu/probes/stallGrowth.py
  * --per FLO, results/2026-12-05c/algorithm1Steps.txt: one, two and three blocks per SM on the H200),
- * and with them the kernel is within 10 % of the harness with one block per SM and with two (`mixes`, results/2026-12-05/mixes.txt: K 7168,
- * split-K 8, 50 %, M 4096 and 8448). With the assumed 86 cycles a step it was +22 % and +12 %.
+ * and with them the kernel is within 10 % of the harness with one block per SM and with two
+ * (`mixes`, results/2026-12-05/mixes.txt: K 7168, split-K 8, 50 %, M 4096 and 8448). With the
+ * assumed 86 cycles a step it was +22 % and +12 %.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,12 +13,11 @@ import { computeProfile } from '../../../gpu/system/computeProfiles.ts';
 import { ALGORITHM1_STEP_CYCLES } from '../../../gpu/system/kernelCosts.ts';
 import { mixesMedianUs, modelH200Cell, PROBE_RESULTS } from './support.ts';
 
-const RESULTS = PROBE_RESULTS;
 const K = 7168;
 
 describe('Algorithm 1 by blocks per SM (h200)', () => {
   it("is the source page's loop span with one, two and three blocks per SM; the other profiles keep the assumed chain", () => {
-    const lines = readFileSync(join(RESULTS, '2026-12-05c/algorithm1Steps.txt'), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(PROBE_RESULTS, '2026-12-05c/algorithm1Steps.txt'), 'utf8').trim().split('\n');
     // Per M, the span that runs most steps is the K loop's (the other is the first tile's).
     const loopStep = (m: number) => {
       const spans = lines

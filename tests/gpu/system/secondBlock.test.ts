@@ -11,14 +11,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mixesMedianUs, modelH200Cell, PROBE_RESULTS } from './support.ts';
 
-const RESULTS = PROBE_RESULTS;
 const K = 7168;
 
 const RUNS = ['2026-12-05d', '2026-12-05e'];
 
 /** A run's marked iteration past the third at M, on the SMs that held `perSm` blocks (median SM cycles). */
 function markedIteration(run: string, m: number, perSm: number): number {
-  const text = readFileSync(join(RESULTS, run, 'flashPhases.txt'), 'utf8');
+  const text = readFileSync(join(PROBE_RESULTS, run, 'flashPhases.txt'), 'utf8');
   const found = text.match(new RegExp(`^${m}x${K}-50  ${perSm} per SM .* rest (\\d+) `, 'm'));
   expect(found, `${run}: M ${m}, ${perSm} per SM`).not.toBeNull();
   return Number(found![1]);
