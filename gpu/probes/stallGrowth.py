@@ -19,9 +19,15 @@
 # the next block-wide wait (BAR, DEPBAR) after its last, so the lanes' reconvergence (BSYNC) is in and
 # the tile's barrier is out; two MNEMONICs at most SPAN_GAP rows apart share one. Its cycles are its
 # share of the samples times all warps' cycles (cycles per issued instruction × instructions).
+# With --parts ITERATIONS (the same archive) where a warp's life goes, per kernel and M: its
+# instructions (the SASS page's executed count over the grid's warps) times the launch's cycles per
+# issued instruction, split into the cycles it waits on global memory (the long scoreboard), at the
+# block's barriers, and the rest, which the SM's own work takes (issuing, fixed-latency and shared-
+# memory dependencies, throttles); each also per block-iteration, the life over ITERATIONS (so the
+# block's start and end are spread over its iterations).
 # Several archives are read as one (the `residencythree` archive, M 12544, beside `residencysites`'s).
-# Usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC] <residency.tgz>…
-import collections, csv, io, re, sys, tarfile
+# Usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC | --parts ITERATIONS] <residency.tgz>…
+import collections, csv, io, math, re, sys, tarfile
 
 SUMMARY = [
     ("gpu__time_duration.sum", "time"),
@@ -31,6 +37,7 @@ SUMMARY = [
     ("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput, % of peak"),
 ]
 STALL = re.compile(r"^smsp__average_warps_issue_stalled_(.+)_per_issue_active\.ratio$")
+STALL_METRIC = "smsp__average_warps_issue_stalled_{}_per_issue_active.ratio"
 FLOOR = 0.05
 STEP_BEFORE, SPAN_GAP = 2, 40
 BLOCK_WAITS = {"BAR", "DEPBAR"}
@@ -145,6 +152,27 @@ def print_spans(archives, data, op):
             print(f"{kernel} M {m}: rows {first}–{last}, {len(span)} {op}, {steps} executed, {share * 100:.1f} % of the samples, {perStep:.1f} cycles per {op}")
 
 
+def warps(launch):
+    """The launch's warps: its grid's blocks times a block's threads over 32."""
+    count = lambda text: math.prod(int(n) for n in re.findall(r"\d+", text))  # "(1, 128, 1)" → 128
+    return count(launch["Grid Size"]) * count(launch["Block Size"]) // 32
+
+
+def print_parts(archives, data, iterations):
+    listings = pages(archives, ".sass.csv")
+    for kernel, m in sorted(data):
+        launch = data[(kernel, m)]
+        executed = sum(int(c["Instructions Executed"] or 0) for c in listing(listings[(kernel, m)]))
+        instructions = executed / warps(launch)
+        perInstruction = number(launch[SUMMARY[1][0]])
+        stalled = lambda reason: number(launch.get(STALL_METRIC.format(reason), "")) or 0
+        parts = {"memory": stalled("long_scoreboard"), "barriers": stalled("barrier")}
+        parts["the SM"] = perInstruction - sum(parts.values())
+        life = perInstruction * instructions
+        text = ", ".join(f"{name} {value * instructions / iterations:,.0f} ({value / perInstruction * 100:.0f} %)" for name, value in parts.items())
+        print(f"{kernel} M {m}: {instructions:,.0f} instructions a warp, {life:,.0f} cycles; a block-iteration {life / iterations:,.0f}: {text}")
+
+
 def main(archives):
     data = launches(archives)
     for kernel in sorted({k for k, _ in data}):
@@ -170,13 +198,16 @@ def main(archives):
 
 if __name__ == "__main__":
     arguments = sys.argv[1:]
-    mode = arguments[0] if arguments[:1] in (["--sites"], ["--per"]) else None
-    archives = arguments[{None: 0, "--sites": 1, "--per": 2}[mode] :]
-    if not archives or (mode == "--per" and len(arguments) < 3):
-        sys.exit("usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC] <residency.tgz>…")
+    mode = arguments[0] if arguments[:1] in (["--sites"], ["--per"], ["--parts"]) else None
+    archives = arguments[{None: 0, "--sites": 1, "--per": 2, "--parts": 2}[mode] :]
+    iterations = number(arguments[1]) if mode == "--parts" and len(arguments) > 1 else None
+    if not archives or (mode in ("--per", "--parts") and len(arguments) < 3) or (mode == "--parts" and not iterations):
+        sys.exit("usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC | --parts ITERATIONS] <residency.tgz>…")
     try:
         if mode == "--sites":
             print_sites(archives, launches(archives))
+        elif mode == "--parts":
+            print_parts(archives, launches(archives), iterations)
         elif mode == "--per":
             print_spans(archives, launches(archives), arguments[1])
         else:

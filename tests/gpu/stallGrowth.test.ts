@@ -2,7 +2,8 @@
  * gpu/probes/stallGrowth.py reads the `residency` archive (gpu/probes/h200Batch.sh): per kernel, the
  * launch's figures at the smallest and the largest M, then the stall reasons per issued instruction
  * by their growth, each with its share of the growth in cycles per instruction; with --sites, the
- * growth by the instruction the warps wait at, from the SASS pages' stall samples.
+ * growth by the instruction the warps wait at, from the SASS pages' stall samples; with --parts, a warp's
+ * life split into its waits on global memory, at the barriers and the SM's own work.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,9 +17,11 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const STALL = (reason: string) => `smsp__average_warps_issue_stalled_${reason}_per_issue_active.ratio`;
 
-/** One launch's raw page: the profiler's banner, names, units, values. */
-function rawPage(time: number, cycles: number, stalls: Record<string, number>): string {
-  const metrics: [string, string, number][] = [
+/** One launch's raw page: the profiler's banner, names, units, values (the launch's grid and block beside the metrics). */
+function rawPage(time: number, cycles: number, stalls: Record<string, number>, grid = '(1, 8, 1)'): string {
+  const metrics: [string, string, number | string][] = [
+    ['Grid Size', '', grid],
+    ['Block Size', '', '(128, 1, 1)'],
     ['gpu__time_duration.sum', 'us', time],
     ['smsp__average_warp_latency_per_inst_issued.ratio', '', cycles],
     ...Object.entries(stalls).map(([reason, value]): [string, string, number] => [STALL(reason), '', value]),
@@ -121,8 +124,12 @@ it('answers a missing argument, a missing file and an archive without the sample
     'K-8448.sass.csv': '"Address","Source"\n"0x100","NOP"\n',
   });
   for (const [args, message] of [
-    [[], /^usage: python3 gpu\/probes\/stallGrowth\.py \[--sites \| --per MNEMONIC\] <residency\.tgz>…$/],
+    [
+      [],
+      /^usage: python3 gpu\/probes\/stallGrowth\.py \[--sites \| --per MNEMONIC \| --parts ITERATIONS\] <residency\.tgz>…$/,
+    ],
     [['--per', tgz], /^usage: /],
+    [['--parts', 'many', tgz], /^usage: /],
     [
       [join(work, 'absent.tgz')],
       /^stallGrowth\.py: .*absent\.tgz: not the Nsight Compute pages this reads \(FileNotFoundError/,
@@ -167,5 +174,29 @@ it('gives the cycles per executed instruction of an unrolled loop, from its span
   expect(both.trim().split('\n')).toEqual([
     'K M 4096: rows 0–4, 2 FLO, 10 executed, 50.0 % of the samples, 6.0 cycles per FLO',
     'K M 12544: rows 0–0, 1 FLO, 10 executed, 25.0 % of the samples, 2.0 cycles per FLO',
+  ]);
+});
+
+it("splits a warp's life into its waits on global memory, at the barriers and the SM's own work, per block-iteration", () => {
+  // 8 blocks of 4 warps ran 3,200 instructions: 100 a warp. At 6 cycles per instruction a warp
+  // lives 600 cycles, 150 an iteration over 4: 2 of the 6 on the long scoreboard (50), 1 at the
+  // barrier (25), the other 3 the SM's own (75). With twice the blocks and 8 cycles, 200 an
+  // iteration: 3 / 1 / 4.
+  const tgz = archive('residencyParts', {
+    'K-4096.raw.csv': rawPage(10, 6, { long_scoreboard: 2, barrier: 1, selected: 1 }),
+    'K-8448.raw.csv': rawPage(20, 8, { long_scoreboard: 3, barrier: 1, selected: 1 }, '(1, 16, 1)'),
+    'K-4096.sass.csv': sassPage([
+      ['LDG.E.128 R4, [R2.64]', {}, 1600],
+      ['HMMA.16816.F32 R4, R8, R12, R4', {}, 1600],
+    ]),
+    'K-8448.sass.csv': sassPage([
+      ['LDG.E.128 R4, [R2.64]', {}, 3200],
+      ['HMMA.16816.F32 R4, R8, R12, R4', {}, 3200],
+    ]),
+  });
+  const text = execFileSync('python3', [SCRIPT, '--parts', '4', tgz], { encoding: 'utf8', timeout: 60_000 });
+  expect(text.trim().split('\n')).toEqual([
+    'K M 4096: 100 instructions a warp, 600 cycles; a block-iteration 150: memory 50 (33 %), barriers 25 (17 %), the SM 75 (50 %)',
+    'K M 8448: 100 instructions a warp, 800 cycles; a block-iteration 200: memory 75 (38 %), barriers 25 (12 %), the SM 100 (50 %)',
   ]);
 });
