@@ -62,6 +62,8 @@
 #            which instructions the second block's warps wait (stallGrowth.py --sites)
 #   residencythree the same at M 12544 (three blocks on 128 SMs): the Algorithm 1 step with a third
 #            block (stallGrowth.py --per FLO)
+#   residencysparsity residencysites at 30 % and 70 %: the SM's own part of an iteration by sparsity
+#            and blocks per SM, beside its waits on memory and at barriers (stallGrowth.py --parts)
 #   flashiters flashLifetime (Flash-LLM with marks) and stcLifetime, each K-loop iteration's end
 #            marked, at K 7168, split-K 8, 50 %, M 4096 … 12544 (one block on every SM, then more and
 #            more SMs with two, then three), and Flash-LLM's plain build beside it: how long an
@@ -146,10 +148,11 @@ prof() {
   ncu -i "/tmp/$name.ncu-rep" --page source --csv --print-source sass >"$folder/$name.sass.csv" 2>&1
 }
 
-# The harness's three register-staged kernels at K 7168, split-K 8, 50 %, profiled with the given
-# sections at the given M (256 rows a block: 4096 puts one block on each SM, 8448 two, 12544 three on
-# 128 of the 132): per kernel and M the details, the SASS page and the raw page, into $OUT/<name>.tgz.
-# residencyProfiles NAME SECTIONS M…
+# The harness's three register-staged kernels at K 7168, split-K 8, 50 % (or SPARSITY %), profiled
+# with the given sections at the given M (256 rows a block: 4096 puts one block on each SM, 8448 two,
+# 12544 three on 128 of the 132): per kernel and M the details, the SASS page and the raw page, into
+# $OUT/<name>.tgz.
+# [SPARSITY=S] residencyProfiles NAME SECTIONS M…
 SITE_SECTIONS="--section WarpStateStats --section SourceCounters --section InstructionStats"
 residencyProfiles() {
   local name=$1 m k
@@ -162,7 +165,7 @@ residencyProfiles() {
   for m in "$@"; do
     for k in FlashLLM_SpMM_Kernel SpMM_Kernel Coruscant_STC_SpMM_Kernel; do
       prof "/tmp/$name" "$k-$m" --kernel-name-base function --kernel-name $k --launch-skip 4 --launch-count 1 \
-        ./spmm_perf $m 7168 8 50 8
+        ./spmm_perf $m 7168 8 "${SPARSITY:-50}" 8
       ncu -i "/tmp/$k-$m.ncu-rep" --page raw --csv >"/tmp/$name/$k-$m.raw.csv" 2>&1
     done
   done
@@ -646,6 +649,10 @@ residencysites)
 residencythree)
   residencyProfiles residencyThree "$SITE_SECTIONS" 12544
   ;;
+residencysparsity)
+  SPARSITY=30 residencyProfiles residencySites30 "$SITE_SECTIONS" 4096 8448
+  SPARSITY=70 residencyProfiles residencySites70 "$SITE_SECTIONS" 4096 8448
+  ;;
 stciters)
   recordGpu
   buildLifetime stc iterations || exit 1
@@ -854,7 +861,7 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|extractmio|flashiters|flashgrid" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|residencysparsity|extractmio|flashiters|flashgrid" >&2
   exit 2
   ;;
 esac
