@@ -650,8 +650,9 @@ residencythree)
   residencyProfiles residencyThree "$SITE_SECTIONS" 12544
   ;;
 residencysparsity)
-  SPARSITY=30 residencyProfiles residencySites30 "$SITE_SECTIONS" 4096 8448
-  SPARSITY=70 residencyProfiles residencySites70 "$SITE_SECTIONS" 4096 8448
+  # Each in a subshell: harnessEnv enters the harness's folder.
+  (SPARSITY=30 residencyProfiles residencySites30 "$SITE_SECTIONS" 4096 8448)
+  (SPARSITY=70 residencyProfiles residencySites70 "$SITE_SECTIONS" 4096 8448)
   ;;
 stciters)
   recordGpu
