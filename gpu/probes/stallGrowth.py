@@ -212,6 +212,9 @@ if __name__ == "__main__":
             print_spans(archives, launches(archives), arguments[1])
         else:
             main(archives)
+    except BrokenPipeError:
+        # The reader stopped early (`| head`): not a fault of the archive.
+        sys.stderr.close()
     except (OSError, tarfile.TarError, KeyError, IndexError, StopIteration) as error:
         # --sites needs the source counters' samples, which only `residencysites` takes.
         sys.exit(f"stallGrowth.py: {' '.join(archives)}: not the Nsight Compute pages this reads ({type(error).__name__}: {error})")

@@ -200,3 +200,17 @@ it("splits a warp's life into its waits on global memory, at the barriers and th
     'K M 8448: 100 instructions a warp, 800 cycles; a block-iteration 200: memory 75 (38 %), barriers 25 (12 %), the SM 100 (50 %)',
   ]);
 });
+
+it('says nothing of the archive when its reader stops early (a pipe into head)', () => {
+  const tgz = archive('residencyPipe', {
+    'K-4096.raw.csv': rawPage(10, 6, { long_scoreboard: 2, barrier: 1 }),
+    'K-4096.sass.csv': sassPage([['LDG.E.128 R4, [R2.64]', {}, 3200]]),
+  });
+  // `:` exits before Python starts, so the script's first line meets a closed pipe.
+  const run = spawnSync('bash', ['-c', `python3 '${SCRIPT}' --parts 4 '${tgz}' | :`], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+});
