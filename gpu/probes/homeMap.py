@@ -13,7 +13,7 @@
 #     warp's lines homed near (the fixed stream's chunks g, g + warps, ... of 512 bytes) and the
 #     warp's time, all passes and the first (where the run wrote pass ends).
 # Usage: python3 gpu/probes/homeMap.py gpu/probes/results/2026-12-04i/lines.txz
-import csv, io, re, statistics, sys
+import csv, io, re, signal, statistics, sys
 
 from linesArchive import FAR_HIT, read_lines_archive
 
@@ -108,4 +108,5 @@ def main(path):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (`| head`) ends the script quietly
     main(sys.argv[1])

@@ -19,7 +19,7 @@
 #     `split` the hit share of each half (the far-only warps miss across the fabric only, so their
 #     hits are 1 − 2 × fabric; the near-only warps' are the rest).
 # Usage: python3 gpu/probes/homeOrders.py <results folder> [orderNcu.txt]
-import csv, io, json, re, sys
+import csv, io, json, re, signal, sys
 from pathlib import Path
 
 from linesArchive import FAR_HIT, NEAR_CLASSES, OWN_DRAM, read_lines_archive
@@ -189,4 +189,5 @@ def main(folder, ncu=None):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (`| head`) ends the script quietly
     main(*sys.argv[1:])

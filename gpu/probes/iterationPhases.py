@@ -13,7 +13,7 @@
 # Blocks of a later round start late and are left out of the spread. With the plain build's archive beside it, each shape's median loop cycles in
 # both builds (what the iteration marks cost).
 # Usage: python3 gpu/probes/iterationPhases.py <iterations.tgz> [<plain.tgz>]
-import csv, io, statistics, sys, tarfile
+import csv, io, signal, statistics, sys, tarfile
 
 
 def tables(archive, folder):
@@ -114,4 +114,5 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (`| head`) ends the script quietly
     main(sys.argv)

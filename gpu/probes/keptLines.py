@@ -5,7 +5,7 @@
 # warp that read the line ran (fifths of the warps, fastest first), and by tenth of the footprint.
 # A line is near when its class is below 5 (< 384 cycles; l2Partitions.cu, LINE_CLASS_BASE).
 # Usage: python3 gpu/probes/keptLines.py gpu/probes/results/2026-12-04i/lines.txz
-import csv, io, re, sys
+import csv, io, re, signal, sys
 from collections import defaultdict
 
 from linesArchive import NEAR_CLASSES, read_lines_archive
@@ -44,6 +44,7 @@ def main(path):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (`| head`) ends the script quietly
     if len(sys.argv) != 2:
         sys.exit("usage: keptLines.py <lines.txz>")
     main(sys.argv[1])

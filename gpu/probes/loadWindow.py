@@ -9,7 +9,7 @@
 # issue to the first use; the scan runs through the function once, branches ignored, so a loop
 # body's steady state shows when the loop is the kernel's only one.
 # Usage: python3 gpu/probes/loadWindow.py <file.sass>…
-import re, sys
+import re, signal, sys
 
 FUNCTION = re.compile(r"^\s*Function : (\S+)$", re.M)
 LOAD = re.compile(r"LDG\.E\.128\S*\s+R(\d+),")
@@ -55,4 +55,5 @@ def main(paths):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (`| head`) ends the script quietly
     main(sys.argv[1:])

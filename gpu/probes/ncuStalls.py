@@ -2,7 +2,9 @@
 # Warp stall reasons of an Nsight Compute source page (ncu -i R --page source --csv --print-source sass):
 # the share of each reason over all samples, and the instructions with the most samples.
 # Usage: python3 gpu/probes/ncuStalls.py <kernel>.sass.csv ...
-import csv, sys, collections
+import collections, csv, signal, sys
+
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (`| head`) ends the script quietly
 for name in sys.argv[1:]:
     rows = list(csv.reader(open(name)))
     # find header row

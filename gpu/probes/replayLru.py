@@ -20,7 +20,7 @@
 # --uniform gives every warp the median warp's start and time (no drift: the model's warps).
 # Prints one JSON line: the replayed stream's hit share, the walk's near share, and the walk's near
 # share by tenth of the footprint.
-import argparse, csv, heapq, json, statistics
+import argparse, csv, heapq, json, signal, statistics
 from collections import OrderedDict
 
 SETS, WAYS, LINE = 48 * 256, 20, 128
@@ -102,4 +102,5 @@ def main():
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (`| head`) ends the script quietly
     main()

@@ -5,7 +5,7 @@
 # that `gpcmap`'s clusters ever put together.
 # Usage: python3 gpu/probes/smSets.py partitions|tpcs <smMap.jsonl>
 #        python3 gpu/probes/smSets.py gpcs <smMap.jsonl> <gpcMap.jsonl>
-import json, sys
+import json, signal, sys
 
 
 def partition_of_sm0(sm_map):
@@ -79,6 +79,7 @@ def gpcs(sm_map, gpc_map):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (`| head`) ends the script quietly
     kinds = {"partitions": partitions, "tpcs": tpcs, "gpcs": gpcs}
     if len(sys.argv) < 3 or sys.argv[1] not in kinds:
         sys.exit("usage: smSets.py partitions|tpcs <smMap.jsonl> | gpcs <smMap.jsonl> <gpcMap.jsonl>")

@@ -27,7 +27,7 @@
 # block's start and end are spread over its iterations).
 # Several archives are read as one (the `residencythree` archive, M 12544, beside `residencysites`'s).
 # Usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC | --parts ITERATIONS] <residency.tgz>…
-import collections, csv, io, math, re, sys, tarfile
+import collections, csv, io, math, re, signal, sys, tarfile
 
 SUMMARY = [
     ("gpu__time_duration.sum", "time"),
@@ -197,6 +197,7 @@ def main(archives):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (`| head`) ends the script quietly
     arguments = sys.argv[1:]
     mode = arguments[0] if arguments[:1] in (["--sites"], ["--per"], ["--parts"]) else None
     archives = arguments[{None: 0, "--sites": 1, "--per": 2, "--parts": 2}[mode] :]
@@ -212,9 +213,6 @@ if __name__ == "__main__":
             print_spans(archives, launches(archives), arguments[1])
         else:
             main(archives)
-    except BrokenPipeError:
-        # The reader stopped early (`| head`): not a fault of the archive.
-        sys.stderr.close()
     except (OSError, tarfile.TarError, KeyError, IndexError, StopIteration) as error:
         # --sites needs the source counters' samples, which only `residencysites` takes.
         sys.exit(f"stallGrowth.py: {' '.join(archives)}: not the Nsight Compute pages this reads ({type(error).__name__}: {error})")

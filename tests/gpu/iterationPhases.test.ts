@@ -5,7 +5,7 @@
  * apart the group's first-round blocks end an iteration, how far apart an SM's own blocks end the
  * same one, and the plain build's loop cycles beside the marked one's.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,4 +82,12 @@ it('names its usage without an archive', () => {
   expect(() => execFileSync('python3', [SCRIPT], { encoding: 'utf8', stdio: 'pipe' })).toThrow(
     /usage: iterationPhases\.py/,
   );
+});
+
+it('ends quietly when its reader stops early (a pipe into head)', () => {
+  const tgz = archive('piped', 1);
+  // `:` exits before Python starts, so the script's first line meets a closed pipe.
+  const run = spawnSync('bash', ['-c', `python3 '${SCRIPT}' '${tgz}' | :`], { encoding: 'utf8', timeout: 60_000 });
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
 });

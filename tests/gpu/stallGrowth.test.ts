@@ -201,7 +201,7 @@ it("splits a warp's life into its waits on global memory, at the barriers and th
   ]);
 });
 
-it('says nothing of the archive when its reader stops early (a pipe into head)', () => {
+it('ends quietly when its reader stops early (a pipe into head)', () => {
   const tgz = archive('residencyPipe', {
     'K-4096.raw.csv': rawPage(10, 6, { long_scoreboard: 2, barrier: 1 }),
     'K-4096.sass.csv': sassPage([['LDG.E.128 R4, [R2.64]', {}, 3200]]),
