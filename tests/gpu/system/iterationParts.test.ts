@@ -1,11 +1,12 @@
 /**
  * Where a block-iteration's time goes, a known miss of the model held in place: Nsight Compute's
  * stall samples on the H200 (gpu/probes/results/2026-12-05c/parts.txt, `stallGrowth.py --parts`)
- * put a quarter to a half of each register-staged kernel's warp life in waits on global memory and
- * most of the rest in the SM's own work, the same on an H100 (results/2026-12-05b/parts.txt), whose
- * DRAM is 30 % slower. The model charges its chain mostly to the loads' round trips and the grid's
- * burst (docs/system-model.md, "Where an iteration goes"). When the model's share of memory comes
- * near silicon's, this test fails, so that the docs and the known misses are updated with it.
+ * put a fifth to three fifths of each register-staged kernel's warp life in waits on global memory
+ * and most of the rest in the SM's own work, which is the same on an H100 (results/2026-12-05b/
+ * parts.txt), whose DRAM is 30 % slower. The model charges twice that share of its chain or more to
+ * the loads' round trips and the grid's burst (docs/system-model.md, "Where an iteration goes").
+ * When the model's share of memory comes near silicon's, this test fails, so that the docs and the
+ * known misses are updated with it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
