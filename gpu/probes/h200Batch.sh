@@ -64,6 +64,7 @@
 #            block (stallGrowth.py --per FLO)
 #   residencysparsity residencysites at 30 % and 70 %: the SM's own part of an iteration by sparsity
 #            and blocks per SM, beside its waits on memory and at barriers (stallGrowth.py --parts)
+#   residencythreesparsity residencythree at 30 % and 70 % (three blocks per SM)
 #   flashiters flashLifetime (Flash-LLM with marks) and stcLifetime, each K-loop iteration's end
 #            marked, at K 7168, split-K 8, 50 %, M 4096 … 12544 (one block on every SM, then more and
 #            more SMs with two, then three), and Flash-LLM's plain build beside it: how long an
@@ -654,6 +655,10 @@ residencysparsity)
   (SPARSITY=30 residencyProfiles residencySites30 "$SITE_SECTIONS" 4096 8448)
   (SPARSITY=70 residencyProfiles residencySites70 "$SITE_SECTIONS" 4096 8448)
   ;;
+residencythreesparsity)
+  (SPARSITY=30 residencyProfiles residencyThree30 "$SITE_SECTIONS" 12544)
+  (SPARSITY=70 residencyProfiles residencyThree70 "$SITE_SECTIONS" 12544)
+  ;;
 stciters)
   recordGpu
   buildLifetime stc iterations || exit 1
@@ -862,7 +867,7 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|residencysparsity|extractmio|flashiters|flashgrid" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|residencysparsity|residencythreesparsity|extractmio|flashiters|flashgrid" >&2
   exit 2
   ;;
 esac
