@@ -36,8 +36,8 @@ SUMMARY = [
     ("smsp__issue_active.avg.pct_of_peak_sustained_active", "issue active, %"),
     ("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput, % of peak"),
 ]
-STALL = re.compile(r"^smsp__average_warps_issue_stalled_(.+)_per_issue_active\.ratio$")
 STALL_METRIC = "smsp__average_warps_issue_stalled_{}_per_issue_active.ratio"
+STALL = re.compile("^" + re.escape(STALL_METRIC).replace(re.escape("{}"), "(.+)") + "$")
 FLOOR = 0.05
 STEP_BEFORE, SPAN_GAP = 2, 40
 BLOCK_WAITS = {"BAR", "DEPBAR"}
