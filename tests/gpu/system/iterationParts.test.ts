@@ -6,8 +6,10 @@
  * parts.txt), whose DRAM is 30 % slower. The model charges twice that share of its chain or more to
  * the loads' round trips and the grid's burst (docs/system-model.md, "Where an iteration goes").
  * The premise is held too: the SM's part is the card's, and the H200's second-block SM part is the
- * light grid's jump that the model misses (secondBlock.test.ts). When the model's share of memory
- * comes near silicon's, this test fails, so that the docs and the known misses are updated with it.
+ * light grid's jump that the model misses (secondBlock.test.ts), and so is the lead for the SM
+ * part's mechanism: with one block per SM, one pace per executed instruction. When the model's
+ * share of memory comes near silicon's, this test fails, so that the docs and the known misses are
+ * updated with it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +37,25 @@ function parts(run: string, name: string, m: number): { memory: number; barriers
 
 const share = (p: ReturnType<typeof parts>) => p.memory / (p.memory + p.barriers + p.sm);
 
+/** The iterations each block runs in these launches (K 7168, split-K 8, 64-column tiles). */
+const ITERATIONS = 14;
+
+/**
+ * Cycles of the SM's own part per executed instruction, every kernel's line at M in every run's
+ * parts.txt (the H100's and the H200's at 50 %, the H100's at 30 % twice and at 70 %).
+ */
+function smCyclesPerInstruction(m: number): number[] {
+  return ['2026-12-05b', '2026-12-05c', '2026-12-05g'].flatMap((run) => {
+    const text = readFileSync(join(PROBE_RESULTS, run, 'parts.txt'), 'utf8');
+    return [
+      ...text.matchAll(new RegExp(`^\\S+ M ${m}: ([\\d,]+) instructions a warp, .*, the SM ([\\d,]+) `, 'gm')),
+    ].map(
+      ([, instructions, sm]) =>
+        Number(sm!.replaceAll(',', '')) / (Number(instructions!.replaceAll(',', '')) / ITERATIONS),
+    );
+  });
+}
+
 describe('where a block-iteration goes (known miss)', () => {
   it.each(KERNELS)("on silicon the SM's own part is the card's SM's, not its memory's (%s)", (_, name) => {
     for (const m of [4096, 8448]) {
@@ -55,6 +76,20 @@ describe('where a block-iteration goes (known miss)', () => {
     const predicted = two.sm - one.sm;
     const measured = ((mixesMedianUs('FlashLLM', 4352) - mixesMedianUs('FlashLLM', 4096)) * 1800) / 14;
     expect(Math.abs(predicted / measured - 1)).toBeLessThan(0.05);
+  });
+
+  it("with one block per SM the SM part is 3.2–4.4 cycles per executed instruction in every kernel, sparsity and card; with two, the kernel's own", () => {
+    // The lead for the SM part's mechanism (docs/system-model.md, "Where an iteration goes"): a lone
+    // block's warps each keep their own pace, whatever the kernel; a second block's cost differs.
+    const one = smCyclesPerInstruction(4096);
+    const two = smCyclesPerInstruction(8448);
+    expect(one).toHaveLength(15);
+    expect(two).toHaveLength(15);
+    expect(Math.min(...one)).toBeGreaterThan(3.2);
+    expect(Math.max(...one)).toBeLessThan(4.4);
+    expect(Math.min(...two)).toBeGreaterThan(3.5);
+    expect(Math.max(...two)).toBeLessThan(7.3);
+    expect(Math.max(...two) / Math.min(...two)).toBeGreaterThan(1.8);
   });
 
   it.each(KERNELS)(
