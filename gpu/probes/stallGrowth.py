@@ -25,8 +25,13 @@
 # block's barriers, and the rest, which the SM's own work takes (issuing, fixed-latency and shared-
 # memory dependencies, throttles); each also per block-iteration, the life over ITERATIONS (so the
 # block's start and end are spread over its iterations).
+# With --loop ITERATIONS MNEMONIC,… (the same archive) the same three parts by where in the listing the
+# warps spend them: before the K loop, in the loop split at the first instruction of each MNEMONIC in
+# turn, and after it; each part the region's share of the SASS page's samples times the block-
+# iteration of --parts (a MNEMONIC the loop lacks splits nothing). The K loop runs from the target of its backward branch (the one that spans
+# the most rows, so an inner loop is inside it) to that branch.
 # Several archives are read as one (the `residencythree` archive, M 12544, beside `residencysites`'s).
-# Usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC | --parts ITERATIONS] <residency.tgz>…
+# Usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC | --parts ITERATIONS | --loop ITERATIONS MNEMONIC,…] <residency.tgz>…
 import collections, csv, io, math, re, signal, sys, tarfile
 
 SUMMARY = [
@@ -173,6 +178,48 @@ def print_parts(archives, data, iterations):
         print(f"{kernel} M {m}: {instructions:,.0f} instructions a warp, {life:,.0f} cycles; a block-iteration {life / iterations:,.0f}: {text}")
 
 
+def k_loop(cells):
+    """The K loop's first and last rows: the backward branch that spans the most rows, and its target."""
+    rows = {int(c["Address"], 16): i for i, c in enumerate(cells)}
+    spans = []
+    for i, c in enumerate(cells):
+        target = re.search(r"\bBRA\s+(0x[0-9a-f]+)", c["Source"])
+        if target and int(c["Instructions Executed"] or 0) and rows.get(int(target.group(1), 16), i) < i:
+            spans.append((i - rows[int(target.group(1), 16)], rows[int(target.group(1), 16)], i))
+    if not spans:
+        raise ValueError("no backward branch: no loop")
+    _, first, last = max(spans)
+    return first, last
+
+
+def print_loop(archives, data, iterations, splits):
+    listings = pages(archives, ".sass.csv")
+    for kernel, m in sorted(data):
+        launch = data[(kernel, m)]
+        cells = listing(listings[(kernel, m)])
+        executed = sum(int(c["Instructions Executed"] or 0) for c in cells)
+        blockIteration = number(launch[SUMMARY[1][0]]) * executed / warps(launch) / iterations
+        first, last = k_loop(cells)
+        bounds, names = [0, first], ["before the loop", "the loop from its start"]
+        for op in splits:
+            at = next((i for i in range(bounds[-1] + 1, last + 1) if mnemonic(cells[i]["Source"].strip()) == op), None)
+            if at is not None:  # a MNEMONIC this kernel's loop lacks splits nothing: the region goes on
+                bounds.append(at)
+                names.append(f"from {op}")
+        bounds += [last + 1, len(cells)]
+        names.append("after the loop")
+        samples = lambda i, column: number(cells[i][column] or "0") or 0
+        total = sum(samples(i, "Warp Stall Sampling (All Samples)") for i in range(len(cells)))
+        parts = []
+        for name, low, high in zip(names, bounds, bounds[1:]):
+            cycles = lambda column: sum(samples(i, column) for i in range(low, high)) / total * blockIteration
+            memory, barriers = cycles("stall_long_sb"), cycles("stall_barrier")
+            sm = cycles("Warp Stall Sampling (All Samples)") - memory - barriers
+            rows = f"rows {low}–{high - 1}"
+            parts.append(f"{name} ({rows}) {memory + barriers + sm:,.0f}: memory {memory:,.0f}, barriers {barriers:,.0f}, the SM {sm:,.0f}")
+        print(f"{kernel} M {m}: a block-iteration {blockIteration:,.0f}: " + "; ".join(parts))
+
+
 def main(archives):
     data = launches(archives)
     for kernel in sorted({k for k, _ in data}):
@@ -199,20 +246,24 @@ def main(archives):
 if __name__ == "__main__":
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (`| head`) ends the script quietly
     arguments = sys.argv[1:]
-    mode = arguments[0] if arguments[:1] in (["--sites"], ["--per"], ["--parts"]) else None
-    archives = arguments[{None: 0, "--sites": 1, "--per": 2, "--parts": 2}[mode] :]
-    iterations = number(arguments[1]) if mode == "--parts" and len(arguments) > 1 else None
-    if not archives or (mode in ("--per", "--parts") and len(arguments) < 3) or (mode == "--parts" and not iterations):
-        sys.exit("usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC | --parts ITERATIONS] <residency.tgz>…")
+    mode = arguments[0] if arguments[:1] in (["--sites"], ["--per"], ["--parts"], ["--loop"]) else None
+    archives = arguments[{None: 0, "--sites": 1, "--per": 2, "--parts": 2, "--loop": 3}[mode] :]
+    iterations = number(arguments[1]) if mode in ("--parts", "--loop") and len(arguments) > 1 else None
+    if not archives or (mode in ("--parts", "--loop") and not iterations):
+        sys.exit(
+            "usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC | --parts ITERATIONS | --loop ITERATIONS MNEMONIC,…] <residency.tgz>…"
+        )
     try:
         if mode == "--sites":
             print_sites(archives, launches(archives))
         elif mode == "--parts":
             print_parts(archives, launches(archives), iterations)
+        elif mode == "--loop":
+            print_loop(archives, launches(archives), iterations, arguments[2].split(","))
         elif mode == "--per":
             print_spans(archives, launches(archives), arguments[1])
         else:
             main(archives)
-    except (OSError, tarfile.TarError, KeyError, IndexError, StopIteration) as error:
+    except (OSError, tarfile.TarError, KeyError, IndexError, StopIteration, ValueError) as error:
         # --sites needs the source counters' samples, which only `residencysites` takes.
         sys.exit(f"stallGrowth.py: {' '.join(archives)}: not the Nsight Compute pages this reads ({type(error).__name__}: {error})")

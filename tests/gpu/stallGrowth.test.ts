@@ -3,7 +3,8 @@
  * launch's figures at the smallest and the largest M, then the stall reasons per issued instruction
  * by their growth, each with its share of the growth in cycles per instruction; with --sites, the
  * growth by the instruction the warps wait at, from the SASS pages' stall samples; with --parts, a warp's
- * life split into its waits on global memory, at the barriers and the SM's own work.
+ * life split into its waits on global memory, at the barriers and the SM's own work; with --loop,
+ * those parts by where in the listing they fall, the K loop split at given mnemonics.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,7 +49,7 @@ function archive(name: string, files: Record<string, string>): string {
 
 /** A SASS page: the kernel's name, the header, then per instruction its samples by reason and how often it ran. */
 function sassPage(instructions: [string, Record<string, number>, number?][]): string {
-  const reasons = ['stall_long_sb', 'stall_short_sb', 'stall_selected', 'stall_long_sb (Not Issued)'];
+  const reasons = ['stall_long_sb', 'stall_short_sb', 'stall_barrier', 'stall_selected', 'stall_long_sb (Not Issued)'];
   const row = (cells: (string | number)[]) => cells.map((cell) => `"${cell}"`).join(',');
   const lines = [
     row(['Kernel Name', 'K']),
@@ -116,7 +117,7 @@ it('splits the growth by the instruction the warps wait at, matching branches by
   ]);
 });
 
-it('answers a missing argument, a missing file and an archive without the samples --sites reads in one line, exit 1', () => {
+it('answers a missing argument, a missing file and an archive without the samples --sites and --loop read in one line, exit 1', () => {
   const tgz = archive('noSamples', {
     'K-4096.raw.csv': rawPage(10, 4, {}),
     'K-8448.raw.csv': rawPage(20, 8, {}),
@@ -126,10 +127,15 @@ it('answers a missing argument, a missing file and an archive without the sample
   for (const [args, message] of [
     [
       [],
-      /^usage: python3 gpu\/probes\/stallGrowth\.py \[--sites \| --per MNEMONIC \| --parts ITERATIONS\] <residency\.tgz>…$/,
+      /^usage: python3 gpu\/probes\/stallGrowth\.py \[--sites \| --per MNEMONIC \| --parts ITERATIONS \| --loop ITERATIONS MNEMONIC,…\] <residency\.tgz>…$/,
     ],
     [['--per', tgz], /^usage: /],
     [['--parts', 'many', tgz], /^usage: /],
+    [['--loop', 'many', 'LDSM', tgz], /^usage: /],
+    [
+      ['--loop', '14', 'LDSM', tgz],
+      /^stallGrowth\.py: .*noSamples\.tgz: not the Nsight Compute pages this reads \(KeyError/,
+    ],
     [
       [join(work, 'absent.tgz')],
       /^stallGrowth\.py: .*absent\.tgz: not the Nsight Compute pages this reads \(FileNotFoundError/,
@@ -199,6 +205,37 @@ it("splits a warp's life into its waits on global memory, at the barriers and th
     'K M 4096: 100 instructions a warp, 600 cycles; a block-iteration 150: memory 50 (33 %), barriers 25 (17 %), the SM 75 (50 %)',
     'K M 8448: 100 instructions a warp, 800 cycles; a block-iteration 200: memory 75 (38 %), barriers 25 (12 %), the SM 100 (50 %)',
   ]);
+});
+
+it('splits a block-iteration by where in the listing the warps spend it: before the K loop, in it at the given mnemonics, after it', () => {
+  // 8 blocks of 4 warps ran 512 instructions: 16 a warp, at 25 cycles each 400 cycles, 200 an
+  // iteration over 2. Of the 100 samples, each region's share of those 200. The K loop is rows 1–6
+  // (the branch back to 0x110); the branch in row 4 closes an inner loop, inside it.
+  const tgz = archive('residencyLoop', {
+    'K-4096.raw.csv': rawPage(10, 25, {}),
+    'K-4096.sass.csv': sassPage([
+      ['IMAD R1, R2, R3, R4', { stall_selected: 10 }, 32],
+      ['LDG.E.128 R8, desc[UR4][R2.64]', { stall_long_sb: 10 }, 64],
+      ['LDSM.16.M88.4 R12, [R3]', { stall_short_sb: 20, stall_barrier: 10 }, 64],
+      ['PRMT R1, R8, 0x1, RZ', { stall_selected: 15 }, 64],
+      ['@P1   BRA 0x130', { stall_selected: 15 }, 128],
+      ['DEPBAR.LE SB0, 0x0', { stall_barrier: 10 }, 64],
+      ['@!P2  BRA 0x110', {}, 64],
+      ['EXIT', { stall_selected: 10 }, 32],
+    ]),
+  });
+  const expected =
+    'K M 4096: a block-iteration 200: before the loop (rows 0–0) 20: memory 0, barriers 0, the SM 20; ' +
+    'the loop from its start (rows 1–1) 20: memory 20, barriers 0, the SM 0; ' +
+    'from LDSM (rows 2–2) 60: memory 0, barriers 20, the SM 40; ' +
+    'from PRMT (rows 3–4) 60: memory 0, barriers 0, the SM 60; ' +
+    'from DEPBAR (rows 5–6) 20: memory 0, barriers 20, the SM 0; ' +
+    'after the loop (rows 7–7) 20: memory 0, barriers 0, the SM 20';
+  const loop = (splits: string) =>
+    execFileSync('python3', [SCRIPT, '--loop', '2', splits, tgz], { encoding: 'utf8', timeout: 60_000 }).trim();
+  expect(loop('LDSM,PRMT,DEPBAR')).toBe(expected);
+  // A mnemonic the loop lacks splits nothing.
+  expect(loop('LDSM,FLO,PRMT,DEPBAR')).toBe(expected);
 });
 
 it('ends quietly when its reader stops early (a pipe into head)', () => {
