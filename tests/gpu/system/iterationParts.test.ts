@@ -56,6 +56,22 @@ function smCyclesPerInstruction(m: number): number[] {
   });
 }
 
+/**
+ * Flash-LLM's loads on the H200, from their issue to their use, cycles per block-iteration
+ * (results/2026-12-05c/loop.txt, `stallGrowth.py --loop`): the K loop from its start up to its
+ * first PRMT — the loads issued, the MMAs run under them — and the waits on memory at the PRMTs.
+ */
+function flashIssueToUse(m: number): number {
+  const text = readFileSync(join(PROBE_RESULTS, '2026-12-05c', 'loop.txt'), 'utf8');
+  const line = text.split('\n').find((l) => l.startsWith(`FlashLLM_SpMM_Kernel M ${m}:`));
+  expect(line, `Flash-LLM at M ${m}`).toBeDefined();
+  const region = (name: string) => line!.match(new RegExp(`${name} \\(rows [^)]*\\) ([\\d,]+): memory ([\\d,]+),`))!;
+  const cycles = (cell: string) => Number(cell.replaceAll(',', ''));
+  return (
+    cycles(region('the loop from its start')[1]!) + cycles(region('from LDSM')[1]!) + cycles(region('from PRMT')[2]!)
+  );
+}
+
 describe('where a block-iteration goes (known miss)', () => {
   it.each(KERNELS)("on silicon the SM's own part is the card's SM's, not its memory's (%s)", (_, name) => {
     for (const m of [4096, 8448]) {
@@ -91,6 +107,15 @@ describe('where a block-iteration goes (known miss)', () => {
     expect(Math.max(...two)).toBeLessThan(7.3);
     expect(Math.max(...two) / Math.min(...two)).toBeGreaterThan(1.8);
   });
+
+  it("Flash-LLM: with one block per SM the model's loads' wait is silicon's issue to use within 10 %, with two and three at least 30 % longer", () => {
+    // One block: the MMAs silicon runs under its loads are what its exposed wait lacks, not a
+    // shorter wait. More blocks: the model's grid-wide burst grows faster than silicon's wait.
+    const ratio = (m: number) => modelH200Cell('flashllm', m, 7168, 0.5).perIteration.loadWait / flashIssueToUse(m);
+    expect(Math.abs(ratio(4096) - 1)).toBeLessThan(0.1);
+    expect(ratio(8448)).toBeGreaterThan(1.3);
+    expect(ratio(12544)).toBeGreaterThan(1.3);
+  }, 120_000);
 
   it.each(KERNELS)(
     'with three blocks per SM (M 12544) the model puts at least 1.8 times the H200 share of it in memory (%s)',
