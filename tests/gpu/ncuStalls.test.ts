@@ -3,11 +3,12 @@
  * results/2026-12-02/ncu-reports.tgz): per page the stall reasons' shares and the instructions the
  * warps wait at most. The committed stalls.txt is its output on those pages.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { expectOneLineError } from './probeScript.ts';
 
 const PROBES = join(import.meta.dirname, '../../gpu/probes');
 const SCRIPT = join(PROBES, 'ncuStalls.py');
@@ -46,11 +47,6 @@ it('answers a missing argument, a missing file and a page that is not a source p
     [[join(work, 'absent.csv')], /^ncuStalls\.py: .*absent\.csv: No such file or directory$/],
     [[details], /^ncuStalls\.py: .*details\.csv: not an Nsight Compute source page \(ValueError: no header row/],
     [[silent], /^ncuStalls\.py: .*silent\.csv: not an Nsight Compute source page \(ValueError: no stall samples\)$/],
-  ] as const) {
-    const run = spawnSync('python3', [SCRIPT, ...args], { encoding: 'utf8', timeout: 60_000 });
-    expect(run.status).toBe(1);
-    expect(run.stdout).toBe('');
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr.trim()).toMatch(message);
-  }
+  ] as const)
+    expectOneLineError(SCRIPT, args, message);
 });

@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { expectOneLineError } from './probeScript.ts';
 
 const SCRIPT = join(import.meta.dirname, '../../gpu/probes/stallGrowth.py');
 const work = mkdtempSync(join(tmpdir(), 'gen-stalls-'));
@@ -141,13 +142,8 @@ it('answers a missing argument, a missing file and an archive without the sample
       /^stallGrowth\.py: .*absent\.tgz: not the Nsight Compute pages this reads \(FileNotFoundError/,
     ],
     [['--sites', tgz], /^stallGrowth\.py: .*noSamples\.tgz: not the Nsight Compute pages this reads \(KeyError/],
-  ] as const) {
-    const run = spawnSync('python3', [SCRIPT, ...args], { encoding: 'utf8', timeout: 60_000 });
-    expect(run.status).toBe(1);
-    expect(run.stdout).toBe('');
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr.trim()).toMatch(message);
-  }
+  ] as const)
+    expectOneLineError(SCRIPT, args, message);
 });
 
 it('gives the cycles per executed instruction of an unrolled loop, from its span up to the block-wide wait', () => {
