@@ -25,11 +25,12 @@
 # block's barriers, and the rest, which the SM's own work takes (issuing, fixed-latency and shared-
 # memory dependencies, throttles); each also per block-iteration, the life over ITERATIONS (so the
 # block's start and end are spread over its iterations).
-# With --loop ITERATIONS MNEMONIC,… (the same archive) the same three parts by where in the listing the
-# warps spend them: before the K loop, in the loop split at the first instruction of each MNEMONIC in
-# turn, and after it; each part the region's share of the SASS page's samples times the block-
-# iteration of --parts (a MNEMONIC the loop lacks splits nothing). The K loop runs from the target of its backward branch (the one that spans
-# the most rows, so an inner loop is inside it) to that branch.
+# With --loop ITERATIONS MNEMONIC,… (the same archive) the same three parts by where in the listing
+# the warps spend them: before the K loop, in the loop split at the first instruction of each
+# MNEMONIC in turn (one the loop lacks splits nothing), and after it; each part the region's share
+# of the SASS page's samples times the block-iteration of --parts. The K loop runs from the target
+# of its backward branch (the one that spans the most rows, so an inner loop is inside it) to that
+# branch.
 # Several archives are read as one (the `residencythree` archive, M 12544, beside `residencysites`'s).
 # Usage: python3 gpu/probes/stallGrowth.py [--sites | --per MNEMONIC | --parts ITERATIONS | --loop ITERATIONS MNEMONIC,…] <residency.tgz>…
 import collections, csv, io, math, re, signal, sys, tarfile
@@ -184,8 +185,9 @@ def k_loop(cells):
     spans = []
     for i, c in enumerate(cells):
         target = re.search(r"\bBRA\s+(0x[0-9a-f]+)", c["Source"])
-        if target and int(c["Instructions Executed"] or 0) and rows.get(int(target.group(1), 16), i) < i:
-            spans.append((i - rows[int(target.group(1), 16)], rows[int(target.group(1), 16)], i))
+        to = rows.get(int(target.group(1), 16), i) if target else i
+        if to < i and int(c["Instructions Executed"] or 0):
+            spans.append((i - to, to, i))
     if not spans:
         raise ValueError("no backward branch: no loop")
     _, first, last = max(spans)
