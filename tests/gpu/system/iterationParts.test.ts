@@ -7,8 +7,11 @@
  * the loads' round trips and the grid's burst (docs/system-model.md, "Where an iteration goes").
  * The premise is held too: the SM's part is the card's, and the H200's second-block SM part is the
  * light grid's jump that the model misses (secondBlock.test.ts), and so is the lead for the SM
- * part's mechanism: with one block per SM, one pace per executed instruction. When the model's
- * share of memory comes near silicon's, this test fails, so that the docs and the known misses are
+ * part's mechanism: with one block per SM, one pace per executed instruction. By code region
+ * (results/2026-12-05c/loop.txt; "Where in the loop") the one-block gap is overlap — the model's
+ * wait is silicon's time from the loads' issue to their use, under which silicon runs its MMAs —
+ * and the miss is how fast the wait grows from two blocks on. When the model's share of memory or
+ * its growth comes near silicon's, this test fails, so that the docs and the known misses are
  * updated with it.
  */
 import { readFileSync } from 'node:fs';
