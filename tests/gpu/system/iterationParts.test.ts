@@ -27,18 +27,35 @@ const KERNELS: [SpmmKernel, string][] = [
   ['coruscant', 'SpMM_Kernel'],
 ];
 
-/** A run's parts of one block-iteration (cycles) for `name` at M. */
-function parts(run: string, name: string, m: number): { memory: number; barriers: number; sm: number } {
-  const text = readFileSync(join(PROBE_RESULTS, run, 'parts.txt'), 'utf8');
-  const found = text.match(
-    new RegExp(`^${name} M ${m}: .*: memory ([\\d,]+) .*, barriers ([\\d,]+) .*, the SM ([\\d,]+) `, 'm'),
-  );
-  expect(found, `${run}: ${name} at M ${m}`).not.toBeNull();
-  const [memory, barriers, sm] = found!.slice(1).map((cell) => Number(cell.replaceAll(',', '')));
-  return { memory: memory!, barriers: barriers!, sm: sm! };
+/** One line of a run's parts.txt: a kernel at M, its instructions a warp and its block-iteration's parts (cycles). */
+interface PartsLine {
+  readonly name: string;
+  readonly m: number;
+  readonly instructions: number;
+  readonly memory: number;
+  readonly barriers: number;
+  readonly sm: number;
 }
 
-const share = (p: ReturnType<typeof parts>) => p.memory / (p.memory + p.barriers + p.sm);
+/** Every kernel's line in a run's parts.txt (`stallGrowth.py --parts`). */
+function partsLines(run: string): PartsLine[] {
+  const text = readFileSync(join(PROBE_RESULTS, run, 'parts.txt'), 'utf8');
+  const line =
+    /^(\S+) M (\d+): ([\d,]+) instructions a warp, .*: memory ([\d,]+) .*, barriers ([\d,]+) .*, the SM ([\d,]+) /gm;
+  return [...text.matchAll(line)].map(([, name, ...cells]) => {
+    const [m, instructions, memory, barriers, sm] = cells.map((cell) => Number(cell!.replaceAll(',', '')));
+    return { name: name!, m: m!, instructions: instructions!, memory: memory!, barriers: barriers!, sm: sm! };
+  });
+}
+
+/** A run's parts of one block-iteration (cycles) for `name` at M. */
+function parts(run: string, name: string, m: number): PartsLine {
+  const found = partsLines(run).find((line) => line.name === name && line.m === m);
+  expect(found, `${run}: ${name} at M ${m}`).toBeDefined();
+  return found!;
+}
+
+const share = (p: PartsLine) => p.memory / (p.memory + p.barriers + p.sm);
 
 /** The iterations each block runs in these launches (K 7168, split-K 8, 64-column tiles). */
 const ITERATIONS = 14;
@@ -48,15 +65,10 @@ const ITERATIONS = 14;
  * parts.txt (the H100's and the H200's at 50 %, the H100's at 30 % twice and at 70 %).
  */
 function smCyclesPerInstruction(m: number): number[] {
-  return ['2026-12-05b', '2026-12-05c', '2026-12-05g'].flatMap((run) => {
-    const text = readFileSync(join(PROBE_RESULTS, run, 'parts.txt'), 'utf8');
-    return [
-      ...text.matchAll(new RegExp(`^\\S+ M ${m}: ([\\d,]+) instructions a warp, .*, the SM ([\\d,]+) `, 'gm')),
-    ].map(
-      ([, instructions, sm]) =>
-        Number(sm!.replaceAll(',', '')) / (Number(instructions!.replaceAll(',', '')) / ITERATIONS),
-    );
-  });
+  return ['2026-12-05b', '2026-12-05c', '2026-12-05g']
+    .flatMap(partsLines)
+    .filter((line) => line.m === m)
+    .map((line) => line.sm / (line.instructions / ITERATIONS));
 }
 
 /**
@@ -73,6 +85,14 @@ function flashIssueToUse(m: number): number {
   return (
     cycles(region('the loop from its start')[1]!) + cycles(region('from LDSM')[1]!) + cycles(region('from PRMT')[2]!)
   );
+}
+
+/** The model's h200 cell at K 7168, 50 %, once per kernel and M for the tests below. */
+const modelled = new Map<string, ReturnType<typeof modelH200Cell>>();
+function modelCell(kernel: SpmmKernel, m: number): ReturnType<typeof modelH200Cell> {
+  const key = `${kernel} ${m}`;
+  if (!modelled.has(key)) modelled.set(key, modelH200Cell(kernel, m, 7168, 0.5));
+  return modelled.get(key)!;
 }
 
 describe('where a block-iteration goes (known miss)', () => {
@@ -114,7 +134,7 @@ describe('where a block-iteration goes (known miss)', () => {
   it("Flash-LLM: with one block per SM the model's loads' wait is silicon's issue to use within 10 %, with two and three at least 30 % longer", () => {
     // One block: the MMAs silicon runs under its loads are what its exposed wait lacks, not a
     // shorter wait. More blocks: the model's grid-wide burst grows faster than silicon's wait.
-    const ratio = (m: number) => modelH200Cell('flashllm', m, 7168, 0.5).perIteration.loadWait / flashIssueToUse(m);
+    const ratio = (m: number) => modelCell('flashllm', m).perIteration.loadWait / flashIssueToUse(m);
     expect(Math.abs(ratio(4096) - 1)).toBeLessThan(0.1);
     expect(ratio(8448)).toBeGreaterThan(1.3);
     expect(ratio(12544)).toBeGreaterThan(1.3);
@@ -124,7 +144,7 @@ describe('where a block-iteration goes (known miss)', () => {
     'with three blocks per SM (M 12544) the model puts at least 1.8 times the H200 share of it in memory (%s)',
     (kernel, name) => {
       const silicon = share(parts('2026-12-05c', name, 12544));
-      const { loadWait, chain } = modelH200Cell(kernel, 12544, 7168, 0.5).perIteration;
+      const { loadWait, chain } = modelCell(kernel, 12544).perIteration;
       expect(loadWait / chain).toBeGreaterThan(1.8 * silicon);
     },
     120_000,
