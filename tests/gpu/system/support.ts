@@ -35,21 +35,58 @@ export function modelH200Cell(kernel: SpmmKernel, m: number, k: number, sparsity
 /** The probes' committed results (gpu/probes/results). */
 export const PROBE_RESULTS = join(import.meta.dirname, '../../../gpu/probes/results');
 
+/** One launch set of the paper's harness (`spmm_perf`) as a batch step wrote it: its shape and each kernel's µs by label. */
+export interface HarnessRun {
+  readonly round?: number;
+  readonly m: number;
+  readonly k: number;
+  readonly sparsity: number;
+  readonly splitK: number;
+  /** µs by the harness's label ('CuBlas_TC', 'FlashLLM', 'Coruscant', 'Coruscant_STC'). */
+  readonly us: Readonly<Record<string, number>>;
+}
+
+/**
+ * The harness's runs in a committed results file (`== [round R ]M m K k N 8 sparsity s split-K S`,
+ * then a `Label -> Time/ms: t` line per kernel), in file order.
+ */
+export function harnessRuns(file: string): HarnessRun[] {
+  const text = readFileSync(join(PROBE_RESULTS, file), 'utf8');
+  const header = /^== (?:round (\d+) )?M (\d+) K (\d+) N \d+ sparsity (\d+) split-K (\d+)$/;
+  const time = /^(\w+)\s+->\s+Time\/ms:\s+([\d.]+)/;
+  const runs: { round?: number; m: number; k: number; sparsity: number; splitK: number; us: Record<string, number> }[] =
+    [];
+  for (const line of text.split('\n')) {
+    const run = header.exec(line);
+    if (run) {
+      const [, round, m, k, sparsity, splitK] = run.map(Number);
+      runs.push({ ...(run[1] ? { round } : {}), m: m!, k: k!, sparsity: sparsity! / 100, splitK: splitK!, us: {} });
+      continue;
+    }
+    const kernel = time.exec(line);
+    if (kernel && runs.length > 0) runs.at(-1)!.us[kernel[1]!] = 1000 * Number(kernel[2]);
+  }
+  return runs;
+}
+
+/**
+ * The median µs of the harness's label over a file's three rounds of one shape (split-K 8, 50 %
+ * unless given). Throws when the file has not exactly three rounds of it.
+ */
+export function harnessMedianUs(file: string, label: string, m: number, k: number, sparsity = 0.5): number {
+  const times = harnessRuns(file)
+    .filter((run) => run.m === m && run.k === k && run.sparsity === sparsity && run.us[label] !== undefined)
+    .map((run) => run.us[label]!)
+    .sort((a, b) => a - b);
+  if (times.length !== 3) throw new Error(`${file}: ${times.length} rounds of ${label} at ${m} × ${k}, expected 3`);
+  return times[1]!;
+}
+
 /**
  * The harness's median time at M over the three `mixes` rounds (results/2026-12-05/mixes.txt: K
  * 7168, split-K 8, 50 %, on the H200), µs, for the kernel as the harness labels it
- * ('FlashLLM', 'Coruscant', …). Throws when the file has not exactly three rounds at M.
+ * ('FlashLLM', 'Coruscant', …).
  */
 export function mixesMedianUs(label: string, m: number): number {
-  const text = readFileSync(join(PROBE_RESULTS, '2026-12-05/mixes.txt'), 'utf8');
-  const row = new RegExp(
-    `== round \\d+ M (\\d+) [^\\n]*\\n(?:[^=\\n][^\\n]*\\n)*?${label} +\\t -> \\t\\t Time\\/ms: ([\\d.]+)`,
-    'g',
-  );
-  const times = [...text.matchAll(row)]
-    .filter((match) => Number(match[1]) === m)
-    .map((match) => 1000 * Number(match[2]))
-    .sort((a, b) => a - b);
-  if (times.length !== 3) throw new Error(`mixes.txt: ${times.length} rounds of ${label} at M ${m}, expected 3`);
-  return times[1]!;
+  return harnessMedianUs('2026-12-05/mixes.txt', label, m, 7168);
 }
