@@ -571,26 +571,29 @@ export function siliconMean(
 
 /**
  * The harness on shapes beside the calibration table (gpu/probes/README.md, "The paper's harness,
- * split-K 8, N = 8", 2026-12-02; µs, one run of 4 + 10 launches): cuBLAS and the STC proxy, where
- * the issue's near-parity cells lie. cuBLAS moves by ±10 % between runs of one shape.
+ * split-K 8, N = 8", 2026-12-02, results/2026-12-02/harness.txt; µs, one run of 4 + 10 launches):
+ * cuBLAS and the paper's three kernels, where the issue's near-parity cells lie and K is large.
+ * cuBLAS moves by ±10 % between runs of one shape.
  */
 export const H200_PARITY_ROWS: readonly {
   readonly m: number;
   readonly k: number;
   readonly sparsity: number;
   readonly cublas: number;
+  readonly flashllm: number;
+  readonly coruscant: number;
   readonly stc: number;
 }[] = (
   [
-    [4096, 14336, 0.5, 47.29, 55.28],
-    [4096, 14336, 0.7, 46.06, 50.38],
-    [2048, 28672, 0.5, 46.29, 92.49],
-    [2048, 28672, 0.7, 43.41, 84.19],
-    [14336, 4096, 0.5, 39.38, 47.64],
-    [14336, 4096, 0.7, 45.94, 39.22],
-    [4096, 28672, 0.5, 69.29, 95.03],
+    [4096, 14336, 0.5, 47.29, 74.62, 135.67, 55.28],
+    [4096, 14336, 0.7, 46.06, 51.06, 108.49, 50.38],
+    [2048, 28672, 0.5, 46.29, 129.48, 256.83, 92.49],
+    [2048, 28672, 0.7, 43.41, 85.75, 203.21, 84.19],
+    [14336, 4096, 0.5, 39.38, 68.3, 94.75, 47.64],
+    [14336, 4096, 0.7, 45.94, 50.27, 73.12, 39.22],
+    [4096, 28672, 0.5, 69.29, 135.09, 258.15, 95.03],
   ] as const
-).map(([m, k, sparsity, cublas, stc]) => ({ m, k, sparsity, cublas, stc }));
+).map(([m, k, sparsity, cublas, flashllm, coruscant, stc]) => ({ m, k, sparsity, cublas, flashllm, coruscant, stc }));
 
 /**
  * cuBLAS's own kernel under Nsight Compute at N = 8 (gpu/probes/results/2026-12-02/parity.txt,
