@@ -71,6 +71,9 @@
 #            iteration takes on an SM with one block and on one with two, in a light grid and a full one
 #   flashgrid the same two marked kernels with one block per SM on 16, 32, 64, 96 and 128 SMs (M 512 …
 #            4096, split-K 8): how an iteration grows with the grid where no SM holds two
+#   gridk    the harness with one block per SM on 32, 64, 96 and 128 SMs (M 1024 … 4096, split-K 8,
+#            50 %) at K 7168 and 28672, three rounds with the shapes interleaved: does a kernel's time
+#            at one block per SM follow how many SMs ask (the model's burst) at large K too?
 #   l2sms    l2Partitions smmap (which SMs share SM 0's partition), then the fixed stream at 24–64 MiB
 #            read by all SMs, by one partition's SMs, by the other's, and by half of each (as many SMs
 #            as one partition has), timed and with Nsight Compute's L2 and DRAM sector counts: does
@@ -712,6 +715,21 @@ flashiters)
   buildLifetime stc iterations || exit 1
   lifetimeRuns stc stcMixIters 0 1 stcMixIters.tgz "${runs[@]}"
   ;;
+gridk)
+  recordGpu
+  [ -x .harness/kernel_comparison/spmm_perf ] || buildHarness >"$OUT/harness-build.log" 2>&1 || exit 1
+  harnessEnv
+  {
+    for round in 1 2 3; do
+      for k in 7168 28672; do
+        for m in 1024 2048 3072 4096; do
+          echo "== round $round M $m K $k N 8 sparsity 50 split-K 8"
+          timeout 120 ./spmm_perf $m $k 8 50 8 | grep -E "Time/ms"
+        done
+      done
+    done
+  } >"$OUT/gridK.txt" 2>&1
+  ;;
 flashgrid)
   recordGpu
   # One block per SM on 16 … 128 SMs: how an iteration grows with the grid's blocks where no SM
@@ -867,7 +885,7 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|residencysparsity|residencythreesparsity|extractmio|flashiters|flashgrid" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|residencysparsity|residencythreesparsity|extractmio|flashiters|flashgrid|gridk" >&2
   exit 2
   ;;
 esac
