@@ -5,7 +5,7 @@
  * Silicon: the blocks' span on the GPU's timer, at 512 and 1,024 blocks with four iterations each
  * (K 2048, every tile from the DRAM). The harness at 14336 × 4096, where the blocks past the first
  * round decide the STC proxy's winner, is held with the other shapes beside the calibration table
- * (parityShapes.test.ts).
+ * (harnessCells.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';

@@ -1,15 +1,15 @@
 /**
  * The H200's SpMM cells through the model, beside silicon's: the calibration table (h200-silicon.md
- * §2, silicon's mean over its four runs) and the harness's seven shapes beside it
- * (`H200_PARITY_ROWS`). The tests hold them to their bounds (h200Spmm.test.ts, parityShapes.test.ts)
+ * §2, silicon's mean over its four runs) and every other cell the harness ran on the H200
+ * (`HARNESS_FILES`). The tests hold them to their bounds (h200Spmm.test.ts, harnessCells.test.ts)
  * and h200Tables.ts prints them, from the same comparisons.
  */
 import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
 import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
 import { sampleFactor } from '../../../gpu/system/sweep.ts';
 import { modelKernel, type KernelTiming } from '../../../gpu/system/timingModel.ts';
-import { H200_PARITY_ROWS, siliconMean, siliconWinner } from '../h200Silicon.ts';
-import { MEASURED_MMA, modelH200Cell } from './support.ts';
+import { siliconMean, siliconWinner } from '../h200Silicon.ts';
+import { harnessRuns, MEASURED_MMA, type HarnessRun } from './support.ts';
 
 /** The calibration table's sparsities, one layout each per size, drawn together. */
 export const CALIBRATION_SPARSITIES = [0.3, 0.4, 0.5, 0.6, 0.7] as const;
@@ -22,7 +22,10 @@ export interface CellComparison {
   readonly m: number;
   readonly k: number;
   readonly sparsity: number;
+  readonly splitK: number;
   readonly kernel: SpmmKernel;
+  /** Silicon's runs of the cell that its time is the mean of. */
+  readonly runs: number;
   readonly modelUs: number;
   readonly siliconUs: number;
   /** cuBLAS's time over the kernel's, the model's and silicon's (absent for cuBLAS itself). */
@@ -67,7 +70,7 @@ export function calibrationCells(size: number): CellComparison[] {
   const dense = calibrationTiming(size, CALIBRATION_SPARSITIES[0], 'dense').timeNs / 1000;
   return CALIBRATION_SPARSITIES.flatMap((sparsity) => {
     const silicon = siliconMean(size, sparsity);
-    const cell = { m: size, k: size, sparsity };
+    const cell = { m: size, k: size, sparsity, splitK: 8, runs: 4 };
     return [
       { ...cell, kernel: 'dense' as const, modelUs: dense, siliconUs: silicon.cublas },
       ...PAPER_KERNELS.map((kernel) => {
@@ -86,33 +89,82 @@ export function calibrationCells(size: number): CellComparison[] {
   });
 }
 
-const parityTimes = new Map<string, number>();
-/** A harness shape's modelled µs, once per process; cuBLAS's does not depend on the sparsity. */
-function parityModelUs(kernel: SpmmKernel, m: number, k: number, sparsity: number): number {
-  const key = `${kernel} ${m} ${k} ${kernel === 'dense' ? '' : sparsity}`;
-  if (!parityTimes.has(key)) parityTimes.set(key, modelH200Cell(kernel, m, k, sparsity).timeNs / 1000);
-  return parityTimes.get(key)!;
+/**
+ * The harness's runs on the H200 beyond the calibration table's (results/…; each `spmm_perf` call
+ * times all four kernels): the shapes near parity and at large K (harness.txt), 7168² and 9216² by
+ * split-K (splitk.txt), one block per SM on 32, 64 and 128 SMs at three K (stcScale.txt), and K 7168
+ * from one block per SM to two (mixes.txt, three rounds).
+ */
+export const HARNESS_FILES = [
+  '2026-12-02/harness.txt',
+  '2026-12-02b/splitk.txt',
+  '2026-12-03c/stcScale.txt',
+  '2026-12-05/mixes.txt',
+] as const;
+
+/** The harness's label for each of the model's kernels. */
+export const HARNESS_LABELS: Readonly<Record<SpmmKernel, string>> = {
+  dense: 'CuBlas_TC',
+  flashllm: 'FlashLLM',
+  coruscant: 'Coruscant',
+  stc: 'Coruscant_STC',
+};
+
+/** A calibration cell (7168² or 9216² at split-K 8): judged on the table's four-run means instead. */
+const isCalibrationCell = (run: HarnessRun): boolean =>
+  run.m === run.k && (run.m === 7168 || run.m === 9216) && run.splitK === 8;
+
+const harnessTimes = new Map<string, number>();
+/**
+ * A harness cell's modelled µs (split-K as the harness ran it), once per process; cuBLAS's depends
+ * on neither the sparsity nor the split-K.
+ */
+function harnessModelUs(kernel: SpmmKernel, m: number, k: number, sparsity: number, splitK: number): number {
+  const key = kernel === 'dense' ? `dense ${m} ${k}` : `${kernel} ${m} ${k} ${sparsity} ${splitK}`;
+  const known = harnessTimes.get(key);
+  if (known !== undefined) return known;
+  const layout = randomLayouts(m, k, [sparsity], 1)[0]!;
+  const timing = modelKernel({
+    profile: 'h200',
+    kernel,
+    shape: { m, k, n: 8 },
+    layout,
+    mma: MEASURED_MMA,
+    ...(kernel === 'dense' ? {} : { splitK }),
+    sample: sampleFactor(kernel, layout, 8, 300_000),
+  });
+  harnessTimes.set(key, timing.timeNs / 1000);
+  return timing.timeNs / 1000;
 }
 
+const mean = (values: readonly number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
+
 /**
- * The harness's cells at one of the seven shapes beside the calibration table. cuBLAS's kernel does
- * not depend on the sparsity, so a shape's two rows are two runs of one call: its time is their
- * mean (they differ by up to 17 %, at 14336 × 4096). Each run agrees with itself on a winner, so
- * every cell has one.
+ * Every harness cell of `HARNESS_FILES` but the calibration table's, in file order: silicon's time
+ * is the mean of the cell's runs. cuBLAS's kernel depends on neither the sparsity nor the split-K
+ * the harness gives the paper's kernels, so its time at a shape is the mean of all its runs there
+ * (one run moves it by up to ±10 %, and 14336 × 4096's two differ by 17 %). Every cell has silicon's
+ * winner: it is the mean's.
  */
-export function parityCells(m: number, k: number): CellComparison[] {
-  const rows = H200_PARITY_ROWS.filter((row) => row.m === m && row.k === k);
-  if (rows.length === 0) throw new Error(`${m} × ${k}: not one of the harness's shapes`);
-  const cublas = rows.reduce((sum, row) => sum + row.cublas, 0) / rows.length;
-  return rows.flatMap((row) => {
-    const dense = parityModelUs('dense', m, k, row.sparsity);
-    const cell = { m, k, sparsity: row.sparsity };
+export function harnessCells(): CellComparison[] {
+  const runs = HARNESS_FILES.flatMap((file) => harnessRuns(file));
+  const cells = new Map<string, HarnessRun[]>();
+  for (const run of runs.filter((r) => !isCalibrationCell(r))) {
+    const key = `${run.m} ${run.k} ${run.sparsity} ${run.splitK}`;
+    cells.set(key, [...(cells.get(key) ?? []), run]);
+  }
+  return [...cells.values()].flatMap((cellRuns) => {
+    const { m, k, sparsity, splitK } = cellRuns[0]!;
+    const cublas = mean(runs.filter((r) => r.m === m && r.k === k).map((r) => r.us[HARNESS_LABELS.dense]!));
+    const dense = harnessModelUs('dense', m, k, sparsity, splitK);
+    const cell = { m, k, sparsity, splitK, runs: cellRuns.length };
     return [
       { ...cell, kernel: 'dense' as const, modelUs: dense, siliconUs: cublas },
       ...PAPER_KERNELS.map((kernel) => {
-        const modelUs = parityModelUs(kernel, m, k, row.sparsity);
-        const ratios = { model: dense / modelUs, silicon: cublas / row[kernel] };
-        return { ...cell, kernel, modelUs, siliconUs: row[kernel], ratios, siliconWins: ratios.silicon > 1 };
+        const modelUs = harnessModelUs(kernel, m, k, sparsity, splitK);
+        const siliconUs = mean(cellRuns.map((r) => r.us[HARNESS_LABELS[kernel]]!));
+        const ratios = { model: dense / modelUs, silicon: cublas / siliconUs };
+        return { ...cell, kernel, modelUs, siliconUs, ratios, siliconWins: ratios.silicon > 1 };
       }),
     ];
   });
@@ -126,9 +178,15 @@ export function percentError(ratio: number): string {
 
 /** One cell as a line of a report: its times and, for a paper kernel, its ratios to cuBLAS. */
 export function describeCell(cell: CellComparison): string {
-  const time = `${cell.sparsity} ${cell.kernel}: ${cell.modelUs.toFixed(1)} µs against ${cell.siliconUs.toFixed(2)} (${percentError(cell.modelUs / cell.siliconUs)})`;
+  const time = `${cellName(cell)}: ${cell.modelUs.toFixed(1)} µs against ${cell.siliconUs.toFixed(2)} (${percentError(cell.modelUs / cell.siliconUs)})`;
   if (!cell.ratios) return time;
   const { model, silicon } = cell.ratios;
   const undecided = cell.siliconWins === undefined ? "; silicon's runs disagree on the winner" : '';
   return `${time}, ${model.toFixed(2)}× cuBLAS against ${silicon.toFixed(2)}× (${percentError(model / silicon)})${undecided}`;
+}
+
+/** A cell's name in reports and in the known misses: shape, sparsity, split-K where not 8, kernel. */
+export function cellName(cell: CellComparison): string {
+  const split = cell.splitK === 8 ? '' : ` split-K ${cell.splitK}`;
+  return `${cell.m} × ${cell.k} ${cell.sparsity}${split} ${cell.kernel}`;
 }
