@@ -6,10 +6,9 @@
  */
 import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
 import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
-import { sampleFactor } from '../../../gpu/system/sweep.ts';
-import { modelKernel, type KernelTiming } from '../../../gpu/system/timingModel.ts';
+import type { KernelTiming } from '../../../gpu/system/timingModel.ts';
 import { siliconMean, siliconWinner } from '../h200Silicon.ts';
-import { harnessRuns, MEASURED_MMA, type HarnessRun } from './support.ts';
+import { harnessRuns, modelH200Cell, type HarnessRun } from './support.ts';
 
 /** The calibration table's sparsities, one layout each per size, drawn together. */
 export const CALIBRATION_SPARSITIES = [0.3, 0.4, 0.5, 0.6, 0.7] as const;
@@ -49,18 +48,7 @@ export function calibrationTiming(size: number, sparsity: number, kernel: SpmmKe
   if (index < 0)
     throw new Error(`${sparsity}: not one of the table's sparsities (${CALIBRATION_SPARSITIES.join(', ')})`);
   if (!layouts.has(size)) layouts.set(size, randomLayouts(size, size, CALIBRATION_SPARSITIES, 1));
-  const layout = layouts.get(size)![index]!;
-  const timing = modelKernel({
-    profile: 'h200',
-    kernel,
-    shape: { m: size, k: size, n: 8 },
-    layout,
-    mma: MEASURED_MMA,
-    // cuBLAS picks its own split; the paper's kernels ran at split-K 8.
-    ...(kernel === 'dense' ? {} : { splitK: 8 }),
-    // Every kernel sampled as the sweep samples it (the dense baseline takes only its bytes from the path).
-    sample: sampleFactor(kernel, layout, 8, 300_000),
-  });
+  const timing = modelH200Cell(kernel, size, size, sparsity, { layout: layouts.get(size)![index]! });
   timings.set(key, timing);
   return timing;
 }
@@ -123,16 +111,7 @@ function harnessModelUs(kernel: SpmmKernel, m: number, k: number, sparsity: numb
   const key = kernel === 'dense' ? `dense ${m} ${k}` : `${kernel} ${m} ${k} ${sparsity} ${splitK}`;
   const known = harnessTimes.get(key);
   if (known !== undefined) return known;
-  const layout = randomLayouts(m, k, [sparsity], 1)[0]!;
-  const timing = modelKernel({
-    profile: 'h200',
-    kernel,
-    shape: { m, k, n: 8 },
-    layout,
-    mma: MEASURED_MMA,
-    ...(kernel === 'dense' ? {} : { splitK }),
-    sample: sampleFactor(kernel, layout, 8, 300_000),
-  });
+  const timing = modelH200Cell(kernel, m, k, sparsity, { splitK });
   harnessTimes.set(key, timing.timeNs / 1000);
   return timing.timeNs / 1000;
 }

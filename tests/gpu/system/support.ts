@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
-import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
+import { randomLayouts, type SparseWeightLayout } from '../../../gpu/system/sparseLayout.ts';
 import { sampleFactor } from '../../../gpu/system/sweep.ts';
 import type { MmaCycles } from '../../../gpu/system/tensorCoreCycles.ts';
 import { modelKernel, type KernelTiming } from '../../../gpu/system/timingModel.ts';
@@ -16,18 +16,27 @@ export const MEASURED_MMA: MmaCycles = {
 };
 
 /**
- * One H200 cell as the silicon harness ran it (N = 8; the paper's kernels at split-K 8, the dense
- * kernel at its own), sampled as the sweep samples it.
+ * One H200 cell as the silicon harness ran it (N = 8; the paper's kernels at split-K 8 unless
+ * given, the dense kernel at its own), sampled as the sweep samples it, on a layout of its own
+ * unless given one.
  */
-export function modelH200Cell(kernel: SpmmKernel, m: number, k: number, sparsity: number): KernelTiming {
-  const layout = randomLayouts(m, k, [sparsity], 1)[0]!;
+export function modelH200Cell(
+  kernel: SpmmKernel,
+  m: number,
+  k: number,
+  sparsity: number,
+  {
+    splitK = 8,
+    layout = randomLayouts(m, k, [sparsity], 1)[0]!,
+  }: { splitK?: number; layout?: SparseWeightLayout } = {},
+): KernelTiming {
   return modelKernel({
     profile: 'h200',
     kernel,
     shape: { m, k, n: 8 },
     layout,
     mma: MEASURED_MMA,
-    ...(kernel === 'dense' ? {} : { splitK: 8 }),
+    ...(kernel === 'dense' ? {} : { splitK }),
     sample: sampleFactor(kernel, layout, 8, 300_000),
   });
 }
