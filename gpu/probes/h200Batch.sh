@@ -126,6 +126,9 @@
 #            with 1, 2, 4 and 8 blocks of 256 threads and 1, 2, 4 and 8 loads in flight: where one SM's
 #            rate stops growing with the bytes it asks for, and whether that is the same bytes at
 #            either level (a miss queue) or the same rate (its load/store units)
+#   smdepth  l2Partitions smdepth on SM 0, 4 … 64 warps × 1 … 16 loads out (whole steps, all issued before
+#            any is used), from DRAM (1 GiB) and from the L2 (24 MiB), smstream's loops (smcap's) beside
+#            each: a warp's round trip by its loads out, up to a Flash-LLM warp's ≈ 12 per round
 #   gpc      l2Partitions gpcmap (which SMs share a GPC, from thread block clusters) and smmap, then the
 #            fixed stream at 24 MiB read by each GPC's SMs alone, by one SM of each of its TPCs, and by
 #            sets of GPCs: is the L2 rate that a set of SMs gets its GPCs' ports?
@@ -231,7 +234,7 @@ mapPartitions() {
 # how many loads each loop keeps out, which a change elsewhere in a kernel can change (eighteenth batch)
 streamLoopsSass() {
   cuobjdump -sass "$1" |
-    awk '/Function : /{p = ($0 ~ /streamOnSms|streamOrdered|streamListed.*LoadKind0|streamFixedILi4EL8LoadKind0|streamRotatingILi4EL8LoadKind0/)} p' >"$2"
+    awk '/Function : /{p = ($0 ~ /streamOnSms|streamOrdered|streamListed.*LoadKind0|streamDeep|streamFixedILi4EL8LoadKind0|streamRotatingILi4EL8LoadKind0/)} p' >"$2"
 }
 
 # l2Partitions built into /tmp/l2Partitions, its stream loops' SASS into $OUT/streamLoops.sass
@@ -763,6 +766,18 @@ smcap)
       done
     done
   done >"$OUT/smCap.jsonl" 2>&1
+  ;;
+smdepth)
+  recordGpu
+  buildL2Partitions || exit 1
+  python3 "$PROBES/loadWindow.py" "$OUT/streamLoops.sass" >"$OUT/loadWindow.txt" 2>&1
+  for mib in 1024 24; do
+    for shape in "1 128" "1 256" "2 256" "4 256" "8 256"; do
+      set -- $shape
+      for inFlight in 1 2 4 8 12 16; do /tmp/l2Partitions smdepth $mib 0 $1 $2 $inFlight 1024; done
+      for inFlight in 1 2 4 8; do /tmp/l2Partitions smstream $mib 0 $1 $2 $inFlight 1024; done
+    done
+  done >"$OUT/smDepth.jsonl" 2>&1
   ;;
 gpc)
   mapSms || exit 1

@@ -18,6 +18,8 @@
 //             given a CSV path, each warp's SM, start and end in the last launch.
 //   smstream  the same by a given number of blocks, threads and loads in flight per listed SM, in
 //             streamFixed's loop: how many sectors one SM keeps in flight, and its own ceiling.
+//   smdepth   smstream's stream with whole steps only, so that a warp issues all its loads before it
+//             uses one, 1 … 16 out: a warp's round trip by the loads it keeps out.
 //   streamkeep which lines the listed SMs' stream keeps: in each round, launches of the fixed stream,
 //             then one thread on the probe SM reads every line once in address order and times each
 //             (a 4-bit class per line: near hit, far hit, DRAM); after the rounds the buffer is
@@ -41,6 +43,8 @@
 //        ./l2Partitions streamsms <footprint MiB> <SM list, e.g. 0,2,4> [total MiB 2048] [warps CSV]
 //        ./l2Partitions smstream <footprint MiB> <SM list> <blocks per SM> <threads> <loads in flight 1|2|4|8>
 //                                [total MiB 2048]
+//        ./l2Partitions smdepth <footprint MiB> <SM list> <blocks per SM> <threads> <loads in flight 1|2|4|8|12|16>
+//                               [total MiB 2048]
 //        ./l2Partitions streamkeep <footprint MiB> <SM list> <passes per launch> <launches> <probe SM>
 //                                  <file prefix> [rounds 3] [order fixed|natural|split|halves|near|far]
 //                                  [steps]
@@ -240,6 +244,31 @@ __global__ void streamListed(const uint4* buf, size_t elems, int passes, const u
   if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
+// streamListed with whole steps only (the host gives `elems` a multiple of IN_FLIGHT × the grid), so
+// that no load waits on a bounds test and the warp issues all IN_FLIGHT before it uses any:
+// streamListed's loop of eight compiles to two groups of four. For `smdepth`: a warp's round trip by
+// the loads it keeps out, up to the ≈ 12 of a Flash-LLM warp's round. Without the launch bound ptxas
+// keeps every count at 32 registers (full occupancy), which leaves no room for eight 16-byte values:
+// it interleaves the uses with the loads again.
+template <int IN_FLIGHT>
+__global__ void __launch_bounds__(256, 1) streamDeep(const uint4* buf, size_t elems, int passes, const unsigned char* use, unsigned active,
+                           unsigned* ticket, unsigned* sink) {
+  const unsigned slot = listedSlot(use, active, ticket);
+  if (slot >= active) return;
+  const size_t grid = size_t(active) * blockDim.x;
+  unsigned acc = 0;
+  for (int pass = 0; pass < passes; pass++) {
+    for (size_t i = size_t(slot) * blockDim.x + threadIdx.x; i < elems; i += IN_FLIGHT * grid) {
+      uint4 v[IN_FLIGHT];
+#pragma unroll
+      for (int j = 0; j < IN_FLIGHT; j++) v[j] = load<LoadKind::cg>(buf + i + j * grid);
+#pragma unroll
+      for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+    }
+  }
+  if (acc == 0x9e3779b9u) sink[0] = acc;
+}
+
 // A step's cycles (its four loads issued until their values are in) in bins of STEP_BIN_CYCLES, one
 // per lane, the last also taking what lies above.
 constexpr int STEP_BIN_CYCLES = 128;
@@ -358,6 +387,18 @@ static StreamKernels kernelsFor(LoadKind kind) {
             streamListed<IN_FLIGHT, LoadKind::cg>};
   return {streamFixed<IN_FLIGHT, LoadKind::ca>, streamRotating<IN_FLIGHT, LoadKind::ca>,
           streamListed<IN_FLIGHT, LoadKind::ca>};
+}
+
+static ListedKernel deepKernel(int inFlight) {
+  switch (inFlight) {
+    case 1: return streamDeep<1>;
+    case 2: return streamDeep<2>;
+    case 4: return streamDeep<4>;
+    case 8: return streamDeep<8>;
+    case 12: return streamDeep<12>;
+    case 16: return streamDeep<16>;
+    default: return nullptr;
+  }
 }
 
 static bool streamKernels(int inFlight, LoadKind kind, StreamKernels* out) {
@@ -554,12 +595,19 @@ static int writeWarps(const char* file, const unsigned long long* warpNs, size_t
 // The fixed stream by the blocks on the listed SMs, `blocksPerSm` of `threads` each (the grid is
 // resident at once, so at most 2,048 threads an SM). With `inFlight` 0 (`streamsms`) it runs
 // streamOnSms, which can write the warps' CSV; with 1, 2, 4 or 8 (`smstream`) streamListed, whose loop
-// keeps that many loads out, as streamFixed's does.
+// keeps that many loads out, as streamFixed's does; with `deep` (`smdepth`) streamDeep, 1 … 16 out
+// in whole steps (the footprint's tail that fills no whole step is not read).
 static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, const char* warpFile,
-                        int blocksPerSm = 8, int threads = 256, int inFlight = 0) {
+                        int blocksPerSm = 8, int threads = 256, int inFlight = 0, bool deep = false) {
   const int sms = smCount();
   StreamKernels kernels{};
-  if (inFlight != 0 && !streamKernels(inFlight, LoadKind::cg, &kernels)) {
+  if (deep) {
+    kernels.listed = deepKernel(inFlight);
+    if (kernels.listed == nullptr) {
+      fprintf(stderr, "l2Partitions: in flight %d: give 1, 2, 4, 8, 12 or 16\n", inFlight);
+      return 2;
+    }
+  } else if (inFlight != 0 && !streamKernels(inFlight, LoadKind::cg, &kernels)) {
     fprintf(stderr, "l2Partitions: in flight %d: give 1, 2, 4 or 8\n", inFlight);
     return 2;
   }
@@ -568,12 +616,21 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
             blocksPerSm, threads);
     return 2;
   }
+  int fit = 0;
+  if (inFlight != 0) CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernels.listed, threads, 0));
+  if (inFlight != 0 && fit < blocksPerSm) {
+    // The blocks must all be resident at once, or the SM's later ones would stream after its first.
+    fprintf(stderr, "l2Partitions: %d blocks of %d threads per SM with %d in flight: only %d fit an SM\n", blocksPerSm,
+            threads, inFlight, fit);
+    return 2;
+  }
   std::vector<unsigned char> use(sms, 0);
   const int listed = parseSmList(list, use);
   if (listed < 0) return 2;
-  const size_t footprint = footprintMiB << 20, elems = footprint / sizeof(uint4);
-  const int passes = int(((totalMiB << 20) + footprint - 1) / footprint);
   const unsigned active = unsigned(listed * blocksPerSm);
+  const size_t footprint = footprintMiB << 20, step = deep ? size_t(inFlight) * active * threads : 1;
+  const size_t elems = footprint / sizeof(uint4) / step * step;
+  const int passes = int(((totalMiB << 20) + footprint - 1) / footprint);
   uint4* buf;
   unsigned *sink, *ticket;
   unsigned char* deviceUse;
@@ -599,10 +656,10 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
   }
   unsigned took = 0;
   CHECK(cudaMemcpy(&took, ticket, sizeof(unsigned), cudaMemcpyDeviceToHost));
-  const double bytes = double(passes) * double(footprint);
+  const double bytes = double(passes) * double(elems * sizeof(uint4));
   printf("{\"probe\":\"%s\",\"footprintBytes\":%zu,\"sms\":%d,\"blocksPerSm\":%d,\"threads\":%d,\"inFlight\":%d,"
          "\"activeBlocks\":%u,\"blocksThatTookPart\":%u,\"bytes\":%.0f,\"medianMs\":%.4f,\"GBps\":%.1f,\"list\":\"%s\"}\n",
-         inFlight == 0 ? "streamsms" : "smstream", footprint, listed, blocksPerSm, threads, inFlight == 0 ? 4 : inFlight,
+         deep ? "smdepth" : inFlight == 0 ? "streamsms" : "smstream", footprint, listed, blocksPerSm, threads, inFlight == 0 ? 4 : inFlight,
          active, took, bytes, ms, bytes / ms / 1e6, list);
   CHECK(cudaFree(buf));
   CHECK(cudaFree(sink));
@@ -1009,6 +1066,9 @@ int main(int argc, char** argv) {
   if (strcmp(probe, "smstream") == 0 && argc >= 7)
     return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 7 ? strtoull(argv[7], nullptr, 10) : 2048,
                         nullptr, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]));
+  if (strcmp(probe, "smdepth") == 0 && argc >= 7)
+    return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 7 ? strtoull(argv[7], nullptr, 10) : 2048,
+                        nullptr, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), true);
   if (strcmp(probe, "streamkeep") == 0 && argc >= 8)
     return runStreamKeep(strtoull(argv[2], nullptr, 10), argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), argv[7],
                          argc > 8 ? atoi(argv[8]) : 3, argc > 9 ? argv[9] : "fixed",
@@ -1023,6 +1083,7 @@ int main(int argc, char** argv) {
           "       l2Partitions smmap [footprint KiB]\n"
           "       l2Partitions streamsms <footprint MiB> <SM list> [total MiB] [warps CSV]\n"
           "       l2Partitions smstream <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8> [total MiB]\n"
+          "       l2Partitions smdepth <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8|12|16> [total MiB]\n"
           "       l2Partitions streamkeep <footprint MiB> <SM list> <passes> <launches> <probe SM> <prefix> [rounds]\n"
           "                               [fixed|natural|split|halves|near|far] [steps]\n"
           "       l2Partitions gpcmap\n");
