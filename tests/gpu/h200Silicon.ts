@@ -310,10 +310,12 @@ const probeSmDramStreams: SiliconRow[] = (
  * above). Between them silicon's round trip grows with the loads a warp keeps out (from DRAM ≈ 400
  * ns with one, 470–520 with two, 520–570 with four) more than the model's (379 / 416 / 446), and from
  * the L2 its loops with two or four out stop at 148–172 GB/s where its one-out loop reads 181 and
- * the model 186–188: held as known misses so that they show.
+ * the model 186–188: held as known misses so that they show. The twenty-fifth batch's whole-step
+ * loop on an H100's SM (tests/gpu/memory/loadsOut.test.ts) puts that growth in this loop's
+ * instructions, not in the loads out.
  */
 const SM_LOADS_OUT_REASON =
-  "silicon's round trip grows with the loads a warp keeps out more than the model's (from DRAM ≈ 400 ns with one out, 520–570 with four; the model 379 / 446), and from the L2 its loops with two or four out stop at 148–172 GB/s where one out reads 181; the model has no per-warp term for either (docs/system-model.md, one SM's DRAM stream)";
+  "the probe loop's own instructions between steps (it reloads its constants and computes and tests each load's address, 51 instructions a step against a whole-step loop's 27): on an H100's SM the whole-step loop with the same loads out reads 147 GB/s from DRAM at 32 × 4 where this loop reads 125, and 246 against 154 from the L2, and its round trip grows with the loads out as the model's, within 10 % (docs/system-model.md, a warp's loads out)";
 
 const probeSmLoadsOut: SiliconRow[] = (
   [
