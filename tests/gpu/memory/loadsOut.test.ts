@@ -96,7 +96,7 @@ describe('a warp round trip by its loads out (smdepth, an H100 SM)', () => {
     120_000,
   );
 
-  // One SM's ceiling: the model's miss queue (1,424 sectors, read off loops that keep four out)
+  // One SM's ceiling: the model's miss queue (1,424 sectors, read off loops that keep two and four out)
   // and its line rate from the L2 stop one SM at ≈ 137 and ≈ 189 GB/s; warps with 8 or more out
   // read 212–246 (docs/system-model.md, "A warp's loads out").
   const ceiling = rows.filter((row) => (row.level === 'DRAM' ? row.warps >= 32 : row.warps >= 16) && row.inFlight >= 8);
