@@ -315,7 +315,7 @@ const probeSmDramStreams: SiliconRow[] = (
  * instructions, not in the loads out.
  */
 const SM_LOADS_OUT_REASON =
-  "the probe loop's own instructions between steps (it reloads its constants and computes and tests each load's address, 51 instructions a step against a whole-step loop's 27): on an H100's SM the whole-step loop with the same loads out reads 147 GB/s from DRAM at 32 × 4 where this loop reads 125, and 246 against 154 from the L2, and its round trip grows with the loads out as the model's, within 10 % (docs/system-model.md, a warp's loads out)";
+  "the probe loop's own instructions between steps (it reloads its constants and computes and tests each load's address, 51 instructions a step against a whole-step loop's 27): on an H100's SM, where this loop reads as on the H200, the whole-step loop with the same loads out reads 145.5 GB/s from DRAM at 32 × 4 where this loop reads 124.1, and 246.1 against 154.3 from the L2, and its round trip grows with the loads out as the model's, within 10 % (docs/system-model.md, a warp's loads out)";
 
 const probeSmLoadsOut: SiliconRow[] = (
   [
