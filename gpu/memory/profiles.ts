@@ -247,7 +247,8 @@ const h200: GpuMemoryProfile = {
       LINE_SECTOR_SOURCE +
       ' hitLatencyCycles 40: H200 warm chase 39.7 cycles at 8–192 KiB (h200-silicon.md §1; H100 SXM 40, memory.md §1a). bytesPerCycle 128: assumption. setIndexMasks: XOR-fold (assumption). ' +
       'missQueueSectors 1424 (44.5 KiB): gpu/probes/l2Partitions.cu streamsms, one SM streaming 1 GiB from DRAM with 64 warps × 4 loads of 512 B a step, reads 136.8 GB/s (results/2026-12-04c/tpcStreams.txt; one TPC 135.7 a SM, two TPCs 136.7), where it reads 172 GB/s from the L2: ' +
-      "the SM keeps ≈ 44 KiB of sectors out, whatever the warps ask. 1424 = 89 of the stream's 16-sector warp loads is where the model's one SM reads it (137.0 GB/s at a mean latency of 326 ns); " +
+      "with these loops the SM keeps ≈ 44 KiB of sectors out. 1424 = 89 of the stream's 16-sector warp loads is where the model's one SM reads it (137.0 GB/s at a mean latency of 326 ns). " +
+      "It is the loops' pace, not a queue: an H100's SM (the same GH100 SM; these loops read there as on the H200) keeps 128 KiB out and reads 236.7 GB/s when the same 64 warps × 4 issue in whole steps (l2Partitions smdepth, results/2026-12-05j; docs/system-model.md, a warp's loads out); kept as the calibration of the probes' loops (calibration). " +
       "Accel-Sim's 512 MSHR entries × 4 sectors (SM90_H200 dl1 A:512:64, memory.md §3c) read 186 GB/s, the load/store units' bound.",
   },
   l2: {
