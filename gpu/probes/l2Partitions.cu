@@ -251,8 +251,9 @@ __global__ void streamListed(const uint4* buf, size_t elems, int passes, const u
 // keeps every count at 32 registers (full occupancy), which leaves no room for eight 16-byte values:
 // it interleaves the uses with the loads again.
 template <int IN_FLIGHT>
-__global__ void __launch_bounds__(256, 1) streamDeep(const uint4* buf, size_t elems, int passes, const unsigned char* use, unsigned active,
-                           unsigned* ticket, unsigned* sink) {
+__global__ void __launch_bounds__(256, 1)
+    streamDeep(const uint4* buf, size_t elems, int passes, const unsigned char* use, unsigned active, unsigned* ticket,
+               unsigned* sink) {
   const unsigned slot = listedSlot(use, active, ticket);
   if (slot >= active) return;
   const size_t grid = size_t(active) * blockDim.x;
@@ -659,7 +660,8 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
   const double bytes = double(passes) * double(elems * sizeof(uint4));
   printf("{\"probe\":\"%s\",\"footprintBytes\":%zu,\"sms\":%d,\"blocksPerSm\":%d,\"threads\":%d,\"inFlight\":%d,"
          "\"activeBlocks\":%u,\"blocksThatTookPart\":%u,\"bytes\":%.0f,\"medianMs\":%.4f,\"GBps\":%.1f,\"list\":\"%s\"}\n",
-         deep ? "smdepth" : inFlight == 0 ? "streamsms" : "smstream", footprint, listed, blocksPerSm, threads, inFlight == 0 ? 4 : inFlight,
+         deep ? "smdepth" : inFlight == 0 ? "streamsms" : "smstream", footprint, listed, blocksPerSm, threads,
+         inFlight == 0 ? 4 : inFlight,
          active, took, bytes, ms, bytes / ms / 1e6, list);
   CHECK(cudaFree(buf));
   CHECK(cudaFree(sink));
@@ -1083,7 +1085,8 @@ int main(int argc, char** argv) {
           "       l2Partitions smmap [footprint KiB]\n"
           "       l2Partitions streamsms <footprint MiB> <SM list> [total MiB] [warps CSV]\n"
           "       l2Partitions smstream <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8> [total MiB]\n"
-          "       l2Partitions smdepth <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8|12|16> [total MiB]\n"
+          "       l2Partitions smdepth <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8|12|16>\n"
+          "                            [total MiB]\n"
           "       l2Partitions streamkeep <footprint MiB> <SM list> <passes> <launches> <probe SM> <prefix> [rounds]\n"
           "                               [fixed|natural|split|halves|near|far] [steps]\n"
           "       l2Partitions gpcmap\n");
