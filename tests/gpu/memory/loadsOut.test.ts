@@ -104,7 +104,7 @@ function growth(row: DepthRow): [number, number] {
 }
 const label = (row: DepthRow) => `from ${row.level}, ${row.warps} warps × ${row.inFlight} out`;
 
-describe('a warp round trip by its loads out (smdepth, an H100 SM)', () => {
+describe("a warp's round trip by its loads out (smdepth, an H100 SM)", () => {
   it('the probe loops keep every load of a step out (loadWindow.py on their SASS)', () => {
     const windows = readFileSync(join(RESULTS, 'loadWindow.txt'), 'utf8');
     for (const n of [1, 2, 4, 8, 12, 16]) expect(windows).toMatch(new RegExp(`streamDeepILi${n}E\\S*\\s+${n} out`));
@@ -150,7 +150,7 @@ describe('a warp round trip by its loads out (smdepth, an H100 SM)', () => {
 
   // One SM's ceiling: the model stops one SM at ≈ 137 GB/s from DRAM (its miss queue of 1,424
   // sectors, read off smstream's loops, which the same warps and loads out in whole steps pass by
-  // 77 % at 64 warps × 4) and ≈ 189 from the L2; silicon's deep loops read 211–250
+  // 77 % at 64 warps × 4) and ≈ 189 from the L2; silicon's deep loops read 187–250 in these rows
   // (docs/system-model.md, "A warp's loads out").
   const ceiling = rows.filter((row) =>
     CEILING_MISSES.some(
