@@ -60,10 +60,10 @@ function modelRun(row: Pick<DepthRow, 'level' | 'warps' | 'inFlight'>): LoopOpti
     : { ...common, bytes: 24 * MiB, warm: true, totalBytes: 24 * MiB, mapping: 'fixed' };
 }
 
-/** Little's law: the bytes a lone SM's warps keep out over the rate, ns. */
-const roundTripNs = (row: Pick<DepthRow, 'warps' | 'inFlight'>, gbps: number) =>
-  (row.warps * row.inFlight * WARP_LOAD_BYTES) / gbps;
+/** The bytes a lone SM's warps keep out: each warp's loads of 512 B. */
 const asked = (row: DepthRow) => row.warps * row.inFlight * WARP_LOAD_BYTES;
+/** Little's law: those bytes over the rate, ns. */
+const roundTripNs = (row: DepthRow, gbps: number) => asked(row) / gbps;
 
 const measured = streamRows(join(RESULTS, 'smDepth.jsonl'));
 /** The deep loops' rows that read past the model's one-SM ceiling: [level, warps, loads out]. */
