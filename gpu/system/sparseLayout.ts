@@ -137,7 +137,10 @@ export function randomLayouts(m: number, k: number, sparsities: readonly number[
       state ^= state >>> 17;
       state ^= state << 5;
       const draw = state >>> 0;
-      for (let s = 0; s < count; s++) words[s] = (words[s]! << 1) | (draw >= thresholds[s]! ? 1 : 0);
+      // The kept bit without a branch (floor of a fraction: −1 below the threshold, else 0): half
+      // the draws fall each way at random, and the mispredicted compare tripled the layout's time.
+      for (let s = 0; s < count; s++)
+        words[s] = (words[s]! << 1) | (Math.floor((draw - thresholds[s]!) * 2 ** -32) + 1);
     }
     for (let s = 0; s < count; s++) halves[s]![h] = words[s]! >>> 0;
   }
