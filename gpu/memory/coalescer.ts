@@ -26,10 +26,12 @@ export function coalesceWarpAccess(
   for (let t = 0; t < addresses.length && t < 32; t++) {
     if (((activeMask >>> t) & 1) === 0) continue;
     const address = addresses[t]!;
-    if (address % accessBytes !== 0)
+    // Addresses pass 2³¹, so they are doubles, and `%` on a double is a library call: dividing by a
+    // power of two and flooring is exact and several times faster.
+    if (Math.floor(address / accessBytes) * accessBytes !== address)
       throw new RangeError(`thread ${t}: address ${address} is not aligned to ${accessBytes} bytes`);
     // An aligned access of at most 16 bytes never straddles a 32-byte sector.
-    const sector = address - (address % SECTOR_BYTES);
+    const sector = Math.floor(address / SECTOR_BYTES) * SECTOR_BYTES;
     const last = sectors.length === 0 ? undefined : sectors[sectors.length - 1]!;
     if (last === sector) continue;
     if (last !== undefined && sector < last) ascending = false;
