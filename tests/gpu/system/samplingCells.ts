@@ -1,8 +1,7 @@
 import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
-import { randomLayouts, type SparseWeightLayout } from '../../../gpu/system/sparseLayout.ts';
 import { sampleFactor } from '../../../gpu/system/sweep.ts';
 import { modelKernel } from '../../../gpu/system/timingModel.ts';
-import { MEASURED_MMA } from './support.ts';
+import { cellLayout, MEASURED_MMA } from './support.ts';
 
 /** One cell of the sampled-against-full comparison: the sweep's own sample factor, N = 8. */
 export interface SamplingCell {
@@ -27,16 +26,9 @@ export interface SamplingCheck {
 /** The bound the system model holds sampled runs to (issue 20: within 5 % of full runs). */
 export const SAMPLING_BOUND = 0.05;
 
-const layouts = new Map<string, SparseWeightLayout>();
-function layoutOf(size: number, sparsity: number): SparseWeightLayout {
-  const key = `${size}/${sparsity}`;
-  if (!layouts.has(key)) layouts.set(key, randomLayouts(size, size, [sparsity], 1)[0]!);
-  return layouts.get(key)!;
-}
-
 /** Runs a cell sampled as the sweep samples it (300 k sector budget) and in full. */
 export function checkSampling(cell: SamplingCell): SamplingCheck {
-  const layout = layoutOf(cell.size, cell.sparsity);
+  const layout = cellLayout(cell.size, cell.size, cell.sparsity);
   const shape = { m: cell.size, k: cell.size, n: 8 };
   const factor = sampleFactor(cell.kernel, layout, 8, 300_000);
   const input = { profile: cell.profile, kernel: cell.kernel, shape, layout, mma: MEASURED_MMA };
