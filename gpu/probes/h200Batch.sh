@@ -129,6 +129,10 @@
 #   smdepth  l2Partitions smdepth on SM 0, 4 … 64 warps × 1 … 16 loads out (whole steps, all issued before
 #            any is used), from DRAM (1 GiB) and from the L2 (24 MiB), smstream's loops (smcap's) beside
 #            each: a warp's round trip by its loads out, up to a Flash-LLM warp's ≈ 12 per round
+#   smconst  on SM 0, 8 / 32 / 64 warps × 1 … 8 loads out, from DRAM and from the L2, two rounds: the
+#            whole-step loop (smdepth), the same with an LDC of the buffer's address before each load
+#            (smconst) and the bounds-tested loop (smstream), side by side: do the LDCs, which only
+#            the bounds-tested loops have, make the one read as the other?
 #   gpc      l2Partitions gpcmap (which SMs share a GPC, from thread block clusters) and smmap, then the
 #            fixed stream at 24 MiB read by each GPC's SMs alone, by one SM of each of its TPCs, and by
 #            sets of GPCs: is the L2 rate that a set of SMs gets its GPCs' ports?
@@ -778,6 +782,21 @@ smdepth)
       for inFlight in 1 2 4 8; do /tmp/l2Partitions smstream $mib 0 $1 $2 $inFlight 1024; done
     done
   done >"$OUT/smDepth.jsonl" 2>&1
+  ;;
+smconst)
+  recordGpu
+  buildL2Partitions || exit 1
+  python3 "$PROBES/loadWindow.py" "$OUT/streamLoops.sass" >"$OUT/loadWindow.txt" 2>&1
+  for round in 1 2; do
+    for mib in 1024 24; do
+      for blocks in 1 4 8; do
+        for inFlight in 1 2 4 8; do
+          [ $blocks = 8 ] && [ $inFlight = 8 ] && continue
+          for probe in smdepth smconst smstream; do /tmp/l2Partitions $probe $mib 0 $blocks 256 $inFlight 1024; done
+        done
+      done
+    done
+  done >"$OUT/smConst.jsonl" 2>&1
   ;;
 gpc)
   mapSms || exit 1

@@ -20,6 +20,9 @@
 //             streamFixed's loop: how many sectors one SM keeps in flight, and its own ceiling.
 //   smdepth   smstream's stream with whole steps only, so that a warp issues all its loads before it
 //             uses one, 1 … 16 out: a warp's round trip by the loads it keeps out.
+//   smconst   smdepth's loop with the buffer's address loaded from constant memory before each load
+//             (an LDC, as the bounds-tested loops of smstream and streamsms reload their pointer
+//             parameter before each LDG): what those LDCs cost a warp's round trip.
 //   streamkeep which lines the listed SMs' stream keeps: in each round, launches of the fixed stream,
 //             then one thread on the probe SM reads every line once in address order and times each
 //             (a 4-bit class per line: near hit, far hit, DRAM); after the rounds the buffer is
@@ -44,6 +47,8 @@
 //        ./l2Partitions smstream <footprint MiB> <SM list> <blocks per SM> <threads> <loads in flight 1|2|4|8>
 //                                [total MiB 2048]
 //        ./l2Partitions smdepth <footprint MiB> <SM list> <blocks per SM> <threads> <loads in flight 1|2|4|8|12|16>
+//                               [total MiB 2048]
+//        ./l2Partitions smconst <footprint MiB> <SM list> <blocks per SM> <threads> <loads in flight 1|2|4|8>
 //                               [total MiB 2048]
 //        ./l2Partitions streamkeep <footprint MiB> <SM list> <passes per launch> <launches> <probe SM>
 //                                  <file prefix> [rounds 3] [order fixed|natural|split|halves|near|far]
@@ -270,6 +275,42 @@ __global__ void __launch_bounds__(256, 1)
   if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
+// The buffer's address for streamDeepConst, in constant memory (set before each launch).
+__constant__ const uint4* constBuffer;
+
+// constBuffer read with its own LDC each time: `volatile` keeps ptxas from hoisting the load out of
+// the loop, which it would do for a plain read of a __constant__.
+__device__ __forceinline__ const uint4* reloadBuffer() {
+  const uint4* p;
+  asm volatile("ld.const.u64 %0, [constBuffer];" : "=l"(p));
+  return p;
+}
+
+// streamDeep with an LDC of the buffer's address before each load, its only change: the
+// bounds-tested loops (streamListed, streamOnSms, streamFixed) reload their pointer parameter so
+// (an LDC before each LDG in their SASS), the whole-step loop does not, and the two read apart
+// once an SM's warps keep several loads out (gpu/probes/README.md, "Twenty-fifth batch"). `buf` is
+// the launch's like the other loops' (the host also writes it to constBuffer); the loop reads the latter.
+template <int IN_FLIGHT>
+__global__ void __launch_bounds__(256, 1)
+    streamDeepConst(const uint4* buf, size_t elems, int passes, const unsigned char* use, unsigned active,
+                    unsigned* ticket, unsigned* sink) {
+  const unsigned slot = listedSlot(use, active, ticket);
+  if (slot >= active) return;
+  const size_t grid = size_t(active) * blockDim.x;
+  unsigned acc = 0;
+  for (int pass = 0; pass < passes; pass++) {
+    for (size_t i = size_t(slot) * blockDim.x + threadIdx.x; i < elems; i += IN_FLIGHT * grid) {
+      uint4 v[IN_FLIGHT];
+#pragma unroll
+      for (int j = 0; j < IN_FLIGHT; j++) v[j] = load<LoadKind::cg>(reloadBuffer() + i + j * grid);
+#pragma unroll
+      for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+    }
+  }
+  if (acc == 0x9e3779b9u) sink[0] = acc;
+}
+
 // A step's cycles (its four loads issued until their values are in) in bins of STEP_BIN_CYCLES, one
 // per lane, the last also taking what lies above.
 constexpr int STEP_BIN_CYCLES = 128;
@@ -388,6 +429,16 @@ static StreamKernels kernelsFor(LoadKind kind) {
             streamListed<IN_FLIGHT, LoadKind::cg>};
   return {streamFixed<IN_FLIGHT, LoadKind::ca>, streamRotating<IN_FLIGHT, LoadKind::ca>,
           streamListed<IN_FLIGHT, LoadKind::ca>};
+}
+
+static ListedKernel deepConstKernel(int inFlight) {
+  switch (inFlight) {
+    case 1: return streamDeepConst<1>;
+    case 2: return streamDeepConst<2>;
+    case 4: return streamDeepConst<4>;
+    case 8: return streamDeepConst<8>;
+    default: return nullptr;
+  }
 }
 
 static ListedKernel deepKernel(int inFlight) {
@@ -597,15 +648,17 @@ static int writeWarps(const char* file, const unsigned long long* warpNs, size_t
 // resident at once, so at most 2,048 threads an SM). With `inFlight` 0 (`streamsms`) it runs
 // streamOnSms, which can write the warps' CSV; with 1, 2, 4 or 8 (`smstream`) streamListed, whose loop
 // keeps that many loads out, as streamFixed's does; with `deep` (`smdepth`) streamDeep, 1 … 16 out
-// in whole steps (the footprint's tail that fills no whole step is not read).
+// in whole steps (the footprint's tail that fills no whole step is not read); with `reload` as well
+// (`smconst`) streamDeepConst, 1 … 8 out, an LDC before each load.
 static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, const char* warpFile,
-                        int blocksPerSm = 8, int threads = 256, int inFlight = 0, bool deep = false) {
+                        int blocksPerSm = 8, int threads = 256, int inFlight = 0, bool deep = false,
+                        bool reload = false) {
   const int sms = smCount();
   StreamKernels kernels{};
   if (deep) {
-    kernels.listed = deepKernel(inFlight);
+    kernels.listed = reload ? deepConstKernel(inFlight) : deepKernel(inFlight);
     if (kernels.listed == nullptr) {
-      fprintf(stderr, "l2Partitions: in flight %d: give 1, 2, 4, 8, 12 or 16\n", inFlight);
+      fprintf(stderr, "l2Partitions: in flight %d: give 1, 2, 4, 8%s\n", inFlight, reload ? "" : ", 12 or 16");
       return 2;
     }
   } else if (inFlight != 0 && !streamKernels(inFlight, LoadKind::cg, &kernels)) {
@@ -641,6 +694,7 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
   CHECK(cudaMalloc(&deviceUse, sms));
   CHECK(cudaMemset(buf, 0, footprint));
   CHECK(cudaMemcpy(deviceUse, use.data(), sms, cudaMemcpyHostToDevice));
+  if (reload) CHECK(cudaMemcpyToSymbol(constBuffer, &buf, sizeof(buf)));
   const size_t warps = size_t(active) * (threads / 32);
   unsigned long long* warpNs = nullptr;
   if (warpFile != nullptr) CHECK(cudaMalloc(&warpNs, 3 * warps * sizeof(unsigned long long)));
@@ -660,7 +714,7 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
   const double bytes = double(passes) * double(elems * sizeof(uint4));
   printf("{\"probe\":\"%s\",\"footprintBytes\":%zu,\"sms\":%d,\"blocksPerSm\":%d,\"threads\":%d,\"inFlight\":%d,"
          "\"activeBlocks\":%u,\"blocksThatTookPart\":%u,\"bytes\":%.0f,\"medianMs\":%.4f,\"GBps\":%.1f,\"list\":\"%s\"}\n",
-         deep ? "smdepth" : inFlight == 0 ? "streamsms" : "smstream", footprint, listed, blocksPerSm, threads,
+         reload ? "smconst" : deep ? "smdepth" : inFlight == 0 ? "streamsms" : "smstream", footprint, listed, blocksPerSm, threads,
          inFlight == 0 ? 4 : inFlight,
          active, took, bytes, ms, bytes / ms / 1e6, list);
   CHECK(cudaFree(buf));
@@ -1071,6 +1125,9 @@ int main(int argc, char** argv) {
   if (strcmp(probe, "smdepth") == 0 && argc >= 7)
     return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 7 ? strtoull(argv[7], nullptr, 10) : 2048,
                         nullptr, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), true);
+  if (strcmp(probe, "smconst") == 0 && argc >= 7)
+    return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 7 ? strtoull(argv[7], nullptr, 10) : 2048,
+                        nullptr, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), true, true);
   if (strcmp(probe, "streamkeep") == 0 && argc >= 8)
     return runStreamKeep(strtoull(argv[2], nullptr, 10), argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), argv[7],
                          argc > 8 ? atoi(argv[8]) : 3, argc > 9 ? argv[9] : "fixed",
@@ -1087,6 +1144,7 @@ int main(int argc, char** argv) {
           "       l2Partitions smstream <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8> [total MiB]\n"
           "       l2Partitions smdepth <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8|12|16>\n"
           "                            [total MiB]\n"
+          "       l2Partitions smconst <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8> [total MiB]\n"
           "       l2Partitions streamkeep <footprint MiB> <SM list> <passes> <launches> <probe SM> <prefix> [rounds]\n"
           "                               [fixed|natural|split|halves|near|far] [steps]\n"
           "       l2Partitions gpcmap\n");
