@@ -787,6 +787,7 @@ smconst)
   recordGpu
   buildL2Partitions || exit 1
   python3 "$PROBES/loadWindow.py" "$OUT/streamLoops.sass" >"$OUT/loadWindow.txt" 2>&1
+  python3 "$PROBES/loopBody.py" "$OUT/streamLoops.sass" >"$OUT/loopBody.txt" 2>&1
   for round in 1 2; do
     for mib in 1024 24; do
       for blocks in 1 4 8; do
