@@ -27,6 +27,12 @@ export interface SimulateOptions {
    * SM's L1 and the partition link for 1 / fraction sectors' time, as the dropped ones would.
    */
   readonly channelSample?: number;
+  /**
+   * Keep each SM's outstanding misses for `missQueueFreeAt` (default false). Only a driver that asks
+   * before each load (warpLoop.ts) can wait for the queue; requests fed without asking cannot, so
+   * the books would change nothing for them and are not kept.
+   */
+  readonly trackMissQueue?: boolean;
 }
 
 /** First come, first served on one instance of a resource: when a job arriving at `arrivalNs` starts; books its service. */
@@ -137,6 +143,8 @@ export class MemoryPathSimulator {
   private readonly missHeap: Float64Array[];
   private readonly missCount: Int32Array;
   private readonly missQueueSectors: number;
+  /** The profile has a miss queue that this simulator keeps no books of (SimulateOptions.trackMissQueue). */
+  private readonly missQueueUntracked: boolean;
   private readonly missWaitNs: Float64Array;
   /** Per SM, how often its outstanding misses changed, and missQueueFreeAt's last reply (for that count of changes and sectors). */
   private readonly missHeapChanges: Int32Array;
@@ -195,7 +203,8 @@ export class MemoryPathSimulator {
     this.sliceFreeNs = new Float64Array(l2.slices);
     this.sliceBusyNs = new Float64Array(l2.slices);
     this.lookupNs = l2.lookupsPerCyclePerSlice ? this.nsPerCycle / l2.lookupsPerCyclePerSlice : 0;
-    this.missQueueSectors = this.profile.l1.missQueueSectors ?? Infinity;
+    this.missQueueSectors = options.trackMissQueue ? (this.profile.l1.missQueueSectors ?? Infinity) : Infinity;
+    this.missQueueUntracked = !options.trackMissQueue && this.profile.l1.missQueueSectors !== undefined;
     const heapSize = Number.isFinite(this.missQueueSectors) ? this.missQueueSectors : 0;
     this.missHeap = Array.from({ length: sm.count }, () => new Float64Array(heapSize));
     this.missCount = new Int32Array(sm.count);
@@ -269,6 +278,8 @@ export class MemoryPathSimulator {
    * reach the path in time order; the model itself never reorders.
    */
   missQueueFreeAt(sm: number, timeNs: number, sectors: number): number {
+    if (this.missQueueUntracked)
+      throw new Error(`${this.profile.name}'s miss queue is not tracked: build the simulator with trackMissQueue`);
     if (!Number.isFinite(this.missQueueSectors)) return timeNs;
     const count = this.dropReturnedMisses(sm, timeNs);
     if (count === 0 || count + sectors <= this.missQueueSectors) return timeNs;

@@ -123,10 +123,10 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
   // A run simulates every request one by one: bound the work before starting it, as the traced
   // patterns are bounded (a footprint's warm pass touches each line; a chase walks them).
   boundWork('--bytes', Math.floor(options.bytes / LINE), 'lines');
-  const simulator = new MemoryPathSimulator(
-    profile,
-    options.l1DataBytes === undefined ? {} : { l1DataBytes: options.l1DataBytes },
-  );
+  const simulator = new MemoryPathSimulator(profile, {
+    trackMissQueue: true,
+    ...(options.l1DataBytes === undefined ? {} : { l1DataBytes: options.l1DataBytes }),
+  });
   const cycleNs = simulator.cycleNs;
   let startNs = 0;
   if (options.warm && options.pattern === 'stream') {

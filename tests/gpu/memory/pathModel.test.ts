@@ -142,7 +142,7 @@ describe('miss queue', () => {
   it('a full queue frees a warp load once as many misses as it needs have returned', () => {
     const h200 = memoryProfile('h200');
     const slots = h200.l1.missQueueSectors!;
-    const simulator = new MemoryPathSimulator(h200);
+    const simulator = new MemoryPathSimulator(h200, { trackMissQueue: true });
     // One 4-byte load per line from SM 0, all at time 0: every one a sector miss holding a slot.
     const done = Array.from({ length: slots }, (_, i) => simulator.request(0, i * 128 * 7, 4, 0));
     done.sort((a, b) => a - b);
@@ -152,5 +152,15 @@ describe('miss queue', () => {
     // After the first 10 are back, a 32-sector load needs 22 more.
     expect(simulator.missQueueFreeAt(0, done[9]!, 32)).toBe(done[31]);
     expect(simulator.missQueueFreeAt(0, done[31]!, 32)).toBe(done[31]);
+  });
+
+  it('is kept only when asked for, and a question about an untracked queue is refused', () => {
+    const h200 = memoryProfile('h200');
+    const simulator = new MemoryPathSimulator(h200);
+    simulator.request(0, 0, 4, 0);
+    expect(() => simulator.missQueueFreeAt(0, 0, 1)).toThrow(/trackMissQueue/);
+    // A profile without a queue has nothing to track: every load may issue at once.
+    const unbounded = { ...h200, l1: { ...h200.l1, missQueueSectors: undefined } };
+    expect(new MemoryPathSimulator(unbounded).missQueueFreeAt(0, 5, 32)).toBe(5);
   });
 });
