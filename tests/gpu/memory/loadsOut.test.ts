@@ -1,11 +1,12 @@
 /**
  * A warp's round trip by the loads it keeps out, 1 to 16 (gpu/probes/README.md, "Twenty-fifth
- * batch"): `l2Partitions smdepth` on SM 0 of an H100, whose loop issues a step's loads before it
- * uses any, as the model's warps do. The SM is the H200's (GH100): on it the nineteenth batch's
- * `smstream` loops read what they read on the H200, so the rows hold the `h200` profile's growth
- * with loads out (each row's round trip over the same warps' one-out round trip), not the H100's
- * rates. Below one SM's ceiling the model's growth is silicon's within 10 %; past the model's
- * ceiling silicon's deep loops read far more, held as misses that must still miss.
+ * batch" and "Twenty-sixth batch"): `l2Partitions smdepth` on SM 0 of the H200 (results/2026-12-06),
+ * whose loop issues a step's loads before it uses any, as the model's warps do. The same step had
+ * run on an H100 first (results/2026-12-05j), and every row of it is the H200's within 10 %: the SM is
+ * the same GH100 SM. The rows hold the `h200` profile's growth with loads out (each row's round trip
+ * over the same warps' one-out round trip). Below one SM's ceiling the model's growth is silicon's
+ * within 10 %; past the model's ceiling silicon's deep loops read far more, held as misses that
+ * must still miss.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,9 +15,9 @@ import { memoryProfile } from '../../../gpu/memory/profiles.ts';
 import { runLoop, type LoopOptions } from '../../../gpu/memory/warpLoop.ts';
 import { PROBE_RESULTS } from '../system/support.ts';
 
-const RESULTS = join(PROBE_RESULTS, '2026-12-05j');
-/** The nineteenth batch's `smstream` rows on the H200 (`h200Batch.sh smcap`). */
-const H200_SM_CAP = join(PROBE_RESULTS, '2026-12-05/smCap.jsonl');
+const RESULTS = join(PROBE_RESULTS, '2026-12-06');
+/** The twenty-fifth batch's rows of the same step on an H100. */
+const H100_DEPTH = join(PROBE_RESULTS, '2026-12-05j/smDepth.jsonl');
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 const WARP_LOAD_BYTES = 512;
@@ -82,12 +83,18 @@ const CEILING_MISSES: readonly (readonly [DepthRow['level'], number, number])[] 
   ['L2', 64, 4],
 ];
 /**
- * Below the ceiling, the one row whose growth the model misses by more than 10 %: from the L2 with
- * four warps × 16 out silicon's round trip is 1.70 times the one-out's (1.74 in the first run), the
- * model's 1.91: its loads leave a sub-core 21 cycles apart (lsuBytesPerCyclePerSubCore, read off
- * DRAM streams), where from the L2 silicon's leave ≈ 16 apart.
+ * Below the ceiling, the two rows whose growth the model misses by more than 10 %. A warp's later
+ * loads of a step cost it ≈ 16 cycles each from the L2 (four warps × 16 out: silicon's round trip
+ * 1.72 times the one-out's, the model's 1.91) and ≈ 37 each from DRAM (four warps × 12 out: 1.54,
+ * the model's 1.37), where the model spaces them 21 cycles apart at either level
+ * (lsuBytesPerCyclePerSubCore, read off DRAM streams of four out). On the H100 the DRAM row was
+ * within 10 % (1.45): its one-out round trip is 402 ns against the H200's 379, and the twelve-out
+ * one the same 582–584.
  */
-const GROWTH_MISS = { level: 'L2', warps: 4, inFlight: 16, tolerance: 0.15 } as const;
+const GROWTH_MISSES = [
+  { level: 'L2', warps: 4, inFlight: 16, tolerance: 0.15 },
+  { level: 'DRAM', warps: 4, inFlight: 12, tolerance: 0.15 },
+] as const;
 const rows = measured.filter((row) => row.probe === 'smdepth');
 const oneOut = (row: DepthRow) =>
   rows.find((other) => other.level === row.level && other.warps === row.warps && other.inFlight === 1)!;
@@ -108,30 +115,29 @@ function growth(row: DepthRow): [number, number] {
 }
 const label = (row: DepthRow) => `from ${row.level}, ${row.warps} warps × ${row.inFlight} out`;
 
-describe("a warp's round trip by its loads out (smdepth, an H100 SM)", () => {
+describe("a warp's round trip by its loads out (smdepth, the H200's SM 0)", () => {
   it('the probe loops keep every load of a step out (loadWindow.py on their SASS)', () => {
     const windows = readFileSync(join(RESULTS, 'loadWindow.txt'), 'utf8');
     for (const n of [1, 2, 4, 8, 12, 16]) expect(windows).toMatch(new RegExp(`streamDeepILi${n}E\\S*\\s+${n} out`));
     expect(rows.filter((row) => row.inFlight === 12).length).toBeGreaterThanOrEqual(4);
   });
 
-  it("the same smstream loops read on the H100's SM what they read on the H200's (within 10 %)", () => {
-    const h200Rows = streamRows(H200_SM_CAP);
-    const pairs = h200Rows.flatMap((h200) => {
-      const h100 = measured.find(
+  it("the H100's rows of the same step are the H200's within 10 % (both loops, both levels)", () => {
+    const pairs = streamRows(H100_DEPTH).flatMap((h100) => {
+      const h200 = measured.find(
         (row) =>
-          row.probe === 'smstream' &&
-          row.level === h200.level &&
-          row.warps === h200.warps &&
-          row.inFlight === h200.inFlight,
+          row.probe === h100.probe &&
+          row.level === h100.level &&
+          row.warps === h100.warps &&
+          row.inFlight === h100.inFlight,
       );
-      return h100 ? [{ h200, h100 }] : [];
+      return h200 ? [{ h200, h100 }] : [];
     });
-    expect(pairs.length).toBeGreaterThanOrEqual(30);
+    expect(pairs.length).toBeGreaterThanOrEqual(90);
     for (const { h200, h100 } of pairs)
       expect(
         Math.abs(h100.gbps / h200.gbps - 1),
-        `${label(h200)}: H100 ${h100.gbps}, H200 ${h200.gbps} GB/s`,
+        `${h200.probe} ${label(h200)}: H100 ${h100.gbps}, H200 ${h200.gbps} GB/s`,
       ).toBeLessThan(0.1);
   });
 
@@ -140,9 +146,12 @@ describe("a warp's round trip by its loads out (smdepth, an H100 SM)", () => {
     'below the ceiling, $name: the round trip grows as silicon within 10 % (or its known miss)',
     (row) => {
       const [silicon, model] = growth(row);
-      if (row.level === GROWTH_MISS.level && row.warps === GROWTH_MISS.warps && row.inFlight === GROWTH_MISS.inFlight) {
-        expect(model / silicon - 1).toBeGreaterThan(0.1);
-        expect(model / silicon - 1).toBeLessThan(GROWTH_MISS.tolerance);
+      const miss = GROWTH_MISSES.find(
+        (known) => row.level === known.level && row.warps === known.warps && row.inFlight === known.inFlight,
+      );
+      if (miss) {
+        expect(Math.abs(model / silicon - 1)).toBeGreaterThan(0.1);
+        expect(Math.abs(model / silicon - 1)).toBeLessThan(miss.tolerance);
         return;
       }
       expect(Math.abs(model / silicon - 1), `silicon ×${silicon.toFixed(2)}, model ×${model.toFixed(2)}`).toBeLessThan(
@@ -154,7 +163,7 @@ describe("a warp's round trip by its loads out (smdepth, an H100 SM)", () => {
 
   // One SM's ceiling: the model stops one SM at ≈ 137 GB/s from DRAM (its miss queue of 1,424
   // sectors, read off smstream's loops, which the same warps and loads out in whole steps pass by
-  // 77 % at 64 warps × 4) and ≈ 189 from the L2; silicon's deep loops read 187–250 in these rows
+  // 72 % at 64 warps × 4) and ≈ 189 from the L2; silicon's deep loops read 182–245 in these rows
   // (docs/system-model.md, "A warp's loads out").
   const ceiling = rows.filter((row) =>
     CEILING_MISSES.some(

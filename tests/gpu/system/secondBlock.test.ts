@@ -2,9 +2,10 @@
  * An SM's second Flash-LLM block, a known miss of the model held in place: on silicon its cost is
  * the SM's own and comes at once, in the model it is hidden by the co-resident block and charged to
  * the grid's burst instead (docs/system-model.md, "Whose cost the second block is"). The marks are
- * gpu/probes/results/2026-12-05d and 2026-12-05e (two runs on an H100; `iterationPhases.py` on
- * `flashiters`), the harness's times results/2026-12-05/mixes.txt (the H200). When the model gets
- * the light grid's jump, this test fails, so that the docs and the known misses are updated with it.
+ * gpu/probes/results/2026-12-05d and 2026-12-05e (two runs on an H100) and 2026-12-06b (the H200;
+ * `iterationPhases.py` on `flashiters`), the harness's times results/2026-12-05/mixes.txt (the
+ * H200). When the model gets the light grid's jump, this test fails, so that the docs and the known
+ * misses are updated with it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { mixesMedianUs, modelH200Cell, PROBE_RESULTS } from './support.ts';
 
 const K = 7168;
 
-const RUNS = ['2026-12-05d', '2026-12-05e'];
+const RUNS = ['2026-12-05d', '2026-12-05e', '2026-12-06b'];
 
 /** A run's marked iteration past the third at M, on the SMs that held `perSm` blocks (median SM cycles). */
 function markedIteration(run: string, m: number, perSm: number): number {
