@@ -83,7 +83,8 @@ export function harnessRuns(file: string): HarnessRun[] {
     const kernel = time.exec(line);
     if (kernel && runs.length > 0) runs.at(-1)!.us[kernel[1]!] = 1000 * Number(kernel[2]);
   }
-  return runs;
+  // A run that printed no time (its step's time limit cut it after the header) is no run.
+  return runs.filter((run) => Object.keys(run.us).length > 0);
 }
 
 /**
