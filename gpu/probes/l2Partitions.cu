@@ -249,12 +249,46 @@ __global__ void streamListed(const uint4* buf, size_t elems, int passes, const u
   if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
-// streamListed with whole steps only (the host gives `elems` a multiple of IN_FLIGHT × the grid), so
-// that no load waits on a bounds test and the warp issues all IN_FLIGHT before it uses any:
-// streamListed's loop of eight compiles to two groups of four. For `smdepth`: a warp's round trip by
-// the loads it keeps out, up to the ≈ 12 of a Flash-LLM warp's round. Without the launch bound ptxas
-// keeps every count at 32 registers (full occupancy), which leaves no room for eight 16-byte values:
-// it interleaves the uses with the loads again.
+// The buffer's address for streamDeepConst, in constant memory (set before each launch).
+__constant__ const uint4* constBuffer;
+
+// Where a whole-step loop takes the buffer's address for each load: the launch's parameter, held in
+// a register (streamDeep), or constBuffer read with its own LDC each time (streamDeepConst): the
+// `volatile` keeps ptxas from hoisting that load out of the loop, as it would a plain read.
+struct ParameterBuffer {
+  const uint4* buf;
+  __device__ __forceinline__ const uint4* operator()() const { return buf; }
+};
+struct ReloadedBuffer {
+  __device__ __forceinline__ const uint4* operator()() const {
+    const uint4* p;
+    asm volatile("ld.const.u64 %0, [constBuffer];" : "=l"(p));
+    return p;
+  }
+};
+
+// The whole-step loop: the host gives `elems` a multiple of IN_FLIGHT × the grid, so no load waits
+// on a bounds test and the warp issues all IN_FLIGHT before it uses any.
+template <int IN_FLIGHT, class Buffer>
+__device__ __forceinline__ unsigned readWholeSteps(Buffer buffer, size_t elems, int passes, unsigned slot,
+                                                   size_t grid) {
+  unsigned acc = 0;
+  for (int pass = 0; pass < passes; pass++) {
+    for (size_t i = size_t(slot) * blockDim.x + threadIdx.x; i < elems; i += IN_FLIGHT * grid) {
+      uint4 v[IN_FLIGHT];
+#pragma unroll
+      for (int j = 0; j < IN_FLIGHT; j++) v[j] = load<LoadKind::cg>(buffer() + i + j * grid);
+#pragma unroll
+      for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+    }
+  }
+  return acc;
+}
+
+// streamListed with whole steps only: streamListed's loop of eight compiles to two groups of four.
+// For `smdepth`: a warp's round trip by the loads it keeps out, up to the ≈ 12 of a Flash-LLM warp's
+// round. Without the launch bound ptxas keeps every count at 32 registers (full occupancy), which
+// leaves no room for eight 16-byte values: it interleaves the uses with the loads again.
 template <int IN_FLIGHT>
 __global__ void __launch_bounds__(256, 1)
     streamDeep(const uint4* buf, size_t elems, int passes, const unsigned char* use, unsigned active, unsigned* ticket,
@@ -262,28 +296,8 @@ __global__ void __launch_bounds__(256, 1)
   const unsigned slot = listedSlot(use, active, ticket);
   if (slot >= active) return;
   const size_t grid = size_t(active) * blockDim.x;
-  unsigned acc = 0;
-  for (int pass = 0; pass < passes; pass++) {
-    for (size_t i = size_t(slot) * blockDim.x + threadIdx.x; i < elems; i += IN_FLIGHT * grid) {
-      uint4 v[IN_FLIGHT];
-#pragma unroll
-      for (int j = 0; j < IN_FLIGHT; j++) v[j] = load<LoadKind::cg>(buf + i + j * grid);
-#pragma unroll
-      for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
-    }
-  }
+  const unsigned acc = readWholeSteps<IN_FLIGHT>(ParameterBuffer{buf}, elems, passes, slot, grid);
   if (acc == 0x9e3779b9u) sink[0] = acc;
-}
-
-// The buffer's address for streamDeepConst, in constant memory (set before each launch).
-__constant__ const uint4* constBuffer;
-
-// constBuffer read with its own LDC each time: `volatile` keeps ptxas from hoisting the load out of
-// the loop, which it would do for a plain read of a __constant__.
-__device__ __forceinline__ const uint4* reloadBuffer() {
-  const uint4* p;
-  asm volatile("ld.const.u64 %0, [constBuffer];" : "=l"(p));
-  return p;
 }
 
 // streamDeep with an LDC of the buffer's address before each load, its only change: the
@@ -298,16 +312,7 @@ __global__ void __launch_bounds__(256, 1)
   const unsigned slot = listedSlot(use, active, ticket);
   if (slot >= active) return;
   const size_t grid = size_t(active) * blockDim.x;
-  unsigned acc = 0;
-  for (int pass = 0; pass < passes; pass++) {
-    for (size_t i = size_t(slot) * blockDim.x + threadIdx.x; i < elems; i += IN_FLIGHT * grid) {
-      uint4 v[IN_FLIGHT];
-#pragma unroll
-      for (int j = 0; j < IN_FLIGHT; j++) v[j] = load<LoadKind::cg>(reloadBuffer() + i + j * grid);
-#pragma unroll
-      for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
-    }
-  }
+  const unsigned acc = readWholeSteps<IN_FLIGHT>(ReloadedBuffer{}, elems, passes, slot, grid);
   if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
