@@ -436,24 +436,15 @@ static StreamKernels kernelsFor(LoadKind kind) {
           streamListed<IN_FLIGHT, LoadKind::ca>};
 }
 
-static ListedKernel deepConstKernel(int inFlight) {
+// The whole-step loop keeping `inFlight` out, with an LDC before each load if `reload` (1 … 8 out).
+static ListedKernel deepKernel(int inFlight, bool reload) {
   switch (inFlight) {
-    case 1: return streamDeepConst<1>;
-    case 2: return streamDeepConst<2>;
-    case 4: return streamDeepConst<4>;
-    case 8: return streamDeepConst<8>;
-    default: return nullptr;
-  }
-}
-
-static ListedKernel deepKernel(int inFlight) {
-  switch (inFlight) {
-    case 1: return streamDeep<1>;
-    case 2: return streamDeep<2>;
-    case 4: return streamDeep<4>;
-    case 8: return streamDeep<8>;
-    case 12: return streamDeep<12>;
-    case 16: return streamDeep<16>;
+    case 1: return reload ? streamDeepConst<1> : streamDeep<1>;
+    case 2: return reload ? streamDeepConst<2> : streamDeep<2>;
+    case 4: return reload ? streamDeepConst<4> : streamDeep<4>;
+    case 8: return reload ? streamDeepConst<8> : streamDeep<8>;
+    case 12: return reload ? nullptr : streamDeep<12>;
+    case 16: return reload ? nullptr : streamDeep<16>;
     default: return nullptr;
   }
 }
@@ -661,7 +652,7 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
   const int sms = smCount();
   StreamKernels kernels{};
   if (deep) {
-    kernels.listed = reload ? deepConstKernel(inFlight) : deepKernel(inFlight);
+    kernels.listed = deepKernel(inFlight, reload);
     if (kernels.listed == nullptr) {
       fprintf(stderr, "l2Partitions: in flight %d: give 1, 2, 4, 8%s\n", inFlight, reload ? "" : ", 12 or 16");
       return 2;
