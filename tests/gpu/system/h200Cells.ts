@@ -118,7 +118,7 @@ function harnessModelUs(kernel: SpmmKernel, m: number, k: number, sparsity: numb
   return timing.timeNs / 1000;
 }
 
-/** The middle of some runs' times (the mean of the middle two for an even count): one run twice the others' moves it not. */
+/** The middle of some runs' times (the mean of the middle two for an even count): a single run twice the others' does not move it. */
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const half = sorted.length >> 1;
@@ -126,9 +126,9 @@ function median(values: readonly number[]): number {
 }
 
 /**
- * gridK.txt's rows at M 3072 (96 blocks of one per SM) are not modelled here: their two shapes' cells
- * would add ≈ 80 s of CPU to every run of the suite for one more grid size between those the files
- * hold; gpu/probes/README.md ("Twenty-sixth batch") has their model figures.
+ * Rows no cell is modelled at: gridK.txt's M 3072 (96 blocks of one per SM; no other file has it).
+ * Its two shapes' cells would add ≈ 80 s of CPU to every run of the suite for one more grid size
+ * between those the files hold; gpu/probes/README.md ("Twenty-sixth batch") has their model figures.
  */
 const UNMODELLED_ROWS = 3072;
 
@@ -137,8 +137,8 @@ const UNMODELLED_ROWS = 3072;
  * is the median of the cell's runs (Flash-LLM's first run at 2048 × 7168 took 89.25 µs, its two
  * later ones 40.81 and 39.74). cuBLAS's kernel depends on neither the sparsity nor the split-K the
  * harness gives the paper's kernels, so its time at a shape is the median of all its runs there (one
- * run moves it by up to ±10 %, and 14336 × 4096's two differ by 17 %). Every cell has silicon's
- * winner: it is the medians'.
+ * run moves it by up to ±10 % at most shapes; 14336 × 4096's two differ by 17 %, and at 1024 and 2048
+ * rows the runs span up to 27 %). Every cell has silicon's winner: it is the medians'.
  */
 export function harnessCells(): CellComparison[] {
   const runs = HARNESS_FILES.flatMap((file) => harnessRuns(file)).filter((run) => run.m !== UNMODELLED_ROWS);
