@@ -73,7 +73,9 @@
 #            4096, split-K 8): how an iteration grows with the grid where no SM holds two
 #   gridk    the harness with one block per SM on 32, 64, 96 and 128 SMs (M 1024 … 4096, split-K 8,
 #            50 %) at K 7168 and 28672, three rounds with the shapes interleaved: does a kernel's time
-#            at one block per SM follow how many SMs ask (the model's burst) at large K too?
+#            at one block per SM follow how many SMs ask (the model's burst) at large K too? About
+#            14 s a harness call on the H200, so ≈ 6 minutes for the 24 (the twenty-sixth batch's
+#            230 s held two rounds)
 #   l2sms    l2Partitions smmap (which SMs share SM 0's partition), then the fixed stream at 24–64 MiB
 #            read by all SMs, by one partition's SMs, by the other's, and by half of each (as many SMs
 #            as one partition has), timed and with Nsight Compute's L2 and DRAM sector counts: does
