@@ -310,12 +310,12 @@ const probeSmDramStreams: SiliconRow[] = (
  * above). Between them silicon's round trip grows with the loads a warp keeps out (from DRAM ≈ 400
  * ns with one, 470–520 with two, 520–570 with four) more than the model's (379 / 416 / 446), and from
  * the L2 its loops with two or four out stop at 148–172 GB/s where its one-out loop reads 181 and
- * the model 186–188: held as known misses so that they show. The twenty-fifth batch's whole-step
- * loop on an H100's SM (tests/gpu/memory/loadsOut.test.ts) puts that growth in this loop's
- * instructions, not in the loads out.
+ * the model 186–188: held as known misses so that they show. The whole-step loop on an H100's SM
+ * and on the H200's (the twenty-fifth and twenty-sixth batches, tests/gpu/memory/loadsOut.test.ts)
+ * puts that growth in this loop's instructions, not in the loads out.
  */
 const SM_LOADS_OUT_REASON =
-  "the probe loop's own instructions between steps (it reloads its constants and computes and tests each load's address, 51 instructions a step against a whole-step loop's 27): on an H100's SM, where this loop reads as on the H200, the whole-step loop with the same loads out reads 145.5 GB/s from DRAM at 32 × 4 where this loop reads 124.1, and 246.1 against 154.3 from the L2, and its round trip grows with the loads out as the model's, within 10 % (docs/system-model.md, a warp's loads out)";
+  "the probe loop's own instructions between steps (it reloads its constants and computes and tests each load's address, 51 instructions a step against a whole-step loop's 27): on the H200's SM (as on an H100's) the whole-step loop with the same loads out reads 134.5 GB/s from DRAM at 32 × 4 where this loop reads 117.7, and 245.4 against 154.1 from the L2, its round trip grows with the loads out as the model's within 10 % but in two rows, and this loop reloads its pointer with an LDC before each load where the whole-step loop has none (docs/system-model.md, a warp's loads out)";
 
 const probeSmLoadsOut: SiliconRow[] = (
   [
