@@ -8,7 +8,7 @@ import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
 import { randomLayouts } from '../../../gpu/system/sparseLayout.ts';
 import type { KernelTiming } from '../../../gpu/system/timingModel.ts';
 import { siliconMean, siliconWinner } from '../h200Silicon.ts';
-import { harnessRuns, modelH200Cell, type HarnessRun } from './support.ts';
+import { harnessRuns, median, modelH200Cell, type HarnessRun } from './support.ts';
 
 /** The calibration table's sparsities, one layout each per size, drawn together. */
 export const CALIBRATION_SPARSITIES = [0.3, 0.4, 0.5, 0.6, 0.7] as const;
@@ -116,13 +116,6 @@ function harnessModelUs(kernel: SpmmKernel, m: number, k: number, sparsity: numb
   const timing = modelH200Cell(kernel, m, k, sparsity, { splitK });
   harnessTimes.set(key, timing.timeNs / 1000);
   return timing.timeNs / 1000;
-}
-
-/** The middle of some runs' times (the mean of the middle two for an even count): a single run twice the others' does not move it. */
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const half = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[half]! : (sorted[half - 1]! + sorted[half]!) / 2;
 }
 
 /**

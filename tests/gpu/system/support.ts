@@ -87,6 +87,13 @@ export function harnessRuns(file: string): HarnessRun[] {
   return runs.filter((run) => Object.keys(run.us).length > 0);
 }
 
+/** The middle of some runs' times (the mean of the middle two for an even count): a single run twice the others' does not move it. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const half = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[half]! : (sorted[half - 1]! + sorted[half]!) / 2;
+}
+
 /**
  * The median µs of the harness's label over a file's three rounds of one shape (split-K 8, 50 %
  * unless given). Throws when the file has not exactly three rounds of it.
@@ -94,10 +101,9 @@ export function harnessRuns(file: string): HarnessRun[] {
 export function harnessMedianUs(file: string, label: string, m: number, k: number, sparsity = 0.5): number {
   const times = harnessRuns(file)
     .filter((run) => run.m === m && run.k === k && run.sparsity === sparsity && run.us[label] !== undefined)
-    .map((run) => run.us[label]!)
-    .sort((a, b) => a - b);
+    .map((run) => run.us[label]!);
   if (times.length !== 3) throw new Error(`${file}: ${times.length} rounds of ${label} at ${m} × ${k}, expected 3`);
-  return times[1]!;
+  return median(times);
 }
 
 /**
