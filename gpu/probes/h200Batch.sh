@@ -75,7 +75,7 @@
 #            50 %) at K 7168 and 28672, three rounds with the shapes interleaved: does a kernel's time
 #            at one block per SM follow how many SMs ask (the model's burst) at large K too? About
 #            14 s a harness call on the H200, so ≈ 6 minutes for the 24 (the twenty-sixth batch's
-#            230 s held two rounds)
+#            230 s held two rounds); GRIDK_ROUNDS="3" runs the third alone
 #   l2sms    l2Partitions smmap (which SMs share SM 0's partition), then the fixed stream at 24–64 MiB
 #            read by all SMs, by one partition's SMs, by the other's, and by half of each (as many SMs
 #            as one partition has), timed and with Nsight Compute's L2 and DRAM sector counts: does
@@ -729,7 +729,7 @@ gridk)
   [ -x .harness/kernel_comparison/spmm_perf ] || buildHarness >"$OUT/harness-build.log" 2>&1 || exit 1
   harnessEnv
   {
-    for round in 1 2 3; do
+    for round in ${GRIDK_ROUNDS:-1 2 3}; do
       for k in 7168 28672; do
         for m in 1024 2048 3072 4096; do
           echo "== round $round M $m K $k N 8 sparsity 50 split-K 8"
