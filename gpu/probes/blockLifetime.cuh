@@ -66,8 +66,12 @@ __global__ void emptyBlock() {
   blockMark(3);
 }
 
-// Launches per timing, and copies of the weights used in turn (as the harness does).
-constexpr int LAUNCHES = 20, COPIES = 4;
+// Launches per timing, and copies of the weights used in turn: the harness's four, or as many as
+// -DLIFETIME_COPIES=n asks (enough that no grid's copies stay in the L2 between their turns).
+#ifndef LIFETIME_COPIES
+#define LIFETIME_COPIES 4
+#endif
+constexpr int LAUNCHES = 20, COPIES = LIFETIME_COPIES;
 
 template <typename T>
 static T* upload(const std::vector<T>& host, int copies) {

@@ -71,6 +71,10 @@
 #            iteration takes on an SM with one block and on one with two, in a light grid and a full one
 #   flashgrid the same two marked kernels with one block per SM on 16, 32, 64, 96 and 128 SMs (M 512 …
 #            4096, split-K 8): how an iteration grows with the grid where no SM holds two
+#   flashcopies the flashgrid launches on 16, 32 and 64 SMs with the harness's four copies of the weights
+#            and with sixteen (LIFETIME_COPIES: no grid's copies stay in the L2 between their turns),
+#            both kernels marked by iteration; all of it in $OUT/copies.tgz: is the small grids'
+#            short iteration the L2 keeping their four copies?
 #   gridk    the harness with one block per SM on 32, 64, 96 and 128 SMs (M 1024 … 4096, split-K 8,
 #            50 %) at K 7168 and 28672, three rounds with the shapes interleaved: does a kernel's time
 #            at one block per SM follow how many SMs ask (the model's burst) at large K too? About
@@ -195,7 +199,7 @@ buildLifetime() {
   stc) source='STC_KERNEL_SOURCE="/tmp/stcMarked/Coruscant_STC_SpMM_API.cu"' csrc=coruscant_stc program=stcLifetime ;;
   flashllm) source='FLASH_KERNEL_SOURCE="/tmp/flashllmMarked/FlashLLM_SpMM_API.cu"' csrc=flash_llm program=flashLifetime ;;
   esac
-  local flags=(--use_fast_math -maxrregcount=255 "-D$source")
+  local flags=(--use_fast_math -maxrregcount=255 "-D$source" "-DLIFETIME_COPIES=${LIFETIME_COPIES:-4}")
   bash "$PROBES/markKernel.sh" "$kernel" ".harness/kernel_sources/$csrc/csrc" "/tmp/${kernel}Marked" || return 1
   $NVCC "${flags[@]}" -o "/tmp/${kernel}Lifetime" "$PROBES/$program.cu" || return 1
   [ "${2:-}" != iterations ] ||
@@ -738,6 +742,17 @@ gridk)
       done
     done
   } >"$OUT/gridK.txt" 2>&1
+  ;;
+flashcopies)
+  recordGpu
+  runs=("512 7168 50 8" "1024 7168 50 8" "2048 7168 50 8")
+  for copies in 4 16; do
+    for kernel in flashllm stc; do
+      LIFETIME_COPIES=$copies buildLifetime $kernel iterations || exit 1
+      lifetimeRuns $kernel "$kernel-copies$copies" 0 1 "$kernel-copies$copies.tgz" "${runs[@]}"
+    done
+  done
+  (cd "$OUT" && tar czf copies.tgz ./*-copies*.jsonl ./*-copies*.tgz && rm -f ./*-copies*.jsonl ./*-copies*.tgz)
   ;;
 flashgrid)
   recordGpu
