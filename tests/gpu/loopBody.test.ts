@@ -63,7 +63,7 @@ describe("the LDCs' share of the bounds-tested loop's slowness (smconst)", () =>
       const runs = rows.filter(
         (row) =>
           row.probe === probe &&
-          (Number(row.footprintBytes) >= 2 ** 30) === (level === 'DRAM') &&
+          Number(row.footprintBytes) >= 2 ** 30 === (level === 'DRAM') &&
           (Number(row.blocksPerSm) * Number(row.threads)) / 32 === warps &&
           row.inFlight === inFlight,
       );
