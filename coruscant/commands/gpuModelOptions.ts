@@ -28,6 +28,7 @@ export interface SystemModelArgs {
   'split-k'?: number;
   sample?: number;
   'store-cycles'?: number;
+  'rotating-copies'?: number;
   seed: number;
   sweep?: boolean;
   shapes: string;
@@ -61,6 +62,11 @@ export const SYSTEM_MODEL_OPTIONS: Record<string, Options> = {
     type: 'number',
     describe:
       'with --kernel (or gen spmm --model): a what-if, SM cycles per scattered 16-bit shared-memory store of the decompression, one queue for the co-resident blocks (default 0, as the profiles; gpu/probes/README.md)',
+  },
+  'rotating-copies': {
+    type: 'number',
+    describe:
+      "with --kernel (or gen spmm --model): copies of the weights the timed launches take in turn, so that the L2 keeps what fits of a copy until its next turn (default: the profile's measurements, 4 on h200 as its harness; 0: every launch from DRAM, as Nsight Compute flushes)",
   },
   sweep: {
     type: 'boolean',
@@ -113,6 +119,7 @@ function modelRun(argv: SystemModelArgs, defaultKernel: string): ReturnType<type
     ...(argv['split-k'] === undefined ? {} : { splitK: argv['split-k'] }),
     ...(argv.sample === undefined ? {} : { sample: argv.sample }),
     ...(argv['store-cycles'] === undefined ? {} : { storeCycles: argv['store-cycles'] }),
+    ...(argv['rotating-copies'] === undefined ? {} : { rotatingCopies: argv['rotating-copies'] }),
   });
 }
 
@@ -144,15 +151,16 @@ export async function runSpmmModel(argv: SystemModelArgs): Promise<void> {
   );
 }
 
-/** The what-if store path is a one-kernel question: a sweep or a decode run refuses it rather than ignore it. */
-function refuseStoreCycles(argv: SystemModelArgs, mode: string): void {
-  if (argv['store-cycles'] !== undefined)
-    throw new UserError(`--store-cycles is a what-if for one kernel (--kernel), not for ${mode}`);
+/** The what-ifs of one problem (the store path, the launches' rotation): a sweep or a decode run refuses them rather than ignore them. */
+function refuseWhatIfs(argv: SystemModelArgs, mode: string): void {
+  for (const flag of ['store-cycles', 'rotating-copies'] as const)
+    if (argv[flag] !== undefined)
+      throw new UserError(`--${flag} is a what-if for one kernel (--kernel), not for ${mode}`);
 }
 
 /** `gen memsim --sweep`: the paper-style figures, sweep.json and table.md in --out. */
 export async function runMemsimSweep(argv: SystemModelArgs): Promise<void> {
-  refuseStoreCycles(argv, '--sweep');
+  refuseWhatIfs(argv, '--sweep');
   const sparsities = numberList('sparsities', argv.sparsities);
   sparsities.forEach(checkSparsity);
   const shapes = argv.shapes.split(',').map(parseShape);
@@ -189,7 +197,7 @@ export async function runMemsimSweep(argv: SystemModelArgs): Promise<void> {
 
 /** `gen spmm --model --decode llama2-7b`: decode tokens/s from the modeled projections. */
 export async function runDecodeModel(argv: SystemModelArgs): Promise<void> {
-  refuseStoreCycles(argv, '--decode');
+  refuseWhatIfs(argv, '--decode');
   if (argv.decode !== LLAMA2_7B.name) throw new UserError(`--decode ${argv.decode}: choose ${LLAMA2_7B.name}`);
   memoryProfile(argv.profile);
   checkSparsity(argv.sparsity);

@@ -32,6 +32,13 @@ export interface ComputeProfile {
    */
   readonly launchNs: number;
   /**
+   * How many copies of the weights the reference measurements' timed launches take in turn (each
+   * launch reads the next copy), where they do: a launch then finds in the L2 what it kept of its
+   * copy over the other copies' launches (timingModel.ts). Absent: every launch reads its weights
+   * from DRAM.
+   */
+  readonly rotatingCopies?: number;
+  /**
    * Line requests (one per 128-byte line a warp load touches) an SM's L1 takes per cycle: an
    * uncoalesced warp load of 32 lines keeps it 32 / this cycles, whatever its sectors.
    */
@@ -115,6 +122,7 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
     mmaUnitsPerSubCore: 4,
     pcieGBps: 63,
     launchNs: 6000,
+    rotatingCopies: 4,
     denseLibrary: { dramEfficiency: 0.763, splitKReductionNs: 3860 },
     l1LinesPerCycle: 0.96,
     burstsInLockstep: true,
@@ -134,6 +142,10 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
       'with two and three per SM 1,700–2,430 and 2,190–3,170, the co-resident blocks sharing what they load and store. ' +
       'sharedMemoryBytesPerSm 228 KB (memory.md §2c, Accel-Sim shmem option). mmaUnitsPerSubCore 4: H100/H200 SXM dense FP16 989 TFLOPS ≈ ' +
       '132 SMs × 4 × 512 × 2 × 1.83 GHz (vendor spec, not in docs/reference/), i.e. 4 MmaUnits per SMSP. pcieGBps 63: PCIe 5.0 ×16, 32 GT/s × 16 × 128/130 / 8. ' +
+      "rotatingCopies 4: the harness (dhjoo98/coruscant at 1b715b1, kernel_comparison/spmm_perf.cu) times launch i on copy i % 4 of each kernel's weights " +
+      "(A + (i % 4)·M·K, and likewise each format's arrays), so at one block per SM the grids whose four copies the L2 holds iterate on its round trips: " +
+      'the STC proxy 1,554 / 1,688 cycles on 16 / 32 SMs, 2,456 … 2,677 on 64 … 128 (gpu/probes/results/2026-12-06, flashgrid), where Nsight Compute, ' +
+      'which flushes the caches before its launch, has 2,659 on 32 (results/2026-12-03c). ' +
       'launchNs 6000: the silicon harness timed cuBLAS at 35–39 µs (7168²) and 56–57 µs (9216²) where PyTorch, 200 launches, saw 29.9 and 50.7 µs (h200-silicon.md §2). ' +
       'denseLibrary: cuBLAS under Nsight Compute on the H200 (gpu/probes/results/2026-12-02/parity.txt, cublas-*.details.txt): its nvjet kernel reads at ' +
       '75.2–77.3 % of the DRAM peak on all five shapes profiled (7168² 76.6, 9216² 75.2, 4096 × 14336 75.4, 2048 × 28672 77.3, 14336 × 4096 77.0; mean 76.3 %), ' +

@@ -79,6 +79,9 @@ export function decodeThroughput(
       layout,
       mma,
       sample: sampleFactor(kernel, layout, n, 300_000),
+      // A decode step reads every other projection of every layer before this one again: gigabytes
+      // between its turns, so the L2 keeps none of it, whatever the profile's measurements rotated.
+      rotatingCopies: 0,
     });
     cache.set(key, timing.timeNs);
     onRun?.(++done, total);

@@ -6,7 +6,7 @@ import { checkShape, gridPlan, SPMM_KERNELS, type SpmmKernel, type SpmmShape } f
 import { randomLayout } from './sparseLayout.ts';
 import { measureTensorCore } from './sweep.ts';
 import type { MmaCycles, NumericsCheck } from './tensorCoreCycles.ts';
-import { modelKernel, type KernelTiming } from './timingModel.ts';
+import { checkRotatingCopies, modelKernel, type KernelTiming } from './timingModel.ts';
 
 /** What `gen memsim --kernel` and `gen spmm --model` ask for. */
 export interface ModelRequest {
@@ -19,6 +19,8 @@ export interface ModelRequest {
   readonly sample?: number;
   /** The what-if store path of KernelModelInput.storeCycles. */
   readonly storeCycles?: number;
+  /** The timed launches' rotation of KernelModelInput.rotatingCopies (0: cold, as Nsight Compute). */
+  readonly rotatingCopies?: number;
 }
 
 /** Model runs of one problem: the RTL measurement and check, and one timing per kernel. */
@@ -44,6 +46,7 @@ export async function runModel(request: ModelRequest): Promise<ModelRun> {
   if (request.splitK !== undefined) gridPlan(request.shape, request.splitK);
   if (request.sample !== undefined && !(Number.isSafeInteger(request.sample) && request.sample >= 1))
     throw new FieldError('sample', `${request.sample}: give a whole number ≥ 1`);
+  if (request.rotatingCopies !== undefined) checkRotatingCopies(request.rotatingCopies);
   const layout = randomLayout(request.shape.m, request.shape.k, request.sparsity, request.seed);
   const { mma, numerics } = await measureTensorCore(layout, request.seed);
   if (numerics.mismatches > 0)
@@ -60,6 +63,7 @@ export async function runModel(request: ModelRequest): Promise<ModelRun> {
         ...(request.splitK === undefined ? {} : { splitK: request.splitK }),
         ...(request.sample === undefined ? {} : { sample: request.sample }),
         ...(request.storeCycles === undefined ? {} : { storeCycles: request.storeCycles }),
+        ...(request.rotatingCopies === undefined ? {} : { rotatingCopies: request.rotatingCopies }),
       },
       (done, total) => {
         progress ??= startProgress(`${kernel} rounds`, total);

@@ -94,6 +94,9 @@ describe('gen memsim', () => {
     await expect(runHandler({ sweep: true, 'store-cycles': 13, out: 'unused' })).rejects.toThrow(
       '--store-cycles is a what-if for one kernel (--kernel), not for --sweep',
     );
+    await expect(runHandler({ sweep: true, 'rotating-copies': 0, out: 'unused' })).rejects.toThrow(
+      '--rotating-copies is a what-if for one kernel (--kernel), not for --sweep',
+    );
   });
 
   it('refuses, at once, a pattern run too big to simulate (a footprint, a stream or a chase past 2^25)', async () => {

@@ -1,5 +1,5 @@
 /** Misuse of gen memsim --kernel/--sweep and gen spmm --model ends in one-line UserErrors, before any work. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FieldError, UserError } from '../../../common/errors.ts';
 import { cliMessage } from '../../../gen/cli/optionFlags.ts';
 import {
@@ -26,6 +26,25 @@ const args = (options: Partial<SystemModelArgs>): SystemModelArgs => ({
 });
 
 describe('system model CLI', () => {
+  it("prints the share of A the L2 keeps between the timed launches' turns, and --rotating-copies 0 reads it cold", async () => {
+    const printed = async (options: Partial<SystemModelArgs>): Promise<string> => {
+      const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      try {
+        await runMemsimKernel(args({ profile: 'h200', kernel: 'stc', shape: '512x7168', 'split-k': 8, ...options }));
+        return write.mock.calls.map(([text]) => String(text)).join('');
+      } finally {
+        write.mockRestore();
+      }
+    };
+    const time = (text: string): number => Number(/^time +([\d.]+) µs/m.exec(text)![1]);
+    const rotated = await printed({});
+    const cold = await printed({ 'rotating-copies': 0 });
+    // The harness's four copies of a 512 × 7168 STC layout (≈ 18 MiB) stay in the H200's L2.
+    expect(rotated).toMatch(/the L2 keeps 100 % of A between its copy's turns/);
+    expect(cold).not.toMatch(/the L2 keeps/);
+    expect(time(cold)).toBeGreaterThan(1.15 * time(rotated));
+  }, 60_000);
+
   it.each([
     ['a shape that is not M×K', () => runMemsimKernel(args({ kernel: 'stc', shape: '512' })), /--shape 512/],
     ['M not a multiple of 256', () => runMemsimKernel(args({ kernel: 'stc', shape: '300x512' })), /M = 300/],
@@ -34,6 +53,11 @@ describe('system model CLI', () => {
     ['an unknown profile', () => runSpmmModel(args({ profile: 'a100' })), /unknown GPU profile 'a100'/],
     ['a bad sparsity list', () => runMemsimSweep(args({ sweep: true, sparsities: '0.3,x' })), /--sparsities/],
     ['a bad split-K', () => runMemsimKernel(args({ kernel: 'dense', 'split-k': 99 })), /--split-k 99/],
+    [
+      'a fractional rotation',
+      () => runMemsimKernel(args({ kernel: 'stc', 'rotating-copies': 2.5 })),
+      /--rotating-copies 2.5/,
+    ],
   ])('%s', async (_, run, message) => {
     const error = await Promise.resolve()
       .then(run)
