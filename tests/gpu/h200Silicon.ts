@@ -315,7 +315,7 @@ const probeSmDramStreams: SiliconRow[] = (
  * puts that growth in this loop's instructions, not in the loads out.
  */
 const SM_LOADS_OUT_REASON =
-  "the probe loop's own instructions between steps (it reloads its constants and computes and tests each load's address, 51 instructions a step against a whole-step loop's 27): on the H200's SM (as on an H100's) the whole-step loop with the same loads out reads 134.5 GB/s from DRAM at 32 × 4 where this loop reads 117.7, and 245.4 against 154.1 from the L2, its round trip grows with the loads out as the model's within 10 % but in two rows, and this loop reloads its pointer with an LDC before each load where the whole-step loop has none (docs/system-model.md, a warp's loads out)";
+  "the probe loop's own instructions between steps (it reloads its constants and computes and tests each load's address, 51 instructions a step against a whole-step loop's 27): on the H200's SM (as on an H100's) the whole-step loop with the same loads out reads 134.5 GB/s from DRAM at 32 × 4 where this loop reads 117.7, and 245.4 against 154.1 from the L2, its round trip grows with the loads out as the model's within 10 % but in two rows, and this loop reloads its pointer with an LDC before each load where the whole-step loop has none; an LDC before each load of the whole-step loop gives 0.67 of the gap at 32 × 4 from DRAM and 0.94 at 64 × 2 from the L2 (smconst, the twenty-seventh batch; docs/system-model.md, a warp's loads out)";
 
 const probeSmLoadsOut: SiliconRow[] = (
   [
