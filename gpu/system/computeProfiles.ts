@@ -145,7 +145,8 @@ const COMPUTE_PROFILES: Readonly<Record<string, ComputeProfile>> = {
       "rotatingCopies 4: the harness (dhjoo98/coruscant at 1b715b1, kernel_comparison/spmm_perf.cu) times launch i on copy i % 4 of each kernel's weights " +
       "(A + (i % 4)·M·K, and likewise each format's arrays), so at one block per SM the grids whose four copies the L2 holds iterate on its round trips: " +
       'the STC proxy 1,554 / 1,688 cycles on 16 / 32 SMs, 2,456 … 2,677 on 64 … 128 (gpu/probes/results/2026-12-06, flashgrid), where Nsight Compute, ' +
-      'which flushes the caches before its launch, has 2,659 on 32 (results/2026-12-03c). ' +
+      'which flushes the caches before its launch, has 2,659 on 32 (results/2026-12-03c), and the marked kernels given sixteen copies iterate alike on 16, 32 and 64 SMs ' +
+      '(the STC proxy 2,446 / 2,442 / 2,498 cycles, with four 1,544 / 2,176 / 2,538; results/2026-12-06e, flashcopies, an H100). ' +
       'launchNs 6000: the silicon harness timed cuBLAS at 35–39 µs (7168²) and 56–57 µs (9216²) where PyTorch, 200 launches, saw 29.9 and 50.7 µs (h200-silicon.md §2). ' +
       'denseLibrary: cuBLAS under Nsight Compute on the H200 (gpu/probes/results/2026-12-02/parity.txt, cublas-*.details.txt): its nvjet kernel reads at ' +
       '75.2–77.3 % of the DRAM peak on all five shapes profiled (7168² 76.6, 9216² 75.2, 4096 × 14336 75.4, 2048 × 28672 77.3, 14336 × 4096 77.0; mean 76.3 %), ' +
