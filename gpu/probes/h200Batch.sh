@@ -74,7 +74,8 @@
 #   flashcopies the flashgrid launches on 16, 32 and 64 SMs with the harness's four copies of the weights
 #            and with sixteen (LIFETIME_COPIES: no grid's copies stay in the L2 between their turns),
 #            both kernels marked by iteration; all of it in $OUT/copies.tgz: is the small grids'
-#            short iteration the L2 keeping their four copies?
+#            short iteration the L2 keeping their four copies? COPIES_LIST="16" COPIES_ROWS="512 …
+#            4096" reads every flashgrid grid cold
 #   gridk    the harness with one block per SM on 32, 64, 96 and 128 SMs (M 1024 … 4096, split-K 8,
 #            50 %) at K 7168 and 28672, three rounds with the shapes interleaved: does a kernel's time
 #            at one block per SM follow how many SMs ask (the model's burst) at large K too? About
@@ -745,8 +746,9 @@ gridk)
   ;;
 flashcopies)
   recordGpu
-  runs=("512 7168 50 8" "1024 7168 50 8" "2048 7168 50 8")
-  for copies in 4 16; do
+  runs=()
+  for m in ${COPIES_ROWS:-512 1024 2048}; do runs+=("$m 7168 50 8"); done
+  for copies in ${COPIES_LIST:-4 16}; do
     for kernel in flashllm stc; do
       LIFETIME_COPIES=$copies buildLifetime $kernel iterations || exit 1
       lifetimeRuns $kernel "$kernel-copies$copies" 0 1 "$kernel-copies$copies.tgz" "${runs[@]}"
