@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { cliMessage } from '../../../gen/cli/optionFlags.ts';
 import { FieldError } from '../../../common/errors.ts';
 import { cyclicKeptShare } from '../../../gpu/memory/cyclicReuse.ts';
+import { MemoryPathSimulator } from '../../../gpu/memory/pathModel.ts';
 import { memoryProfile } from '../../../gpu/memory/profiles.ts';
 import { computeProfile } from '../../../gpu/system/computeProfiles.ts';
 import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
@@ -26,7 +27,9 @@ const K = 7168;
 const ROWS = [512, 1024, 2048, 3072, 4096];
 
 describe('cyclicKeptShare: what the L2 keeps of a cyclic walk', () => {
-  const { l2 } = memoryProfile('h200');
+  const l2Profile = memoryProfile('h200');
+  const { l2 } = l2Profile;
+  const LINE = l2.lineBytes;
 
   it('on the H200 each partition needs 3/4 of the walk, and keeps the set shares whose footprint that is within', () => {
     // Home lines (1/2) and copies of the far-homed lines its own SMs read (1/4).
@@ -52,6 +55,31 @@ describe('cyclicKeptShare: what the L2 keeps of a cyclic walk', () => {
       { seed, numRuns: 200 },
     );
   });
+
+  it("agrees with the path model's own split L2 walking four copies from 32 SMs, each SM its own part", () => {
+    const walk = (mib: number): number => {
+      const simulator = new MemoryPathSimulator(l2Profile, {});
+      const sms = 32;
+      const linesPerCopy = (mib / 4) * (MiB / LINE);
+      const perSm = Math.floor(linesPerCopy / sms);
+      const pass = (copy: number, at: number) => {
+        for (let i = 0; i < perSm; i++)
+          for (let sm = 0; sm < sms; sm++)
+            simulator.request(sm, (copy * linesPerCopy + sm * perSm + i) * LINE, LINE, at, true);
+      };
+      for (let copy = 0; copy < 4; copy++) pass(copy, copy * 1e6);
+      const before = simulator.result().bytes.dramToL2;
+      pass(0, 4e6);
+      return 1 - (simulator.result().bytes.dramToL2 - before) / (perSm * sms * LINE);
+    };
+    // All kept where a partition needs 3/4 of 36 MiB = 27 MiB, a quarter lost or so by 40 MiB, none by 48.
+    for (const [mib, within] of [
+      [36, 0.05],
+      [40, 0.05],
+      [48, 0.1],
+    ] as const)
+      expect(Math.abs(walk(mib) - cyclicKeptShare(l2, mib * MiB)), `${mib} MiB`).toBeLessThan(within);
+  }, 60_000);
 
   it('without partitions the whole L2 keeps all of a walk that fits and nothing of one that does not', () => {
     const { l2: ada } = memoryProfile('rtx4090');
