@@ -7,8 +7,6 @@
  * Compute, which flushes the caches, had it flat at 2,659 … 2,723 (l1Queue.test.ts), and so has the
  * marked kernel given sixteen copies to take in turn (results/2026-12-06e, `flashcopies`, an H100).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cliMessage } from '../../../gen/cli/optionFlags.ts';
@@ -20,7 +18,7 @@ import { computeProfile } from '../../../gpu/system/computeProfiles.ts';
 import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
 import { modelKernel } from '../../../gpu/system/timingModel.ts';
 import { fastCheckSeed } from '../memory/seed.ts';
-import { cellLayout, MEASURED_MMA, modelH200Cell, PROBE_RESULTS } from './support.ts';
+import { cellLayout, MEASURED_MMA, modelH200Cell, phasesIteration } from './support.ts';
 
 const MiB = 2 ** 20;
 const K = 7168;
@@ -91,12 +89,7 @@ describe('cyclicKeptShare: what the L2 keeps of a cyclic walk', () => {
 });
 
 /** Silicon's marked iteration past the third (median SM cycles), one block per SM at M (flashgrid). */
-function markedIteration(file: string, m: number): number {
-  const text = readFileSync(join(PROBE_RESULTS, '2026-12-06', file), 'utf8');
-  const found = text.match(new RegExp(`^${m}x${K}-50  1 per SM .* rest (\\d+) `, 'm'));
-  expect(found, `${file}: M ${m}`).not.toBeNull();
-  return Number(found![1]);
-}
+const markedIteration = (file: string, m: number): number => phasesIteration('2026-12-06', file, m);
 
 const h200 = computeProfile('h200');
 /** The model's one-block iteration at M: its SM time less a block's start and end, over K / 64 / 8 iterations. */
@@ -140,15 +133,10 @@ describe('one block per SM on 16 … 128 SMs (H200 flashgrid): the rotation keep
     }, 120_000);
 
   /** A flashcopies run's median cycles of an iteration past the third, by build (kernel-copiesN) and M. */
-  const copiesIteration = (run: string) => {
-    const text = readFileSync(join(PROBE_RESULTS, run, 'copiesPhases.txt'), 'utf8');
-    return (build: string, m: number): number => {
-      const section = text.split(/^== /m).find((part) => part.startsWith(`${build}\n`));
-      const found = section?.match(new RegExp(`^${m}x${K}-50  1 per SM .* rest (\\d+) `, 'm'));
-      expect(found, `${run} ${build}: M ${m}`).toBeTruthy();
-      return Number(found![1]);
-    };
-  };
+  const copiesIteration =
+    (run: string) =>
+    (build: string, m: number): number =>
+      phasesIteration(run, 'copiesPhases.txt', m, { build });
 
   it('on silicon it is the copies: with sixteen, which no grid keeps, the small grids iterate as the large (flashcopies, an H100, two runs)', () => {
     const [first, second] = ['2026-12-06e', '2026-12-06f'].map(copiesIteration);

@@ -7,22 +7,16 @@
  * H200). When the model gets the light grid's jump, this test fails, so that the docs and the known
  * misses are updated with it.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mixesMedianUs, modelH200Cell, PROBE_RESULTS } from './support.ts';
+import { mixesMedianUs, modelH200Cell, phasesIteration } from './support.ts';
 
 const K = 7168;
 
 const RUNS = ['2026-12-05d', '2026-12-05e', '2026-12-06b'];
 
 /** A run's marked iteration past the third at M, on the SMs that held `perSm` blocks (median SM cycles). */
-function markedIteration(run: string, m: number, perSm: number): number {
-  const text = readFileSync(join(PROBE_RESULTS, run, 'flashPhases.txt'), 'utf8');
-  const found = text.match(new RegExp(`^${m}x${K}-50  ${perSm} per SM .* rest (\\d+) `, 'm'));
-  expect(found, `${run}: M ${m}, ${perSm} per SM`).not.toBeNull();
-  return Number(found![1]);
-}
+const markedIteration = (run: string, m: number, perSm: number): number =>
+  phasesIteration(run, 'flashPhases.txt', m, { perSm });
 
 describe("an SM's second Flash-LLM block (known miss)", () => {
   it.each(RUNS)(

@@ -87,6 +87,25 @@ export function harnessRuns(file: string): HarnessRun[] {
   return runs.filter((run) => Object.keys(run.us).length > 0);
 }
 
+/**
+ * A marked kernel's iteration past the third (median SM cycles) as gpu/probes/iterationPhases.py
+ * printed it into a committed phases file (`run/file`), for M × 7168 at 50 % on the SMs that held
+ * `perSm` blocks; `build` picks one build's lines in a file that holds several under `== build`
+ * headers (copiesPhases.txt). Throws, naming the file, when the line is not there.
+ */
+export function phasesIteration(
+  run: string,
+  file: string,
+  m: number,
+  { perSm = 1, build }: { perSm?: number; build?: string } = {},
+): number {
+  const text = readFileSync(join(PROBE_RESULTS, run, file), 'utf8');
+  const lines = build === undefined ? text : text.split(/^== /m).find((part) => part.startsWith(`${build}\n`));
+  const found = lines?.match(new RegExp(`^${m}x7168-50  ${perSm} per SM .* rest (\\d+) `, 'm'));
+  if (!found) throw new Error(`${run}/${file}${build ? ` ${build}` : ''}: no M ${m}, ${perSm} per SM`);
+  return Number(found[1]);
+}
+
 /** The middle of some runs' times (the mean of the middle two for an even count): a single run twice the others' does not move it. */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
