@@ -395,7 +395,8 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
   // launch reads what the L2 kept of its copy, at an L2 hit's round trip: the one-block iterations of
   // the harness's small grids (flashgrid, twenty-sixth batch). The memory path is still fed cold.
   const copies = input.rotatingCopies ?? compute.rotatingCopies ?? 0;
-  const weightsInL2 = copies > 0 ? cyclicKeptShare(memory.l2, copies * storedBytes(kernel, shape, layout)) : 0;
+  const aStored = storedBytes(kernel, shape, layout);
+  const weightsInL2 = copies > 0 ? cyclicKeptShare(memory.l2, copies * aStored) : 0;
   const dramTrip = loadLatency + (memory.sm.loadStepCycles ?? 0);
   const l2Trip = memory.l2.hitLatencyCycles + (memory.sm.l2HitStepCycles ?? memory.sm.loadStepCycles ?? 0);
   const smSide: SmSide = {
@@ -567,7 +568,7 @@ export function modelKernel(input: KernelModelInput, onRound?: (done: number, to
     perIteration: full,
     costs,
     bytes: {
-      aStored: storedBytes(kernel, shape, layout),
+      aStored,
       aSectorRequests: sectorBytes(accounting.A.sectors),
       bSectorRequests: sectorBytes(accounting.B.sectors),
       dramRead: dramReadBytes,
