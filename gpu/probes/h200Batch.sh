@@ -76,6 +76,9 @@
 #            both kernels marked by iteration; all of it in $OUT/copies.tgz: is the small grids'
 #            short iteration the L2 keeping their four copies? COPIES_LIST="16" COPIES_ROWS="512 …
 #            4096" reads every flashgrid grid cold
+#   gridsites residencysites with one block per SM on 16, 32, 64, 96 and 128 SMs (M 512 … 4096), every
+#            launch cold (Nsight Compute flushes the caches): which part of a lone block's iteration
+#            (memory, barriers, the SM's own work; stallGrowth.py --parts) grows with the grid
 #   gridk    the harness with one block per SM on 32, 64, 96 and 128 SMs (M 1024 … 4096, split-K 8,
 #            50 %) at K 7168 and 28672, three rounds with the shapes interleaved: does a kernel's time
 #            at one block per SM follow how many SMs ask (the model's burst) at large K too? About
@@ -664,6 +667,9 @@ residency)
 residencysites)
   residencyProfiles residencySites "$SITE_SECTIONS" 4096 8448
   ;;
+gridsites)
+  residencyProfiles gridSites "$SITE_SECTIONS" 512 1024 2048 3072 4096
+  ;;
 residencythree)
   residencyProfiles residencyThree "$SITE_SECTIONS" 12544
   ;;
@@ -939,7 +945,7 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|residencysparsity|residencythreesparsity|extractmio|flashiters|flashgrid|gridk" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|residencysparsity|residencythreesparsity|extractmio|flashiters|flashgrid|gridk|gridsites" >&2
   exit 2
   ;;
 esac
