@@ -12,13 +12,16 @@
  * wait is silicon's time from the loads' issue to their use, under which silicon runs its MMAs —
  * and the miss is how fast the wait grows from two blocks on. When the model's share of memory or
  * its growth comes near silicon's, this test fails, so that the docs and the known misses are
- * updated with it.
+ * updated with it. A lone block by the grid it is in (results/2026-12-06g, `gridsites`, an H100,
+ * every launch cold): the SM part is the same on 16 … 128 SMs and the waits on memory and at the
+ * barriers are what grows, flat to 32 SMs and longer from 64 on, which neither of the model's
+ * lone blocks does ("A lone block by the grid it is in").
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
-import { mixesMedianUs, modelH200Cell, PROBE_RESULTS } from './support.ts';
+import { loneBlockIteration, mixesMedianUs, modelH200Cell, PROBE_RESULTS } from './support.ts';
 
 /** The harness's kernel names, by the model's. */
 const KERNELS: [SpmmKernel, string][] = [
@@ -55,7 +58,10 @@ function parts(run: string, name: string, m: number): PartsLine {
   return found!;
 }
 
-const share = (p: PartsLine) => p.memory / (p.memory + p.barriers + p.sm);
+/** A block-iteration's cycles, and of them the waits on global memory and at the barriers. */
+const total = (p: PartsLine) => p.memory + p.barriers + p.sm;
+const waits = (p: PartsLine) => p.memory + p.barriers;
+const share = (p: PartsLine) => p.memory / total(p);
 
 /** The iterations each block runs in these launches (K 7168, split-K 8, 64-column tiles). */
 const ITERATIONS = 14;
@@ -149,4 +155,35 @@ describe('where a block-iteration goes (known miss)', () => {
     },
     120_000,
   );
+});
+
+describe('a lone block by the grid it is in (gridsites: one block per SM on 16 … 128 SMs, cold, an H100)', () => {
+  const RUN = '2026-12-06g';
+  /** M 512 … 4096 at split-K 8: 16, 32, 64, 96 and 128 blocks, one on each SM. */
+  const GRIDS = [512, 1024, 2048, 3072, 4096];
+
+  it.each(KERNELS)(
+    'on silicon the SM part is the same on every grid, and the waits on memory and at the barriers grow from 64 SMs on (%s)',
+    (_, name) => {
+      const lines = GRIDS.map((m) => parts(RUN, name, m));
+      const sm = lines.map((line) => line.sm);
+      expect(Math.max(...sm) / Math.min(...sm)).toBeLessThan(1.1);
+      const [sixteen, thirtyTwo, , , all] = lines as [PartsLine, PartsLine, PartsLine, PartsLine, PartsLine];
+      expect(Math.abs(waits(thirtyTwo) / waits(sixteen) - 1)).toBeLessThan(0.03);
+      expect(waits(all) / waits(thirtyTwo)).toBeGreaterThan(1.1);
+      // The waits are at least four fifths of the iteration's growth from 16 to 128 SMs.
+      expect((waits(all) - waits(sixteen)) / (total(all) - total(sixteen))).toBeGreaterThan(0.8);
+    },
+  );
+
+  it("the model's lone blocks grow otherwise: Flash-LLM's with its grid's burst from 32 SMs on, the STC proxy's not at all (known miss)", () => {
+    const flashllm = [1024, 2048].map((m) => loneBlockIteration('flashllm', m, 0).cycles);
+    const siliconFlashllm = [1024, 2048].map((m) => total(parts(RUN, 'FlashLLM_SpMM_Kernel', m)));
+    expect(flashllm[1]! / flashllm[0]!).toBeGreaterThan(1.1);
+    expect(siliconFlashllm[1]! / siliconFlashllm[0]!).toBeLessThan(1.05);
+    const stc = [512, 4096].map((m) => loneBlockIteration('stc', m, 0).cycles);
+    const siliconStc = [512, 4096].map((m) => total(parts(RUN, 'Coruscant_STC_SpMM_Kernel', m)));
+    expect(stc[1]! / stc[0]!).toBeLessThan(1.02);
+    expect(siliconStc[1]! / siliconStc[0]!).toBeGreaterThan(1.15);
+  }, 60_000);
 });

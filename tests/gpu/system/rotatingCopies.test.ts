@@ -14,14 +14,10 @@ import { FieldError } from '../../../common/errors.ts';
 import { cyclicKeptShare } from '../../../gpu/memory/cyclicReuse.ts';
 import { MemoryPathSimulator } from '../../../gpu/memory/pathModel.ts';
 import { memoryProfile } from '../../../gpu/memory/profiles.ts';
-import { computeProfile } from '../../../gpu/system/computeProfiles.ts';
-import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
-import { modelKernel } from '../../../gpu/system/timingModel.ts';
 import { fastCheckSeed } from '../memory/seed.ts';
-import { cellLayout, MEASURED_MMA, modelH200Cell, phasesIteration } from './support.ts';
+import { loneBlockIteration, phasesIteration } from './support.ts';
 
 const MiB = 2 ** 20;
-const K = 7168;
 const ROWS = [512, 1024, 2048, 3072, 4096];
 
 describe('cyclicKeptShare: what the L2 keeps of a cyclic walk', () => {
@@ -91,26 +87,6 @@ describe('cyclicKeptShare: what the L2 keeps of a cyclic walk', () => {
 /** Silicon's marked iteration past the third (median SM cycles), one block per SM at M (flashgrid). */
 const markedIteration = (file: string, m: number): number => phasesIteration('2026-12-06', file, m);
 
-const h200 = computeProfile('h200');
-/** The model's one-block iteration at M: its SM time less a block's start and end, over K / 64 / 8 iterations. */
-function modelIteration(kernel: SpmmKernel, m: number, rotatingCopies?: number): { cycles: number; kept: number } {
-  const timing =
-    rotatingCopies === undefined
-      ? modelH200Cell(kernel, m, K, 0.5)
-      : modelKernel({
-          profile: 'h200',
-          kernel,
-          shape: { m, k: K, n: 8 },
-          layout: cellLayout(m, K, 0.5),
-          mma: MEASURED_MMA,
-          splitK: 8,
-          rotatingCopies,
-        });
-  expect(timing.blocks).toBe((m / 256) * 8);
-  const cycles = (timing.stagesNs.compute * h200.tensorClockMHz!) / 1000 - h200.blockStartEndCycles!;
-  return { cycles: cycles / (K / 64 / 8), kept: timing.weightsInL2 };
-}
-
 describe('one block per SM on 16 … 128 SMs (H200 flashgrid): the rotation keeps the small grids in the L2', () => {
   const grids = [
     ['stc', 'stcGridPhases.txt', [1, 1, 0, 0, 0]],
@@ -118,7 +94,7 @@ describe('one block per SM on 16 … 128 SMs (H200 flashgrid): the rotation keep
   ] as const;
   for (const [kernel, file, kept] of grids)
     it(`${kernel}: every grid's iteration within 15 % of silicon's, the L2 keeping the copies where they fit`, () => {
-      const rows = ROWS.map((m) => ({ m, silicon: markedIteration(file, m), ...modelIteration(kernel, m) }));
+      const rows = ROWS.map((m) => ({ m, silicon: markedIteration(file, m), ...loneBlockIteration(kernel, m) }));
       const report = rows
         .map(
           (r) =>
@@ -155,7 +131,7 @@ describe('one block per SM on 16 … 128 SMs (H200 flashgrid): the rotation keep
 
   it("read cold (Nsight Compute's way), the STC proxy's small grids are 40 % long: the miss this fixes", () => {
     for (const m of [512, 1024]) {
-      const cold = modelIteration('stc', m, 0);
+      const cold = loneBlockIteration('stc', m, 0);
       expect(cold.kept).toBe(0);
       expect(cold.cycles / markedIteration('stcGridPhases.txt', m)).toBeGreaterThan(1.4);
     }
@@ -165,7 +141,7 @@ describe('one block per SM on 16 … 128 SMs (H200 flashgrid): the rotation keep
     for (const copies of [-1, 1.5]) {
       const error = (() => {
         try {
-          modelIteration('stc', 512, copies);
+          loneBlockIteration('stc', 512, copies);
         } catch (e) {
           return e;
         }

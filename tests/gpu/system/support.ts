@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { computeProfile } from '../../../gpu/system/computeProfiles.ts';
 import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
 import { randomLayouts, type SparseWeightLayout } from '../../../gpu/system/sparseLayout.ts';
 import { sampleFactor } from '../../../gpu/system/sweep.ts';
@@ -47,6 +48,38 @@ export function modelH200Cell(
     ...(kernel === 'dense' ? {} : { splitK }),
     sample: sampleFactor(kernel, layout, 8, 300_000),
   });
+}
+
+/**
+ * The model's iteration of a lone block (one per SM; M / 256 × 8 blocks at M × 7168, split-K 8, 50 %)
+ * on the h200 profile: its SM time less a block's start and end, over its 14 iterations, and the
+ * share of the weights the L2 kept. `rotatingCopies` replaces the profile's harness rotation (0:
+ * cold, as Nsight Compute and the marked kernels with sixteen copies read); absent, the cell is
+ * modelled as the harness ran it (modelH200Cell).
+ */
+export function loneBlockIteration(
+  kernel: SpmmKernel,
+  m: number,
+  rotatingCopies?: number,
+): { cycles: number; kept: number } {
+  const k = 7168;
+  const timing =
+    rotatingCopies === undefined
+      ? modelH200Cell(kernel, m, k, 0.5)
+      : modelKernel({
+          profile: 'h200',
+          kernel,
+          shape: { m, k, n: 8 },
+          layout: cellLayout(m, k, 0.5),
+          mma: MEASURED_MMA,
+          splitK: 8,
+          rotatingCopies,
+        });
+  const iterations = k / 64 / 8;
+  if (timing.blocks !== (m / 256) * 8) throw new Error(`M ${m}: ${timing.blocks} blocks, not one per SM`);
+  const h200 = computeProfile('h200');
+  const cycles = (timing.stagesNs.compute * h200.tensorClockMHz!) / 1000 - h200.blockStartEndCycles!;
+  return { cycles: cycles / iterations, kept: timing.weightsInL2 };
 }
 
 /** The probes' committed results (gpu/probes/results). */
