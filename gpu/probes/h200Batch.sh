@@ -75,7 +75,8 @@
 #            and with sixteen (LIFETIME_COPIES: no grid's copies stay in the L2 between their turns),
 #            both kernels marked by iteration; all of it in $OUT/copies.tgz: is the small grids'
 #            short iteration the L2 keeping their four copies? COPIES_LIST="16" COPIES_ROWS="512 …
-#            4096" reads every flashgrid grid cold
+#            4096" reads every flashgrid grid cold; COPIES_LIST="1 16" COPIES_K=3584 reads every grid from
+#            the L2 (one copy, 7 iterations a block: at most 30 MB) and cold
 #   gridsites residencysites with one block per SM on 16, 32, 64, 96 and 128 SMs (M 512 … 4096), every
 #            launch cold (Nsight Compute flushes the caches): which part of a lone block's iteration
 #            (memory, barriers, the SM's own work; stallGrowth.py --parts) grows with the grid
@@ -753,7 +754,7 @@ gridk)
 flashcopies)
   recordGpu
   runs=()
-  for m in ${COPIES_ROWS:-512 1024 2048}; do runs+=("$m 7168 50 8"); done
+  for m in ${COPIES_ROWS:-512 1024 2048}; do runs+=("$m ${COPIES_K:-7168} 50 8"); done
   for copies in ${COPIES_LIST:-4 16}; do
     for kernel in flashllm stc; do
       LIFETIME_COPIES=$copies buildLifetime $kernel iterations || exit 1
