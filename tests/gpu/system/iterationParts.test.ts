@@ -21,7 +21,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
-import { loneBlockIteration, mixesMedianUs, modelH200Cell, PROBE_RESULTS } from './support.ts';
+import { loneBlockIteration, mixesMedianUs, modelH200Cell, phasesIteration, PROBE_RESULTS } from './support.ts';
 
 /** The harness's kernel names, by the model's. */
 const KERNELS: [SpmmKernel, string][] = [
@@ -175,6 +175,21 @@ describe('a lone block by the grid it is in (gridsites: one block per SM on 16 â
       expect((waits(all) - waits(sixteen)) / (total(all) - total(sixteen))).toBeGreaterThan(0.8);
     },
   );
+
+  it("it is the L2's misses that grow: read from the L2 a lone block iterates alike on every grid, read cold from 64 SMs on it does not (results/2026-12-06h)", () => {
+    // The marked kernels at K 3584 (7 iterations a block, at most 30 MB of weights): one copy stays
+    // in the L2, sixteen do not; the same launches otherwise.
+    const iteration = (build: string, m: number) =>
+      phasesIteration('2026-12-06h', 'copiesPhases.txt', m, { build, k: 3584 });
+    for (const kernel of ['flashllm', 'stc']) {
+      const fromL2 = GRIDS.map((m) => iteration(`${kernel}-copies1`, m));
+      const cold = GRIDS.map((m) => iteration(`${kernel}-copies16`, m));
+      const report = `${kernel}: from the L2 ${fromL2.join(' / ')}, cold ${cold.join(' / ')}`;
+      expect(Math.max(...fromL2) / Math.min(...fromL2), report).toBeLessThan(1.07);
+      expect(cold[4]! / cold[1]!, report).toBeGreaterThan(1.15);
+      expect(cold[4]! - cold[1]!, report).toBeGreaterThan(3 * (fromL2[4]! - fromL2[1]!));
+    }
+  });
 
   it("the model's lone blocks grow otherwise: Flash-LLM's with its grid's burst from 32 SMs on, the STC proxy's not at all (known miss)", () => {
     const flashllm = [1024, 2048].map((m) => loneBlockIteration('flashllm', m, 0).cycles);

@@ -122,7 +122,7 @@ export function harnessRuns(file: string): HarnessRun[] {
 
 /**
  * A marked kernel's iteration past the third (median SM cycles) as gpu/probes/iterationPhases.py
- * printed it into a committed phases file (`run/file`), for M × 7168 at 50 % on the SMs that held
+ * printed it into a committed phases file (`run/file`), for M × K (7168 unless given) at 50 % on the SMs that held
  * `perSm` blocks; `build` picks one build's lines in a file that holds several under `== build`
  * headers (copiesPhases.txt). Throws, naming the file, when the line is not there.
  */
@@ -130,12 +130,12 @@ export function phasesIteration(
   run: string,
   file: string,
   m: number,
-  { perSm = 1, build }: { perSm?: number; build?: string } = {},
+  { perSm = 1, build, k = 7168 }: { perSm?: number; build?: string; k?: number } = {},
 ): number {
   const text = readFileSync(join(PROBE_RESULTS, run, file), 'utf8');
   const lines = build === undefined ? text : text.split(/^== /m).find((part) => part.startsWith(`${build}\n`));
-  const found = lines?.match(new RegExp(`^${m}x7168-50  ${perSm} per SM .* rest (\\d+) `, 'm'));
-  if (!found) throw new Error(`${run}/${file}${build ? ` ${build}` : ''}: no M ${m}, ${perSm} per SM`);
+  const found = lines?.match(new RegExp(`^${m}x${k}-50  ${perSm} per SM .* rest (\\d+) `, 'm'));
+  if (!found) throw new Error(`${run}/${file}${build ? ` ${build}` : ''}: no M ${m} × ${k}, ${perSm} per SM`);
   return Number(found[1]);
 }
 
