@@ -80,6 +80,10 @@
 #   gridsites residencysites with one block per SM on 16, 32, 64, 96 and 128 SMs (M 512 … 4096), every
 #            launch cold (Nsight Compute flushes the caches): which part of a lone block's iteration
 #            (memory, barriers, the SM's own work; stallGrowth.py --parts) grows with the grid
+#   burstgrid gridBurst with one block per SM on 16, 32, 64, 96 and 128 SMs, 10 and 16 vectors a
+#            thread (the STC proxy's and Flash-LLM's bytes of a block-iteration), no gap and gaps of
+#            700 and 2,400 cycles (their SM's own work), two rounds: does a synthetic burst from DRAM
+#            grow with the grid as the lone kernels' blocks do (flat to 32 SMs, longer from 64)?
 #   gridk    the harness with one block per SM on 32, 64, 96 and 128 SMs (M 1024 … 4096, split-K 8,
 #            50 %) at K 7168 and 28672, three rounds with the shapes interleaved: does a kernel's time
 #            at one block per SM follow how many SMs ask (the model's burst) at large K too? About
@@ -671,6 +675,17 @@ residencysites)
 gridsites)
   residencyProfiles gridSites "$SITE_SECTIONS" 512 1024 2048 3072 4096
   ;;
+burstgrid)
+  recordGpu
+  $NVCC -o /tmp/gridBurst "$PROBES/gridBurst.cu" || exit 1
+  for round in 1 2; do
+    for blocks in 16 32 64 96 128; do
+      for v in 10 16; do
+        for gap in 0 700 2400; do /tmp/gridBurst $blocks $v $gap; done
+      done
+    done
+  done >"$OUT/burstGrid.jsonl" 2>"$OUT/burstGrid.err"
+  ;;
 residencythree)
   residencyProfiles residencyThree "$SITE_SECTIONS" 12544
   ;;
@@ -946,7 +961,7 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|residencysparsity|residencythreesparsity|extractmio|flashiters|flashgrid|gridk|gridsites" >&2
+  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|residencysparsity|residencythreesparsity|extractmio|flashiters|flashgrid|gridk|gridsites|burstgrid" >&2
   exit 2
   ;;
 esac
