@@ -191,6 +191,24 @@ describe('a lone block by the grid it is in (gridsites: one block per SM on 16 â
     }
   });
 
+  it("a burst of every load at once, in lockstep from DRAM, doubles its wait from 32 to 64 SMs, where the lone kernels' waits grow by a tenth at most (results/2026-12-06i)", () => {
+    // gridBurst: one block per SM, 10 or 16 LDG.128 a thread (the STC proxy's and Flash-LLM's bytes
+    // of a block-iteration), all in flight, then a gap of the SM's own work; two rounds.
+    const rows = readFileSync(join(PROBE_RESULTS, '2026-12-06i', 'burstGrid.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { blocks: number; vectors: number; gapCycles: number; waitMedian: number });
+    const wait = (blocks: number, vectors: number, gap: number) => {
+      const runs = rows.filter((r) => r.blocks === blocks && r.vectors === vectors && r.gapCycles === gap);
+      expect(runs).toHaveLength(2);
+      return Math.min(...runs.map((r) => r.waitMedian));
+    };
+    for (const vectors of [10, 16])
+      for (const gap of [700, 2400]) expect(wait(64, vectors, gap) / wait(32, vectors, gap)).toBeGreaterThan(1.8);
+    for (const [, name] of KERNELS)
+      expect(waits(parts(RUN, name, 2048)) / waits(parts(RUN, name, 1024)), name).toBeLessThan(1.1);
+  });
+
   it("the model's lone blocks grow otherwise: Flash-LLM's with its grid's burst from 32 SMs on, the STC proxy's not at all (known miss)", () => {
     const flashllm = [1024, 2048].map((m) => loneBlockIteration('flashllm', m, 0).cycles);
     const siliconFlashllm = [1024, 2048].map((m) => total(parts(RUN, 'FlashLLM_SpMM_Kernel', m)));
