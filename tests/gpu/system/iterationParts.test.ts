@@ -219,4 +219,14 @@ describe('a lone block by the grid it is in (gridsites: one block per SM on 16 â
     expect(stc[1]! / stc[0]!).toBeLessThan(1.02);
     expect(siliconStc[1]! / siliconStc[0]!).toBeGreaterThan(1.15);
   }, 60_000);
+
+  it.each(KERNELS)(
+    "the model's memory path, fed the same grids cold, lengthens its loads from 16 to 128 SMs by less than half what silicon's waits on memory grow (%s, known miss)",
+    (kernel, name) => {
+      const [few, all] = [512, 4096].map((m) => loneBlockIteration(kernel, m, 0).timing.memory.meanLatencyCycles);
+      const silicon = parts(RUN, name, 4096).memory / parts(RUN, name, 512).memory - 1;
+      expect(all! / few! - 1).toBeLessThan(silicon / 2);
+    },
+    60_000,
+  );
 });

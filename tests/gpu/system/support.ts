@@ -53,7 +53,7 @@ export function modelH200Cell(
 /**
  * The model's iteration of a lone block (one per SM; M / 256 × 8 blocks at M × 7168, split-K 8, 50 %)
  * on the h200 profile: its SM time less a block's start and end, over its 14 iterations, and the
- * share of the weights the L2 kept. `rotatingCopies` replaces the profile's harness rotation (0:
+ * share of the weights the L2 kept, with the whole timing. `rotatingCopies` replaces the profile's harness rotation (0:
  * cold, as Nsight Compute and the marked kernels with sixteen copies read); absent, the cell is
  * modelled as the harness ran it (modelH200Cell).
  */
@@ -61,7 +61,7 @@ export function loneBlockIteration(
   kernel: SpmmKernel,
   m: number,
   rotatingCopies?: number,
-): { cycles: number; kept: number } {
+): { cycles: number; kept: number; timing: KernelTiming } {
   const k = 7168;
   const timing =
     rotatingCopies === undefined
@@ -79,7 +79,7 @@ export function loneBlockIteration(
   if (timing.blocks !== (m / 256) * 8) throw new Error(`M ${m}: ${timing.blocks} blocks, not one per SM`);
   const h200 = computeProfile('h200');
   const cycles = (timing.stagesNs.compute * h200.tensorClockMHz!) / 1000 - h200.blockStartEndCycles!;
-  return { cycles: cycles / iterations, kept: timing.weightsInL2 };
+  return { cycles: cycles / iterations, kept: timing.weightsInL2, timing };
 }
 
 /** The probes' committed results (gpu/probes/results). */
