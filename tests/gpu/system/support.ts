@@ -51,11 +51,11 @@ export function modelH200Cell(
 }
 
 /**
- * The model's iteration of a lone block (one per SM; M / 256 × 8 blocks at M × 7168, split-K 8, 50 %)
- * on the h200 profile: its SM time less a block's start and end, over its 14 iterations, and the
- * share of the weights the L2 kept, with the whole timing. `rotatingCopies` replaces the profile's harness rotation (0:
- * cold, as Nsight Compute and the marked kernels with sixteen copies read); absent, the cell is
- * modelled as the harness ran it (modelH200Cell).
+ * The model's iteration of a lone block (one per SM; M / 256 × 8 blocks at M × 7168, split-K 8,
+ * 50 %) on the h200 profile: its SM time less a block's start and end, over its 14 iterations, the
+ * share of the weights the L2 kept, and the whole timing. `rotatingCopies` replaces the profile's
+ * harness rotation (0: cold, as Nsight Compute and the marked kernels with sixteen copies read);
+ * absent, the cell is modelled as the harness ran it (modelH200Cell).
  */
 export function loneBlockIteration(
   kernel: SpmmKernel,
@@ -122,9 +122,9 @@ export function harnessRuns(file: string): HarnessRun[] {
 
 /**
  * A marked kernel's iteration past the third (median SM cycles) as gpu/probes/iterationPhases.py
- * printed it into a committed phases file (`run/file`), for M × K (7168 unless given) at 50 % on the SMs that held
- * `perSm` blocks; `build` picks one build's lines in a file that holds several under `== build`
- * headers (copiesPhases.txt). Throws, naming the file, when the line is not there.
+ * printed it into a committed phases file (`run/file`), for M × K (7168 unless given) at 50 % on
+ * the SMs that held `perSm` blocks; `build` picks one build's lines in a file that holds several
+ * under `== build` headers (copiesPhases.txt). Throws, naming the file, when the line is not there.
  */
 export function phasesIteration(
   run: string,
