@@ -114,10 +114,10 @@ describe('one block per SM on 16 … 128 SMs (H200 flashgrid): the rotation keep
     (build: string, m: number): number =>
       phasesIteration(run, 'copiesPhases.txt', m, { build });
 
-  it('on silicon it is the copies: with sixteen, which no grid keeps, the small grids iterate as the large (flashcopies, an H100, two runs)', () => {
-    const [first, second] = ['2026-12-06e', '2026-12-06f'].map(copiesIteration);
+  it('on silicon it is the copies: with sixteen, which no grid keeps, the small grids iterate as the large (flashcopies, an H100, three runs)', () => {
+    const [first, ...again] = ['2026-12-06e', '2026-12-06f', '2026-12-06k'].map(copiesIteration);
     for (const kernel of ['stc', 'flashllm']) {
-      for (const run of [first!, second!]) {
+      for (const run of [first!, ...again]) {
         const cold = [512, 1024, 2048].map((m) => run(`${kernel}-copies16`, m));
         // Cold, one block per SM costs the same on 16, 32 and 64 SMs…
         expect(Math.max(...cold) / Math.min(...cold), `${kernel}: ${cold.join(' / ')}`).toBeLessThan(1.05);
