@@ -93,13 +93,18 @@ function flashIssueToUse(m: number): number {
   );
 }
 
-/** The model's h200 cell at K 7168, 50 %, once per kernel and M for the tests below. */
-const modelled = new Map<string, ReturnType<typeof modelH200Cell>>();
-function modelCell(kernel: SpmmKernel, m: number): ReturnType<typeof modelH200Cell> {
-  const key = `${kernel} ${m}`;
-  if (!modelled.has(key)) modelled.set(key, modelH200Cell(kernel, m, 7168, 0.5));
-  return modelled.get(key)!;
+/** `model` run once per kernel and M: the tests below ask for the same model runs more than once. */
+function oncePerCell<T>(model: (kernel: SpmmKernel, m: number) => T): (kernel: SpmmKernel, m: number) => T {
+  const runs = new Map<string, T>();
+  return (kernel, m) => {
+    const key = `${kernel} ${m}`;
+    if (!runs.has(key)) runs.set(key, model(kernel, m));
+    return runs.get(key)!;
+  };
 }
+
+/** The model's h200 cell at K 7168, 50 %. */
+const modelCell = oncePerCell((kernel, m) => modelH200Cell(kernel, m, 7168, 0.5));
 
 describe('where a block-iteration goes (known miss)', () => {
   it.each(KERNELS)("on silicon the SM's own part is the card's SM's, not its memory's (%s)", (_, name) => {
@@ -166,13 +171,8 @@ describe('a lone block by the grid it is in (one block per SM on 16 … 128 SMs,
     { card: 'the H200', sites: '2026-12-06j', copies: '2026-12-06j/k3584', bursts: '2026-12-06j' },
   ];
   const byCard = CARDS.flatMap((card) => KERNELS.map(([kernel, name]) => ({ ...card, kernel, name })));
-  /** The model's lone block read cold, once per kernel and M for the tests below. */
-  const coldRuns = new Map<string, ReturnType<typeof loneBlockIteration>>();
-  const cold = (kernel: SpmmKernel, m: number) => {
-    const key = `${kernel} ${m}`;
-    if (!coldRuns.has(key)) coldRuns.set(key, loneBlockIteration(kernel, m, 0));
-    return coldRuns.get(key)!;
-  };
+  /** The model's lone block read cold. */
+  const cold = oncePerCell((kernel, m) => loneBlockIteration(kernel, m, 0));
 
   it.each(byCard)(
     '$card, $kernel: the SM part is the same on every grid; the waits on memory and at the barriers are most of the growth, and grow faster from 64 SMs on',
