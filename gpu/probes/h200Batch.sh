@@ -151,6 +151,10 @@
 #   gpc      l2Partitions gpcmap (which SMs share a GPC, from thread block clusters) and smmap, then the
 #            fixed stream at 24 MiB read by each GPC's SMs alone, by one SM of each of its TPCs, and by
 #            sets of GPCs: is the L2 rate that a set of SMs gets its GPCs' ports?
+#   spread   l2Partitions smdepth (whole steps, 4 loads out a warp, or each of SPREAD_OUT) from DRAM (1 GiB) and from the L2
+#            (24 MiB), two rounds: a fixed total of 128, 256 or 512 warps spread over 8 … 128 SMs (in
+#            blocks of at most 8 on each), and 4 warps an SM on 8 … 128 SMs: does a load's round trip grow
+#            with the SMs that ask at the same total in flight, or only with the total?
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -839,6 +843,28 @@ smconst)
       done
     done
   done >"$OUT/smConst.jsonl" 2>&1
+  ;;
+spread)
+  recordGpu
+  buildL2Partitions || exit 1
+  # S SMs one per TPC while there are TPCs enough (SM 2t and 2t + 1 share TPC t), else SMs 0 … S-1.
+  spreadList() { python3 -c "import sys; s = int(sys.argv[1]); print(','.join(str(2 * (i * 66 // s) if s <= 66 else i) for i in range(s)))" "$1"; }
+  for round in 1 2; do
+    for mib in 1024 24; do
+      for out in ${SPREAD_OUT:-4}; do
+        for total in 128 256 512; do
+          for sms in 8 16 32 64 128; do
+            warps=$((total / sms))
+            [ "$warps" -ge 1 ] && [ "$warps" -le 16 ] || continue
+            # The deep loop's blocks take at most 256 threads: 16 warps an SM are two blocks of 8.
+            blocks=$(((warps + 7) / 8))
+            /tmp/l2Partitions smdepth $mib "$(spreadList $sms)" $blocks $((warps / blocks * 32)) $out 1024
+          done
+        done
+        for sms in 8 16 32 64 96 128; do /tmp/l2Partitions smdepth $mib "$(spreadList $sms)" 1 128 $out 1024; done
+      done
+    done
+  done >"$OUT/spread.jsonl" 2>&1
   ;;
 gpc)
   mapSms || exit 1
