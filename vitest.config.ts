@@ -102,6 +102,7 @@ const SHARED_MODULES = [
   'tests/gpu/memory/profiles.test.ts',
   'tests/gpu/memory/sharedMemoryBanks.test.ts',
   'tests/gpu/memory/smTopology.test.ts',
+  'tests/gpu/memory/spreadSms.test.ts',
   'tests/gpu/memory/streamMapping.test.ts',
   'tests/gpu/memory/trace.test.ts',
   'tests/gpu/memory/warpTurnaround.test.ts',

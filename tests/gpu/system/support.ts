@@ -166,3 +166,47 @@ export function harnessMedianUs(file: string, label: string, m: number, k: numbe
 export function mixesMedianUs(label: string, m: number): number {
   return harnessMedianUs('2026-12-05/mixes.txt', label, m, 7168);
 }
+
+/** A warp's load in h200Batch.sh's `spread` step (l2Partitions smdepth): 32 threads × 16 B. */
+export const WARP_LOAD_BYTES = 512;
+
+/** One configuration of the `spread` step, its rounds averaged. */
+export interface SpreadRow {
+  readonly level: 'DRAM' | 'L2';
+  readonly sms: number;
+  readonly warpsPerSm: number;
+  /** Loads a warp keeps out (its step's). */
+  readonly inFlight: number;
+  /** Its rate, GB/s. */
+  readonly gbps: number;
+  /** Little's law: the bytes out over the rate, ns. */
+  readonly roundTripNs: number;
+}
+
+/** Where a `spread` row read, on how many SMs, with how many warps each and loads out. */
+export type SpreadConfiguration = Pick<SpreadRow, 'level' | 'sms' | 'warpsPerSm' | 'inFlight'>;
+
+/** The bytes a configuration keeps out. */
+export const spreadBytesOut = (row: SpreadConfiguration): number =>
+  row.sms * row.warpsPerSm * row.inFlight * WARP_LOAD_BYTES;
+
+/** The `spread` rows of a run (results/RUN/spread.jsonl), each configuration's rounds averaged. */
+export function spreadRows(run: string): SpreadRow[] {
+  const rounds = new Map<string, { row: SpreadConfiguration; gbps: number[] }>();
+  for (const line of readFileSync(join(PROBE_RESULTS, run, 'spread.jsonl'), 'utf8').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const step = JSON.parse(line) as Record<string, number>;
+    const row = {
+      level: step.footprintBytes! >= 2 ** 30 ? 'DRAM' : 'L2',
+      sms: step.sms!,
+      warpsPerSm: (step.blocksPerSm! * step.threads!) / 32,
+      inFlight: step.inFlight!,
+    } as const;
+    const key = `${row.level} ${row.sms} ${row.warpsPerSm} ${row.inFlight}`;
+    rounds.set(key, { row, gbps: [...(rounds.get(key)?.gbps ?? []), step.GBps!] });
+  }
+  return [...rounds.values()].map(({ row, gbps }) => {
+    const mean = gbps.reduce((sum, value) => sum + value, 0) / gbps.length;
+    return { ...row, gbps: mean, roundTripNs: spreadBytesOut(row) / mean };
+  });
+}
