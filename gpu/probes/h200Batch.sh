@@ -155,6 +155,9 @@
 #            (24 MiB), two rounds: a fixed total of 128, 256 or 512 warps spread over 8 … 128 SMs (in
 #            blocks of at most 8 on each), and 4 warps an SM on 8 … 128 SMs: does a load's round trip grow
 #            with the SMs that ask at the same total in flight, or only with the total?
+#   spreadsteps l2Partitions smsteps (smdepth's loop with every step timed) from DRAM, 4 warps an SM on
+#            8 … 128 SMs, 1, 2 and 4 loads out, two rounds: how a step's round trip spreads as the
+#            traffic grows, where the spread step has only its mean
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -265,6 +268,14 @@ buildL2Partitions() {
   $NVCC -o /tmp/l2Partitions "$PROBES/l2Partitions.cu" && streamLoopsSass /tmp/l2Partitions "$OUT/streamLoops.sass"
 }
 
+# l2Partitions built for the whole-step loops' steps, and loadWindow.py on their SASS: how many loads
+# each loop keeps out (smdepth, smconst, spreadsteps)
+buildDeepLoops() {
+  recordGpu
+  buildL2Partitions || return 1
+  python3 "$PROBES/loadWindow.py" "$OUT/streamLoops.sass" >"$OUT/loadWindow.txt" 2>&1
+}
+
 mapSms() {
   recordGpu
   buildL2Partitions || return 1
@@ -293,6 +304,12 @@ orderRuns() {
     done
   done >"$OUT/$name.jsonl" 2>&1
   (cd "$OUT" && tar cJf lines.txz lines && rm -rf lines)
+}
+
+# spreadList S: S SMs, one per TPC while there are TPCs enough (SM 2t and 2t + 1 share TPC t), else
+# SMs 0 … S-1 (the spread and spreadsteps steps)
+spreadList() {
+  python3 -c "import sys; s = int(sys.argv[1]); print(','.join(str(2 * (i * 66 // s) if s <= 66 else i) for i in range(s)))" "$1"
 }
 
 harnessEnv() {
@@ -817,9 +834,7 @@ smcap)
   done >"$OUT/smCap.jsonl" 2>&1
   ;;
 smdepth)
-  recordGpu
-  buildL2Partitions || exit 1
-  python3 "$PROBES/loadWindow.py" "$OUT/streamLoops.sass" >"$OUT/loadWindow.txt" 2>&1
+  buildDeepLoops || exit 1
   for mib in 1024 24; do
     for shape in "1 128" "1 256" "2 256" "4 256" "8 256"; do
       set -- $shape
@@ -829,9 +844,7 @@ smdepth)
   done >"$OUT/smDepth.jsonl" 2>&1
   ;;
 smconst)
-  recordGpu
-  buildL2Partitions || exit 1
-  python3 "$PROBES/loadWindow.py" "$OUT/streamLoops.sass" >"$OUT/loadWindow.txt" 2>&1
+  buildDeepLoops || exit 1
   python3 "$PROBES/loopBody.py" "$OUT/streamLoops.sass" >"$OUT/loopBody.txt" 2>&1
   for round in 1 2; do
     for mib in 1024 24; do
@@ -847,8 +860,6 @@ smconst)
 spread)
   recordGpu
   buildL2Partitions || exit 1
-  # S SMs one per TPC while there are TPCs enough (SM 2t and 2t + 1 share TPC t), else SMs 0 … S-1.
-  spreadList() { python3 -c "import sys; s = int(sys.argv[1]); print(','.join(str(2 * (i * 66 // s) if s <= 66 else i) for i in range(s)))" "$1"; }
   for round in 1 2; do
     for mib in 1024 24; do
       for out in ${SPREAD_OUT:-4}; do
@@ -865,6 +876,14 @@ spread)
       done
     done
   done >"$OUT/spread.jsonl" 2>&1
+  ;;
+spreadsteps)
+  buildDeepLoops || exit 1
+  for round in 1 2; do
+    for out in 1 2 4; do
+      for sms in 8 16 32 64 128; do /tmp/l2Partitions smsteps 1024 "$(spreadList $sms)" 1 128 $out 1024; done
+    done
+  done >"$OUT/spreadSteps.jsonl" 2>&1
   ;;
 gpc)
   mapSms || exit 1

@@ -23,6 +23,8 @@
 //   smconst   smdepth's loop with the buffer's address loaded from constant memory before each load
 //             (an LDC, as the bounds-tested loops of smstream and streamsms reload their pointer
 //             parameter before each LDG): what those LDCs cost a warp's round trip.
+//   smsteps   smdepth's loop with each warp's steps timed (clock64 from the first load's issue until
+//             every lane has the last value): a histogram of the steps by cycles, and its percentiles.
 //   streamkeep which lines the listed SMs' stream keeps: in each round, launches of the fixed stream,
 //             then one thread on the probe SM reads every line once in address order and times each
 //             (a 4-bit class per line: near hit, far hit, DRAM); after the rounds the buffer is
@@ -47,6 +49,8 @@
 //        ./l2Partitions smstream <footprint MiB> <SM list> <blocks per SM> <threads> <loads in flight 1|2|4|8>
 //                                [total MiB 2048]
 //        ./l2Partitions smdepth <footprint MiB> <SM list> <blocks per SM> <threads> <loads in flight 1|2|4|8|12|16>
+//                               [total MiB 2048]
+//        ./l2Partitions smsteps <footprint MiB> <SM list> <blocks per SM> <threads> <loads in flight 1|2|4|8>
 //                               [total MiB 2048]
 //        ./l2Partitions smconst <footprint MiB> <SM list> <blocks per SM> <threads> <loads in flight 1|2|4|8>
 //                               [total MiB 2048]
@@ -266,20 +270,40 @@ struct ReloadedBuffer {
   __device__ __forceinline__ const uint4* operator()(size_t element) const { return constBuffer[(element >> 40) & 63]; }
 };
 
+// smsteps' histogram of steps by cycles (a warp's loads issued until every lane has their values):
+// STEP_TIME_BINS bins of STEP_TIME_BIN_CYCLES from STEP_TIME_BASE_CYCLES, the first also taking what
+// lies below and the last what lies above, summed over every warp of every launch.
+constexpr int STEP_TIME_BINS = 64, STEP_TIME_BIN_CYCLES = 32, STEP_TIME_BASE_CYCLES = 256;
+__device__ unsigned stepTimes[STEP_TIME_BINS];
+
 // The whole-step loop: the host gives `elems` a multiple of IN_FLIGHT × the grid, so no load waits
-// on a bounds test and the warp issues all IN_FLIGHT before it uses any.
-template <int IN_FLIGHT, class Buffer>
+// on a bounds test and the warp issues all IN_FLIGHT before it uses any. TIMED also counts each
+// step into stepTimes (each lane keeps two bins in registers and adds them once at the end, so the
+// timing puts no stores on the memory path while the loop runs).
+template <int IN_FLIGHT, class Buffer, bool TIMED = false>
 __device__ __forceinline__ unsigned readWholeSteps(Buffer buffer, size_t elems, int passes, unsigned slot,
                                                    size_t grid) {
-  unsigned acc = 0;
+  unsigned acc = 0, lowBin = 0, highBin = 0;
+  const int lane = int(threadIdx.x % 32);
   for (int pass = 0; pass < passes; pass++) {
     for (size_t i = size_t(slot) * blockDim.x + threadIdx.x; i < elems; i += IN_FLIGHT * grid) {
+      const long long stepStart = TIMED ? clockNow() : 0;
       uint4 v[IN_FLIGHT];
 #pragma unroll
       for (int j = 0; j < IN_FLIGHT; j++) v[j] = load<LoadKind::cg>(buffer(i + j * grid) + i + j * grid);
 #pragma unroll
       for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+      if (TIMED) {
+        const long long cycles = clockAfter(__reduce_xor_sync(0xffffffffu, acc)) - stepStart;
+        const int bin = min(max(int((cycles - STEP_TIME_BASE_CYCLES) / STEP_TIME_BIN_CYCLES), 0), STEP_TIME_BINS - 1);
+        lowBin += bin == lane;
+        highBin += bin == lane + 32;
+      }
     }
+  }
+  if (TIMED) {
+    atomicAdd(&stepTimes[lane], lowBin);
+    atomicAdd(&stepTimes[lane + 32], highBin);
   }
   return acc;
 }
@@ -288,14 +312,15 @@ __device__ __forceinline__ unsigned readWholeSteps(Buffer buffer, size_t elems, 
 // For `smdepth`: a warp's round trip by the loads it keeps out, up to the ≈ 12 of a Flash-LLM warp's
 // round. Without the launch bound ptxas keeps every count at 32 registers (full occupancy), which
 // leaves no room for eight 16-byte values: it interleaves the uses with the loads again.
-template <int IN_FLIGHT>
+// TIMED (smsteps) also counts each step by its cycles: how a step's round trip spreads, not only its mean.
+template <int IN_FLIGHT, bool TIMED = false>
 __global__ void __launch_bounds__(256, 1)
     streamDeep(const uint4* buf, size_t elems, int passes, const unsigned char* use, unsigned active, unsigned* ticket,
                unsigned* sink) {
   const unsigned slot = listedSlot(use, active, ticket);
   if (slot >= active) return;
   const size_t grid = size_t(active) * blockDim.x;
-  const unsigned acc = readWholeSteps<IN_FLIGHT>(ParameterBuffer{buf}, elems, passes, slot, grid);
+  const unsigned acc = readWholeSteps<IN_FLIGHT, ParameterBuffer, TIMED>(ParameterBuffer{buf}, elems, passes, slot, grid);
   if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
@@ -436,14 +461,14 @@ static StreamKernels kernelsFor(LoadKind kind) {
 }
 
 // The whole-step loop keeping `inFlight` out, with an LDC before each load if `reload` (1 … 8 out).
-static ListedKernel deepKernel(int inFlight, bool reload) {
+static ListedKernel deepKernel(int inFlight, bool reload, bool timed) {
   switch (inFlight) {
-    case 1: return reload ? streamDeepConst<1> : streamDeep<1>;
-    case 2: return reload ? streamDeepConst<2> : streamDeep<2>;
-    case 4: return reload ? streamDeepConst<4> : streamDeep<4>;
-    case 8: return reload ? streamDeepConst<8> : streamDeep<8>;
-    case 12: return reload ? nullptr : streamDeep<12>;
-    case 16: return reload ? nullptr : streamDeep<16>;
+    case 1: return timed ? streamDeep<1, true> : reload ? streamDeepConst<1> : streamDeep<1>;
+    case 2: return timed ? streamDeep<2, true> : reload ? streamDeepConst<2> : streamDeep<2>;
+    case 4: return timed ? streamDeep<4, true> : reload ? streamDeepConst<4> : streamDeep<4>;
+    case 8: return timed ? streamDeep<8, true> : reload ? streamDeepConst<8> : streamDeep<8>;
+    case 12: return reload || timed ? nullptr : streamDeep<12>;
+    case 16: return reload || timed ? nullptr : streamDeep<16>;
     default: return nullptr;
   }
 }
@@ -645,15 +670,37 @@ static int writeWarps(const char* file, const unsigned long long* warpNs, size_t
 // keeps that many loads out, as streamFixed's does; with `deep` (`smdepth`) streamDeep, 1 … 16 out
 // in whole steps (the footprint's tail that fills no whole step is not read); with `reload` as well
 // (`smconst`) streamDeepConst, 1 … 8 out, an LDC before each load.
+// smsteps' JSON fields: the step-time histogram of every launch (bin b counts steps of
+// STEP_TIME_BASE_CYCLES + b × STEP_TIME_BIN_CYCLES cycles and up) and its 10th, 50th, 90th and 99th
+// percentiles, each a bin's middle.
+static std::string stepTimesJson() {
+  unsigned bins[STEP_TIME_BINS];
+  CHECK(cudaMemcpyFromSymbol(bins, stepTimes, sizeof(bins)));
+  double all = 0;
+  for (unsigned count : bins) all += count;
+  std::string json = ",\"stepBinBase\":" + std::to_string(STEP_TIME_BASE_CYCLES) +
+                     ",\"stepBinCycles\":" + std::to_string(STEP_TIME_BIN_CYCLES) + ",\"stepBins\":[";
+  for (int b = 0; b < STEP_TIME_BINS; b++) json += (b ? "," : "") + std::to_string(bins[b]);
+  json += "]";
+  for (const int percent : {10, 50, 90, 99}) {
+    double below = 0;
+    int b = 0;
+    while (b < STEP_TIME_BINS - 1 && below + bins[b] < all * percent / 100) below += bins[b++];
+    json += ",\"stepP" + std::to_string(percent) + "\":" +
+            std::to_string(STEP_TIME_BASE_CYCLES + b * STEP_TIME_BIN_CYCLES + STEP_TIME_BIN_CYCLES / 2);
+  }
+  return json;
+}
+
 static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, const char* warpFile,
                         int blocksPerSm = 8, int threads = 256, int inFlight = 0, bool deep = false,
-                        bool reload = false) {
+                        bool reload = false, bool timed = false) {
   const int sms = smCount();
   StreamKernels kernels{};
   if (deep) {
-    kernels.listed = deepKernel(inFlight, reload);
+    kernels.listed = deepKernel(inFlight, reload, timed);
     if (kernels.listed == nullptr) {
-      fprintf(stderr, "l2Partitions: in flight %d: give 1, 2, 4, 8%s\n", inFlight, reload ? "" : ", 12 or 16");
+      fprintf(stderr, "l2Partitions: in flight %d: give 1, 2, 4, 8%s\n", inFlight, reload || timed ? "" : ", 12 or 16");
       return 2;
     }
   } else if (inFlight != 0 && !streamKernels(inFlight, LoadKind::cg, &kernels)) {
@@ -693,6 +740,8 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
   const size_t warps = size_t(active) * (threads / 32);
   unsigned long long* warpNs = nullptr;
   if (warpFile != nullptr) CHECK(cudaMalloc(&warpNs, 3 * warps * sizeof(unsigned long long)));
+  const unsigned noSteps[STEP_TIME_BINS] = {};
+  if (timed) CHECK(cudaMemcpyToSymbol(stepTimes, noSteps, sizeof(noSteps)));
   const double ms = medianMs(5, [&] {
     CHECK(cudaMemsetAsync(ticket, 0, sizeof(unsigned)));
     if (inFlight == 0)
@@ -707,11 +756,12 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
   unsigned took = 0;
   CHECK(cudaMemcpy(&took, ticket, sizeof(unsigned), cudaMemcpyDeviceToHost));
   const double bytes = double(passes) * double(elems * sizeof(uint4));
+  const std::string steps = timed ? stepTimesJson() : "";
   printf("{\"probe\":\"%s\",\"footprintBytes\":%zu,\"sms\":%d,\"blocksPerSm\":%d,\"threads\":%d,\"inFlight\":%d,"
-         "\"activeBlocks\":%u,\"blocksThatTookPart\":%u,\"bytes\":%.0f,\"medianMs\":%.4f,\"GBps\":%.1f,\"list\":\"%s\"}\n",
-         reload ? "smconst" : deep ? "smdepth" : inFlight == 0 ? "streamsms" : "smstream", footprint, listed, blocksPerSm, threads,
-         inFlight == 0 ? 4 : inFlight,
-         active, took, bytes, ms, bytes / ms / 1e6, list);
+         "\"activeBlocks\":%u,\"blocksThatTookPart\":%u,\"bytes\":%.0f,\"medianMs\":%.4f,\"GBps\":%.1f,\"list\":\"%s\"%s}\n",
+         timed ? "smsteps" : reload ? "smconst" : deep ? "smdepth" : inFlight == 0 ? "streamsms" : "smstream", footprint, listed,
+         blocksPerSm, threads, inFlight == 0 ? 4 : inFlight,
+         active, took, bytes, ms, bytes / ms / 1e6, list, steps.c_str());
   CHECK(cudaFree(buf));
   CHECK(cudaFree(sink));
   CHECK(cudaFree(ticket));
@@ -1120,6 +1170,9 @@ int main(int argc, char** argv) {
   if (strcmp(probe, "smdepth") == 0 && argc >= 7)
     return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 7 ? strtoull(argv[7], nullptr, 10) : 2048,
                         nullptr, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), true);
+  if (strcmp(probe, "smsteps") == 0 && argc >= 7)
+    return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 7 ? strtoull(argv[7], nullptr, 10) : 2048,
+                        nullptr, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), true, false, true);
   if (strcmp(probe, "smconst") == 0 && argc >= 7)
     return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 7 ? strtoull(argv[7], nullptr, 10) : 2048,
                         nullptr, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), true, true);
@@ -1139,6 +1192,7 @@ int main(int argc, char** argv) {
           "       l2Partitions smstream <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8> [total MiB]\n"
           "       l2Partitions smdepth <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8|12|16>\n"
           "                            [total MiB]\n"
+          "       l2Partitions smsteps <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8> [total MiB]\n"
           "       l2Partitions smconst <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8> [total MiB]\n"
           "       l2Partitions streamkeep <footprint MiB> <SM list> <passes> <launches> <probe SM> <prefix> [rounds]\n"
           "                               [fixed|natural|split|halves|near|far] [steps]\n"
