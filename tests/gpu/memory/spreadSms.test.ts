@@ -2,22 +2,72 @@
  * The same loads in flight spread over more or fewer SMs (gpu/probes/README.md, "Twenty-ninth
  * batch"): `l2Partitions smdepth` (whole steps) with a fixed total of 128, 256 or 512 warps on
  * 8 … 128 SMs, and 4 warps an SM on 8 … 128 SMs, from DRAM and from the L2, on an H100 (4 loads
- * out a warp: results/2026-12-06l; 1 and 2 out: 2026-12-06m; no H200 came for it). A kernel's lone
- * blocks wait longer on larger grids (iterationParts.test.ts); these rows ask whether a load's
- * round trip follows the SMs that ask or only what is in flight. Silicon's follows what is in
- * flight, and so does the model's; but silicon's steps of four loads slow down from the least
- * traffic on, where its single loads and the model's steps do not.
+ * out a warp: results/2026-12-06l; 1 and 2 out: 2026-12-06m), and the same loop with every step
+ * timed (`smsteps`, 2026-12-06n); no H200 came for them. A kernel's lone blocks wait longer on
+ * larger grids (iterationParts.test.ts); these rows ask whether a load's round trip follows the SMs
+ * that ask or what is in flight. It follows what is in flight, in silicon and in the model. But
+ * silicon's steps of several loads have a fast tenth, as fast as single loads, that comes and goes
+ * with how far apart a warp's loads lie (the grid's warps × 512 B), not with the traffic; the
+ * model's steps have none.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryProfile } from '../../../gpu/memory/profiles.ts';
 import { runLoop } from '../../../gpu/memory/warpLoop.ts';
 import { H200_SILICON_ROWS } from '../h200Silicon.ts';
-import { spreadBytesOut, spreadRows, type SpreadConfiguration, type SpreadRow } from '../system/support.ts';
+import { PROBE_RESULTS } from '../system/support.ts';
 
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 /** A round trip on every number of SMs at one total stays this close to the total's median. */
 const SAME_TOTAL = 0.03;
+
+/** A warp's load in the `spread` step (l2Partitions smdepth): 32 threads × 16 B. */
+const WARP_LOAD_BYTES = 512;
+
+/** One configuration of the `spread` step, its rounds averaged. */
+interface SpreadRow {
+  readonly level: 'DRAM' | 'L2';
+  readonly sms: number;
+  readonly warpsPerSm: number;
+  /** Loads a warp keeps out (its step's). */
+  readonly inFlight: number;
+  /** Little's law: the bytes out over the rate, ns. */
+  readonly roundTripNs: number;
+}
+
+/** Where a row read, on how many SMs, with how many warps each and loads out. */
+type SpreadConfiguration = Omit<SpreadRow, 'roundTripNs'>;
+
+/** The bytes a configuration keeps out. */
+const spreadBytesOut = (row: SpreadConfiguration): number => row.sms * row.warpsPerSm * row.inFlight * WARP_LOAD_BYTES;
+
+/** The JSON lines of a run's file (results/RUN/FILE). */
+const jsonLines = (run: string, file: string) =>
+  readFileSync(join(PROBE_RESULTS, run, file), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, number>);
+
+/** The `spread` rows of a run, each configuration's rounds averaged. */
+function spreadRows(run: string): SpreadRow[] {
+  const rounds = new Map<string, { row: SpreadConfiguration; gbps: number[] }>();
+  for (const step of jsonLines(run, 'spread.jsonl')) {
+    const row = {
+      level: step.footprintBytes! >= GiB ? 'DRAM' : 'L2',
+      sms: step.sms!,
+      warpsPerSm: (step.blocksPerSm! * step.threads!) / 32,
+      inFlight: step.inFlight!,
+    } as const;
+    const key = `${row.level} ${row.sms} ${row.warpsPerSm} ${row.inFlight}`;
+    rounds.set(key, { row, gbps: [...(rounds.get(key)?.gbps ?? []), step.GBps!] });
+  }
+  return [...rounds.values()].map(({ row, gbps }) => ({
+    ...row,
+    roundTripNs: spreadBytesOut(row) / (gbps.reduce((sum, value) => sum + value, 0) / gbps.length),
+  }));
+}
 
 /** As the step lists them: one SM of each TPC while there are TPCs enough, else SMs 0 … S − 1. */
 function spreadList(sms: number): number[] {
@@ -136,7 +186,7 @@ describe('the same loads in flight on more or fewer SMs (spread, an H100)', () =
     rows.forEach((row, i) => expect(Math.abs(model[i]! / row.roundTripNs - 1)).toBeLessThan(0.1));
   });
 
-  it("known miss: from DRAM silicon's steps of four loads take 13 % longer at 256 KiB in flight than at 64 (4 warps on 32 and on 8 SMs), the model's no longer; both within 10 % of silicon", () => {
+  it("known miss: from DRAM silicon's steps of four take 13 % longer at 256 KiB in flight than at 64 (4 warps on 32 and on 8 SMs), the model's no longer; both within 10 % of silicon", () => {
     const rows = fewAndMore(4);
     const model = rows.map(modelRoundTripNs);
     expect(rows[1].roundTripNs / rows[0].roundTripNs).toBeGreaterThan(1.1);
@@ -148,4 +198,43 @@ describe('the same loads in flight on more or fewer SMs (spread, an H100)', () =
       ).toBeLessThan(0.1),
     );
   }, 30_000);
+
+  describe('every step timed (smsteps: 4 warps an SM, from DRAM, cycles)', () => {
+    /** Each configuration's percentiles, both rounds (they agree to the 32-cycle bin). */
+    const steps = jsonLines('2026-12-06n', 'spreadSteps.jsonl');
+    const percentiles = (inFlight: number, sms: number) => {
+      const runs = steps.filter((run) => run.inFlight === inFlight && run.sms === sms);
+      expect(runs).toHaveLength(2);
+      expect(runs[0]!.stepP50).toBe(runs[1]!.stepP50);
+      return { p10: runs[0]!.stepP10!, p50: runs[0]!.stepP50!, p90: runs[0]!.stepP90! };
+    };
+    const SMS = [8, 16, 32, 64, 128];
+
+    it('single loads keep their fastest tenth and their median on every number of SMs (within a bin)', () => {
+      const rows = SMS.map((sms) => percentiles(1, sms));
+      for (const key of ['p10', 'p50'] as const) {
+        const values = rows.map((row) => row[key]);
+        expect(Math.max(...values) - Math.min(...values), `${key}: ${values.join(' / ')}`).toBeLessThanOrEqual(32);
+      }
+    });
+
+    it("steps of four lose their fast tenth from 8 to 32 SMs, where their median moves by a bin: the round trip's growth", () => {
+      const [few, more] = [8, 32].map((sms) => percentiles(4, sms)) as [
+        ReturnType<typeof percentiles>,
+        ReturnType<typeof percentiles>,
+      ];
+      expect(few.p10 - percentiles(1, 8).p10).toBeLessThanOrEqual(32);
+      expect(more.p10 - few.p10).toBeGreaterThan(150);
+      expect(more.p50 - few.p50).toBeLessThanOrEqual(32);
+    });
+
+    it("steps of two have it on 8, 16 and 128 SMs and not on 32 and 64: it follows how far apart a warp's loads lie, not the traffic", () => {
+      const p10 = SMS.map((sms) => percentiles(2, sms).p10);
+      const fast = percentiles(1, 8).p10 + 32;
+      expect(
+        p10.map((value) => value <= fast),
+        p10.join(' / '),
+      ).toEqual([true, true, false, false, true]);
+    });
+  });
 });

@@ -21,16 +21,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SpmmKernel } from '../../../gpu/system/kernels.ts';
-import { storedBytes } from '../../../gpu/system/timingModel.ts';
-import {
-  cellLayout,
-  loneBlockIteration,
-  mixesMedianUs,
-  modelH200Cell,
-  phasesIteration,
-  PROBE_RESULTS,
-  spreadRows,
-} from './support.ts';
+import { loneBlockIteration, mixesMedianUs, modelH200Cell, phasesIteration, PROBE_RESULTS } from './support.ts';
 
 /** The harness's kernel names, by the model's. */
 const KERNELS: [SpmmKernel, string][] = [
@@ -39,20 +30,11 @@ const KERNELS: [SpmmKernel, string][] = [
   ['coruscant', 'SpMM_Kernel'],
 ];
 
-/**
- * The SM clock of the H100's gridsites profiles, GHz: its maximum (results/2026-12-06g/gpu.txt),
- * which Nsight Compute leaves the clocks at when it is not asked to fix them (its warning in each
- * profile's details).
- */
-const H100_PROFILED_GHZ = 1.98;
-
 /** One line of a run's parts.txt: a kernel at M, its instructions a warp and its block-iteration's parts (cycles). */
 interface PartsLine {
   readonly name: string;
   readonly m: number;
   readonly instructions: number;
-  /** A warp's life, cycles. */
-  readonly cycles: number;
   readonly memory: number;
   readonly barriers: number;
   readonly sm: number;
@@ -62,18 +44,10 @@ interface PartsLine {
 function partsLines(run: string): PartsLine[] {
   const text = readFileSync(join(PROBE_RESULTS, run, 'parts.txt'), 'utf8');
   const line =
-    /^(\S+) M (\d+): ([\d,]+) instructions a warp, ([\d,]+) cycles; .*: memory ([\d,]+) .*, barriers ([\d,]+) .*, the SM ([\d,]+) /gm;
+    /^(\S+) M (\d+): ([\d,]+) instructions a warp, .*: memory ([\d,]+) .*, barriers ([\d,]+) .*, the SM ([\d,]+) /gm;
   return [...text.matchAll(line)].map(([, name, ...cells]) => {
-    const [m, instructions, cycles, memory, barriers, sm] = cells.map((cell) => Number(cell!.replaceAll(',', '')));
-    return {
-      name: name!,
-      m: m!,
-      instructions: instructions!,
-      cycles: cycles!,
-      memory: memory!,
-      barriers: barriers!,
-      sm: sm!,
-    };
+    const [m, instructions, memory, barriers, sm] = cells.map((cell) => Number(cell!.replaceAll(',', '')));
+    return { name: name!, m: m!, instructions: instructions!, memory: memory!, barriers: barriers!, sm: sm! };
   });
 }
 
@@ -257,34 +231,6 @@ describe('a lone block by the grid it is in (one block per SM on 16 … 128 SMs,
         expect(waits(parts(sites, name, 2048)) / waits(parts(sites, name, 1024)), name).toBeLessThan(1.1);
     },
   );
-
-  it("an H100: a steady stream's round trip at a kernel's own mean DRAM rate grows from 32 to 128 SMs by all of the software kernel's waits on memory, two thirds of the STC proxy's and a third of Flash-LLM's (spread)", () => {
-    // The spread step's 4 warps an SM on 8 … 128 SMs: a round trip by the rate it is read at, which
-    // follows the bytes in flight and not the SMs that ask (spreadSms.test.ts).
-    const curve = spreadRows('2026-12-06l')
-      .filter((row) => row.level === 'DRAM' && row.warpsPerSm === 4)
-      .sort((a, b) => a.gbps - b.gbps);
-    const roundTripAt = (gbps: number): number => {
-      const above = curve.findIndex((row) => row.gbps >= gbps);
-      expect(above, `${gbps.toFixed(0)} GB/s is outside the spread rows`).toBeGreaterThan(0);
-      const [low, high] = [curve[above - 1]!, curve[above]!];
-      return low.roundTripNs + ((high.roundTripNs - low.roundTripNs) * (gbps - low.gbps)) / (high.gbps - low.gbps);
-    };
-    const share = KERNELS.map(([kernel, name]) => {
-      const [few, all] = [1024, 4096].map((m) => {
-        const line = parts('2026-12-06g', name, m);
-        const bytes = storedBytes(kernel, { m, k: 7168, n: 8 }, cellLayout(m, 7168, 0.5));
-        return { memory: line.memory, roundTrip: roundTripAt(bytes / (line.cycles / H100_PROFILED_GHZ)) };
-      }) as [{ memory: number; roundTrip: number }, { memory: number; roundTrip: number }];
-      return (all.roundTrip / few.roundTrip - 1) / (all.memory / few.memory - 1);
-    });
-    const [flashllm, stc, coruscant] = share as [number, number, number];
-    const report = `shares: Flash-LLM ${flashllm.toFixed(2)}, the STC proxy ${stc.toFixed(2)}, the software kernel ${coruscant.toFixed(2)}`;
-    expect(coruscant, report).toBeGreaterThan(0.85);
-    expect(stc, report).toBeGreaterThan(0.45);
-    expect(stc, report).toBeLessThan(0.85);
-    expect(flashllm, report).toBeLessThan(0.45);
-  });
 
   it("the model's lone blocks grow otherwise: Flash-LLM's with its grid's burst from 32 SMs on, the STC proxy's not at all (known miss)", () => {
     const flashllm = [1024, 2048].map((m) => cold('flashllm', m).cycles);
