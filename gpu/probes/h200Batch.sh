@@ -151,13 +151,14 @@
 #   gpc      l2Partitions gpcmap (which SMs share a GPC, from thread block clusters) and smmap, then the
 #            fixed stream at 24 MiB read by each GPC's SMs alone, by one SM of each of its TPCs, and by
 #            sets of GPCs: is the L2 rate that a set of SMs gets its GPCs' ports?
-#   spread   l2Partitions smdepth (whole steps, 4 loads out a warp, or each of SPREAD_OUT) from DRAM (1 GiB) and from the L2
-#            (24 MiB), two rounds: a fixed total of 128, 256 or 512 warps spread over 8 … 128 SMs (in
-#            blocks of at most 8 on each), and 4 warps an SM on 8 … 128 SMs: does a load's round trip grow
-#            with the SMs that ask at the same total in flight, or only with the total?
+#   spread   l2Partitions smdepth (whole steps, 4 loads out a warp, or each count in SPREAD_OUT) from
+#            DRAM (1 GiB) and from the L2 (24 MiB), two rounds: a fixed total of 128, 256 or 512 warps
+#            spread over 8 … 128 SMs (in blocks of at most 8 warps), and 4 warps an SM on 8 … 128 SMs:
+#            does a load's round trip grow with the SMs that ask at the same total in flight, or only
+#            with the total?
 #   spreadsteps l2Partitions smsteps (smdepth's loop with every step timed) from DRAM, 4 warps an SM on
 #            8 … 128 SMs, 1, 2 and 4 loads out, two rounds: how a step's round trip spreads as the
-#            traffic grows, where the spread step has only its mean
+#            grid grows, where the spread step has only its mean
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}

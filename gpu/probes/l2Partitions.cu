@@ -460,7 +460,8 @@ static StreamKernels kernelsFor(LoadKind kind) {
           streamListed<IN_FLIGHT, LoadKind::ca>};
 }
 
-// The whole-step loop keeping `inFlight` out, with an LDC before each load if `reload` (1 … 8 out).
+// The whole-step loop keeping `inFlight` out, with an LDC before each load if `reload`, or its steps
+// timed if `timed` (either 1 … 8 out).
 static ListedKernel deepKernel(int inFlight, bool reload, bool timed) {
   switch (inFlight) {
     case 1: return timed ? streamDeep<1, true> : reload ? streamDeepConst<1> : streamDeep<1>;
@@ -664,12 +665,6 @@ static int writeWarps(const char* file, const unsigned long long* warpNs, size_t
   return 0;
 }
 
-// The fixed stream by the blocks on the listed SMs, `blocksPerSm` of `threads` each (the grid is
-// resident at once, so at most 2,048 threads an SM). With `inFlight` 0 (`streamsms`) it runs
-// streamOnSms, which can write the warps' CSV; with 1, 2, 4 or 8 (`smstream`) streamListed, whose loop
-// keeps that many loads out, as streamFixed's does; with `deep` (`smdepth`) streamDeep, 1 … 16 out
-// in whole steps (the footprint's tail that fills no whole step is not read); with `reload` as well
-// (`smconst`) streamDeepConst, 1 … 8 out, an LDC before each load.
 // smsteps' JSON fields: the step-time histogram of every launch (bin b counts steps of
 // STEP_TIME_BASE_CYCLES + b × STEP_TIME_BIN_CYCLES cycles and up) and its 10th, 50th, 90th and 99th
 // percentiles, each a bin's middle.
@@ -692,6 +687,13 @@ static std::string stepTimesJson() {
   return json;
 }
 
+// The fixed stream by the blocks on the listed SMs, `blocksPerSm` of `threads` each (the grid is
+// resident at once, so at most 2,048 threads an SM). With `inFlight` 0 (`streamsms`) it runs
+// streamOnSms, which can write the warps' CSV; with 1, 2, 4 or 8 (`smstream`) streamListed, whose loop
+// keeps that many loads out, as streamFixed's does; with `deep` (`smdepth`) streamDeep, 1 … 16 out
+// in whole steps (the footprint's tail that fills no whole step is not read); with `reload` as well
+// (`smconst`) streamDeepConst, 1 … 8 out, an LDC before each load; with `timed` (`smsteps`)
+// streamDeep's timed build, 1 … 8 out, its steps' histogram in the JSON line.
 static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, const char* warpFile,
                         int blocksPerSm = 8, int threads = 256, int inFlight = 0, bool deep = false,
                         bool reload = false, bool timed = false) {
