@@ -40,6 +40,9 @@ interface SpreadRow {
 /** Where a row read, on how many SMs, with how many warps each and loads out. */
 type SpreadConfiguration = Omit<SpreadRow, 'roundTripNs'>;
 
+/** One key per configuration, for the rounds of a row and the model's run of it. */
+const keyOf = (row: SpreadConfiguration): string => `${row.level} ${row.sms} ${row.warpsPerSm} ${row.inFlight}`;
+
 /** The bytes a configuration keeps out. */
 const spreadBytesOut = (row: SpreadConfiguration): number => row.sms * row.warpsPerSm * row.inFlight * WARP_LOAD_BYTES;
 
@@ -60,7 +63,7 @@ function spreadRows(run: string): SpreadRow[] {
       warpsPerSm: (step.blocksPerSm! * step.threads!) / 32,
       inFlight: step.inFlight!,
     } as const;
-    const key = `${row.level} ${row.sms} ${row.warpsPerSm} ${row.inFlight}`;
+    const key = keyOf(row);
     rounds.set(key, { row, gbps: [...(rounds.get(key)?.gbps ?? []), step.GBps!] });
   }
   return [...rounds.values()].map(({ row, gbps }) => ({
@@ -82,32 +85,31 @@ const modelRuns = new Map<string, number>();
  * 1.5 % of 128 MiB), or one pass over 24 MiB after a warm one from the L2.
  */
 function modelRoundTripNs(row: SpreadConfiguration): number {
-  const key = `${row.level} ${row.sms} ${row.warpsPerSm} ${row.inFlight}`;
-  let ns = modelRuns.get(key);
+  let ns = modelRuns.get(keyOf(row));
   if (ns === undefined) {
-    const common = { pattern: 'stream', sms: spreadList(row.sms), warpsPerSm: row.warpsPerSm } as const;
+    const common = {
+      pattern: 'stream',
+      sms: spreadList(row.sms),
+      warpsPerSm: row.warpsPerSm,
+      inFlight: row.inFlight,
+    } as const;
     const { GBps } = runLoop(
       h200,
       row.level === 'DRAM'
-        ? { ...common, inFlight: row.inFlight, bytes: GiB, totalBytes: 32 * MiB }
-        : { ...common, inFlight: row.inFlight, bytes: 24 * MiB, warm: true, totalBytes: 24 * MiB, mapping: 'fixed' },
+        ? { ...common, bytes: GiB, totalBytes: 32 * MiB }
+        : { ...common, bytes: 24 * MiB, warm: true, totalBytes: 24 * MiB, mapping: 'fixed' },
     );
-    modelRuns.set(key, (ns = spreadBytesOut(row) / GBps));
+    modelRuns.set(keyOf(row), (ns = spreadBytesOut(row) / GBps));
   }
   return ns;
 }
 
 const silicon = [...spreadRows('2026-12-06l'), ...spreadRows('2026-12-06m')];
+const siliconByKey = new Map(silicon.map((row) => [keyOf(row), row]));
 const total = (row: SpreadConfiguration) => row.sms * row.warpsPerSm;
 function find(configuration: SpreadConfiguration): SpreadRow {
-  const row = silicon.find(
-    (r) =>
-      r.level === configuration.level &&
-      r.sms === configuration.sms &&
-      r.warpsPerSm === configuration.warpsPerSm &&
-      r.inFlight === configuration.inFlight,
-  );
-  if (!row) throw new Error(`no spread row of ${JSON.stringify(configuration)}`);
+  const row = siliconByKey.get(keyOf(configuration));
+  if (!row) throw new Error(`no spread row of ${keyOf(configuration)}`);
   return row;
 }
 /** The largest departure of a set of round trips from their median. */
