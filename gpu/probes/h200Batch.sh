@@ -159,6 +159,10 @@
 #   spreadsteps l2Partitions smsteps (smdepth's loop with every step timed) from DRAM, 4 warps an SM on
 #            8 … 128 SMs, 1, 2 and 4 loads out, two rounds: how a step's round trip spreads as the
 #            grid grows, where the spread step has only its mean
+#   spacing  l2Partitions smsteps from DRAM, 4 warps an SM on 8, 32 and 128 SMs, 2 and 4 loads out, a
+#            warp's loads 512 B … 256 KiB apart (each spacing that divides the grid's), two rounds:
+#            does a step's fast tenth follow how far apart its loads lie at the same traffic, and
+#            the traffic at the same spacing?
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -885,6 +889,20 @@ spreadsteps)
       for sms in 8 16 32 64 128; do /tmp/l2Partitions smsteps 1024 "$(spreadList $sms)" 1 128 $out 1024; done
     done
   done >"$OUT/spreadSteps.jsonl" 2>&1
+  ;;
+spacing)
+  buildDeepLoops || exit 1
+  for round in 1 2; do
+    for out in 2 4; do
+      for sms in 8 32 128; do
+        for bytes in 512 2048 4096 16384 65536 262144; do
+          # 4 warps an SM: the grid's threads × 16 B is sms × 2 KiB, and a spacing must divide it.
+          [ $((sms * 2048 % bytes)) = 0 ] || continue
+          /tmp/l2Partitions smsteps 1024 "$(spreadList $sms)" 1 128 $out 1024 $bytes
+        done
+      done
+    done
+  done >"$OUT/spacing.jsonl" 2>&1
   ;;
 gpc)
   mapSms || exit 1

@@ -49,11 +49,11 @@
 //        ./l2Partitions smstream <footprint MiB> <SM list> <blocks per SM> <threads> <loads in flight 1|2|4|8>
 //                                [total MiB 2048]
 //        ./l2Partitions smdepth <footprint MiB> <SM list> <blocks per SM> <threads> <loads in flight 1|2|4|8|12|16>
-//                               [total MiB 2048]
+//                               [total MiB 2048] [spacing of a warp's loads, B: the grid's threads × 16]
 //        ./l2Partitions smsteps <footprint MiB> <SM list> <blocks per SM> <threads> <loads in flight 1|2|4|8>
-//                               [total MiB 2048]
+//                               [total MiB 2048] [spacing B]
 //        ./l2Partitions smconst <footprint MiB> <SM list> <blocks per SM> <threads> <loads in flight 1|2|4|8>
-//                               [total MiB 2048]
+//                               [total MiB 2048] [spacing B]
 //        ./l2Partitions streamkeep <footprint MiB> <SM list> <passes per launch> <launches> <probe SM>
 //                                  <file prefix> [rounds 3] [order fixed|natural|split|halves|near|far]
 //                                  [steps]
@@ -280,17 +280,23 @@ __device__ unsigned stepTimes[STEP_TIME_BINS];
 // on a bounds test and the warp issues all IN_FLIGHT before it uses any. TIMED also counts each
 // step into stepTimes (each lane keeps two bins in registers and adds them once at the end, so the
 // timing puts no stores on the memory path while the loop runs).
+// A warp's loads in a step lie `spacing` elements apart, a divisor of the grid's threads (the grid
+// itself unless a run names another): in each block of IN_FLIGHT × grid elements, thread t reads
+// column t mod spacing of group t / spacing, so the grid still reads every element once and the
+// spacing can be chosen apart from what is in flight.
 template <int IN_FLIGHT, class Buffer, bool TIMED = false>
 __device__ __forceinline__ unsigned readWholeSteps(Buffer buffer, size_t elems, int passes, unsigned slot,
-                                                   size_t grid) {
+                                                   size_t grid, size_t spacing) {
   unsigned acc = 0, lowBin = 0, highBin = 0;
   const int lane = int(threadIdx.x % 32);
+  const size_t thread = size_t(slot) * blockDim.x + threadIdx.x;
+  const size_t first = thread / spacing * IN_FLIGHT * spacing + thread % spacing;
   for (int pass = 0; pass < passes; pass++) {
-    for (size_t i = size_t(slot) * blockDim.x + threadIdx.x; i < elems; i += IN_FLIGHT * grid) {
+    for (size_t i = first; i < elems; i += IN_FLIGHT * grid) {
       const long long stepStart = TIMED ? clockNow() : 0;
       uint4 v[IN_FLIGHT];
 #pragma unroll
-      for (int j = 0; j < IN_FLIGHT; j++) v[j] = load<LoadKind::cg>(buffer(i + j * grid) + i + j * grid);
+      for (int j = 0; j < IN_FLIGHT; j++) v[j] = load<LoadKind::cg>(buffer(i + j * spacing) + i + j * spacing);
 #pragma unroll
       for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
       if (TIMED) {
@@ -316,11 +322,12 @@ __device__ __forceinline__ unsigned readWholeSteps(Buffer buffer, size_t elems, 
 template <int IN_FLIGHT, bool TIMED = false>
 __global__ void __launch_bounds__(256, 1)
     streamDeep(const uint4* buf, size_t elems, int passes, const unsigned char* use, unsigned active, unsigned* ticket,
-               unsigned* sink) {
+               unsigned* sink, size_t spacing) {
   const unsigned slot = listedSlot(use, active, ticket);
   if (slot >= active) return;
   const size_t grid = size_t(active) * blockDim.x;
-  const unsigned acc = readWholeSteps<IN_FLIGHT, ParameterBuffer, TIMED>(ParameterBuffer{buf}, elems, passes, slot, grid);
+  const unsigned acc =
+      readWholeSteps<IN_FLIGHT, ParameterBuffer, TIMED>(ParameterBuffer{buf}, elems, passes, slot, grid, spacing);
   if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
@@ -332,11 +339,11 @@ __global__ void __launch_bounds__(256, 1)
 template <int IN_FLIGHT>
 __global__ void __launch_bounds__(256, 1)
     streamDeepConst(const uint4* buf, size_t elems, int passes, const unsigned char* use, unsigned active,
-                    unsigned* ticket, unsigned* sink) {
+                    unsigned* ticket, unsigned* sink, size_t spacing) {
   const unsigned slot = listedSlot(use, active, ticket);
   if (slot >= active) return;
   const size_t grid = size_t(active) * blockDim.x;
-  const unsigned acc = readWholeSteps<IN_FLIGHT>(ReloadedBuffer{}, elems, passes, slot, grid);
+  const unsigned acc = readWholeSteps<IN_FLIGHT>(ReloadedBuffer{}, elems, passes, slot, grid, spacing);
   if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
@@ -460,9 +467,12 @@ static StreamKernels kernelsFor(LoadKind kind) {
           streamListed<IN_FLIGHT, LoadKind::ca>};
 }
 
+// The whole-step loops take the spacing of a warp's loads as well (readWholeSteps).
+using DeepKernel = void (*)(const uint4*, size_t, int, const unsigned char*, unsigned, unsigned*, unsigned*, size_t);
+
 // The whole-step loop keeping `inFlight` out, with an LDC before each load if `reload`, or its steps
 // timed if `timed` (either 1 … 8 out).
-static ListedKernel deepKernel(int inFlight, bool reload, bool timed) {
+static DeepKernel deepKernel(int inFlight, bool reload, bool timed) {
   switch (inFlight) {
     case 1: return timed ? streamDeep<1, true> : reload ? streamDeepConst<1> : streamDeep<1>;
     case 2: return timed ? streamDeep<2, true> : reload ? streamDeepConst<2> : streamDeep<2>;
@@ -693,15 +703,17 @@ static std::string stepTimesJson() {
 // keeps that many loads out, as streamFixed's does; with `deep` (`smdepth`) streamDeep, 1 … 16 out
 // in whole steps (the footprint's tail that fills no whole step is not read); with `reload` as well
 // (`smconst`) streamDeepConst, 1 … 8 out, an LDC before each load; with `timed` (`smsteps`)
-// streamDeep's timed build, 1 … 8 out, its steps' histogram in the JSON line.
+// streamDeep's timed build, 1 … 8 out, its steps' histogram in the JSON line. The whole-step loops
+// space a warp's loads `spacingBytes` apart (0: the grid's threads × 16 B, as without it).
 static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, const char* warpFile,
                         int blocksPerSm = 8, int threads = 256, int inFlight = 0, bool deep = false,
-                        bool reload = false, bool timed = false) {
+                        bool reload = false, bool timed = false, size_t spacingBytes = 0) {
   const int sms = smCount();
   StreamKernels kernels{};
+  DeepKernel deepLoop = nullptr;
   if (deep) {
-    kernels.listed = deepKernel(inFlight, reload, timed);
-    if (kernels.listed == nullptr) {
+    deepLoop = deepKernel(inFlight, reload, timed);
+    if (deepLoop == nullptr) {
       fprintf(stderr, "l2Partitions: in flight %d: give 1, 2, 4, 8%s\n", inFlight, reload || timed ? "" : ", 12 or 16");
       return 2;
     }
@@ -715,7 +727,8 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
     return 2;
   }
   int fit = 0;
-  if (inFlight != 0) CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernels.listed, threads, 0));
+  if (deep) CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, deepLoop, threads, 0));
+  else if (inFlight != 0) CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernels.listed, threads, 0));
   if (inFlight != 0 && fit < blocksPerSm) {
     // The blocks must all be resident at once, or the SM's later ones would stream after its first.
     fprintf(stderr, "l2Partitions: %d blocks of %d threads per SM with %d in flight: only %d fit an SM\n", blocksPerSm,
@@ -726,6 +739,13 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
   const int listed = parseSmList(list, use);
   if (listed < 0) return 2;
   const unsigned active = unsigned(listed * blocksPerSm);
+  const size_t gridBytes = size_t(active) * threads * sizeof(uint4);
+  if (spacingBytes == 0) spacingBytes = gridBytes;
+  if (spacingBytes % (32 * sizeof(uint4)) != 0 || gridBytes % spacingBytes != 0) {
+    fprintf(stderr, "l2Partitions: spacing %zu B: give whole warps' loads (512 B) that divide the grid's %zu B\n",
+            spacingBytes, gridBytes);
+    return 2;
+  }
   const size_t footprint = footprintMiB << 20, step = deep ? size_t(inFlight) * active * threads : 1;
   const size_t elems = footprint / sizeof(uint4) / step * step;
   const int passes = int(((totalMiB << 20) + footprint - 1) / footprint);
@@ -748,6 +768,9 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
     CHECK(cudaMemsetAsync(ticket, 0, sizeof(unsigned)));
     if (inFlight == 0)
       streamOnSms<<<sms * blocksPerSm, threads>>>(buf, elems, passes, deviceUse, active, ticket, sink, warpNs, nullptr);
+    else if (deep)
+      deepLoop<<<sms * blocksPerSm, threads>>>(buf, elems, passes, deviceUse, active, ticket, sink,
+                                               spacingBytes / sizeof(uint4));
     else
       kernels.listed<<<sms * blocksPerSm, threads>>>(buf, elems, passes, deviceUse, active, ticket, sink);
   });
@@ -759,11 +782,12 @@ static int runStreamSms(size_t footprintMiB, const char* list, size_t totalMiB, 
   CHECK(cudaMemcpy(&took, ticket, sizeof(unsigned), cudaMemcpyDeviceToHost));
   const double bytes = double(passes) * double(elems * sizeof(uint4));
   const std::string steps = timed ? stepTimesJson() : "";
+  const std::string spacing = deep ? ",\"spacingBytes\":" + std::to_string(spacingBytes) : "";
   printf("{\"probe\":\"%s\",\"footprintBytes\":%zu,\"sms\":%d,\"blocksPerSm\":%d,\"threads\":%d,\"inFlight\":%d,"
-         "\"activeBlocks\":%u,\"blocksThatTookPart\":%u,\"bytes\":%.0f,\"medianMs\":%.4f,\"GBps\":%.1f,\"list\":\"%s\"%s}\n",
+         "\"activeBlocks\":%u,\"blocksThatTookPart\":%u,\"bytes\":%.0f,\"medianMs\":%.4f,\"GBps\":%.1f,\"list\":\"%s\"%s%s}\n",
          timed ? "smsteps" : reload ? "smconst" : deep ? "smdepth" : inFlight == 0 ? "streamsms" : "smstream", footprint, listed,
          blocksPerSm, threads, inFlight == 0 ? 4 : inFlight,
-         active, took, bytes, ms, bytes / ms / 1e6, list, steps.c_str());
+         active, took, bytes, ms, bytes / ms / 1e6, list, spacing.c_str(), steps.c_str());
   CHECK(cudaFree(buf));
   CHECK(cudaFree(sink));
   CHECK(cudaFree(ticket));
@@ -1171,13 +1195,16 @@ int main(int argc, char** argv) {
                         nullptr, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]));
   if (strcmp(probe, "smdepth") == 0 && argc >= 7)
     return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 7 ? strtoull(argv[7], nullptr, 10) : 2048,
-                        nullptr, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), true);
+                        nullptr, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), true, false, false,
+                        argc > 8 ? strtoull(argv[8], nullptr, 10) : 0);
   if (strcmp(probe, "smsteps") == 0 && argc >= 7)
     return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 7 ? strtoull(argv[7], nullptr, 10) : 2048,
-                        nullptr, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), true, false, true);
+                        nullptr, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), true, false, true,
+                        argc > 8 ? strtoull(argv[8], nullptr, 10) : 0);
   if (strcmp(probe, "smconst") == 0 && argc >= 7)
     return runStreamSms(strtoull(argv[2], nullptr, 10), argv[3], argc > 7 ? strtoull(argv[7], nullptr, 10) : 2048,
-                        nullptr, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), true, true);
+                        nullptr, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), true, true, false,
+                        argc > 8 ? strtoull(argv[8], nullptr, 10) : 0);
   if (strcmp(probe, "streamkeep") == 0 && argc >= 8)
     return runStreamKeep(strtoull(argv[2], nullptr, 10), argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), argv[7],
                          argc > 8 ? atoi(argv[8]) : 3, argc > 9 ? argv[9] : "fixed",
@@ -1193,9 +1220,11 @@ int main(int argc, char** argv) {
           "       l2Partitions streamsms <footprint MiB> <SM list> [total MiB] [warps CSV]\n"
           "       l2Partitions smstream <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8> [total MiB]\n"
           "       l2Partitions smdepth <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8|12|16>\n"
-          "                            [total MiB]\n"
+          "                            [total MiB] [spacing B]\n"
           "       l2Partitions smsteps <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8> [total MiB]\n"
+          "                            [spacing B]\n"
           "       l2Partitions smconst <footprint MiB> <SM list> <blocks/SM> <threads> <in flight 1|2|4|8> [total MiB]\n"
+          "                            [spacing B]\n"
           "       l2Partitions streamkeep <footprint MiB> <SM list> <passes> <launches> <probe SM> <prefix> [rounds]\n"
           "                               [fixed|natural|split|halves|near|far] [steps]\n"
           "       l2Partitions gpcmap\n");
