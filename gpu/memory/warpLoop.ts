@@ -39,6 +39,12 @@ export interface LoopOptions {
   readonly totalBytes?: number;
   /** stream: how passes map threads to lines (default `rotating`). */
   readonly mapping?: StreamMapping;
+  /**
+   * stream: how far apart a warp's loads of one step lie, bytes: a multiple of a warp's 512 that
+   * divides the grid's warps × 512 (default: that, the probes' grid-stride loop). The grid still
+   * reads every chunk once, as l2Partitions' whole-step loop does with a spacing given.
+   */
+  readonly loadSpacingBytes?: number;
   /** stride / random: loads per thread (default 64, the benchmark's). */
   readonly loadsPerThread?: number;
   /** stride: distance between neighbouring threads' loads (default 128). */
@@ -85,8 +91,20 @@ export interface LoopResult {
    * warps spread far wider than the model's (gpu/probes/README.md, "Sixteenth batch").
    */
   readonly warpEnds?: WarpEnds;
+  /**
+   * stream / stride / random: how long the timed steps took, from a step's first load issued to
+   * its last returned, as l2Partitions' `smsteps` times them on silicon.
+   */
+  readonly stepNs?: StepTimes;
   /** The path model's counters over the whole run (warm-up included). */
   readonly path: MemoryPathResult;
+}
+
+/** Percentiles of the steps' times in one run, ns (LoopResult.stepNs), each to within a nanosecond. */
+export interface StepTimes {
+  readonly p10: number;
+  readonly p50: number;
+  readonly p90: number;
 }
 
 /** The spread of the warps' end times in one run (LoopResult.warpEnds). */
@@ -151,7 +169,13 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
     startNs = done + 1000;
   }
   const before = simulator.result();
-  const timed: { loads: number; startNs: number; lastDoneNs: number; warpEndNs?: Float64Array } =
+  const timed: {
+    loads: number;
+    startNs: number;
+    lastDoneNs: number;
+    warpEndNs?: Float64Array;
+    stepHistogram?: Uint32Array;
+  } =
     options.pattern === 'chase'
       ? runChase(simulator, options, startNs)
       : runWarps(simulator, profile, options, warpsPerSm, inFlight, startNs);
@@ -171,7 +195,9 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
     loads: timed.loads,
     GBps: bytes / timeNs,
     gLoadsPerSecond: timed.loads / timeNs,
-    ...(timed.warpEndNs === undefined ? { nsPerLoad: timeNs / timed.loads } : { warpEnds: spreadOf(timed.warpEndNs) }),
+    ...(timed.warpEndNs === undefined
+      ? { nsPerLoad: timeNs / timed.loads }
+      : { warpEnds: spreadOf(timed.warpEndNs), stepNs: stepPercentiles(timed.stepHistogram!) }),
     path,
   };
 }
@@ -182,6 +208,21 @@ function spreadOf(warpEndNs: Float64Array): WarpEnds {
   const at = (fraction: number) => sorted[Math.floor(fraction * (sorted.length - 1))]!;
   const medianNs = at(0.5);
   return { medianNs, fifthPercentile: at(0.05) / medianNs, last: at(1) / medianNs };
+}
+
+/** Steps are counted by whole nanoseconds up to this, the last bin also taking what lies above. */
+const STEP_HISTOGRAM_NS = 2 ** 16;
+
+/** The 10th, 50th and 90th percentiles of a step histogram (bin b: b … b + 1 ns), each a bin's middle. */
+function stepPercentiles(histogram: Uint32Array): StepTimes {
+  const all = histogram.reduce((sum, count) => sum + count, 0);
+  const at = (fraction: number) => {
+    let below = 0;
+    let bin = 0;
+    while (bin < histogram.length - 1 && below + histogram[bin]! < all * fraction) below += histogram[bin++]!;
+    return bin + 0.5;
+  };
+  return { p10: at(0.1), p50: at(0.5), p90: at(0.9) };
 }
 
 /** The dependent walk: one thread on SM 0, a random cyclic order of the footprint's lines, 4-byte loads. */
@@ -274,7 +315,7 @@ function runWarps(
   warpsPerSm: number,
   inFlight: number,
   startNs: number,
-): { loads: number; startNs: number; lastDoneNs: number; warpEndNs: Float64Array } {
+): { loads: number; startNs: number; lastDoneNs: number; warpEndNs: Float64Array; stepHistogram: Uint32Array } {
   const smCount = profile.sm.count;
   const sms = options.sms ?? Array.from({ length: smCount }, (_, sm) => sm);
   if (
@@ -287,6 +328,14 @@ function runWarps(
   const footprint = Math.floor(options.bytes / LINE) * LINE;
   const pattern = options.pattern;
   const warpBytes = THREADS * STREAM_LOAD_BYTES;
+  const spacingBytes = options.loadSpacingBytes ?? warps * warpBytes;
+  if (!(spacingBytes % warpBytes === 0 && spacingBytes > 0 && (warps * warpBytes) % spacingBytes === 0))
+    throw new FieldError(
+      'loadSpacingBytes',
+      `${spacingBytes}: give a multiple of ${warpBytes} that divides the grid's ${warps * warpBytes}`,
+    );
+  /** The spacing in a warp's loads, 512-byte chunks. */
+  const spacing = spacingBytes / warpBytes;
   let steps: number;
   const fixed = pattern === 'stream' && options.mapping === 'fixed';
   // fixed: whole passes, each ceil(footprint / step) steps, loads past the footprint not issued.
@@ -326,6 +375,8 @@ function runWarps(
   const stepDone = new Float64Array(warps);
   const stepReadDram = new Uint8Array(warps);
   const warpEndNs = new Float64Array(warps);
+  const stepStart = new Float64Array(warps);
+  const stepHistogram = new Uint32Array(STEP_HISTOGRAM_NS);
   // Warps do not start in lockstep (launch and scheduling skew): each starts at a seeded random
   // point within one idle DRAM latency, so steps do not stay aligned into GPU-wide bursts.
   const skewNs = profile.dram.latencyCycles * cycleNs;
@@ -345,6 +396,7 @@ function runWarps(
       // The step's loads are all back (the event was set at its last return): consume, next step.
       lastDone = Math.max(lastDone, stepDone[g]!);
       warpEndNs[g] = stepDone[g]! - startNs;
+      stepHistogram[Math.min(Math.floor(stepDone[g]! - stepStart[g]!), STEP_HISTOGRAM_NS - 1)]!++;
       stepOf[g] = step + 1;
       loadOf[g] = 0;
       if (step + 1 < steps) queue.push(stepDone[g]! + (stepReadDram[g] ? dramTurnaroundNs : l2TurnaroundNs), g);
@@ -364,10 +416,17 @@ function runWarps(
       continue;
     }
     lsuFree[lsu] = now + lsuNs;
+    if (j === 0) stepStart[g] = now;
     let done = j === 0 ? now : stepDone[g]!;
     const dramReadsBefore = simulator.dramReads;
-    // Grid-stride order: chunk g of each step (warp g = SM-major).
-    const chunk = ((fixed ? step % stepsPerPass : step) * inFlight + j) * warps + g;
+    // Grid-stride order: in each block of inFlight × warps chunks, warp g (SM-major) reads column
+    // g mod spacing of group g / spacing, its loads `spacing` chunks apart (with the default
+    // spacing, chunk g of each row of the grid).
+    const chunk =
+      (fixed ? step % stepsPerPass : step) * inFlight * warps +
+      Math.floor(g / spacing) * inFlight * spacing +
+      (g % spacing) +
+      j * spacing;
     // A fixed pass's loads past its end are not issued (the kernel's bounds check).
     const issued = !(fixed && chunk * warpBytes >= footprint);
     if (pattern === 'stream') {
@@ -394,7 +453,7 @@ function runWarps(
     loadOf[g] = j + 1;
     queue.push(j + 1 === inFlight ? done : Math.max(now + cycleNs, lsuFree[lsu]!), g);
   }
-  return { loads, startNs, lastDoneNs: lastDone, warpEndNs };
+  return { loads, startNs, lastDoneNs: lastDone, warpEndNs, stepHistogram };
 }
 
 /** Refuses, in one line naming the option, a run that would simulate more than MAX_PATTERN_REQUESTS units of work. */

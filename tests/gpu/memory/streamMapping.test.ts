@@ -74,3 +74,48 @@ describe('the SMs that run a stream (`sms`, as l2Partitions.cu streamsms)', () =
     expect(() => run([])).toThrow(/sms.*none: give distinct SM numbers/);
   });
 });
+
+describe("how far apart a warp's loads lie (`loadSpacingBytes`, as l2Partitions.cu's whole-step loop with a spacing)", () => {
+  const sms = [0, 2, 4, 6];
+  const run = (loadSpacingBytes?: number) =>
+    runLoop(profile, {
+      pattern: 'stream',
+      bytes: 4 * MiB,
+      totalBytes: 4 * MiB,
+      mapping: 'fixed',
+      sms,
+      warpsPerSm: 4,
+      inFlight: 4,
+      ...(loadSpacingBytes === undefined ? {} : { loadSpacingBytes }),
+    });
+
+  it("defaults to the grid's warps × 512 B (the grid-stride loop), and reads every byte once at any spacing", () => {
+    const grid = sms.length * 4 * 512;
+    expect(run(grid).timeNs).toBe(run().timeNs);
+    // Cold, each line comes from DRAM once: a line read twice would leave another unread.
+    for (const spacing of [512, 2048, grid]) expect(run(spacing).path.bytes.dramToL2).toBe(4 * MiB);
+  });
+
+  it("a warp's four loads side by side (2 KiB) wait on DRAM less than loads 8 KiB apart", () => {
+    expect(run(512).stepNs!.p50).toBeLessThan(run(8192).stepNs!.p50);
+  });
+
+  it("refuses a spacing that is no whole warp's load or does not divide the grid's, naming the option", () => {
+    expect(() => run(256)).toThrow(/loadSpacingBytes.*256: give a multiple of 512 that divides the grid's 8192/);
+    expect(() => run(1536)).toThrow(/loadSpacingBytes.*1536/);
+  });
+});
+
+describe("the steps' times (`stepNs`, as l2Partitions.cu smsteps counts them)", () => {
+  it("orders its percentiles, and puts a lone warp's single loads from an idle DRAM at its load latency", () => {
+    const lone = runLoop(profile, { pattern: 'stream', bytes: 1 * MiB, sms: [0], warpsPerSm: 1, inFlight: 1 }).stepNs!;
+    const latencyNs = (profile.dram.latencyCycles * 1000) / profile.sm.clockMHz;
+    expect(lone.p50 / latencyNs).toBeGreaterThan(0.95);
+    expect(lone.p50 / latencyNs).toBeLessThan(1.1);
+    const busy = runLoop(profile, { pattern: 'stream', bytes: 8 * MiB }).stepNs!;
+    expect(busy.p10).toBeLessThanOrEqual(busy.p50);
+    expect(busy.p50).toBeLessThanOrEqual(busy.p90);
+    expect(busy.p50).toBeGreaterThan(lone.p50);
+    expect(runLoop(profile, { pattern: 'chase', bytes: MiB, loads: 100 }).stepNs).toBeUndefined();
+  });
+});
