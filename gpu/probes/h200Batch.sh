@@ -163,6 +163,9 @@
 #            warp's loads 512 B … 256 KiB apart (each spacing that divides the grid's), two rounds:
 #            does a step's fast tenth follow how far apart its loads lie at the same traffic, and
 #            the traffic at the same spacing?
+#   spacingbits l2Partitions smsteps on 128 SMs, 2 loads out a warp 512 B … 1 MiB apart (each power of
+#            two: 4 warps an SM up to 256 KiB, 16 up to 1 MiB), from DRAM (1 GiB) and from the L2
+#            (24 MiB), two rounds: which address bits part a warp's two loads, and at which level
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -903,6 +906,20 @@ spacing)
       done
     done
   done >"$OUT/spacing.jsonl" 2>&1
+  ;;
+spacingbits)
+  buildDeepLoops || exit 1
+  for round in 1 2; do
+    for mib in 1024 24; do
+      # The spacing must divide the grid's 128 SMs × warps × 512 B: 256 KiB with 4 warps, 1 MiB with 16.
+      for shape in "1 128 262144" "2 256 1048576"; do
+        read -r blocks threads largest <<<"$shape"
+        for ((bytes = 512; bytes <= largest; bytes *= 2)); do
+          /tmp/l2Partitions smsteps $mib "$(spreadList 128)" $blocks $threads 2 1024 $bytes
+        done
+      done
+    done
+  done >"$OUT/spacingBits.jsonl" 2>&1
   ;;
 gpc)
   mapSms || exit 1
