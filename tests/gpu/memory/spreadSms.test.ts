@@ -11,7 +11,9 @@
  * model's steps have none. The `spacing` step (2026-12-06o) chooses that spacing apart from the
  * grid: at one spacing a step's round trip hardly grows from 8 to 32 SMs, and the spacing alone
  * decides the fast tenth (some powers of two keep it on every grid, others lose it on every grid),
- * which the model's address map does not do.
+ * which the model's address map does not do. The `spacingbits` step (2026-12-06p) pairs a warp's
+ * two loads one address bit apart: from the L2 no bit matters; from DRAM bits 12, 13, 16 and 17 make
+ * the pair wait longest, where the model has no such bits.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -337,6 +339,77 @@ describe('the same loads in flight on more or fewer SMs (spread, an H100)', () =
       expect(slowNs / fastNs).toBeLessThan(1.02);
       expect(spaced(32, 4, 64 * KiB).roundTripNs / spaced(32, 4, 16 * KiB).roundTripNs).toBeGreaterThan(1.1);
       expect(Math.abs(fastNs / spaced(32, 4, 16 * KiB).roundTripNs - 1)).toBeLessThan(0.05);
+    }, 30_000);
+  });
+
+  describe('two loads a warp, one address bit apart (the spacingbits step: 128 SMs)', () => {
+    /** A spacingbits configuration: both rounds' mean round trip (ns) and their fastest tenth (cycles). */
+    interface BitRow {
+      readonly level: 'DRAM' | 'L2';
+      readonly warpsPerSm: number;
+      readonly bit: number;
+      readonly roundTripNs: number;
+      readonly p10: number;
+    }
+    const bitRuns = jsonLines('2026-12-06p', 'spacingBits.jsonl');
+    function bitRow(level: 'DRAM' | 'L2', warpsPerSm: number, bit: number): BitRow {
+      const runs = bitRuns.filter(
+        (run) =>
+          (run.footprintBytes! >= GiB ? 'DRAM' : 'L2') === level &&
+          (run.blocksPerSm! * run.threads!) / 32 === warpsPerSm &&
+          run.spacingBytes === 2 ** bit,
+      );
+      expect(runs, `${level}, ${warpsPerSm} warps, bit ${bit}`).toHaveLength(2);
+      const out = spreadBytesOut({ level, sms: 128, warpsPerSm, inFlight: 2 });
+      return {
+        level,
+        warpsPerSm,
+        bit,
+        roundTripNs: runs.reduce((sum, run) => sum + out / run.GBps!, 0) / 2,
+        p10: Math.max(...runs.map((run) => run.stepP10!)),
+      };
+    }
+    /** 4 warps an SM: bits 9 … 18 (spacings up to the grid's 256 KiB); 16: bits 9 … 20. */
+    const bits = (warpsPerSm: number) => Array.from({ length: warpsPerSm === 4 ? 10 : 12 }, (_, i) => 9 + i);
+    /** The bits whose pairs wait on DRAM longest. */
+    const SLOW_BITS = [12, 13, 16, 17];
+
+    it('holds 4 warps an SM at bits 9 … 18 and 16 at bits 9 … 20, from DRAM and from the L2, two rounds', () => {
+      expect(bitRuns).toHaveLength(88);
+    });
+
+    it.each([4, 16])(
+      'from the L2 no bit matters: %i warps an SM, every round trip within 3 % of their median',
+      (warpsPerSm) => {
+        const rows = bits(warpsPerSm).map((bit) => bitRow('L2', warpsPerSm, bit));
+        expect(departure(rows.map((row) => row.roundTripNs))).toBeLessThan(0.03);
+      },
+    );
+
+    it("from DRAM bits 12, 13, 16 and 17 put a warp's two loads on each other's way: 4 % or more above every other bit, the fast tenth lost (4 warps an SM)", () => {
+      const rows = bits(4).map((bit) => bitRow('DRAM', 4, bit));
+      const slow = rows.filter((row) => SLOW_BITS.includes(row.bit));
+      const others = rows.filter((row) => !SLOW_BITS.includes(row.bit));
+      const othersSlowest = Math.max(...others.map((row) => row.roundTripNs));
+      for (const row of slow) {
+        expect(row.roundTripNs / othersSlowest, `bit ${row.bit}`).toBeGreaterThan(1.04);
+        expect(row.p10, `bit ${row.bit}`).toBeGreaterThanOrEqual(Math.max(...others.map((other) => other.p10)) + 128);
+      }
+    });
+
+    it("known miss: the model's pairs 4 KiB apart (bit 12) wait as long as its pairs 32 KiB apart (bit 15), where silicon's wait 8 % longer", () => {
+      const model = (bit: number) =>
+        runLoop(h200, {
+          pattern: 'stream',
+          sms: spreadList(128),
+          warpsPerSm: 4,
+          inFlight: 2,
+          bytes: GiB,
+          totalBytes: 32 * MiB,
+          loadSpacingBytes: 2 ** bit,
+        }).GBps;
+      expect(model(15) / model(12)).toBeLessThan(1.02);
+      expect(bitRow('DRAM', 4, 12).roundTripNs / bitRow('DRAM', 4, 15).roundTripNs).toBeGreaterThan(1.08);
     }, 30_000);
   });
 });
