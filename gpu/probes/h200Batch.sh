@@ -166,6 +166,9 @@
 #   spacingbits l2Partitions smsteps on 128 SMs, 2 loads out a warp 512 B … 1 MiB apart (each power of
 #            two: 4 warps an SM up to 256 KiB, 16 up to 1 MiB), from DRAM (1 GiB) and from the L2
 #            (24 MiB), two rounds: which address bits part a warp's two loads, and at which level
+#   homemap  l2Partitions streamkeep by SM 0's partition at 40 and 32 MiB, launches of one pass, one
+#            round: the map of lines homed near and far that homeMap.py reads, on a card whose L2
+#            partitions hold less than the sixteenth batch's 56 MiB run needs (an H100's 25 MB)
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -920,6 +923,15 @@ spacingbits)
       done
     done
   done >"$OUT/spacingBits.jsonl" 2>&1
+  ;;
+homemap)
+  mapPartitions || exit 1
+  mkdir -p "$OUT/lines"
+  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  for mib in 40 32; do
+    timeout 120 /tmp/l2Partitions streamkeep $mib "$list" 1 36 0 "$OUT/lines/near-$mib-1" 1
+  done >"$OUT/partitionLines.jsonl" 2>&1
+  (cd "$OUT" && tar cJf lines.txz lines && rm -rf lines)
   ;;
 gpc)
   mapSms || exit 1

@@ -12,7 +12,9 @@
 #   - for every run of SM 0's partition, the correlation over its warps between the share of the
 #     warp's lines homed near (the fixed stream's chunks g, g + warps, ... of 512 bytes) and the
 #     warp's time, all passes and the first (where the run wrote pass ends).
-# Usage: python3 gpu/probes/homeMap.py gpu/probes/results/2026-12-04i/lines.txz
+# Usage: python3 gpu/probes/homeMap.py gpu/probes/results/2026-12-04i/lines.txz [home map] [other map]
+# (the maps default to near-56-3-0.hex and near-40-1-0.hex; `homemap` on an H100, whose partitions
+# hold less, gives near-40-1-0.hex and near-32-1-0.hex)
 import csv, io, re, signal, statistics, sys
 
 from linesArchive import FAR_HIT, read_lines_archive
@@ -50,10 +52,10 @@ def correlation(a, b):
     return num / (sum((x - ma) ** 2 for x in a) * sum((y - mb) ** 2 for y in b)) ** 0.5
 
 
-def main(path):
+def main(path, home_map=HOME_MAP, other_map=OTHER_MAP):
     files = read_lines_archive(path)
-    line_classes = classes(files[HOME_MAP])
-    print(f"{HOME_MAP}: {len(line_classes)} lines")
+    line_classes = classes(files[home_map])
+    print(f"{home_map}: {len(line_classes)} lines")
     for lines_per_block in (8, 16, 32, 64):
         _, purity = block_homes(line_classes, lines_per_block)
         purity.sort()
@@ -63,9 +65,9 @@ def main(path):
         )
     granule_lines = 4096 // LINE_BYTES
     homes, _ = block_homes(line_classes, granule_lines)
-    other, _ = block_homes(classes(files[OTHER_MAP]), granule_lines)
+    other, _ = block_homes(classes(files[other_map]), granule_lines)
     same = sum(1 for a, b in zip(homes, other) if a == b) / len(other)
-    print(f"  {OTHER_MAP}'s 4 KiB homes: {same:.4f} the same")
+    print(f"  {other_map}'s 4 KiB homes: {same:.4f} the same")
     best = None
     for mask in range(PAGE_BLOCKS):
         agree, constants = 0, []
@@ -109,4 +111,4 @@ def main(path):
 
 if __name__ == "__main__":
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (`| head`) ends the script quietly
-    main(sys.argv[1])
+    main(*sys.argv[1:4])
