@@ -109,6 +109,23 @@ function modelRoundTripNs(row: SpreadConfiguration): number {
   return ns;
 }
 
+/**
+ * The model's round trip from DRAM with 4 warps on `sms` SMs, `inFlight` loads out a warp
+ * `spacingBytes` apart (the spacing and spacingbits steps), over 32 MiB of the 1 GiB footprint.
+ */
+function modelSpacedDramNs(sms: number, inFlight: number, spacingBytes: number): number {
+  const { GBps } = runLoop(h200, {
+    pattern: 'stream',
+    sms: spreadList(sms),
+    warpsPerSm: 4,
+    inFlight,
+    bytes: GiB,
+    totalBytes: 32 * MiB,
+    loadSpacingBytes: spacingBytes,
+  });
+  return spreadBytesOut({ level: 'DRAM', sms, warpsPerSm: 4, inFlight }) / GBps;
+}
+
 const silicon = [...spreadRows('2026-12-06l'), ...spreadRows('2026-12-06m')];
 /** The spreadsteps runs (every step timed, at each grid's own spacing). */
 const steps = jsonLines('2026-12-06n', 'spreadSteps.jsonl');
@@ -323,19 +340,7 @@ describe('the same loads in flight on more or fewer SMs (spread, an H100)', () =
     );
 
     it("known miss: the model's steps of four are as long at 64 KiB as at 16 KiB (32 SMs) where silicon's are 10 % longer; at the fast spacing it is within 5 %", () => {
-      const model = (spacingBytes: number) =>
-        runLoop(h200, {
-          pattern: 'stream',
-          sms: spreadList(32),
-          warpsPerSm: 4,
-          inFlight: 4,
-          bytes: GiB,
-          totalBytes: 32 * MiB,
-          loadSpacingBytes: spacingBytes,
-        });
-      const [fast, slow] = [16 * KiB, 64 * KiB].map(model) as [ReturnType<typeof runLoop>, ReturnType<typeof runLoop>];
-      const fastNs = spreadBytesOut({ level: 'DRAM', sms: 32, warpsPerSm: 4, inFlight: 4 }) / fast.GBps;
-      const slowNs = spreadBytesOut({ level: 'DRAM', sms: 32, warpsPerSm: 4, inFlight: 4 }) / slow.GBps;
+      const [fastNs, slowNs] = [16 * KiB, 64 * KiB].map((bytes) => modelSpacedDramNs(32, 4, bytes)) as [number, number];
       expect(slowNs / fastNs).toBeLessThan(1.02);
       expect(spaced(32, 4, 64 * KiB).roundTripNs / spaced(32, 4, 16 * KiB).roundTripNs).toBeGreaterThan(1.1);
       expect(Math.abs(fastNs / spaced(32, 4, 16 * KiB).roundTripNs - 1)).toBeLessThan(0.05);
@@ -398,17 +403,7 @@ describe('the same loads in flight on more or fewer SMs (spread, an H100)', () =
     });
 
     it("known miss: the model's pairs 4 KiB apart (bit 12) wait as long as its pairs 32 KiB apart (bit 15), where silicon's wait 8 % longer", () => {
-      const model = (bit: number) =>
-        runLoop(h200, {
-          pattern: 'stream',
-          sms: spreadList(128),
-          warpsPerSm: 4,
-          inFlight: 2,
-          bytes: GiB,
-          totalBytes: 32 * MiB,
-          loadSpacingBytes: 2 ** bit,
-        }).GBps;
-      expect(model(15) / model(12)).toBeLessThan(1.02);
+      expect(modelSpacedDramNs(128, 2, 2 ** 12) / modelSpacedDramNs(128, 2, 2 ** 15)).toBeLessThan(1.02);
       expect(bitRow('DRAM', 4, 12).roundTripNs / bitRow('DRAM', 4, 15).roundTripNs).toBeGreaterThan(1.08);
     }, 30_000);
   });
