@@ -27,3 +27,17 @@ it("reads 4 KiB homes and the warps' times against them off the linepasses maps"
   expect(correlations).toHaveLength(3);
   for (const correlation of correlations) expect(correlation).toBeLessThan(-0.6);
 });
+
+// The H100's map (homemap, results/2026-12-06q): the same 4 KiB homes by other bits, bit 16 in place
+// of 15, which are the bits whose pairs of loads wait longest from DRAM on the same card
+// (spacingbits, tests/gpu/memory/spreadSms.test.ts): the slow pairs are the ones split across the partitions.
+it("reads the H100's homes off its own map: bits 12, 13, 16, 17 and 19", () => {
+  const text = execFileSync(
+    'python3',
+    [join(PROBES, 'homeMap.py'), join(PROBES, 'results/2026-12-06q/lines.txz'), 'near-40-1-0.hex', 'near-32-1-0.hex'],
+    { encoding: 'utf8', timeout: 60_000 },
+  );
+  expect(text).toMatch(/blocks of 4096 B: purity median 1\.000/);
+  expect(text).toMatch(/near-32-1-0\.hex's 4 KiB homes: 0\.99\d+ the same/);
+  expect(text).toMatch(/address bits \[12, 13, 16, 17, 19\]\), 1\.0000 of the blocks/);
+});
