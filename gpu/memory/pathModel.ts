@@ -1,9 +1,10 @@
 import { channelSampleOf } from './channelSample.ts';
+import { compileParityHash, type AddressHash } from './parityHash.ts';
 import { DramModel } from './dram.ts';
 import { L1Caches } from './l1Cache.ts';
 import { L2Cache, l2HitLatencyCycles } from './l2Cache.ts';
 import { withL1DataBytes } from './profiles.ts';
-import type { GpuMemoryProfile } from './profileTypes.ts';
+import type { GpuMemoryProfile, L2PartitionSpec } from './profileTypes.ts';
 import { PartitionSets } from './partitionSets.ts';
 import { smGpcs, smPartitions } from './smTopology.ts';
 import { HIT, LINE_MISS } from './sectoredCache.ts';
@@ -47,6 +48,23 @@ function startOn(
   freeNs[index] = start + serviceNs;
   busyNs[index]! += serviceNs;
   return start;
+}
+
+/**
+ * A line's home partition from its address bits (L2PartitionSpec.homeAddressBits), or undefined
+ * where the profile leaves homes to the slice hash. Throws on a spec the parity cannot serve.
+ */
+function homeByAddress(partitions: L2PartitionSpec, lineBytes: number): AddressHash | undefined {
+  const bits = partitions.homeAddressBits;
+  if (bits === undefined) return undefined;
+  if (partitions.count !== 2) throw new RangeError(`homeAddressBits needs 2 L2 partitions, not ${partitions.count}`);
+  const lowest = Math.log2(lineBytes);
+  const bad = bits.find((bit, i) => !Number.isInteger(bit) || bit < lowest || bit > 52 || bits.indexOf(bit) !== i);
+  if (bad !== undefined || bits.length === 0)
+    throw new RangeError(
+      `homeAddressBits must be distinct address bits ${lowest} … 52, one or more (got ${bad ?? 'none'})`,
+    );
+  return compileParityHash([bits.reduce((mask, bit) => mask + 2 ** bit, 0)]);
 }
 
 /** A kind of queued resource in the path. */
@@ -161,6 +179,8 @@ export class MemoryPathSimulator {
   /** Split L2: each partition's sets (its home lines and copies; instance = partition), the SMs' partition, link queues. */
   private readonly partitionSets: PartitionSets | undefined;
   private readonly partitionOfSm: Int32Array;
+  /** A line's home partition by its address bits (L2PartitionSpec.homeAddressBits); absent: by its slice. */
+  private readonly homeOf: AddressHash | undefined;
   private readonly slicesPerPartition: number;
   private readonly farExtraNs: number;
   private readonly linkServiceNs: number;
@@ -232,6 +252,7 @@ export class MemoryPathSimulator {
     this.linkBusyNs = new Float64Array(count);
     if (partitions) {
       if (l2.slices % count !== 0) throw new RangeError(`${l2.slices} L2 slices do not split into ${count} partitions`);
+      this.homeOf = homeByAddress(partitions, l2.lineBytes);
       this.partitionSets = new PartitionSets(
         count,
         partitions.setShares ?? [
@@ -428,7 +449,7 @@ export class MemoryPathSimulator {
     const nearSlice = (slice % perPartition) + partition * perPartition;
     const start = this.sliceStart(nearSlice, arrivalNs, line);
     const sector = l2.sectorOf(address);
-    const home = Math.floor(slice / perPartition);
+    const home = this.homeOf ? this.homeOf(address) : Math.floor(slice / perPartition);
     if (sets.access(partition, address) === HIT) {
       this.l2Hits++;
       return Math.max(start + this.l2LatencyNs[sm * this.slices + nearSlice]!, sets.readyAt(sector));
@@ -440,11 +461,15 @@ export class MemoryPathSimulator {
       this.farHits++;
       const linkStart = this.linkStart(home, start);
       doneNs = Math.max(
-        linkStart + this.l2LatencyNs[sm * this.slices + slice]! + this.farExtraNs,
+        linkStart +
+          this.l2LatencyNs[sm * this.slices + (slice % perPartition) + home * perPartition]! +
+          this.farExtraNs,
         sets.readyAt(sector),
       );
     } else {
       this.l2Misses++;
+      // The DRAM channel stays the slice hash's: which channel serves a line is not measured,
+      // and nothing here depends on the channel's partition.
       const extraNs = home === partition ? -this.farExtraNs / 2 : this.farExtraNs / 2;
       const arrival = home === partition ? start : this.linkStart(home, start);
       doneNs = this.dram.access(l2.channelOf(slice), address, arrival, extraNs);

@@ -53,6 +53,12 @@ export interface L2PartitionSpec {
    * absent: every set keeps the L2's `ways` lines.
    */
   readonly setShares?: readonly PartitionSetShare[];
+  /**
+   * Two partitions only: a line's home is the parity of these byte-address bits, so aligned blocks
+   * of 2^(lowest bit) bytes share one. Absent: the slice hash's top bits (its slice / slices per
+   * partition). The line's slice within its partition and its DRAM channel stay the slice hash's.
+   */
+  readonly homeAddressBits?: readonly number[];
   readonly source: string;
 }
 

@@ -275,6 +275,7 @@ const h200: GpuMemoryProfile = {
         { share: 0.06, keptMiB: 33.5 },
         { share: 0.11, keptMiB: 35 },
       ],
+      homeAddressBits: [12, 13, 15, 17, 19, 21, 22, 24],
       source:
         "Each partition's sets hold its home lines and its copies under one LRU: gpu/probes/l2Partitions.cu streamsms on the H200 (results/2026-12-04b): " +
         'the 66 SMs of one partition reading 40–56 MiB get 49–54 % of the bytes from DRAM and 46–49 % across the fabric (Nsight Compute), the lines homed in their own partition lost with the copies; ' +
@@ -285,6 +286,9 @@ const h200: GpuMemoryProfile = {
         "count 2: GH100 has two L2 partitions (Accel-Sim SM90_H200 n_chiplet_partition 2, memory.md §3c; Ampere split L2 with far hits copied near, §1c); l2Partitions.cu smmap: 66 of the 132 SMs share SM 0's. " +
         'Which SMs: whole GPCs (sm.gpcs); smmap on four H200s splits the first 16 / 32 / 64 SMs 8 / 16 / 32 between the partitions, and a 64-block grid of stcLifetime.cu lands 30–34 of its blocks in each (results/2026-12-04/blocksSms.tgz, on either of two maps). ' +
         'farExtraCycles 171.1: smmap, an SM of the other partition walking 4 MiB that SM 0 walked: 381.3 cycles a load on its first pass against 295.8 on its second, half its lines homed far: 2 × (381.3 − 295.8); another H200, 4 and 16 MiB: 171.3. ' +
+        'homeAddressBits: the maps of which lines one partition serves near, far and from DRAM (gpu/probes/homeMap.py on results/2026-12-04i and 2026-12-04h, "The sixteenth batch\'s maps read again"): a 4 KiB block\'s lines share a home, ' +
+        "within each 2 MiB page the parity of address bits 12, 13, 15, 17 and 19 (99.8 % of the blocks, the same in every run's fresh buffer), flipped page by page by a constant that bits 21, 22 and 24 give in 24 of 28 pages; " +
+        "the model's buffers are contiguous, so the page bits stand in for the physical pages. " +
         "linkBytesPerCycle 641 per direction: one partition's SMs streaming 40–64 MiB read 2.55–3.03 TB/s with 41–50 % of the sectors across the fabric, 1.23–1.28 TB/s (median 1.27) = 641 B × 1.98 GHz.",
     },
     sliceHash: {

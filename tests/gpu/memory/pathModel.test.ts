@@ -138,6 +138,37 @@ describe('memory path model', () => {
   });
 });
 
+describe("a line's L2 home by its address bits (the h200 profile's homeAddressBits)", () => {
+  const h200 = memoryProfile('h200');
+  const farExtraNs = (h200.l2.partitions!.farExtraCycles * 1000) / h200.sm.clockMHz;
+  /** One cold read of a line by SM 0 on an idle GPU, ns: the DRAM latency, less or more half a far home. */
+  const coldNs = (address: number) => simulateTrace(h200, single([0, address, 4, 0]).build()).maxLatencyNs;
+  const withHomeBits = (bits: number[], count = 2) => ({
+    ...h200,
+    l2: { ...h200.l2, partitions: { ...h200.l2.partitions!, count, homeAddressBits: bits } },
+  });
+
+  it("a 4 KiB block's lines share a home; bit 12 moves it to the other partition (±farExtraCycles), bit 14 does not", () => {
+    const seed = fastCheckSeed('L2 homes');
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 14 - 1 }), fc.integer({ min: 1, max: 31 }), (block, line) => {
+        const start = block * 4096;
+        const ns = coldNs(start);
+        expect(coldNs(start + line * 128)).toBeCloseTo(ns, 6);
+        expect(Math.abs(coldNs(start ^ (2 ** 12)) - ns)).toBeCloseTo(farExtraNs, 6);
+        expect(coldNs(start ^ (2 ** 14))).toBeCloseTo(ns, 6);
+      }),
+      { seed, numRuns: 12 },
+    );
+  });
+
+  it('refuses home bits for other than two partitions, below a line, or repeated', () => {
+    expect(() => simulateTrace(withHomeBits([12], 4), single([0, 0, 4, 0]).build())).toThrow(/2 L2 partitions/);
+    expect(() => simulateTrace(withHomeBits([5]), single([0, 0, 4, 0]).build())).toThrow(/address bits 7 … 52/);
+    expect(() => simulateTrace(withHomeBits([12, 12]), single([0, 0, 4, 0]).build())).toThrow(/distinct/);
+  });
+});
+
 describe('miss queue', () => {
   it('a full queue frees a warp load once as many misses as it needs have returned', () => {
     const h200 = memoryProfile('h200');

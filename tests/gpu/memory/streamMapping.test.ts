@@ -107,11 +107,12 @@ describe("how far apart a warp's loads lie (`loadSpacingBytes`, as l2Partitions.
 });
 
 describe("the steps' times (`stepNs`, as l2Partitions.cu smsteps counts them)", () => {
-  it("orders its percentiles, and puts a lone warp's single loads from an idle DRAM at its load latency", () => {
+  it("orders its percentiles, and puts a lone warp's single loads from an idle DRAM at its load latency less half a far home (its own partition's 4 KiB blocks) or more (the other's)", () => {
     const lone = runLoop(profile, { pattern: 'stream', bytes: 1 * MiB, sms: [0], warpsPerSm: 1, inFlight: 1 }).stepNs!;
     const latencyNs = (profile.dram.latencyCycles * 1000) / profile.sm.clockMHz;
-    expect(lone.p50 / latencyNs).toBeGreaterThan(0.95);
-    expect(lone.p50 / latencyNs).toBeLessThan(1.1);
+    const halfFarNs = (profile.l2.partitions!.farExtraCycles * 500) / profile.sm.clockMHz;
+    expect(Math.abs(lone.p10 / (latencyNs - halfFarNs) - 1)).toBeLessThan(0.08);
+    expect(Math.abs(lone.p90 / (latencyNs + halfFarNs) - 1)).toBeLessThan(0.05);
     const busy = runLoop(profile, { pattern: 'stream', bytes: 8 * MiB }).stepNs!;
     expect(busy.p10).toBeLessThanOrEqual(busy.p50);
     expect(busy.p50).toBeLessThanOrEqual(busy.p90);
