@@ -158,7 +158,7 @@ describe("a line's L2 home by its address bits (the h200 profile's homeAddressBi
         expect(Math.abs(coldNs(start ^ (2 ** 12)) - ns)).toBeCloseTo(farExtraNs, 6);
         expect(coldNs(start ^ (2 ** 14))).toBeCloseTo(ns, 6);
       }),
-      { seed, numRuns: 12 },
+      { seed, numRuns: 8 },
     );
   });
 
