@@ -88,9 +88,8 @@ const CEILING_MISSES: readonly (readonly [DepthRow['level'], number, number])[] 
  * 1.72 times the one-out's, the model's 1.91), where the model spaces them 21 cycles apart
  * (lsuBytesPerCyclePerSubCore, read off DRAM streams of four out). From DRAM they cost ≈ 37 each
  * (four warps × 12 out: 1.54); the model's 1.39 is just within 10 % since its lines are homed in
- * 4 KiB blocks (1.37 with the slice hash's homes). On the H100 that row is
- * 1.45: its one-out round trip is 402 ns against the H200's 379, and the twelve-out one the same
- * 582–584.
+ * 4 KiB blocks (1.37 with the slice hash's homes). On the H100 that row is 1.45: its one-out round
+ * trip is 402 ns against the H200's 379, and the twelve-out one the same 582–584.
  */
 const GROWTH_MISSES = [{ level: 'L2', warps: 4, inFlight: 16, tolerance: 0.15 }] as const;
 const rows = measured.filter((row) => row.probe === 'smdepth');
