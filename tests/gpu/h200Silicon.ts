@@ -265,7 +265,7 @@ const probeLongLaunches: SiliconRow[] = (
   [
     // One partition: the model's three-pass row is within 5 % with the lines' measured homes, so
     // this row carries the whole growth (model +24 % from 3 to 8 passes, silicon +3.8 %; with the
-    // slice hash's homes the model grew as much, +29 %, from a start 9 % low).
+    // slice hash's homes the model grew more, +29 %, from a start 9 % low).
     ['the SMs of one partition', ONE_PARTITION, 40, [0.1186, 0.1188, 0.1185, 0.1174], 0.3],
     ['all SMs', undefined, 56, [0.0775, 0.0792], 0.2],
   ] as const
