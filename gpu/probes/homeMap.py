@@ -15,7 +15,7 @@
 # Usage: python3 gpu/probes/homeMap.py gpu/probes/results/2026-12-04i/lines.txz [home map] [other map]
 # (the maps default to near-56-3-0.hex and near-40-1-0.hex; `homemap` on an H100, whose partitions
 # hold less, gives near-40-1-0.hex and near-32-1-0.hex)
-import csv, io, re, signal, statistics, sys
+import csv, io, re, signal, statistics, sys, tarfile
 
 from linesArchive import FAR_HIT, read_lines_archive
 
@@ -54,6 +54,9 @@ def correlation(a, b):
 
 def main(path, home_map=HOME_MAP, other_map=OTHER_MAP):
     files = read_lines_archive(path)
+    missing = [name for name in (home_map, other_map) if name not in files]
+    if missing:
+        sys.exit(f"homeMap.py: {path}: no map {', '.join(missing)} (it has {', '.join(sorted(files)) or 'none'})")
     line_classes = classes(files[home_map])
     print(f"{home_map}: {len(line_classes)} lines")
     for lines_per_block in (8, 16, 32, 64):
@@ -111,4 +114,11 @@ def main(path, home_map=HOME_MAP, other_map=OTHER_MAP):
 
 if __name__ == "__main__":
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (`| head`) ends the script quietly
-    main(*sys.argv[1:4])
+    if not 2 <= len(sys.argv) <= 4:
+        sys.exit("usage: python3 gpu/probes/homeMap.py <lines.txz> [home map] [other map]")
+    try:
+        main(*sys.argv[1:])
+    except OSError as error:
+        sys.exit(f"homeMap.py: {error.filename}: {error.strerror}")
+    except tarfile.TarError as error:
+        sys.exit(f"homeMap.py: {sys.argv[1]}: not a lines archive (a tar of the maps)")

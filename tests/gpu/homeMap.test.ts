@@ -7,6 +7,8 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { memoryProfile } from '../../gpu/memory/profiles.ts';
+import { expectOneLineError } from './probeScript.ts';
 
 const PROBES = join(import.meta.dirname, '../../gpu/probes');
 
@@ -21,6 +23,9 @@ it("reads 4 KiB homes and the warps' times against them off the linepasses maps"
   expect(text).toMatch(
     /parity of block bits 0b10101011 \(address bits \[12, 13, 15, 17, 19\]\), 0\.99\d+ of the blocks/,
   );
+  // The h200 profile's homes are these bits (and the page constants' above them).
+  const bits = /address bits \[([\d, ]+)\]\), 0\.99/.exec(text)![1]!.split(', ').map(Number);
+  expect(memoryProfile('h200').l2.partitions!.homeAddressBits!.slice(0, bits.length)).toEqual(bits);
   const correlations = [...text.matchAll(/^\s+40-1-\d\s+4224\s+[\d.]+ [\d.]+\s+([+-][\d.]+)/gm)].map((m) =>
     Number(m[1]),
   );
@@ -40,4 +45,20 @@ it("reads the H100's homes off its own map: bits 12, 13, 16, 17 and 19", () => {
   expect(text).toMatch(/blocks of 4096 B: purity median 1\.000/);
   expect(text).toMatch(/near-32-1-0\.hex's 4 KiB homes: 0\.99\d+ the same/);
   expect(text).toMatch(/address bits \[12, 13, 16, 17, 19\]\), 1\.0000 of the blocks/);
+});
+
+it.each([
+  [
+    ['results/2026-12-06q/lines.txz', 'near-56-3-0.hex'],
+    /^homeMap\.py: .*lines\.txz: no map near-56-3-0\.hex \(it has /,
+  ],
+  [['results/none.txz'], /^homeMap\.py: .*none\.txz: No such file or directory$/],
+  [['homeMap.py'], /^homeMap\.py: .*homeMap\.py: not a lines archive/],
+  [[], /^usage: python3 gpu\/probes\/homeMap\.py/],
+])('bad input %j: one line naming it, exit 1', (args, message) => {
+  expectOneLineError(
+    join(PROBES, 'homeMap.py'),
+    args.map((arg) => (arg.includes('/') || arg.endsWith('.py') ? join(PROBES, arg) : arg)),
+    message,
+  );
 });
