@@ -7,13 +7,14 @@
  * larger grids (iterationParts.test.ts); these rows ask whether a load's round trip follows the SMs
  * that ask or what is in flight. It follows what is in flight, in silicon and in the model. But
  * silicon's steps of several loads have a fast tenth, as fast as single loads, that comes and goes
- * with how far apart a warp's loads lie (the grid's warps × 512 B), not with the traffic; the
- * model's steps have none. The `spacing` step (2026-12-06o) chooses that spacing apart from the
- * grid: at one spacing a step's round trip hardly grows from 8 to 32 SMs, and the spacing alone
- * decides the fast tenth (some powers of two keep it on every grid, others lose it on every grid),
- * which the model's address map does not do. The `spacingbits` step (2026-12-06p) pairs a warp's
- * two loads one address bit apart: from the L2 no bit matters; from DRAM bits 12, 13, 16 and 17 make
- * the pair wait longest, where the model has no such bits.
+ * with how far apart a warp's loads lie (the grid's warps × 512 B), not with the traffic. The
+ * `spacing` step (2026-12-06o) chooses that spacing apart from the grid: at one spacing a step's
+ * round trip hardly grows from 8 to 32 SMs, and the spacing alone decides the fast tenth (some
+ * powers of two keep it on every grid, others lose it on every grid). The `spacingbits` step
+ * (2026-12-06p) pairs a warp's two loads one address bit apart: from the L2 no bit matters; from
+ * DRAM bits 12, 13, 16 and 17 make the pair wait longest, the card's home bits (a pair split
+ * across the L2 partitions). The model, given that card's homes, has the same slow spacings and
+ * bits; the profile has the H200's, which differ.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
