@@ -63,6 +63,36 @@ const latency: SiliconRow[] = (
   read: 'nsPerLoad',
 }));
 
+/**
+ * How long a DRAM stream runs, µs at silicon's rate. Silicon's rows read 1 or 2 GiB a launch
+ * (hundreds of µs), so their start is lost in them; the model's first microsecond or so (warps
+ * starting over one DRAM latency, the queues filling) is not. Runs of three rounds of the bytes in
+ * flight lost 5–15 % to it at 16 KiB or more in flight per SM (16 × 4: −8.1 % over 7 µs, +10.0 %
+ * over 40, +11.8 % on the slope between 20 and 40): 40 µs leaves 2–3 % of it at the most.
+ */
+const STEADY_DRAM_US = 40;
+
+/** The bytes a DRAM stream at silicon's `gbps` reads in STEADY_DRAM_US, whole MiB, at least 8. */
+function steadyDramBytes(gbps: number): number {
+  return Math.max(8, Math.ceil((gbps * STEADY_DRAM_US * 1000) / MiB)) * MiB;
+}
+
+/**
+ * With a warp's four loads out and 4–32 KiB in flight per SM the model reads faster than silicon in
+ * steady state, from DRAM and from the L2; the rows' short runs had hidden it. Held to the bound
+ * the rows reach, with this reason.
+ */
+const FOUR_OUT_REASON =
+  "in steady state the model's warps with four loads out step faster than silicon's, from DRAM and from the L2 (a lone warp from DRAM: 448 against 493 ns a step, where its one-out step is 382 against 392), and its DRAM sustains ≈ 4.7 TB/s where silicon's best is 4.50; the rows' runs before (three rounds of the bytes in flight, three passes) lost 5–15 % to their start and hid it (docs/system-model.md, \"The streams' length\")";
+const DRAM_STEADY_MISSES: Readonly<Record<string, number>> = {
+  '64 × 1': 0.15,
+  '1 × 4': 0.15,
+  '2 × 4': 0.15,
+  '4 × 4': 0.15,
+  '8 × 4': 0.15,
+  '16 × 4': 0.15,
+};
+
 const parallelism: SiliconRow[] = (
   [
     [1, 1, 172.3],
@@ -84,15 +114,11 @@ const parallelism: SiliconRow[] = (
   name: `stream 1 GiB, ${warpsPerSm} warps × ${inFlight} in flight`,
   silicon: gbps,
   unit: 'GB/s',
-  // Enough steps per warp for the closed loop to settle (≥ 3 rounds of all bytes in flight).
-  run: {
-    pattern: 'stream',
-    bytes: GiB,
-    warpsPerSm,
-    inFlight,
-    totalBytes: Math.max(8 * MiB, warpsPerSm * inFlight * 512 * 132 * 3),
-  },
+  run: { pattern: 'stream', bytes: GiB, warpsPerSm, inFlight, totalBytes: steadyDramBytes(gbps) },
   read: 'GBps',
+  ...(DRAM_STEADY_MISSES[`${warpsPerSm} × ${inFlight}`] === undefined
+    ? {}
+    : { knownMiss: { reason: FOUR_OUT_REASON, tolerance: DRAM_STEADY_MISSES[`${warpsPerSm} × ${inFlight}`]! } }),
 }));
 
 /**
@@ -110,6 +136,10 @@ const HARNESS_L2_REASON =
   "the harness's L2 rows exceed the L2-only ceiling that l2Partitions.cu measures for the same configuration (8.2–8.7 TB/s, flat in footprint, mapping and parallelism); the model follows the probe (docs/system-model.md, gpu/probes/README.md)";
 const HARNESS_L2_MISSES: Readonly<Record<number, number>> = { [24 * MiB]: 0.32, [40 * MiB]: 0.2, [56 * MiB]: 0.3 };
 
+/** Silicon's 256 MiB row is its odd one out from DRAM; the model reads every footprint past the L2 alike. */
+const FOOTPRINT_256_REASON =
+  "silicon's loop reads 256 MiB 10 % slower than 1 and 2 GiB (4,050 against 4,499 and 4,501 GB/s; the footprint read over and over to 2 GiB), where the model reads every footprint past the L2 at one rate; and the model's steady DRAM stream is ≈ 4.7 TB/s against silicon's best 4.50 (the 1 × 4 … 16 × 4 rows' reason)";
+
 const footprint: SiliconRow[] = (
   [
     [24 * MiB, 12351.6],
@@ -124,11 +154,13 @@ const footprint: SiliconRow[] = (
   name: `stream footprint ${bytes / MiB} MiB`,
   silicon: gbps,
   unit: 'GB/s',
-  run: bytes <= 80 * MiB ? steadyStream(bytes / MiB) : { pattern: 'stream', bytes, totalBytes: 32 * MiB },
+  run: bytes <= 80 * MiB ? steadyStream(bytes / MiB) : { pattern: 'stream', bytes, totalBytes: steadyDramBytes(gbps) },
   read: 'GBps',
-  ...(HARNESS_L2_MISSES[bytes] === undefined
-    ? {}
-    : { knownMiss: { reason: HARNESS_L2_REASON, tolerance: HARNESS_L2_MISSES[bytes] } }),
+  ...(HARNESS_L2_MISSES[bytes] !== undefined
+    ? { knownMiss: { reason: HARNESS_L2_REASON, tolerance: HARNESS_L2_MISSES[bytes] } }
+    : bytes === 256 * MiB
+      ? { knownMiss: { reason: FOOTPRINT_256_REASON, tolerance: 0.2 } }
+      : {}),
 }));
 
 const sectors: SiliconRow[] = (
@@ -191,13 +223,31 @@ const PROBE_STREAMS: readonly (readonly [number, StreamMapping, number, number, 
   [24, 'fixed', 16, 4, 8003.0],
 ];
 
-const probeStreams: SiliconRow[] = PROBE_STREAMS.map(([mib, mapping, warpsPerSm, inFlight, gbps, note]) => ({
-  name: `probe stream ${mib} MiB ${mapping}, ${warpsPerSm} warps × ${inFlight} in flight${note ?? ''}`,
-  silicon: gbps,
-  unit: 'GB/s',
-  run: steadyStream(mib, { mapping, warpsPerSm, inFlight }),
-  read: 'GBps',
-}));
+/**
+ * The probe rows whose three passes are far from their steady state: by 6 and 12 passes the model
+ * reads 24 MiB with 8 warps × 4 out +9.9 / +13.3 / +15.6 % from silicon, with 16 × 4 +9.2 / +11.4 /
+ * +12.7 (every other row of the table moves at most 3.2 points, and stays within 10 %). They run
+ * FOUR_OUT_PASSES passes and are held to the bound they reach, with FOUR_OUT_REASON.
+ */
+const FOUR_OUT_PASSES = 12;
+const FOUR_OUT_PROBE_MISSES: Readonly<Record<string, number>> = { '8 × 4': 0.2, '16 × 4': 0.15 };
+
+const probeStreams: SiliconRow[] = PROBE_STREAMS.map(([mib, mapping, warpsPerSm, inFlight, gbps, note]) => {
+  const fourOut = FOUR_OUT_PROBE_MISSES[`${warpsPerSm} × ${inFlight}`];
+  return {
+    name: `probe stream ${mib} MiB ${mapping}, ${warpsPerSm} warps × ${inFlight} in flight${note ?? ''}`,
+    silicon: gbps,
+    unit: 'GB/s',
+    run: steadyStream(mib, {
+      mapping,
+      warpsPerSm,
+      inFlight,
+      ...(fourOut === undefined ? {} : { totalBytes: FOUR_OUT_PASSES * mib * MiB }),
+    }),
+    read: 'GBps',
+    ...(fourOut === undefined ? {} : { knownMiss: { reason: FOUR_OUT_REASON, tolerance: fourOut } }),
+  };
+});
 
 /** The model's SMs of one partition, the first half of each partition's, one GPC's, and one SM of each TPC of a set. */
 const H200 = memoryProfile('h200');
@@ -398,9 +448,9 @@ export const H200_PROBE_ROWS: readonly SiliconRow[] = [
   ...probeBursts,
 ];
 
-/** The model's value of one row. */
-export function modelValue(row: SiliconRow): number {
-  const result = runLoop(H200, row.run);
+/** The model's value of one row; `seed` sets where its warps start (and a chase's walk), 1 as the tests run it. */
+export function modelValue(row: SiliconRow, seed = 1): number {
+  const result = runLoop(H200, { ...row.run, seed });
   const value = result[row.read];
   if (value === undefined) throw new Error(`${row.name}: no ${row.read}`);
   return value;
