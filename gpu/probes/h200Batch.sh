@@ -163,6 +163,8 @@
 #            warp's loads 512 B … 256 KiB apart (each spacing that divides the grid's), two rounds:
 #            does a step's fast tenth follow how far apart its loads lie at the same traffic, and
 #            the traffic at the same spacing?
+#   lonewarp l2Partitions smsteps on all 132 SMs with one warp (and four) each, 1, 2 and 4 loads out,
+#            from DRAM and from the L2: the calibration table's lone-warp rows in whole steps, timed
 #   spacingbits l2Partitions smsteps on 128 SMs, 2 loads out a warp 512 B … 1 MiB apart (each power of
 #            two: 4 warps an SM up to 256 KiB, 16 up to 1 MiB), from DRAM (1 GiB) and from the L2
 #            (24 MiB), two rounds: which address bits part a warp's two loads, and at which level
@@ -909,6 +911,19 @@ spacing)
       done
     done
   done >"$OUT/spacing.jsonl" 2>&1
+  ;;
+lonewarp)
+  buildDeepLoops || exit 1
+  # One warp (and four) on every SM, 1, 2 and 4 loads out, from DRAM and the L2: the calibration
+  # table's 1 × 1 … 4 × 4 rows in whole steps, with each step timed (docs/system-model.md, the
+  # streams' length: the model's four-out step is ≈ 45 ns short of silicon's).
+  for round in 1 2; do
+    for mib in 1024 24; do
+      for out in 1 2 4; do
+        for threads in 32 128; do /tmp/l2Partitions smsteps $mib "$(spreadList 132)" 1 $threads $out 1024; done
+      done
+    done
+  done >"$OUT/loneWarp.jsonl" 2>&1
   ;;
 spacingbits)
   buildDeepLoops || exit 1
