@@ -232,7 +232,7 @@ const h200: GpuMemoryProfile = {
       'i.e. it turns around ≈ 60 cycles after an L2 hit where it needs ≈ 108 after DRAM (measurement). ' +
       'lsuBytesPerCyclePerSubCore 24: with 4 loads in flight instead of 1 a lone warp needs ≈ 100 ns more per step (548 vs 172 GB/s for 4× the bytes, h200-silicon.md §1), ' +
       "i.e. its LDG.128s leave ≈ 21 cycles apart = 512 B / 24 B per cycle; 4 sub-cores × 24 B stay under the L1's 128 B per cycle (calibration). " +
-      "Read off runs of three rounds; over 40 µs the model's lone warp gains ≈ 55 ns, not 100 (the 1 × 4 row +9.5 %, a known miss), and a slower pace would cap one SM below the 181 GB/s it reads from the L2 with one load out a warp (docs/system-model.md, the streams' length).",
+      "Read off runs of three rounds; over 40 µs the model's lone warp gains ≈ 65 ns, not 100 (the 1 × 4 row +9.5 %, a known miss). The rest is not the load unit's: a slower pace would cap one SM below the 181 GB/s it reads from the L2 with one load out a warp, and on one SM alone an H100's four-out step is 32 cycles longer than its one-out step where the model's is 64 (gpu/probes/README.md, thirty-first batch; docs/system-model.md, the streams' length).",
   },
   l1: {
     sets: 256,
