@@ -119,6 +119,12 @@ const h200WithH100Homes = {
   ...h200,
   l2: { ...h200.l2, partitions: { ...h200.l2.partitions!, homeAddressBits: [12, 13, 16, 17, 19] } },
 };
+/** One model run of the spaced steps, named for a failure's message. */
+interface ModelSpacedRun {
+  readonly label: string;
+  readonly roundTripNs: number;
+  readonly p10: number;
+}
 const spacedRuns = new Map<string, { roundTripNs: number; p10: number }>();
 /**
  * The model with the H100's homes from DRAM, 4 warps on `sms` SMs, `inFlight` loads out a warp
@@ -145,6 +151,24 @@ function modelSpaced(sms: number, inFlight: number, spacingBytes: number): { rou
     spacedRuns.set(key, run);
   }
   return run;
+}
+
+/**
+ * Every `slow` run's round trip above `ratio` times the longest of `fast`, and its fastest tenth
+ * `cycles` or more behind theirs.
+ */
+function expectAllSlower(
+  slow: readonly ModelSpacedRun[],
+  fast: readonly ModelSpacedRun[],
+  ratio: number,
+  cycles: number,
+): void {
+  const fastNs = Math.max(...fast.map((run) => run.roundTripNs));
+  const fastP10 = Math.max(...fast.map((run) => run.p10));
+  for (const run of slow) {
+    expect(run.roundTripNs / fastNs, run.label).toBeGreaterThan(ratio);
+    expect(run.p10, run.label).toBeGreaterThanOrEqual(fastP10 + cycles);
+  }
 }
 
 const silicon = [...spreadRows('2026-12-06l'), ...spreadRows('2026-12-06m')];
@@ -366,14 +390,9 @@ describe('the same loads in flight on more or fewer SMs (spread, an H100)', () =
     ])(
       "the model with the card's homes has silicon's fast and slow spacings, $inFlight out on 32 SMs (all five spacings): every slow one's fastest tenth 64 cycles or more behind every fast one's, its round trip 4 % or more above",
       ({ inFlight, fast, slow }) => {
-        const fastRuns = fast.map((bytes) => modelSpaced(32, inFlight, bytes));
-        const slowRuns = slow.map((bytes) => modelSpaced(32, inFlight, bytes));
-        const fastP10 = Math.max(...fastRuns.map((run) => run.p10));
-        const fastNs = Math.max(...fastRuns.map((run) => run.roundTripNs));
-        for (const run of slowRuns) {
-          expect(run.p10).toBeGreaterThanOrEqual(fastP10 + 64);
-          expect(run.roundTripNs / fastNs).toBeGreaterThan(1.04);
-        }
+        const runs = (spacings: number[]) =>
+          spacings.map((bytes) => ({ label: `${bytes} B`, ...modelSpaced(32, inFlight, bytes) }));
+        expectAllSlower(runs(slow), runs(fast), 1.04, 64);
       },
       60_000,
     );
@@ -435,15 +454,13 @@ describe('the same loads in flight on more or fewer SMs (spread, an H100)', () =
     });
 
     it("the model with the card's homes waits longest at the same bits: 12, 13, 16 and 17 4 % or more above every other bit, the fastest tenth 128 cycles or more behind", () => {
-      const runs = bits(4).map((bit) => ({ bit, ...modelSpaced(128, 2, 2 ** bit) }));
-      const slow = runs.filter((run) => SLOW_BITS.includes(run.bit));
-      const others = runs.filter((run) => !SLOW_BITS.includes(run.bit));
-      const othersNs = Math.max(...others.map((run) => run.roundTripNs));
-      const othersP10 = Math.max(...others.map((run) => run.p10));
-      for (const run of slow) {
-        expect(run.roundTripNs / othersNs, `bit ${run.bit}`).toBeGreaterThan(1.04);
-        expect(run.p10, `bit ${run.bit}`).toBeGreaterThanOrEqual(othersP10 + 128);
-      }
+      const runs = bits(4).map((bit) => ({ bit, label: `bit ${bit}`, ...modelSpaced(128, 2, 2 ** bit) }));
+      expectAllSlower(
+        runs.filter((run) => SLOW_BITS.includes(run.bit)),
+        runs.filter((run) => !SLOW_BITS.includes(run.bit)),
+        1.04,
+        128,
+      );
     }, 60_000);
   });
 });
