@@ -120,5 +120,5 @@ if __name__ == "__main__":
         main(*sys.argv[1:])
     except OSError as error:
         sys.exit(f"homeMap.py: {error.filename}: {error.strerror}")
-    except tarfile.TarError as error:
+    except tarfile.TarError:
         sys.exit(f"homeMap.py: {sys.argv[1]}: not a lines archive (a tar of the maps)")
