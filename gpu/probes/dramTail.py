@@ -50,7 +50,10 @@ def main(arguments):
     least = 0
     if "--from" in arguments:
         at = arguments.index("--from")
-        least = int(arguments[at + 1])
+        value = arguments[at + 1 : at + 2]
+        if not value or not value[0].isdigit():
+            sys.exit("--from: give the smallest footprint to print, in MiB")
+        least = int(value[0])
         arguments = arguments[:at] + arguments[at + 2 :]
     if not arguments:
         sys.exit("usage: python3 gpu/probes/dramTail.py <file.jsonl>… [--from MIN_MIB]")

@@ -1,7 +1,7 @@
 /**
  * gpu/probes/dramTail.py reads the tail of DRAM's latency off the H200's walk (fifth batch,
  * results/2026-12-02d) and an H100's lone-warp steps (thirty-first batch, results/2026-12-06r): a
- * flat share of reads waits up to ≈ 550 cycles past its peak (docs/system-model.md, "DRAM's tail").
+ * flat share of reads waits up to ≈ 520 cycles past its peak (docs/system-model.md, "DRAM's tail").
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ function tailsOf(...args: string[]): Map<string, Tail> {
   );
 }
 
-it('reads the H200 walk’s DRAM reads with a flat tail of ≈ 550 cycles past their peak, and no tail from the L2', () => {
+it('reads the H200 walk’s DRAM reads with a flat tail of ≈ 520 cycles past their peak, and no tail from the L2', () => {
   const walk = tailsOf(join(PROBES, 'results/2026-12-02d/replacement.jsonl'), '--from', '16');
   expect(walk.get('walk 16 MiB pass 1')?.share).toBe(0);
   // 40 MiB: half far hits, 43 % its own partition's lines from DRAM (peak 576–608), their tail.
@@ -48,9 +48,10 @@ it('reads a lone warp’s one-out steps with the tail of one read, and four spre
   expect(all.get('steps 24 MiB, 132 SMs, 1 warps × 1 out')?.share).toBeLessThan(1);
 });
 
-it('refuses a line that is neither a walk nor steps, naming the file and line', () => {
+it('refuses in one line a record that is neither a walk nor steps (naming file and line), a missing file and --from without a size', () => {
   const file = join(work, 'bad.jsonl');
   writeFileSync(file, '{"probe":"l2Replacement","footprintBytes":1}\n');
   expectOneLineError(SCRIPT, [file], /bad\.jsonl:1: not a walk or smsteps record/);
   expectOneLineError(SCRIPT, [join(work, 'missing.jsonl')], /missing\.jsonl: No such file/);
+  expectOneLineError(SCRIPT, [file, '--from'], /^--from: give the smallest footprint to print, in MiB$/);
 });
