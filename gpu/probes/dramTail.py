@@ -2,8 +2,8 @@
 # How far past its usual latency DRAM keeps some reads: the tail of a latency histogram beyond its
 # last peak. Reads l2Replacement's walks (results/2026-12-02d/replacement.jsonl: per footprint and
 # pass, a histogram of 32-cycle bins from 0 whose last bin counts everything beyond) and l2Partitions
-# smsteps (results/2026-12-06r/loneWarp*.jsonl: a warp's steps in bins from stepBinBase, the last
-# open too).
+# smsteps (results/2026-12-06r/loneWarp*.jsonl, results/2026-12-06p/spacingBits.jsonl: a warp's
+# steps in bins from stepBinBase, the last open too, and how far apart its loads lie).
 #
 # For each histogram it prints its last peak (the last bin holding a quarter of the highest), the
 # share of all counts that lie more than one bin past that peak (the open last bin left out: it
@@ -41,7 +41,7 @@ def histograms(record):
     elif record.get("probe") == "smsteps":
         label = (
             f"steps {record['footprintBytes'] >> 20} MiB, {record['sms']} SMs, "
-            f"{record['threads'] // 32} warps × {record['inFlight']} out"
+            f"{record['threads'] // 32} warps × {record['inFlight']} out {record['spacingBytes']} B apart"
         )
         yield None, label, record["stepBins"], record["stepBinBase"], record["stepBinCycles"]
 

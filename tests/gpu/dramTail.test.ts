@@ -1,7 +1,8 @@
 /**
  * gpu/probes/dramTail.py reads the tail of DRAM's latency off the H200's walk (fifth batch,
- * results/2026-12-02d) and an H100's lone-warp steps (thirty-first batch, results/2026-12-06r): a
- * flat share of reads waits up to ≈ 520 cycles past its peak (docs/system-model.md, "DRAM's tail").
+ * results/2026-12-02d) and an H100's steps (thirtieth and thirty-first batches, results/2026-12-06p
+ * and 2026-12-06r): a flat share of reads waits up to ≈ 520 cycles past its peak, and loads far
+ * apart mostly wait together (docs/system-model.md, "DRAM's tail").
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,12 +41,24 @@ it('reads the H200 walk’s DRAM reads with a flat tail of ≈ 520 cycles past t
   expect(walk.get('walk 64 MiB pass 2')).toEqual({ peak: 768, share: 9.2, end: 1312 });
 });
 
-it('reads a lone warp’s one-out steps with the tail of one read, and four spread loads with more', () => {
+it('reads a lone warp’s one-out steps with the tail of one read, and four loads across the home bits with more', () => {
   const steps = tailsOf(join(PROBES, 'results/2026-12-06r/loneWarpOneSm.jsonl'));
-  expect(steps.get('steps 1024 MiB, 1 SMs, 1 warps × 1 out')).toEqual({ peak: 832, share: 11.7, end: 1312 });
+  expect(steps.get('steps 1024 MiB, 1 SMs, 1 warps × 1 out 512 B apart')).toEqual({
+    peak: 832,
+    share: 11.7,
+    end: 1312,
+  });
   const all = tailsOf(join(PROBES, 'results/2026-12-06r/loneWarp.jsonl'));
-  expect(all.get('steps 1024 MiB, 132 SMs, 1 warps × 4 out')?.share).toBe(30.2);
-  expect(all.get('steps 24 MiB, 132 SMs, 1 warps × 1 out')?.share).toBeLessThan(1);
+  expect(all.get('steps 1024 MiB, 132 SMs, 1 warps × 4 out 67584 B apart')?.share).toBe(30.2);
+  expect(all.get('steps 24 MiB, 132 SMs, 1 warps × 1 out 67584 B apart')?.share).toBeLessThan(1);
+});
+
+it('reads two loads 32 or 256 KiB apart with the tail of one, and more only across the home bits', () => {
+  const pairs = tailsOf(join(PROBES, 'results/2026-12-06p/spacingBits.jsonl'));
+  const share = (bytes: number) => pairs.get(`steps 1024 MiB, 128 SMs, 4 warps × 2 out ${bytes} B apart`)?.share;
+  // Each its own draw would put 1 − 0.872² = 24 % of the steps in the tail.
+  for (const bytes of [512, 1024, 2048, 32768, 262144]) expect(share(bytes)).toBeLessThan(14);
+  for (const bytes of [4096, 8192, 65536, 131072]) expect(share(bytes)).toBeGreaterThan(16);
 });
 
 it('refuses in one line a record that is neither a walk nor steps (naming file and line), a missing file and --from without a size', () => {
