@@ -7,8 +7,8 @@
 #
 # For each histogram it prints its last peak (the last bin holding a quarter of the highest), the
 # share of all counts that lie more than one bin past that peak (the open last bin left out: it
-# is not DRAM's), the tail's level (its median bin, per mille of all counts) and where the tail
-# ends (its last bin holding a tenth of that level), in cycles. A walk is printed from MIN_MIB on.
+# is not DRAM's), the tail's level (the median bin of its first half, per mille of all counts) and
+# where the tail ends (its last bin holding a tenth of that level), in cycles. A walk is printed from MIN_MIB on.
 # Usage: python3 gpu/probes/dramTail.py <file.jsonl>… [--from MIN_MIB]
 import json, signal, statistics, sys
 
@@ -33,7 +33,7 @@ def tail_of(bins, base, width):
 
 
 def histograms(record):
-    """(label, bins, base, width) for each histogram of one JSON line."""
+    """(footprint MiB of a walk or None, label, bins, base, width) for each histogram of one JSON line."""
     if record.get("probe") == "l2Replacement":
         mib = record["footprintBytes"] >> 20
         for number, one in enumerate(record["passes"], 1):
@@ -65,13 +65,12 @@ def main(arguments):
         for number, line in enumerate(lines, 1):
             try:
                 record = json.loads(line)
-                found = list(histograms(record))
+                found = [(mib, label, tail_of(*shape)) for mib, label, *shape in histograms(record)]
             except (ValueError, KeyError, TypeError) as error:
                 sys.exit(f"{path}:{number}: not a walk or smsteps record ({error})")
-            for mib, label, bins, base, width in found:
+            for mib, label, (peak, share, level, end) in found:
                 if mib is not None and mib < least:
                     continue
-                peak, share, level, end = tail_of(bins, base, width)
                 print(
                     f"{label}: last peak {peak} cycles, tail {100 * share:.1f} % "
                     f"(level {level:.1f} ‰ a bin) to {end} cycles"

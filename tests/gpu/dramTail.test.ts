@@ -65,6 +65,11 @@ it('refuses in one line a record that is neither a walk nor steps (naming file a
   const file = join(work, 'bad.jsonl');
   writeFileSync(file, '{"probe":"l2Replacement","footprintBytes":1}\n');
   expectOneLineError(SCRIPT, [file], /bad\.jsonl:1: not a walk or smsteps record/);
+  writeFileSync(
+    file,
+    '{"probe":"smsteps","footprintBytes":1,"sms":1,"threads":32,"inFlight":1,"spacingBytes":512,"stepBins":[],"stepBinBase":0,"stepBinCycles":32}\n',
+  );
+  expectOneLineError(SCRIPT, [file], /bad\.jsonl:1: not a walk or smsteps record/);
   expectOneLineError(SCRIPT, [join(work, 'missing.jsonl')], /missing\.jsonl: No such file/);
   expectOneLineError(SCRIPT, [file, '--from'], /^--from: give the smallest footprint to print, in MiB$/);
 });
