@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SOAK } from '../hardening/fuzzHarness.ts';
 import { H200_PROBE_ROWS, H200_SILICON_ROWS, modelValue } from '../gpu/h200Silicon.ts';
+import { percentError } from '../gpu/system/h200Cells.ts';
 
 // `make soak` (SOAK=1): every H200 memory row (the calibration table and the probes') with the
 // seeds 1 … 4 of its warps' start. `make test` holds each row at seed 1; a row that passes there by
@@ -18,7 +19,7 @@ describe.skipIf(!SOAK)("the H200 memory rows over their warps' start", () => {
         const mean = errors.reduce((sum, error) => sum + error, 0) / errors.length;
         return { row, errors, mean, bound: row.knownMiss?.tolerance ?? 0.1 };
       });
-      const percent = (value: number) => `${value >= 0 ? '+' : '−'}${Math.abs(100 * value).toFixed(1)} %`;
+      const percent = (error: number) => percentError(1 + error);
       const report = checks
         .map((c) => `${percent(c.mean)} (${c.errors.map(percent).join(', ')}) bound ${c.bound * 100} %: ${c.row.name}`)
         .join('\n');
