@@ -83,6 +83,7 @@ const SHARED_MODULES = [
   'tests/gen/sim.test.ts',
   'tests/gen/topHelp.test.ts',
   'tests/gen/wave.test.ts',
+  'tests/gpu/dramClock.test.ts',
   'tests/gpu/dramTail.test.ts',
   'tests/gpu/homeMap.test.ts',
   'tests/gpu/homeOrders.test.ts',

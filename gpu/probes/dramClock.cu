@@ -1,0 +1,130 @@
+// When DRAM's slow reads come (docs/system-model.md, "DRAM's tail"). About one DRAM read in eight
+// waits up to ≈ 520 cycles longer than the rest, spread evenly over that range. If that is refresh,
+// the slow reads come in windows that recur at the refresh interval, a read's wait is what is left
+// of its window when it arrives, and which reads a window holds depends on the unit it refreshes (a
+// bank, a channel, a stack). A latency histogram cannot say which. This probe keeps the times: one
+// thread on one SM reads lines one at a time, each line once, and records for every read when it
+// was issued (clock64 since the first read's issue) and how long it took.
+//
+// Order: the footprint's 2 MiB pages in turn (one TLB miss per 16,384 reads), and within a page its
+// lines scattered (read j of a page takes line j × 6,781 mod 16,384, an odd multiplier: each line
+// once), so that successive reads land on other banks as a random walk's do; or `sequential`, line
+// after line. `warm` reads the footprint once untimed first: an L2-resident footprint then gives the
+// trace of reads that never reach DRAM. A cold run writes the footprint, then 256 MiB elsewhere, so
+// that the L2 keeps none of it.
+//
+// Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o dramClock dramClock.cu
+// Run:   ./dramClock <footprint MiB> <reads> <scattered|sequential> <cold|warm> <trace file>
+// Prints one JSON line: the SM, the trace's length in SM cycles and in globaltimer nanoseconds (the
+// SM's clock over the trace), and the trace file's name. The trace holds one little-endian uint32
+// pair per read: its issue cycle since the first read's, and its latency in cycles.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+#include "cudaCheck.cuh"
+#include "cycleClock.cuh"
+
+constexpr unsigned LINE_BYTES = 128, PAGE_LINES = (2u << 20) / LINE_BYTES, SCATTER = 6781;
+
+__device__ __forceinline__ unsigned long long globalNanoseconds() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+  return t;
+}
+
+// The line of the footprint that the read at `position` takes (positions wrap at the footprint).
+__device__ __forceinline__ size_t lineAt(size_t position, size_t lines, bool scattered) {
+  const size_t at = position % lines;
+  if (!scattered) return at;
+  const size_t page = at / PAGE_LINES, j = at % PAGE_LINES;
+  return page * PAGE_LINES + (j * SCATTER) % PAGE_LINES;
+}
+
+// clocks: first issue and last return in SM cycles, then the same two in globaltimer nanoseconds.
+// The SM's id goes to clocks[4]. A read's value is stored to shared memory before the clock is read
+// again (as l2Replacement's walk does), so the latency ends when the value is in its register and
+// the next read cannot issue before. An asm input alone does not wait: the first build read the
+// clock right after each load's issue, since nothing in the clock's read uses the register.
+__global__ void readClocked(const unsigned* buf, size_t lines, unsigned reads, bool scattered, bool warm, uint2* trace,
+                            unsigned long long* clocks, unsigned* sink) {
+  __shared__ unsigned landingSlot;
+  volatile unsigned* landing = &landingSlot;
+  const unsigned wordsPerLine = LINE_BYTES / sizeof(unsigned);
+  unsigned acc = 0;
+  if (warm)
+    for (size_t i = 0; i < lines; i++) acc ^= __ldcg(buf + lineAt(i, lines, scattered) * wordsPerLine);
+  unsigned smid;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+  const unsigned long long startNanoseconds = globalNanoseconds();
+  const long long start = clockNow();
+  long long end = start;
+  for (unsigned i = 0; i < reads; i++) {
+    const long long issued = clockNow();
+    const unsigned value = __ldcg(buf + lineAt(i, lines, scattered) * wordsPerLine);
+    *landing = value;
+    end = clockNow();
+    acc ^= value;
+    trace[i] = make_uint2(unsigned(issued - start), unsigned(end - issued));
+  }
+  const unsigned long long endNanoseconds = globalNanoseconds();
+  clocks[0] = start;
+  clocks[1] = end;
+  clocks[2] = startNanoseconds;
+  clocks[3] = endNanoseconds;
+  clocks[4] = smid;
+  if (acc == 0x9e3779b9u) sink[0] = acc;
+}
+
+int main(int argc, char** argv) {
+  const bool scattered = argc > 3 && strcmp(argv[3], "scattered") == 0;
+  const bool warm = argc > 4 && strcmp(argv[4], "warm") == 0;
+  if (argc != 6 || (!scattered && strcmp(argv[3], "sequential") != 0) || (!warm && strcmp(argv[4], "cold") != 0)) {
+    fprintf(stderr, "usage: dramClock <footprint MiB> <reads> <scattered|sequential> <cold|warm> <trace file>\n");
+    return 2;
+  }
+  const size_t footprintBytes = strtoull(argv[1], nullptr, 10) << 20;
+  const unsigned reads = unsigned(strtoul(argv[2], nullptr, 10));
+  const size_t lines = footprintBytes / LINE_BYTES;
+  if (lines < PAGE_LINES || lines % PAGE_LINES != 0 || reads == 0) {
+    fprintf(stderr, "dramClock: the footprint must be a whole number of 2 MiB pages and the reads at least one\n");
+    return 2;
+  }
+  const size_t flushBytes = size_t(256) << 20;
+  unsigned *buf, *sink;
+  unsigned char* flush;
+  uint2* trace;
+  unsigned long long* clocks;
+  CHECK(cudaMalloc(&buf, footprintBytes));
+  CHECK(cudaMalloc(&flush, flushBytes));
+  CHECK(cudaMalloc(&trace, size_t(reads) * sizeof(uint2)));
+  CHECK(cudaMalloc(&clocks, 5 * sizeof(unsigned long long)));
+  CHECK(cudaMalloc(&sink, sizeof(unsigned)));
+  CHECK(cudaMemset(buf, 1, footprintBytes));
+  CHECK(cudaMemset(flush, 2, flushBytes));
+  CHECK(cudaDeviceSynchronize());
+  readClocked<<<1, 1>>>(buf, lines, reads, scattered, warm, trace, clocks, sink);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  std::vector<uint2> hostTrace(reads);
+  unsigned long long hostClocks[5];
+  CHECK(cudaMemcpy(hostTrace.data(), trace, hostTrace.size() * sizeof(uint2), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(hostClocks, clocks, sizeof(hostClocks), cudaMemcpyDeviceToHost));
+  FILE* file = fopen(argv[5], "wb");
+  if (!file || fwrite(hostTrace.data(), sizeof(uint2), hostTrace.size(), file) != hostTrace.size() || fclose(file) != 0) {
+    fprintf(stderr, "dramClock: %s: cannot write the trace\n", argv[5]);
+    return 1;
+  }
+  const std::string path = argv[5];
+  printf("{\"probe\":\"dramClock\",\"footprintBytes\":%zu,\"reads\":%u,\"order\":\"%s\",\"start\":\"%s\",\"sm\":%llu,"
+         "\"cycles\":%lld,\"nanoseconds\":%llu,\"trace\":\"%s\"}\n",
+         footprintBytes, reads, argv[3], argv[4], hostClocks[4], (long long)(hostClocks[1] - hostClocks[0]),
+         hostClocks[3] - hostClocks[2], path.substr(path.find_last_of('/') + 1).c_str());
+  CHECK(cudaFree(buf));
+  CHECK(cudaFree(flush));
+  CHECK(cudaFree(trace));
+  CHECK(cudaFree(clocks));
+  CHECK(cudaFree(sink));
+  return 0;
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+# When DRAM's slow reads come: reads dramClock's traces (results/2026-12-06s: dramClock.jsonl, one
+# record a run, and traces.txz beside it, one trace a run of each read's issue cycle and latency).
+#
+# For every run it prints the latency's percentiles. Runs that read the same lines in the same order
+# (the same footprint, order and start; rounds of one configuration) are read together: a read's
+# wait is its latency less the fastest round's at the same position (the same line), so a line's
+# own place (near or far partition, its bank's row) drops out and what is left is what the round met.
+# Of the reads that waited more than WAIT_CYCLES it prints:
+#   - their share, and how the waits spread: the level of their 16-cycle bins (the median bin) and
+#     where the waits end (the last bin holding a quarter of that level), in cycles and nanoseconds
+#     (the run's own clock: its cycles over its globaltimer nanoseconds);
+#   - how often the read right after a waiting read waits too;
+#   - how the waiting reads fall into windows of WINDOW_NS: the dispersion of their counts (variance
+#     over mean; near 1 when reads wait independently) and the share of windows without one,
+#     beside what independent reads would give.
+# Usage: python3 gpu/probes/dramClock.py <dramClock.jsonl>
+import json, os, signal, statistics, sys, tarfile
+from array import array
+
+WAIT_CYCLES = 64  # the rounds' own spread at one line: 99 % of reads lie within 64 cycles of the fastest
+BIN_CYCLES = 16
+WINDOW_NS = 20_000
+
+
+def percentile(ordered, fraction):
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def trace_of(archive, name, reads, where):
+    """(issue cycles, latencies) of one run's trace in the archive."""
+    try:
+        member = archive.extractfile(f"traces/{name}")
+    except KeyError:
+        member = None
+    if member is None:
+        sys.exit(f"{where}: {os.path.basename(archive.name)} has no traces/{name}")
+    words = array("I")
+    words.frombytes(member.read())
+    if sys.byteorder != "little":
+        words.byteswap()
+    if len(words) != 2 * reads:
+        sys.exit(f"{where}: traces/{name} holds {len(words) // 2} reads, the record says {reads}")
+    return words[0::2], words[1::2]
+
+
+def waits_of(rounds):
+    """Per round, each read's latency less the fastest round's at the same position."""
+    fastest = [min(column) for column in zip(*(latencies for _, latencies, _ in rounds))]
+    return [[latency - least for latency, least in zip(latencies, fastest)] for _, latencies, _ in rounds]
+
+
+def describe_waits(rounds):
+    """The lines that say how the rounds' waits spread, follow one another and bunch in time."""
+    waits = waits_of(rounds)
+    total = sum(len(one) for one in waits)
+    bins = [0] * (max(max(one) for one in waits) // BIN_CYCLES + 1)
+    after = waited_after = 0
+    window_counts = []
+    for (issues, _, ghz), one in zip(rounds, waits):
+        for wait in one:
+            bins[wait // BIN_CYCLES] += 1
+        waited = [wait > WAIT_CYCLES for wait in one]
+        after += sum(waited[:-1])
+        waited_after += sum(first and second for first, second in zip(waited, waited[1:]))
+        windows = {}
+        for issue, flag in zip(issues, waited):
+            slot = int(issue / ghz // WINDOW_NS)
+            counts = windows.setdefault(slot, [0, 0])
+            counts[0] += 1
+            counts[1] += flag
+        window_counts += list(windows.values())
+    share = sum(sum(wait > WAIT_CYCLES for wait in one) for one in waits) / total
+    flat = bins[WAIT_CYCLES // BIN_CYCLES :]
+    level = statistics.median(flat[: max(1, len(flat) // 2)]) if flat else 0
+    end = WAIT_CYCLES + BIN_CYCLES * (1 + max([i for i, count in enumerate(flat) if count >= level / 4] or [-1]))
+    ghz = statistics.mean(round_ghz for _, _, round_ghz in rounds)
+    delayed = [waiting for _, waiting in window_counts]
+    mean = statistics.mean(delayed)
+    dispersion = statistics.pvariance(delayed) / mean if mean else 0.0
+    none = sum(count == 0 for count in delayed) / len(delayed)
+    expected_none = statistics.mean((1 - share) ** reads for reads, _ in window_counts)
+    return [
+        f"  waits past the fastest round: {100 * share:.1f} % over {WAIT_CYCLES} cycles, "
+        f"{100 * level / total:.2f} % a {BIN_CYCLES}-cycle bin, ending at {end} cycles ({end / ghz:.0f} ns)",
+        f"  the read after a waiting one waits {100 * waited_after / after if after else 0:.1f} %",
+        f"  in {WINDOW_NS // 1000} µs windows: dispersion {dispersion:.1f} (1 if independent), "
+        f"none waiting in {100 * none:.0f} % ({100 * expected_none:.0f} % if independent)",
+    ]
+
+
+def main(arguments):
+    if len(arguments) != 1:
+        sys.exit("usage: python3 gpu/probes/dramClock.py <dramClock.jsonl>")
+    path = arguments[0]
+    archive_path = os.path.join(os.path.dirname(path), "traces.txz")
+    try:
+        lines = open(path).read().splitlines()
+        archive = tarfile.open(archive_path, "r:xz")
+    except (OSError, tarfile.TarError) as error:
+        sys.exit(f"{getattr(error, 'filename', None) or archive_path}: {getattr(error, 'strerror', None) or error}")
+    groups = {}
+    for number, line in enumerate(lines, 1):
+        where = f"{path}:{number}"
+        try:
+            record = json.loads(line)
+            if record.get("probe") != "dramClock":
+                raise ValueError("another probe's record")
+            key = (record["footprintBytes"] >> 20, record["order"], record["start"], record["reads"])
+            name, reads, sm = record["trace"], int(record["reads"]), record["sm"]
+            ghz = record["cycles"] / record["nanoseconds"]
+        except (ValueError, KeyError, TypeError, AttributeError, ZeroDivisionError) as error:
+            sys.exit(f"{where}: not a dramClock record ({error})")
+        issues, latencies = trace_of(archive, name, reads, where)
+        groups.setdefault(key, []).append((issues, latencies, ghz, sm))
+    for (mib, order, start, reads), runs in groups.items():
+        ordered = sorted(latency for _, latencies, _, _ in runs for latency in latencies)
+        sms = ",".join(sorted({str(sm) for *_, sm in runs}))
+        ghz = statistics.mean(ghz for _, _, ghz, _ in runs)
+        print(
+            f"{order} {mib} MiB {start}, {len(runs)} × {reads} reads on SM {sms} at {ghz:.3f} GHz: latency "
+            f"p10 {percentile(ordered, 0.1)} p50 {percentile(ordered, 0.5)} p90 {percentile(ordered, 0.9)} "
+            f"p99 {percentile(ordered, 0.99)} max {ordered[-1]} cycles"
+        )
+        if len(runs) > 1:
+            print("\n".join(describe_waits([(issues, latencies, ghz) for issues, latencies, ghz, _ in runs])))
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (`| head`) ends the script quietly
+    main(sys.argv[1:])

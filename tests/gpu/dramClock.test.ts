@@ -1,0 +1,95 @@
+/**
+ * gpu/probes/dramClock.py reads an H100's traces of one thread's DRAM reads (thirty-second batch,
+ * results/2026-12-06s): the waits past a line's fastest round are flat up to a hard end, and they
+ * bunch in time (docs/system-model.md, "DRAM's tail").
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { expectOneLineError } from './probeScript.ts';
+
+const PROBES = join(import.meta.dirname, '../../gpu/probes');
+const SCRIPT = join(PROBES, 'dramClock.py');
+const work = mkdtempSync(join(tmpdir(), 'gen-dram-clock-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const text = execFileSync('python3', [SCRIPT, join(PROBES, 'results/2026-12-06s/dramClock.jsonl')], {
+  encoding: 'utf8',
+  timeout: 60_000,
+});
+
+/** The first number after `label` in the reader's text. */
+function figure(label: string): number {
+  const match = new RegExp(`${label}\\D*?([\\d.]+)`).exec(text);
+  if (!match) throw new Error(`no "${label}" in:\n${text}`);
+  return Number(match[1]);
+}
+
+it('reads the three cold rounds’ waits as flat up to a hard end of 464 cycles (234 ns)', () => {
+  expect(text).toMatch(/^scattered 1024 MiB cold, 3 × 262144 reads on SM 124 at 1\.980 GHz/m);
+  expect(figure('waits past the fastest round:')).toBe(6.8);
+  expect(text).toMatch(/0\.25 % a 16-cycle bin, ending at 464 cycles \(234 ns\)/);
+});
+
+it('reads the waits as bunched in time: empty 20-µs windows six times as often as independent waits would leave', () => {
+  expect(figure('the read after a waiting one waits')).toBeGreaterThan(9);
+  expect(figure('dispersion')).toBeGreaterThan(2);
+  expect(text).toMatch(/none waiting in 23 % \(4 % if independent\)/);
+});
+
+it('reads the L2-resident control without DRAM’s latencies', () => {
+  expect(text).toMatch(/^scattered 16 MiB warm, 1 × 262144 reads .* p50 447 p90 476 p99 495/m);
+});
+
+/** A results folder with one record and its trace of `reads` reads (issue cycle, latency). */
+function folder(name: string, record: object, reads: number): string {
+  const dir = join(work, name);
+  const make = [
+    'import io, os, sys, tarfile',
+    'dir, reads = sys.argv[1], int(sys.argv[2])',
+    'os.makedirs(dir, exist_ok=True)',
+    'data = b"".join(int(i * 900).to_bytes(4, "little") + (700).to_bytes(4, "little") for i in range(reads))',
+    'with tarfile.open(os.path.join(dir, "traces.txz"), "w:xz") as archive:',
+    '    member = tarfile.TarInfo("traces/one.bin"); member.size = len(data)',
+    '    archive.addfile(member, io.BytesIO(data))',
+  ].join('\n');
+  execFileSync('python3', ['-c', make, dir, String(reads)]);
+  writeFileSync(join(dir, 'dramClock.jsonl'), `${JSON.stringify(record)}\n`);
+  return join(dir, 'dramClock.jsonl');
+}
+
+const RECORD = {
+  probe: 'dramClock',
+  footprintBytes: 1 << 30,
+  reads: 4,
+  order: 'scattered',
+  start: 'cold',
+  sm: 0,
+  cycles: 3600,
+  nanoseconds: 1800,
+  trace: 'one.bin',
+};
+
+it('refuses in one line another probe’s record, a trace the archive lacks or cut short, and a missing file', () => {
+  expectOneLineError(
+    SCRIPT,
+    [folder('other', { probe: 'smsteps' }, 4)],
+    /other\/dramClock\.jsonl:1: not a dramClock record/,
+  );
+  expectOneLineError(
+    SCRIPT,
+    [folder('lacks', { ...RECORD, trace: 'two.bin' }, 4)],
+    /lacks\/dramClock\.jsonl:1: traces\.txz has no traces\/two\.bin$/,
+  );
+  expectOneLineError(
+    SCRIPT,
+    [folder('short', RECORD, 3)],
+    /short\/dramClock\.jsonl:1: traces\/one\.bin holds 3 reads, the record says 4$/,
+  );
+  expectOneLineError(SCRIPT, [join(work, 'missing', 'dramClock.jsonl')], /dramClock\.jsonl: No such file/);
+  expect(execFileSync('python3', [SCRIPT, folder('good', RECORD, 4)], { encoding: 'utf8' })).toMatch(
+    /^scattered 1024 MiB cold, 1 × 4 reads on SM 0 at 2\.000 GHz: latency p10 700 p50 700/,
+  );
+});
