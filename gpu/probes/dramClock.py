@@ -13,14 +13,23 @@
 #   - how often the read right after a waiting read waits too;
 #   - how the waiting reads fall into windows of WINDOW_NS: the dispersion of their counts (variance
 #     over mean; near 1 when reads wait independently) and the share of windows without one,
-#     beside what independent reads would give.
+#     beside what independent reads would give;
+#   - the cycle their rate keeps: the shortest lag of CYCLE_LAGS_US whose autocorrelation of the
+#     waiting reads by microsecond comes within CYCLE_KEEP of the highest (the cycle, not a multiple
+#     of it), refined to the period whose phases gather the waiting reads most (Rayleigh's Z, summed
+#     over the rounds: about one a round by chance), and the share waiting in each tenth of it.
+# The fastest round's latencies by line are printed too: a line slow in every round is the line's
+# own (or its place in the order), not what the round met.
 # Usage: python3 gpu/probes/dramClock.py <dramClock.jsonl>
-import json, os, signal, statistics, sys, tarfile
+import json, math, os, signal, statistics, sys, tarfile
 from array import array
+from operator import mul
 
 WAIT_CYCLES = 64  # the rounds' own spread at one line: 99 % of reads lie within 64 cycles of the fastest
 BIN_CYCLES = 16
 WINDOW_NS = 20_000
+CYCLE_LAGS_US = range(50, 301)  # from past the waits' own bunching (≈ 20 µs) to a few cycles
+CYCLE_KEEP = 0.6
 
 
 def percentile(ordered, fraction):
@@ -50,8 +59,47 @@ def waits_of(rounds):
     return [[latency - least for latency, least in zip(latencies, fastest)] for _, latencies, _ in rounds]
 
 
+def rayleigh(waiting_times, period):
+    """Rayleigh's Z of each round's waiting reads' issue times at `period` ns, summed over the rounds."""
+    total = 0.0
+    for times in waiting_times:
+        phases = [2 * math.pi * time / period for time in times]
+        if phases:
+            total += (sum(map(math.cos, phases)) ** 2 + sum(map(math.sin, phases)) ** 2) / len(phases)
+    return total
+
+
+def cycle_of(rounds):
+    """(period ns, Z, the share waiting by tenth of it from the fullest) of the rounds' (times, flags)."""
+    excess = [0.0] * len(CYCLE_LAGS_US)
+    for times, waited in rounds:
+        counts = [0] * (int(times[-1] // 1000) + 1)
+        for time, flag in zip(times, waited):
+            counts[int(time // 1000)] += flag
+        mean = sum(counts) / len(counts)
+        for k, lag in enumerate(CYCLE_LAGS_US):
+            excess[k] += sum(map(mul, counts, counts[lag:])) / ((len(counts) - lag) * mean * mean) - 1
+    highest = max(excess)
+    period = 1000.0 * next(lag for lag, e in zip(CYCLE_LAGS_US, excess) if e >= CYCLE_KEEP * highest)
+    waiting_times = [[time for time, flag in zip(times, waited) if flag] for times, waited in rounds]
+    for step, reach in ((100, 1500), (5, 100)):
+        candidates = (period + step * i for i in range(-reach // step, reach // step + 1))
+        period = max(candidates, key=lambda p: rayleigh(waiting_times, p))
+    tenths = [0.0] * 10
+    for times, waited in rounds:
+        reads, waiting = [0] * 10, [0] * 10
+        for time, flag in zip(times, waited):
+            tenth = int(time % period / period * 10)
+            reads[tenth] += 1
+            waiting[tenth] += flag
+        shares = [w / r if r else 0.0 for w, r in zip(waiting, reads)]
+        fullest = shares.index(max(shares))
+        tenths = [sum(pair) for pair in zip(tenths, shares[fullest:] + shares[:fullest])]
+    return period, rayleigh(waiting_times, period), [share / len(rounds) for share in tenths]
+
+
 def describe_waits(rounds):
-    """The lines that say how the rounds' waits spread, follow one another and bunch in time."""
+    """The lines that say how the rounds' waits spread, follow one another, bunch in time and cycle."""
     waits = waits_of(rounds)
     total = sum(len(one) for one in waits)
     bins = [0] * (max(max(one) for one in waits) // BIN_CYCLES + 1)
@@ -80,12 +128,28 @@ def describe_waits(rounds):
     dispersion = statistics.pvariance(delayed) / mean if mean else 0.0
     none = sum(count == 0 for count in delayed) / len(delayed)
     expected_none = statistics.mean((1 - share) ** reads for reads, _ in window_counts)
+    fastest = sorted(min(column) for column in zip(*(latencies for _, latencies, _ in rounds)))
     return [
+        f"  the fastest round by line: p50 {percentile(fastest, 0.5)} p90 {percentile(fastest, 0.9)} "
+        f"p99 {percentile(fastest, 0.99)} cycles",
         f"  waits past the fastest round: {100 * share:.1f} % over {WAIT_CYCLES} cycles, "
         f"{100 * level / total:.2f} % a {BIN_CYCLES}-cycle bin, ending at {end} cycles ({end / ghz:.0f} ns)",
         f"  the read after a waiting one waits {100 * waited_after / after if after else 0:.1f} %",
         f"  in {WINDOW_NS // 1000} µs windows: dispersion {dispersion:.1f} (1 if independent), "
         f"none waiting in {100 * none:.0f} % ({100 * expected_none:.0f} % if independent)",
+    ] + describe_cycle(
+        [([issue / ghz for issue in issues], [wait > WAIT_CYCLES for wait in one]) for (issues, _, ghz), one in zip(rounds, waits)]
+    )
+
+
+def describe_cycle(rounds):
+    """The line that gives the waiting reads' cycle, if every round spans three of the longest lag."""
+    if min(times[-1] for times, _ in rounds) < 3000 * CYCLE_LAGS_US[-1] or not any(any(w) for _, w in rounds):
+        return [f"  no cycle sought: a round spans less than {3 * CYCLE_LAGS_US[-1]} µs or none waits"]
+    period, z, tenths = cycle_of(rounds)
+    return [
+        f"  a cycle of {period / 1000:.2f} µs (Z {z:.0f}, ≈ {len(rounds)} by chance); waiting by tenth of it, "
+        f"from the fullest: {' '.join(f'{100 * share:.1f}' for share in tenths)} %"
     ]
 
 
@@ -106,7 +170,9 @@ def main(arguments):
             record = json.loads(line)
             if record.get("probe") != "dramClock":
                 raise ValueError("another probe's record")
-            key = (record["footprintBytes"] >> 20, record["order"], record["start"], record["reads"])
+            order = record["order"]
+            scatter = record.get("scatter", 6781 if order == "scattered" else 0)  # the first batch's had none
+            key = (record["footprintBytes"] >> 20, f"{order} ×{scatter}" if scatter else order, record["start"], record["reads"])
             name, reads, sm = record["trace"], int(record["reads"]), record["sm"]
             ghz = record["cycles"] / record["nanoseconds"]
         except (ValueError, KeyError, TypeError, AttributeError, ZeroDivisionError) as error:
@@ -118,7 +184,7 @@ def main(arguments):
         sms = ",".join(sorted({str(sm) for *_, sm in runs}))
         ghz = statistics.mean(ghz for _, _, ghz, _ in runs)
         print(
-            f"{order} {mib} MiB {start}, {len(runs)} × {reads} reads on SM {sms} at {ghz:.3f} GHz: latency "
+            f"{order}, {mib} MiB, {start}: {len(runs)} × {reads} reads on SM {sms} at {ghz:.3f} GHz: latency "
             f"p10 {percentile(ordered, 0.1)} p50 {percentile(ordered, 0.5)} p90 {percentile(ordered, 0.9)} "
             f"p99 {percentile(ordered, 0.99)} max {ordered[-1]} cycles"
         )

@@ -28,7 +28,7 @@ function figure(label: string): number {
 }
 
 it('reads the three cold rounds’ waits as flat up to a hard end of 464 cycles (234 ns)', () => {
-  expect(text).toMatch(/^scattered 1024 MiB cold, 3 × 262144 reads on SM 124 at 1\.980 GHz/m);
+  expect(text).toMatch(/^scattered ×6781, 1024 MiB, cold: 3 × 262144 reads on SM 124 at 1\.980 GHz/m);
   expect(figure('waits past the fastest round:')).toBe(6.8);
   expect(text).toMatch(/0\.25 % a 16-cycle bin, ending at 464 cycles \(234 ns\)/);
 });
@@ -39,24 +39,31 @@ it('reads the waits as bunched in time: empty 20-µs windows six times as often 
   expect(text).toMatch(/none waiting in 23 % \(4 % if independent\)/);
 });
 
-it('reads the L2-resident control without DRAM’s latencies', () => {
-  expect(text).toMatch(/^scattered 16 MiB warm, 1 × 262144 reads .* p50 447 p90 476 p99 495/m);
+it('reads a cycle of 100.14 µs in the waiting reads’ rate, from 9.1 % waiting in its fullest tenth to 5.6 %', () => {
+  expect(text).toMatch(/a cycle of 100\.14 µs \(Z (\d+), ≈ 3 by chance\)/);
+  expect(figure('a cycle of [\\d.]+ µs \\(Z')).toBeGreaterThan(500);
+  expect(text).toMatch(/from the fullest: 9\.1 7\.7 7\.6 6\.9 6\.2 5\.8 5\.6 5\.9 6\.3 7\.2 %/);
 });
 
-/** A results folder with one record and its trace of `reads` reads (issue cycle, latency). */
-function folder(name: string, record: object, reads: number): string {
+it('reads the L2-resident control without DRAM’s latencies', () => {
+  expect(text).toMatch(/^scattered ×6781, 16 MiB, warm: 1 × 262144 reads .* p50 447 p90 476 p99 495/m);
+});
+
+/** A results folder with these records and, for each, its trace of `reads` reads (issue cycle, latency). */
+function folder(name: string, records: readonly Record<string, unknown>[], reads: number): string {
   const dir = join(work, name);
   const make = [
     'import io, os, sys, tarfile',
-    'dir, reads = sys.argv[1], int(sys.argv[2])',
+    'dir, reads, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]',
     'os.makedirs(dir, exist_ok=True)',
-    'data = b"".join(int(i * 900).to_bytes(4, "little") + (700).to_bytes(4, "little") for i in range(reads))',
+    'data = b"".join(int(i * 900).to_bytes(4, "little") + (700 + 100 * (i % 2)).to_bytes(4, "little") for i in range(reads))',
     'with tarfile.open(os.path.join(dir, "traces.txz"), "w:xz") as archive:',
-    '    member = tarfile.TarInfo("traces/one.bin"); member.size = len(data)',
-    '    archive.addfile(member, io.BytesIO(data))',
+    '    for name in names:',
+    '        member = tarfile.TarInfo(f"traces/{name}"); member.size = len(data)',
+    '        archive.addfile(member, io.BytesIO(data))',
   ].join('\n');
-  execFileSync('python3', ['-c', make, dir, String(reads)]);
-  writeFileSync(join(dir, 'dramClock.jsonl'), `${JSON.stringify(record)}\n`);
+  execFileSync('python3', ['-c', make, dir, String(reads), 'one.bin', 'two.bin']);
+  writeFileSync(join(dir, 'dramClock.jsonl'), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
   return join(dir, 'dramClock.jsonl');
 }
 
@@ -75,21 +82,27 @@ const RECORD = {
 it('refuses in one line another probe’s record, a trace the archive lacks or cut short, and a missing file', () => {
   expectOneLineError(
     SCRIPT,
-    [folder('other', { probe: 'smsteps' }, 4)],
+    [folder('other', [{ probe: 'smsteps' }], 4)],
     /other\/dramClock\.jsonl:1: not a dramClock record/,
   );
   expectOneLineError(
     SCRIPT,
-    [folder('lacks', { ...RECORD, trace: 'two.bin' }, 4)],
-    /lacks\/dramClock\.jsonl:1: traces\.txz has no traces\/two\.bin$/,
+    [folder('lacks', [RECORD, { ...RECORD, trace: 'three.bin' }], 4)],
+    /lacks\/dramClock\.jsonl:2: traces\.txz has no traces\/three\.bin$/,
   );
   expectOneLineError(
     SCRIPT,
-    [folder('short', RECORD, 3)],
-    /short\/dramClock\.jsonl:1: traces\/one\.bin holds 3 reads, the record says 4$/,
+    [folder('short', [{ ...RECORD, reads: 5 }], 4)],
+    /short\/dramClock\.jsonl:1: traces\/one\.bin holds 4 reads, the record says 5$/,
   );
   expectOneLineError(SCRIPT, [join(work, 'missing', 'dramClock.jsonl')], /dramClock\.jsonl: No such file/);
-  expect(execFileSync('python3', [SCRIPT, folder('good', RECORD, 4)], { encoding: 'utf8' })).toMatch(
-    /^scattered 1024 MiB cold, 1 × 4 reads on SM 0 at 2\.000 GHz: latency p10 700 p50 700/,
-  );
+});
+
+it('reads two short rounds without seeking a cycle in them', () => {
+  const out = execFileSync('python3', [SCRIPT, folder('good', [RECORD, { ...RECORD, trace: 'two.bin' }], 4)], {
+    encoding: 'utf8',
+  });
+  expect(out).toMatch(/^scattered ×6781, 1024 MiB, cold: 2 × 4 reads on SM 0 at 2\.000 GHz: latency p10 700 p50 800/);
+  expect(out).toMatch(/waits past the fastest round: 0\.0 % over 64 cycles/);
+  expect(out).toMatch(/no cycle sought: a round spans less than 900 µs or none waits/);
 });
