@@ -7,14 +7,16 @@
 // was issued (clock64 since the first read's issue) and how long it took.
 //
 // Order: the footprint's 2 MiB pages in turn (one TLB miss per 16,384 reads), and within a page its
-// lines scattered (read j of a page takes line j × 6,781 mod 16,384, an odd multiplier: each line
-// once), so that successive reads land on other banks as a random walk's do; or `sequential`, line
-// after line. `warm` reads the footprint once untimed first: an L2-resident footprint then gives the
-// trace of reads that never reach DRAM. A cold run writes the footprint, then 256 MiB elsewhere, so
-// that the L2 keeps none of it.
+// lines scattered (read j of a page takes line j × M mod 16,384, M odd, 6,781 unless given: each
+// line once), so that successive reads land on other banks as a random walk's do; or `sequential`,
+// line after line. `warm` reads the footprint once untimed first: an L2-resident footprint then gives
+// the trace of reads that never reach DRAM. Before the trace the footprint is written, then 256 MiB
+// elsewhere is written and read: the L2 keeps none of the footprint and no dirty line. (The first
+// batch only wrote those 256 MiB: the trace's reads then evicted dirty lines, and the write-backs
+// slowed the same reads in every round.)
 //
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o dramClock dramClock.cu
-// Run:   ./dramClock <footprint MiB> <reads> <scattered|sequential> <cold|warm> <trace file>
+// Run:   ./dramClock <footprint MiB> <reads> <scattered|sequential> <cold|warm> <trace file> [M 6781]
 // Prints one JSON line: the SM, the trace's length in SM cycles and in globaltimer nanoseconds (the
 // SM's clock over the trace), and the trace file's name. The trace holds one little-endian uint32
 // pair per read: its issue cycle since the first read's, and its latency in cycles.
@@ -26,7 +28,7 @@
 #include "cudaCheck.cuh"
 #include "cycleClock.cuh"
 
-constexpr unsigned LINE_BYTES = 128, PAGE_LINES = (2u << 20) / LINE_BYTES, SCATTER = 6781;
+constexpr unsigned LINE_BYTES = 128, PAGE_LINES = (2u << 20) / LINE_BYTES;
 
 __device__ __forceinline__ unsigned long long globalNanoseconds() {
   unsigned long long t;
@@ -35,11 +37,21 @@ __device__ __forceinline__ unsigned long long globalNanoseconds() {
 }
 
 // The line of the footprint that the read at `position` takes (positions wrap at the footprint).
-__device__ __forceinline__ size_t lineAt(size_t position, size_t lines, bool scattered) {
+// `scatter` 0 reads the lines in order.
+__device__ __forceinline__ size_t lineAt(size_t position, size_t lines, unsigned scatter) {
   const size_t at = position % lines;
-  if (!scattered) return at;
+  if (scatter == 0) return at;
   const size_t page = at / PAGE_LINES, j = at % PAGE_LINES;
-  return page * PAGE_LINES + (j * SCATTER) % PAGE_LINES;
+  return page * PAGE_LINES + (j * scatter) % PAGE_LINES;
+}
+
+// Every block reads its share of `words`: the L2 then holds these clean lines in place of the dirty
+// ones the writes before left.
+__global__ void readAll(const unsigned* buf, size_t words, unsigned* sink) {
+  unsigned acc = 0;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < words; i += size_t(gridDim.x) * blockDim.x)
+    acc ^= __ldcg(buf + i);
+  if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
 // clocks: first issue and last return in SM cycles, then the same two in globaltimer nanoseconds.
@@ -47,14 +59,14 @@ __device__ __forceinline__ size_t lineAt(size_t position, size_t lines, bool sca
 // again (as l2Replacement's walk does), so the latency ends when the value is in its register and
 // the next read cannot issue before. An asm input alone does not wait: the first build read the
 // clock right after each load's issue, since nothing in the clock's read uses the register.
-__global__ void readClocked(const unsigned* buf, size_t lines, unsigned reads, bool scattered, bool warm, uint2* trace,
+__global__ void readClocked(const unsigned* buf, size_t lines, unsigned reads, unsigned scatter, bool warm, uint2* trace,
                             unsigned long long* clocks, unsigned* sink) {
   __shared__ unsigned landingSlot;
   volatile unsigned* landing = &landingSlot;
   const unsigned wordsPerLine = LINE_BYTES / sizeof(unsigned);
   unsigned acc = 0;
   if (warm)
-    for (size_t i = 0; i < lines; i++) acc ^= __ldcg(buf + lineAt(i, lines, scattered) * wordsPerLine);
+    for (size_t i = 0; i < lines; i++) acc ^= __ldcg(buf + lineAt(i, lines, scatter) * wordsPerLine);
   unsigned smid;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
   const unsigned long long startNanoseconds = globalNanoseconds();
@@ -62,7 +74,7 @@ __global__ void readClocked(const unsigned* buf, size_t lines, unsigned reads, b
   long long end = start;
   for (unsigned i = 0; i < reads; i++) {
     const long long issued = clockNow();
-    const unsigned value = __ldcg(buf + lineAt(i, lines, scattered) * wordsPerLine);
+    const unsigned value = __ldcg(buf + lineAt(i, lines, scatter) * wordsPerLine);
     *landing = value;
     end = clockNow();
     acc ^= value;
@@ -80,15 +92,17 @@ __global__ void readClocked(const unsigned* buf, size_t lines, unsigned reads, b
 int main(int argc, char** argv) {
   const bool scattered = argc > 3 && strcmp(argv[3], "scattered") == 0;
   const bool warm = argc > 4 && strcmp(argv[4], "warm") == 0;
-  if (argc != 6 || (!scattered && strcmp(argv[3], "sequential") != 0) || (!warm && strcmp(argv[4], "cold") != 0)) {
-    fprintf(stderr, "usage: dramClock <footprint MiB> <reads> <scattered|sequential> <cold|warm> <trace file>\n");
+  if (argc < 6 || argc > 7 || (!scattered && strcmp(argv[3], "sequential") != 0) ||
+      (!warm && strcmp(argv[4], "cold") != 0)) {
+    fprintf(stderr, "usage: dramClock <footprint MiB> <reads> <scattered|sequential> <cold|warm> <trace file> [M]\n");
     return 2;
   }
+  const unsigned scatter = scattered ? unsigned(argc > 6 ? strtoul(argv[6], nullptr, 10) : 6781) : 0;
   const size_t footprintBytes = strtoull(argv[1], nullptr, 10) << 20;
   const unsigned reads = unsigned(strtoul(argv[2], nullptr, 10));
   const size_t lines = footprintBytes / LINE_BYTES;
-  if (lines < PAGE_LINES || lines % PAGE_LINES != 0 || reads == 0) {
-    fprintf(stderr, "dramClock: the footprint must be a whole number of 2 MiB pages and the reads at least one\n");
+  if (lines < PAGE_LINES || lines % PAGE_LINES != 0 || reads == 0 || (scattered && scatter % 2 == 0)) {
+    fprintf(stderr, "dramClock: the footprint must be a whole number of 2 MiB pages, the reads at least one, M odd\n");
     return 2;
   }
   const size_t flushBytes = size_t(256) << 20;
@@ -103,8 +117,9 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&sink, sizeof(unsigned)));
   CHECK(cudaMemset(buf, 1, footprintBytes));
   CHECK(cudaMemset(flush, 2, flushBytes));
+  readAll<<<1024, 256>>>(reinterpret_cast<const unsigned*>(flush), flushBytes / sizeof(unsigned), sink);
   CHECK(cudaDeviceSynchronize());
-  readClocked<<<1, 1>>>(buf, lines, reads, scattered, warm, trace, clocks, sink);
+  readClocked<<<1, 1>>>(buf, lines, reads, scatter, warm, trace, clocks, sink);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   std::vector<uint2> hostTrace(reads);
@@ -117,9 +132,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string path = argv[5];
-  printf("{\"probe\":\"dramClock\",\"footprintBytes\":%zu,\"reads\":%u,\"order\":\"%s\",\"start\":\"%s\",\"sm\":%llu,"
-         "\"cycles\":%lld,\"nanoseconds\":%llu,\"trace\":\"%s\"}\n",
-         footprintBytes, reads, argv[3], argv[4], hostClocks[4], (long long)(hostClocks[1] - hostClocks[0]),
+  printf("{\"probe\":\"dramClock\",\"footprintBytes\":%zu,\"reads\":%u,\"order\":\"%s\",\"scatter\":%u,\"start\":\"%s\","
+         "\"sm\":%llu,\"cycles\":%lld,\"nanoseconds\":%llu,\"trace\":\"%s\"}\n",
+         footprintBytes, reads, argv[3], scatter, argv[4], hostClocks[4], (long long)(hostClocks[1] - hostClocks[0]),
          hostClocks[3] - hostClocks[2], path.substr(path.find_last_of('/') + 1).c_str());
   CHECK(cudaFree(buf));
   CHECK(cudaFree(flush));

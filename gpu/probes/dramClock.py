@@ -17,13 +17,21 @@
 #   - the cycle their rate keeps: the shortest lag of CYCLE_LAGS_US whose autocorrelation of the
 #     waiting reads by microsecond comes within CYCLE_KEEP of the highest (the cycle, not a multiple
 #     of it), refined to the period whose phases gather the waiting reads most (Rayleigh's Z, summed
-#     over the rounds: about one a round by chance), and the share waiting in each tenth of it.
-# The fastest round's latencies by line are printed too: a line slow in every round is the line's
-# own (or its place in the order), not what the round met.
+#     over the rounds: about one a round by chance), the share waiting in each tenth of it, and at
+#     which read of each round its fullest tenth first begins (the same read in every round if the
+#     cycle followed the lines read rather than time).
+# The fastest round's latencies by line are printed too, and the share of lines slow in every round
+# (more than WAIT_CYCLES past the fastest rounds' 90th percentile): that is the line's own, or its
+# place in the order, not what the round met.
+# Beside them, dramTail.py's reading of the rounds' latency histogram (its tail past the last
+# peak), which counts a line's own slowness with the waits.
 # Usage: python3 gpu/probes/dramClock.py <dramClock.jsonl>
-import json, math, os, signal, statistics, sys, tarfile
+import bisect, json, math, os, signal, statistics, sys, tarfile
 from array import array
 from operator import mul
+
+sys.dont_write_bytecode = True  # importing dramTail leaves no __pycache__ in the folder
+from dramTail import tail_of
 
 WAIT_CYCLES = 64  # the rounds' own spread at one line: 99 % of reads lie within 64 cycles of the fastest
 BIN_CYCLES = 16
@@ -70,7 +78,8 @@ def rayleigh(waiting_times, period):
 
 
 def cycle_of(rounds):
-    """(period ns, Z, the share waiting by tenth of it from the fullest) of the rounds' (times, flags)."""
+    """(period ns, Z, the share waiting by tenth of it from the fullest, the read of each round at
+    which its fullest tenth first begins) of the rounds' (times, flags)."""
     excess = [0.0] * len(CYCLE_LAGS_US)
     for times, waited in rounds:
         counts = [0] * (int(times[-1] // 1000) + 1)
@@ -85,7 +94,7 @@ def cycle_of(rounds):
     for step, reach in ((100, 1500), (5, 100)):
         candidates = (period + step * i for i in range(-reach // step, reach // step + 1))
         period = max(candidates, key=lambda p: rayleigh(waiting_times, p))
-    tenths = [0.0] * 10
+    tenths, starts = [0.0] * 10, []
     for times, waited in rounds:
         reads, waiting = [0] * 10, [0] * 10
         for time, flag in zip(times, waited):
@@ -94,8 +103,9 @@ def cycle_of(rounds):
             waiting[tenth] += flag
         shares = [w / r if r else 0.0 for w, r in zip(waiting, reads)]
         fullest = shares.index(max(shares))
+        starts.append(bisect.bisect_left(times, fullest * period / 10))
         tenths = [sum(pair) for pair in zip(tenths, shares[fullest:] + shares[:fullest])]
-    return period, rayleigh(waiting_times, period), [share / len(rounds) for share in tenths]
+    return period, rayleigh(waiting_times, period), [share / len(rounds) for share in tenths], starts
 
 
 def describe_waits(rounds):
@@ -129,9 +139,12 @@ def describe_waits(rounds):
     none = sum(count == 0 for count in delayed) / len(delayed)
     expected_none = statistics.mean((1 - share) ** reads for reads, _ in window_counts)
     fastest = sorted(min(column) for column in zip(*(latencies for _, latencies, _ in rounds)))
+    slow_line = percentile(fastest, 0.9) + WAIT_CYCLES
+    slow_lines = (len(fastest) - bisect.bisect_right(fastest, slow_line)) / len(fastest)
     return [
         f"  the fastest round by line: p50 {percentile(fastest, 0.5)} p90 {percentile(fastest, 0.9)} "
-        f"p99 {percentile(fastest, 0.99)} cycles",
+        f"p99 {percentile(fastest, 0.99)} cycles; {100 * slow_lines:.1f} % of lines slow in every round "
+        f"(over {slow_line} cycles)",
         f"  waits past the fastest round: {100 * share:.1f} % over {WAIT_CYCLES} cycles, "
         f"{100 * level / total:.2f} % a {BIN_CYCLES}-cycle bin, ending at {end} cycles ({end / ghz:.0f} ns)",
         f"  the read after a waiting one waits {100 * waited_after / after if after else 0:.1f} %",
@@ -146,10 +159,11 @@ def describe_cycle(rounds):
     """The line that gives the waiting reads' cycle, if every round spans three of the longest lag."""
     if min(times[-1] for times, _ in rounds) < 3000 * CYCLE_LAGS_US[-1] or not any(any(w) for _, w in rounds):
         return [f"  no cycle sought: a round spans less than {3 * CYCLE_LAGS_US[-1]} µs or none waits"]
-    period, z, tenths = cycle_of(rounds)
+    period, z, tenths, starts = cycle_of(rounds)
     return [
         f"  a cycle of {period / 1000:.2f} µs (Z {z:.0f}, ≈ {len(rounds)} by chance); waiting by tenth of it, "
-        f"from the fullest: {' '.join(f'{100 * share:.1f}' for share in tenths)} %"
+        f"from the fullest: {' '.join(f'{100 * share:.1f}' for share in tenths)} %; the fullest tenth first "
+        f"begins at read {', '.join(map(str, starts))} of the rounds"
     ]
 
 
@@ -188,6 +202,11 @@ def main(arguments):
             f"p10 {percentile(ordered, 0.1)} p50 {percentile(ordered, 0.5)} p90 {percentile(ordered, 0.9)} "
             f"p99 {percentile(ordered, 0.99)} max {ordered[-1]} cycles"
         )
+        histogram = [0] * 64
+        for latency in ordered:
+            histogram[min(latency // 32, 63)] += 1
+        peak, share, _, end = tail_of(histogram, 0, 32)
+        print(f"  dramTail.py's tail of its 32-cycle histogram: {100 * share:.1f} % past the peak at {peak}, to {end} cycles")
         if len(runs) > 1:
             print("\n".join(describe_waits([(issues, latencies, ghz) for issues, latencies, ghz, _ in runs])))
 

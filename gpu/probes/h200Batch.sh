@@ -172,9 +172,10 @@
 #            round: the map of lines homed near and far that homeMap.py reads, on a card whose L2
 #            partitions hold less than the sixteenth batch's 56 MiB run needs (an H100's 25 MB)
 #   dramclock dramClock (one thread reads fresh lines one at a time and records each read's issue
-#            cycle and latency) over 1 GiB from DRAM, scattered within each 2 MiB page (three runs) and
-#            in line order, and over an L2-resident 16 MiB: do DRAM's slow reads come in windows at a
-#            period (refresh), and does their phase follow the address?
+#            cycle and latency) over 1 GiB from DRAM, scattered within each 2 MiB page (three rounds,
+#            and two in another order) and in line order (two rounds), and over an L2-resident 16 MiB:
+#            do DRAM's slow reads come in windows at a period (refresh), and does their phase follow
+#            the address?
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -932,12 +933,15 @@ lonewarp)
 dramclock)
   recordGpu
   $NVCC -o /tmp/dramClock "$PROBES/dramClock.cu" || exit 1
-  cuobjdump -sass -fun _Z11readClockedPKjmjbbP5uint2PyPj /tmp/dramClock >"$OUT/dramClock.sass" 2>&1
+  cuobjdump -sass -fun _Z11readClockedPKjmjjbP5uint2PyPj /tmp/dramClock >"$OUT/dramClock.sass" 2>&1
   mkdir -p "$OUT/traces"
-  for run in "1024 scattered cold 1" "1024 scattered cold 2" "1024 scattered cold 3" "1024 sequential cold 1" \
-    "16 scattered warm 1"; do
-    read -r mib order start round <<<"$run"
-    /tmp/dramClock $mib 262144 $order $start "$OUT/traces/$order-$mib-$start-$round.bin"
+  # Rounds of one order read the same lines at the same positions: a read's wait is its latency less
+  # the fastest round's. A second multiplier reads the same lines in another order.
+  for run in "1024 scattered 6781 cold 1" "1024 scattered 6781 cold 2" "1024 scattered 6781 cold 3" \
+    "1024 scattered 10923 cold 1" "1024 scattered 10923 cold 2" "1024 sequential 0 cold 1" \
+    "1024 sequential 0 cold 2" "16 scattered 6781 warm 1"; do
+    read -r mib order scatter start round <<<"$run"
+    /tmp/dramClock $mib 262144 $order $start "$OUT/traces/$order${scatter#0}-$mib-$start-$round.bin" $scatter
   done >"$OUT/dramClock.jsonl" 2>&1
   (cd "$OUT" && tar cJf traces.txz traces && rm -rf traces)
   ;;
