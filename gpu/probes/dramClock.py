@@ -15,7 +15,7 @@
 #     over mean; near 1 when reads wait independently) and the share of windows without one,
 #     beside what independent reads would give;
 #   - the cycle their rate keeps: the shortest lag of CYCLE_LAGS_US whose autocorrelation of the
-#     waiting reads by microsecond comes within CYCLE_KEEP of the highest (the cycle, not a multiple
+#     waiting reads by CYCLE_BIN_US comes within CYCLE_KEEP of the highest (the cycle, not a multiple
 #     of it), refined to the period whose phases gather the waiting reads most (Rayleigh's Z, summed
 #     over the rounds: about one a round by chance), the share waiting in each tenth of it, and at
 #     which read of each round its fullest tenth first begins (the same read in every round if the
@@ -23,6 +23,9 @@
 # The fastest round's latencies by line are printed too, and the share of lines slow in every round
 # (more than WAIT_CYCLES past the fastest rounds' 90th percentile): that is the line's own, or its
 # place in the order, not what the round met.
+# Two scattered orders of the same lines, each in several rounds, are compared: whether the lines
+# slow in every round of the one are slow in the other (then it is the line's own), and whether the
+# same positions are (then the time since launch); if neither, the order of the reads.
 # Beside them, dramTail.py's reading of the rounds' latency histogram (its tail past the last
 # peak), which counts a line's own slowness with the waits.
 # Usage: python3 gpu/probes/dramClock.py <dramClock.jsonl>
@@ -36,7 +39,9 @@ from dramTail import tail_of
 WAIT_CYCLES = 64  # the rounds' own spread at one line: 99 % of reads lie within 64 cycles of the fastest
 BIN_CYCLES = 16
 WINDOW_NS = 20_000
-CYCLE_LAGS_US = range(50, 301)  # from past the waits' own bunching (≈ 20 µs) to a few cycles
+PAGE_LINES = 16_384  # the 128-byte lines of a 2 MiB page, as dramClock.cu scatters them
+CYCLE_BIN_US = 1  # the 100-µs cycle's autocorrelation is a spike one microsecond wide; 2-µs bins miss it
+CYCLE_LAGS_US = range(50, 151)  # from past the waits' own bunching (≈ 20 µs) to half again the cycle
 CYCLE_KEEP = 0.6
 
 
@@ -82,11 +87,11 @@ def cycle_of(rounds):
     which its fullest tenth first begins) of the rounds' (times, flags)."""
     excess = [0.0] * len(CYCLE_LAGS_US)
     for times, waited in rounds:
-        counts = [0] * (int(times[-1] // 1000) + 1)
+        counts = [0] * (int(times[-1] // (1000 * CYCLE_BIN_US)) + 1)
         for time, flag in zip(times, waited):
-            counts[int(time // 1000)] += flag
+            counts[int(time // (1000 * CYCLE_BIN_US))] += flag
         mean = sum(counts) / len(counts)
-        for k, lag in enumerate(CYCLE_LAGS_US):
+        for k, lag in enumerate(lag // CYCLE_BIN_US for lag in CYCLE_LAGS_US):
             excess[k] += sum(map(mul, counts, counts[lag:])) / ((len(counts) - lag) * mean * mean) - 1
     highest = max(excess)
     period = 1000.0 * next(lag for lag, e in zip(CYCLE_LAGS_US, excess) if e >= CYCLE_KEEP * highest)
@@ -106,6 +111,14 @@ def cycle_of(rounds):
         starts.append(bisect.bisect_left(times, fullest * period / 10))
         tenths = [sum(pair) for pair in zip(tenths, shares[fullest:] + shares[:fullest])]
     return period, rayleigh(waiting_times, period), [share / len(rounds) for share in tenths], starts
+
+
+def slow_in_every_round(rounds):
+    """(the latency above which a line is slow, each position's flag): its fastest round more than
+    WAIT_CYCLES past the fastest rounds' 90th percentile."""
+    fastest = [min(column) for column in zip(*(latencies for _, latencies, _ in rounds))]
+    slow_line = percentile(sorted(fastest), 0.9) + WAIT_CYCLES
+    return slow_line, [latency > slow_line for latency in fastest]
 
 
 def describe_waits(rounds):
@@ -139,8 +152,8 @@ def describe_waits(rounds):
     none = sum(count == 0 for count in delayed) / len(delayed)
     expected_none = statistics.mean((1 - share) ** reads for reads, _ in window_counts)
     fastest = sorted(min(column) for column in zip(*(latencies for _, latencies, _ in rounds)))
-    slow_line = percentile(fastest, 0.9) + WAIT_CYCLES
-    slow_lines = (len(fastest) - bisect.bisect_right(fastest, slow_line)) / len(fastest)
+    slow_line, slow = slow_in_every_round(rounds)
+    slow_lines = sum(slow) / len(slow)
     return [
         f"  the fastest round by line: p50 {percentile(fastest, 0.5)} p90 {percentile(fastest, 0.9)} "
         f"p99 {percentile(fastest, 0.99)} cycles; {100 * slow_lines:.1f} % of lines slow in every round "
@@ -186,14 +199,15 @@ def main(arguments):
                 raise ValueError("another probe's record")
             order = record["order"]
             scatter = record.get("scatter", 6781 if order == "scattered" else 0)  # the first batch's had none
-            key = (record["footprintBytes"] >> 20, f"{order} ×{scatter}" if scatter else order, record["start"], record["reads"])
+            key = (record["footprintBytes"] >> 20, order, scatter, record["start"], record["reads"])
             name, reads, sm = record["trace"], int(record["reads"]), record["sm"]
             ghz = record["cycles"] / record["nanoseconds"]
         except (ValueError, KeyError, TypeError, AttributeError, ZeroDivisionError) as error:
             sys.exit(f"{where}: not a dramClock record ({error})")
         issues, latencies = trace_of(archive, name, reads, where)
         groups.setdefault(key, []).append((issues, latencies, ghz, sm))
-    for (mib, order, start, reads), runs in groups.items():
+    for (mib, order, scatter, start, reads), runs in groups.items():
+        order = f"{order} ×{scatter}" if scatter else order
         ordered = sorted(latency for _, latencies, _, _ in runs for latency in latencies)
         sms = ",".join(sorted({str(sm) for *_, sm in runs}))
         ghz = statistics.mean(ghz for _, _, ghz, _ in runs)
@@ -209,6 +223,36 @@ def main(arguments):
         print(f"  dramTail.py's tail of its 32-cycle histogram: {100 * share:.1f} % past the peak at {peak}, to {end} cycles")
         if len(runs) > 1:
             print("\n".join(describe_waits([(issues, latencies, ghz) for issues, latencies, ghz, _ in runs])))
+    for line in compare_orders(groups):
+        print(line)
+
+
+def compare_orders(groups):
+    """For two scattered orders of the same lines, each with several rounds: whether the lines slow in
+    every round of the one are slow in the other (the line's own), and whether the same positions are
+    (the time since launch); neither, and it is the order's."""
+    scattered = {
+        key: slow_in_every_round([(issues, latencies, ghz) for issues, latencies, ghz, _ in runs])[1]
+        for key, runs in groups.items()
+        if key[2] and len(runs) > 1 and key[4] <= key[0] * (1 << 20) // 128
+    }
+    keys = sorted(scattered)
+    for number, first in enumerate(keys):
+        for second in keys[number + 1 :]:
+            if first[0] != second[0] or first[3:] != second[3:]:
+                continue
+            lines = [
+                {p // PAGE_LINES * PAGE_LINES + p % PAGE_LINES * key[2] % PAGE_LINES for p, flag in enumerate(scattered[key]) if flag}
+                for key in (first, second)
+            ]
+            reads = first[4]
+            both = sum(a and b for a, b in zip(scattered[first], scattered[second]))
+            yield (
+                f"×{first[2]} and ×{second[2]}, {first[0]} MiB, {first[3]} (the same lines in two orders): of the lines "
+                f"slow in every round of ×{first[2]}, {100 * len(lines[0] & lines[1]) / max(1, len(lines[0])):.1f} % are "
+                f"slow in ×{second[2]} ({100 * len(lines[1]) / reads:.1f} % of all); slow at the same position in both "
+                f"{100 * both / reads:.2f} % ({100 * len(lines[0]) * len(lines[1]) / reads / reads:.2f} % if apart)"
+            )
 
 
 if __name__ == "__main__":
