@@ -15,11 +15,18 @@
 // batch only wrote those 256 MiB: the trace's reads then evicted dirty lines, and the write-backs
 // slowed the same reads in every round.)
 //
+// With T threads (T > 1) there are T blocks of one thread, each on its own SM as the scheduler
+// places them, each reading its own T-th of the footprint at the same time: do two SMs' reads of
+// lines far apart wait at the same moments? Their issue times are then the globaltimer's (one clock
+// for every SM), not the SM's cycles.
+//
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o dramClock dramClock.cu
-// Run:   ./dramClock <footprint MiB> <reads> <scattered|sequential> <cold|warm> <trace file> [M 6781]
+// Run:   ./dramClock <footprint MiB> <reads> <scattered|sequential> <cold|warm> <trace file> [M 6781] [T 1]
 // Prints one JSON line: the SM, the trace's length in SM cycles and in globaltimer nanoseconds (the
-// SM's clock over the trace), and the trace file's name. The trace holds one little-endian uint32
-// pair per read: its issue cycle since the first read's, and its latency in cycles.
+// SM's clock over the trace), and the trace file's name (with T threads: a list of each). The trace
+// holds one little-endian uint32 pair per read: its issue cycle since the first read's (with T
+// threads: the globaltimer's low 32 bits in ns), and its latency in cycles; T threads' traces follow
+// one another.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -59,8 +66,16 @@ __global__ void readAll(const unsigned* buf, size_t words, unsigned* sink) {
 // again (as l2Replacement's walk does), so the latency ends when the value is in its register and
 // the next read cannot issue before. An asm input alone does not wait: the first build read the
 // clock right after each load's issue, since nothing in the clock's read uses the register.
+// GLOBAL_ISSUE: block b reads lines [b, b + 1) × `lines` of the buffer, traces into trace + b × reads
+// and clocks + 5 b, and records each read's issue time from the globaltimer.
+template <bool GLOBAL_ISSUE>
 __global__ void readClocked(const unsigned* buf, size_t lines, unsigned reads, unsigned scatter, bool warm, uint2* trace,
                             unsigned long long* clocks, unsigned* sink) {
+  if (GLOBAL_ISSUE) {
+    buf += blockIdx.x * lines * (LINE_BYTES / sizeof(unsigned));
+    trace += size_t(blockIdx.x) * reads;
+    clocks += 5 * blockIdx.x;
+  }
   __shared__ unsigned landingSlot;
   volatile unsigned* landing = &landingSlot;
   const unsigned wordsPerLine = LINE_BYTES / sizeof(unsigned);
@@ -73,12 +88,13 @@ __global__ void readClocked(const unsigned* buf, size_t lines, unsigned reads, u
   const long long start = clockNow();
   long long end = start;
   for (unsigned i = 0; i < reads; i++) {
+    const unsigned long long issuedNanoseconds = GLOBAL_ISSUE ? globalNanoseconds() : 0;
     const long long issued = clockNow();
     const unsigned value = __ldcg(buf + lineAt(i, lines, scatter) * wordsPerLine);
     *landing = value;
     end = clockNow();
     acc ^= value;
-    trace[i] = make_uint2(unsigned(issued - start), unsigned(end - issued));
+    trace[i] = make_uint2(GLOBAL_ISSUE ? unsigned(issuedNanoseconds) : unsigned(issued - start), unsigned(end - issued));
   }
   const unsigned long long endNanoseconds = globalNanoseconds();
   clocks[0] = start;
@@ -92,17 +108,21 @@ __global__ void readClocked(const unsigned* buf, size_t lines, unsigned reads, u
 int main(int argc, char** argv) {
   const bool scattered = argc > 3 && strcmp(argv[3], "scattered") == 0;
   const bool warm = argc > 4 && strcmp(argv[4], "warm") == 0;
-  if (argc < 6 || argc > 7 || (!scattered && strcmp(argv[3], "sequential") != 0) ||
+  if (argc < 6 || argc > 8 || (!scattered && strcmp(argv[3], "sequential") != 0) ||
       (!warm && strcmp(argv[4], "cold") != 0)) {
-    fprintf(stderr, "usage: dramClock <footprint MiB> <reads> <scattered|sequential> <cold|warm> <trace file> [M]\n");
+    fprintf(stderr, "usage: dramClock <footprint MiB> <reads> <scattered|sequential> <cold|warm> <trace file> [M] [T]\n");
     return 2;
   }
   const unsigned scatter = scattered ? unsigned(argc > 6 ? strtoul(argv[6], nullptr, 10) : 6781) : 0;
+  const unsigned threads = argc > 7 ? unsigned(strtoul(argv[7], nullptr, 10)) : 1;
   const size_t footprintBytes = strtoull(argv[1], nullptr, 10) << 20;
   const unsigned reads = unsigned(strtoul(argv[2], nullptr, 10));
   const size_t lines = footprintBytes / LINE_BYTES;
-  if (lines < PAGE_LINES || lines % PAGE_LINES != 0 || reads == 0 || (scattered && scatter % 2 == 0)) {
-    fprintf(stderr, "dramClock: the footprint must be a whole number of 2 MiB pages, the reads at least one, M odd\n");
+  if (threads == 0 || lines % (size_t(threads) * PAGE_LINES) != 0 || lines == 0 || reads == 0 ||
+      (scattered && scatter % 2 == 0)) {
+    fprintf(stderr,
+            "dramClock: each thread's share of the footprint must be a whole number of 2 MiB pages, the reads at least "
+            "one, M odd\n");
     return 2;
   }
   const size_t flushBytes = size_t(256) << 20;
@@ -112,30 +132,47 @@ int main(int argc, char** argv) {
   unsigned long long* clocks;
   CHECK(cudaMalloc(&buf, footprintBytes));
   CHECK(cudaMalloc(&flush, flushBytes));
-  CHECK(cudaMalloc(&trace, size_t(reads) * sizeof(uint2)));
-  CHECK(cudaMalloc(&clocks, 5 * sizeof(unsigned long long)));
+  CHECK(cudaMalloc(&trace, size_t(reads) * threads * sizeof(uint2)));
+  CHECK(cudaMalloc(&clocks, 5 * threads * sizeof(unsigned long long)));
   CHECK(cudaMalloc(&sink, sizeof(unsigned)));
   CHECK(cudaMemset(buf, 1, footprintBytes));
   CHECK(cudaMemset(flush, 2, flushBytes));
   readAll<<<1024, 256>>>(reinterpret_cast<const unsigned*>(flush), flushBytes / sizeof(unsigned), sink);
   CHECK(cudaDeviceSynchronize());
-  readClocked<<<1, 1>>>(buf, lines, reads, scatter, warm, trace, clocks, sink);
+  if (threads == 1)
+    readClocked<false><<<1, 1>>>(buf, lines, reads, scatter, warm, trace, clocks, sink);
+  else
+    readClocked<true><<<threads, 1>>>(buf, lines / threads, reads, scatter, warm, trace, clocks, sink);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
-  std::vector<uint2> hostTrace(reads);
-  unsigned long long hostClocks[5];
+  std::vector<uint2> hostTrace(size_t(reads) * threads);
+  std::vector<unsigned long long> hostClocks(5 * threads);
   CHECK(cudaMemcpy(hostTrace.data(), trace, hostTrace.size() * sizeof(uint2), cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(hostClocks, clocks, sizeof(hostClocks), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(hostClocks.data(), clocks, hostClocks.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
   FILE* file = fopen(argv[5], "wb");
   if (!file || fwrite(hostTrace.data(), sizeof(uint2), hostTrace.size(), file) != hostTrace.size() || fclose(file) != 0) {
     fprintf(stderr, "dramClock: %s: cannot write the trace\n", argv[5]);
     return 1;
   }
   const std::string path = argv[5];
+  // Each thread's SM, cycles and nanoseconds: a number for one thread (the first batches' records),
+  // a list for several.
+  std::string sms, cycles, nanoseconds;
+  for (unsigned t = 0; t < threads; t++) {
+    const unsigned long long* c = &hostClocks[5 * t];
+    const char* comma = t ? "," : "";
+    sms += comma + std::to_string(c[4]);
+    cycles += comma + std::to_string((long long)(c[1] - c[0]));
+    nanoseconds += comma + std::to_string(c[3] - c[2]);
+  }
+  const char* open = threads > 1 ? "[" : "";
+  const char* close = threads > 1 ? "]" : "";
   printf("{\"probe\":\"dramClock\",\"footprintBytes\":%zu,\"reads\":%u,\"order\":\"%s\",\"scatter\":%u,\"start\":\"%s\","
-         "\"sm\":%llu,\"cycles\":%lld,\"nanoseconds\":%llu,\"trace\":\"%s\"}\n",
-         footprintBytes, reads, argv[3], scatter, argv[4], hostClocks[4], (long long)(hostClocks[1] - hostClocks[0]),
-         hostClocks[3] - hostClocks[2], path.substr(path.find_last_of('/') + 1).c_str());
+         "%s\"sm\":%s%s%s,\"cycles\":%s%s%s,\"nanoseconds\":%s%s%s,\"trace\":\"%s\"}\n",
+         footprintBytes, reads, argv[3], scatter, argv[4],
+         threads > 1 ? ("\"threads\":" + std::to_string(threads) + ",\"issue\":\"globaltimer\",").c_str() : "", open,
+         sms.c_str(), close, open, cycles.c_str(), close, open, nanoseconds.c_str(), close,
+         path.substr(path.find_last_of('/') + 1).c_str());
   CHECK(cudaFree(buf));
   CHECK(cudaFree(flush));
   CHECK(cudaFree(trace));

@@ -49,8 +49,9 @@ def percentile(ordered, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def trace_of(archive, name, reads, where):
-    """(issue cycles, latencies) of one run's trace in the archive."""
+def trace_of(archive, name, reads, where, threads=1):
+    """(issue cycles, latencies) of one run's trace in the archive; with several threads, a list of
+    them, one a thread."""
     try:
         member = archive.extractfile(f"traces/{name}")
     except KeyError:
@@ -61,9 +62,11 @@ def trace_of(archive, name, reads, where):
     words.frombytes(member.read())
     if sys.byteorder != "little":
         words.byteswap()
-    if len(words) != 2 * reads:
-        sys.exit(f"{where}: traces/{name} holds {len(words) // 2} reads, the record says {reads}")
-    return words[0::2], words[1::2]
+    if len(words) != 2 * reads * threads:
+        sys.exit(f"{where}: traces/{name} holds {len(words) // 2} reads, the record says {reads * threads}")
+    if threads == 1:
+        return words[0::2], words[1::2]
+    return [(words[2 * reads * t : 2 * reads * (t + 1) : 2], words[2 * reads * t + 1 : 2 * reads * (t + 1) : 2]) for t in range(threads)]
 
 
 def waits_of(rounds):
@@ -190,7 +193,7 @@ def main(arguments):
         archive = tarfile.open(archive_path, "r:xz")
     except (OSError, tarfile.TarError) as error:
         sys.exit(f"{getattr(error, 'filename', None) or archive_path}: {getattr(error, 'strerror', None) or error}")
-    groups = {}
+    groups, together = {}, {}
     for number, line in enumerate(lines, 1):
         where = f"{path}:{number}"
         try:
@@ -200,10 +203,17 @@ def main(arguments):
             order = record["order"]
             scatter = record.get("scatter", 6781 if order == "scattered" else 0)  # the first batch's had none
             key = (record["footprintBytes"] >> 20, order, scatter, record["start"], record["reads"])
-            name, reads, sm = record["trace"], int(record["reads"]), record["sm"]
-            ghz = record["cycles"] / record["nanoseconds"]
+            name, reads, sm, threads = record["trace"], int(record["reads"]), record["sm"], int(record.get("threads", 1))
+            if threads > 1:
+                ghz = [cycles / nanoseconds for cycles, nanoseconds in zip(record["cycles"], record["nanoseconds"])]
+            else:
+                ghz = record["cycles"] / record["nanoseconds"]
         except (ValueError, KeyError, TypeError, AttributeError, ZeroDivisionError) as error:
             sys.exit(f"{where}: not a dramClock record ({error})")
+        if threads > 1:
+            traces = trace_of(archive, name, reads, where, threads)
+            together.setdefault(key + (threads,), []).append(list(zip(traces, ghz, sm)))
+            continue
         issues, latencies = trace_of(archive, name, reads, where)
         groups.setdefault(key, []).append((issues, latencies, ghz, sm))
     for (mib, order, scatter, start, reads), runs in groups.items():
@@ -225,6 +235,65 @@ def main(arguments):
             print("\n".join(describe_waits([(issues, latencies, ghz) for issues, latencies, ghz, _ in runs])))
     for line in compare_orders(groups):
         print(line)
+    for key, rounds in together.items():
+        print("\n".join(describe_together(key, rounds)))
+
+
+def unwrapped(times):
+    """The globaltimer's low 32 bits as a count that does not wrap."""
+    out, carry, last = [], 0, times[0]
+    for time in times:
+        carry += (1 << 32) if time < last else 0
+        out.append(time + carry)
+        last = time
+    return out
+
+
+def describe_together(key, rounds):
+    """For threads on several SMs reading at the same time (issue times from the globaltimer): each
+    thread's waits past its fastest round, and whether another SM's reads that reach DRAM inside a
+    waiting read's window wait too. A read reaches DRAM half its unwaited round trip after its issue;
+    a waiting read's window runs from there for its wait. Beside it, the same for the first stretch
+    of that length after a read that does not wait (its mean wait's length), and 10 µs later."""
+    mib, order, scatter, start, reads, threads = key
+    waits = [waits_of([(traces[t][0][0], traces[t][0][1], traces[t][1]) for traces in rounds]) for t in range(threads)]
+    step = 0
+    for traces in rounds:
+        for (issues, _), _, _ in traces:
+            step = math.gcd(step, *(b - a for a, b in zip(issues[:64], issues[1:64])))
+    sms = sorted({sm for traces in rounds for *_, sm in traces})
+    share = statistics.mean(sum(w > WAIT_CYCLES for w in one) / len(one) for per in waits for one in per)
+    counts = {"waiting": [0, 0], "not waiting": [0, 0], "10 µs later": [0, 0]}
+    for number, traces in enumerate(rounds):
+        reached = []  # per thread: each read's arrival at DRAM and wait, in ns
+        for t, ((issues, latencies), ghz, _) in enumerate(traces):
+            times = unwrapped(issues)
+            wait_ns = [wait / ghz for wait in waits[t][number]]
+            arrivals = [time + (latency / ghz - wait) / 2 for time, latency, wait in zip(times, latencies, wait_ns)]
+            reached.append((arrivals, wait_ns))
+        mean_wait = statistics.mean(w for _, wait_ns in reached for w in wait_ns if w > WAIT_CYCLES / 2)
+        for t, (arrivals, wait_ns) in enumerate(reached):
+            for u, (other_arrivals, other_waits) in enumerate(reached):
+                if u == t:
+                    continue
+                order_u = sorted(range(len(other_arrivals)), key=other_arrivals.__getitem__)
+                sorted_u = [other_arrivals[j] for j in order_u]
+                for arrival, wait in zip(arrivals, wait_ns):
+                    waited = wait * 2 > WAIT_CYCLES  # ns at ≈ 2 GHz against the cycles' threshold
+                    spans = [("waiting", arrival, wait), ("10 µs later", arrival + 10_000, wait)] if waited else [("not waiting", arrival, mean_wait)]
+                    for label, begin, length in spans:
+                        for k in range(bisect.bisect_left(sorted_u, begin), bisect.bisect_right(sorted_u, begin + length)):
+                            counts[label][0] += 1
+                            counts[label][1] += other_waits[order_u[k]] * 2 > WAIT_CYCLES
+    share_of = {label: 100 * waiting / seen if seen else 0.0 for label, (seen, waiting) in counts.items()}
+    return [
+        f"{threads} threads {order}{f' ×{scatter}' if scatter else ''}, {mib} MiB, {start}: {len(rounds)} × {reads} reads "
+        f"each on SMs {','.join(map(str, sms))}; the globaltimer steps by {step} ns; {100 * share:.1f} % of reads wait over "
+        f"{WAIT_CYCLES} cycles",
+        f"  another SM's reads that reach DRAM inside a waiting read's window wait {share_of['waiting']:.1f} % "
+        f"({counts['waiting'][0]} reads; after a read that does not wait {share_of['not waiting']:.1f} %, "
+        f"10 µs later {share_of['10 µs later']:.1f} %)",
+    ]
 
 
 def compare_orders(groups):

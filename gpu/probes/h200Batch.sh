@@ -176,6 +176,9 @@
 #            and two in another order) and in line order (two rounds), and over an L2-resident 16 MiB:
 #            do DRAM's slow reads come in windows at a period (refresh), and does their phase follow
 #            the address?
+#   dramclockpair dramClock with 2 threads (three rounds) and 8 (two), each on its own SM over its own
+#            share of 1 GiB at the same time, issue times from the globaltimer: do reads far apart,
+#            on other SMs, wait in the same windows?
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -933,7 +936,7 @@ lonewarp)
 dramclock)
   recordGpu
   $NVCC -o /tmp/dramClock "$PROBES/dramClock.cu" || exit 1
-  cuobjdump -sass -fun _Z11readClockedPKjmjjbP5uint2PyPj /tmp/dramClock >"$OUT/dramClock.sass" 2>&1
+  cuobjdump -sass -fun _Z11readClockedILb0EEvPKjmjjbP5uint2PyPj /tmp/dramClock >"$OUT/dramClock.sass" 2>&1
   mkdir -p "$OUT/traces"
   # Rounds of one order read the same lines at the same positions: a read's wait is its latency less
   # the fastest round's. A second multiplier reads the same lines in another order.
@@ -942,6 +945,19 @@ dramclock)
     "1024 sequential 0 cold 2" "16 scattered 6781 warm 1"; do
     read -r mib order scatter start round <<<"$run"
     /tmp/dramClock $mib 262144 $order $start "$OUT/traces/$order${scatter#0}-$mib-$start-$round.bin" $scatter
+  done >"$OUT/dramClock.jsonl" 2>&1
+  (cd "$OUT" && tar cJf traces.txz traces && rm -rf traces)
+  ;;
+dramclockpair)
+  recordGpu
+  $NVCC -o /tmp/dramClock "$PROBES/dramClock.cu" || exit 1
+  cuobjdump -sass -fun _Z11readClockedILb1EEvPKjmjjbP5uint2PyPj /tmp/dramClock >"$OUT/dramClockPair.sass" 2>&1
+  mkdir -p "$OUT/traces"
+  # Threads on several SMs, each over its own share of 1 GiB at the same time, issue times from the
+  # globaltimer: do reads far apart on other SMs wait in the same windows?
+  for run in "2 262144 1" "2 262144 2" "2 262144 3" "8 32768 1" "8 32768 2"; do
+    read -r threads reads round <<<"$run"
+    /tmp/dramClock 1024 $reads scattered cold "$OUT/traces/threads$threads-1024-cold-$round.bin" 6781 $threads
   done >"$OUT/dramClock.jsonl" 2>&1
   (cd "$OUT" && tar cJf traces.txz traces && rm -rf traces)
   ;;

@@ -112,6 +112,53 @@ const RECORD = {
   trace: 'one.bin',
 };
 
+/**
+ * Two threads' rounds on two SMs, 5,000 reads each, issue times from the globaltimer (low 32 bits,
+ * wrapping within the trace): a read that reaches DRAM inside a 234-ns window every 3 µs waits for
+ * its end; the windows are `shared` (one for both threads) or each thread's own.
+ */
+function pairFolder(name: string, shared: boolean): string {
+  const dir = join(work, name);
+  const make = [
+    'import io, json, os, random, sys, tarfile',
+    'dir, shared = sys.argv[1], sys.argv[2] == "shared"',
+    'os.makedirs(dir, exist_ok=True)',
+    'random.seed(3)',
+    'records = []',
+    'with tarfile.open(os.path.join(dir, "traces.txz"), "w:xz") as archive:',
+    '    for round in range(2):',
+    '        data = b""',
+    '        for thread in range(2):',
+    '            time = (1 << 32) - 1_000_000 + 777 * round + 137 * thread',
+    '            offset = 0 if shared else 1500 * thread',
+    '            for read in range(5000):',
+    '                phase = (time + 200 + offset) % 3000',
+    '                latency = int(1.98 * (400 + max(0, 234 - phase)))',
+    '                data += int(time % (1 << 32)).to_bytes(4, "little") + latency.to_bytes(4, "little")',
+    '                time += latency / 1.98 + 50 + 300 * random.random()',
+    '        member = tarfile.TarInfo(f"traces/pair-{round}.bin"); member.size = len(data)',
+    '        archive.addfile(member, io.BytesIO(data))',
+    '        records.append({"probe": "dramClock", "footprintBytes": 1 << 30, "reads": 5000, "order": "scattered",',
+    '            "scatter": 6781, "start": "cold", "threads": 2, "issue": "globaltimer", "sm": [0, 2],',
+    '            "cycles": [1980, 1980], "nanoseconds": [1000, 1000], "trace": f"pair-{round}.bin"})',
+    'open(os.path.join(dir, "dramClock.jsonl"), "w").write("".join(json.dumps(r) + "\\n" for r in records))',
+  ].join('\n');
+  execFileSync('python3', ['-c', make, dir, shared ? 'shared' : 'own']);
+  return join(dir, 'dramClock.jsonl');
+}
+
+it('reads two SMs’ reads in one window as waiting together, and in windows of their own as not', () => {
+  const together = (shared: boolean) =>
+    execFileSync('python3', [SCRIPT, pairFolder(shared ? 'shared' : 'own', shared)], { encoding: 'utf8' });
+  const shared = together(true);
+  expect(shared).toMatch(
+    /^2 threads scattered ×6781, 1024 MiB, cold: 2 × 5000 reads each on SMs 0,2; the globaltimer steps by 1 ns/,
+  );
+  const inWindow = (text: string) => figure("reach DRAM inside a waiting read's window wait", text);
+  expect(inWindow(shared)).toBeGreaterThan(50);
+  expect(inWindow(together(false))).toBeLessThan(10);
+});
+
 it('refuses in one line another probe’s record, a trace the archive lacks or cut short, and a missing file', () => {
   expectOneLineError(
     SCRIPT,
