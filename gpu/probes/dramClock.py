@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-# When DRAM's slow reads come: reads dramClock's traces (results/2026-12-06s: dramClock.jsonl, one
-# record a run, and traces.txz beside it, one trace a run of each read's issue cycle and latency).
+# When DRAM's slow reads come: reads dramClock's traces (results/2026-12-06s and later:
+# dramClock.jsonl, one record a run, and traces.txz beside it, one trace a run of each read's issue
+# time and latency).
 #
 # For every run it prints the latency's percentiles. Runs that read the same lines in the same order
 # (the same footprint, order and start; rounds of one configuration) are read together: a read's
@@ -28,6 +29,9 @@
 # same positions are (then the time since launch); if neither, the order of the reads.
 # Beside them, dramTail.py's reading of the rounds' latency histogram (its tail past the last
 # peak), which counts a line's own slowness with the waits.
+# Runs of several threads on several SMs at once (issue times from the globaltimer) are read apart:
+# each thread's waits past its fastest round, and whether another SM's reads that reach DRAM inside
+# a waiting read's window wait too (describe_together).
 # Usage: python3 gpu/probes/dramClock.py <dramClock.jsonl>
 import bisect, json, math, os, signal, statistics, sys, tarfile
 from array import array
@@ -36,7 +40,9 @@ from operator import mul
 sys.dont_write_bytecode = True  # importing dramTail leaves no __pycache__ in the folder
 from dramTail import tail_of
 
-WAIT_CYCLES = 64  # the rounds' own spread at one line: 99 % of reads lie within 64 cycles of the fastest
+# Below 64 cycles the rounds' own spread at one line falls from 82 % of reads a 16-cycle bin to
+# 0.5 %; past it the waits lie flat (the first batch).
+WAIT_CYCLES = 64
 BIN_CYCLES = 16
 WINDOW_NS = 20_000
 PAGE_LINES = 16_384  # the 128-byte lines of a 2 MiB page, as dramClock.cu scatters them
@@ -265,26 +271,25 @@ def describe_together(key, rounds):
     share = statistics.mean(sum(w > WAIT_CYCLES for w in one) / len(one) for per in waits for one in per)
     counts = {"waiting": [0, 0], "not waiting": [0, 0], "10 µs later": [0, 0]}
     for number, traces in enumerate(rounds):
-        reached = []  # per thread: each read's arrival at DRAM and wait, in ns
+        reached = []  # per thread: each read's arrival at DRAM and wait in ns, and whether it waited
         for t, ((issues, latencies), ghz, _) in enumerate(traces):
             times = unwrapped(issues)
             wait_ns = [wait / ghz for wait in waits[t][number]]
             arrivals = [time + (latency / ghz - wait) / 2 for time, latency, wait in zip(times, latencies, wait_ns)]
-            reached.append((arrivals, wait_ns))
-        mean_wait = statistics.mean(w for _, wait_ns in reached for w in wait_ns if w > WAIT_CYCLES / 2)
-        for t, (arrivals, wait_ns) in enumerate(reached):
-            for u, (other_arrivals, other_waits) in enumerate(reached):
+            reached.append((arrivals, wait_ns, [wait > WAIT_CYCLES for wait in waits[t][number]]))
+        mean_wait = statistics.mean(w for _, wait_ns, waited in reached for w, flag in zip(wait_ns, waited) if flag)
+        for t, (arrivals, wait_ns, waited) in enumerate(reached):
+            for u, (other_arrivals, _, other_waited) in enumerate(reached):
                 if u == t:
                     continue
                 order_u = sorted(range(len(other_arrivals)), key=other_arrivals.__getitem__)
                 sorted_u = [other_arrivals[j] for j in order_u]
-                for arrival, wait in zip(arrivals, wait_ns):
-                    waited = wait * 2 > WAIT_CYCLES  # ns at ≈ 2 GHz against the cycles' threshold
-                    spans = [("waiting", arrival, wait), ("10 µs later", arrival + 10_000, wait)] if waited else [("not waiting", arrival, mean_wait)]
+                for arrival, wait, flag in zip(arrivals, wait_ns, waited):
+                    spans = [("waiting", arrival, wait), ("10 µs later", arrival + 10_000, wait)] if flag else [("not waiting", arrival, mean_wait)]
                     for label, begin, length in spans:
                         for k in range(bisect.bisect_left(sorted_u, begin), bisect.bisect_right(sorted_u, begin + length)):
                             counts[label][0] += 1
-                            counts[label][1] += other_waits[order_u[k]] * 2 > WAIT_CYCLES
+                            counts[label][1] += other_waited[order_u[k]]
     share_of = {label: 100 * waiting / seen if seen else 0.0 for label, (seen, waiting) in counts.items()}
     return [
         f"{threads} threads {order}{f' ×{scatter}' if scatter else ''}, {mib} MiB, {start}: {len(rounds)} × {reads} reads "
