@@ -1,6 +1,6 @@
 /**
  * gpu/probes/dramClock.py reads an H100's traces of one thread's DRAM reads (thirty-second and
- * thirty-third batches, results/2026-12-06s and 2026-12-06t): the waits past a line's fastest round
+ * thirty-third batches, results/2026-12-06s and 2026-12-07): the waits past a line's fastest round
  * are flat up to a hard end, they bunch in time and their rate cycles every 100.14 µs; lines slow in
  * every round follow the order of the reads (docs/system-model.md, "When the tail comes").
  */
@@ -23,7 +23,7 @@ const readerText = (folder: string) =>
     timeout: 120_000,
   });
 const text = readerText('2026-12-06s');
-const clean = readerText('2026-12-06t');
+const clean = readerText('2026-12-07');
 
 /** The first number after `label` in the reader's text (the first batch's unless another is given). */
 function figure(label: string, from = text): number {
