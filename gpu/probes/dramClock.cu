@@ -12,8 +12,8 @@
 // line after line. `warm` reads the footprint once untimed first: an L2-resident footprint then gives
 // the trace of reads that never reach DRAM. Before the trace the footprint is written, then 256 MiB
 // elsewhere is written and read: the L2 keeps none of the footprint and no dirty line. (The first
-// batch only wrote those 256 MiB: the trace's reads then evicted dirty lines, and the write-backs
-// slowed the same reads in every round.)
+// batch only wrote those 256 MiB: its L2-resident round then met their write-backs, 0.9 % of its
+// reads up to 1,472 cycles.)
 //
 // With T threads (T > 1) there are T blocks of one thread, each on its own SM as the scheduler
 // places them, each reading its own T-th of the footprint at the same time: do two SMs' reads of
