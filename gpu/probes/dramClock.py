@@ -75,9 +75,14 @@ def trace_of(archive, name, reads, where, threads=1):
     return [(words[2 * reads * t : 2 * reads * (t + 1) : 2], words[2 * reads * t + 1 : 2 * reads * (t + 1) : 2]) for t in range(threads)]
 
 
-def waits_of(rounds):
+def fastest_of(rounds):
+    """The fastest round's latency at each position (each line) of the rounds' (issues, latencies, GHz)."""
+    return [min(column) for column in zip(*(latencies for _, latencies, _ in rounds))]
+
+
+def waits_of(rounds, fastest=None):
     """Per round, each read's latency less the fastest round's at the same position."""
-    fastest = [min(column) for column in zip(*(latencies for _, latencies, _ in rounds))]
+    fastest = fastest or fastest_of(rounds)
     return [[latency - least for latency, least in zip(latencies, fastest)] for _, latencies, _ in rounds]
 
 
@@ -122,25 +127,25 @@ def cycle_of(rounds):
     return period, rayleigh(waiting_times, period), [share / len(rounds) for share in tenths], starts
 
 
-def slow_in_every_round(rounds):
+def slow_in_every_round(fastest):
     """(the latency above which a line is slow, each position's flag): its fastest round more than
     WAIT_CYCLES past the fastest rounds' 90th percentile."""
-    fastest = [min(column) for column in zip(*(latencies for _, latencies, _ in rounds))]
     slow_line = percentile(sorted(fastest), 0.9) + WAIT_CYCLES
     return slow_line, [latency > slow_line for latency in fastest]
 
 
 def describe_waits(rounds):
     """The lines that say how the rounds' waits spread, follow one another, bunch in time and cycle."""
-    waits = waits_of(rounds)
+    fastest = fastest_of(rounds)
+    waits = waits_of(rounds, fastest)
+    flags = [[wait > WAIT_CYCLES for wait in one] for one in waits]
     total = sum(len(one) for one in waits)
     bins = [0] * (max(max(one) for one in waits) // BIN_CYCLES + 1)
     after = waited_after = 0
     window_counts = []
-    for (issues, _, ghz), one in zip(rounds, waits):
+    for (issues, _, ghz), one, waited in zip(rounds, waits, flags):
         for wait in one:
             bins[wait // BIN_CYCLES] += 1
-        waited = [wait > WAIT_CYCLES for wait in one]
         after += sum(waited[:-1])
         waited_after += sum(first and second for first, second in zip(waited, waited[1:]))
         windows = {}
@@ -150,7 +155,7 @@ def describe_waits(rounds):
             counts[0] += 1
             counts[1] += flag
         window_counts += list(windows.values())
-    share = sum(sum(wait > WAIT_CYCLES for wait in one) for one in waits) / total
+    share = sum(map(sum, flags)) / total
     flat = bins[WAIT_CYCLES // BIN_CYCLES :]
     level = statistics.median(flat[: max(1, len(flat) // 2)]) if flat else 0
     end = WAIT_CYCLES + BIN_CYCLES * (1 + max([i for i, count in enumerate(flat) if count >= level / 4] or [-1]))
@@ -160,21 +165,19 @@ def describe_waits(rounds):
     dispersion = statistics.pvariance(delayed) / mean if mean else 0.0
     none = sum(count == 0 for count in delayed) / len(delayed)
     expected_none = statistics.mean((1 - share) ** reads for reads, _ in window_counts)
-    fastest = sorted(min(column) for column in zip(*(latencies for _, latencies, _ in rounds)))
-    slow_line, slow = slow_in_every_round(rounds)
+    slow_line, slow = slow_in_every_round(fastest)
     slow_lines = sum(slow) / len(slow)
+    ordered = sorted(fastest)
     return [
-        f"  the fastest round by line: p50 {percentile(fastest, 0.5)} p90 {percentile(fastest, 0.9)} "
-        f"p99 {percentile(fastest, 0.99)} cycles; {100 * slow_lines:.1f} % of lines slow in every round "
+        f"  the fastest round by line: p50 {percentile(ordered, 0.5)} p90 {percentile(ordered, 0.9)} "
+        f"p99 {percentile(ordered, 0.99)} cycles; {100 * slow_lines:.1f} % of lines slow in every round "
         f"(over {slow_line} cycles)",
         f"  waits past the fastest round: {100 * share:.1f} % over {WAIT_CYCLES} cycles, "
         f"{100 * level / total:.2f} % a {BIN_CYCLES}-cycle bin, ending at {end} cycles ({end / ghz:.0f} ns)",
         f"  the read after a waiting one waits {100 * waited_after / after if after else 0:.1f} %",
         f"  in {WINDOW_NS // 1000} µs windows: dispersion {dispersion:.1f} (1 if independent), "
         f"none waiting in {100 * none:.0f} % ({100 * expected_none:.0f} % if independent)",
-    ] + describe_cycle(
-        [([issue / ghz for issue in issues], [wait > WAIT_CYCLES for wait in one]) for (issues, _, ghz), one in zip(rounds, waits)]
-    )
+    ] + describe_cycle([([issue / ghz for issue in issues], waited) for (issues, _, ghz), waited in zip(rounds, flags)])
 
 
 def describe_cycle(rounds):
@@ -306,7 +309,7 @@ def compare_orders(groups):
     every round of the one are slow in the other (the line's own), and whether the same positions are
     (the time since launch); neither, and it is the order's."""
     scattered = {
-        key: slow_in_every_round([(issues, latencies, ghz) for issues, latencies, ghz, _ in runs])[1]
+        key: slow_in_every_round(fastest_of([(issues, latencies, ghz) for issues, latencies, ghz, _ in runs]))[1]
         for key, runs in groups.items()
         if key[2] and len(runs) > 1 and key[4] <= key[0] * (1 << 20) // 128
     }
