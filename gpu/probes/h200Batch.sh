@@ -297,6 +297,19 @@ buildDeepLoops() {
   python3 "$PROBES/loadWindow.py" "$OUT/streamLoops.sass" >"$OUT/loadWindow.txt" 2>&1
 }
 
+# dramClock built, the SASS of one of its timed kernels (mangled name) into $OUT/$2, and $OUT/traces made
+buildDramClock() {
+  recordGpu
+  $NVCC -o /tmp/dramClock "$PROBES/dramClock.cu" || return 1
+  cuobjdump -sass -fun "$1" /tmp/dramClock >"$OUT/$2" 2>&1
+  mkdir -p "$OUT/traces"
+}
+
+# $OUT/traces packed into $OUT/traces.txz (one file to bring back, as dramClock.py reads it)
+packTraces() {
+  (cd "$OUT" && tar cJf traces.txz traces && rm -rf traces)
+}
+
 mapSms() {
   recordGpu
   buildL2Partitions || return 1
@@ -934,10 +947,7 @@ lonewarp)
   done >"$OUT/loneWarp.jsonl" 2>&1
   ;;
 dramclock)
-  recordGpu
-  $NVCC -o /tmp/dramClock "$PROBES/dramClock.cu" || exit 1
-  cuobjdump -sass -fun _Z11readClockedILb0EEvPKjmjjbP5uint2PyPj /tmp/dramClock >"$OUT/dramClock.sass" 2>&1
-  mkdir -p "$OUT/traces"
+  buildDramClock _Z11readClockedILb0EEvPKjmjjbP5uint2PyPj dramClock.sass || exit 1
   # Rounds of one order read the same lines at the same positions: a read's wait is its latency less
   # the fastest round's. A second multiplier reads the same lines in another order.
   for run in "1024 scattered 6781 cold 1" "1024 scattered 6781 cold 2" "1024 scattered 6781 cold 3" \
@@ -946,20 +956,17 @@ dramclock)
     read -r mib order scatter start round <<<"$run"
     /tmp/dramClock $mib 262144 $order $start "$OUT/traces/$order${scatter#0}-$mib-$start-$round.bin" $scatter
   done >"$OUT/dramClock.jsonl" 2>&1
-  (cd "$OUT" && tar cJf traces.txz traces && rm -rf traces)
+  packTraces
   ;;
 dramclockpair)
-  recordGpu
-  $NVCC -o /tmp/dramClock "$PROBES/dramClock.cu" || exit 1
-  cuobjdump -sass -fun _Z11readClockedILb1EEvPKjmjjbP5uint2PyPj /tmp/dramClock >"$OUT/dramClockPair.sass" 2>&1
-  mkdir -p "$OUT/traces"
+  buildDramClock _Z11readClockedILb1EEvPKjmjjbP5uint2PyPj dramClockPair.sass || exit 1
   # Threads on several SMs, each over its own share of 1 GiB at the same time, issue times from the
   # globaltimer: do reads far apart on other SMs wait in the same windows?
   for run in "2 262144 1" "2 262144 2" "2 262144 3" "8 32768 1" "8 32768 2"; do
     read -r threads reads round <<<"$run"
     /tmp/dramClock 1024 $reads scattered cold "$OUT/traces/threads$threads-1024-cold-$round.bin" 6781 $threads
   done >"$OUT/dramClock.jsonl" 2>&1
-  (cd "$OUT" && tar cJf traces.txz traces && rm -rf traces)
+  packTraces
   ;;
 spacingbits)
   buildDeepLoops || exit 1
