@@ -179,6 +179,8 @@
 #   dramclockpair dramClock with 2 threads (three rounds) and 8 (two), each on its own SM over its own
 #            share of 1 GiB at the same time, issue times from the globaltimer: do reads far apart,
 #            on other SMs, wait in the same windows?
+#   dramclockwide dramClock with 128 threads (three rounds of 8,192 reads), one on each of 128 SMs: how
+#            many of the other SMs' reads wait in one read's window, window by window?
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -308,6 +310,17 @@ buildDramClock() {
 # $OUT/traces packed into $OUT/traces.txz (one file to bring back, as dramClock.py reads it)
 packTraces() {
   (cd "$OUT" && tar cJf traces.txz traces && rm -rf traces)
+}
+
+# dramClock with several threads at once, each a block on its own SM over its own share of 1 GiB, issue
+# times from the globaltimer, into $OUT/dramClock.jsonl and traces.txz: clockedThreads "THREADS READS ROUND"…
+clockedThreads() {
+  buildDramClock _Z11readClockedILb1EEvPKjmjjbP5uint2PyPj dramClockPair.sass || return 1
+  for run in "$@"; do
+    read -r threads reads round <<<"$run"
+    /tmp/dramClock 1024 $reads scattered cold "$OUT/traces/threads$threads-1024-cold-$round.bin" 6781 $threads
+  done >"$OUT/dramClock.jsonl" 2>&1
+  packTraces
 }
 
 mapSms() {
@@ -959,14 +972,10 @@ dramclock)
   packTraces
   ;;
 dramclockpair)
-  buildDramClock _Z11readClockedILb1EEvPKjmjjbP5uint2PyPj dramClockPair.sass || exit 1
-  # Threads on several SMs, each over its own share of 1 GiB at the same time, issue times from the
-  # globaltimer: do reads far apart on other SMs wait in the same windows?
-  for run in "2 262144 1" "2 262144 2" "2 262144 3" "8 32768 1" "8 32768 2"; do
-    read -r threads reads round <<<"$run"
-    /tmp/dramClock 1024 $reads scattered cold "$OUT/traces/threads$threads-1024-cold-$round.bin" 6781 $threads
-  done >"$OUT/dramClock.jsonl" 2>&1
-  packTraces
+  clockedThreads "2 262144 1" "2 262144 2" "2 262144 3" "8 32768 1" "8 32768 2" || exit 1
+  ;;
+dramclockwide)
+  clockedThreads "128 8192 1" "128 8192 2" "128 8192 3" || exit 1
   ;;
 spacingbits)
   buildDeepLoops || exit 1
