@@ -49,6 +49,17 @@ PAGE_LINES = 16_384  # the 128-byte lines of a 2 MiB page, as dramClock.cu scatt
 CYCLE_BIN_US = 1  # the 100-µs cycle's autocorrelation is a spike one microsecond wide; 2-µs bins miss it
 CYCLE_LAGS_US = range(50, 151)  # from past the waits' own bunching (≈ 20 µs) to half again the cycle
 CYCLE_KEEP = 0.6
+# Several threads: a read that shares another's window waits only if more than WAIT_CYCLES of it are
+# left, and the globaltimer's 32-ns steps blur where it falls; reads with this much left, and less
+# than the window's flat part (its waits pile up from 416 cycles and end at 464; the few waits past
+# the end are other events, which reads at once on every SM meet), count for the share of DRAM a
+# window holds (the first batch with two and eight threads: 10.9 % wait at 64–128 cycles left, 14–20 %
+# from 256 to 416, 29–90 % past 416).
+SHARE_LEFT_CYCLES = 256
+SHARE_LEFT_END = 416
+LEFT_BINS = 6
+RATE_STRIDE = 8  # every eighth read that does not wait, for the control: about as many as wait
+WINDOW_READS = 8
 
 
 def percentile(ordered, fraction):
@@ -258,12 +269,30 @@ def unwrapped(times):
     return out
 
 
+def arrivals_of(rounds, waits):
+    """Per round, every thread's reads by when they reach DRAM (half the unwaited round trip after
+    issue, ns), as one sorted list of (arrival, thread, wait ns, wait cycles); and the thread's GHz."""
+    out = []
+    for number, traces in enumerate(rounds):
+        reads = []
+        for t, ((issues, latencies), ghz, _) in enumerate(traces):
+            for time, latency, wait in zip(unwrapped(issues), latencies, waits[t][number]):
+                reads.append((time + (latency - wait) / ghz / 2, t, wait / ghz, wait))
+        reads.sort()
+        out.append(reads)
+    return out
+
+
 def describe_together(key, rounds):
     """For threads on several SMs reading at the same time (issue times from the globaltimer): each
     thread's waits past its fastest round, and whether another SM's reads that reach DRAM inside a
-    waiting read's window wait too. A read reaches DRAM half its unwaited round trip after its issue;
-    a waiting read's window runs from there for its wait. Beside it, the same for the first stretch
-    of that length after a read that does not wait (its mean wait's length), and 10 µs later."""
+    waiting read's window (from its arrival, for its wait) wait too; beside it the same for a stretch
+    of the mean wait after every RATE_STRIDE-th read that does not wait, and 10 µs later. A read that
+    shares the window waits only for what is left of it, and the globaltimer's steps blur where a read
+    falls: so the reads are also counted by the cycles left, and those with SHARE_LEFT_CYCLES to
+    SHARE_LEFT_END left, against the same 10 µs later, give the share of DRAM one window holds. With
+    enough reads in a window (WINDOW_READS others in that range), each window's share of waiting reads
+    shows whether windows differ in reach."""
     mib, order, scatter, start, reads, threads = key
     waits = [waits_of([(traces[t][0][0], traces[t][0][1], traces[t][1]) for traces in rounds]) for t in range(threads)]
     step = 0
@@ -271,37 +300,71 @@ def describe_together(key, rounds):
         for (issues, _), _, _ in traces:
             step = math.gcd(step, *(b - a for a, b in zip(issues[:64], issues[1:64])))
     sms = sorted({sm for traces in rounds for *_, sm in traces})
+    ghz = [statistics.mean(traces[t][1] for traces in rounds) for t in range(threads)]
     share = statistics.mean(sum(w > WAIT_CYCLES for w in one) / len(one) for per in waits for one in per)
-    counts = {"waiting": [0, 0], "not waiting": [0, 0], "10 µs later": [0, 0]}
-    for number, traces in enumerate(rounds):
-        reached = []  # per thread: each read's arrival at DRAM and wait in ns, and whether it waited
-        for t, ((issues, latencies), ghz, _) in enumerate(traces):
-            times = unwrapped(issues)
-            wait_ns = [wait / ghz for wait in waits[t][number]]
-            arrivals = [time + (latency / ghz - wait) / 2 for time, latency, wait in zip(times, latencies, wait_ns)]
-            reached.append((arrivals, wait_ns, [wait > WAIT_CYCLES for wait in waits[t][number]]))
-        mean_wait = statistics.mean(w for _, wait_ns, waited in reached for w, flag in zip(wait_ns, waited) if flag)
-        for t, (arrivals, wait_ns, waited) in enumerate(reached):
-            for u, (other_arrivals, _, other_waited) in enumerate(reached):
-                if u == t:
+    counts = {
+        label: [0, 0] for label in ("waiting", "not waiting", "10 µs later", "within the flat part", "10 µs later, left")
+    }
+    by_left = [[0, 0] for _ in range(LEFT_BINS)]
+    windows = [0] * 10
+    for ordered in arrivals_of(rounds, waits):
+        times = [read[0] for read in ordered]
+        mean_wait = statistics.mean(read[2] for read in ordered if read[3] > WAIT_CYCLES)
+        quiet = [read for read in ordered if read[3] <= WAIT_CYCLES][::RATE_STRIDE]
+        spans = [("not waiting", read, mean_wait, 0) for read in quiet]
+        for read in ordered:
+            if read[3] > WAIT_CYCLES:
+                spans += [("waiting", read, read[2], 0), ("10 µs later", read, read[2], 10_000)]
+        for label, (arrival, thread, wait_ns, _), length, later in spans:
+            begin = arrival + later
+            seen = waiting = 0
+            for k in range(bisect.bisect_left(times, begin), bisect.bisect_right(times, begin + length)):
+                _, other, _, other_wait = ordered[k]
+                if other == thread:
                     continue
-                order_u = sorted(range(len(other_arrivals)), key=other_arrivals.__getitem__)
-                sorted_u = [other_arrivals[j] for j in order_u]
-                for arrival, wait, flag in zip(arrivals, wait_ns, waited):
-                    spans = [("waiting", arrival, wait), ("10 µs later", arrival + 10_000, wait)] if flag else [("not waiting", arrival, mean_wait)]
-                    for label, begin, length in spans:
-                        for k in range(bisect.bisect_left(sorted_u, begin), bisect.bisect_right(sorted_u, begin + length)):
-                            counts[label][0] += 1
-                            counts[label][1] += other_waited[order_u[k]]
+                waited = other_wait > WAIT_CYCLES
+                counts[label][0] += 1
+                counts[label][1] += waited
+                if label == "not waiting":
+                    continue
+                left = (begin + length - times[k]) * ghz[thread]
+                if left < WAIT_CYCLES:
+                    continue
+                if SHARE_LEFT_CYCLES <= left < SHARE_LEFT_END:
+                    seen += 1
+                    waiting += waited
+                if label == "waiting":
+                    counts_of = by_left[min(int(left // WAIT_CYCLES) - 1, LEFT_BINS - 1)]
+                    counts_of[0] += 1
+                    counts_of[1] += waited
+            flat = counts["10 µs later, left" if later else "within the flat part"]
+            flat[0] += seen
+            flat[1] += waiting
+            if not later and seen >= WINDOW_READS:
+                windows[min(9, 10 * waiting // seen)] += 1
     share_of = {label: 100 * waiting / seen if seen else 0.0 for label, (seen, waiting) in counts.items()}
-    return [
+    left_shares = [100 * waiting / seen if seen else 0.0 for seen, waiting in by_left]
+    far_share, control = share_of["within the flat part"], share_of["10 µs later, left"]
+    lines = [
         f"{threads} threads {order}{f' ×{scatter}' if scatter else ''}, {mib} MiB, {start}: {len(rounds)} × {reads} reads "
         f"each on SMs {','.join(map(str, sms))}; the globaltimer steps by {step} ns; {100 * share:.1f} % of reads wait over "
         f"{WAIT_CYCLES} cycles",
         f"  another SM's reads that reach DRAM inside a waiting read's window wait {share_of['waiting']:.1f} % "
         f"({counts['waiting'][0]} reads; after a read that does not wait {share_of['not waiting']:.1f} %, "
         f"10 µs later {share_of['10 µs later']:.1f} %)",
+        f"  by the window's cycles left when they reach DRAM ({WAIT_CYCLES}-cycle bins from {WAIT_CYCLES}): "
+        + " ".join(f"{value:.1f}" for value in left_shares)
+        + f" %; with {SHARE_LEFT_CYCLES}–{SHARE_LEFT_END} left {far_share:.1f} % "
+        f"({counts['within the flat part'][0]} reads), 10 µs later {control:.1f} %: "
+        f"one window holds ≈ {100 * (far_share - control) / (100 - control) if control < 100 else 0.0:.0f} % of DRAM",
     ]
+    if sum(windows):
+        lines.append(
+            f"  {sum(windows)} windows with {WINDOW_READS} or more other reads at {SHARE_LEFT_CYCLES}–{SHARE_LEFT_END} cycles "
+            f"left, by the "
+            f"share of them waiting in tenths: " + " ".join(map(str, windows))
+        )
+    return lines
 
 
 def compare_orders(groups):

@@ -2,7 +2,8 @@
  * gpu/probes/dramClock.py reads an H100's traces of one thread's DRAM reads (thirty-second and
  * thirty-third batches, results/2026-12-06s and 2026-12-07): the waits past a line's fastest round
  * are flat up to a hard end, they bunch in time and their rate cycles every 100.14 µs; lines slow in
- * every round follow the order of the reads (docs/system-model.md, "When the tail comes").
+ * every round follow the order of the reads. Threads on several SMs at once (the thirty-fourth,
+ * 2026-12-07b) say how much of DRAM one window holds (docs/system-model.md, "When the tail comes").
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ const readerText = (folder: string) =>
   });
 const text = readerText('2026-12-06s');
 const clean = readerText('2026-12-07');
+const pairs = readerText('2026-12-07b');
 
 /** The first number after `label` in the reader's text (the first batch's unless another is given). */
 function figure(label: string, from = text): number {
@@ -113,50 +115,78 @@ const RECORD = {
 };
 
 /**
- * Two threads' rounds on two SMs, 5,000 reads each, issue times from the globaltimer (low 32 bits,
- * wrapping within the trace): a read that reaches DRAM inside a 234-ns window every 3 µs waits for
- * its end; the windows are `shared` (one for both threads) or each thread's own.
+ * Two threads' rounds on two SMs, 20,000 reads each, issue times from the globaltimer (low 32 bits,
+ * wrapping within the trace). DRAM is `groups` groups, each with a 234-ns window about every 3 µs at
+ * times of its own; a read goes to a group at random and, reaching DRAM inside its group's window,
+ * waits for its end. One window holds 1 / `groups` of DRAM.
  */
-function pairFolder(name: string, shared: boolean): string {
-  const dir = join(work, name);
+function pairFolder(groups: number): string {
+  const dir = join(work, `groups-${groups}`);
   const make = [
-    'import io, json, os, random, sys, tarfile',
-    'dir, shared = sys.argv[1], sys.argv[2] == "shared"',
+    'import bisect, io, json, os, random, sys, tarfile',
+    'dir, groups, reads = sys.argv[1], int(sys.argv[2]), 20000',
     'os.makedirs(dir, exist_ok=True)',
     'random.seed(3)',
+    'begin = (1 << 32) - 1_000_000',
+    'windows = [[begin + 3000 * k + random.uniform(0, 3000) for k in range(-1, reads // 4)] for _ in range(groups)]',
     'records = []',
     'with tarfile.open(os.path.join(dir, "traces.txz"), "w:xz") as archive:',
     '    for round in range(2):',
-    '        data = b""',
+    '        data = []',
     '        for thread in range(2):',
-    '            time = (1 << 32) - 1_000_000 + 777 * round + 137 * thread',
-    '            offset = 0 if shared else 1500 * thread',
-    '            for read in range(5000):',
-    '                phase = (time + 200 + offset) % 3000',
-    '                latency = int(1.98 * (400 + max(0, 234 - phase)))',
-    '                data += int(time % (1 << 32)).to_bytes(4, "little") + latency.to_bytes(4, "little")',
+    '            time = begin + 777 * round + 137 * thread',
+    '            for read in range(reads):',
+    '                starts = random.choice(windows)',
+    '                into = time + 200 - starts[bisect.bisect_right(starts, time + 200) - 1]',
+    '                latency = int(1.98 * (400 + max(0, 234 - into)))',
+    '                data.append(int(time % (1 << 32)).to_bytes(4, "little") + latency.to_bytes(4, "little"))',
     '                time += latency / 1.98 + 50 + 300 * random.random()',
+    '        data = b"".join(data)',
     '        member = tarfile.TarInfo(f"traces/pair-{round}.bin"); member.size = len(data)',
     '        archive.addfile(member, io.BytesIO(data))',
-    '        records.append({"probe": "dramClock", "footprintBytes": 1 << 30, "reads": 5000, "order": "scattered",',
+    '        records.append({"probe": "dramClock", "footprintBytes": 1 << 30, "reads": reads, "order": "scattered",',
     '            "scatter": 6781, "start": "cold", "threads": 2, "issue": "globaltimer", "sm": [0, 2],',
     '            "cycles": [1980, 1980], "nanoseconds": [1000, 1000], "trace": f"pair-{round}.bin"})',
     'open(os.path.join(dir, "dramClock.jsonl"), "w").write("".join(json.dumps(r) + "\\n" for r in records))',
   ].join('\n');
-  execFileSync('python3', ['-c', make, dir, shared ? 'shared' : 'own']);
+  execFileSync('python3', ['-c', make, dir, String(groups)]);
   return join(dir, 'dramClock.jsonl');
 }
 
-it('reads two SMs’ reads in one window as waiting together, and in windows of their own as not', () => {
-  const together = (shared: boolean) =>
-    execFileSync('python3', [SCRIPT, pairFolder(shared ? 'shared' : 'own', shared)], { encoding: 'utf8' });
-  const shared = together(true);
-  expect(shared).toMatch(
-    /^2 threads scattered ×6781, 1024 MiB, cold: 2 × 5000 reads each on SMs 0,2; the globaltimer steps by 1 ns/,
+it('reads how much of DRAM one window holds from two SMs’ reads: all of it, an eighth, a thirty-second', () => {
+  const together = (groups: number) => execFileSync('python3', [SCRIPT, pairFolder(groups)], { encoding: 'utf8' });
+  const all = together(1);
+  expect(all).toMatch(
+    /^2 threads scattered ×6781, 1024 MiB, cold: 2 × 20000 reads each on SMs 0,2; the globaltimer steps by 1 ns/,
   );
-  const inWindow = (text: string) => figure("reach DRAM inside a waiting read's window wait", text);
-  expect(inWindow(shared)).toBeGreaterThan(50);
-  expect(inWindow(together(false))).toBeLessThan(10);
+  const held = (text: string) => figure('one window holds ≈', text);
+  expect(figure("reach DRAM inside a waiting read's window wait", all)).toBeGreaterThan(50);
+  expect(held(all)).toBe(100);
+  const eighth = held(together(8));
+  expect(eighth).toBeGreaterThanOrEqual(8);
+  expect(eighth).toBeLessThanOrEqual(18);
+  expect(held(together(32))).toBeLessThan(8);
+});
+
+it('reads an H100’s windows as holding about a tenth of DRAM, SMs far apart in the address space alike', () => {
+  const [two, eight] = pairs.split(/^(?=\S)/m);
+  expect(two).toMatch(
+    /^2 threads scattered ×6781, 1024 MiB, cold: 3 × 262144 reads each on SMs 124,126; the globaltimer steps by 32 ns; 6\.6 %/,
+  );
+  expect(two).toMatch(
+    /inside a waiting read's window wait 12\.8 % \(30688 reads; after a read that does not wait 6\.4 %, 10 µs later 6\.6 %\)/,
+  );
+  expect(two).toMatch(/with 256–416 left 15\.9 % \(6149 reads\), 10 µs later 6\.5 %: one window holds ≈ 10 % of DRAM/);
+  expect(eight).toMatch(/^8 threads .* on SMs 124,125,126,127,128,129,130,131; .* 5\.7 % of reads wait/);
+  expect(eight).toMatch(
+    /with 256–416 left 16\.0 % \(12620 reads\), 10 µs later 5\.4 %: one window holds ≈ 11 % of DRAM/,
+  );
+  // A read that shares a window with little of it left waits less than 64 cycles, and is not counted.
+  const left = /cycles left when they reach DRAM \(64-cycle bins from 64\): ([\d. ]+) %/
+    .exec(two)![1]!
+    .split(' ')
+    .map(Number);
+  expect(left[0]).toBeLessThan(left[4]!);
 });
 
 it('refuses in one line another probe’s record, a trace the archive lacks or cut short, and a missing file', () => {
