@@ -33,7 +33,7 @@
 # each thread's waits past its fastest round, and whether another SM's reads that reach DRAM inside
 # a waiting read's window wait too (describe_together).
 # Usage: python3 gpu/probes/dramClock.py <dramClock.jsonl>
-import bisect, json, math, os, signal, statistics, sys, tarfile
+import bisect, collections, json, math, os, signal, statistics, sys, tarfile
 from array import array
 from operator import mul
 
@@ -290,7 +290,8 @@ def describe_together(key, rounds):
     of the mean wait after every RATE_STRIDE-th read that does not wait, and 10 µs later. A read that
     shares the window waits only for what is left of it, and the globaltimer's steps blur where a read
     falls: so the reads are also counted by the cycles left, and those with SHARE_LEFT_CYCLES to
-    SHARE_LEFT_END left, against the same 10 µs later, give the share of DRAM one window holds. With
+    SHARE_LEFT_END left, against the same 10 µs later, give the share of DRAM one window holds, in all
+    and by pair of SMs (whether the SMs' own path shares the wait). With
     enough reads in a window (WINDOW_READS others in that range), each window's share of waiting reads
     shows whether windows differ in reach."""
     mib, order, scatter, start, reads, threads = key
@@ -306,6 +307,8 @@ def describe_together(key, rounds):
         label: [0, 0] for label in ("waiting", "not waiting", "10 µs later", "within the flat part", "10 µs later, left")
     }
     by_left = [[0, 0] for _ in range(LEFT_BINS)]
+    sms_of = [rounds[0][t][2] for t in range(threads)]
+    by_pair = {"waiting": collections.defaultdict(lambda: [0, 0]), "10 µs later": collections.defaultdict(lambda: [0, 0])}
     windows = [0] * 10
     for ordered in arrivals_of(rounds, waits):
         times = [read[0] for read in ordered]
@@ -333,6 +336,9 @@ def describe_together(key, rounds):
                 if SHARE_LEFT_CYCLES <= left < SHARE_LEFT_END:
                     seen += 1
                     waiting += waited
+                    pair = by_pair[label][tuple(sorted((sms_of[thread], sms_of[other])))]
+                    pair[0] += 1
+                    pair[1] += waited
                 if label == "waiting":
                     counts_of = by_left[min(int(left // WAIT_CYCLES) - 1, LEFT_BINS - 1)]
                     counts_of[0] += 1
@@ -358,11 +364,20 @@ def describe_together(key, rounds):
         f"({counts['within the flat part'][0]} reads), 10 µs later {control:.1f} %: "
         f"one window holds ≈ {100 * (far_share - control) / (100 - control) if control < 100 else 0.0:.0f} % of DRAM",
     ]
+    if len(by_pair["waiting"]) > 1:
+        spans = {
+            label: [100 * waiting / seen for seen, waiting in pairs.values() if seen]
+            for label, pairs in by_pair.items()
+        }
+        lines.append(
+            f"  by pair of SMs ({len(by_pair['waiting'])} pairs), with {SHARE_LEFT_CYCLES}–{SHARE_LEFT_END} left: "
+            f"{min(spans['waiting']):.1f}–{max(spans['waiting']):.1f} %, 10 µs later "
+            f"{min(spans['10 µs later']):.1f}–{max(spans['10 µs later']):.1f} %"
+        )
     if sum(windows):
         lines.append(
             f"  {sum(windows)} windows with {WINDOW_READS} or more other reads at {SHARE_LEFT_CYCLES}–{SHARE_LEFT_END} cycles "
-            f"left, by the "
-            f"share of them waiting in tenths: " + " ".join(map(str, windows))
+            f"left, by the share of them waiting in tenths: " + " ".join(map(str, windows))
         )
     return lines
 
