@@ -3,6 +3,14 @@ import { log2Exact } from './sectoredCache.ts';
 
 const TWO_POW_32 = 2 ** 32;
 
+/** A number in [0, 1) from two integers (a 32-bit integer mix): where a refresh window falls. */
+function unitHash(a: number, b: number): number {
+  let x = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b | 0, 0xc2b2ae35);
+  x = Math.imul(x ^ (x >>> 16), 0x7feb352d);
+  x = Math.imul(x ^ (x >>> 15), 0x846ca68b);
+  return ((x ^ (x >>> 16)) >>> 0) / TWO_POW_32;
+}
+
 /** Bytes one DRAM request moves: one L2 sector. */
 export const DRAM_REQUEST_BYTES = 32;
 
@@ -14,7 +22,9 @@ export const DRAM_REQUEST_BYTES = 32;
  * channel's share of the bandwidth. A sector whose burst the same bank has just delivered (the
  * other half of a 64-byte HBM burst) costs neither bank nor bus time. A fixed latency on top is
  * chosen so that one request to an idle, closed bank takes exactly the profile's measured DRAM
- * load latency.
+ * load latency. With the profile's `refresh`, a read reaching a channel whose group is closed waits
+ * for the window's end on top of that, and the fixed part is lowered by the mean wait, so a lone
+ * read still averages the measured latency.
  */
 export class DramModel {
   /** Row open in each bank (channel-major), −1 when closed. */
@@ -39,6 +49,8 @@ export class DramModel {
   private readonly lastBurstDoneNs: Float64Array;
   private readonly rowCycleNs: number;
   private readonly accessBytes: number;
+  /** A lone read's mean wait for refresh, ns, taken out of the fixed part. */
+  readonly refreshMeanNs: number;
 
   constructor(
     readonly spec: DramSpec,
@@ -59,7 +71,9 @@ export class DramModel {
     this.accessBytes = spec.accessBytes ?? DRAM_REQUEST_BYTES;
     this.transferNs = (this.accessBytes * spec.channels) / spec.bandwidthGBps;
     const rowOpenNs = spec.activateNs + spec.columnNs + (spec.latencyWithOpenRows ? spec.prechargeNs : 0);
-    this.fixedNs = (spec.latencyCycles * 1000) / smClockMHz - rowOpenNs - this.transferNs;
+    const refresh = spec.refresh;
+    this.refreshMeanNs = refresh ? (refresh.windowNs * refresh.windowNs) / (2 * refresh.intervalNs) : 0;
+    this.fixedNs = (spec.latencyCycles * 1000) / smClockMHz - rowOpenNs - this.transferNs - this.refreshMeanNs;
     if (this.fixedNs < 0) throw new RangeError('DRAM latency is shorter than one activate + column access + transfer');
   }
 
@@ -78,6 +92,21 @@ export class DramModel {
   }
 
   /**
+   * How long a read reaching `channel` at `arrivalNs` waits for its group's refresh window to end.
+   * A group's k-th window starts at a hashed point of its k-th interval, not at a fixed phase:
+   * silicon's windows bunch and drift, and a strict period beats against the warps' own steps.
+   */
+  refreshWaitNs(channel: number, arrivalNs: number): number {
+    const refresh = this.spec.refresh;
+    if (!refresh) return 0;
+    const group = Math.floor(channel / refresh.channelsPerWindow);
+    const k = Math.floor(arrivalNs / refresh.intervalNs);
+    const start = k * refresh.intervalNs + unitHash(group, k) * (refresh.intervalNs - refresh.windowNs);
+    const into = arrivalNs - start;
+    return into >= 0 && into < refresh.windowNs ? refresh.windowNs - into : 0;
+  }
+
+  /**
    * Serves one 32-byte read arriving at `arrivalNs` on `channel`; returns when its data reaches
    * the L2, ns. `extraNs` lengthens the fixed part (the far L2 partition's crossing).
    */
@@ -87,7 +116,12 @@ export class DramModel {
     const burst = Math.floor(address / this.accessBytes);
     if (this.accessBytes > DRAM_REQUEST_BYTES && this.lastBurst[bank] === burst) {
       this.rowHits++;
-      return Math.max(arrivalNs, this.lastBurstDoneNs[bank]!) + this.fixedNs + extraNs;
+      return (
+        Math.max(arrivalNs, this.lastBurstDoneNs[bank]!) +
+        this.fixedNs +
+        extraNs +
+        this.refreshWaitNs(channel, arrivalNs)
+      );
     }
     const row = this.rowOf(address);
     const open = this.openRow[bank]!;
@@ -113,6 +147,6 @@ export class DramModel {
     this.busBusyNs[channel]! += this.transferNs;
     this.lastBurst[bank] = burst;
     this.lastBurstDoneNs[bank] = busDone;
-    return busDone + this.fixedNs + extraNs;
+    return busDone + this.fixedNs + extraNs + this.refreshWaitNs(channel, arrivalNs);
   }
 }

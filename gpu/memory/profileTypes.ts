@@ -146,7 +146,24 @@ export interface DramSpec {
    * Absent = 32.
    */
   readonly accessBytes?: number;
+  /** Refresh: windows in which a read waits for the window's end. Absent = none. */
+  readonly refresh?: DramRefreshSpec;
   readonly mapping: DramMappingSpec;
+  readonly source: string;
+}
+
+/**
+ * DRAM refresh as the read's own wait: the channels fall into groups of `channelsPerWindow`, each
+ * group closed for `windowNs` once every `intervalNs`, the groups' windows evenly apart. A read that
+ * reaches a closed group waits for the window's end; it keeps its place on the bank and the bus.
+ */
+export interface DramRefreshSpec {
+  /** How long a group stays closed (tRFC), ns. */
+  readonly windowNs: number;
+  /** One window of each group in every interval (tREFI), ns. */
+  readonly intervalNs: number;
+  /** Channels that one window closes at once. */
+  readonly channelsPerWindow: number;
   readonly source: string;
 }
 

@@ -323,6 +323,16 @@ const h200: GpuMemoryProfile = {
     latencyWithOpenRows: true,
     rowCycleNs: 124 / 3.106,
     accessBytes: 64,
+    refresh: {
+      windowNs: 262.6,
+      intervalNs: 3230,
+      channelsPerWindow: 4,
+      source:
+        'windowNs 262.6: the H200\'s walk over 36–52 MiB, whose DRAM reads spread flat up to ≈ 520 cycles past their peak (gpu/probes/README.md, "DRAM\'s tail"). ' +
+        "intervalNs 3230: an H100's trace of single reads (thirty-second batch, gpu/probes/README.md): 0.25 % of reads a 16-cycle bin over the 29 bins of its 234.3-ns window, 7.25 % of reads arrive inside a window, one every 234.3 / 0.0725 ns; " +
+        "the H200 keeps it (no H200 trace is taken): HBM3's refresh interval is one for every die density, where tRFC grows with it (Ramulator 2.0's HBM3 table: tREFI 3.9 µs, tRFC 260–350 ns for 4–8 Gb). " +
+        "channelsPerWindow 4: an H100's reads on other SMs wait in a read's window as if a tenth of DRAM shares it (thirty-fourth batch), one of its ten 512-bit memory controllers; the H200 has twelve (six HBM3e stacks), 48 / 12 = 4 of the model's channels.",
+    },
     mapping: {
       rowWindowBytes: 1024 * 48,
       source:
@@ -342,6 +352,7 @@ const h200: GpuMemoryProfile = {
     "L2 partitions: each holds its home lines and copies of what its SMs read from the other under one LRU (≈ 30.9 MiB in shares that overflow at 27.5–35 MiB, measured); which lines the real policy keeps when both partitions' SMs read more than they hold, and the hash, are not published.",
     'L2 slice: 48 B per cycle (the l2Partitions probe) and 0.79 tag lookups per cycle (the sector rows), both read off H200 measurements (not a published figure).',
     'DRAM: 32 banks per channel and 64-byte bursts (HBM3 pseudo-channels); the DRAM latency is the mean of lines homed near (−85.55 cycles) and far (+85.55).',
+    "DRAM refresh: four of the 48 channels closed at once (one of twelve memory controllers, read off an H100's tenth), at a hashed point of each 3.23-µs interval (an H100's, the H200's not measured); which channels a controller holds is not known.",
     'SM miss queue: 1424 sectors outstanding per SM, read off one SM streaming from DRAM (not a published figure).',
     "L2 slice = (line mod 3) + 3 · (5 parities of line / 3), XOR-fold masks: a stand-in, not GH100's function.",
     "HBM3 timings from Accel-Sim's H100 line (tRCD = tRP = 11.9 ns, tRC = 39.9 ns) for HBM3e.",

@@ -59,3 +59,50 @@ describe('DRAM banks and row buffers', () => {
     expect(banks.size).toBe(spec.banksPerChannel);
   });
 });
+
+describe('DRAM refresh (h200: a 262.6-ns window in every 3.23-µs interval, four channels a window)', () => {
+  const h200 = memoryProfile('h200');
+  const refresh = h200.dram.refresh!;
+  const dram = new DramModel(h200.dram, h200.sm.clockMHz);
+  /** Each arrival time in [0, spanNs) at `stepNs`, and its wait on `channel`. */
+  const waits = (channel: number, spanNs = 1_000_000, stepNs = 0.5) =>
+    Array.from({ length: spanNs / stepNs }, (_, i) => dram.refreshWaitNs(channel, i * stepNs));
+
+  it('closes each group once an interval: a read waits out what is left of the window, flat from 0 to its length', () => {
+    const each = waits(0);
+    const waiting = each.filter((wait) => wait > 0);
+    expect(waiting.length / each.length).toBeCloseTo(refresh.windowNs / refresh.intervalNs, 2);
+    expect(waiting.every((wait) => wait <= refresh.windowNs)).toBe(true);
+    const halves = [0, 1].map((half) => waiting.filter((wait) => Math.floor((2 * wait) / refresh.windowNs) === half));
+    expect(halves[0]!.length / halves[1]!.length).toBeCloseTo(1, 1);
+  });
+
+  it('keeps a lone read at the measured latency on average: the mean wait comes out of the fixed part', () => {
+    const each = waits(5);
+    const mean = each.reduce((sum, wait) => sum + wait, 0) / each.length;
+    expect(mean / dram.refreshMeanNs).toBeCloseTo(1, 1);
+    expect(dram.refreshMeanNs).toBeCloseTo(refresh.windowNs ** 2 / (2 * refresh.intervalNs), 9);
+    expect(new DramModel(spec, profile.sm.clockMHz).refreshMeanNs).toBe(0);
+  });
+
+  it('shares a window among the channels of one group, and not with the next group', () => {
+    const first = waits(0, 200_000);
+    expect(waits(3, 200_000)).toEqual(first);
+    const next = waits(4, 200_000);
+    const both = first.filter((wait, i) => wait > 0 && next[i]! > 0).length;
+    const either = first.filter((wait) => wait > 0).length;
+    // Windows at hashed points of each interval: the groups overlap about as often as chance has it.
+    expect(both / either).toBeLessThan(0.3);
+  });
+
+  it('adds the wait to the read, not to its bank: a later read of the same bank, past the window, does not wait', () => {
+    const fresh = new DramModel(h200.dram, h200.sm.clockMHz);
+    let arrival = 0;
+    while (fresh.refreshWaitNs(0, arrival) < refresh.windowNs - 1) arrival += 1;
+    const waited = fresh.access(0, 0, arrival);
+    const after = arrival + refresh.windowNs;
+    const next = fresh.access(0, 64, after);
+    expect(waited - arrival).toBeGreaterThan(fresh.fixedNs + refresh.windowNs - 2);
+    expect(next - after).toBeLessThan(fresh.fixedNs + 60);
+  });
+});

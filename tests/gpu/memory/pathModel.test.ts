@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryPathSimulator, simulateTrace } from '../../../gpu/memory/pathModel.ts';
 import { patternTrace } from '../../../gpu/memory/patterns.ts';
 import { memoryProfile } from '../../../gpu/memory/profiles.ts';
+import { withoutRefresh } from './withoutRefresh.ts';
 import { TraceBuilder } from '../../../gpu/memory/requestTrace.ts';
 import { fastCheckSeed } from './seed.ts';
 import { withSmallL2 } from './smallL2.ts';
@@ -62,7 +63,7 @@ describe('memory path model', () => {
     ['h200', 1.07],
   ] as const) {
     it(`${name}: a DRAM-bound stream takes one idle DRAM latency + bytes / bandwidth, within ${Math.round((slack - 1) * 100)} %`, () => {
-      const gpu = memoryProfile(name);
+      const gpu = withoutRefresh(name);
       const bytes = 8 * 2 ** 20;
       const result = simulateTrace(gpu, patternTrace({ pattern: 'stream', bytes, smCount: gpu.sm.count }));
       const idleLatencyNs = (gpu.dram.latencyCycles * 1000) / gpu.sm.clockMHz;

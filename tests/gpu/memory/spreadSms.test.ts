@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryProfile } from '../../../gpu/memory/profiles.ts';
 import { runLoop } from '../../../gpu/memory/warpLoop.ts';
+import { withoutRefresh } from './withoutRefresh.ts';
 import { H200_SILICON_ROWS } from '../h200Silicon.ts';
 import { PROBE_RESULTS } from '../system/support.ts';
 
@@ -84,6 +85,12 @@ function spreadList(sms: number): number[] {
 }
 
 const h200 = memoryProfile('h200');
+/**
+ * From the L2 the model runs without refresh: its one warm pass from DRAM, whose windows hold some
+ * warps back, would leave them out of step in its one timed pass (8 warps an SM on 64 SMs 3.9 % off
+ * 4 on 128, 2.2 % without); silicon's launches run 85 passes.
+ */
+const h200WithoutRefresh = withoutRefresh('h200');
 /** Each configuration's model run, once (a run is half a second of CPU or more). */
 const modelRuns = new Map<string, number>();
 /**
@@ -100,7 +107,7 @@ function modelRoundTripNs(row: SpreadConfiguration): number {
       inFlight: row.inFlight,
     } as const;
     const { GBps } = runLoop(
-      h200,
+      row.level === 'DRAM' ? h200 : h200WithoutRefresh,
       row.level === 'DRAM'
         ? { ...common, bytes: GiB, totalBytes: 32 * MiB }
         : { ...common, bytes: 24 * MiB, warm: true, totalBytes: 24 * MiB, mapping: 'fixed' },
@@ -114,10 +121,13 @@ function modelRoundTripNs(row: SpreadConfiguration): number {
  * The h200 profile with the homes of the card that ran the spacing rows, an H100 (`homemap`,
  * results/2026-12-06q: 4 KiB blocks, the parity of address bits 12, 13, 16, 17 and 19 within a
  * 2 MiB page), where the H200's have bit 15 for 16. The rows turn on which loads share a home.
+ * Its refresh is the H100's own (the thirty-second and thirty-fourth batches): a 234.3-ns window,
+ * a tenth of DRAM at once (its ten memory controllers: 5 of the model's 48 channels).
  */
 const h200WithH100Homes = {
   ...h200,
   l2: { ...h200.l2, partitions: { ...h200.l2.partitions!, homeAddressBits: [12, 13, 16, 17, 19] } },
+  dram: { ...h200.dram, refresh: { ...h200.dram.refresh!, windowNs: 234.3, channelsPerWindow: 5 } },
 };
 /** One model run of the spaced steps, named for a failure's message. */
 interface ModelSpacedRun {
@@ -257,11 +267,13 @@ describe('the same loads in flight on more or fewer SMs (spread, an H100)', () =
     rows.forEach((row, i) => expect(Math.abs(model[i]! / row.roundTripNs - 1)).toBeLessThan(0.1));
   });
 
-  it("known miss: from DRAM silicon's steps of four take 13 % longer at 256 KiB in flight than at 64 (4 warps on 32 and on 8 SMs: their loads 64 against 16 KiB apart, below), the model's no longer; both within 10 % of silicon", () => {
+  // The model's 32-SM row is 2 % above its 8-SM row with refresh (under 2 % without); the 13 % is
+  // silicon's alone.
+  it("known miss: from DRAM silicon's steps of four take 13 % longer at 256 KiB in flight than at 64 (4 warps on 32 and on 8 SMs: their loads 64 against 16 KiB apart, below), the model's under 5 %; both within 10 % of silicon", () => {
     const rows = fewAndMore(4);
     const model = rows.map(modelRoundTripNs);
     expect(rows[1].roundTripNs / rows[0].roundTripNs).toBeGreaterThan(1.1);
-    expect(model[1]! / model[0]!).toBeLessThan(1.02);
+    expect(model[1]! / model[0]!).toBeLessThan(1.05);
     rows.forEach((row, i) =>
       expect(
         Math.abs(model[i]! / row.roundTripNs - 1),
