@@ -52,9 +52,9 @@ CYCLE_KEEP = 0.6
 # Several threads: a read that shares another's window waits only if more than WAIT_CYCLES of it are
 # left, and the globaltimer's 32-ns steps blur where it falls; reads with this much left, and less
 # than the window's flat part (its waits pile up from 416 cycles and end at 464; the few waits past
-# the end are other events, which reads at once on every SM meet), count for the share of DRAM a
-# window holds (the first batch with two and eight threads: 10.9 % wait at 64–128 cycles left, 14–20 %
-# from 256 to 416, 29–90 % past 416).
+# the end are other events, which reads on several SMs meet at once), count for the share of DRAM a
+# window holds (the thirty-fourth batch, two and eight threads: 10.9 % wait at 64–128 cycles left,
+# 14–20 % from 256 to 416, 29–90 % past 416).
 SHARE_LEFT_CYCLES = 256
 SHARE_LEFT_END = 416
 LEFT_BINS = 6
@@ -271,7 +271,7 @@ def unwrapped(times):
 
 def arrivals_of(rounds, waits):
     """Per round, every thread's reads by when they reach DRAM (half the unwaited round trip after
-    issue, ns), as one sorted list of (arrival, thread, wait ns, wait cycles); and the thread's GHz."""
+    issue, ns), as one sorted list of (arrival, thread, wait ns, wait cycles)."""
     out = []
     for number, traces in enumerate(rounds):
         reads = []
@@ -291,9 +291,9 @@ def describe_together(key, rounds):
     shares the window waits only for what is left of it, and the globaltimer's steps blur where a read
     falls: so the reads are also counted by the cycles left, and those with SHARE_LEFT_CYCLES to
     SHARE_LEFT_END left, against the same 10 µs later, give the share of DRAM one window holds, in all
-    and by pair of SMs (whether the SMs' own path shares the wait). With
-    enough reads in a window (WINDOW_READS others in that range), each window's share of waiting reads
-    shows whether windows differ in reach."""
+    and by pair of SMs (whether the SMs' own path shares the wait). With enough reads in a window
+    (WINDOW_READS others in that range), each window's share of waiting reads shows whether windows
+    differ in reach."""
     mib, order, scatter, start, reads, threads = key
     waits = [waits_of([(traces[t][0][0], traces[t][0][1], traces[t][1]) for traces in rounds]) for t in range(threads)]
     step = 0
@@ -365,14 +365,14 @@ def describe_together(key, rounds):
         f"one window holds ≈ {100 * (far_share - control) / (100 - control) if control < 100 else 0.0:.0f} % of DRAM",
     ]
     if len(by_pair["waiting"]) > 1:
-        spans = {
+        ranges = {
             label: [100 * waiting / seen for seen, waiting in pairs.values() if seen]
             for label, pairs in by_pair.items()
         }
         lines.append(
             f"  by pair of SMs ({len(by_pair['waiting'])} pairs), with {SHARE_LEFT_CYCLES}–{SHARE_LEFT_END} left: "
-            f"{min(spans['waiting']):.1f}–{max(spans['waiting']):.1f} %, 10 µs later "
-            f"{min(spans['10 µs later']):.1f}–{max(spans['10 µs later']):.1f} %"
+            f"{min(ranges['waiting']):.1f}–{max(ranges['waiting']):.1f} %, 10 µs later "
+            f"{min(ranges['10 µs later']):.1f}–{max(ranges['10 µs later']):.1f} %"
         )
     if sum(windows):
         lines.append(
