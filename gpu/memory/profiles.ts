@@ -331,7 +331,7 @@ const h200: GpuMemoryProfile = {
         'windowNs 262.6: the H200\'s walk over 36–52 MiB, whose DRAM reads spread flat up to ≈ 520 cycles past their peak (gpu/probes/README.md, "DRAM\'s tail"). ' +
         "intervalNs 3230: an H100's trace of single reads (thirty-second batch, gpu/probes/README.md): 0.25 % of reads a 16-cycle bin over the 29 bins of its 234.3-ns window, 7.25 % of reads arrive inside a window, one every 234.3 / 0.0725 ns; " +
         "the H200 keeps it (no H200 trace is taken): HBM3's refresh interval is one for every die density, where tRFC grows with it (Ramulator 2.0's HBM3 table: tREFI 3.9 µs, tRFC 260–350 ns for 4–8 Gb). " +
-        "channelsPerWindow 4: an H100's reads on other SMs wait in a read's window as if a tenth of DRAM shares it (thirty-fourth batch), one of its ten 512-bit memory controllers; the H200 has twelve (six HBM3e stacks), 48 / 12 = 4 of the model's channels.",
+        "channelsPerWindow 4: an H100's reads on other SMs wait in a read's window as if a tenth of DRAM shares it (thirty-fourth batch), one of its ten 512-bit memory controllers; the H200 has twelve (six HBM3e stacks of two each, docs/reference/memory.md §2c), 48 / 12 = 4 of the model's channels.",
     },
     mapping: {
       rowWindowBytes: 1024 * 48,
