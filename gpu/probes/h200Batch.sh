@@ -1122,7 +1122,8 @@ orderncu)
   done >"$OUT/orderNcu.txt" 2>&1
   ;;
 *)
-  echo "usage: gpu/probes/h200Batch.sh probes|harness|ncu|parity|burst|splitk|winners|winners2|stalls|clocks|bursts|tensor|drain|l2fill|stcscale|stcstart|stclife|stcsms|stciters|mixes|l2sms|tpc|gpc|passes|partpasses|partwarps|partlines|linepasses|homeorders|homeonly|ordersteps|loopsass|orderncu|smcap|residency|residencysites|residencythree|residencysparsity|residencythreesparsity|extractmio|flashiters|flashgrid|gridk|gridsites|burstgrid" >&2
+  # The steps are this file's case labels, so the list cannot fall behind them.
+  echo "usage: gpu/probes/h200Batch.sh $(sed -n 's/^\([a-z0-9]*\))$/\1/p' "$0" | paste -sd'|')" >&2
   exit 2
   ;;
 esac

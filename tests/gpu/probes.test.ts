@@ -6,7 +6,8 @@
  * blocks of 128 threads per SM (at most 168 registers, as the harness's Flash-LLM at 155) and
  * spill nothing, or its loop would time local-memory traffic the kernel does not have. Only the
  * device code (`-cubin`): the host code's g++ pass took two thirds of each compile and decides
- * nothing checked here; gpu/probes/h200Batch.sh builds the whole programs on the device.
+ * nothing checked here; gpu/probes/h200Batch.sh builds the whole programs on the device. That
+ * script's answer to an unknown step is checked too: it must name every step it has.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -251,4 +252,22 @@ describe.skipIf(nvcc === undefined)('silicon probes compile for sm_90', () => {
     },
     180_000,
   );
+});
+
+it('h200Batch.sh refuses an unknown step in one line that names every step it has', async () => {
+  // OUT in the test's own folder: the script makes it before it reads the step.
+  const run = await runTool(
+    'bash',
+    ['-c', 'OUT="$0" bash "$1" nosuchstep', join(out, 'batch'), join(PROBES, 'h200Batch.sh')],
+    {
+      acceptExitCodes: [2],
+    },
+  );
+  expect(run.exitCode).toBe(2);
+  const usage = run.stderr.trim();
+  expect(usage.split('\n')).toHaveLength(1);
+  const script = readFileSync(join(PROBES, 'h200Batch.sh'), 'utf8');
+  const steps = [...script.matchAll(/^([a-z0-9]+)\)$/gm)].map((match) => match[1]);
+  expect(steps.length).toBeGreaterThan(50);
+  expect(usage).toBe(`usage: gpu/probes/h200Batch.sh ${steps.join('|')}`);
 });
