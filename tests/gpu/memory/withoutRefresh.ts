@@ -7,6 +7,7 @@ import type { GpuMemoryProfile } from '../../../gpu/memory/profileTypes.ts';
  * move by up to a window's length. Refresh has checks of its own (dram.test.ts).
  */
 export function withoutRefresh(name: string): GpuMemoryProfile {
-  const { refresh: _, ...dram } = memoryProfile(name).dram;
-  return { ...memoryProfile(name), dram };
+  const profile = memoryProfile(name);
+  const { refresh: _, ...dram } = profile.dram;
+  return { ...profile, dram };
 }
