@@ -182,6 +182,9 @@
 #   dramclockwide dramClock with 32 threads (two rounds of 16,384 reads), each on its own SM: how
 #            many of the other SMs' reads wait in one read's window, window by window? (With 128
 #            threads the reads contend: half of them vary by over 64 cycles between rounds.)
+#   footprints l2Partitions stream past the L2, 128 MiB … 2 GiB, in the fixed, rotating and relaunch
+#            mappings, 2 and 4 GiB a run, two rounds: does the probe's stream read 256 MiB slower than
+#            1 and 2 GiB, as the calibration table's harness does (4,050 against 4,499 GB/s)?
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -977,6 +980,17 @@ dramclockpair)
   ;;
 dramclockwide)
   clockedThreads "32 16384 1" "32 16384 2" || exit 1
+  ;;
+footprints)
+  recordGpu
+  buildL2Partitions || exit 1
+  for round in 1 2; do
+    for mib in 128 192 256 384 512 1024 2048; do
+      for mapping in fixed rotating relaunch; do
+        for total in 2048 4096; do /tmp/l2Partitions stream $mib $mapping $total; done
+      done
+    done
+  done >"$OUT/footprints.jsonl" 2>&1
   ;;
 spacingbits)
   buildDeepLoops || exit 1
