@@ -213,15 +213,38 @@ const PROBE_STREAMS: readonly (readonly [number, StreamMapping, number, number, 
   [24, 'fixed', 1, 1, 381.7],
   [24, 'fixed', 8, 4, 7600.9],
   [24, 'fixed', 16, 4, 8003.0],
+  // Past the L2 (the first batch, results/2026-12-02/probes.jsonl, one launch of 2 GiB each).
+  [80, 'fixed', 64, 4, 4709.6],
+  [80, 'rotating', 64, 4, 5674.7],
+  [128, 'fixed', 64, 4, 4594.6],
+  [128, 'rotating', 64, 4, 4899.9],
 ];
 
-const probeStreams: SiliconRow[] = PROBE_STREAMS.map(([mib, mapping, warpsPerSm, inFlight, gbps, note]) => ({
-  name: `probe stream ${mib} MiB ${mapping}, ${warpsPerSm} warps × ${inFlight} in flight${note ?? ''}`,
-  silicon: gbps,
-  unit: 'GB/s',
-  run: steadyStream(mib, { mapping, warpsPerSm, inFlight }),
-  read: 'GBps',
-}));
+/**
+ * Silicon's rotating stream over 80 MiB reads a fifth faster than its fixed one (5,675 against
+ * 4,710 GB/s) and than the DRAM rows (4,499 at 1 GiB): over a launch of 25 passes its L2 keeps part
+ * of a footprint a third larger than itself. The model's L2 keeps little of it: 4,641 GB/s over
+ * the row's one pass after a warm one, 4,883 over three.
+ */
+const KEPT_PAST_L2_REASON =
+  "silicon's launch of 25 passes in the rotating mapping keeps part of a footprint a third larger than the L2 (5,675 GB/s against 4,710 in the fixed mapping and 4,499 from DRAM at 1 GiB); the model's L2 keeps little of it (4,641 over one pass after a warm one, 4,883 over three), as with the harness's launches of many passes at 56 MiB (the thirteenth batch)";
+
+const PROBE_STREAM_MISSES: Readonly<Record<string, NonNullable<SiliconRow['knownMiss']>>> = {
+  'probe stream 80 MiB rotating, 64 warps × 4 in flight': { reason: KEPT_PAST_L2_REASON, tolerance: 0.2 },
+};
+
+const probeStreams: SiliconRow[] = PROBE_STREAMS.map(([mib, mapping, warpsPerSm, inFlight, gbps, note]) => {
+  const name = `probe stream ${mib} MiB ${mapping}, ${warpsPerSm} warps × ${inFlight} in flight${note ?? ''}`;
+  const knownMiss = PROBE_STREAM_MISSES[name];
+  return {
+    name,
+    silicon: gbps,
+    unit: 'GB/s',
+    run: steadyStream(mib, { mapping, warpsPerSm, inFlight }),
+    read: 'GBps',
+    ...(knownMiss ? { knownMiss } : {}),
+  };
+});
 
 /** The model's SMs of one partition, the first half of each partition's, one GPC's, and one SM of each TPC of a set. */
 const H200 = memoryProfile('h200');
