@@ -5,6 +5,8 @@
  * Simulated traffic is cut where the steady state is reached sooner (DRAM-bound streams read
  * 32 MiB instead of 2 GiB, sector rows 4 (L2) or 8 (DRAM) loads per thread, after a warm pass for L2, instead of 64).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { memoryProfile } from '../../gpu/memory/profiles.ts';
 import { smsOfGpc, smsOfPartition } from '../../gpu/memory/smTopology.ts';
 import { runLoop, type LoopOptions, type StreamMapping } from '../../gpu/memory/warpLoop.ts';
@@ -213,7 +215,7 @@ const PROBE_STREAMS: readonly (readonly [number, StreamMapping, number, number, 
   [24, 'fixed', 1, 1, 381.7],
   [24, 'fixed', 8, 4, 7600.9],
   [24, 'fixed', 16, 4, 8003.0],
-  // Past the L2 (the first batch, results/2026-12-02/probes.jsonl, one launch of 2 GiB each).
+  // Past the L2 (the second batch, results/2026-12-02/probes.jsonl, one launch of 2 GiB each).
   [80, 'fixed', 64, 4, 4709.6],
   [80, 'rotating', 64, 4, 5674.7],
   [128, 'fixed', 64, 4, 4594.6],
@@ -473,6 +475,42 @@ const unknownUnsteady = Object.keys(UNSTEADY_PROBE_ROWS).filter(
   (name) => !H200_PROBE_ROWS.some((row) => row.name === name),
 );
 if (unknownUnsteady.length > 0) throw new Error(`UNSTEADY_PROBE_ROWS names no row: ${unknownUnsteady.join(', ')}`);
+
+/**
+ * The second batch's whole stream by footprint (results/2026-12-02/probes.jsonl: 4 … 128 MiB in
+ * both mappings, 8 blocks of 256 threads an SM, 4 `ld.global.cg` loads in flight, one launch of
+ * 2 GiB each), read as the probe rows are. The tests hold PROBE_STREAMS' footprints of it; this is
+ * every footprint, for h200Tables.ts (about 2 minutes of model runs).
+ */
+export function probeFootprintRows(): SiliconRow[] {
+  const file = join(import.meta.dirname, '../../gpu/probes/results/2026-12-02/probes.jsonl');
+  // The batch's sweep by parallelism reads 24, 40 and 56 MiB fixed at 8 × 4 again: the first run of each is the footprints'.
+  const first = new Map<string, SiliconRow>();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const r = JSON.parse(line) as Record<string, number | string>;
+    if (!(
+      r.probe === 'stream' &&
+      r.blocksPerSm === 8 &&
+      r.inFlight === 4 &&
+      r.load === 'cg' &&
+      Number(r.bytes) >= 2 * GiB
+    ))
+      continue;
+    const mib = Number(r.footprintBytes) / MiB;
+    const mapping = r.mapping as StreamMapping;
+    const name = `probe stream ${mib} MiB ${mapping}`;
+    if (!first.has(name))
+      first.set(name, {
+        name,
+        silicon: Number(r.GBps),
+        unit: 'GB/s',
+        run: steadyStream(mib, { mapping }),
+        read: 'GBps',
+      });
+  }
+  return [...first.values()];
+}
 
 /** The model's value of one row; `seed` sets where its warps start (and a chase's walk), 1 as the tests run it. */
 export function modelValue(row: SiliconRow, seed = 1): number {
