@@ -391,14 +391,21 @@ const probeSmLoadsOut: SiliconRow[] = (
 }));
 
 /**
- * Silicon's walk leaves the near partition over 28–35 MiB, in steps, two runs agreeing (the second
- * and fourth batches). Which share of the lines goes far at each footprint is the profile's
- * `setShares`, read off l2Replacement.cu (per line, not this mean), so these rows check the
- * mechanism on another program.
+ * Silicon's walk stays near up to 27 MiB, leaves the near partition over 28–35 MiB, in steps, two
+ * runs agreeing (the second and fourth batches), and is at the far cost from 36 MiB on. Which share
+ * of the lines goes far at each footprint is the profile's `setShares`, read off l2Replacement.cu
+ * (per line, not this mean), so these rows check the mechanism on another program.
  */
 const probeChases: SiliconRow[] = (
   [
+    [8, 144.6],
+    [12, 144.6],
+    [16, 144.6],
+    [20, 144.6],
     [24, (145.7 + 147.2 + 148.0) / 3],
+    [25, 146.8],
+    [26, (146.3 + 147.1) / 2],
+    [27, 146.5],
     [28, (177.0 + 175.1) / 2],
     [29, 180.6],
     [30, (184.8 + 186.8) / 2],
@@ -407,6 +414,10 @@ const probeChases: SiliconRow[] = (
     [33, 242.8],
     [34, 248.7],
     [35, 262.1],
+    [36, (268.3 + 261.5) / 2],
+    [40, 267.9],
+    [48, 267.3],
+    [56, 273.5],
   ] as const
 ).map(([mib, ns]) => ({
   name: `probe chase ${mib} MiB`,
