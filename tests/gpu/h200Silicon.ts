@@ -487,40 +487,56 @@ const unknownUnsteady = Object.keys(UNSTEADY_PROBE_ROWS).filter(
 );
 if (unknownUnsteady.length > 0) throw new Error(`UNSTEADY_PROBE_ROWS names no row: ${unknownUnsteady.join(', ')}`);
 
+/** The second batch's two stream sweeps (results/2026-12-02/probes.jsonl, one launch of 2 GiB each, `ld.global.cg`). */
+export type ProbeSweep = 'footprints' | 'parallelism';
+
 /**
- * The second batch's whole stream by footprint (results/2026-12-02/probes.jsonl: 4 … 128 MiB in
- * both mappings, 8 blocks of 256 threads an SM, 4 `ld.global.cg` loads in flight, one launch of
- * 2 GiB each), read as the probe rows are. The tests hold PROBE_STREAMS' footprints of it; this is
- * every footprint, for h200Tables.ts (about 2 minutes of model runs).
+ * A sweep's configurations, and which of its runs is the sweep's: the footprint sweep came first,
+ * and the sweep by parallelism read 24, 40 and 56 MiB fixed at 8 × 4 again.
  */
-export function probeFootprintRows(): SiliconRow[] {
+const SWEEPS: Readonly<
+  Record<
+    ProbeSweep,
+    { readonly keep: (run: Record<string, number | string>) => boolean; readonly run: 'first' | 'last' }
+  >
+> = {
+  // 4 … 128 MiB in both mappings, 8 blocks of 256 threads an SM, 4 loads in flight.
+  footprints: { keep: (run) => run.blocksPerSm === 8 && run.inFlight === 4, run: 'first' },
+  // 24, 40 and 56 MiB fixed, 1 … 8 blocks of 256 threads an SM × 1 … 8 loads in flight.
+  parallelism: {
+    keep: (run) => run.mapping === 'fixed' && [24, 40, 56].includes(Number(run.footprintBytes) / MiB),
+    run: 'last',
+  },
+};
+
+/**
+ * Every configuration of one of the second batch's stream sweeps, read as the probe rows are. The
+ * tests hold PROBE_STREAMS' configurations of them; these are all of them, for h200Tables.ts (about
+ * 2 minutes of model runs each).
+ */
+export function probeSweepRows(sweep: ProbeSweep): SiliconRow[] {
   const file = join(import.meta.dirname, '../../gpu/probes/results/2026-12-02/probes.jsonl');
-  // The batch's sweep by parallelism reads 24, 40 and 56 MiB fixed at 8 × 4 again: the first run of each is the footprints'.
-  const first = new Map<string, SiliconRow>();
+  const { keep, run: which } = SWEEPS[sweep];
+  const rows = new Map<string, SiliconRow>();
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line.startsWith('{')) continue;
-    const r = JSON.parse(line) as Record<string, number | string>;
-    if (!(
-      r.probe === 'stream' &&
-      r.blocksPerSm === 8 &&
-      r.inFlight === 4 &&
-      r.load === 'cg' &&
-      Number(r.bytes) >= 2 * GiB
-    ))
-      continue;
-    const mib = Number(r.footprintBytes) / MiB;
-    const mapping = r.mapping as StreamMapping;
-    const name = `probe stream ${mib} MiB ${mapping}`;
-    if (!first.has(name))
-      first.set(name, {
-        name,
-        silicon: Number(r.GBps),
-        unit: 'GB/s',
-        run: steadyStream(mib, { mapping }),
-        read: 'GBps',
-      });
+    const run = JSON.parse(line) as Record<string, number | string>;
+    if (!(run.probe === 'stream' && run.load === 'cg' && Number(run.bytes) >= 2 * GiB && keep(run))) continue;
+    const mib = Number(run.footprintBytes) / MiB;
+    const mapping = run.mapping as StreamMapping;
+    const warpsPerSm = (Number(run.blocksPerSm) * Number(run.threads)) / 32;
+    const inFlight = Number(run.inFlight);
+    const name = `probe stream ${mib} MiB ${mapping}, ${warpsPerSm} warps × ${inFlight} in flight`;
+    if (which === 'first' && rows.has(name)) continue;
+    rows.set(name, {
+      name,
+      silicon: Number(run.GBps),
+      unit: 'GB/s',
+      run: steadyStream(mib, { mapping, warpsPerSm, inFlight }),
+      read: 'GBps',
+    });
   }
-  return [...first.values()];
+  return [...rows.values()];
 }
 
 /** The model's value of one row; `seed` sets where its warps start (and a chase's walk), 1 as the tests run it. */

@@ -14,7 +14,7 @@ describe('h200Tables.ts', () => {
     expectOneLineError(
       SCRIPT,
       ['cells', 'tabels'],
-      /^h200Tables: tabels: give rows, cells, harness, footprints, or nothing for all$/,
+      /^h200Tables: tabels: give rows, cells, harness, footprints, parallelism, or nothing for all$/,
       'tsx',
     );
   }, 60_000);

@@ -3,12 +3,12 @@
  * the SpMM cells of the calibration table and every other cell the harness ran on the H200, each
  * with the model's figure, silicon's and the error, then the ranges and counts that
  * docs/system-model.md's "Where issue #32's targets stand" quotes. The figures are the tests' own
- * (the same rows, cells and comparisons); the tests hold the bounds. `footprints` adds the probe's
- * stream at every footprint the second batch read, of which the tests hold those of PROBE_STREAMS.
+ * (the same rows, cells and comparisons); the tests hold the bounds. `footprints` and `parallelism`
+ * add the second batch's whole stream sweeps, of which the tests hold PROBE_STREAMS' configurations.
  *
- * Usage: npx tsx tests/gpu/h200Tables.ts [rows|cells|harness|footprints]…   (all four when none is named)
+ * Usage: npx tsx tests/gpu/h200Tables.ts [rows|cells|harness|footprints|parallelism]…   (all when none is named)
  */
-import { H200_PROBE_ROWS, H200_SILICON_ROWS, modelValue, probeFootprintRows, type SiliconRow } from './h200Silicon.ts';
+import { H200_PROBE_ROWS, H200_SILICON_ROWS, modelValue, probeSweepRows, type SiliconRow } from './h200Silicon.ts';
 import {
   calibrationCells,
   type CellComparison,
@@ -77,7 +77,10 @@ const SECTIONS: Record<string, () => void> = {
   },
   cells: () => printCells('The calibration cells (h200-silicon.md §2)', [7168, 9216].flatMap(calibrationCells)),
   harness: () => printCells("The harness's cells beyond the calibration table", harnessCells()),
-  footprints: () => printRows('The probe’s stream by footprint and mapping, every footprint', probeFootprintRows()),
+  footprints: () =>
+    printRows('The probe’s stream by footprint and mapping, every footprint', probeSweepRows('footprints')),
+  parallelism: () =>
+    printRows('The probe’s stream by warps and loads in flight at 24, 40 and 56 MiB', probeSweepRows('parallelism')),
 };
 
 const asked = process.argv.slice(2);
