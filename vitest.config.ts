@@ -105,6 +105,7 @@ const SHARED_MODULES = [
   'tests/gpu/memory/sharedMemoryBanks.test.ts',
   'tests/gpu/memory/smTopology.test.ts',
   'tests/gpu/memory/spreadSms.test.ts',
+  'tests/gpu/memory/streamFootprints.test.ts',
   'tests/gpu/memory/streamMapping.test.ts',
   'tests/gpu/memory/trace.test.ts',
   'tests/gpu/memory/warpTurnaround.test.ts',
