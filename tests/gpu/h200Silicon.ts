@@ -126,9 +126,9 @@ const parallelism: SiliconRow[] = (
 const HARNESS_L2_REASON =
   "the harness's L2 rows exceed the L2-only ceiling that l2Partitions.cu measures for the same configuration (8.2–8.7 TB/s, flat in footprint, mapping and parallelism); the model follows the probe (docs/system-model.md, gpu/probes/README.md)";
 
-/** Silicon's 256 MiB row is its odd one out from DRAM; the model reads every footprint past the L2 alike. */
+/** Silicon's 256 MiB row is its odd one out from DRAM; the model, and the probe's stream on an H100, read every footprint past the L2 alike. */
 const FOOTPRINT_256_REASON =
-  "silicon's loop reads 256 MiB 10 % slower than 1 and 2 GiB (4,050 against 4,499 and 4,501 GB/s; the footprint read over and over to 2 GiB), where the model reads every footprint past the L2 at one rate; and the model's steady DRAM stream is ≈ 4.7 TB/s against silicon's best 4.50 (the 1 × 4 … 16 × 4 rows' reason)";
+  "silicon's loop reads 256 MiB 10 % slower than 1 and 2 GiB (4,050 against 4,499 and 4,501 GB/s; the footprint read over and over to 2 GiB), where the model reads every footprint past the L2 at one rate; the project's own stream reads 256 MiB as 1 and 2 GiB on an H100 (3,065 against 3,060 and 3,061 GB/s, fixed; results/2026-12-07d, tests/gpu/memory/streamFootprints.test.ts), so the dip is the harness loop's, not the footprint's; and the model's steady DRAM stream is ≈ 4.7 TB/s against silicon's best 4.50 (the 1 × 4 … 16 × 4 rows' reason)";
 
 /** The footprint rows held as known misses, by footprint. */
 const FOOTPRINT_MISSES: Readonly<Record<number, NonNullable<SiliconRow['knownMiss']>>> = {
