@@ -182,6 +182,9 @@
 #   dramclockwide dramClock with 32 threads (two rounds of 16,384 reads), each on its own SM: how
 #            many of the other SMs' reads wait in one read's window, window by window? (With 128
 #            threads the reads contend: half of them vary by over 64 cycles between rounds.)
+#   dramclockpages dramClock with 32 and 128 threads (two rounds of 16,384 reads), each on its own SM
+#            over one 2 MiB page of its own: do the reads still contend when each SM's reads stay
+#            in one page (dramclockwide's 32 read 32 MiB each)?
 #   footprints l2Partitions stream past the L2, 128 MiB … 2 GiB, in the fixed, rotating and relaunch
 #            mappings, 2 and 4 GiB a run, two rounds: does the probe's stream read 256 MiB slower than
 #            1 and 2 GiB, as the calibration table's harness does (4,050 against 4,499 GB/s)?
@@ -316,13 +319,15 @@ packTraces() {
   (cd "$OUT" && tar cJf traces.txz traces && rm -rf traces)
 }
 
-# dramClock with several threads at once, each a block on its own SM over its own share of 1 GiB, issue
-# times from the globaltimer, into $OUT/dramClock.jsonl and traces.txz: clockedThreads "THREADS READS ROUND"…
+# dramClock with several threads at once, each a block on its own SM over its own share of MIB (1 GiB
+# unless given), issue times from the globaltimer, into $OUT/dramClock.jsonl and traces.txz:
+# clockedThreads "THREADS READS ROUND [MIB]"…
 clockedThreads() {
   buildDramClock _Z11readClockedILb1EEvPKjmjjbP5uint2PyPj dramClockPair.sass || return 1
   for run in "$@"; do
-    read -r threads reads round <<<"$run"
-    /tmp/dramClock 1024 $reads scattered cold "$OUT/traces/threads$threads-1024-cold-$round.bin" 6781 $threads
+    read -r threads reads round mib <<<"$run"
+    mib=${mib:-1024}
+    /tmp/dramClock $mib $reads scattered cold "$OUT/traces/threads$threads-$mib-cold-$round.bin" 6781 $threads
   done >"$OUT/dramClock.jsonl" 2>&1
   packTraces
 }
@@ -980,6 +985,9 @@ dramclockpair)
   ;;
 dramclockwide)
   clockedThreads "32 16384 1" "32 16384 2" || exit 1
+  ;;
+dramclockpages)
+  clockedThreads "32 16384 1 64" "32 16384 2 64" "128 16384 1 256" "128 16384 2 256" || exit 1
   ;;
 footprints)
   recordGpu
