@@ -482,10 +482,10 @@ export const H200_PROBE_ROWS: readonly SiliconRow[] = [
   ...probeChases,
   ...probeBursts,
 ].map(overLongPasses);
-const unknownUnsteady = Object.keys(UNSTEADY_PROBE_ROWS).filter(
-  (name) => !H200_PROBE_ROWS.some((row) => row.name === name),
-);
-if (unknownUnsteady.length > 0) throw new Error(`UNSTEADY_PROBE_ROWS names no row: ${unknownUnsteady.join(', ')}`);
+for (const [table, names] of Object.entries({ UNSTEADY_PROBE_ROWS, PROBE_STREAM_MISSES })) {
+  const unknown = Object.keys(names).filter((name) => !H200_PROBE_ROWS.some((row) => row.name === name));
+  if (unknown.length > 0) throw new Error(`${table} names no row: ${unknown.join(', ')}`);
+}
 
 /** The second batch's two stream sweeps (results/2026-12-02/probes.jsonl, one launch of 2 GiB each, `ld.global.cg`). */
 export type ProbeSweep = 'footprints' | 'parallelism';
