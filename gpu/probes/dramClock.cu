@@ -21,12 +21,13 @@
 // for every SM), not the SM's cycles.
 //
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o dramClock dramClock.cu
-// Run:   ./dramClock <footprint MiB> <reads> <scattered|sequential> <cold|warm> <trace file> [M 6781] [T 1]
+// Run:   ./dramClock <footprint MiB> <reads> <scattered|sequential> <cold|warm> <trace file> [M 6781] [T 1] [S 0]
 // Prints one JSON line: the SM, the trace's length in SM cycles and in globaltimer nanoseconds (the
 // SM's clock over the trace), and the trace file's name (with T threads: a list of each). The trace
 // holds one little-endian uint32 pair per read: its issue cycle since the first read's (with T
 // threads: the globaltimer's low 32 bits in ns), and its latency in cycles; T threads' traces follow
-// one another.
+// one another. With S, thread b starts its order at position b × S, so that at any moment the
+// threads read other offsets of their shares (with 0 they all read the same offset at once).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -66,11 +67,13 @@ __global__ void readAll(const unsigned* buf, size_t words, unsigned* sink) {
 // again (as l2Replacement's walk does), so the latency ends when the value is in its register and
 // the next read cannot issue before. An asm input alone does not wait: the first build read the
 // clock right after each load's issue, since nothing in the clock's read uses the register.
-// GLOBAL_ISSUE: block b reads lines [b, b + 1) × `lines` of the buffer, traces into trace + b × reads
-// and clocks + 5 b, and records each read's issue time from the globaltimer.
+// GLOBAL_ISSUE: block b reads lines [b, b + 1) × `lines` of the buffer from position b × stagger of
+// its order, traces into trace + b × reads and clocks + 5 b, and records each read's issue time from
+// the globaltimer.
 template <bool GLOBAL_ISSUE>
-__global__ void readClocked(const unsigned* buf, size_t lines, unsigned reads, unsigned scatter, bool warm, uint2* trace,
-                            unsigned long long* clocks, unsigned* sink) {
+__global__ void readClocked(const unsigned* buf, size_t lines, unsigned reads, unsigned scatter, unsigned stagger,
+                            bool warm, uint2* trace, unsigned long long* clocks, unsigned* sink) {
+  const size_t first = GLOBAL_ISSUE ? size_t(blockIdx.x) * stagger : 0;
   if (GLOBAL_ISSUE) {
     buf += blockIdx.x * lines * (LINE_BYTES / sizeof(unsigned));
     trace += size_t(blockIdx.x) * reads;
@@ -90,7 +93,7 @@ __global__ void readClocked(const unsigned* buf, size_t lines, unsigned reads, u
   for (unsigned i = 0; i < reads; i++) {
     const unsigned long long issuedNanoseconds = GLOBAL_ISSUE ? globalNanoseconds() : 0;
     const long long issued = clockNow();
-    const unsigned value = __ldcg(buf + lineAt(i, lines, scatter) * wordsPerLine);
+    const unsigned value = __ldcg(buf + lineAt(first + i, lines, scatter) * wordsPerLine);
     *landing = value;
     end = clockNow();
     acc ^= value;
@@ -108,13 +111,14 @@ __global__ void readClocked(const unsigned* buf, size_t lines, unsigned reads, u
 int main(int argc, char** argv) {
   const bool scattered = argc > 3 && strcmp(argv[3], "scattered") == 0;
   const bool warm = argc > 4 && strcmp(argv[4], "warm") == 0;
-  if (argc < 6 || argc > 8 || (!scattered && strcmp(argv[3], "sequential") != 0) ||
+  if (argc < 6 || argc > 9 || (!scattered && strcmp(argv[3], "sequential") != 0) ||
       (!warm && strcmp(argv[4], "cold") != 0)) {
-    fprintf(stderr, "usage: dramClock <footprint MiB> <reads> <scattered|sequential> <cold|warm> <trace file> [M] [T]\n");
+    fprintf(stderr, "usage: dramClock <footprint MiB> <reads> <scattered|sequential> <cold|warm> <trace file> [M] [T] [S]\n");
     return 2;
   }
   const unsigned scatter = scattered ? unsigned(argc > 6 ? strtoul(argv[6], nullptr, 10) : 6781) : 0;
   const unsigned threads = argc > 7 ? unsigned(strtoul(argv[7], nullptr, 10)) : 1;
+  const unsigned stagger = argc > 8 ? unsigned(strtoul(argv[8], nullptr, 10)) : 0;
   const size_t footprintBytes = strtoull(argv[1], nullptr, 10) << 20;
   const unsigned reads = unsigned(strtoul(argv[2], nullptr, 10));
   const size_t lines = footprintBytes / LINE_BYTES;
@@ -140,9 +144,9 @@ int main(int argc, char** argv) {
   readAll<<<1024, 256>>>(reinterpret_cast<const unsigned*>(flush), flushBytes / sizeof(unsigned), sink);
   CHECK(cudaDeviceSynchronize());
   if (threads == 1)
-    readClocked<false><<<1, 1>>>(buf, lines, reads, scatter, warm, trace, clocks, sink);
+    readClocked<false><<<1, 1>>>(buf, lines, reads, scatter, 0, warm, trace, clocks, sink);
   else
-    readClocked<true><<<threads, 1>>>(buf, lines / threads, reads, scatter, warm, trace, clocks, sink);
+    readClocked<true><<<threads, 1>>>(buf, lines / threads, reads, scatter, stagger, warm, trace, clocks, sink);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   std::vector<uint2> hostTrace(size_t(reads) * threads);
@@ -170,7 +174,10 @@ int main(int argc, char** argv) {
   printf("{\"probe\":\"dramClock\",\"footprintBytes\":%zu,\"reads\":%u,\"order\":\"%s\",\"scatter\":%u,\"start\":\"%s\","
          "%s\"sm\":%s%s%s,\"cycles\":%s%s%s,\"nanoseconds\":%s%s%s,\"trace\":\"%s\"}\n",
          footprintBytes, reads, argv[3], scatter, argv[4],
-         threads > 1 ? ("\"threads\":" + std::to_string(threads) + ",\"issue\":\"globaltimer\",").c_str() : "", open,
+         threads > 1 ? ("\"threads\":" + std::to_string(threads) + ",\"stagger\":" + std::to_string(stagger) +
+                            ",\"issue\":\"globaltimer\",")
+                               .c_str()
+                         : "", open,
          sms.c_str(), close, open, cycles.c_str(), close, open, nanoseconds.c_str(), close,
          path.substr(path.find_last_of('/') + 1).c_str());
   CHECK(cudaFree(buf));

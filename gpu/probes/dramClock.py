@@ -232,7 +232,7 @@ def main(arguments):
             sys.exit(f"{where}: not a dramClock record ({error})")
         if threads > 1:
             traces = trace_of(archive, name, reads, where, threads)
-            together.setdefault(key + (threads,), []).append(list(zip(traces, ghz, sm)))
+            together.setdefault(key + (threads, int(record.get("stagger", 0))), []).append(list(zip(traces, ghz, sm)))
             continue
         issues, latencies = trace_of(archive, name, reads, where)
         groups.setdefault(key, []).append((issues, latencies, ghz, sm))
@@ -294,7 +294,7 @@ def describe_together(key, rounds):
     and by pair of SMs (whether the SMs' own path shares the wait). With enough reads in a window
     (WINDOW_READS others in that range), each window's share of waiting reads shows whether windows
     differ in reach."""
-    mib, order, scatter, start, reads, threads = key
+    mib, order, scatter, start, reads, threads, stagger = key
     waits = [waits_of([(traces[t][0][0], traces[t][0][1], traces[t][1]) for traces in rounds]) for t in range(threads)]
     step = 0
     for traces in rounds:
@@ -351,8 +351,9 @@ def describe_together(key, rounds):
     share_of = {label: 100 * waiting / seen if seen else 0.0 for label, (seen, waiting) in counts.items()}
     left_shares = [100 * waiting / seen if seen else 0.0 for seen, waiting in by_left]
     far_share, control = share_of["within the flat part"], share_of["10 µs later, left"]
+    staggered = f", thread b from read b × {stagger}" if stagger else ""
     lines = [
-        f"{threads} threads {order}{f' ×{scatter}' if scatter else ''}, {mib} MiB, {start}: {len(rounds)} × {reads} reads "
+        f"{threads} threads {order}{f' ×{scatter}' if scatter else ''}{staggered}, {mib} MiB, {start}: {len(rounds)} × {reads} reads "
         f"each on SMs {','.join(map(str, sms))}; the globaltimer steps by {step} ns; {100 * share:.1f} % of reads wait over "
         f"{WAIT_CYCLES} cycles",
         f"  another SM's reads that reach DRAM inside a waiting read's window wait {share_of['waiting']:.1f} % "

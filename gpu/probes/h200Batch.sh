@@ -185,6 +185,9 @@
 #   dramclockpages dramClock with 32 and 128 threads (two rounds of 16,384 reads), each on its own SM
 #            over one 2 MiB page of its own: do the reads still contend when each SM's reads stay
 #            in one page (dramclockwide's 32 read 32 MiB each)?
+#   dramclockstagger dramclockpages with thread b starting at read b × 512 (32 threads) or b × 128
+#            (128) of its page's order: do the reads stop contending when the SMs read other
+#            offsets at once (dramclockpages' threads all read the same offset of their pages)?
 #   footprints l2Partitions stream past the L2, 128 MiB … 2 GiB, in the fixed, rotating and relaunch
 #            mappings, 2 and 4 GiB a run, two rounds: does the probe's stream read 256 MiB slower than
 #            1 and 2 GiB, as the calibration table's harness does (4,050 against 4,499 GB/s)?
@@ -320,14 +323,15 @@ packTraces() {
 }
 
 # dramClock with several threads at once, each a block on its own SM over its own share of MIB (1 GiB
-# unless given), issue times from the globaltimer, into $OUT/dramClock.jsonl and traces.txz:
-# clockedThreads "THREADS READS ROUND [MIB]"…
+# unless given), thread b from read b × STAGGER of its order (0 unless given), issue times from the
+# globaltimer, into $OUT/dramClock.jsonl and traces.txz: clockedThreads "THREADS READS ROUND [MIB [STAGGER]]"…
 clockedThreads() {
-  buildDramClock _Z11readClockedILb1EEvPKjmjjbP5uint2PyPj dramClockPair.sass || return 1
+  buildDramClock _Z11readClockedILb1EEvPKjmjjjbP5uint2PyPj dramClockPair.sass || return 1
   for run in "$@"; do
-    read -r threads reads round mib <<<"$run"
+    read -r threads reads round mib stagger <<<"$run"
     mib=${mib:-1024}
-    /tmp/dramClock $mib $reads scattered cold "$OUT/traces/threads$threads-$mib-cold-$round.bin" 6781 $threads
+    stagger=${stagger:-0}
+    /tmp/dramClock $mib $reads scattered cold "$OUT/traces/threads$threads-$mib-$stagger-cold-$round.bin" 6781 $threads $stagger
   done >"$OUT/dramClock.jsonl" 2>&1
   packTraces
 }
@@ -969,7 +973,7 @@ lonewarp)
   done >"$OUT/loneWarp.jsonl" 2>&1
   ;;
 dramclock)
-  buildDramClock _Z11readClockedILb0EEvPKjmjjbP5uint2PyPj dramClock.sass || exit 1
+  buildDramClock _Z11readClockedILb0EEvPKjmjjjbP5uint2PyPj dramClock.sass || exit 1
   # Rounds of one order read the same lines at the same positions: a read's wait is its latency less
   # the fastest round's. A second multiplier reads the same lines in another order.
   for run in "1024 scattered 6781 cold 1" "1024 scattered 6781 cold 2" "1024 scattered 6781 cold 3" \
@@ -988,6 +992,9 @@ dramclockwide)
   ;;
 dramclockpages)
   clockedThreads "32 16384 1 64" "32 16384 2 64" "128 16384 1 256" "128 16384 2 256" || exit 1
+  ;;
+dramclockstagger)
+  clockedThreads "32 16384 1 64 512" "32 16384 2 64 512" "128 16384 1 256 128" "128 16384 2 256 128" || exit 1
   ;;
 footprints)
   recordGpu
