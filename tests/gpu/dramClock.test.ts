@@ -6,7 +6,7 @@
  * 2026-12-07b) say how much of DRAM one window holds (docs/system-model.md, "When the tail comes").
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -173,6 +173,18 @@ it('reads how much of DRAM one window holds from two SMs’ reads: all of it, an
   expect(eighth).toBeGreaterThanOrEqual(8);
   expect(eighth).toBeLessThanOrEqual(18);
   expect(held(together(32))).toBeLessThan(8);
+});
+
+it('reads runs with another stagger apart from the others, named by it', () => {
+  const plain = pairFolder(1);
+  const records = readFileSync(plain, 'utf8').trim().split('\n');
+  const staggered = records.map((line) => JSON.stringify({ ...JSON.parse(line), stagger: 64 }));
+  // The same traces under both records: pairFolder writes the folder anew for every test that reads it.
+  writeFileSync(plain, [...records, ...staggered].join('\n') + '\n');
+  const runs = execFileSync('python3', [SCRIPT, plain], { encoding: 'utf8' }).split(/^(?=\S)/m);
+  expect(runs).toHaveLength(2);
+  expect(runs[0]).toMatch(/^2 threads scattered ×6781, 1024 MiB, cold: 2 × 20000 reads/);
+  expect(runs[1]).toMatch(/^2 threads scattered ×6781, thread b from read b × 64, 1024 MiB, cold: 2 × 20000 reads/);
 });
 
 it('reads an H100’s windows as holding about a tenth of DRAM, SMs far apart in the address space alike', () => {
