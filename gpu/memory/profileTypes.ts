@@ -154,8 +154,9 @@ export interface DramSpec {
 
 /**
  * DRAM refresh as the read's own wait: the channels fall into groups of `channelsPerWindow`, each
- * group closed for `windowNs` once every `intervalNs`, the groups' windows evenly apart. A read that
- * reaches a closed group waits for the window's end; it keeps its place on the bank and the bus.
+ * group closed for `windowNs` once every `intervalNs`, at a hashed point of each interval of its own
+ * (DramModel.refreshWaitNs). A read that reaches a closed group waits for the window's end; it keeps
+ * its place on the bank and the bus.
  */
 export interface DramRefreshSpec {
   /** How long a group stays closed (tRFC), ns. */
