@@ -5,11 +5,10 @@
  * Simulated traffic is cut where the steady state is reached sooner (DRAM-bound streams read
  * 32 MiB instead of 2 GiB, sector rows 4 (L2) or 8 (DRAM) loads per thread, after a warm pass for L2, instead of 64).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { memoryProfile } from '../../gpu/memory/profiles.ts';
 import { smsOfGpc, smsOfPartition } from '../../gpu/memory/smTopology.ts';
 import { runLoop, type LoopOptions, type StreamMapping } from '../../gpu/memory/warpLoop.ts';
+import { probeRecords } from './system/support.ts';
 
 export interface SiliconRow {
   readonly name: string;
@@ -515,12 +514,9 @@ const SWEEPS: Readonly<
  * 2 minutes of model runs each).
  */
 export function probeSweepRows(sweep: ProbeSweep): SiliconRow[] {
-  const file = join(import.meta.dirname, '../../gpu/probes/results/2026-12-02/probes.jsonl');
   const { keep, run: which } = SWEEPS[sweep];
   const rows = new Map<string, SiliconRow>();
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const run = JSON.parse(line) as Record<string, number | string>;
+  for (const run of probeRecords('2026-12-02', 'probes.jsonl')) {
     if (!(run.probe === 'stream' && run.load === 'cg' && Number(run.bytes) >= 2 * GiB && keep(run))) continue;
     const mib = Number(run.footprintBytes) / MiB;
     const mapping = run.mapping as StreamMapping;

@@ -7,9 +7,9 @@
  * loop, and read the three loops side by side.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { probeRecords } from './system/support.ts';
 
 const PROBES = join(import.meta.dirname, '../../gpu/probes');
 
@@ -55,10 +55,7 @@ it('counts an LDC before each load in the whole-step loop built with one (smcons
 describe("the LDCs' share of the bounds-tested loop's slowness (smconst)", () => {
   /** GB/s of one SM's loop by probe, level, warps and loads out: the mean of the step's two rounds. */
   const rate = (() => {
-    const rows = readFileSync(join(PROBES, 'results', SMCONST, 'smConst.jsonl'), 'utf8')
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, string | number>);
+    const rows = probeRecords(SMCONST, 'smConst.jsonl');
     return (probe: string, level: 'DRAM' | 'L2', warps: number, inFlight: number): number => {
       const runs = rows.filter(
         (row) =>

@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryProfile } from '../../../gpu/memory/profiles.ts';
 import { runLoop, type LoopOptions } from '../../../gpu/memory/warpLoop.ts';
-import { PROBE_RESULTS } from '../system/support.ts';
+import { PROBE_RESULTS, probeRecords } from '../system/support.ts';
 
-const RESULTS = join(PROBE_RESULTS, '2026-12-06');
+const RESULTS = '2026-12-06';
 /** The twenty-fifth batch's rows of the same step on an H100. */
-const H100_DEPTH = join(PROBE_RESULTS, '2026-12-05j/smDepth.jsonl');
+const H100_DEPTH = ['2026-12-05j', 'smDepth.jsonl'] as const;
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 const WARP_LOAD_BYTES = 512;
@@ -32,12 +32,9 @@ interface DepthRow {
   readonly gbps: number;
 }
 
-/** One SM's (SM 0's) rows of an `l2Partitions` JSON-lines file; refusals (blocks that do not fit) are skipped. */
-function streamRows(file: string): DepthRow[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, number | string>)
+/** One SM's (SM 0's) rows of an `l2Partitions` JSON-lines file (results/RUN/FILE); refusals (blocks that do not fit) are skipped. */
+function streamRows(run: string, file: string): DepthRow[] {
+  return probeRecords(run, file)
     .filter((row) => row.list === '0')
     .map((row) => ({
       probe: row.probe === 'smdepth' ? 'smdepth' : 'smstream',
@@ -66,7 +63,7 @@ const asked = (row: DepthRow) => row.warps * row.inFlight * WARP_LOAD_BYTES;
 /** Little's law: those bytes over the rate, ns. */
 const roundTripNs = (row: DepthRow, gbps: number) => asked(row) / gbps;
 
-const measured = streamRows(join(RESULTS, 'smDepth.jsonl'));
+const measured = streamRows(RESULTS, 'smDepth.jsonl');
 /** The deep loops' rows that read past the model's one-SM ceiling: [level, warps, loads out]. */
 const CEILING_MISSES: readonly (readonly [DepthRow['level'], number, number])[] = [
   ['DRAM', 16, 16],
@@ -114,13 +111,13 @@ const label = (row: DepthRow) => `from ${row.level}, ${row.warps} warps × ${row
 
 describe("a warp's round trip by its loads out (smdepth, the H200's SM 0)", () => {
   it('the probe loops keep every load of a step out (loadWindow.py on their SASS)', () => {
-    const windows = readFileSync(join(RESULTS, 'loadWindow.txt'), 'utf8');
+    const windows = readFileSync(join(PROBE_RESULTS, RESULTS, 'loadWindow.txt'), 'utf8');
     for (const n of [1, 2, 4, 8, 12, 16]) expect(windows).toMatch(new RegExp(`streamDeepILi${n}E\\S*\\s+${n} out`));
     expect(rows.filter((row) => row.inFlight === 12).length).toBeGreaterThanOrEqual(4);
   });
 
   it("the H100's rows of the same step are the H200's within 10 % (both loops, both levels)", () => {
-    const pairs = streamRows(H100_DEPTH).flatMap((h100) => {
+    const pairs = streamRows(...H100_DEPTH).flatMap((h100) => {
       const h200 = measured.find(
         (row) =>
           row.probe === h100.probe &&

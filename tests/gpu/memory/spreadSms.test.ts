@@ -16,14 +16,12 @@
  * across the L2 partitions). The model, given that card's homes, has the same slow spacings and
  * bits; the profile has the H200's, which differ.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryProfile } from '../../../gpu/memory/profiles.ts';
 import { runLoop } from '../../../gpu/memory/warpLoop.ts';
 import { withoutRefresh } from './withoutRefresh.ts';
 import { H200_SILICON_ROWS } from '../h200Silicon.ts';
-import { PROBE_RESULTS } from '../system/support.ts';
+import { probeRecords } from '../system/support.ts';
 
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
@@ -54,11 +52,7 @@ const keyOf = (row: SpreadConfiguration): string => `${row.level} ${row.sms} ${r
 const spreadBytesOut = (row: SpreadConfiguration): number => row.sms * row.warpsPerSm * row.inFlight * WARP_LOAD_BYTES;
 
 /** The JSON lines of a run's file (results/RUN/FILE). */
-const jsonLines = (run: string, file: string) =>
-  readFileSync(join(PROBE_RESULTS, run, file), 'utf8')
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, number>);
+const jsonLines = (run: string, file: string) => probeRecords<Record<string, number>>(run, file);
 
 /** The `spread` rows of a run, each configuration's rounds averaged. */
 function spreadRows(run: string): SpreadRow[] {

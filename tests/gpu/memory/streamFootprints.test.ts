@@ -4,20 +4,19 @@
  * the calibration table's harness reads 256 MiB 10 % slower. That contrast is the 256 MiB row's
  * known-miss reason (tests/gpu/h200Silicon.ts), so it is held here against the committed records.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { H200_SILICON_ROWS } from '../h200Silicon.ts';
-import { PROBE_RESULTS } from '../system/support.ts';
+import { probeRecords } from '../system/support.ts';
 
 const MiB = 2 ** 20;
 
 /** The batch's GB/s by footprint (MiB) and mapping, every round and total. */
 function footprintRuns(): Map<string, number[]> {
   const runs = new Map<string, number[]>();
-  for (const line of readFileSync(join(PROBE_RESULTS, '2026-12-07d/footprints.jsonl'), 'utf8').split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const run = JSON.parse(line) as { footprintBytes: number; mapping: string; GBps: number };
+  for (const run of probeRecords<{ footprintBytes: number; mapping: string; GBps: number }>(
+    '2026-12-07d',
+    'footprints.jsonl',
+  )) {
     const key = `${run.footprintBytes / MiB} ${run.mapping}`;
     runs.set(key, [...(runs.get(key) ?? []), run.GBps]);
   }

@@ -85,6 +85,14 @@ export function loneBlockIteration(
 /** The probes' committed results (gpu/probes/results). */
 export const PROBE_RESULTS = join(import.meta.dirname, '../../../gpu/probes/results');
 
+/** The JSON records of a batch's file (results/RUN/FILE): its lines that open with `{`, each parsed. */
+export function probeRecords<T = Record<string, number | string>>(run: string, file: string): T[] {
+  return readFileSync(join(PROBE_RESULTS, run, file), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as T);
+}
+
 /** One launch set of the paper's harness (`spmm_perf`) as a batch step wrote it: its shape and each kernel's µs by label. */
 export interface HarnessRun {
   readonly round?: number;
