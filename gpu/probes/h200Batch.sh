@@ -191,6 +191,9 @@
 #   footprints l2Partitions stream past the L2, 128 MiB … 2 GiB, in the fixed, rotating and relaunch
 #            mappings, 2 and 4 GiB a run, two rounds: does the probe's stream read 256 MiB slower than
 #            1 and 2 GiB, as the calibration table's harness does (4,050 against 4,499 GB/s)?
+#   l2long   Nsight Compute's L2 and DRAM sector counts for the stream past the L2 over launches of
+#            2 GiB (56, 80, 128 MiB; fixed and rotating) and of 512 MiB (80 MiB): how much of a pass
+#            the L2 serves in long launches, by mapping, and whether the far partition's copies last
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -203,6 +206,27 @@ buildHarness() {
   (cd .harness/kernel_sources && source init_env_vars.sh &&
     for k in flash_llm coruscant_kernel coruscant_stc; do make -C $k/build SMS=90 NVCCFLAGS="-m64 -lineinfo" || exit 1; done &&
     cd ../kernel_comparison && make SMS=90 NVCCFLAGS="-m64 -lineinfo")
+}
+
+# Nsight Compute's L2 and DRAM sector counts (the metrics this ncu has of those named, list in
+# $OUT/metrics.txt) for the third launch of l2Partitions stream, once per "MiB mapping totalMiB";
+# --cache-control none, so the L2 keeps what the launches before left.
+streamSectors() {
+  local wanted="dram__bytes_read lts__t_sectors_srcunit_tex_op_read lts__t_sectors_srcunit_tex_op_read_lookup_hit
+    lts__t_sectors_srcunit_tex_op_read_lookup_miss lts__t_sectors_srcunit_ltcfabric lts__t_sectors_srcunit_ltcfabric_op_read
+    lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss
+    lts__t_sectors_lookup_hit lts__t_sectors_lookup_miss lts__t_sectors lts__t_requests_srcunit_ltcfabric
+    lts__t_sectors_srcnode_gpc lts__t_sectors_srcnode_gpc_lookup_hit lts__t_sectors_srcnode_gpc_lookup_miss gpu__time_duration"
+  ncu --query-metrics --chip gh100 >"$OUT/metrics.txt" 2>&1
+  local metrics m
+  metrics=$(for m in $wanted; do grep -qE "^$m[[:space:]]" "$OUT/metrics.txt" && echo -n "$m.sum,"; done)
+  echo "metrics: ${metrics%,}"
+  for run in "$@"; do
+    set -- $run
+    echo "== stream $1 MiB $2 $3"
+    timeout 120 ncu --clock-control none --cache-control none --metrics "${metrics%,}" --launch-skip 2 --launch-count 1 \
+      /tmp/l2Partitions stream $1 $2 $3 | grep -E "^\{|^  [a-z]|__"
+  done
 }
 
 # Nsight Compute with $SECTIONS into FOLDER/NAME.{log,details.txt,sass.csv}: prof FOLDER NAME ncu-arguments… program…
@@ -644,21 +668,14 @@ drain)
 l2fill)
   recordGpu
   buildL2Partitions || exit 1
-  # The L2's and the DRAM's sector counts for the stream, the metrics this ncu has of those named
-  wanted="dram__bytes_read lts__t_sectors_srcunit_tex_op_read lts__t_sectors_srcunit_tex_op_read_lookup_hit
-    lts__t_sectors_srcunit_tex_op_read_lookup_miss lts__t_sectors_srcunit_ltcfabric lts__t_sectors_srcunit_ltcfabric_op_read
-    lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss
-    lts__t_sectors_lookup_hit lts__t_sectors_lookup_miss lts__t_sectors lts__t_requests_srcunit_ltcfabric
-    lts__t_sectors_srcnode_gpc lts__t_sectors_srcnode_gpc_lookup_hit lts__t_sectors_srcnode_gpc_lookup_miss gpu__time_duration"
-  ncu --query-metrics --chip gh100 >"$OUT/metrics.txt" 2>&1
-  metrics=$(for m in $wanted; do grep -qE "^$m[[:space:]]" "$OUT/metrics.txt" && echo -n "$m.sum,"; done)
-  echo "metrics: ${metrics%,}" >"$OUT/streamNcu.txt"
-  for run in "40 fixed" "48 fixed" "52 fixed" "54 fixed" "56 fixed" "60 fixed" "64 fixed" "56 rotating" "24 fixed"; do
-    set -- $run
-    echo "== stream $1 MiB $2"
-    timeout 120 ncu --clock-control none --cache-control none --metrics "${metrics%,}" --launch-skip 2 --launch-count 1 \
-      /tmp/l2Partitions stream $1 $2 512 | grep -E "^\{|^  [a-z]|__"
-  done >>"$OUT/streamNcu.txt" 2>&1
+  streamSectors "40 fixed 512" "48 fixed 512" "52 fixed 512" "54 fixed 512" "56 fixed 512" "60 fixed 512" \
+    "64 fixed 512" "56 rotating 512" "24 fixed 512" >"$OUT/streamNcu.txt" 2>&1
+  ;;
+l2long)
+  recordGpu
+  buildL2Partitions || exit 1
+  streamSectors "56 fixed 2048" "56 rotating 2048" "80 fixed 2048" "80 rotating 2048" "128 fixed 2048" \
+    "128 rotating 2048" "80 fixed 512" "80 rotating 512" >"$OUT/longNcu.txt" 2>&1
   ;;
 stcscale)
   recordGpu
