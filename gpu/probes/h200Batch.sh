@@ -194,6 +194,10 @@
 #   l2long   Nsight Compute's L2 and DRAM sector counts for the stream past the L2 over launches of
 #            2 GiB (56, 80, 128 MiB; fixed and rotating) and of 512 MiB (80 MiB): how much of a pass
 #            the L2 serves in long launches, by mapping, and whether the far partition's copies last
+#   rotsteps l2Partitions rotsteps (the rotating stream in whole steps, each warp's steps by cycles,
+#            its start, end and SM) at 24, 56, 80, 128 and 1024 MiB over 2 GiB, and 80 MiB over
+#            512 MiB, each beside the untimed rotating stream: do the hits that the rotating mapping
+#            gets past the L2's size go to some warps throughout, or to every warp a little?
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -1153,6 +1157,20 @@ loopsass)
     cp "$src" "/tmp/$name.cu" && cp "$PROBES"/*.cuh /tmp/ &&
       $NVCC -o "/tmp/$name" "/tmp/$name.cu" && streamLoopsSass "/tmp/$name" "$OUT/$name.sass"
   done
+  ;;
+rotsteps)
+  recordGpu
+  buildL2Partitions || exit 1
+  # The rotating stream with each warp's steps counted by cycles (whole steps), beside the probe's
+  # own rotating loop, at footprints from the L2 (24 MiB) to DRAM (1 GiB), launches of 2 GiB and,
+  # at 80 MiB, of 512 MiB.
+  mkdir -p /tmp/rotsteps
+  for run in "24 2048" "56 2048" "80 2048" "128 2048" "1024 2048" "80 512"; do
+    set -- $run
+    /tmp/l2Partitions rotsteps $1 $2 "/tmp/rotsteps/rot-$1-$2"
+    /tmp/l2Partitions stream $1 rotating $2
+  done >"$OUT/rotSteps.jsonl" 2>&1
+  tar cJf "$OUT/rotSteps.txz" -C /tmp rotsteps
   ;;
 orderncu)
   mapPartitions || exit 1

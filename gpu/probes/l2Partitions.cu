@@ -37,6 +37,8 @@
 //             warps also count their steps by cycles (PREFIX-steps.csv).
 //   gpcmap    which SMs share a GPC: thread block clusters, whose blocks run in one GPC, of 2 to 16
 //             blocks, one block per SM; each launch prints the SM of every block in cluster order.
+//   rotsteps  the rotating stream in whole steps with each warp's steps counted by cycles, and its
+//             start, end and SM: which warps find their lines in the L2 past its size.
 //
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o l2Partitions l2Partitions.cu
 // Run:   ./l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB 2048]
@@ -390,6 +392,44 @@ __global__ void streamOrdered(const uint4* buf, const int* order, int passes, co
   if (stepBins != nullptr) stepBins[warp * 32 + lane] = binCount;
   if (warpNs != nullptr && lane == 0) {
     warpNs[3 * warp] = start;
+    warpNs[3 * warp + 1] = globalNs(acc);
+    warpNs[3 * warp + 2] = smId();
+  }
+}
+
+// rotsteps: streamRotating's walk in whole steps (the host makes the total a multiple of 4 × the
+// grid, so no load waits on a bounds test), each warp's steps counted by cycles into `stepBins` (as
+// streamOrdered) and its start, end and SM into `warpNs` (as streamOnSms). In this walk a line's
+// next reader is another warp, (elements mod grid) / 32 warps on, so a warp that runs ahead of the
+// one before it finds that warp's lines in the L2: do the hits past the L2's size go to some warps
+// throughout, or to all a little? The launch bound keeps the whole grid resident at once, as the
+// untimed loop (29 registers) is: without it ptxas takes 39, and a quarter of the blocks wait for a
+// second wave. Steps are counted in bins of ROTATING_STEP_BIN_CYCLES: under the full grid a step
+// from DRAM takes 4,000 cycles and more.
+constexpr int ROTATING_STEP_BIN_CYCLES = 256;
+__global__ void __launch_bounds__(256, 8)
+    streamRotatingSteps(const uint4* buf, size_t elems, size_t total, unsigned* sink, unsigned long long* warpNs,
+                        unsigned* stepBins) {
+  const size_t grid = size_t(gridDim.x) * blockDim.x;
+  const size_t tid = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const unsigned lane = threadIdx.x % 32;
+  const size_t warp = tid / 32;
+  // Written now, so the start's 64 bits are not kept through the loop (they spilled).
+  if (lane == 0) warpNs[3 * warp] = globalNs(0);
+  unsigned acc = 0, binCount = 0;
+  for (size_t i = tid; i < total; i += 4 * grid) {
+    const long long stepStart = clockNow();
+    uint4 v[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++) v[j] = load<LoadKind::cg>(buf + (i + j * grid) % elems);
+#pragma unroll
+    for (int j = 0; j < 4; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+    const unsigned all = __reduce_xor_sync(0xffffffffu, acc);
+    binCount += min(int((clockAfter(all) - stepStart) / ROTATING_STEP_BIN_CYCLES), 31) == int(lane);
+  }
+  if (acc == 0x9e3779b9u) sink[0] = acc;
+  stepBins[warp * 32 + lane] = binCount;
+  if (lane == 0) {
     warpNs[3 * warp + 1] = globalNs(acc);
     warpNs[3 * warp + 2] = smId();
   }
@@ -944,8 +984,9 @@ static bool dealChunks(ChunkOrder order, const std::vector<unsigned char>& homes
   return true;
 }
 
-// Per warp, its steps by cycles in the last launch (streamOrdered's `stepBins`): PREFIX-steps.csv.
-static int writeStepBins(const char* file, const unsigned* deviceBins, size_t warps) {
+// Per warp, its steps by cycles in the last launch (streamOrdered's `stepBins`, or rotsteps' with
+// bins of `binCycles`): PREFIX-steps.csv.
+static int writeStepBins(const char* file, const unsigned* deviceBins, size_t warps, int binCycles = STEP_BIN_CYCLES) {
   std::vector<unsigned> bins(warps * 32);
   CHECK(cudaMemcpy(bins.data(), deviceBins, bins.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
   FILE* out = fopen(file, "w");
@@ -954,7 +995,7 @@ static int writeStepBins(const char* file, const unsigned* deviceBins, size_t wa
     return 1;
   }
   fprintf(out, "warp");
-  for (int b = 0; b < 32; b++) fprintf(out, ",from%d", b * STEP_BIN_CYCLES);
+  for (int b = 0; b < 32; b++) fprintf(out, ",from%d", b * binCycles);
   fprintf(out, "\n");
   for (size_t w = 0; w < warps; w++) {
     fprintf(out, "%zu", w);
@@ -1104,6 +1145,42 @@ static int runStreamKeep(size_t footprintMiB, const char* list, int passes, int 
 }
 
 // Whether a block lands on the same SM in consecutive launches (the relaunch mapping's premise).
+// rotsteps: the rotating stream's grid (8 blocks of 256 threads per SM) over `totalMiB` rounded down
+// to whole steps, four launches (medianMs: one untimed, then three timed); the last launch's warps into
+// PREFIX-warps.csv (writeWarps) and their steps by cycles into PREFIX-steps.csv (writeStepBins).
+static int runRotatingSteps(size_t footprintMiB, size_t totalMiB, const char* prefix) {
+  const int blocks = smCount() * 8, threads = 256;
+  const size_t footprint = footprintMiB << 20, elems = footprint / sizeof(uint4);
+  const size_t step = size_t(4) * blocks * threads, warps = size_t(blocks) * threads / 32;
+  const size_t totalElems = (totalMiB << 20) / sizeof(uint4) / step * step;
+  uint4* buf;
+  unsigned *sink, *stepBins;
+  unsigned long long* warpNs;
+  CHECK(cudaMalloc(&buf, footprint));
+  CHECK(cudaMalloc(&sink, sizeof(unsigned)));
+  CHECK(cudaMalloc(&stepBins, warps * 32 * sizeof(unsigned)));
+  CHECK(cudaMalloc(&warpNs, warps * 3 * sizeof(unsigned long long)));
+  CHECK(cudaMemset(buf, 0, footprint));
+  int resident = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, streamRotatingSteps, threads, 0));
+  const double ms = medianMs(3, [&] {
+    streamRotatingSteps<<<blocks, threads>>>(buf, elems, totalElems, sink, warpNs, stepBins);
+  });
+  const double bytes = double(totalElems) * sizeof(uint4);
+  printf("{\"probe\":\"rotsteps\",\"footprintBytes\":%zu,\"bytes\":%.0f,\"blocksPerSm\":8,\"threads\":%d,"
+         "\"inFlight\":4,\"residentBlocksPerSm\":%d,\"nextReaderWarps\":%zu,\"medianMs\":%.4f,\"GBps\":%.1f,"
+         "\"prefix\":\"%s\"}\n",
+         footprint, bytes, threads, resident, elems % (size_t(blocks) * threads) / 32, ms, bytes / ms / 1e6, prefix);
+  const std::string base(prefix);
+  const int failed = writeWarps((base + "-warps.csv").c_str(), warpNs, warps) ||
+                     writeStepBins((base + "-steps.csv").c_str(), stepBins, warps, ROTATING_STEP_BIN_CYCLES);
+  CHECK(cudaFree(buf));
+  CHECK(cudaFree(sink));
+  CHECK(cudaFree(stepBins));
+  CHECK(cudaFree(warpNs));
+  return failed;
+}
+
 static int runBlockMap(int blocksPerSm, int threads) {
   const int blocks = smCount() * blocksPerSm;
   unsigned* sm;
@@ -1210,6 +1287,8 @@ int main(int argc, char** argv) {
                          argc > 8 ? atoi(argv[8]) : 3, argc > 9 ? argv[9] : "fixed",
                          argc > 10 && strcmp(argv[10], "steps") == 0);
   if (strcmp(probe, "gpcmap") == 0) return runGpcMap();
+  if (strcmp(probe, "rotsteps") == 0 && argc >= 5)
+    return runRotatingSteps(strtoull(argv[2], nullptr, 10), strtoull(argv[3], nullptr, 10), argv[4]);
   fprintf(stderr,
           "usage: l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB] [blocks/SM] [threads]\n"
           "                          [in flight 1|2|4|8] [cg|ca]\n"
@@ -1227,6 +1306,7 @@ int main(int argc, char** argv) {
           "                            [spacing B]\n"
           "       l2Partitions streamkeep <footprint MiB> <SM list> <passes> <launches> <probe SM> <prefix> [rounds]\n"
           "                               [fixed|natural|split|halves|near|far] [steps]\n"
-          "       l2Partitions gpcmap\n");
+          "       l2Partitions gpcmap\n"
+          "       l2Partitions rotsteps <footprint MiB> <total MiB> <file prefix>\n");
   return 2;
 }
