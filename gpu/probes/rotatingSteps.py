@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+# Which warps of the rotating stream find their lines in the L2 past its size: reads rotsteps'
+# records (h200Batch.sh rotsteps: rotSteps.jsonl, and rotSteps.txz beside it with each run's
+# PREFIX-warps.csv, a warp's start, end and SM, and PREFIX-steps.csv, its steps by cycles).
+#
+# In the rotating walk a line's next reader is another warp, `nextReaderWarps` on, so a warp whose
+# lines were read a pass before by a warp it has run ahead of can find them still in the L2. For
+# each run it prints:
+#   - its rate against the untimed rotating loop's at the same footprint and total (the record after
+#     it), and the blocks resident per SM (8: the whole grid at once);
+#   - the steps' cycles (10th, 50th and 90th percentiles, each a bin's lower edge) over every warp;
+#   - when the warps end, as fractions of the median warp's end (5th percentile and last, as the
+#     model's warpEnds has them), and the latest start;
+#   - each warp's share of short steps, under SHORT: the L2-resident run's 90th percentile (the run
+#     of the smallest footprint), by tenths of warps, and how it follows the warp's lead over its
+#     line's previous reader (that warp's end less its own): Pearson's r over the warps.
+# Usage: python3 gpu/probes/rotatingSteps.py <rotSteps.jsonl>
+import json, os, statistics, sys, tarfile
+
+sys.dont_write_bytecode = True  # importing linesArchive leaves no __pycache__ in the folder
+from linesArchive import read_lines_archive
+
+
+def csv_rows(text, where):
+    rows = [line.split(",") for line in text.splitlines() if line]
+    try:
+        return rows[0], [[int(value) for value in row] for row in rows[1:]]
+    except (ValueError, IndexError) as error:
+        sys.exit(f"{where}: not a rotsteps table ({error})")
+
+
+def percentile_edge(histogram, edges, share):
+    total, seen = sum(histogram), 0
+    for count, edge in zip(histogram, edges):
+        seen += count
+        if seen >= share * total:
+            return edge
+    return edges[-1]
+
+
+def pearson(xs, ys):
+    mx, my = statistics.mean(xs), statistics.mean(ys)
+    sx, sy = statistics.pstdev(xs), statistics.pstdev(ys)
+    if sx == 0 or sy == 0:
+        return 0.0
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / len(xs) / sx / sy
+
+
+def read_run(record, files, where):
+    base = os.path.basename(record["prefix"])
+    try:
+        header, steps = csv_rows(files[f"{base}-steps.csv"], where)
+        _, warps = csv_rows(files[f"{base}-warps.csv"], where)
+    except KeyError as error:
+        sys.exit(f"{where}: rotSteps.txz has no {error.args[0]}")
+    if len(steps) != len(warps):
+        sys.exit(f"{where}: {len(steps)} warps of steps against {len(warps)} of times")
+    edges = [int(name[len("from") :]) for name in header[1:]]
+    return edges, [row[1:] for row in steps], warps
+
+
+def describe(record, untimed, edges, steps, warps, short):
+    mib, count = record["footprintBytes"] >> 20, len(warps)
+    histogram = [sum(column) for column in zip(*steps)]
+    ends = sorted(row[3] for row in warps)
+    median = ends[count // 2]
+    resident = record.get("residentBlocksPerSm", "?")
+    lines = [
+        f"{mib} MiB over {record['bytes'] / 2**20:.0f} MiB ({record['bytes'] / record['footprintBytes']:.1f} passes), "
+        f"{resident} blocks resident per SM, next reader {record['nextReaderWarps']} warps on: "
+        f"{record['GBps']:,.0f} GB/s (the untimed loop {untimed:,.0f})",
+        f"  steps: {percentile_edge(histogram, edges, 0.1)} / {percentile_edge(histogram, edges, 0.5)} / "
+        f"{percentile_edge(histogram, edges, 0.9)} cycles (10th / 50th / 90th); {100 * histogram[-1] / sum(histogram):.1f} % "
+        f"at {edges[-1]} and more",
+        f"  warps end at {ends[count // 20] / median:.3f} / {ends[-1] / median:.3f} of the median "
+        f"({median / 1000:.1f} µs; 5th percentile / last); the latest start {max(row[2] for row in warps) / 1000:.1f} µs",
+    ]
+    if short is not None:
+        shares = [sum(c for c, edge in zip(row, edges) if edge < short) / sum(row) for row in steps]
+        tenths = [0] * 10
+        for share in shares:
+            tenths[min(int(share * 10), 9)] += 1
+        by_end = {row[0]: row[3] for row in warps}
+        leads = [by_end[(warp - record["nextReaderWarps"]) % count] - by_end[warp] for warp in range(count)]
+        lines.append(
+            f"  steps under {short} cycles: {100 * statistics.mean(shares):.1f} % of a warp's on average; warps by "
+            f"tenths of theirs: {' '.join(map(str, tenths))}; r against the lead over the line's previous reader "
+            f"{pearson(shares, leads):+.2f}"
+        )
+    return lines
+
+
+def main(arguments):
+    if len(arguments) != 1:
+        sys.exit("usage: python3 gpu/probes/rotatingSteps.py <rotSteps.jsonl>")
+    path = arguments[0]
+    archive_path = os.path.join(os.path.dirname(path), "rotSteps.txz")
+    try:
+        records = [json.loads(line) for line in open(path).read().splitlines() if line.startswith("{")]
+        files = read_lines_archive(archive_path)
+    except (OSError, ValueError, tarfile.TarError) as error:
+        sys.exit(f"{getattr(error, 'filename', None) or path}: {getattr(error, 'strerror', None) or error}")
+    runs = []
+    for number, record in enumerate(records):
+        if record.get("probe") != "rotsteps":
+            continue
+        where = f"{path}: rotsteps record {number + 1}"
+        after = records[number + 1] if number + 1 < len(records) else {}
+        if not (after.get("probe") == "stream" and after.get("footprintBytes") == record.get("footprintBytes")):
+            sys.exit(f"{where}: no untimed rotating stream after it")
+        try:
+            runs.append((record, after["GBps"], *read_run(record, files, where)))
+        except KeyError as error:
+            sys.exit(f"{where}: no {error.args[0]}")
+    if not runs:
+        sys.exit(f"{path}: no rotsteps record")
+    reference = min(runs, key=lambda run: run[0]["footprintBytes"])
+    histogram = [sum(column) for column in zip(*reference[3])]
+    short = percentile_edge(histogram, reference[2], 0.9)
+    for record, untimed, edges, steps, warps in runs:
+        print("\n".join(describe(record, untimed, edges, steps, warps, short)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
