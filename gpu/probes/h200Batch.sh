@@ -198,6 +198,9 @@
 #            its start, end and SM) at 24, 56, 80, 128 and 1024 MiB over 2 GiB, and 80 MiB over
 #            512 MiB, each beside the untimed rotating stream: do the hits that the rotating mapping
 #            gets past the L2's size go to some warps throughout, or to every warp a little?
+#   rotshift l2Partitions stream rotating at 56, 80 and 128 MiB and 64 KiB more each, over 2 GiB, two
+#            rounds: does the next reader's L2 partition, which the extra 64 KiB moves in the model's
+#            grid, change silicon's rate?
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -1171,6 +1174,17 @@ rotsteps)
     /tmp/l2Partitions stream $1 rotating $2
   done >"$OUT/rotSteps.jsonl" 2>&1
   tar cJf "$OUT/rotSteps.txz" -C /tmp rotsteps
+  ;;
+rotshift)
+  recordGpu
+  buildL2Partitions || exit 1
+  # The rotating stream at a footprint and 64 KiB more, two rounds: in the model's SM-major grid the
+  # extra 64 KiB moves a line's next reader one TPC on, into the other L2 partition, and the model
+  # reads 80 MiB over 25.6 passes 26 % slower; where the scheduler deals blocks across the GPCs, the
+  # two should read alike.
+  for round in 1 2; do
+    for mib in 56 56.0625 80 80.0625 128 128.0625; do /tmp/l2Partitions stream $mib rotating 2048; done
+  done >"$OUT/rotShift.jsonl" 2>&1
   ;;
 orderncu)
   mapPartitions || exit 1

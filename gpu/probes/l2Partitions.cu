@@ -41,7 +41,7 @@
 //             start, end and SM: which warps find their lines in the L2 past its size.
 //
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o l2Partitions l2Partitions.cu
-// Run:   ./l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB 2048]
+// Run:   ./l2Partitions stream <footprint MiB, fractions in 512 B> <fixed|rotating|relaunch> [total MiB 2048]
 //                       [blocks per SM 8] [threads 256] [loads in flight 4] [cg|ca]
 //        ./l2Partitions chase <footprint KiB> [loads 20000]
 //        ./l2Partitions blockmap [blocks per SM 8] [threads 256]
@@ -534,7 +534,9 @@ static bool streamKernels(int inFlight, LoadKind kind, StreamKernels* out) {
   }
 }
 
-static int runStream(size_t footprintMiB, const char* mapping, size_t totalMiB, int blocksPerSm, int threads,
+// The footprint may be a fraction of a MiB (whole 512-byte warp chunks): in the rotating walk it sets
+// which warp reads a line next, (elements mod grid) / 32 warps on.
+static int runStream(double footprintMiB, const char* mapping, size_t totalMiB, int blocksPerSm, int threads,
                      int inFlight, const char* loadName) {
   const bool cached = strcmp(loadName, "ca") == 0;
   StreamKernels kernels;
@@ -542,8 +544,12 @@ static int runStream(size_t footprintMiB, const char* mapping, size_t totalMiB, 
     fprintf(stderr, "l2Partitions: in flight %d, load %s: give 1, 2, 4 or 8 and cg or ca\n", inFlight, loadName);
     return 2;
   }
-  const size_t footprint = footprintMiB << 20, total = totalMiB << 20;
+  const size_t footprint = size_t(footprintMiB * 2048) * 512, total = totalMiB << 20;
   const size_t elems = footprint / sizeof(uint4), totalElems = total / sizeof(uint4);
+  if (!(footprintMiB * 2048 >= 1)) {
+    fprintf(stderr, "l2Partitions: footprint %g MiB: give at least one 512-byte chunk\n", footprintMiB);
+    return 2;
+  }
   const int passes = int((total + footprint - 1) / footprint);
   const int blocks = smCount() * blocksPerSm;
   uint4* buf;
@@ -1256,7 +1262,7 @@ static int runGpcMap() {
 int main(int argc, char** argv) {
   const char* probe = argc > 1 ? argv[1] : "";
   if (strcmp(probe, "stream") == 0 && argc >= 4)
-    return runStream(strtoull(argv[2], nullptr, 10), argv[3], argc > 4 ? strtoull(argv[4], nullptr, 10) : 2048,
+    return runStream(strtod(argv[2], nullptr), argv[3], argc > 4 ? strtoull(argv[4], nullptr, 10) : 2048,
                      argc > 5 ? atoi(argv[5]) : 8, argc > 6 ? atoi(argv[6]) : 256, argc > 7 ? atoi(argv[7]) : 4,
                      argc > 8 ? argv[8] : "cg");
   if (strcmp(probe, "chase") == 0 && argc >= 3)
