@@ -403,8 +403,8 @@ __global__ void streamOrdered(const uint4* buf, const int* order, int passes, co
 // next reader is another warp, (elements mod grid) / 32 warps on, so a warp that runs ahead of the
 // one before it finds that warp's lines in the L2: do the hits past the L2's size go to some warps
 // throughout, or to all a little? The launch bound keeps the whole grid resident at once, as the
-// untimed loop (29 registers) is: without it ptxas takes 39, and a quarter of the blocks wait for a
-// second wave. Steps are counted in bins of ROTATING_STEP_BIN_CYCLES: under the full grid a step
+// untimed loop (29 registers) is: without it ptxas takes 37 (39 in the first version, which kept the
+// start through the loop), and a quarter of the blocks wait for a second wave. Steps are counted in bins of ROTATING_STEP_BIN_CYCLES: under the full grid a step
 // from DRAM takes 4,000 cycles and more.
 constexpr int ROTATING_STEP_BIN_CYCLES = 256;
 __global__ void __launch_bounds__(256, 8)
@@ -544,12 +544,12 @@ static int runStream(double footprintMiB, const char* mapping, size_t totalMiB, 
     fprintf(stderr, "l2Partitions: in flight %d, load %s: give 1, 2, 4 or 8 and cg or ca\n", inFlight, loadName);
     return 2;
   }
-  const size_t footprint = size_t(footprintMiB * 2048) * 512, total = totalMiB << 20;
-  const size_t elems = footprint / sizeof(uint4), totalElems = total / sizeof(uint4);
   if (!(footprintMiB * 2048 >= 1)) {
     fprintf(stderr, "l2Partitions: footprint %g MiB: give at least one 512-byte chunk\n", footprintMiB);
     return 2;
   }
+  const size_t footprint = size_t(footprintMiB * 2048) * 512, total = totalMiB << 20;
+  const size_t elems = footprint / sizeof(uint4), totalElems = total / sizeof(uint4);
   const int passes = int((total + footprint - 1) / footprint);
   const int blocks = smCount() * blocksPerSm;
   uint4* buf;
@@ -1150,7 +1150,6 @@ static int runStreamKeep(size_t footprintMiB, const char* list, int passes, int 
   return 0;
 }
 
-// Whether a block lands on the same SM in consecutive launches (the relaunch mapping's premise).
 // rotsteps: the rotating stream's grid (8 blocks of 256 threads per SM) over `totalMiB` rounded down
 // to whole steps, four launches (medianMs: one untimed, then three timed); the last launch's warps into
 // PREFIX-warps.csv (writeWarps) and their steps by cycles into PREFIX-steps.csv (writeStepBins).
@@ -1159,6 +1158,11 @@ static int runRotatingSteps(size_t footprintMiB, size_t totalMiB, const char* pr
   const size_t footprint = footprintMiB << 20, elems = footprint / sizeof(uint4);
   const size_t step = size_t(4) * blocks * threads, warps = size_t(blocks) * threads / 32;
   const size_t totalElems = (totalMiB << 20) / sizeof(uint4) / step * step;
+  if (elems == 0 || totalElems == 0) {
+    fprintf(stderr, "l2Partitions: rotsteps %zu MiB over %zu MiB: give at least 1 MiB and one step of the grid\n",
+            footprintMiB, totalMiB);
+    return 2;
+  }
   uint4* buf;
   unsigned *sink, *stepBins;
   unsigned long long* warpNs;
@@ -1187,6 +1191,7 @@ static int runRotatingSteps(size_t footprintMiB, size_t totalMiB, const char* pr
   return failed;
 }
 
+// Whether a block lands on the same SM in consecutive launches (the relaunch mapping's premise).
 static int runBlockMap(int blocksPerSm, int threads) {
   const int blocks = smCount() * blocksPerSm;
   unsigned* sm;
