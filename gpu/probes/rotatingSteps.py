@@ -21,6 +21,9 @@ sys.dont_write_bytecode = True  # importing linesArchive leaves no __pycache__ i
 from linesArchive import read_lines_archive
 
 
+REQUIRED = ("footprintBytes", "bytes", "nextReaderWarps", "GBps", "prefix")
+
+
 def csv_rows(text, where):
     rows = [line.split(",") for line in text.splitlines() if line]
     try:
@@ -55,6 +58,8 @@ def read_run(record, files, where):
         sys.exit(f"{where}: rotSteps.txz has no {error.args[0]}")
     if len(steps) != len(warps):
         sys.exit(f"{where}: {len(steps)} warps of steps against {len(warps)} of times")
+    if any(sum(row[1:]) == 0 for row in steps):
+        sys.exit(f"{where}: a warp of {base}-steps.csv has no steps")
     edges = [int(name[len("from") :]) for name in header[1:]]
     return edges, [row[1:] for row in steps], warps
 
@@ -94,26 +99,32 @@ def main(arguments):
     if len(arguments) != 1:
         sys.exit("usage: python3 gpu/probes/rotatingSteps.py <rotSteps.jsonl>")
     path = arguments[0]
-    archive_path = os.path.join(os.path.dirname(path), "rotSteps.txz")
     try:
         records = [json.loads(line) for line in open(path).read().splitlines() if line.startswith("{")]
-        files = read_lines_archive(archive_path)
-    except (OSError, ValueError, tarfile.TarError) as error:
-        sys.exit(f"{getattr(error, 'filename', None) or path}: {getattr(error, 'strerror', None) or error}")
-    runs = []
+    except (OSError, ValueError) as error:
+        sys.exit(f"{path}: {getattr(error, 'strerror', None) or error}")
+    found = []
     for number, record in enumerate(records):
         if record.get("probe") != "rotsteps":
             continue
         where = f"{path}: rotsteps record {number + 1}"
+        missing = [key for key in REQUIRED if key not in record]
+        if missing:
+            sys.exit(f"{where}: no {', '.join(missing)}")
         after = records[number + 1] if number + 1 < len(records) else {}
-        if not (after.get("probe") == "stream" and after.get("footprintBytes") == record.get("footprintBytes")):
+        if not (after.get("probe") == "stream" and after.get("footprintBytes") == record["footprintBytes"]):
             sys.exit(f"{where}: no untimed rotating stream after it")
-        try:
-            runs.append((record, after["GBps"], *read_run(record, files, where)))
-        except KeyError as error:
-            sys.exit(f"{where}: no {error.args[0]}")
-    if not runs:
+        if "GBps" not in after:
+            sys.exit(f"{where}: the untimed stream after it has no GBps")
+        found.append((where, record, after["GBps"]))
+    if not found:
         sys.exit(f"{path}: no rotsteps record")
+    archive_path = os.path.join(os.path.dirname(path), "rotSteps.txz")
+    try:
+        files = read_lines_archive(archive_path)
+    except (OSError, tarfile.TarError) as error:
+        sys.exit(f"{archive_path}: {getattr(error, 'strerror', None) or error}")
+    runs = [(record, untimed, *read_run(record, files, where)) for where, record, untimed in found]
     reference = min(runs, key=lambda run: run[0]["footprintBytes"])
     histogram = [sum(column) for column in zip(*reference[3])]
     short = percentile_edge(histogram, reference[2], 0.9)

@@ -107,6 +107,13 @@ it('reads a synthetic batch: percentiles, shares by tenths and their r against t
 it('answers bad input in one line naming the file', () => {
   const empty = join(work, 'empty.jsonl');
   writeFileSync(empty, '{"probe":"stream"}\n');
-  expectOneLineError(SCRIPT, [empty], /rotSteps\.txz/);
+  expectOneLineError(SCRIPT, [empty], /empty\.jsonl: no rotsteps record$/);
+  const partial = join(work, 'partial.jsonl');
+  writeFileSync(partial, '{"probe":"rotsteps","footprintBytes":1,"bytes":2,"GBps":3,"prefix":"x"}\n');
+  expectOneLineError(SCRIPT, [partial], /partial\.jsonl: rotsteps record 1: no nextReaderWarps$/);
+  const alone = join(work, 'alone.jsonl');
+  const record = { probe: 'rotsteps', footprintBytes: 1, bytes: 2, nextReaderWarps: 1, GBps: 3, prefix: 'x' };
+  writeFileSync(alone, `${JSON.stringify(record)}\n{"probe":"stream","footprintBytes":1,"GBps":3}\n`);
+  expectOneLineError(SCRIPT, [alone], /rotSteps\.txz: No such file or directory$/);
   expectOneLineError(SCRIPT, [], /^usage: python3 gpu\/probes\/rotatingSteps\.py/);
 });
