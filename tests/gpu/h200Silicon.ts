@@ -240,17 +240,28 @@ const PROBE_STREAM_MISSES: Readonly<Record<string, NonNullable<SiliconRow['known
   'probe stream 80 MiB rotating, 64 warps × 4 in flight': { reason: KEPT_PAST_L2_REASON, tolerance: 0.2 },
 };
 
-const probeStreams: SiliconRow[] = PROBE_STREAMS.map(([mib, mapping, warpsPerSm, inFlight, gbps, note]) => {
-  const name = `probe stream ${mib} MiB ${mapping}, ${warpsPerSm} warps × ${inFlight} in flight${note ?? ''}`;
-  const knownMiss = PROBE_STREAM_MISSES[name];
+/** One configuration of the probe's stream as a row, read as every probe stream row is. */
+function probeStreamRow(
+  mib: number,
+  mapping: StreamMapping,
+  warpsPerSm: number,
+  inFlight: number,
+  gbps: number,
+  note = '',
+): SiliconRow {
   return {
-    name,
+    name: `probe stream ${mib} MiB ${mapping}, ${warpsPerSm} warps × ${inFlight} in flight${note}`,
     silicon: gbps,
     unit: 'GB/s',
     run: steadyStream(mib, { mapping, warpsPerSm, inFlight }),
     read: 'GBps',
-    ...(knownMiss ? { knownMiss } : {}),
   };
+}
+
+const probeStreams: SiliconRow[] = PROBE_STREAMS.map((configuration) => {
+  const row = probeStreamRow(...configuration);
+  const knownMiss = PROBE_STREAM_MISSES[row.name];
+  return knownMiss ? { ...row, knownMiss } : row;
 });
 
 /** The model's SMs of one partition, the first half of each partition's, one GPC's, and one SM of each TPC of a set. */
@@ -524,19 +535,14 @@ export function probeSweepRows(sweep: ProbeSweep): SiliconRow[] {
   const rows = new Map<string, SiliconRow>();
   for (const run of probeRecords('2026-12-02', 'probes.jsonl')) {
     if (!(run.probe === 'stream' && run.load === 'cg' && Number(run.bytes) >= 2 * GiB && keep(run))) continue;
-    const mib = Number(run.footprintBytes) / MiB;
-    const mapping = run.mapping as StreamMapping;
-    const warpsPerSm = (Number(run.blocksPerSm) * Number(run.threads)) / 32;
-    const inFlight = Number(run.inFlight);
-    const name = `probe stream ${mib} MiB ${mapping}, ${warpsPerSm} warps × ${inFlight} in flight`;
-    if (which === 'first' && rows.has(name)) continue;
-    rows.set(name, {
-      name,
-      silicon: Number(run.GBps),
-      unit: 'GB/s',
-      run: steadyStream(mib, { mapping, warpsPerSm, inFlight }),
-      read: 'GBps',
-    });
+    const row = probeStreamRow(
+      Number(run.footprintBytes) / MiB,
+      run.mapping as StreamMapping,
+      (Number(run.blocksPerSm) * Number(run.threads)) / 32,
+      Number(run.inFlight),
+      Number(run.GBps),
+    );
+    if (!(which === 'first' && rows.has(row.name))) rows.set(row.name, row);
   }
   return [...rows.values()];
 }
