@@ -221,20 +221,9 @@ const PROBE_STREAMS: readonly (readonly [number, StreamMapping, number, number, 
   [128, 'rotating', 64, 4, 4899.9],
 ];
 
-/**
- * Silicon's rotating stream over 80 MiB reads a fifth faster than its fixed one (5,675 against
- * 4,710 GB/s) and than the DRAM rows (4,499 at 1 GiB): over a launch of 25 passes its L2 keeps part
- * of a footprint a third larger than itself. In this walk a line's next reader is another warp, so
- * the warps that run ahead of the one before them find its lines; an H100 counts 15 % of the reads
- * on chip over 6 passes and 30 % over 25, and 1–4 % in the fixed mapping (gpu/probes/README.md,
- * "Thirty-seventh batch"). The model has the same growth, faster: 4,641 GB/s over the row's one
- * pass after a warm one (2 % on chip), 5,986 over eight (19 %), 7,789 over silicon's 25 (49 %).
- * Its grid is SM-major, so a line's next reader is always in the same L2 partition and finds that
- * partition's copy; at 80 MiB + 64 KiB (the other partition) it reads 5,777 over 25.6 passes, and
- * silicon reads the two footprints alike ("Thirty-eighth batch").
- */
+/** Why the 80 MiB rotating row is held: gpu/probes/README.md, "Thirty-seventh batch" and "Thirty-eighth batch". */
 const KEPT_PAST_L2_REASON =
-  "silicon's launch of 25 passes in the rotating mapping keeps part of a footprint a third larger than the L2 (5,675 GB/s against 4,710 in the fixed mapping and 4,499 from DRAM at 1 GiB): a line's next reader is another warp, and the warps that run ahead of the one before them find its lines (an H100 counts 15 % of the reads on chip over 6 passes, 30 % over 25, the thirty-seventh batch). The model keeps too little over the row's one pass after a warm one (4,641) and too much over silicon's 25 (7,789 GB/s, 49 % on chip): its SM-major grid puts every line's next reader in the same L2 partition, which finds the copy its partition made; at 80 MiB + 64 KiB the reader is in the other partition and the model reads 5,777, where silicon reads both footprints alike (the thirty-eighth batch). As with the harness's launches of many passes at 56 MiB (the thirteenth batch)";
+  "silicon's launch of 25 passes in the rotating mapping keeps part of a footprint a third larger than the L2 (5,675 GB/s against 4,710 in the fixed mapping and 4,499 from DRAM at 1 GiB): a line's next reader is another warp, and the warps that run ahead of the one before them find its lines (an H100 counts 15 % of the reads on chip over 6 passes, 30 % over 25, the thirty-seventh batch). The model keeps too little over the row's one pass after a warm one (4,641) and too much over silicon's 25 (7,789 GB/s, 49 % on chip): its SM-major grid puts every line's next reader in the same L2 partition, which finds the copy its partition made; at 80 MiB + 64 KiB the reader is in the other partition and the model reads 5,777, where silicon reads both footprints alike (the thirty-eighth batch); the harness's launches of many passes at 56 MiB miss the same way (the thirteenth batch)";
 
 const PROBE_STREAM_MISSES: Readonly<Record<string, NonNullable<SiliconRow['knownMiss']>>> = {
   'probe stream 80 MiB rotating, 64 warps × 4 in flight': { reason: KEPT_PAST_L2_REASON, tolerance: 0.2 },
