@@ -51,13 +51,10 @@ const keyOf = (row: SpreadConfiguration): string => `${row.level} ${row.sms} ${r
 /** The bytes a configuration keeps out. */
 const spreadBytesOut = (row: SpreadConfiguration): number => row.sms * row.warpsPerSm * row.inFlight * WARP_LOAD_BYTES;
 
-/** The JSON lines of a run's file (results/RUN/FILE). */
-const jsonLines = (run: string, file: string) => probeRecords<Record<string, number>>(run, file);
-
 /** The `spread` rows of a run, each configuration's rounds averaged. */
 function spreadRows(run: string): SpreadRow[] {
   const rounds = new Map<string, { row: SpreadConfiguration; gbps: number[] }>();
-  for (const step of jsonLines(run, 'spread.jsonl')) {
+  for (const step of probeRecords<Record<string, number>>(run, 'spread.jsonl')) {
     const row = {
       level: step.footprintBytes! >= GiB ? 'DRAM' : 'L2',
       sms: step.sms!,
@@ -177,7 +174,7 @@ function expectAllSlower(
 
 const silicon = [...spreadRows('2026-12-06l'), ...spreadRows('2026-12-06m')];
 /** The spreadsteps runs (every step timed, at each grid's own spacing). */
-const steps = jsonLines('2026-12-06n', 'spreadSteps.jsonl');
+const steps = probeRecords<Record<string, number>>('2026-12-06n', 'spreadSteps.jsonl');
 const siliconByKey = new Map(silicon.map((row) => [keyOf(row), row]));
 const total = (row: SpreadConfiguration) => row.sms * row.warpsPerSm;
 function find(configuration: SpreadConfiguration): SpreadRow {
@@ -324,14 +321,17 @@ describe('the same loads in flight on more or fewer SMs (spread, an H100)', () =
       readonly p50: number;
       readonly roundTripNs: number;
     }
-    const spacingRows: SpacingRow[] = jsonLines('2026-12-06o', 'spacing.jsonl').map((run) => ({
-      sms: run.sms!,
-      inFlight: run.inFlight!,
-      spacingBytes: run.spacingBytes!,
-      p10: run.stepP10!,
-      p50: run.stepP50!,
-      roundTripNs: spreadBytesOut({ level: 'DRAM', sms: run.sms!, warpsPerSm: 4, inFlight: run.inFlight! }) / run.GBps!,
-    }));
+    const spacingRows: SpacingRow[] = probeRecords<Record<string, number>>('2026-12-06o', 'spacing.jsonl').map(
+      (run) => ({
+        sms: run.sms!,
+        inFlight: run.inFlight!,
+        spacingBytes: run.spacingBytes!,
+        p10: run.stepP10!,
+        p50: run.stepP50!,
+        roundTripNs:
+          spreadBytesOut({ level: 'DRAM', sms: run.sms!, warpsPerSm: 4, inFlight: run.inFlight! }) / run.GBps!,
+      }),
+    );
     const KiB = 1024;
     /** A configuration's two rounds, which agree to the bin in every percentile. */
     function spaced(sms: number, inFlight: number, spacingBytes: number): SpacingRow {
@@ -413,7 +413,7 @@ describe('the same loads in flight on more or fewer SMs (spread, an H100)', () =
       readonly roundTripNs: number;
       readonly p10: number;
     }
-    const bitRuns = jsonLines('2026-12-06p', 'spacingBits.jsonl');
+    const bitRuns = probeRecords<Record<string, number>>('2026-12-06p', 'spacingBits.jsonl');
     function bitRow(level: 'DRAM' | 'L2', warpsPerSm: number, bit: number): BitRow {
       const runs = bitRuns.filter(
         (run) =>
