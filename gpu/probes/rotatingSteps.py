@@ -9,13 +9,14 @@
 #   - its rate against the untimed rotating loop's at the same footprint and total (the record after
 #     it), and the blocks resident per SM (8: the whole grid at once);
 #   - the steps' cycles (10th, 50th and 90th percentiles, each a bin's lower edge) over every warp;
+#   - how the blocks were dealt: each round of as many blocks as there are SMs, on how many SMs;
 #   - when the warps end, as fractions of the median warp's end (5th percentile and last, as the
 #     model's warpEnds has them), and the latest start;
 #   - each warp's share of short steps, under SHORT: the L2-resident run's 90th percentile (the run
 #     of the smallest footprint), by tenths of warps, and how it follows the warp's lead over its
 #     line's previous reader (that warp's end less its own): Pearson's r over the warps.
 # Usage: python3 gpu/probes/rotatingSteps.py <rotSteps.jsonl>
-import json, os, statistics, sys, tarfile
+import json, math, os, statistics, sys, tarfile
 
 sys.dont_write_bytecode = True  # importing linesArchive leaves no __pycache__ in the folder
 from linesArchive import read_lines_archive
@@ -64,6 +65,22 @@ def read_run(record, files, where):
     return edges, [row[1:] for row in steps], warps
 
 
+def placement(record, warps):
+    """How the block scheduler dealt the grid: every block on one SM, and how many SMs each round of
+    as many blocks as there are SMs reached (all of them when dealt in turn, a few when SM by SM)."""
+    per_block = max(1, record["threads"] // 32)
+    sms = [row[1] for row in sorted(warps)]
+    blocks = [sms[start : start + per_block] for start in range(0, len(sms), per_block)]
+    split = sum(len(set(block)) > 1 for block in blocks)
+    count = len(set(sms))
+    reached = [len({block[0] for block in blocks[start : start + count]}) for start in range(0, len(blocks), count)]
+    by_sm = min(count, math.ceil(count * count / len(blocks)))
+    return (
+        f"  blocks: {len(blocks)} of {per_block} warps, {split} split over SMs; each round of {count} blocks on "
+        f"{min(reached)}–{max(reached)} SMs ({by_sm} if dealt SM by SM)"
+    )
+
+
 def describe(record, untimed, edges, steps, warps, short):
     mib, count = record["footprintBytes"] >> 20, len(warps)
     histogram = [sum(column) for column in zip(*steps)]
@@ -80,6 +97,8 @@ def describe(record, untimed, edges, steps, warps, short):
         f"  warps end at {ends[count // 20] / median:.3f} / {ends[-1] / median:.3f} of the median "
         f"({median / 1000:.1f} µs; 5th percentile / last); the latest start {max(row[2] for row in warps) / 1000:.1f} µs",
     ]
+    if "threads" in record:
+        lines.append(placement(record, warps))
     if short is not None:
         shares = [sum(c for c, edge in zip(row, edges) if edge < short) / sum(row) for row in steps]
         tenths = [0] * 10

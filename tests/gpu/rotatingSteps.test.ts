@@ -45,6 +45,15 @@ it('reads every run with the whole grid resident and the timed loop as fast as t
   }
   expect(run(24, 2046)).toMatch(/steps: 3072 \/ 3584 \/ 4864 cycles/);
   expect(run(24, 2046)).toMatch(/the latest start 1\.2 µs/);
+  // The block scheduler deals the grid in turn: each round of 132 blocks reaches nearly every SM.
+  for (const [mib, total] of [
+    [24, 2046],
+    [80, 2046],
+    [1024, 2046],
+  ] as const)
+    expect(run(mib, total)).toMatch(
+      /blocks: 1056 of 8 warps, 0 split over SMs; each round of 132 blocks on 124–132 SMs \(17 if dealt SM by SM\)/,
+    );
 });
 
 it('reads the hits past the L2 spread over every warp at 80 MiB, growing with the launch, none from DRAM alone', () => {
@@ -86,6 +95,7 @@ it('reads a synthetic batch: percentiles, shares by tenths and their r against t
     footprintBytes: mib << 20,
     bytes: 160 << 20,
     residentBlocksPerSm: 8,
+    threads: 32,
     nextReaderWarps: 1,
     GBps: 100,
     prefix: `/tmp/rotsteps/rot-${mib}`,
@@ -102,6 +112,9 @@ it('reads a synthetic batch: percentiles, shares by tenths and their r against t
     /steps under 512 cycles: 50\.0 % of a warp's on average; warps by tenths of theirs: 0 0 1 0 0 0 0 1 0 0; r against the lead over the line's previous reader \+1\.00$/m,
   );
   expect(text).toMatch(/warps end at 0\.667 \/ 1\.000 of the median \(3\.0 µs/);
+  expect(text).toMatch(
+    /^ {2}blocks: 2 of 1 warps, 0 split over SMs; each round of 2 blocks on 2–2 SMs \(2 if dealt SM by SM\)$/m,
+  );
 });
 
 it('answers bad input in one line naming the file', () => {
