@@ -21,6 +21,7 @@ interface MemsimArgs extends SystemModelArgs {
   stride?: string;
   requests?: number;
   'warps-per-sm': number;
+  'threads-per-block'?: number;
   'in-flight': number;
   'total-bytes'?: string;
   mapping?: StreamMapping;
@@ -62,6 +63,7 @@ function loopOptions(argv: MemsimArgs): LoopOptions {
     pattern: argv.pattern,
     bytes: parseByteCount('bytes', argv.bytes),
     warpsPerSm: argv['warps-per-sm'],
+    ...(argv['threads-per-block'] === undefined ? {} : { threadsPerBlock: argv['threads-per-block'] }),
     inFlight: argv['in-flight'],
     warm: argv.warm,
     seed: argv.seed,
@@ -77,7 +79,7 @@ function loopOptions(argv: MemsimArgs): LoopOptions {
 /** A closed-loop result as text: what was timed, then the path model's report. */
 function formatLoop(result: LoopResult): string {
   const lines = [
-    `pattern            ${result.pattern}: ${result.warpsPerSm} warps per SM, ${result.inFlight} loads in flight per thread (${result.bytesInFlightPerSm} B per SM)`,
+    `pattern            ${result.pattern}: ${result.warpsPerSm} warps per SM${result.pattern === 'chase' ? '' : ` in blocks of ${result.threadsPerBlock} threads`}, ${result.inFlight} loads in flight per thread (${result.bytesInFlightPerSm} B per SM)`,
     `timed              ${(result.timeNs / 1000).toFixed(2)} µs, ${result.loads} loads, ${(result.bytes / 2 ** 20).toFixed(2)} MiB to the SMs`,
     `bandwidth          ${result.GBps.toFixed(1)} GB/s (${result.gLoadsPerSecond.toFixed(2)} G loads/s)`,
     ...(result.warpEnds === undefined
@@ -111,6 +113,11 @@ export const memsimCommand: CommandModule<object, MemsimArgs> = {
           "chase: one thread walking a random cycle of the footprint's lines (dependent loads). Every warp keeps --in-flight loads per thread out, then waits for them",
       })
       .option('warps-per-sm', { type: 'number', default: 64, describe: 'with --pattern: warps on every SM' })
+      .option('threads-per-block', {
+        type: 'number',
+        describe:
+          "with --pattern stream|stride|random: threads per block, the grid's blocks dealt to the SMs in turn (default 256 where its 8 warps divide --warps-per-sm, else one block per SM)",
+      })
       .option('in-flight', {
         type: 'number',
         default: 4,

@@ -35,6 +35,12 @@ export interface LoopOptions {
   readonly warpsPerSm?: number;
   /** Loads in flight per thread (default 4). */
   readonly inFlight?: number;
+  /**
+   * stream / stride / random: threads per block, a multiple of 32 whose warps divide `warpsPerSm`
+   * (default 256, the probes' and the harness's blocks, where 8 warps divide it; else one block per
+   * SM). The grid's blocks are dealt to the SMs in turn (`gridWarpSms`).
+   */
+  readonly threadsPerBlock?: number;
   /** stream: bytes read in all, the footprint repeated (default: the footprint once). */
   readonly totalBytes?: number;
   /** stream: how passes map threads to lines (default `rotating`). */
@@ -72,6 +78,8 @@ export interface LoopResult {
   readonly pattern: LoopPattern;
   readonly warpsPerSm: number;
   readonly inFlight: number;
+  /** Threads per block (1 for a chase's one thread). */
+  readonly threadsPerBlock: number;
   /** Bytes in flight per SM when every warp has its loads out. */
   readonly bytesInFlightPerSm: number;
   /** First issue to last completion of the timed loads, ns. */
@@ -115,7 +123,9 @@ export interface WarpEnds {
 }
 
 const THREADS = 32;
-/** Sub-cores (SMSPs) per SM, each with its own load/store unit; warp w runs on sub-core w mod 4. */
+/** The probes' and the harness's blocks: 8 warps. */
+const DEFAULT_THREADS_PER_BLOCK = 256;
+/** Sub-cores (SMSPs) per SM, each with its own load/store unit; the SM's warp w (its place among them) runs on sub-core w mod 4. */
 const SUB_CORES = 4;
 const LINE = 128;
 const SECTOR = 32;
@@ -136,6 +146,19 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
     if (!(Number.isSafeInteger(value) && value >= 1 && value <= 1024))
       throw new UserError(`${name} ${value}: give a whole number 1 … 1024`);
   }
+  const threadsPerBlock =
+    options.threadsPerBlock ??
+    (warpsPerSm % (DEFAULT_THREADS_PER_BLOCK / THREADS) === 0 ? DEFAULT_THREADS_PER_BLOCK : warpsPerSm * THREADS);
+  if (!(
+    Number.isSafeInteger(threadsPerBlock) &&
+    threadsPerBlock >= THREADS &&
+    threadsPerBlock <= 1024 &&
+    threadsPerBlock % THREADS === 0 &&
+    warpsPerSm % (threadsPerBlock / THREADS) === 0
+  ))
+    throw new UserError(
+      `--threads-per-block ${threadsPerBlock}: give a multiple of 32 up to 1024 whose warps divide --warps-per-sm ${warpsPerSm}`,
+    );
   if (!(Number.isSafeInteger(options.bytes) && options.bytes >= LINE))
     throw new FieldError('bytes', `${options.bytes}: give at least one 128-byte line`);
   // A run simulates every request one by one: bound the work before starting it, as the traced
@@ -150,7 +173,15 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
   if (options.warm && options.pattern === 'stream') {
     // One untimed pass of the same loop (the probe's first launch): the L2 keeps what its own
     // mapping leaves, which with split partitions depends on which SMs read which lines.
-    const warm = runWarps(simulator, profile, { ...options, totalBytes: options.bytes }, warpsPerSm, inFlight, 0);
+    const warm = runWarps(
+      simulator,
+      profile,
+      { ...options, totalBytes: options.bytes },
+      warpsPerSm,
+      threadsPerBlock,
+      inFlight,
+      0,
+    );
     startNs = warm.lastDoneNs + 1000;
   } else if (options.warm && options.pattern !== 'chase') {
     // One pass over the footprint's lines from every SM, untimed; the timed part starts once it has drained.
@@ -178,7 +209,7 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
   } =
     options.pattern === 'chase'
       ? runChase(simulator, options, startNs)
-      : runWarps(simulator, profile, options, warpsPerSm, inFlight, startNs);
+      : runWarps(simulator, profile, options, warpsPerSm, threadsPerBlock, inFlight, startNs);
   const path = simulator.result();
   // A chase's warm walk runs inside runChase; its timed loads each bring one sector.
   const bytes = options.pattern === 'chase' ? timed.loads * SECTOR : path.bytes.l1ToSm - before.bytes.l1ToSm;
@@ -189,6 +220,7 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
     pattern: options.pattern,
     warpsPerSm: options.pattern === 'chase' ? 1 : warpsPerSm,
     inFlight: options.pattern === 'chase' ? 1 : inFlight,
+    threadsPerBlock: options.pattern === 'chase' ? 1 : threadsPerBlock,
     bytesInFlightPerSm: options.pattern === 'chase' ? loadBytes : warpsPerSm * THREADS * loadBytes * inFlight,
     timeNs,
     bytes,
@@ -307,12 +339,38 @@ class WarpQueue {
   lastTime = 0;
 }
 
+/**
+ * Where a grid's warps run: blocks of `warpsPerBlock` warps, `warpsPerSm / warpsPerBlock` an SM,
+ * dealt to `sms` in turn, block b on sms[b mod n], as the block scheduler deals a grid that fits at
+ * once: on the H200 the probe's grid (8 blocks of 256 threads an SM) lands its first 132 blocks on
+ * 116 SMs and its first 264 on all 132 (`blockmap`, gpu/probes/results/2026-12-02), and on an H100
+ * every round of 132 blocks on 124–132 SMs (the thirty-eighth batch's warps); dealt SM by SM they
+ * would reach 17 and 33. Returns each warp's SM and its place among the SM's warps (which picks its
+ * sub-core).
+ */
+export function gridWarpSms(
+  sms: readonly number[],
+  warpsPerSm: number,
+  warpsPerBlock: number,
+): { sm: Int32Array; slot: Int32Array } {
+  const warps = sms.length * warpsPerSm;
+  const sm = new Int32Array(warps);
+  const slot = new Int32Array(warps);
+  for (let g = 0; g < warps; g++) {
+    const block = Math.floor(g / warpsPerBlock);
+    sm[g] = sms[block % sms.length]!;
+    slot[g] = Math.floor(block / sms.length) * warpsPerBlock + (g % warpsPerBlock);
+  }
+  return { sm, slot };
+}
+
 /** Warp-level closed loop of the stream, stride and random patterns. */
 function runWarps(
   simulator: MemoryPathSimulator,
   profile: GpuMemoryProfile,
   options: LoopOptions,
   warpsPerSm: number,
+  threadsPerBlock: number,
   inFlight: number,
   startNs: number,
 ): { loads: number; startNs: number; lastDoneNs: number; warpEndNs: Float64Array; stepHistogram: Uint32Array } {
@@ -325,6 +383,7 @@ function runWarps(
   )
     throw new FieldError('sms', `${sms.join(',') || 'none'}: give distinct SM numbers below ${smCount}`);
   const warps = sms.length * warpsPerSm;
+  const placed = gridWarpSms(sms, warpsPerSm, threadsPerBlock / THREADS);
   const footprint = Math.floor(options.bytes / LINE) * LINE;
   const pattern = options.pattern;
   const warpBytes = THREADS * STREAM_LOAD_BYTES;
@@ -389,7 +448,7 @@ function runWarps(
   while (queue.size > 0) {
     const g = queue.pop();
     const now = queue.lastTime;
-    const sm = sms[Math.floor(g / warpsPerSm)]!;
+    const sm = placed.sm[g]!;
     const step = stepOf[g]!;
     const j = loadOf[g]!;
     if (j === inFlight) {
@@ -403,7 +462,7 @@ function runWarps(
       stepReadDram[g] = 0;
       continue;
     }
-    const lsu = sm * SUB_CORES + ((g % warpsPerSm) % SUB_CORES);
+    const lsu = sm * SUB_CORES + (placed.slot[g]! % SUB_CORES);
     if (lsuFree[lsu]! > now) {
       queue.push(lsuFree[lsu]!, g);
       continue;
@@ -419,7 +478,7 @@ function runWarps(
     if (j === 0) stepStart[g] = now;
     let done = j === 0 ? now : stepDone[g]!;
     const dramReadsBefore = simulator.dramReads;
-    // Grid-stride order: in each block of inFlight × warps chunks, warp g (SM-major) reads column
+    // Grid-stride order: in each run of inFlight × warps chunks, the grid's warp g reads column
     // g mod spacing of group g / spacing, its loads `spacing` chunks apart (with the default
     // spacing, chunk g of each row of the grid).
     const chunk =

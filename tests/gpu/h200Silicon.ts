@@ -107,7 +107,15 @@ const parallelism: SiliconRow[] = (
   name: `stream 1 GiB, ${warpsPerSm} warps × ${inFlight} in flight`,
   silicon: gbps,
   unit: 'GB/s',
-  run: { pattern: 'stream', bytes: GiB, warpsPerSm, inFlight, totalBytes: steadyDramBytes(gbps) },
+  // One block of W warps an SM (two of 1,024 threads at 64).
+  run: {
+    pattern: 'stream',
+    bytes: GiB,
+    warpsPerSm,
+    inFlight,
+    threadsPerBlock: Math.min(1024, 32 * warpsPerSm),
+    totalBytes: steadyDramBytes(gbps),
+  },
   read: 'GBps',
 }));
 
@@ -221,9 +229,9 @@ const PROBE_STREAMS: readonly (readonly [number, StreamMapping, number, number, 
   [128, 'rotating', 64, 4, 4899.9],
 ];
 
-/** Why the 80 MiB rotating row is held: gpu/probes/README.md, "Thirty-seventh batch" and "Thirty-eighth batch". */
+/** Why the 80 MiB rotating row is held: gpu/probes/README.md, "Thirty-seventh batch", "Thirty-eighth batch" and "The grid's blocks, dealt in turn". */
 const KEPT_PAST_L2_REASON =
-  "silicon's launch of 25 passes in the rotating mapping keeps part of a footprint a third larger than the L2 (5,675 GB/s against 4,710 in the fixed mapping and 4,499 from DRAM at 1 GiB): a line's next reader is another warp, and the warps that run ahead of the one before them find its lines (an H100 counts 15 % of the reads on chip over 6 passes, 30 % over 25, the thirty-seventh batch). The model keeps too little over the row's one pass after a warm one (4,641) and too much over silicon's 25 (7,789 GB/s, 49 % on chip): its SM-major grid puts every line's next reader in the same L2 partition, which finds the copy its partition made; at 80 MiB + 64 KiB the reader is in the other partition and the model reads 5,777, where silicon reads both footprints alike (the thirty-eighth batch); the harness's launches of many passes at 56 MiB miss the same way (the thirteenth batch)";
+  "silicon's launch of 25 passes in the rotating mapping keeps part of a footprint a third larger than the L2 (5,675 GB/s against 4,710 in the fixed mapping and 4,499 from DRAM at 1 GiB): a line's next reader is another warp, and the warps that run ahead of the one before them find its lines (an H100 counts 15 % of the reads on chip over 6 passes, 30 % over 25, the thirty-seventh batch). The model keeps too little over the row's one pass after a warm one (4,659) and too much over silicon's 25 (7,864 GB/s, 50 % on chip): at every whole-MiB footprint its grid puts a line's next reader in the same L2 partition (3,328 warps on: 416 blocks, 20 SMs, 10 TPCs), which finds the copy its partition made; at 80 MiB + 8 KiB the reader is one TPC further, in the other partition, and the model reads 5,762, where silicon reads F and F + 64 KiB alike (the thirty-eighth batch; gpu/probes/README.md, \"The grid's blocks, dealt in turn\"); the harness's launches of many passes at 56 MiB miss the same way (the thirteenth batch)";
 
 const PROBE_STREAM_MISSES: Readonly<Record<string, NonNullable<SiliconRow['knownMiss']>>> = {
   'probe stream 80 MiB rotating, 64 warps × 4 in flight': { reason: KEPT_PAST_L2_REASON, tolerance: 0.2 },
@@ -305,10 +313,11 @@ const probeSmStreams: SiliconRow[] = (
 }));
 
 /**
- * Over launches longer than three passes the model's fast warps run away: once their lines hit they
- * go faster, and their lines hit more, where silicon's warps keep their pace (one partition at 40
- * MiB gains 6 % from 3 to 36 passes, results/2026-12-04f; all SMs at 56 MiB read 6.6 TB/s over 8,
- * results/2026-12-04e). Held so that it shows and cannot grow unseen.
+ * Launches longer than three passes near the L2's size (one partition at 40 MiB gains 6 % from 3 to
+ * 36 passes, results/2026-12-04f; all SMs at 56 MiB read 6.6 TB/s over 8, results/2026-12-04e).
+ * All SMs at 56 MiB are within 10 % since the model deals the grid's blocks to the SMs in turn
+ * (+17.4 % with its SM-major grid); one partition's SMs at 40 MiB are not: there the model's fast
+ * warps run away. Held so that it shows and cannot grow unseen.
  */
 const LONG_LAUNCH_REASON =
   "over long launches the model's fast warps run away: once their lines hit they go faster and their lines hit more, where silicon's warps keep their pace; with the SM's measured miss queue the model's warps spread as silicon's over three passes (fifth percentile 0.80 of the median at 40 MiB, silicon 0.80–0.84), but what holds silicon's warps together over longer launches is not measured (docs/system-model.md, one SM's DRAM stream)";
@@ -317,11 +326,11 @@ const LONG_LAUNCH_PASSES = 8;
 
 const probeLongLaunches: SiliconRow[] = (
   [
-    // One partition: the model's three-pass row is within 5 % with the lines' measured homes, so
+    // One partition: the model's three-pass row is within 6 % with the lines' measured homes, so
     // this row carries the whole growth (model +24 % from 3 to 8 passes, silicon +3.8 %; with the
     // slice hash's homes the model grew more, +29 %, from a start 9 % low).
     ['the SMs of one partition', ONE_PARTITION, 40, [0.1186, 0.1188, 0.1185, 0.1174], 0.3],
-    ['all SMs', undefined, 56, [0.0775, 0.0792], 0.2],
+    ['all SMs', undefined, 56, [0.0775, 0.0792], undefined],
   ] as const
 ).map(([who, sms, mib, medianMs, tolerance]) => ({
   name: `probe stream ${mib} MiB fixed, ${who}, launches of ${LONG_LAUNCH_PASSES} passes less their launch`,
@@ -329,7 +338,7 @@ const probeLongLaunches: SiliconRow[] = (
   unit: 'GB/s',
   run: steadyStream(mib, { mapping: 'fixed', ...(sms ? { sms } : {}), totalBytes: LONG_LAUNCH_PASSES * mib * MiB }),
   read: 'GBps',
-  knownMiss: { reason: LONG_LAUNCH_REASON, tolerance },
+  ...(tolerance ? { knownMiss: { reason: LONG_LAUNCH_REASON, tolerance } } : {}),
 }));
 
 /**
@@ -448,7 +457,7 @@ const probeBursts: SiliconRow[] = (
   name: `probe tileBurst ${warpsPerSm / 4} block(s) per SM, ${warpsPerSm} warps × 5 in flight`,
   silicon: gbps,
   unit: 'GB/s',
-  run: { pattern: 'stream', bytes: GiB, warpsPerSm, inFlight: 5, totalBytes: 64 * MiB },
+  run: { pattern: 'stream', bytes: GiB, warpsPerSm, inFlight: 5, threadsPerBlock: 128, totalBytes: 64 * MiB },
   read: 'GBps',
 }));
 

@@ -79,12 +79,38 @@ describe('gen memsim', () => {
     // A warm 64 KiB walk stays in L1: the profile's 40-cycle hit.
     expect(chase).toMatch(/^per dependent load +\d+\.\d ns = 36\.0 SM cycles$/m);
     expect(chase).not.toMatch(/^warp ends/m);
+    // The grid's blocks: 256 threads where 8 warps divide the SM's, else one block per SM, or as given.
+    expect(text).toMatch(/^pattern +stride: 1 warps per SM in blocks of 32 threads, 1 loads in flight/m);
+    const blocks = await runHandler({
+      ...base,
+      pattern: 'random',
+      bytes: '1M',
+      'warps-per-sm': 8,
+      'loads-per-thread': 1,
+    });
+    expect(blocks).toMatch(/^pattern +random: 8 warps per SM in blocks of 256 threads/m);
+    const small = await runHandler({
+      ...base,
+      pattern: 'random',
+      bytes: '1M',
+      'warps-per-sm': 8,
+      'threads-per-block': 64,
+      'loads-per-thread': 1,
+    });
+    expect(small).toMatch(/^pattern +random: 8 warps per SM in blocks of 64 threads/m);
+    expect(chase).toMatch(/^pattern +chase: 1 warps per SM, 1 loads in flight/m);
   });
 
   it('turns bad sizes and counts into UserErrors', async () => {
     await expect(runHandler({ pattern: 'stream', bytes: '1M', 'warps-per-sm': 0, 'in-flight': 4 })).rejects.toThrow(
       '--warps-per-sm 0: give a whole number 1 … 1024',
     );
+    for (const threads of [48, 0, 2048, 96])
+      await expect(
+        runHandler({ pattern: 'stream', bytes: '1M', 'warps-per-sm': 8, 'threads-per-block': threads }),
+      ).rejects.toThrow(
+        `--threads-per-block ${threads}: give a multiple of 32 up to 1024 whose warps divide --warps-per-sm 8`,
+      );
     await expect(runHandler({ pattern: 'random', bytes: 'lots' })).rejects.toThrow(
       '--bytes lots: give a positive byte count such as 4096, 64MiB or 2G',
     );

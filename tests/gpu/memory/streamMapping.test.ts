@@ -9,7 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { memoryProfile } from '../../../gpu/memory/profiles.ts';
 import { withoutRefresh } from './withoutRefresh.ts';
 import { smsOfPartition } from '../../../gpu/memory/smTopology.ts';
-import { runLoop } from '../../../gpu/memory/warpLoop.ts';
+import fc from 'fast-check';
+import { gridWarpSms, runLoop } from '../../../gpu/memory/warpLoop.ts';
+import { fastCheckSeed } from './seed.ts';
+import { probeRecords } from '../system/support.ts';
 
 const profile = memoryProfile('h200');
 const MiB = 2 ** 20;
@@ -125,5 +128,51 @@ describe("the steps' times (`stepNs`, as l2Partitions.cu smsteps counts them)", 
     expect(busy.p50).toBeLessThanOrEqual(busy.p90);
     expect(busy.p50).toBeGreaterThan(lone.p50);
     expect(runLoop(profile, { pattern: 'chase', bytes: MiB, loads: 100 }).stepNs).toBeUndefined();
+  });
+});
+
+describe("the grid's blocks dealt to the SMs in turn (gridWarpSms)", () => {
+  it("as the H200's scheduler deals the probe's grid: its first 132 blocks on 116 SMs, its first 264 on all", () => {
+    const [map] = probeRecords<{ probe: string; blocks: number; firstSms: number[] }>(
+      '2026-12-02',
+      'probes.jsonl',
+    ).filter((record) => record.probe === 'blockmap');
+    const sms = map!.firstSms.slice(0, 264);
+    expect(map!.blocks).toBe(1056);
+    expect(new Set(sms.slice(0, 132)).size).toBe(116);
+    expect(new Set(sms).size).toBe(132);
+    // The model's rule: every SM once per 132 blocks; SM by SM, 17 and 33 SMs.
+    const model = gridWarpSms([...Array(132).keys()], 64, 8).sm.filter((_, g) => g % 8 === 0);
+    expect(new Set(model.slice(0, 132)).size).toBe(132);
+  });
+
+  it('puts block b on the (b mod n)-th SM, its warps together, every SM its share', () => {
+    const placed = gridWarpSms([5, 9, 2], 16, 8);
+    // Blocks 0 … 5 of 8 warps: SMs 5, 9, 2, 5, 9, 2.
+    expect([...placed.sm].filter((_, g) => g % 8 === 0)).toEqual([5, 9, 2, 5, 9, 2]);
+    expect([...placed.slot.slice(24, 32)]).toEqual([8, 9, 10, 11, 12, 13, 14, 15]);
+    const seed = fastCheckSeed('gridWarpSms');
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 131 }), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 1, max: 8 }),
+        (sms, blockBits, blocksPerSm) => {
+          const warpsPerBlock = 2 ** blockBits;
+          const { sm, slot } = gridWarpSms(sms, warpsPerBlock * blocksPerSm, warpsPerBlock);
+          for (const id of sms) {
+            const mine = [...sm.keys()].filter((g) => sm[g] === id).map((g) => slot[g]);
+            // Each SM its warps, each in its own place among them.
+            expect(mine.sort((a, b) => a! - b!)).toEqual([...Array(warpsPerBlock * blocksPerSm).keys()]);
+          }
+          for (let g = 0; g < sm.length; g++) {
+            expect(sm[g]).toBe(sm[g - (g % warpsPerBlock)]);
+            // The first round of blocks reaches every SM once.
+            if (g < sms.length * warpsPerBlock) expect(sm[g]).toBe(sms[Math.floor(g / warpsPerBlock)]);
+          }
+        },
+      ),
+      { seed, numRuns: 100 },
+    );
   });
 });
