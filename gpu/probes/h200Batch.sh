@@ -201,6 +201,10 @@
 #   rotshift l2Partitions stream rotating at 56, 80 and 128 MiB and 64 KiB more each, over 2 GiB, two
 #            rounds: does the next reader's L2 partition, which the extra 64 KiB moves in the model's
 #            grid, change silicon's rate?
+#   rotpart  l2Partitions rotpart (the rotating stream with its warps ordered by L2 partition,
+#            alternately) at 24, 56, 80 and 128 MiB and 512 B more each, over 2 GiB, beside the
+#            probe's own rotating stream, two rounds: does a line's next reader gain from the copy
+#            its own partition made, as the model's does (80 MiB: 7,864 against 5,762 GB/s)?
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -1185,6 +1189,20 @@ rotshift)
   for round in 1 2; do
     for mib in 56 56.0625 80 80.0625 128 128.0625; do /tmp/l2Partitions stream $mib rotating 2048; done
   done >"$OUT/rotShift.jsonl" 2>&1
+  ;;
+rotpart)
+  mapPartitions || exit 1
+  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  # 512 B more moves every line's next reader into the other partition (nextReaderWarps odd).
+  for round in 1 2; do
+    for mib in 24 56 80 128; do
+      for extra in 0 0.00048828125; do
+        f=$(python3 -c "print($mib + $extra)")
+        /tmp/l2Partitions rotpart $f 2048 "$list"
+        /tmp/l2Partitions stream $f rotating 2048
+      done
+    done
+  done >"$OUT/rotPart.jsonl" 2>&1
   ;;
 orderncu)
   mapPartitions || exit 1

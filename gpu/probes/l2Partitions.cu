@@ -39,12 +39,17 @@
 //             blocks, one block per SM; each launch prints the SM of every block in cluster order.
 //   rotsteps  the rotating stream in whole steps with each warp's steps counted by cycles, and its
 //             start, end and SM: which warps find their lines in the L2 past its size.
+//   rotpart   the rotating stream with the warps ordered by L2 partition, alternately: a line's next
+//             reader, (elements mod grid) / 32 warps on, is in the same partition when that count
+//             is even and in the other when it is odd, so footprints 512 B apart ask whether silicon's
+//             next reader gains from the copy its own partition made of a far line.
 //
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o l2Partitions l2Partitions.cu
 // Run:   ./l2Partitions stream <footprint MiB, fractions in 512 B> <fixed|rotating|relaunch> [total MiB 2048]
 //                       [blocks per SM 8] [threads 256] [loads in flight 4] [cg|ca]
 //        ./l2Partitions chase <footprint KiB> [loads 20000]
 //        ./l2Partitions blockmap [blocks per SM 8] [threads 256]
+//        ./l2Partitions rotpart <footprint MiB, fractions in 512 B> <total MiB> <SM list of one partition>
 //        ./l2Partitions gather <blocks> [threads 128]
 //        ./l2Partitions smmap [footprint KiB 4096]
 //        ./l2Partitions streamsms <footprint MiB> <SM list, e.g. 0,2,4> [total MiB 2048] [warps CSV]
@@ -433,6 +438,33 @@ __global__ void __launch_bounds__(256, 8)
     warpNs[3 * warp + 1] = globalNs(acc);
     warpNs[3 * warp + 2] = smId();
   }
+}
+
+// rotpart: streamRotating's walk in whole steps over a grid whose warps take their places in it by
+// L2 partition, alternately: the k-th warp to start in partition p (`inPartition[sm]`) is warp 2k + p
+// of the walk, and where one partition has more warps its k-th past the other's count is warp
+// 2·fewer + (k − fewer). `tickets` (two counters) is zeroed before each launch.
+__global__ void __launch_bounds__(256, 8)
+    streamRotatingByPartition(const uint4* buf, size_t elems, size_t total, const unsigned char* inPartition,
+                              unsigned fewer, unsigned* tickets, unsigned* sink) {
+  const size_t grid = size_t(gridDim.x) * blockDim.x;
+  const unsigned lane = threadIdx.x % 32;
+  unsigned place = 0;
+  if (lane == 0) {
+    const unsigned partition = inPartition[smId()];
+    const unsigned k = atomicAdd(tickets + partition, 1u);
+    place = k < fewer ? 2 * k + partition : fewer + k;
+  }
+  const size_t tid = size_t(__shfl_sync(0xffffffffu, place, 0)) * 32 + lane;
+  unsigned acc = 0;
+  for (size_t i = tid; i < total; i += 4 * grid) {
+    uint4 v[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++) v[j] = load<LoadKind::cg>(buf + (i + j * grid) % elems);
+#pragma unroll
+    for (int j = 0; j < 4; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+  }
+  if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
 // A line's class: its load's cycles in 32-cycle steps from LINE_CLASS_BASE, the first and last class
@@ -1191,6 +1223,54 @@ static int runRotatingSteps(size_t footprintMiB, size_t totalMiB, const char* pr
   return failed;
 }
 
+// rotpart: the rotating stream's grid (8 blocks of 256 threads per SM) over `totalMiB` rounded down to
+// whole steps, its warps placed by partition (streamRotatingByPartition; `list`: the SMs of one
+// partition, the rest are the other), three timed launches after an untimed one.
+static int runRotatingByPartition(double footprintMiB, size_t totalMiB, const char* list) {
+  const int sms = smCount(), blocks = sms * 8, threads = 256;
+  const size_t elems = size_t(footprintMiB * 2048.0 + 0.5) * 32;  // whole 512-byte chunks
+  const size_t step = size_t(4) * blocks * threads;
+  const size_t totalElems = (totalMiB << 20) / sizeof(uint4) / step * step;
+  std::vector<unsigned char> inPartition(sms, 1);
+  std::vector<unsigned char> listed(sms, 0);
+  const int first = parseSmList(list, listed);
+  if (first < 0) return 2;
+  for (int sm = 0; sm < sms; sm++) inPartition[sm] = listed[sm] ? 0 : 1;
+  if (elems == 0 || totalElems == 0 || first == 0 || first == sms) {
+    fprintf(stderr, "l2Partitions: rotpart %.4f MiB over %zu MiB, %d of %d SMs listed: give a footprint, a step "
+            "and a partition's SMs\n", footprintMiB, totalMiB, first, sms);
+    return 2;
+  }
+  const unsigned fewer = unsigned(std::min(first, sms - first)) * 8 * threads / 32;
+  uint4* buf;
+  unsigned char* deviceInPartition;
+  unsigned *sink, *tickets;
+  CHECK(cudaMalloc(&buf, elems * sizeof(uint4)));
+  CHECK(cudaMalloc(&deviceInPartition, sms));
+  CHECK(cudaMalloc(&sink, sizeof(unsigned)));
+  CHECK(cudaMalloc(&tickets, 2 * sizeof(unsigned)));
+  CHECK(cudaMemset(buf, 0, elems * sizeof(uint4)));
+  CHECK(cudaMemcpy(deviceInPartition, inPartition.data(), sms, cudaMemcpyHostToDevice));
+  int resident = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, streamRotatingByPartition, threads, 0));
+  const double ms = medianMs(3, [&] {
+    CHECK(cudaMemsetAsync(tickets, 0, 2 * sizeof(unsigned)));
+    streamRotatingByPartition<<<blocks, threads>>>(buf, elems, totalElems, deviceInPartition, fewer, tickets, sink);
+  });
+  const double bytes = double(totalElems) * sizeof(uint4);
+  const size_t nextReader = elems % (size_t(blocks) * threads) / 32;
+  printf("{\"probe\":\"rotpart\",\"footprintBytes\":%zu,\"bytes\":%.0f,\"blocksPerSm\":8,\"threads\":%d,"
+         "\"inFlight\":4,\"residentBlocksPerSm\":%d,\"partitionSms\":[%d,%d],\"nextReaderWarps\":%zu,"
+         "\"nextReader\":\"%s\",\"medianMs\":%.4f,\"GBps\":%.1f}\n",
+         elems * sizeof(uint4), bytes, threads, resident, first, sms - first, nextReader,
+         nextReader % 2 == 0 ? "same partition" : "other partition", ms, bytes / ms / 1e6);
+  CHECK(cudaFree(buf));
+  CHECK(cudaFree(deviceInPartition));
+  CHECK(cudaFree(sink));
+  CHECK(cudaFree(tickets));
+  return 0;
+}
+
 // Whether a block lands on the same SM in consecutive launches (the relaunch mapping's premise).
 static int runBlockMap(int blocksPerSm, int threads) {
   const int blocks = smCount() * blocksPerSm;
@@ -1300,6 +1380,8 @@ int main(int argc, char** argv) {
   if (strcmp(probe, "gpcmap") == 0) return runGpcMap();
   if (strcmp(probe, "rotsteps") == 0 && argc >= 5)
     return runRotatingSteps(strtoull(argv[2], nullptr, 10), strtoull(argv[3], nullptr, 10), argv[4]);
+  if (strcmp(probe, "rotpart") == 0 && argc >= 5)
+    return runRotatingByPartition(strtod(argv[2], nullptr), strtoull(argv[3], nullptr, 10), argv[4]);
   fprintf(stderr,
           "usage: l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB] [blocks/SM] [threads]\n"
           "                          [in flight 1|2|4|8] [cg|ca]\n"
@@ -1318,6 +1400,7 @@ int main(int argc, char** argv) {
           "       l2Partitions streamkeep <footprint MiB> <SM list> <passes> <launches> <probe SM> <prefix> [rounds]\n"
           "                               [fixed|natural|split|halves|near|far] [steps]\n"
           "       l2Partitions gpcmap\n"
-          "       l2Partitions rotsteps <footprint MiB> <total MiB> <file prefix>\n");
+          "       l2Partitions rotsteps <footprint MiB> <total MiB> <file prefix>\n"
+          "       l2Partitions rotpart <footprint MiB> <total MiB> <SM list of one partition>\n");
   return 2;
 }
