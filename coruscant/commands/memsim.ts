@@ -116,7 +116,7 @@ export const memsimCommand: CommandModule<object, MemsimArgs> = {
       .option('threads-per-block', {
         type: 'number',
         describe:
-          "with --pattern stream|stride|random: threads per block, the grid's blocks dealt to the SMs in turn (default 256 where its 8 warps divide --warps-per-sm, else one block per SM)",
+          "with --pattern stream|stride|random: threads per block, the grid's blocks dealt to the SMs in turn (default 256 where its 8 warps divide --warps-per-sm, else as few blocks an SM as fit 1,024 threads each)",
       })
       .option('in-flight', {
         type: 'number',

@@ -36,9 +36,9 @@ export interface LoopOptions {
   /** Loads in flight per thread (default 4). */
   readonly inFlight?: number;
   /**
-   * stream / stride / random: threads per block, a multiple of 32 whose warps divide `warpsPerSm`
-   * (default 256, the probes' and the harness's blocks, where 8 warps divide it; else one block per
-   * SM). The grid's blocks are dealt to the SMs in turn (`gridWarpSms`).
+   * stream / stride / random: threads per block, a multiple of 32 up to 1,024 whose warps divide
+   * `warpsPerSm` (default 256, the probes' and the harness's blocks, where 8 warps divide it; else as
+   * few blocks an SM as fit). The grid's blocks are dealt to the SMs in turn (`gridWarpSms`).
    */
   readonly threadsPerBlock?: number;
   /** stream: bytes read in all, the footprint repeated (default: the footprint once). */
@@ -125,6 +125,7 @@ export interface WarpEnds {
 const THREADS = 32;
 /** The probes' and the harness's blocks: 8 warps. */
 const DEFAULT_THREADS_PER_BLOCK = 256;
+const MAX_THREADS_PER_BLOCK = 1024;
 /** Sub-cores (SMSPs) per SM, each with its own load/store unit; the SM's warp w (its place among them) runs on sub-core w mod 4. */
 const SUB_CORES = 4;
 const LINE = 128;
@@ -134,6 +135,18 @@ const NARROW_LOAD_BYTES = 4;
 const DEFAULT_CHASE_LOADS = 20_000;
 /** Fisher–Yates walks are built up to this many lines (32 MB of indices); larger cold walks draw lines at random. */
 const MAX_PERMUTED_LINES = 2 ** 23;
+
+/**
+ * Blocks of 256 threads where their 8 warps divide the SM's; else as few blocks an SM as fit in
+ * 1,024 threads each (one block of W warps up to 32, as the harness's parallelism rows run).
+ */
+function defaultThreadsPerBlock(warpsPerSm: number): number {
+  const perBlock = DEFAULT_THREADS_PER_BLOCK / THREADS;
+  if (warpsPerSm % perBlock === 0) return DEFAULT_THREADS_PER_BLOCK;
+  let blocks = 1;
+  while (warpsPerSm % blocks !== 0 || warpsPerSm / blocks > MAX_THREADS_PER_BLOCK / THREADS) blocks++;
+  return (warpsPerSm / blocks) * THREADS;
+}
 
 /** Runs one pattern on `profile`. */
 export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopResult {
@@ -146,9 +159,7 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
     if (!(Number.isSafeInteger(value) && value >= 1 && value <= 1024))
       throw new UserError(`${name} ${value}: give a whole number 1 … 1024`);
   }
-  const threadsPerBlock =
-    options.threadsPerBlock ??
-    (warpsPerSm % (DEFAULT_THREADS_PER_BLOCK / THREADS) === 0 ? DEFAULT_THREADS_PER_BLOCK : warpsPerSm * THREADS);
+  const threadsPerBlock = options.threadsPerBlock ?? defaultThreadsPerBlock(warpsPerSm);
   if (!(
     Number.isSafeInteger(threadsPerBlock) &&
     threadsPerBlock >= THREADS &&

@@ -98,6 +98,15 @@ describe('gen memsim', () => {
       'loads-per-thread': 1,
     });
     expect(small).toMatch(/^pattern +random: 8 warps per SM in blocks of 64 threads/m);
+    // 36 warps: not a multiple of 8, more than one block of 1,024 holds: two blocks of 18.
+    const odd = await runHandler({
+      ...base,
+      pattern: 'random',
+      bytes: '1M',
+      'warps-per-sm': 36,
+      'loads-per-thread': 1,
+    });
+    expect(odd).toMatch(/^pattern +random: 36 warps per SM in blocks of 576 threads/m);
     expect(chase).toMatch(/^pattern +chase: 1 warps per SM, 1 loads in flight/m);
   });
 
