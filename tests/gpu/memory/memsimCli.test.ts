@@ -79,34 +79,20 @@ describe('gen memsim', () => {
     // A warm 64 KiB walk stays in L1: the profile's 40-cycle hit.
     expect(chase).toMatch(/^per dependent load +\d+\.\d ns = 36\.0 SM cycles$/m);
     expect(chase).not.toMatch(/^warp ends/m);
-    // The grid's blocks: 256 threads where 8 warps divide the SM's, else one block per SM, or as given.
+    // The grid's blocks: 256 threads where 8 warps divide the SM's, else as few an SM as fit 1,024
+    // threads (36 warps: two of 18), or as given.
     expect(text).toMatch(/^pattern +stride: 1 warps per SM in blocks of 32 threads, 1 loads in flight/m);
-    const blocks = await runHandler({
-      ...base,
-      pattern: 'random',
-      bytes: '1M',
-      'warps-per-sm': 8,
-      'loads-per-thread': 1,
-    });
-    expect(blocks).toMatch(/^pattern +random: 8 warps per SM in blocks of 256 threads/m);
-    const small = await runHandler({
-      ...base,
-      pattern: 'random',
-      bytes: '1M',
-      'warps-per-sm': 8,
-      'threads-per-block': 64,
-      'loads-per-thread': 1,
-    });
-    expect(small).toMatch(/^pattern +random: 8 warps per SM in blocks of 64 threads/m);
-    // 36 warps: not a multiple of 8, more than one block of 1,024 holds: two blocks of 18.
-    const odd = await runHandler({
-      ...base,
-      pattern: 'random',
-      bytes: '1M',
-      'warps-per-sm': 36,
-      'loads-per-thread': 1,
-    });
-    expect(odd).toMatch(/^pattern +random: 36 warps per SM in blocks of 576 threads/m);
+    for (const [warps, given, threads] of [
+      [8, undefined, 256],
+      [8, 64, 64],
+      [36, undefined, 576],
+    ] as const) {
+      const random = { ...base, pattern: 'random', bytes: '1M', 'warps-per-sm': warps, 'loads-per-thread': 1 };
+      const report = await runHandler(given === undefined ? random : { ...random, 'threads-per-block': given });
+      expect(report).toMatch(
+        new RegExp(`^pattern +random: ${warps} warps per SM in blocks of ${threads} threads`, 'm'),
+      );
+    }
     expect(chase).toMatch(/^pattern +chase: 1 warps per SM, 1 loads in flight/m);
   });
 

@@ -5,14 +5,14 @@
  * past its end and around; `fixed` is whole passes, each load past the footprint not issued, so
  * three passes read exactly three footprints.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { memoryProfile } from '../../../gpu/memory/profiles.ts';
-import { withoutRefresh } from './withoutRefresh.ts';
 import { smsOfPartition } from '../../../gpu/memory/smTopology.ts';
-import fc from 'fast-check';
 import { gridWarpSms, runLoop } from '../../../gpu/memory/warpLoop.ts';
-import { fastCheckSeed } from './seed.ts';
 import { probeRecords } from '../system/support.ts';
+import { fastCheckSeed } from './seed.ts';
+import { withoutRefresh } from './withoutRefresh.ts';
 
 const profile = memoryProfile('h200');
 const MiB = 2 ** 20;
