@@ -1193,14 +1193,11 @@ rotshift)
 rotpart)
   mapPartitions || exit 1
   list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
-  # 512 B more moves every line's next reader into the other partition (nextReaderWarps odd).
+  # 512 B (1/2048 MiB) more moves every line's next reader into the other partition (nextReaderWarps odd).
   for round in 1 2; do
-    for mib in 24 56 80 128; do
-      for extra in 0 0.00048828125; do
-        f=$(python3 -c "print($mib + $extra)")
-        /tmp/l2Partitions rotpart $f 2048 "$list"
-        /tmp/l2Partitions stream $f rotating 2048
-      done
+    for f in 24 24.00048828125 56 56.00048828125 80 80.00048828125 128 128.00048828125; do
+      /tmp/l2Partitions rotpart $f 2048 "$list"
+      /tmp/l2Partitions stream $f rotating 2048
     done
   done >"$OUT/rotPart.jsonl" 2>&1
   ;;

@@ -137,11 +137,10 @@ __global__ void streamFixed(const uint4* buf, size_t elems, int passes, unsigned
   if (acc == 0x9e3779b9u) sink[0] = acc;  // never true for the zeroed buffer; keeps the loads
 }
 
-// One grid-stride walk over `total` elements, each read at index mod footprint.
+// Thread `tid`'s part of one grid-stride walk over `total` elements, each read at index mod footprint.
 template <int IN_FLIGHT, LoadKind KIND>
-__global__ void streamRotating(const uint4* buf, size_t elems, size_t total, unsigned* sink) {
-  const size_t grid = size_t(gridDim.x) * blockDim.x;
-  const size_t tid = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+__device__ __forceinline__ unsigned rotatingWalk(const uint4* buf, size_t elems, size_t total, size_t tid,
+                                                 size_t grid) {
   unsigned acc = 0;
   for (size_t i = tid; i < total; i += IN_FLIGHT * grid) {
     uint4 v[IN_FLIGHT];
@@ -153,6 +152,15 @@ __global__ void streamRotating(const uint4* buf, size_t elems, size_t total, uns
 #pragma unroll
     for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
   }
+  return acc;
+}
+
+// One grid-stride walk over `total` elements, each read at index mod footprint.
+template <int IN_FLIGHT, LoadKind KIND>
+__global__ void streamRotating(const uint4* buf, size_t elems, size_t total, unsigned* sink) {
+  const size_t grid = size_t(gridDim.x) * blockDim.x;
+  const unsigned acc =
+      rotatingWalk<IN_FLIGHT, KIND>(buf, elems, total, size_t(blockIdx.x) * blockDim.x + threadIdx.x, grid);
   if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
@@ -440,7 +448,7 @@ __global__ void __launch_bounds__(256, 8)
   }
 }
 
-// rotpart: streamRotating's walk in whole steps over a grid whose warps take their places in it by
+// rotpart: streamRotating's walk (the same loop) over a grid whose warps take their places in it by
 // L2 partition, alternately: the k-th warp to start in partition p (`inPartition[sm]`) is warp 2k + p
 // of the walk, and where one partition has more warps its k-th past the other's count is warp
 // 2·fewer + (k − fewer). `tickets` (two counters) is zeroed before each launch.
@@ -456,14 +464,7 @@ __global__ void __launch_bounds__(256, 8)
     place = k < fewer ? 2 * k + partition : fewer + k;
   }
   const size_t tid = size_t(__shfl_sync(0xffffffffu, place, 0)) * 32 + lane;
-  unsigned acc = 0;
-  for (size_t i = tid; i < total; i += 4 * grid) {
-    uint4 v[4];
-#pragma unroll
-    for (int j = 0; j < 4; j++) v[j] = load<LoadKind::cg>(buf + (i + j * grid) % elems);
-#pragma unroll
-    for (int j = 0; j < 4; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
-  }
+  const unsigned acc = rotatingWalk<4, LoadKind::cg>(buf, elems, total, tid, grid);
   if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
@@ -566,8 +567,17 @@ static bool streamKernels(int inFlight, LoadKind kind, StreamKernels* out) {
   }
 }
 
-// The footprint may be a fraction of a MiB (whole 512-byte warp chunks): in the rotating walk it sets
-// which warp reads a line next, (elements mod grid) / 32 warps on.
+// A footprint given in MiB as 16-byte elements, in whole 512-byte warp chunks (so a fraction of a MiB
+// counts: in the rotating walk it sets which warp reads a line next, (elements mod grid) / 32 warps
+// on); 0, with a message naming the probe, under one chunk.
+static size_t footprintElems(const char* probe, double footprintMiB) {
+  if (!(footprintMiB * 2048 >= 1)) {
+    fprintf(stderr, "l2Partitions: %s footprint %g MiB: give at least one 512-byte chunk\n", probe, footprintMiB);
+    return 0;
+  }
+  return size_t(footprintMiB * 2048) * (512 / sizeof(uint4));
+}
+
 static int runStream(double footprintMiB, const char* mapping, size_t totalMiB, int blocksPerSm, int threads,
                      int inFlight, const char* loadName) {
   const bool cached = strcmp(loadName, "ca") == 0;
@@ -576,12 +586,9 @@ static int runStream(double footprintMiB, const char* mapping, size_t totalMiB, 
     fprintf(stderr, "l2Partitions: in flight %d, load %s: give 1, 2, 4 or 8 and cg or ca\n", inFlight, loadName);
     return 2;
   }
-  if (!(footprintMiB * 2048 >= 1)) {
-    fprintf(stderr, "l2Partitions: footprint %g MiB: give at least one 512-byte chunk\n", footprintMiB);
-    return 2;
-  }
-  const size_t footprint = size_t(footprintMiB * 2048) * 512, total = totalMiB << 20;
-  const size_t elems = footprint / sizeof(uint4), totalElems = total / sizeof(uint4);
+  const size_t elems = footprintElems("stream", footprintMiB);
+  if (elems == 0) return 2;
+  const size_t footprint = elems * sizeof(uint4), total = totalMiB << 20, totalElems = total / sizeof(uint4);
   const int passes = int((total + footprint - 1) / footprint);
   const int blocks = smCount() * blocksPerSm;
   uint4* buf;
@@ -1228,17 +1235,18 @@ static int runRotatingSteps(size_t footprintMiB, size_t totalMiB, const char* pr
 // partition, the rest are the other), three timed launches after an untimed one.
 static int runRotatingByPartition(double footprintMiB, size_t totalMiB, const char* list) {
   const int sms = smCount(), blocks = sms * 8, threads = 256;
-  const size_t elems = size_t(footprintMiB * 2048.0 + 0.5) * 32;  // whole 512-byte chunks
+  const size_t elems = footprintElems("rotpart", footprintMiB);
+  if (elems == 0) return 2;
   const size_t step = size_t(4) * blocks * threads;
   const size_t totalElems = (totalMiB << 20) / sizeof(uint4) / step * step;
-  std::vector<unsigned char> inPartition(sms, 1);
-  std::vector<unsigned char> listed(sms, 0);
-  const int first = parseSmList(list, listed);
+  // The listed SMs are partition 0, the rest partition 1.
+  std::vector<unsigned char> inPartition(sms, 0);
+  const int first = parseSmList(list, inPartition);
   if (first < 0) return 2;
-  for (int sm = 0; sm < sms; sm++) inPartition[sm] = listed[sm] ? 0 : 1;
-  if (elems == 0 || totalElems == 0 || first == 0 || first == sms) {
-    fprintf(stderr, "l2Partitions: rotpart %.4f MiB over %zu MiB, %d of %d SMs listed: give a footprint, a step "
-            "and a partition's SMs\n", footprintMiB, totalMiB, first, sms);
+  for (unsigned char& partition : inPartition) partition = !partition;
+  if (totalElems == 0 || first == 0 || first == sms) {
+    fprintf(stderr, "l2Partitions: rotpart over %zu MiB, %d of %d SMs listed: give one step of the grid and a "
+            "partition's SMs\n", totalMiB, first, sms);
     return 2;
   }
   const unsigned fewer = unsigned(std::min(first, sms - first)) * 8 * threads / 32;
