@@ -205,6 +205,10 @@
 #            alternately) at 24, 56, 80 and 128 MiB and 512 B more each, over 2 GiB, beside the
 #            probe's own rotating stream, two rounds: does a line's next reader gain from the copy
 #            its own partition made, as the model's does (80 MiB: 7,864 against 5,762 GB/s)?
+#   rotruns  rotpart in runs of 4 warps a partition at 48, 56, 64 and 80 MiB and 512, 1,024 and
+#            2,048 B more (100, 75, 50 and 0 % of the next readers in the same partition), in runs
+#            of 2 at 512 B more (50 %), beside the probe's own rotating stream, two rounds: how much
+#            of the same-partition gain is left when only some next readers share the partition?
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -1200,6 +1204,18 @@ rotpart)
       /tmp/l2Partitions stream $f rotating 2048
     done
   done >"$OUT/rotPart.jsonl" 2>&1
+  ;;
+rotruns)
+  mapPartitions || exit 1
+  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  for round in 1 2; do
+    for mib in 48 56 64 80; do
+      # 0, 1, 2 and 4 chunks of 512 B (1/2048 MiB) more
+      for more in "" .00048828125 .0009765625 .001953125; do /tmp/l2Partitions rotpart "$mib$more" 2048 "$list" 4; done
+      /tmp/l2Partitions rotpart "$mib.00048828125" 2048 "$list" 2
+      /tmp/l2Partitions stream $mib rotating 2048
+    done
+  done >"$OUT/rotRuns.jsonl" 2>&1
   ;;
 orderncu)
   mapPartitions || exit 1

@@ -39,10 +39,12 @@
 //             blocks, one block per SM; each launch prints the SM of every block in cluster order.
 //   rotsteps  the rotating stream in whole steps with each warp's steps counted by cycles, and its
 //             start, end and SM: which warps find their lines in the L2 past its size.
-//   rotpart   the rotating stream with the warps ordered by L2 partition, alternately: a line's next
-//             reader, (elements mod grid) / 32 warps on, is in the same partition when that count
-//             is even and in the other when it is odd, so footprints 512 B apart ask whether silicon's
-//             next reader gains from the copy its own partition made of a far line.
+//   rotpart   the rotating stream with the warps ordered by L2 partition, in runs of R warps taking
+//             turns (default 1): a line's next reader, (elements mod grid) / 32 warps on, is in the
+//             same partition when that count is even and in the other when it is odd (R = 1), so
+//             footprints 512 B apart ask whether silicon's next reader gains from the copy its own
+//             partition made of a far line; longer runs put a share of the next readers in each
+//             (R = 4: 100, 75, 50 and 0 % in the same partition at F and 512, 1,024 and 2,048 B more).
 //
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o l2Partitions l2Partitions.cu
 // Run:   ./l2Partitions stream <footprint MiB, fractions in 512 B> <fixed|rotating|relaunch> [total MiB 2048]
@@ -50,6 +52,7 @@
 //        ./l2Partitions chase <footprint KiB> [loads 20000]
 //        ./l2Partitions blockmap [blocks per SM 8] [threads 256]
 //        ./l2Partitions rotpart <footprint MiB, fractions in 512 B> <total MiB> <SM list of one partition>
+//                               [warps a run, a power of two: 1]
 //        ./l2Partitions gather <blocks> [threads 128]
 //        ./l2Partitions smmap [footprint KiB 4096]
 //        ./l2Partitions streamsms <footprint MiB> <SM list, e.g. 0,2,4> [total MiB 2048] [warps CSV]
@@ -449,19 +452,21 @@ __global__ void __launch_bounds__(256, 8)
 }
 
 // rotpart: streamRotating's walk (the same loop) over a grid whose warps take their places in it by
-// L2 partition, alternately: the k-th warp to start in partition p (`inPartition[sm]`) is warp 2k + p
-// of the walk, and where one partition has more warps its k-th past the other's count is warp
-// 2·fewer + (k − fewer). `tickets` (two counters) is zeroed before each launch.
+// L2 partition, in runs of 2^runBits warps taking turns: the k-th warp to start in partition p
+// (`inPartition[sm]`) is warp (2·⌊k / run⌋ + p)·run + k mod run of the walk (2k + p with runs of one),
+// and where one partition has more warps its k-th past the other's count is warp 2·fewer + (k − fewer).
+// `fewer` is a multiple of the run; `tickets` (two counters) is zeroed before each launch.
 __global__ void __launch_bounds__(256, 8)
     streamRotatingByPartition(const uint4* buf, size_t elems, size_t total, const unsigned char* inPartition,
-                              unsigned fewer, unsigned* tickets, unsigned* sink) {
+                              unsigned fewer, unsigned runBits, unsigned* tickets, unsigned* sink) {
   const size_t grid = size_t(gridDim.x) * blockDim.x;
   const unsigned lane = threadIdx.x % 32;
   unsigned place = 0;
   if (lane == 0) {
     const unsigned partition = inPartition[smId()];
     const unsigned k = atomicAdd(tickets + partition, 1u);
-    place = k < fewer ? 2 * k + partition : fewer + k;
+    const unsigned inRun = k & ((1u << runBits) - 1);
+    place = k < fewer ? ((((k >> runBits) << 1) + partition) << runBits) + inRun : fewer + k;
   }
   const size_t tid = size_t(__shfl_sync(0xffffffffu, place, 0)) * 32 + lane;
   const unsigned acc = rotatingWalk<4, LoadKind::cg>(buf, elems, total, tid, grid);
@@ -1230,10 +1235,19 @@ static int runRotatingSteps(size_t footprintMiB, size_t totalMiB, const char* pr
   return failed;
 }
 
+// The share of the grid's warps whose next reader, `shift` warps on (mod `warps`), runs in the same
+// partition, where the first 2·fewer places take turns in runs of `run` and the rest are one partition's.
+static double samePartitionShare(size_t warps, size_t shift, size_t fewer, size_t run) {
+  const auto partition = [&](size_t place) { return place < 2 * fewer ? place / run % 2 : 2; };
+  size_t same = 0;
+  for (size_t place = 0; place < warps; ++place) same += partition(place) == partition((place + shift) % warps);
+  return double(same) / double(warps);
+}
+
 // rotpart: the rotating stream's grid (8 blocks of 256 threads per SM) over `totalMiB` rounded down to
-// whole steps, its warps placed by partition (streamRotatingByPartition; `list`: the SMs of one
-// partition, the rest are the other), three timed launches after an untimed one.
-static int runRotatingByPartition(double footprintMiB, size_t totalMiB, const char* list) {
+// whole steps, its warps placed by partition in runs of `run` (streamRotatingByPartition; `list`: the
+// SMs of one partition, the rest are the other), three timed launches after an untimed one.
+static int runRotatingByPartition(double footprintMiB, size_t totalMiB, const char* list, unsigned run) {
   const int sms = smCount(), blocks = sms * 8, threads = 256;
   const size_t elems = footprintElems("rotpart", footprintMiB);
   if (elems == 0) return 2;
@@ -1250,6 +1264,11 @@ static int runRotatingByPartition(double footprintMiB, size_t totalMiB, const ch
     return 2;
   }
   const unsigned fewer = unsigned(std::min(first, sms - first)) * 8 * threads / 32;
+  if (run == 0 || (run & (run - 1)) != 0 || fewer % run != 0) {
+    fprintf(stderr, "l2Partitions: rotpart runs of %u warps: give a power of two that divides %u\n", run, fewer);
+    return 2;
+  }
+  const unsigned runBits = unsigned(__builtin_ctz(run));
   uint4* buf;
   unsigned char* deviceInPartition;
   unsigned *sink, *tickets;
@@ -1263,15 +1282,18 @@ static int runRotatingByPartition(double footprintMiB, size_t totalMiB, const ch
   CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, streamRotatingByPartition, threads, 0));
   const double ms = medianMs(3, [&] {
     CHECK(cudaMemsetAsync(tickets, 0, 2 * sizeof(unsigned)));
-    streamRotatingByPartition<<<blocks, threads>>>(buf, elems, totalElems, deviceInPartition, fewer, tickets, sink);
+    streamRotatingByPartition<<<blocks, threads>>>(buf, elems, totalElems, deviceInPartition, fewer, runBits, tickets,
+                                                         sink);
   });
   const double bytes = double(totalElems) * sizeof(uint4);
-  const size_t nextReader = elems % (size_t(blocks) * threads) / 32;
+  const size_t warps = size_t(blocks) * threads / 32, nextReader = elems % (warps * 32) / 32;
+  const double same = samePartitionShare(warps, nextReader, fewer, run);
   printf("{\"probe\":\"rotpart\",\"footprintBytes\":%zu,\"bytes\":%.0f,\"blocksPerSm\":8,\"threads\":%d,"
-         "\"inFlight\":4,\"residentBlocksPerSm\":%d,\"partitionSms\":[%d,%d],\"nextReaderWarps\":%zu,"
-         "\"nextReader\":\"%s\",\"medianMs\":%.4f,\"GBps\":%.1f}\n",
-         elems * sizeof(uint4), bytes, threads, resident, first, sms - first, nextReader,
-         nextReader % 2 == 0 ? "same partition" : "other partition", ms, bytes / ms / 1e6);
+         "\"inFlight\":4,\"residentBlocksPerSm\":%d,\"partitionSms\":[%d,%d],\"warpsARun\":%u,"
+         "\"nextReaderWarps\":%zu,\"nextReader\":\"%s\",\"samePartitionShare\":%.4f,\"medianMs\":%.4f,"
+         "\"GBps\":%.1f}\n",
+         elems * sizeof(uint4), bytes, threads, resident, first, sms - first, run, nextReader,
+         same == 1 ? "same partition" : same == 0 ? "other partition" : "either", same, ms, bytes / ms / 1e6);
   CHECK(cudaFree(buf));
   CHECK(cudaFree(deviceInPartition));
   CHECK(cudaFree(sink));
@@ -1389,7 +1411,8 @@ int main(int argc, char** argv) {
   if (strcmp(probe, "rotsteps") == 0 && argc >= 5)
     return runRotatingSteps(strtoull(argv[2], nullptr, 10), strtoull(argv[3], nullptr, 10), argv[4]);
   if (strcmp(probe, "rotpart") == 0 && argc >= 5)
-    return runRotatingByPartition(strtod(argv[2], nullptr), strtoull(argv[3], nullptr, 10), argv[4]);
+    return runRotatingByPartition(strtod(argv[2], nullptr), strtoull(argv[3], nullptr, 10), argv[4],
+                                  argc > 5 ? unsigned(strtoul(argv[5], nullptr, 10)) : 1u);
   fprintf(stderr,
           "usage: l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB] [blocks/SM] [threads]\n"
           "                          [in flight 1|2|4|8] [cg|ca]\n"
@@ -1409,6 +1432,6 @@ int main(int argc, char** argv) {
           "                               [fixed|natural|split|halves|near|far] [steps]\n"
           "       l2Partitions gpcmap\n"
           "       l2Partitions rotsteps <footprint MiB> <total MiB> <file prefix>\n"
-          "       l2Partitions rotpart <footprint MiB> <total MiB> <SM list of one partition>\n");
+          "       l2Partitions rotpart <footprint MiB> <total MiB> <SM list of one partition> [warps a run 1]\n");
   return 2;
 }

@@ -14,7 +14,9 @@
 #     model's warpEnds has them), and the latest start;
 #   - each warp's share of short steps, under SHORT: the L2-resident run's 90th percentile (the run
 #     of the smallest footprint), by tenths of warps, and how it follows the warp's lead over its
-#     line's previous reader (that warp's end less its own): Pearson's r over the warps.
+#     line's previous reader (that warp's end less its own): Pearson's r over the warps;
+#   - where smSets.txt (h200Batch.sh's partition map of the same card) lies beside the records: the
+#     share of warps whose lines' next reader runs in the same L2 partition as they do.
 # Usage: python3 gpu/probes/rotatingSteps.py <rotSteps.jsonl>
 import json, math, os, statistics, sys, tarfile
 
@@ -81,7 +83,26 @@ def placement(record, warps):
     )
 
 
-def describe(record, untimed, edges, steps, warps, short):
+def near_sms(folder):
+    """SM 0's L2 partition from smSets.txt's `near` line, or None where the folder has no map."""
+    try:
+        lines = open(os.path.join(folder, "smSets.txt")).read().splitlines()
+    except FileNotFoundError:
+        return None
+    near = [line.split()[1] for line in lines if line.startswith("near ") and len(line.split()) == 2]
+    if not near:
+        sys.exit(f"{folder}/smSets.txt: no near line")
+    return {int(sm) for sm in near[0].split(",")}
+
+
+def same_partition_share(record, warps, near):
+    """The share of warps whose next reader, `nextReaderWarps` on, runs in their own L2 partition."""
+    in_near = {row[0]: row[1] in near for row in warps}
+    count, shift = len(in_near), record["nextReaderWarps"]
+    return sum(in_near[warp] == in_near[(warp + shift) % count] for warp in range(count)) / count
+
+
+def describe(record, untimed, edges, steps, warps, short, near):
     mib, count = record["footprintBytes"] >> 20, len(warps)
     histogram = [sum(column) for column in zip(*steps)]
     ends = sorted(row[3] for row in warps)
@@ -99,6 +120,10 @@ def describe(record, untimed, edges, steps, warps, short):
     ]
     if "threads" in record:
         lines.append(placement(record, warps))
+    if near is not None:
+        lines.append(
+            f"  next reader in the same L2 partition: {100 * same_partition_share(record, warps, near):.1f} % of the warps"
+        )
     if short is not None:
         shares = [sum(c for c, edge in zip(row, edges) if edge < short) / sum(row) for row in steps]
         tenths = [0] * 10
@@ -147,8 +172,9 @@ def main(arguments):
     reference = min(runs, key=lambda run: run[0]["footprintBytes"])
     histogram = [sum(column) for column in zip(*reference[3])]
     short = percentile_edge(histogram, reference[2], 0.9)
+    near = near_sms(os.path.dirname(path))
     for record, untimed, edges, steps, warps in runs:
-        print("\n".join(describe(record, untimed, edges, steps, warps, short)))
+        print("\n".join(describe(record, untimed, edges, steps, warps, short, near)))
 
 
 if __name__ == "__main__":

@@ -173,7 +173,7 @@ describe.skipIf(nvcc === undefined)('silicon probes compile for sm_90', () => {
       '_Z11streamFixedILi4EL8LoadKind0EEvPK5uint4miPj',
       '_Z14streamRotatingILi4EL8LoadKind0EEvPK5uint4mmPj',
       '_Z19streamRotatingStepsPK5uint4mmPjPyS2_',
-      '_Z25streamRotatingByPartitionPK5uint4mmPKhjPjS4_',
+      '_Z25streamRotatingByPartitionPK5uint4mmPKhjjPjS4_',
     ]) {
       expect(kernels, kernel).toContain(kernel);
       expect(registers[kernels.indexOf(kernel)]! * 256 * 8, kernel).toBeLessThanOrEqual(65_536);

@@ -2,7 +2,8 @@
  * gpu/probes/rotatingSteps.py reads an H100's rotating stream with each warp's steps by cycles
  * (thirty-eighth batch, results/2026-12-07j): past the L2's size every warp gets some short steps,
  * about a third of its own at 80 MiB over 25.6 passes, more the further it runs ahead of its lines'
- * previous reader (gpu/probes/README.md, "Thirty-eighth batch").
+ * previous reader (gpu/probes/README.md, "Thirty-eighth batch"). With the card's partition map beside
+ * the records it reads how many warps' next reader shares their L2 partition (thirty-ninth batch).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -65,6 +66,15 @@ it('reads the hits past the L2 spread over every warp at 80 MiB, growing with th
   expect(shares(run(80, 512)).mean).toBe(11.1);
   expect(shares(run(1024, 2046)).mean).toBe(4.6);
   expect(run(80, 2046)).toMatch(/warps end at 0\.760 \/ 1\.048 of the median/);
+  // That card's partition map was not taken: no share of next readers.
+  expect(batch).not.toMatch(/same L2 partition/);
+});
+
+it("reads with the card's partition map the share of next readers in each warp's own partition", () => {
+  // The thirty-ninth batch's second H100 (results/2026-12-07m): two launches each at 48–80 MiB.
+  const text = read(join(PROBES, 'results/2026-12-07m/rotSteps.jsonl'));
+  const shares = [...text.matchAll(/same L2 partition: ([\d.]+) % of the warps/g)].map((m) => Number(m[1]));
+  expect(shares).toEqual([67.4, 33.7, 67.0, 58.3, 68.9, 33.0, 64.4, 58.7]);
 });
 
 it('reads a synthetic batch: percentiles, shares by tenths and their r against the lead', () => {
@@ -90,6 +100,7 @@ it('reads a synthetic batch: percentiles, shares by tenths and their r against t
     '    archive.addfile(member, io.BytesIO(data))',
   ].join('\n');
   execFileSync('python3', ['-c', make, dir]);
+  writeFileSync(join(dir, 'smSets.txt'), 'all 0,1\nnear 0\nfar 1\n');
   const record = (mib: number) => ({
     probe: 'rotsteps',
     footprintBytes: mib << 20,
@@ -115,6 +126,10 @@ it('reads a synthetic batch: percentiles, shares by tenths and their r against t
   expect(text).toMatch(
     /^ {2}blocks: 2 of 1 warps, 0 split over SMs; each round of 2 blocks on 2–2 SMs \(2 if dealt SM by SM\)$/m,
   );
+  // Warp 0 on SM 0 (near), its next reader warp 1 on SM 1 (far), and back.
+  expect(text).toMatch(/^ {2}next reader in the same L2 partition: 0\.0 % of the warps$/m);
+  writeFileSync(join(dir, 'smSets.txt'), 'all 0,1\n');
+  expectOneLineError(SCRIPT, [jsonl], /synthetic\/smSets\.txt: no near line$/);
 });
 
 it('answers bad input in one line naming the file', () => {
