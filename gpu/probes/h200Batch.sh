@@ -209,6 +209,10 @@
 #            2,048 B more (100, 75, 50 and 0 % of the next readers in the same partition), in runs
 #            of 2 at 512 B more (50 %), beside the probe's own rotating stream, two rounds: how much
 #            of the same-partition gain is left when only some next readers share the partition?
+#   rotpartncu Nsight Compute's L2 and DRAM sector counts for rotpart (runs of one) at 40, 56, 80 and
+#            96 MiB and 512 B more, the third of its launches: where a placed launch's reads come
+#            from (near hits, across the fabric, DRAM) with every next reader in the own partition
+#            or every one in the other.
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -223,10 +227,9 @@ buildHarness() {
     cd ../kernel_comparison && make SMS=90 NVCCFLAGS="-m64 -lineinfo")
 }
 
-# Nsight Compute's L2 and DRAM sector counts (the metrics this ncu has of those named, list in
-# $OUT/metrics.txt) for the third launch of l2Partitions stream, once per "MiB mapping totalMiB";
-# --cache-control none, so the L2 keeps what the launches before left.
-streamSectors() {
+# The L2 and DRAM sector counters named here that this card's Nsight Compute has, comma-separated
+# (its whole list into $OUT/metrics.txt)
+sectorMetrics() {
   local wanted="dram__bytes_read lts__t_sectors_srcunit_tex_op_read lts__t_sectors_srcunit_tex_op_read_lookup_hit
     lts__t_sectors_srcunit_tex_op_read_lookup_miss lts__t_sectors_srcunit_ltcfabric lts__t_sectors_srcunit_ltcfabric_op_read
     lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss
@@ -235,11 +238,20 @@ streamSectors() {
   ncu --query-metrics --chip gh100 >"$OUT/metrics.txt" 2>&1
   local metrics m
   metrics=$(for m in $wanted; do grep -qE "^$m[[:space:]]" "$OUT/metrics.txt" && echo -n "$m.sum,"; done)
-  echo "metrics: ${metrics%,}"
+  echo "${metrics%,}"
+}
+
+# Nsight Compute's L2 and DRAM sector counts (sectorMetrics) for the third launch of l2Partitions
+# stream, once per "MiB mapping totalMiB"; --cache-control none, so the L2 keeps what the launches
+# before left.
+streamSectors() {
+  local metrics
+  metrics=$(sectorMetrics)
+  echo "metrics: $metrics"
   for run in "$@"; do
     set -- $run
     echo "== stream $1 MiB $2 $3"
-    timeout 120 ncu --clock-control none --cache-control none --metrics "${metrics%,}" --launch-skip 2 --launch-count 1 \
+    timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
       /tmp/l2Partitions stream $1 $2 $3 | grep -E "^\{|^  [a-z]|__"
   done
 }
@@ -1216,6 +1228,19 @@ rotruns)
       /tmp/l2Partitions stream $mib rotating 2048
     done
   done >"$OUT/rotRuns.jsonl" 2>&1
+  ;;
+rotpartncu)
+  mapPartitions || exit 1
+  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  metrics=$(sectorMetrics)
+  echo "metrics: $metrics" >"$OUT/rotPartNcu.txt"
+  for mib in 40 56 80 96; do
+    for more in "" .00048828125; do
+      echo "== rotpart $mib$more MiB over 2048"
+      timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
+        --kernel-name streamRotatingByPartition /tmp/l2Partitions rotpart "$mib$more" 2048 "$list" | grep -E "^\{|^  [a-z]|__"
+    done
+  done >>"$OUT/rotPartNcu.txt" 2>&1
   ;;
 orderncu)
   mapPartitions || exit 1
