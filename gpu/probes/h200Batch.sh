@@ -340,6 +340,11 @@ mapPartitions() {
   python3 "$PROBES/smSets.py" partitions "$OUT/smMap.jsonl" >"$OUT/smSets.txt"
 }
 
+# SM 0's partition as an SM list, from mapPartitions' smSets.txt
+nearSms() {
+  grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2
+}
+
 # The stream kernels' SASS of a built l2Partitions (streamLoopsSass BINARY FILE): loadWindow.py reads
 # how many loads each loop keeps out, which a change elsewhere in a kernel can change (eighteenth batch)
 streamLoopsSass() {
@@ -406,7 +411,7 @@ orderRuns() {
   shift 3
   mapPartitions || return 1
   mkdir -p "$OUT/lines"
-  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  list=$(nearSms)
   for order in $orders; do
     for run in "$@"; do
       read -r mib passes launches <<<"$run"
@@ -1068,7 +1073,7 @@ spacingbits)
 homemap)
   mapPartitions || exit 1
   mkdir -p "$OUT/lines"
-  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  list=$(nearSms)
   for mib in 40 32; do
     timeout 120 /tmp/l2Partitions streamkeep $mib "$list" 1 36 0 "$OUT/lines/near-$mib-1" 1
   done >"$OUT/partitionLines.jsonl" 2>&1
@@ -1115,7 +1120,7 @@ partpasses)
     done
   done >"$OUT/partitionPasses.txt" 2>&1
   metrics=$PARTITION_METRICS
-  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  list=$(nearSms)
   for f in 40 56; do
     for p in 3 36; do
       echo "== streamsms $f MiB near, $p passes per launch"
@@ -1126,7 +1131,7 @@ partpasses)
   ;;
 partwarps)
   mapPartitions || exit 1
-  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  list=$(nearSms)
   mkdir -p "$OUT/warps"
   for f in 24 40 48 56; do
     for p in 1 3 36; do echo "$f $p $(/tmp/l2Partitions streamsms $f "$list" $((p * f)) "$OUT/warps/$f-$p.csv")"; done
@@ -1148,7 +1153,7 @@ partlines)
       done
     done
   done >"$OUT/partitionLines.jsonl" 2>&1
-  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  list=$(nearSms)
   timeout 120 /tmp/l2Partitions streamkeep 40 "$list" 1 36 0 "$OUT/lines/near-40-1" 3 >>"$OUT/partitionLines.jsonl" 2>&1
   (cd "$OUT" && tar cJf lines.txz lines && rm -rf lines)
   ;;
@@ -1156,7 +1161,7 @@ linepasses)
   mapPartitions || exit 1
   lineTimesSass
   mkdir -p "$OUT/lines"
-  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  list=$(nearSms)
   for run in "32 3 12" "32 36 2" "40 1 36" "40 3 12" "40 36 2" "48 3 12" "48 36 2" "56 3 12" "56 36 2"; do
     set -- $run
     timeout 120 /tmp/l2Partitions streamkeep $1 "$list" $2 $3 0 "$OUT/lines/near-$1-$2" 3
@@ -1208,7 +1213,7 @@ rotshift)
   ;;
 rotpart)
   mapPartitions || exit 1
-  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  list=$(nearSms)
   # 512 B (1/2048 MiB) more moves every line's next reader into the other partition (nextReaderWarps odd).
   for round in 1 2; do
     for f in 24 24.00048828125 56 56.00048828125 80 80.00048828125 128 128.00048828125; do
@@ -1219,7 +1224,7 @@ rotpart)
   ;;
 rotruns)
   mapPartitions || exit 1
-  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  list=$(nearSms)
   for round in 1 2; do
     for mib in 48 56 64 80; do
       # 0, 1, 2 and 4 chunks of 512 B (1/2048 MiB) more
@@ -1231,7 +1236,7 @@ rotruns)
   ;;
 rotpartncu)
   mapPartitions || exit 1
-  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  list=$(nearSms)
   metrics=$(sectorMetrics)
   echo "metrics: $metrics" >"$OUT/rotPartNcu.txt"
   for mib in 40 56 80 96; do
@@ -1244,7 +1249,7 @@ rotpartncu)
   ;;
 orderncu)
   mapPartitions || exit 1
-  list=$(grep -E "^near " "$OUT/smSets.txt" | cut -d' ' -f2)
+  list=$(nearSms)
   for run in "40 3 12" "40 36 2" "48 36 2"; do
     set -- $run
     for order in natural split halves; do
