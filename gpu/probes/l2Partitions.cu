@@ -1282,8 +1282,8 @@ static int runRotatingByPartition(double footprintMiB, size_t totalMiB, const ch
   CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, streamRotatingByPartition, threads, 0));
   const double ms = medianMs(3, [&] {
     CHECK(cudaMemsetAsync(tickets, 0, 2 * sizeof(unsigned)));
-    streamRotatingByPartition<<<blocks, threads>>>(buf, elems, totalElems, deviceInPartition, fewer, runBits, tickets,
-                                                         sink);
+    streamRotatingByPartition<<<blocks, threads>>>(buf, elems, totalElems, deviceInPartition, fewer, runBits,
+                                                   tickets, sink);
   });
   const double bytes = double(totalElems) * sizeof(uint4);
   const size_t warps = size_t(blocks) * threads / 32, nextReader = elems % (warps * 32) / 32;

@@ -90,9 +90,10 @@ def near_sms(folder):
     except FileNotFoundError:
         return None
     near = [line.split()[1] for line in lines if line.startswith("near ") and len(line.split()) == 2]
-    if not near:
-        sys.exit(f"{folder}/smSets.txt: no near line")
-    return {int(sm) for sm in near[0].split(",")}
+    try:
+        return {int(sm) for sm in near[0].split(",")}
+    except (IndexError, ValueError):
+        sys.exit(f"{folder}/smSets.txt: no near line of SM numbers")
 
 
 def same_partition_share(record, warps, near):

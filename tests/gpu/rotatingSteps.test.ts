@@ -128,8 +128,10 @@ it('reads a synthetic batch: percentiles, shares by tenths and their r against t
   );
   // Warp 0 on SM 0 (near), its next reader warp 1 on SM 1 (far), and back.
   expect(text).toMatch(/^ {2}next reader in the same L2 partition: 0\.0 % of the warps$/m);
-  writeFileSync(join(dir, 'smSets.txt'), 'all 0,1\n');
-  expectOneLineError(SCRIPT, [jsonl], /synthetic\/smSets\.txt: no near line$/);
+  for (const map of ['all 0,1\n', 'near 0,x\n']) {
+    writeFileSync(join(dir, 'smSets.txt'), map);
+    expectOneLineError(SCRIPT, [jsonl], /synthetic\/smSets\.txt: no near line of SM numbers$/);
+  }
 });
 
 it('answers bad input in one line naming the file', () => {
