@@ -163,7 +163,7 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
   if (!(
     Number.isSafeInteger(threadsPerBlock) &&
     threadsPerBlock >= THREADS &&
-    threadsPerBlock <= 1024 &&
+    threadsPerBlock <= MAX_THREADS_PER_BLOCK &&
     threadsPerBlock % THREADS === 0 &&
     warpsPerSm % (threadsPerBlock / THREADS) === 0
   ))
