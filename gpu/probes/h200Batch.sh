@@ -213,6 +213,9 @@
 #            96 MiB and 512 B more, the third of its launches: where a placed launch's reads come
 #            from (near hits, across the fabric, DRAM) with every next reader in the own partition
 #            or every one in the other.
+#   h100walk l2Replacement on an H100 (50 MiB of L2, two partitions of 25): which lines the single
+#            walk keeps from pass to pass at 8–56 MiB, the stalls step's walk at the H100's sizes,
+#            for an H100 profile's partition sizes (the H200's `setShares` came from its walk)
 # The harness is dhjoo98/coruscant at 1b715b1, with the one change that times print to 10 ns.
 set -u
 OUT=${OUT:-/tmp/h200-out}
@@ -1246,6 +1249,16 @@ rotpartncu)
         --kernel-name streamRotatingByPartition /tmp/l2Partitions rotpart "$mib$more" 2048 "$list" | grep -E "^\{|^  [a-z]|__"
     done
   done >>"$OUT/rotPartNcu.txt" 2>&1
+  ;;
+h100walk)
+  recordGpu
+  $NVCC -o /tmp/l2Replacement "$PROBES/l2Replacement.cu" || exit 1
+  {
+    # threshold 400 cycles: near partition (≈ 290) against far; 600: far against DRAM (≈ 700)
+    for mib in 8 12 14 16 18 20 22 23 24 25 26 28 30 32; do /tmp/l2Replacement $((mib * 1024)) 400 3 1; done
+    for mib in 20 24; do /tmp/l2Replacement $((mib * 1024)) 400 3 2; done
+    for mib in 28 32 36 40 44 48 52 56; do /tmp/l2Replacement $((mib * 1024)) 600 3 1; done
+  } >"$OUT/replacement.jsonl" 2>"$OUT/replacement.err"
   ;;
 orderncu)
   mapPartitions || exit 1
