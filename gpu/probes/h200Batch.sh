@@ -209,10 +209,10 @@
 #            2,048 B more (100, 75, 50 and 0 % of the next readers in the same partition), in runs
 #            of 2 at 512 B more (50 %), beside the probe's own rotating stream, two rounds: how much
 #            of the same-partition gain is left when only some next readers share the partition?
-#   rotpartncu Nsight Compute's L2 and DRAM sector counts for rotpart (runs of one) at 40, 56, 80 and
-#            96 MiB and 512 B more, the third of its launches: where a placed launch's reads come
-#            from (near hits, across the fabric, DRAM) with every next reader in the own partition
-#            or every one in the other.
+#   rotpartncu Nsight Compute's L2 and DRAM sector counts for rotpart (runs of one) at 40–128 MiB
+#            and 512 B more, and for the plain rotating stream, the third launch of each: where a
+#            placed launch's reads come from (near hits, across the fabric, DRAM) with every next
+#            reader in the own partition or every one in the other (sectorShares.py reads it).
 #   h100walk l2Replacement on an H100 (50 MiB of L2, two partitions of 25): which lines the single
 #            walk keeps from pass to pass at 8–56 MiB, the stalls step's walk at the H100's sizes,
 #            for an H100 profile's partition sizes (the H200's `setShares` came from its walk)
@@ -1242,12 +1242,15 @@ rotpartncu)
   list=$(nearSms)
   metrics=$(sectorMetrics)
   echo "metrics: $metrics" >"$OUT/rotPartNcu.txt"
-  for mib in 40 56 80 96; do
+  for mib in 40 48 56 64 80 96 128; do
     for more in "" .00048828125; do
       echo "== rotpart $mib$more MiB over 2048"
       timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
         --kernel-name streamRotatingByPartition /tmp/l2Partitions rotpart "$mib$more" 2048 "$list" | grep -E "^\{|^  [a-z]|__"
     done
+    echo "== stream $mib MiB rotating 2048"
+    timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
+      --kernel-name regex:^streamRotating /tmp/l2Partitions stream $mib rotating 2048 | grep -E "^\{|^  [a-z]|__"
   done >>"$OUT/rotPartNcu.txt" 2>&1
   ;;
 h100walk)

@@ -4,14 +4,18 @@
  * partition as its previous one for a chosen share of the warps. On silicon the copy a partition
  * keeps of a line serves its next reader there from just below the L2's size to about 1.6 times
  * it, only where nearly every next reader shares the partition, and the plain stream reads as the
- * share that the block scheduler's order gives it.
+ * share that the block scheduler's order gives it. The fortieth batch (the first card again)
+ * counts where those reads come from, and walks one thread over the H100's L2 for its partition size.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectOneLineError } from './probeScript.ts';
 
 const RESULTS = join(import.meta.dirname, '../../gpu/probes/results');
+const SECTOR_SHARES = join(import.meta.dirname, '../../gpu/probes/sectorShares.py');
 const MiB = 2 ** 20;
 
 interface RotatingRecord {
@@ -127,5 +131,154 @@ describe('the second H100 (results/2026-12-07m): a share of the next readers in 
       const expected = lowRate + ((share - low) / (high - low)) * (highRate - lowRate);
       expect(Math.abs(Number(GBps.replace(/,/g, '')) / expected - 1), `${mib} MiB at ${percent} %`).toBeLessThan(0.04);
     }
+  });
+});
+
+describe("the first H100 again (results/2026-12-07n): where a placed launch's reads come from", () => {
+  interface Shares {
+    readonly launch: string;
+    readonly GBps: number;
+    readonly near: number;
+    readonly far: number;
+    readonly dram: number;
+  }
+  // sectorShares.py reads each profiled launch's sectors per sector its SMs read.
+  const rows: Shares[] = execFileSync(
+    'python3',
+    [SECTOR_SHARES, join(RESULTS, '2026-12-07n/rotPartNcu.txt'), join(RESULTS, '2026-12-07n/rotPartNcuMore.txt')],
+    { encoding: 'utf8', timeout: 60_000 },
+  )
+    .split('\n')
+    .slice(1)
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const fields = line.trim().split(/\s+/);
+      const [GBps, near, far, dram] = fields.slice(-6, -1).slice(1);
+      return {
+        launch: fields.slice(0, -6).join(' '),
+        GBps: Number(GBps!.replace(/,/g, '')),
+        near: Number(near),
+        far: Number(far),
+        dram: Number(dram),
+      };
+    });
+  /** The profiled launches at `mib` (whole MiB: every next reader in the own partition; 512 B more: the other). */
+  const placed = (mib: number, nextReader: 'same' | 'other') =>
+    rows.filter((row) => {
+      const footprint = /^rotpart ([\d.]+)/.exec(row.launch)?.[1];
+      return footprint === (nextReader === 'same' ? `${mib}` : `${mib}.00048828125`);
+    });
+  const FOOTPRINTS = [40, 48, 56, 64, 80, 96, 128];
+
+  it('reads every sector once: near hits, far hits and DRAM add up to the sectors read, within 5 %', () => {
+    expect(rows.length).toBe(29);
+    // DRAM reads up to 5 % more than the sectors that missed.
+    for (const row of rows) expect(Math.abs(row.near + row.far + row.dram - 1), row.launch).toBeLessThan(0.05);
+  });
+
+  it('finds nothing in the home partition of a line that only the other partition reads', () => {
+    for (const mib of FOOTPRINTS) {
+      for (const row of placed(mib, 'same')) expect(row.far, row.launch).toBeLessThan(0.01);
+      // Read from both partitions, a line is found across the fabric for 8–16 % of the reads up to 96 MiB.
+      for (const row of placed(mib, 'other'))
+        if (mib <= 96) {
+          expect(row.far, row.launch).toBeGreaterThan(0.08);
+          expect(row.far, row.launch).toBeLessThan(0.16);
+        }
+    }
+  });
+
+  it('keeps less on chip the larger the footprint, and more with every next reader in the own partition up to 80 MiB', () => {
+    const onChip = (mib: number, nextReader: 'same' | 'other') => {
+      const launches = placed(mib, nextReader);
+      expect(launches.length, `${mib} MiB ${nextReader}`).toBeGreaterThan(0);
+      return mean(launches.map((row) => row.near + row.far));
+    };
+    for (const nextReader of ['same', 'other'] as const)
+      for (let i = 1; i < FOOTPRINTS.length; i++)
+        expect(onChip(FOOTPRINTS[i]!, nextReader), `${FOOTPRINTS[i]} MiB ${nextReader}`).toBeLessThan(
+          onChip(FOOTPRINTS[i - 1]!, nextReader) + 0.03,
+        );
+    for (const mib of [40, 48, 56, 64, 80])
+      expect(onChip(mib, 'same'), `${mib} MiB`).toBeGreaterThan(onChip(mib, 'other'));
+  });
+
+  it("profiles launches that read as the timed batch's on the same card", () => {
+    const timed = [...records('2026-12-07l/rotPart.jsonl'), ...records('2026-12-07l/rotPartMore.jsonl')];
+    for (const mib of [40, 48, 56, 64, 80, 96, 128])
+      for (const nextReader of ['same', 'other'] as const) {
+        const batch = rate(
+          timed,
+          `${mib} MiB ${nextReader}`,
+          (r) =>
+            r.probe === 'rotpart' &&
+            Math.round(r.footprintBytes / MiB) === mib &&
+            r.nextReader === `${nextReader} partition`,
+        );
+        for (const row of placed(mib, nextReader))
+          expect(Math.abs(row.GBps / batch - 1), row.launch).toBeLessThan(0.06);
+      }
+  });
+});
+
+describe("an H100's single walk (results/2026-12-07n/replacement.jsonl)", () => {
+  /** The share of the walk's loads above the threshold in its timed passes, by footprint MiB. */
+  const above = new Map(
+    readFileSync(join(RESULTS, '2026-12-07n/replacement.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            footprintBytes: number;
+            lines: number;
+            threshold: number;
+            seed: number;
+            passes: { above: number }[];
+          },
+      )
+      .filter((walk) => walk.threshold === 400 && walk.seed === 1)
+      .map((walk) => [
+        walk.footprintBytes / MiB,
+        walk.passes.slice(1).reduce((sum, pass) => sum + pass.above, 0) / (walk.lines * (walk.passes.length - 1)),
+      ]),
+  );
+
+  it("leaves the near partition between 23 and 30 MiB, the H200's 28–36 MiB at 25 / 30 of its size", () => {
+    for (const mib of [8, 12, 16, 20, 22]) expect(above.get(mib), `${mib} MiB`).toBeLessThan(0.01);
+    for (const mib of [24, 25, 26, 28]) {
+      expect(above.get(mib), `${mib} MiB`).toBeGreaterThan(0.03);
+      expect(above.get(mib), `${mib} MiB`).toBeLessThan(0.9);
+    }
+    for (const mib of [30, 32]) expect(above.get(mib), `${mib} MiB`).toBe(1);
+  });
+});
+
+describe('sectorShares.py on bad input', () => {
+  const work = mkdtempSync(join(tmpdir(), 'gen-sector-shares-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('answers in one line naming the file', () => {
+    const write = (name: string, text: string) => {
+      writeFileSync(join(work, name), text);
+      return join(work, name);
+    };
+    expectOneLineError(
+      SECTOR_SHARES,
+      [write('none.txt', 'metrics: x\n')],
+      /none\.txt: no launch \(a line starting '== '\)$/,
+    );
+    expectOneLineError(
+      SECTOR_SHARES,
+      [write('partial.txt', '== rotpart 40\n    dram__bytes_read.sum   Gbyte   1.0\n')],
+      /partial\.txt: 'rotpart 40' has no lts__t_sectors_srcunit_tex_op_read\.sum, lts__t_sectors_srcunit_tex_op_read_lookup_hit\.sum$/,
+    );
+    expectOneLineError(
+      SECTOR_SHARES,
+      [write('record.txt', '== rotpart 40\n{"probe":\n')],
+      /record\.txt: 'rotpart 40': its record is not JSON/,
+    );
+    expectOneLineError(SECTOR_SHARES, [join(work, 'absent.txt')], /absent\.txt: No such file or directory$/);
+    expectOneLineError(SECTOR_SHARES, [], /^usage: python3 gpu\/probes\/sectorShares\.py/);
   });
 });
