@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # Reads Nsight Compute's sector counts as `h200Batch.sh` writes them (l2long, rotpartncu: a line
 # "== NAME", the probe's JSON record, then the metrics of the one profiled launch) and prints, per
-# launch, where the sectors its SMs read came from, each per sector read (lts__t_sectors_srcunit_tex_op_read):
+# launch, where the sectors its SMs read came from, each per sector read
+# (lts__t_sectors_srcunit_tex_op_read):
 #   - near: hits in the SMs' own partition (a home line or a copy);
-#   - far: hits across the fabric, in the line's home partition (the fabric's read lookups that hit);
+#   - far: hits across the fabric, in the line's home partition (the fabric's read lookups that
+#     hit; nan where the launch has no such count);
 #   - DRAM: dram__bytes_read / 32;
 #   - on chip: near + far;
 # and the record's share of next readers in the same partition, and the profiled launch's GB/s (the
@@ -16,8 +18,6 @@ METRIC = re.compile(r"^\s+([a-z_]+__\S+)\s+(\S+)\s+([\d,.]+)$", re.M)
 # Nsight Compute scales bytes to the unit it prints.
 BYTES = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9}
 SECTOR_BYTES = 32
-
-
 REQUIRED = (
     "lts__t_sectors_srcunit_tex_op_read.sum",
     "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
@@ -45,7 +45,7 @@ def shares(path, block):
     far = metric.get("lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum", float("nan")) / read
     dram = metric[REQUIRED[2]] / SECTOR_BYTES / read
     us = metric.get("gpu__time_duration.sum")
-    rate = record["bytes"] / us / 1e3 if record and us else None
+    rate = record["bytes"] / us / 1e3 if record and "bytes" in record and us else None
     return name, record, rate, near, far, dram
 
 
