@@ -213,6 +213,10 @@
 #            and 512 B more, and for the plain rotating stream, the third launch of each: where a
 #            placed launch's reads come from (near hits, across the fabric, DRAM) with every next
 #            reader in the own partition or every one in the other (sectorShares.py reads it).
+#   rotrunsncu Nsight Compute's sector counts for rotpart in runs of 4 warps at 48, 56, 64 and 80 MiB
+#            and 512, 1,024 and 2,048 B more (100, 75, 50 and 0 % of the next readers in the own
+#            partition): whether a share's small part of the gain is in what the partitions keep
+#            (its DRAM share) or in the steps' timing
 #   h100walk l2Replacement on an H100 (50 MiB of L2, two partitions of 25): which lines the single
 #            walk keeps from pass to pass at 8–56 MiB, the stalls step's walk at the H100's sizes,
 #            for an H100 profile's partition sizes (the H200's `setShares` came from its walk)
@@ -1252,6 +1256,19 @@ rotpartncu)
     timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
       --kernel-name regex:^streamRotating /tmp/l2Partitions stream $mib rotating 2048 | grep -E "^\{|^  [a-z]|__"
   done >>"$OUT/rotPartNcu.txt" 2>&1
+  ;;
+rotrunsncu)
+  mapPartitions || exit 1
+  list=$(nearSms)
+  metrics=$(sectorMetrics)
+  echo "metrics: $metrics" >"$OUT/rotRunsNcu.txt"
+  for mib in 48 56 64 80; do
+    for more in "" .00048828125 .0009765625 .001953125; do
+      echo "== rotpart $mib$more runs of 4"
+      timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
+        --kernel-name streamRotatingByPartition /tmp/l2Partitions rotpart "$mib$more" 2048 "$list" 4 | grep -E "^\{|^  [a-z]|__"
+    done
+  done >>"$OUT/rotRunsNcu.txt" 2>&1
   ;;
 h100walk)
   recordGpu

@@ -5,7 +5,8 @@
  * keeps of a line serves its next reader there from just below the L2's size to about 1.6 times
  * it, only where nearly every next reader shares the partition, and the plain stream reads as the
  * share that the block scheduler's order gives it. The fortieth batch (the first card again)
- * counts where those reads come from, and walks one thread over the H100's L2 for its partition size.
+ * counts where those reads come from, and walks one thread over the H100's L2 for its partition
+ * size; on a third card, with a share of the next readers in the own partition.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -134,26 +135,26 @@ describe('the second H100 (results/2026-12-07m): a share of the next readers in 
   });
 });
 
-describe("the first H100 again (results/2026-12-07n): where a placed launch's reads come from", () => {
-  interface Shares {
-    readonly launch: string;
-    readonly GBps: number;
-    readonly near: number;
-    readonly far: number;
-    readonly dram: number;
-  }
-  // sectorShares.py reads each profiled launch's sectors per sector its SMs read.
-  const rows: Shares[] = execFileSync(
-    'python3',
-    [SECTOR_SHARES, join(RESULTS, '2026-12-07n/rotPartNcu.txt'), join(RESULTS, '2026-12-07n/rotPartNcuMore.txt')],
-    { encoding: 'utf8', timeout: 60_000 },
-  )
+/** Where each profiled launch's reads came from, per sector its SMs read (sectorShares.py). */
+interface Shares {
+  readonly launch: string;
+  readonly GBps: number;
+  readonly near: number;
+  readonly far: number;
+  readonly dram: number;
+}
+
+function sectorShares(...files: string[]): Shares[] {
+  return execFileSync('python3', [SECTOR_SHARES, ...files.map((file) => join(RESULTS, file))], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
     .split('\n')
     .slice(1)
     .filter((line) => line.trim() !== '')
     .map((line) => {
       const fields = line.trim().split(/\s+/);
-      const [GBps, near, far, dram] = fields.slice(-6, -1).slice(1);
+      const [GBps, near, far, dram] = fields.slice(-5, -1);
       return {
         launch: fields.slice(0, -6).join(' '),
         GBps: Number(GBps!.replace(/,/g, '')),
@@ -162,6 +163,10 @@ describe("the first H100 again (results/2026-12-07n): where a placed launch's re
         dram: Number(dram),
       };
     });
+}
+
+describe("the first H100 again (results/2026-12-07n): where a placed launch's reads come from", () => {
+  const rows = sectorShares('2026-12-07n/rotPartNcu.txt', '2026-12-07n/rotPartNcuMore.txt');
   /** The profiled launches at `mib` (whole MiB: every next reader in the own partition; 512 B more: the other). */
   const placed = (mib: number, nextReader: 'same' | 'other') =>
     rows.filter((row) => {
@@ -218,6 +223,35 @@ describe("the first H100 again (results/2026-12-07n): where a placed launch's re
         for (const row of placed(mib, nextReader))
           expect(Math.abs(row.GBps / batch - 1), row.launch).toBeLessThan(0.06);
       }
+  });
+});
+
+describe("a third H100 with the same map (results/2026-12-07o): a share's reads, in runs of 4 warps", () => {
+  const rows = sectorShares('2026-12-07o/rotRunsNcu.txt');
+  /** The profiled launch at `mib` with `chunks` of 512 B more (0, 1, 2, 4: 100, 75, 50 and 0 % of the next readers in the own partition). */
+  const at = (mib: number, chunks: number) => {
+    const more = ({ 0: '', 1: '.00048828125', 2: '.0009765625', 4: '.001953125' } as Record<number, string>)[chunks];
+    const row = rows.find((r) => r.launch === `rotpart ${mib}${more} runs of 4`);
+    if (!row) throw new Error(`no ${mib} MiB launch with ${chunks} chunks more`);
+    return row;
+  };
+
+  it('misses the gain because the lines are gone: half the next readers get a fifth to a third of the DRAM saved', () => {
+    expect(rows).toHaveLength(16);
+    for (const mib of [48, 56, 64, 80]) {
+      const [all, most, half, none] = [0, 1, 2, 4].map((chunks) => at(mib, chunks));
+      expect(all!.dram, `${mib} MiB`).toBeLessThan(most!.dram);
+      expect(most!.dram, `${mib} MiB`).toBeLessThan(half!.dram);
+      expect(half!.dram, `${mib} MiB`).toBeLessThan(none!.dram);
+      // The share of the DRAM reads that every next reader in the own partition saves, at half.
+      const saved = (none!.dram - half!.dram) / (none!.dram - all!.dram);
+      expect(saved, `${mib} MiB`).toBeGreaterThan(0.15);
+      expect(saved, `${mib} MiB`).toBeLessThan(0.4);
+      // And the rate's part, as in the second card's timed runs.
+      const gained = (half!.GBps - none!.GBps) / (all!.GBps - none!.GBps);
+      expect(gained, `${mib} MiB`).toBeGreaterThan(0.2);
+      expect(gained, `${mib} MiB`).toBeLessThan(0.45);
+    }
   });
 });
 
