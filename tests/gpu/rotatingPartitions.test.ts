@@ -255,36 +255,82 @@ describe("a third H100 with the same map (results/2026-12-07o): a share's reads,
   });
 });
 
-describe("an H100's single walk (results/2026-12-07n/replacement.jsonl)", () => {
-  /** The share of the walk's loads above the threshold in its timed passes, by footprint MiB. */
-  const above = new Map(
-    readFileSync(join(RESULTS, '2026-12-07n/replacement.jsonl'), 'utf8')
+interface Walk {
+  readonly footprintBytes: number;
+  readonly lines: number;
+  readonly threshold: number;
+  readonly seed: number;
+  readonly binCycles: number;
+  readonly passes: readonly { readonly above: number; readonly histogram: readonly number[] }[];
+}
+
+/** l2Replacement's walks at 400 cycles with the first permutation, by footprint MiB. */
+function walks(file: string): Map<number, Walk> {
+  return new Map(
+    readFileSync(join(RESULTS, file), 'utf8')
       .split('\n')
       .filter((line) => line.startsWith('{'))
-      .map(
-        (line) =>
-          JSON.parse(line) as {
-            footprintBytes: number;
-            lines: number;
-            threshold: number;
-            seed: number;
-            passes: { above: number }[];
-          },
-      )
+      .map((line) => JSON.parse(line) as Walk)
       .filter((walk) => walk.threshold === 400 && walk.seed === 1)
-      .map((walk) => [
-        walk.footprintBytes / MiB,
-        walk.passes.slice(1).reduce((sum, pass) => sum + pass.above, 0) / (walk.lines * (walk.passes.length - 1)),
-      ]),
+      .map((walk) => [walk.footprintBytes / MiB, walk]),
   );
+}
+
+/** The share of a walk's loads (its three timed passes) above its threshold. */
+const aboveShare = (walk: Walk) =>
+  walk.passes.reduce((sum, pass) => sum + pass.above, 0) / (walk.lines * walk.passes.length);
+
+/**
+ * Of a walk's loads that missed the near partition, the share that a far hit served (384–543
+ * cycles: a copy lost, its home partition keeping the line) rather than DRAM (544 and more: a line
+ * homed near, lost).
+ */
+function farHitShareOfMisses(walk: Walk): number {
+  let farHits = 0;
+  let misses = 0;
+  for (const pass of walk.passes)
+    pass.histogram.forEach((count, bin) => {
+      const cycles = bin * walk.binCycles;
+      if (cycles >= 384) misses += count;
+      if (cycles >= 384 && cycles < 544) farHits += count;
+    });
+  return farHits / misses;
+}
+
+describe("an H100's single walk (results/2026-12-07n/replacement.jsonl)", () => {
+  const h100 = walks('2026-12-07n/replacement.jsonl');
+  const above = (mib: number) => aboveShare(h100.get(mib)!);
 
   it("leaves the near partition between 23 and 30 MiB, the H200's 28–36 MiB at 25 / 30 of its size", () => {
-    for (const mib of [8, 12, 16, 20, 22]) expect(above.get(mib), `${mib} MiB`).toBeLessThan(0.01);
+    for (const mib of [8, 12, 16, 20, 22]) expect(above(mib), `${mib} MiB`).toBeLessThan(0.01);
     for (const mib of [24, 25, 26, 28]) {
-      expect(above.get(mib), `${mib} MiB`).toBeGreaterThan(0.03);
-      expect(above.get(mib), `${mib} MiB`).toBeLessThan(0.9);
+      expect(above(mib), `${mib} MiB`).toBeGreaterThan(0.03);
+      expect(above(mib), `${mib} MiB`).toBeLessThan(0.9);
     }
-    for (const mib of [30, 32]) expect(above.get(mib), `${mib} MiB`).toBe(1);
+    for (const mib of [30, 32]) expect(above(mib), `${mib} MiB`).toBe(1);
+  });
+
+  it('loses copies and home lines alike on the way: the same split of its misses as when nothing is kept', () => {
+    // On this card and on the H200 (results/2026-12-02d): wherever a tenth or more of the loads
+    // miss the near partition, the far hits' share of the misses is within 2 points of that at
+    // full thrash, where every copy and every home line is lost.
+    for (const [card, byFootprint] of [
+      ['H100', h100],
+      ['H200', walks('2026-12-02d/replacement.jsonl')],
+    ] as const) {
+      const all = [...byFootprint.values()];
+      const thrashed = all.filter((walk) => aboveShare(walk) === 1);
+      expect(thrashed.length, card).toBeGreaterThan(0);
+      const full = mean(thrashed.map(farHitShareOfMisses));
+      expect(full, card).toBeGreaterThan(0.5);
+      expect(full, card).toBeLessThan(0.6);
+      const partial = all.filter((walk) => aboveShare(walk) >= 0.1 && aboveShare(walk) < 1);
+      expect(partial.length, card).toBeGreaterThan(2);
+      for (const walk of partial)
+        expect(Math.abs(farHitShareOfMisses(walk) - full), `${card} ${walk.footprintBytes / MiB} MiB`).toBeLessThan(
+          0.02,
+        );
+    }
   });
 });
 
