@@ -248,6 +248,16 @@ sectorMetrics() {
   echo "${metrics%,}"
 }
 
+# Nsight Compute's counts of METRICS for the third launch of the program after them (of kernel
+# KERNEL, a name or regex:…, where one is given), its record and metric lines only; --cache-control
+# none, so the L2 keeps what the launches before left: thirdLaunch METRICS KERNEL|"" PROGRAM ARGS…
+thirdLaunch() {
+  local metrics=$1 kernel=$2
+  shift 2
+  timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
+    ${kernel:+--kernel-name "$kernel"} "$@" | grep -E "^\{|^  [a-z]|__"
+}
+
 # Nsight Compute's L2 and DRAM sector counts (sectorMetrics) for the third launch of l2Partitions
 # stream, once per "MiB mapping totalMiB"; --cache-control none, so the L2 keeps what the launches
 # before left.
@@ -258,8 +268,7 @@ streamSectors() {
   for run in "$@"; do
     set -- $run
     echo "== stream $1 MiB $2 $3"
-    timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
-      /tmp/l2Partitions stream $1 $2 $3 | grep -E "^\{|^  [a-z]|__"
+    thirdLaunch "$metrics" "" /tmp/l2Partitions stream $1 $2 $3
   done
 }
 
@@ -727,8 +736,7 @@ stcscale)
   for run in "48 1 1" "56 1 1" "64 1 1" "44 8 4" "46 8 4" "50 8 4"; do
     set -- $run
     echo "== stream $1 MiB fixed, $2 blocks per SM × 256 threads × $3 in flight"
-    timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
-      /tmp/l2Partitions stream $1 fixed 512 $2 256 $3 | grep -E "^\{|^  [a-z]|__"
+    thirdLaunch "$metrics" "" /tmp/l2Partitions stream $1 fixed 512 $2 256 $3
   done >"$OUT/streamRateNcu.txt" 2>&1
   wait $build || exit 1
   harnessEnv
@@ -1113,8 +1121,7 @@ passes)
   metrics=$PARTITION_METRICS
   for p in 3 8 36; do
     echo "== stream 56 MiB fixed, $p passes per launch"
-    timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
-      /tmp/l2Partitions stream 56 fixed $((p * 56)) | grep -E "^\{|^  [a-z]|__"
+    thirdLaunch "$metrics" "" /tmp/l2Partitions stream 56 fixed $((p * 56))
   done >"$OUT/streamPassesNcu.txt" 2>&1
   ;;
 partpasses)
@@ -1249,12 +1256,10 @@ rotpartncu)
   for mib in 40 48 56 64 80 96 128; do
     for more in "" .00048828125; do
       echo "== rotpart $mib$more MiB over 2048"
-      timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
-        --kernel-name streamRotatingByPartition /tmp/l2Partitions rotpart "$mib$more" 2048 "$list" | grep -E "^\{|^  [a-z]|__"
+      thirdLaunch "$metrics" streamRotatingByPartition /tmp/l2Partitions rotpart "$mib$more" 2048 "$list"
     done
     echo "== stream $mib MiB rotating 2048"
-    timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
-      --kernel-name regex:^streamRotating /tmp/l2Partitions stream $mib rotating 2048 | grep -E "^\{|^  [a-z]|__"
+    thirdLaunch "$metrics" regex:^streamRotating /tmp/l2Partitions stream $mib rotating 2048
   done >>"$OUT/rotPartNcu.txt" 2>&1
   ;;
 rotrunsncu)
@@ -1265,8 +1270,7 @@ rotrunsncu)
   for mib in 48 56 64 80; do
     for more in "" .00048828125 .0009765625 .001953125; do
       echo "== rotpart $mib$more runs of 4"
-      timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
-        --kernel-name streamRotatingByPartition /tmp/l2Partitions rotpart "$mib$more" 2048 "$list" 4 | grep -E "^\{|^  [a-z]|__"
+      thirdLaunch "$metrics" streamRotatingByPartition /tmp/l2Partitions rotpart "$mib$more" 2048 "$list" 4
     done
   done >>"$OUT/rotRunsNcu.txt" 2>&1
   ;;
