@@ -17,6 +17,8 @@ declare -A DEBIAN_TOOLS=(
   [make]=make
   # The regression farm's queue (gen regress --farm); its tests start a private server.
   [redis-server]=redis-server
+  # The GPU probes' readers (gpu/probes/*.py), which the tests run on the kept results.
+  [python3]=python3
 )
 # `make soak` only (SETUP_SOAK=1): a private one-node Slurm cluster for the array-job soak
 # (tests/soak/slurmArray.soak.test.ts, which runs its own daemons, not these packages' services).
