@@ -217,6 +217,17 @@
 #            and 512, 1,024 and 2,048 B more (100, 75, 50 and 0 % of the next readers in the own
 #            partition): whether a share's small part of the gain is in what the partitions keep
 #            (its DRAM share) or in the steps' timing
+#   rothome  l2Partitions rothome (the rotating stream with each partition's warps reading only the
+#            4 KiB blocks homed in it: no far read, so no copies) and its `mixed` walk (every warp
+#            every block through the same list) beside the plain rotating stream, at 24–128 MiB over
+#            2 GiB, two rounds: does a partition keep its own lines past the L2's size as the model's
+#            LRU does, where no copy competes for its sets?
+#   rothomencu Nsight Compute's sector counts for rothome's two walks and the plain rotating stream at
+#            24–128 MiB, the third launch of each (sectorShares.py reads it)
+#   rotfar   rothome's `far` walk (each partition's warps reading only the blocks homed in the other:
+#            every read crosses the fabric, so what a partition keeps for its SMs is copies) beside
+#            its `home` walk, at 24–128 MiB over 2 GiB, two rounds: are copies kept as home lines are?
+#   rotfarncu Nsight Compute's sector counts for the `far` and `home` walks at 24–128 MiB
 #   h100walk l2Replacement on an H100 (50 MiB of L2, two partitions of 25): which lines the single
 #            walk keeps from pass to pass at 8–56 MiB, the stalls step's walk at the H100's sizes,
 #            for an H100 profile's partition sizes (the H200's `setShares` came from its walk)
@@ -1273,6 +1284,51 @@ rotrunsncu)
       thirdLaunch "$metrics" streamRotatingByPartition /tmp/l2Partitions rotpart "$mib$more" 2048 "$list" 4
     done
   done >>"$OUT/rotRunsNcu.txt" 2>&1
+  ;;
+rothome)
+  mapPartitions || exit 1
+  list=$(nearSms)
+  for round in 1 2; do
+    for mib in 24 40 56 80 128; do
+      for walk in home mixed; do /tmp/l2Partitions rothome $mib 2048 "$list" $walk; done
+      /tmp/l2Partitions stream $mib rotating 2048
+    done
+  done >"$OUT/rotHome.jsonl" 2>&1
+  ;;
+rothomencu)
+  mapPartitions || exit 1
+  list=$(nearSms)
+  metrics=$(sectorMetrics)
+  echo "metrics: $metrics" >"$OUT/rotHomeNcu.txt"
+  for mib in 24 40 48 56 64 80 96 128; do
+    for walk in home mixed; do
+      echo "== rothome $mib MiB $walk"
+      thirdLaunch "$metrics" streamRotatingByHome /tmp/l2Partitions rothome $mib 2048 "$list" $walk
+    done
+    echo "== stream $mib MiB rotating 2048"
+    thirdLaunch "$metrics" regex:^streamRotating /tmp/l2Partitions stream $mib rotating 2048
+  done >>"$OUT/rotHomeNcu.txt" 2>&1
+  ;;
+rotfar)
+  mapPartitions || exit 1
+  list=$(nearSms)
+  for round in 1 2; do
+    for mib in 24 40 56 80 128; do
+      for walk in far home; do /tmp/l2Partitions rothome $mib 2048 "$list" $walk; done
+    done
+  done >"$OUT/rotFar.jsonl" 2>&1
+  ;;
+rotfarncu)
+  mapPartitions || exit 1
+  list=$(nearSms)
+  metrics=$(sectorMetrics)
+  echo "metrics: $metrics" >"$OUT/rotFarNcu.txt"
+  for mib in 24 40 48 56 64 80 96 128; do
+    for walk in far home; do
+      echo "== rothome $mib MiB $walk"
+      thirdLaunch "$metrics" streamRotatingByHome /tmp/l2Partitions rothome $mib 2048 "$list" $walk
+    done
+  done >>"$OUT/rotFarNcu.txt" 2>&1
   ;;
 h100walk)
   recordGpu

@@ -45,6 +45,10 @@
 //             footprints 512 B apart ask whether silicon's next reader gains from the copy its own
 //             partition made of a far line; longer runs put a share of the next readers in each
 //             (R = 4: 100, 75, 50 and 0 % in the same partition at F and 512, 1,024 and 2,048 B more).
+//   rothome   the rotating stream with each L2 partition's warps reading only the 4 KiB blocks homed
+//             in it (mapped first, 40 MiB at a time): no line crosses the fabric, so no partition
+//             holds a copy; `far` gives each partition the other's blocks (every read crosses the
+//             fabric); `mixed` reads every block with every warp through the same block list.
 //
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o l2Partitions l2Partitions.cu
 // Run:   ./l2Partitions stream <footprint MiB, fractions in 512 B> <fixed|rotating|relaunch> [total MiB 2048]
@@ -53,6 +57,7 @@
 //        ./l2Partitions blockmap [blocks per SM 8] [threads 256]
 //        ./l2Partitions rotpart <footprint MiB, fractions in 512 B> <total MiB> <SM list of one partition>
 //                               [warps a run, a power of two: 1]
+//        ./l2Partitions rothome <footprint MiB, whole 4 KiB blocks> <total MiB> <SM list of one partition> [home|far|mixed]
 //        ./l2Partitions gather <blocks> [threads 128]
 //        ./l2Partitions smmap [footprint KiB 4096]
 //        ./l2Partitions streamsms <footprint MiB> <SM list, e.g. 0,2,4> [total MiB 2048] [warps CSV]
@@ -470,6 +475,47 @@ __global__ void __launch_bounds__(256, 8)
   }
   const size_t tid = size_t(__shfl_sync(0xffffffffu, place, 0)) * 32 + lane;
   const unsigned acc = rotatingWalk<4, LoadKind::cg>(buf, elems, total, tid, grid);
+  if (acc == 0x9e3779b9u) sink[0] = acc;
+}
+
+// rothome: the rotating stream with no line read across the fabric. The 4 KiB blocks homed in each L2
+// partition (`homeBlocks`: partition 0's `blockCounts.x`, then partition 1's) are that partition's own
+// footprint, and its warps (placed by ticket, as rotpart's) walk it as streamRotating walks a buffer,
+// `passes` times: no SM reads a far-homed line, so no partition holds a copy, and what one keeps past
+// its size is its own home lines. A step's block addresses come from the list (one load a step, the
+// same for the warp's lanes, an L1 hit). The `far` walk gives each partition the other's blocks: every
+// read crosses the fabric, and what a partition keeps for its SMs is copies. The `mixed` walk gives
+// every SM partition 0, the identity list and the whole grid: the plain rotating stream through the
+// same list.
+constexpr size_t HOME_BLOCK_ELEMS = 4096 / sizeof(uint4);
+__global__ void __launch_bounds__(256, 8)
+    streamRotatingByHome(const uint4* buf, const unsigned* homeBlocks, uint2 blockCounts,
+                         const unsigned char* inPartition, uint2 warpCounts, unsigned passes, unsigned* tickets,
+                         unsigned* sink) {
+  const unsigned lane = threadIdx.x % 32;
+  unsigned place = 0, partition = 0;
+  if (lane == 0) {
+    partition = inPartition[smId()];
+    place = atomicAdd(tickets + partition, 1u);
+  }
+  place = __shfl_sync(0xffffffffu, place, 0);
+  partition = __shfl_sync(0xffffffffu, partition, 0);
+  const unsigned* blocks = homeBlocks + (partition ? blockCounts.x : 0);
+  const size_t elems = size_t(partition ? blockCounts.y : blockCounts.x) * HOME_BLOCK_ELEMS;
+  const size_t grid = size_t(partition ? warpCounts.y : warpCounts.x) * 32, total = elems * passes;
+  unsigned acc = 0;
+  for (size_t i = size_t(place) * 32 + lane; i < total; i += 4 * grid) {
+    uint4 v[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+      const size_t k = i + j * grid, e = k % elems;
+      v[j] = k < total ? load<LoadKind::cg>(buf + size_t(__ldg(blocks + e / HOME_BLOCK_ELEMS)) * HOME_BLOCK_ELEMS +
+                                            e % HOME_BLOCK_ELEMS)
+                       : make_uint4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int j = 0; j < 4; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+  }
   if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
@@ -970,24 +1016,30 @@ constexpr struct {
                     {"far", ChunkOrder::far}};
 
 constexpr size_t CHUNK_BYTES = 512, HOME_BLOCK_BYTES = 4096;
-// The home map's buffer: the fixed stream of one partition's SMs over 56 MiB in launches of one pass
-// leaves 0.5 % of the lines near (gpu/probes/README.md, "The sixteenth batch's maps read again").
+// A home map's run: the bytes one partition's SMs stream and walk, and the one-pass launches before the
+// walk. streamkeep's: 56 MiB in 12 launches leave 0.5 % of the lines near on the H200 (gpu/probes/README.md,
+// "The sixteenth batch's maps read again"). rothome maps 40 MiB at a time in 36 launches, as `homemap`
+// did on the H100, whose partition holds less: the far-homed half must stay in the other partition.
+struct HomeMapRun {
+  size_t bytes;
+  int launches;
+};
 constexpr size_t HOME_MAP_BYTES = size_t(56) << 20;
-constexpr int HOME_MAP_LAUNCHES = 12;
+constexpr HomeMapRun STREAMKEEP_HOME_MAP{HOME_MAP_BYTES, 12}, ROTHOME_HOME_MAP{size_t(40) << 20, 36};
 
-// Per 4 KiB block of `buf` (HOME_MAP_BYTES): 1 if homed in probeSm's partition, 0 if in the other,
-// after HOME_MAP_LAUNCHES one-pass launches of the listed SMs' fixed stream over all of it. The walk
-// then finds a line homed far as a far hit (classes 5–8) and one homed near from DRAM (9 and up); a
+// Per 4 KiB block of `buf` (map.bytes): 1 if homed in probeSm's partition, 0 if in the other, after
+// map.launches one-pass launches of the listed SMs' fixed stream over all of it. The walk then
+// finds a line homed far as a far hit (classes 5–8) and one homed near from DRAM (9 and up); a
 // block takes its lines' majority, a tie or no vote near (`unknown` counts those).
 static std::vector<unsigned char> homesOfBlocks(const uint4* buf, int blocks, int threads, const unsigned char* deviceUse,
                                                 unsigned active, unsigned* ticket, unsigned* sink, int probeSm,
-                                                size_t* unknown) {
-  for (int launch = 0; launch < HOME_MAP_LAUNCHES; launch++) {
+                                                size_t* unknown, const HomeMapRun& map) {
+  for (int launch = 0; launch < map.launches; launch++) {
     CHECK(cudaMemsetAsync(ticket, 0, sizeof(unsigned)));
-    streamOnSms<<<blocks, threads>>>(buf, HOME_MAP_BYTES / sizeof(uint4), 1, deviceUse, active, ticket, sink, nullptr,
+    streamOnSms<<<blocks, threads>>>(buf, map.bytes / sizeof(uint4), 1, deviceUse, active, ticket, sink, nullptr,
                                      nullptr);
   }
-  const unsigned lines = unsigned(HOME_MAP_BYTES / 128), blockLines = HOME_BLOCK_BYTES / 128;
+  const unsigned lines = unsigned(map.bytes / 128), blockLines = HOME_BLOCK_BYTES / 128;
   const LineWalk walk = walkLines(buf, lines, unsigned(probeSm));
   std::vector<unsigned char> homes(lines / blockLines);
   *unknown = 0;
@@ -1135,7 +1187,8 @@ static int runStreamKeep(size_t footprintMiB, const char* list, int passes, int 
   if (order != ChunkOrder::fixed) {
     size_t unknown = 0;
     const std::vector<unsigned char> homes =
-        homesOfBlocks(buf, sms * blocksPerSm, threads, deviceUse, active, ticket, sink, probeSm, &unknown);
+        homesOfBlocks(buf, sms * blocksPerSm, threads, deviceUse, active, ticket, sink, probeSm, &unknown,
+                      STREAMKEEP_HOME_MAP);
     std::vector<int> table;
     if (!dealChunks(order, homes, footprint / CHUNK_BYTES, warps, &table)) {
       fprintf(stderr, "l2Partitions: order %s deals a warp more than 32 chunks of %zu MiB\n", orderName, footprintMiB);
@@ -1374,6 +1427,98 @@ static int runGpcMap() {
   return 0;
 }
 
+// rothome: the footprint (whole 4 KiB blocks) mapped to its homes ROTHOME_HOME_MAP.bytes at a time by
+// the listed SMs (one partition's; the first is the probe SM), then streamRotatingByHome over it,
+// passes = total / footprint rounded, three timed launches after an untimed one. `walk`: `home` (each
+// partition its own blocks), `far` (each the other's) or `mixed` (no map: every warp every block, one
+// grid). A mapped walk's line carries the map, a bit per block (1: homed in the listed partition), as
+// hex, first block first.
+static int runRotatingByHome(double footprintMiB, size_t totalMiB, const char* list, const char* walk) {
+  const int sms = smCount(), gridBlocks = sms * 8, threads = 256;
+  const bool far = strcmp(walk, "far") == 0, home = far || strcmp(walk, "home") == 0;
+  const size_t blockCount = size_t(footprintMiB * 256);
+  std::vector<unsigned char> use(sms, 0);
+  const int listed = parseSmList(list, use);
+  if (listed < 0) return 2;
+  if ((!home && strcmp(walk, "mixed") != 0) || blockCount == 0 || listed == 0 || listed == sms || totalMiB == 0) {
+    fprintf(stderr, "l2Partitions: rothome %g MiB over %zu MiB, %d of %d SMs listed, walk %s: give at least 4 KiB, a "
+            "total, one partition's SMs and home, far or mixed\n", footprintMiB, totalMiB, listed, sms, walk);
+    return 2;
+  }
+  const size_t mapElems = ROTHOME_HOME_MAP.bytes / sizeof(uint4), footprint = blockCount * 4096;
+  const size_t slices = (footprint + ROTHOME_HOME_MAP.bytes - 1) / ROTHOME_HOME_MAP.bytes;
+  const unsigned passes = unsigned(std::max(1.0, std::round(double(totalMiB) / footprintMiB)));
+  uint4* buf;
+  unsigned char *deviceUse, *deviceInPartition;
+  unsigned *sink, *tickets, *deviceBlocks;
+  CHECK(cudaMalloc(&buf, slices * ROTHOME_HOME_MAP.bytes));
+  CHECK(cudaMalloc(&deviceUse, sms));
+  CHECK(cudaMalloc(&deviceInPartition, sms));
+  CHECK(cudaMalloc(&sink, sizeof(unsigned)));
+  CHECK(cudaMalloc(&tickets, 2 * sizeof(unsigned)));
+  CHECK(cudaMalloc(&deviceBlocks, blockCount * sizeof(unsigned)));
+  CHECK(cudaMemset(buf, 0, slices * ROTHOME_HOME_MAP.bytes));
+  CHECK(cudaMemcpy(deviceUse, use.data(), sms, cudaMemcpyHostToDevice));
+  CHECK(cudaFuncSetAttribute(lineTimes, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             int(ROTHOME_HOME_MAP.bytes / 128 / 2)));
+  // The listed SMs are partition 0, the rest partition 1; `mixed` puts every SM in partition 0.
+  std::vector<unsigned char> inPartition(sms, 0);
+  std::vector<unsigned> lists[2];
+  size_t unknown = 0;
+  if (home) {
+    const int probeSm = int(std::find(use.begin(), use.end(), 1) - use.begin());
+    for (int sm = 0; sm < sms; sm++) inPartition[sm] = !use[sm];
+    for (size_t slice = 0; slice < slices; slice++) {
+      size_t sliceUnknown = 0;
+      const std::vector<unsigned char> homes =
+          homesOfBlocks(buf + slice * mapElems, gridBlocks, threads, deviceUse, unsigned(listed * 8), tickets, sink,
+                        probeSm, &sliceUnknown, ROTHOME_HOME_MAP);
+      unknown += sliceUnknown;
+      for (size_t b = 0; b < homes.size(); b++) {
+        const size_t block = slice * homes.size() + b;
+        if (block < blockCount) lists[!homes[b]].push_back(unsigned(block));
+      }
+    }
+  } else {
+    for (size_t block = 0; block < blockCount; block++) lists[0].push_back(unsigned(block));
+  }
+  // The map's bits before `far` swaps the lists: lists[0] is the listed partition's home blocks.
+  std::vector<unsigned char> nibbles((blockCount + 3) / 4, 0);
+  for (unsigned block : lists[0]) nibbles[block / 4] |= 1 << (block % 4);
+  if (far) std::swap(lists[0], lists[1]);
+  std::vector<unsigned> blocks(lists[0]);
+  blocks.insert(blocks.end(), lists[1].begin(), lists[1].end());
+  CHECK(cudaMemcpy(deviceBlocks, blocks.data(), blocks.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(deviceInPartition, inPartition.data(), sms, cudaMemcpyHostToDevice));
+  const uint2 blockCounts = make_uint2(unsigned(lists[0].size()), unsigned(lists[1].size()));
+  const uint2 warpCounts =
+      home ? make_uint2(unsigned(listed * 64), unsigned((sms - listed) * 64)) : make_uint2(unsigned(sms * 64), 0u);
+  const double ms = medianMs(3, [&] {
+    CHECK(cudaMemsetAsync(tickets, 0, 2 * sizeof(unsigned)));
+    streamRotatingByHome<<<gridBlocks, threads>>>(buf, deviceBlocks, blockCounts, deviceInPartition, warpCounts,
+                                                  passes, tickets, sink);
+  });
+  const double bytes = double(blockCount) * 4096 * passes;
+  printf("{\"probe\":\"rothome\",\"walk\":\"%s\",\"footprintBytes\":%zu,\"passes\":%u,\"bytes\":%.0f,"
+         "\"partitionSms\":[%d,%d],\"partitionBlocks\":[%u,%u],\"unknownBlocksOfMap\":%zu,\"medianMs\":%.4f,"
+         "\"GBps\":%.1f",
+         walk, footprint, passes, bytes, listed, sms - listed, blockCounts.x, blockCounts.y, unknown, ms,
+         bytes / ms / 1e6);
+  if (home) {
+    printf(",\"homes\":\"");
+    for (unsigned char nibble : nibbles) printf("%x", nibble);
+    printf("\"");
+  }
+  printf("}\n");
+  CHECK(cudaFree(buf));
+  CHECK(cudaFree(deviceUse));
+  CHECK(cudaFree(deviceInPartition));
+  CHECK(cudaFree(sink));
+  CHECK(cudaFree(tickets));
+  CHECK(cudaFree(deviceBlocks));
+  return 0;
+}
+
 int main(int argc, char** argv) {
   const char* probe = argc > 1 ? argv[1] : "";
   if (strcmp(probe, "stream") == 0 && argc >= 4)
@@ -1413,6 +1558,9 @@ int main(int argc, char** argv) {
   if (strcmp(probe, "rotpart") == 0 && argc >= 5)
     return runRotatingByPartition(strtod(argv[2], nullptr), strtoull(argv[3], nullptr, 10), argv[4],
                                   argc > 5 ? unsigned(strtoul(argv[5], nullptr, 10)) : 1u);
+  if (strcmp(probe, "rothome") == 0 && argc >= 5)
+    return runRotatingByHome(strtod(argv[2], nullptr), strtoull(argv[3], nullptr, 10), argv[4],
+                             argc > 5 ? argv[5] : "home");
   fprintf(stderr,
           "usage: l2Partitions stream <footprint MiB> <fixed|rotating|relaunch> [total MiB] [blocks/SM] [threads]\n"
           "                          [in flight 1|2|4|8] [cg|ca]\n"
@@ -1432,6 +1580,7 @@ int main(int argc, char** argv) {
           "                               [fixed|natural|split|halves|near|far] [steps]\n"
           "       l2Partitions gpcmap\n"
           "       l2Partitions rotsteps <footprint MiB> <total MiB> <file prefix>\n"
-          "       l2Partitions rotpart <footprint MiB> <total MiB> <SM list of one partition> [warps a run 1]\n");
+          "       l2Partitions rotpart <footprint MiB> <total MiB> <SM list of one partition> [warps a run 1]\n"
+          "       l2Partitions rothome <footprint MiB> <total MiB> <SM list of one partition> [home|far|mixed]\n");
   return 2;
 }

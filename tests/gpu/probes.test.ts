@@ -174,6 +174,7 @@ describe.skipIf(nvcc === undefined)('silicon probes compile for sm_90', () => {
       '_Z14streamRotatingILi4EL8LoadKind0EEvPK5uint4mmPj',
       '_Z19streamRotatingStepsPK5uint4mmPjPyS2_',
       '_Z25streamRotatingByPartitionPK5uint4mmPKhjjPjS4_',
+      '_Z20streamRotatingByHomePK5uint4PKj5uint2PKhS4_jPjS7_',
     ]) {
       expect(kernels, kernel).toContain(kernel);
       expect(registers[kernels.indexOf(kernel)]! * 256 * 8, kernel).toBeLessThanOrEqual(65_536);
