@@ -269,6 +269,41 @@ thirdLaunch() {
     ${kernel:+--kernel-name "$kernel"} "$@" | grep -E "^\{|^  [a-z]|__"
 }
 
+# l2Partitions rothome's WALKS (e.g. "home mixed") at 24–128 MiB over 2 GiB, two rounds, into
+# $OUT/FILE; with "plain", each footprint's walks are followed by the plain rotating stream:
+# homeWalks FILE WALKS [plain]
+homeWalks() {
+  local file=$1 walks=$2 plain=${3:-} list round mib walk
+  mapPartitions || return 1
+  list=$(nearSms)
+  for round in 1 2; do
+    for mib in 24 40 56 80 128; do
+      for walk in $walks; do /tmp/l2Partitions rothome $mib 2048 "$list" $walk; done
+      if [ -n "$plain" ]; then /tmp/l2Partitions stream $mib rotating 2048; fi
+    done
+  done >"$OUT/$file" 2>&1
+}
+
+# Nsight Compute's sector counts (sectorMetrics, the third launch of each) for the same walks at
+# 24–128 MiB, into $OUT/FILE (sectorShares.py reads it): homeWalksNcu FILE WALKS [plain]
+homeWalksNcu() {
+  local file=$1 walks=$2 plain=${3:-} list metrics mib walk
+  mapPartitions || return 1
+  list=$(nearSms)
+  metrics=$(sectorMetrics)
+  echo "metrics: $metrics" >"$OUT/$file"
+  for mib in 24 40 48 56 64 80 96 128; do
+    for walk in $walks; do
+      echo "== rothome $mib MiB $walk"
+      thirdLaunch "$metrics" streamRotatingByHome /tmp/l2Partitions rothome $mib 2048 "$list" $walk
+    done
+    if [ -n "$plain" ]; then
+      echo "== stream $mib MiB rotating 2048"
+      thirdLaunch "$metrics" regex:^streamRotating /tmp/l2Partitions stream $mib rotating 2048
+    fi
+  done >>"$OUT/$file" 2>&1
+}
+
 # Nsight Compute's L2 and DRAM sector counts (sectorMetrics) for the third launch of l2Partitions
 # stream, once per "MiB mapping totalMiB"; --cache-control none, so the L2 keeps what the launches
 # before left.
@@ -1286,49 +1321,16 @@ rotrunsncu)
   done >>"$OUT/rotRunsNcu.txt" 2>&1
   ;;
 rothome)
-  mapPartitions || exit 1
-  list=$(nearSms)
-  for round in 1 2; do
-    for mib in 24 40 56 80 128; do
-      for walk in home mixed; do /tmp/l2Partitions rothome $mib 2048 "$list" $walk; done
-      /tmp/l2Partitions stream $mib rotating 2048
-    done
-  done >"$OUT/rotHome.jsonl" 2>&1
+  homeWalks rotHome.jsonl "home mixed" plain || exit 1
   ;;
 rothomencu)
-  mapPartitions || exit 1
-  list=$(nearSms)
-  metrics=$(sectorMetrics)
-  echo "metrics: $metrics" >"$OUT/rotHomeNcu.txt"
-  for mib in 24 40 48 56 64 80 96 128; do
-    for walk in home mixed; do
-      echo "== rothome $mib MiB $walk"
-      thirdLaunch "$metrics" streamRotatingByHome /tmp/l2Partitions rothome $mib 2048 "$list" $walk
-    done
-    echo "== stream $mib MiB rotating 2048"
-    thirdLaunch "$metrics" regex:^streamRotating /tmp/l2Partitions stream $mib rotating 2048
-  done >>"$OUT/rotHomeNcu.txt" 2>&1
+  homeWalksNcu rotHomeNcu.txt "home mixed" plain || exit 1
   ;;
 rotfar)
-  mapPartitions || exit 1
-  list=$(nearSms)
-  for round in 1 2; do
-    for mib in 24 40 56 80 128; do
-      for walk in far home; do /tmp/l2Partitions rothome $mib 2048 "$list" $walk; done
-    done
-  done >"$OUT/rotFar.jsonl" 2>&1
+  homeWalks rotFar.jsonl "far home" || exit 1
   ;;
 rotfarncu)
-  mapPartitions || exit 1
-  list=$(nearSms)
-  metrics=$(sectorMetrics)
-  echo "metrics: $metrics" >"$OUT/rotFarNcu.txt"
-  for mib in 24 40 48 56 64 80 96 128; do
-    for walk in far home; do
-      echo "== rothome $mib MiB $walk"
-      thirdLaunch "$metrics" streamRotatingByHome /tmp/l2Partitions rothome $mib 2048 "$list" $walk
-    done
-  done >>"$OUT/rotFarNcu.txt" 2>&1
+  homeWalksNcu rotFarNcu.txt "far home" || exit 1
   ;;
 h100walk)
   recordGpu
