@@ -478,11 +478,11 @@ __global__ void __launch_bounds__(256, 8)
   if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
-// rothome: the rotating stream with no line read across the fabric. The 4 KiB blocks homed in each L2
-// partition (`homeBlocks`: partition 0's `blockCounts.x`, then partition 1's) are that partition's own
-// footprint, and its warps (placed by ticket, as rotpart's) walk it as streamRotating walks a buffer,
-// `passes` times: no SM reads a far-homed line, so no partition holds a copy, and what one keeps past
-// its size is its own home lines. A step's block addresses come from the list (one load a step, the
+// rothome: the rotating stream with each L2 partition's warps walking a list of blocks of their own.
+// In the `home` walk the 4 KiB blocks homed in a partition (`homeBlocks`: partition 0's
+// `blockCounts.x`, then partition 1's) are its own footprint, and its warps (placed by ticket, as
+// rotpart's) walk it as streamRotating walks a buffer, `passes` times: no SM reads a far-homed line,
+// so no partition holds a copy, and what one keeps past its size is its own home lines. A step's block addresses come from the list (one load a step, the
 // same for the warp's lanes, an L1 hit). The `far` walk gives each partition the other's blocks: every
 // read crosses the fabric, and what a partition keeps for its SMs is copies. The `mixed` walk gives
 // every SM partition 0, the identity list and the whole grid: the plain rotating stream through the
@@ -1435,12 +1435,12 @@ static int runGpcMap() {
 // hex, first block first.
 static int runRotatingByHome(double footprintMiB, size_t totalMiB, const char* list, const char* walk) {
   const int sms = smCount(), gridBlocks = sms * 8, threads = 256;
-  const bool far = strcmp(walk, "far") == 0, home = far || strcmp(walk, "home") == 0;
+  const bool far = strcmp(walk, "far") == 0, mapped = far || strcmp(walk, "home") == 0;
   const size_t blockCount = size_t(footprintMiB * 256);
   std::vector<unsigned char> use(sms, 0);
   const int listed = parseSmList(list, use);
   if (listed < 0) return 2;
-  if ((!home && strcmp(walk, "mixed") != 0) || blockCount == 0 || listed == 0 || listed == sms || totalMiB == 0) {
+  if ((!mapped && strcmp(walk, "mixed") != 0) || blockCount == 0 || listed == 0 || listed == sms || totalMiB == 0) {
     fprintf(stderr, "l2Partitions: rothome %g MiB over %zu MiB, %d of %d SMs listed, walk %s: give at least 4 KiB, a "
             "total, one partition's SMs and home, far or mixed\n", footprintMiB, totalMiB, listed, sms, walk);
     return 2;
@@ -1465,7 +1465,7 @@ static int runRotatingByHome(double footprintMiB, size_t totalMiB, const char* l
   std::vector<unsigned char> inPartition(sms, 0);
   std::vector<unsigned> lists[2];
   size_t unknown = 0;
-  if (home) {
+  if (mapped) {
     const int probeSm = int(std::find(use.begin(), use.end(), 1) - use.begin());
     for (int sm = 0; sm < sms; sm++) inPartition[sm] = !use[sm];
     for (size_t slice = 0; slice < slices; slice++) {
@@ -1492,7 +1492,7 @@ static int runRotatingByHome(double footprintMiB, size_t totalMiB, const char* l
   CHECK(cudaMemcpy(deviceInPartition, inPartition.data(), sms, cudaMemcpyHostToDevice));
   const uint2 blockCounts = make_uint2(unsigned(lists[0].size()), unsigned(lists[1].size()));
   const uint2 warpCounts =
-      home ? make_uint2(unsigned(listed * 64), unsigned((sms - listed) * 64)) : make_uint2(unsigned(sms * 64), 0u);
+      mapped ? make_uint2(unsigned(listed * 64), unsigned((sms - listed) * 64)) : make_uint2(unsigned(sms * 64), 0u);
   const double ms = medianMs(3, [&] {
     CHECK(cudaMemsetAsync(tickets, 0, 2 * sizeof(unsigned)));
     streamRotatingByHome<<<gridBlocks, threads>>>(buf, deviceBlocks, blockCounts, deviceInPartition, warpCounts,
@@ -1504,7 +1504,7 @@ static int runRotatingByHome(double footprintMiB, size_t totalMiB, const char* l
          "\"GBps\":%.1f",
          walk, footprint, passes, bytes, listed, sms - listed, blockCounts.x, blockCounts.y, unknown, ms,
          bytes / ms / 1e6);
-  if (home) {
+  if (mapped) {
     printf(",\"homes\":\"");
     for (unsigned char nibble : nibbles) printf("%x", nibble);
     printf("\"");
