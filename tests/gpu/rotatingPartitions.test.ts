@@ -6,7 +6,9 @@
  * it, only where nearly every next reader shares the partition, and the plain stream reads as the
  * share that the block scheduler's order gives it. The fortieth batch (the first card again)
  * counts where those reads come from, and walks one thread over the H100's L2 for its partition
- * size; on a third card, with a share of the next readers in the own partition.
+ * size; on a third card, with a share of the next readers in the own partition. The forty-first
+ * batch has each partition's warps read only the lines homed in it (`l2Partitions rothome`): no
+ * copies, and what a partition keeps is its own lines.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -334,7 +336,7 @@ describe("an H100's single walk (results/2026-12-07n/replacement.jsonl)", () => 
   });
 });
 
-describe('a fourth H100 (results/2026-12-07p): each partition reading only the lines homed in it', () => {
+describe('an H100 of the forty-first batch (results/2026-12-07p): each partition reading only the lines homed in it', () => {
   interface HomeRecord extends RotatingRecord {
     readonly walk: 'home' | 'mixed';
     readonly partitionBlocks: readonly [number, number];
