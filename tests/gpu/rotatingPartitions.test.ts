@@ -405,6 +405,49 @@ describe('an H100 of the forty-first batch (results/2026-12-07p): each partition
   });
 });
 
+describe('the far walk (results/2026-12-07q): each partition reading only the lines homed in the other', () => {
+  const rows = sectorShares('2026-12-07q/rotFarNcu.txt');
+  const first = sectorShares('2026-12-07p/rotHomeNcu.txt');
+  const FOOTPRINTS = [24, 40, 48, 56, 64, 80, 96, 128];
+  const find = (from: readonly Shares[], launch: string) => {
+    const found = from.find((r) => r.launch === launch);
+    if (!found) throw new Error(`no launch ${launch}`);
+    return found;
+  };
+  const far = (mib: number) => find(rows, `rothome ${mib} MiB far`);
+
+  it('reads the walk without copies as the first card did, within 2 points at every footprint', () => {
+    expect(rows).toHaveLength(2 * FOOTPRINTS.length);
+    for (const mib of FOOTPRINTS) {
+      const launch = `rothome ${mib} MiB home`;
+      expect(Math.abs(find(rows, launch).near - find(first, launch).near), launch).toBeLessThan(0.02);
+    }
+  });
+
+  it('keeps every copy up to 20 MiB of them a partition, and loses a part of them from 24 MiB', () => {
+    for (const mib of FOOTPRINTS) expect(far(mib).far, `${mib} MiB`).toBeLessThan(0.01);
+    for (const mib of [24, 40]) expect(far(mib).near, `${mib} MiB`).toBeGreaterThan(0.97);
+    expect(far(48).near).toBeLessThan(0.6);
+    for (let i = 3; i < FOOTPRINTS.length; i++)
+      expect(far(FOOTPRINTS[i]!).near, `${FOOTPRINTS[i]} MiB`).toBeLessThan(far(FOOTPRINTS[i - 1]!).near);
+    // Each launch's reads add up within 5 % but two, whose DRAM reads exceed what missed by 8–9
+    // points: the 40 MiB far walk (1.092) and the 128 MiB walk without copies (1.076).
+    const over = ['rothome 40 MiB far', 'rothome 128 MiB home'];
+    for (const row of rows) {
+      const sum = row.near + row.far + row.dram;
+      expect(Math.abs(sum - 1), row.launch).toBeLessThan(over.includes(row.launch) ? 0.1 : 0.05);
+    }
+  });
+
+  it('is bound by the fabric past the L2: 2.0–2.2 TB/s of missed reads cross it at 48–128 MiB', () => {
+    for (const mib of [48, 56, 64, 80, 96, 128]) {
+      const crossing = (far(mib).GBps * (1 - far(mib).near)) / 1000;
+      expect(crossing, `${mib} MiB`).toBeGreaterThan(1.95);
+      expect(crossing, `${mib} MiB`).toBeLessThan(2.25);
+    }
+  });
+});
+
 describe('sectorShares.py on bad input', () => {
   const work = mkdtempSync(join(tmpdir(), 'gen-sector-shares-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
