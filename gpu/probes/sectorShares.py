@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Reads Nsight Compute's sector counts as `h200Batch.sh` writes them (l2long, rotpartncu: a line
+# Reads Nsight Compute's sector counts as `h200Batch.sh` writes them (l2long and the *ncu steps: a line
 # "== NAME", the probe's JSON record, then the metrics of the one profiled launch) and prints, per
 # launch, where the sectors its SMs read came from, each per sector read
 # (lts__t_sectors_srcunit_tex_op_read):
