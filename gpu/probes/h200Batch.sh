@@ -228,6 +228,11 @@
 #            every read crosses the fabric, so what a partition keeps for its SMs is copies) beside
 #            its `home` walk, at 24–128 MiB over 2 GiB, two rounds: are copies kept as home lines are?
 #   rotfarncu Nsight Compute's sector counts for the `far` and `home` walks at 24–128 MiB
+#   rotoneway rothome's `oneway` walk (only the listed partition's warps read, the blocks homed in the
+#            other: one partition holds only copies, the other only the home lines it fetched for
+#            them) beside the `far` walk, at 24–128 MiB over 2 GiB, two rounds: does a partition keep
+#            more copies when it holds no home lines for the other?
+#   rotonewayncu Nsight Compute's sector counts for the `oneway` and `far` walks at 24–128 MiB
 #   h100walk l2Replacement on an H100 (50 MiB of L2, two partitions of 25): which lines the single
 #            walk keeps from pass to pass at 8–56 MiB, the stalls step's walk at the H100's sizes,
 #            for an H100 profile's partition sizes (the H200's `setShares` came from its walk)
@@ -1331,6 +1336,12 @@ rotfar)
   ;;
 rotfarncu)
   homeWalksNcu rotFarNcu.txt "far home" || exit 1
+  ;;
+rotoneway)
+  homeWalks rotOneway.jsonl "oneway far" || exit 1
+  ;;
+rotonewayncu)
+  homeWalksNcu rotOnewayNcu.txt "oneway far" || exit 1
   ;;
 h100walk)
   recordGpu

@@ -48,7 +48,9 @@
 //   rothome   the rotating stream with each L2 partition's warps reading only the 4 KiB blocks homed
 //             in it (mapped first, 40 MiB at a time): no line crosses the fabric, so no partition
 //             holds a copy; `far` gives each partition the other's blocks (every read crosses the
-//             fabric); `mixed` reads every block with every warp through the same block list.
+//             fabric); `oneway` gives the listed partition's warps the other's blocks and the
+//             other's warps nothing (one partition holds only copies, the other only its home lines
+//             fetched for them); `mixed` reads every block with every warp through the same block list.
 //
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o l2Partitions l2Partitions.cu
 // Run:   ./l2Partitions stream <footprint MiB, fractions in 512 B> <fixed|rotating|relaunch> [total MiB 2048]
@@ -57,7 +59,7 @@
 //        ./l2Partitions blockmap [blocks per SM 8] [threads 256]
 //        ./l2Partitions rotpart <footprint MiB, fractions in 512 B> <total MiB> <SM list of one partition>
 //                               [warps a run, a power of two: 1]
-//        ./l2Partitions rothome <footprint MiB, whole 4 KiB blocks> <total MiB> <SM list of one partition> [home|far|mixed]
+//        ./l2Partitions rothome <footprint MiB, whole 4 KiB blocks> <total MiB> <SM list of one partition> [home|far|oneway|mixed]
 //        ./l2Partitions gather <blocks> [threads 128]
 //        ./l2Partitions smmap [footprint KiB 4096]
 //        ./l2Partitions streamsms <footprint MiB> <SM list, e.g. 0,2,4> [total MiB 2048] [warps CSV]
@@ -484,7 +486,8 @@ __global__ void __launch_bounds__(256, 8)
 // rotpart's) walk it as streamRotating walks a buffer, `passes` times: no SM reads a far-homed line,
 // so no partition holds a copy, and what one keeps past its size is its own home lines. A step's block addresses come from the list (one load a step, the
 // same for the warp's lanes, an L1 hit). The `far` walk gives each partition the other's blocks: every
-// read crosses the fabric, and what a partition keeps for its SMs is copies. The `mixed` walk gives
+// read crosses the fabric, and what a partition keeps for its SMs is copies. The `oneway` walk is the
+// `far` walk with partition 1's list empty, so its warps leave at once. The `mixed` walk gives
 // every SM partition 0, the identity list and the whole grid: the plain rotating stream through the
 // same list.
 constexpr size_t HOME_BLOCK_ELEMS = 4096 / sizeof(uint4);
@@ -503,6 +506,7 @@ __global__ void __launch_bounds__(256, 8)
   const unsigned* blocks = homeBlocks + (partition ? blockCounts.x : 0);
   const size_t elems = size_t(partition ? blockCounts.y : blockCounts.x) * HOME_BLOCK_ELEMS;
   const size_t grid = size_t(partition ? warpCounts.y : warpCounts.x) * 32, total = elems * passes;
+  if (elems == 0) return;
   unsigned acc = 0;
   for (size_t i = size_t(place) * 32 + lane; i < total; i += 4 * grid) {
     uint4 v[4];
@@ -1430,19 +1434,20 @@ static int runGpcMap() {
 // rothome: the footprint (whole 4 KiB blocks) mapped to its homes ROTHOME_HOME_MAP.bytes at a time by
 // the listed SMs (one partition's; the first is the probe SM), then streamRotatingByHome over it,
 // passes = total / footprint rounded, three timed launches after an untimed one. `walk`: `home` (each
-// partition its own blocks), `far` (each the other's) or `mixed` (no map: every warp every block, one
-// grid). A mapped walk's line carries the map, a bit per block (1: homed in the listed partition), as
+// partition its own blocks), `far` (each the other's), `oneway` (the listed partition the other's, the
+// other none) or `mixed` (no map: every warp every block, one grid). A mapped walk's line carries the map, a bit per block (1: homed in the listed partition), as
 // hex, first block first.
 static int runRotatingByHome(double footprintMiB, size_t totalMiB, const char* list, const char* walk) {
   const int sms = smCount(), gridBlocks = sms * 8, threads = 256;
-  const bool far = strcmp(walk, "far") == 0, mapped = far || strcmp(walk, "home") == 0;
+  const bool oneway = strcmp(walk, "oneway") == 0, far = oneway || strcmp(walk, "far") == 0,
+             mapped = far || strcmp(walk, "home") == 0;
   const size_t blockCount = size_t(footprintMiB * 256);
   std::vector<unsigned char> use(sms, 0);
   const int listed = parseSmList(list, use);
   if (listed < 0) return 2;
   if ((!mapped && strcmp(walk, "mixed") != 0) || blockCount == 0 || listed == 0 || listed == sms || totalMiB == 0) {
     fprintf(stderr, "l2Partitions: rothome %g MiB over %zu MiB, %d of %d SMs listed, walk %s: give at least 4 KiB, a "
-            "total, one partition's SMs and home, far or mixed\n", footprintMiB, totalMiB, listed, sms, walk);
+            "total, one partition's SMs and home, far, oneway or mixed\n", footprintMiB, totalMiB, listed, sms, walk);
     return 2;
   }
   const size_t mapElems = ROTHOME_HOME_MAP.bytes / sizeof(uint4), footprint = blockCount * 4096;
@@ -1486,6 +1491,7 @@ static int runRotatingByHome(double footprintMiB, size_t totalMiB, const char* l
   std::vector<unsigned char> nibbles((blockCount + 3) / 4, 0);
   for (unsigned block : lists[0]) nibbles[block / 4] |= 1 << (block % 4);
   if (far) std::swap(lists[0], lists[1]);
+  if (oneway) lists[1].clear();
   std::vector<unsigned> blocks(lists[0]);
   blocks.insert(blocks.end(), lists[1].begin(), lists[1].end());
   CHECK(cudaMemcpy(deviceBlocks, blocks.data(), blocks.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
@@ -1498,7 +1504,7 @@ static int runRotatingByHome(double footprintMiB, size_t totalMiB, const char* l
     streamRotatingByHome<<<gridBlocks, threads>>>(buf, deviceBlocks, blockCounts, deviceInPartition, warpCounts,
                                                   passes, tickets, sink);
   });
-  const double bytes = double(blockCount) * 4096 * passes;
+  const double bytes = double(blocks.size()) * 4096 * passes;  // `oneway` reads half the footprint
   printf("{\"probe\":\"rothome\",\"walk\":\"%s\",\"footprintBytes\":%zu,\"passes\":%u,\"bytes\":%.0f,"
          "\"partitionSms\":[%d,%d],\"partitionBlocks\":[%u,%u],\"unknownBlocksOfMap\":%zu,\"medianMs\":%.4f,"
          "\"GBps\":%.1f",
@@ -1581,6 +1587,6 @@ int main(int argc, char** argv) {
           "       l2Partitions gpcmap\n"
           "       l2Partitions rotsteps <footprint MiB> <total MiB> <file prefix>\n"
           "       l2Partitions rotpart <footprint MiB> <total MiB> <SM list of one partition> [warps a run 1]\n"
-          "       l2Partitions rothome <footprint MiB> <total MiB> <SM list of one partition> [home|far|mixed]\n");
+          "       l2Partitions rothome <footprint MiB> <total MiB> <SM list of one partition> [home|far|oneway|mixed]\n");
   return 2;
 }
