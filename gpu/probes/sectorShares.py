@@ -8,6 +8,10 @@
 #     hit; nan where the launch has no such count);
 #   - DRAM: dram__bytes_read / 32;
 #   - on chip: near + far;
+#   - unlooked: the sectors the fabric brought to a home partition for reading that it looked up
+#     neither as a hit nor as a miss (nan where the launch has no such counts). In the far walks
+#     (results/2026-12-07q) DRAM is the home's read misses plus these, so they are read from DRAM
+#     though the SMs' own partition counted its lookups as hits;
 # and the record's share of next readers in the same partition, and the profiled launch's GB/s (the
 # record's bytes over gpu__time_duration; the record's own GB/s is its timed launches', which the
 # profiler's replays of other launches disturb).
@@ -26,7 +30,7 @@ REQUIRED = (
 
 
 def shares(path, block):
-    """(name, record or None, GB/s or None, near, far, DRAM) of one "== " block of `path`."""
+    """(name, record or None, GB/s or None, near, far, DRAM, unlooked) of one "== " block of `path`."""
     name = block.splitlines()[0].strip()
     try:
         record = next((json.loads(line) for line in block.splitlines() if line.startswith("{")), None)
@@ -44,15 +48,20 @@ def shares(path, block):
     near = metric[REQUIRED[1]] / read
     far = metric.get("lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum", float("nan")) / read
     dram = metric[REQUIRED[2]] / SECTOR_BYTES / read
+    fabric = [
+        metric.get(f"lts__t_sectors_srcunit_ltcfabric_op_read{kind}.sum", float("nan"))
+        for kind in ("", "_lookup_hit", "_lookup_miss")
+    ]
+    unlooked = (fabric[0] - fabric[1] - fabric[2]) / read
     us = metric.get("gpu__time_duration.sum")
     rate = record["bytes"] / us / 1e3 if record and "bytes" in record and us else None
-    return name, record, rate, near, far, dram
+    return name, record, rate, near, far, dram, unlooked
 
 
 def main(paths):
     if not paths:
         raise SystemExit("usage: python3 gpu/probes/sectorShares.py <ncu text>...")
-    lines = [f"{'launch':36} {'same':>6} {'GB/s':>7} {'near':>6} {'far':>6} {'DRAM':>6} {'on chip':>7}"]
+    lines = [f"{'launch':36} {'same':>6} {'GB/s':>7} {'near':>6} {'far':>6} {'DRAM':>6} {'on chip':>7} {'unlooked':>8}"]
     for path in paths:
         try:
             text = open(path, encoding="utf-8").read()
@@ -62,11 +71,11 @@ def main(paths):
         if not blocks:
             raise SystemExit(f"{path}: no launch (a line starting '== ')")
         for block in blocks:
-            name, record, rate, near, far, dram = shares(path, block)
+            name, record, rate, near, far, dram, unlooked = shares(path, block)
             same = record.get("samePartitionShare") if record else None
             same_text = f"{same:.2f}" if same is not None else "-"
             rate_text = f"{rate:,.0f}" if rate else "-"
-            lines.append(f"{name:36} {same_text:>6} {rate_text:>7} {near:6.3f} {far:6.3f} {dram:6.3f} {near + far:7.3f}")
+            lines.append(f"{name:36} {same_text:>6} {rate_text:>7} {near:6.3f} {far:6.3f} {dram:6.3f} {near + far:7.3f} {unlooked:8.3f}")
     print("\n".join(lines))
 
 
