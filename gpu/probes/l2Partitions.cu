@@ -49,8 +49,9 @@
 //             in it (mapped first, 40 MiB at a time): no line crosses the fabric, so no partition
 //             holds a copy; `far` gives each partition the other's blocks (every read crosses the
 //             fabric); `oneway` gives the listed partition's warps the other's blocks and the
-//             other's warps nothing (one partition holds only copies, the other only its home lines
-//             fetched for them); `mixed` reads every block with every warp through the same block list.
+//             other's warps nothing (one partition holds only copies, the other only its home
+//             lines fetched for them); `mixed` reads every block with every warp through the same
+//             block list.
 //
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o l2Partitions l2Partitions.cu
 // Run:   ./l2Partitions stream <footprint MiB, fractions in 512 B> <fixed|rotating|relaunch> [total MiB 2048]
@@ -1435,8 +1436,9 @@ static int runGpcMap() {
 // the listed SMs (one partition's; the first is the probe SM), then streamRotatingByHome over it,
 // passes = total / footprint rounded, three timed launches after an untimed one. `walk`: `home` (each
 // partition its own blocks), `far` (each the other's), `oneway` (the listed partition the other's, the
-// other none) or `mixed` (no map: every warp every block, one grid). A mapped walk's line carries the map, a bit per block (1: homed in the listed partition), as
-// hex, first block first.
+// other none) or `mixed` (no map: every warp every block, one grid). A mapped walk's line carries the
+// map, a bit per block (1: homed in the listed partition), as hex, first block first; `bytes` is what
+// the walk read (half the footprint's passes for `oneway`).
 static int runRotatingByHome(double footprintMiB, size_t totalMiB, const char* list, const char* walk) {
   const int sms = smCount(), gridBlocks = sms * 8, threads = 256;
   const bool oneway = strcmp(walk, "oneway") == 0, far = oneway || strcmp(walk, "far") == 0,
@@ -1504,7 +1506,7 @@ static int runRotatingByHome(double footprintMiB, size_t totalMiB, const char* l
     streamRotatingByHome<<<gridBlocks, threads>>>(buf, deviceBlocks, blockCounts, deviceInPartition, warpCounts,
                                                   passes, tickets, sink);
   });
-  const double bytes = double(blocks.size()) * 4096 * passes;  // `oneway` reads half the footprint
+  const double bytes = double(blocks.size()) * 4096 * passes;
   printf("{\"probe\":\"rothome\",\"walk\":\"%s\",\"footprintBytes\":%zu,\"passes\":%u,\"bytes\":%.0f,"
          "\"partitionSms\":[%d,%d],\"partitionBlocks\":[%u,%u],\"unknownBlocksOfMap\":%zu,\"medianMs\":%.4f,"
          "\"GBps\":%.1f",
