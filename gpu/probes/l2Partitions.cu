@@ -485,13 +485,14 @@ __global__ void __launch_bounds__(256, 8)
 // In the `home` walk the 4 KiB blocks homed in a partition (`homeBlocks`: partition 0's
 // `blockCounts.x`, then partition 1's) are its own footprint, and its warps (placed by ticket, as
 // rotpart's) walk it as streamRotating walks a buffer, `passes` times: no SM reads a far-homed line,
-// so no partition holds a copy, and what one keeps past its size is its own home lines. A step's block addresses come from the list (one load a step, the
-// same for the warp's lanes, an L1 hit). The `far` walk gives each partition the other's blocks: every
-// read crosses the fabric, and what a partition keeps for its SMs is copies. The `oneway` walk is the
+// so no partition holds a copy, and what one keeps past its size is its own home lines. A step's
+// block addresses come from the list (one load a step, the same for the warp's lanes, an L1 hit).
+// The `far` walk gives each partition the other's blocks: every read crosses the fabric, and what a
+// partition keeps for its SMs is copies. The `oneway` walk is the
 // `far` walk with partition 1's list empty, so its warps leave at once. The `mixed` walk gives
 // every SM partition 0, the identity list and the whole grid: the plain rotating stream through the
 // same list.
-constexpr size_t HOME_BLOCK_ELEMS = 4096 / sizeof(uint4);
+constexpr size_t HOME_BLOCK_BYTES = 4096, HOME_BLOCK_ELEMS = HOME_BLOCK_BYTES / sizeof(uint4);
 __global__ void __launch_bounds__(256, 8)
     streamRotatingByHome(const uint4* buf, const unsigned* homeBlocks, uint2 blockCounts,
                          const unsigned char* inPartition, uint2 warpCounts, unsigned passes, unsigned* tickets,
@@ -1020,7 +1021,7 @@ constexpr struct {
                     {"near", ChunkOrder::near},
                     {"far", ChunkOrder::far}};
 
-constexpr size_t CHUNK_BYTES = 512, HOME_BLOCK_BYTES = 4096;
+constexpr size_t CHUNK_BYTES = 512;
 // A home map's run: the bytes one partition's SMs stream and walk, and the one-pass launches before the
 // walk. streamkeep's: 56 MiB in 12 launches leave 0.5 % of the lines near on the H200 (gpu/probes/README.md,
 // "The sixteenth batch's maps read again"). rothome maps 40 MiB at a time in 36 launches, as `homemap`
@@ -1443,7 +1444,7 @@ static int runRotatingByHome(double footprintMiB, size_t totalMiB, const char* l
   const int sms = smCount(), gridBlocks = sms * 8, threads = 256;
   const bool oneway = strcmp(walk, "oneway") == 0, far = oneway || strcmp(walk, "far") == 0,
              mapped = far || strcmp(walk, "home") == 0;
-  const size_t blockCount = size_t(footprintMiB * 256);
+  const size_t blockCount = size_t(footprintMiB * (1 << 20) / HOME_BLOCK_BYTES);
   std::vector<unsigned char> use(sms, 0);
   const int listed = parseSmList(list, use);
   if (listed < 0) return 2;
@@ -1452,7 +1453,7 @@ static int runRotatingByHome(double footprintMiB, size_t totalMiB, const char* l
             "total, one partition's SMs and home, far, oneway or mixed\n", footprintMiB, totalMiB, listed, sms, walk);
     return 2;
   }
-  const size_t mapElems = ROTHOME_HOME_MAP.bytes / sizeof(uint4), footprint = blockCount * 4096;
+  const size_t mapElems = ROTHOME_HOME_MAP.bytes / sizeof(uint4), footprint = blockCount * HOME_BLOCK_BYTES;
   const size_t slices = (footprint + ROTHOME_HOME_MAP.bytes - 1) / ROTHOME_HOME_MAP.bytes;
   const unsigned passes = unsigned(std::max(1.0, std::round(double(totalMiB) / footprintMiB)));
   uint4* buf;
@@ -1506,7 +1507,7 @@ static int runRotatingByHome(double footprintMiB, size_t totalMiB, const char* l
     streamRotatingByHome<<<gridBlocks, threads>>>(buf, deviceBlocks, blockCounts, deviceInPartition, warpCounts,
                                                   passes, tickets, sink);
   });
-  const double bytes = double(blocks.size()) * 4096 * passes;
+  const double bytes = double(blocks.size()) * HOME_BLOCK_BYTES * passes;
   printf("{\"probe\":\"rothome\",\"walk\":\"%s\",\"footprintBytes\":%zu,\"passes\":%u,\"bytes\":%.0f,"
          "\"partitionSms\":[%d,%d],\"partitionBlocks\":[%u,%u],\"unknownBlocksOfMap\":%zu,\"medianMs\":%.4f,"
          "\"GBps\":%.1f",
