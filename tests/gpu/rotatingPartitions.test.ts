@@ -149,6 +149,16 @@ interface Shares {
   readonly unlooked: number;
 }
 
+/** The row of `launch` in `rows`, failing where there is none. */
+function launchOf(rows: readonly Shares[], launch: string): Shares {
+  const found = rows.find((r) => r.launch === launch);
+  if (!found) throw new Error(`no launch ${launch}`);
+  return found;
+}
+
+/** The footprints, MiB, that each of rothome's profiled walks ran at (h200Batch.sh's homeWalksNcu). */
+const HOME_WALK_FOOTPRINTS = [24, 40, 48, 56, 64, 80, 96, 128];
+
 function sectorShares(...files: string[]): Shares[] {
   return execFileSync('python3', [SECTOR_SHARES, ...files.map((file) => join(RESULTS, file))], {
     encoding: 'utf8',
@@ -349,12 +359,7 @@ describe('an H100 of the forty-first batch (results/2026-12-07p): each partition
   }
   const homeRecords = records('2026-12-07p/rotHome.jsonl') as HomeRecord[];
   const rows = sectorShares('2026-12-07p/rotHomeNcu.txt');
-  const FOOTPRINTS = [24, 40, 48, 56, 64, 80, 96, 128];
-  const row = (launch: string) => {
-    const found = rows.find((r) => r.launch === launch);
-    if (!found) throw new Error(`no launch ${launch}`);
-    return found;
-  };
+  const row = (launch: string) => launchOf(rows, launch);
   const home = (mib: number) => row(`rothome ${mib} MiB home`);
   const mixed = (mib: number) => row(`rothome ${mib} MiB mixed`);
   const plain = (mib: number) => row(`stream ${mib} MiB rotating 2048`);
@@ -379,9 +384,9 @@ describe('an H100 of the forty-first batch (results/2026-12-07p): each partition
   });
 
   it('reads nothing across the fabric, and keeps every line while its half fits the partition', () => {
-    expect(rows).toHaveLength(3 * FOOTPRINTS.length);
+    expect(rows).toHaveLength(3 * HOME_WALK_FOOTPRINTS.length);
     for (const r of rows) expect(Math.abs(r.near + r.far + r.dram - 1), r.launch).toBeLessThan(0.05);
-    for (const mib of FOOTPRINTS) expect(home(mib).far, `${mib} MiB`).toBeLessThan(0.001);
+    for (const mib of HOME_WALK_FOOTPRINTS) expect(home(mib).far, `${mib} MiB`).toBeLessThan(0.001);
     // 24 MiB of own lines a partition at 48 MiB: all kept, where the single walk (lines and copies
     // from one SM) leaves the near partition from 23 MiB.
     for (const mib of [24, 40, 48]) expect(home(mib).near, `${mib} MiB`).toBeGreaterThan(0.99);
@@ -412,28 +417,24 @@ describe('an H100 of the forty-first batch (results/2026-12-07p): each partition
 describe('the far walk (results/2026-12-07q): each partition reading only the lines homed in the other', () => {
   const rows = sectorShares('2026-12-07q/rotFarNcu.txt');
   const first = sectorShares('2026-12-07p/rotHomeNcu.txt');
-  const FOOTPRINTS = [24, 40, 48, 56, 64, 80, 96, 128];
-  const find = (from: readonly Shares[], launch: string) => {
-    const found = from.find((r) => r.launch === launch);
-    if (!found) throw new Error(`no launch ${launch}`);
-    return found;
-  };
-  const far = (mib: number) => find(rows, `rothome ${mib} MiB far`);
+  const far = (mib: number) => launchOf(rows, `rothome ${mib} MiB far`);
 
   it('reads the walk without copies as the first card did, within 2 points at every footprint', () => {
-    expect(rows).toHaveLength(2 * FOOTPRINTS.length);
-    for (const mib of FOOTPRINTS) {
+    expect(rows).toHaveLength(2 * HOME_WALK_FOOTPRINTS.length);
+    for (const mib of HOME_WALK_FOOTPRINTS) {
       const launch = `rothome ${mib} MiB home`;
-      expect(Math.abs(find(rows, launch).near - find(first, launch).near), launch).toBeLessThan(0.02);
+      expect(Math.abs(launchOf(rows, launch).near - launchOf(first, launch).near), launch).toBeLessThan(0.02);
     }
   });
 
   it('keeps every copy up to 20 MiB of them a partition, and loses a part of them from 24 MiB', () => {
-    for (const mib of FOOTPRINTS) expect(far(mib).far, `${mib} MiB`).toBeLessThan(0.01);
+    for (const mib of HOME_WALK_FOOTPRINTS) expect(far(mib).far, `${mib} MiB`).toBeLessThan(0.01);
     for (const mib of [24, 40]) expect(far(mib).near, `${mib} MiB`).toBeGreaterThan(0.97);
     expect(far(48).near).toBeLessThan(0.6);
-    for (let i = 3; i < FOOTPRINTS.length; i++)
-      expect(far(FOOTPRINTS[i]!).near, `${FOOTPRINTS[i]} MiB`).toBeLessThan(far(FOOTPRINTS[i - 1]!).near);
+    for (let i = 3; i < HOME_WALK_FOOTPRINTS.length; i++)
+      expect(far(HOME_WALK_FOOTPRINTS[i]!).near, `${HOME_WALK_FOOTPRINTS[i]} MiB`).toBeLessThan(
+        far(HOME_WALK_FOOTPRINTS[i - 1]!).near,
+      );
     // Each launch's reads add up within 5 % but two, whose DRAM reads exceed what missed by 8–9
     // points: the 40 MiB far walk (1.092: its unlooked reads, below) and the 128 MiB walk without
     // copies (1.076).
@@ -445,12 +446,12 @@ describe('the far walk (results/2026-12-07q): each partition reading only the li
   });
 
   it('reads from DRAM what its home partitions missed and what reached them unlooked: at 40 MiB 11 % of the reads cross though 98 % hit near', () => {
-    for (const mib of FOOTPRINTS) {
+    for (const mib of HOME_WALK_FOOTPRINTS) {
       const r = far(mib);
       // A near miss crosses and is looked up at home (a far hit, or a DRAM read); the reads the home
       // partition did not look up are read from DRAM as well.
       expect(Math.abs(r.dram - (1 - r.near - r.far + r.unlooked)), `${mib} MiB`).toBeLessThan(0.02);
-      expect(find(rows, `rothome ${mib} MiB home`).unlooked, `${mib} MiB home`).toBeLessThan(0.001);
+      expect(launchOf(rows, `rothome ${mib} MiB home`).unlooked, `${mib} MiB home`).toBeLessThan(0.001);
     }
     expect(far(40).near).toBeGreaterThan(0.97);
     expect(far(40).unlooked).toBeGreaterThan(0.07);
