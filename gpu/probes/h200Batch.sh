@@ -233,6 +233,12 @@
 #            them) beside the `far` walk, at 24–128 MiB over 2 GiB, two rounds: does a partition keep
 #            more copies when it holds no home lines for the other?
 #   rotonewayncu Nsight Compute's sector counts for the `oneway` and `far` walks at 24–128 MiB
+#   replaypasses Nsight Compute's DRAM reads alone, the L2's lookups alone and the whole sector set
+#            for rothome's `home` and `far` walks at 24, 40 and 48 MiB, with how many replays each
+#            took: at 24 MiB the whole set counted one footprint from DRAM where every lookup hit
+#   dramalone Nsight Compute's DRAM reads alone (one replay, so the launch starts from the L2 the
+#            launches before it left) for rothome's `home`, `far` and `oneway` walks, the plain
+#            rotating stream and rotpart (runs of one, F and F + 512 B) at 24–128 MiB
 #   h100walk l2Replacement on an H100 (50 MiB of L2, two partitions of 25): which lines the single
 #            walk keeps from pass to pass at 8–56 MiB, the stalls step's walk at the H100's sizes,
 #            for an H100 profile's partition sizes (the H200's `setShares` came from its walk)
@@ -1342,6 +1348,42 @@ rotoneway)
   ;;
 rotonewayncu)
   homeWalksNcu rotOnewayNcu.txt "oneway far" || exit 1
+  ;;
+replaypasses)
+  mapPartitions || exit 1
+  list=$(nearSms)
+  metrics=$(sectorMetrics)
+  # Nsight Compute collects the sector counts over several replays of the launch, one group of
+  # counters each; DRAM's count alone, the lookups' alone and the whole set, with the number of
+  # replays it printed: does each replay start from the L2 the one before it left?
+  for mib in 24 40 48; do
+    for walk in home far; do
+      for set in dram__bytes_read.sum lts__t_sectors_lookup_hit.sum,lts__t_sectors_lookup_miss.sum "$metrics"; do
+        echo "== rothome $mib MiB $walk: $set"
+        timeout 120 ncu --clock-control none --cache-control none --metrics "$set" --launch-skip 2 --launch-count 1 \
+          --kernel-name streamRotatingByHome /tmp/l2Partitions rothome $mib 2048 "$list" $walk | grep -E "passes|__"
+      done
+    done
+  done >"$OUT/replayPasses.txt" 2>&1
+  ;;
+dramalone)
+  mapPartitions || exit 1
+  list=$(nearSms)
+  # DRAM's reads in a replay of their own (one pass: the launch starts from the L2 the launches
+  # before it left), for rothome's three walks, the plain rotating stream and rotpart with every
+  # next reader in the own partition or the other, at 24–128 MiB
+  for mib in 24 40 48 56 64 80 96 128; do
+    for walk in home far oneway; do
+      echo "== rothome $mib MiB $walk"
+      thirdLaunch dram__bytes_read.sum streamRotatingByHome /tmp/l2Partitions rothome $mib 2048 "$list" $walk
+    done
+    echo "== stream $mib MiB rotating 2048"
+    thirdLaunch dram__bytes_read.sum regex:^streamRotating /tmp/l2Partitions stream $mib rotating 2048
+    for more in "" .00048828125; do
+      echo "== rotpart $mib$more MiB over 2048"
+      thirdLaunch dram__bytes_read.sum streamRotatingByPartition /tmp/l2Partitions rotpart "$mib$more" 2048 "$list"
+    done
+  done >"$OUT/dramAlone.txt" 2>&1
   ;;
 h100walk)
   recordGpu

@@ -10,11 +10,15 @@
 #   - on chip: near + far;
 #   - unlooked: the sectors the fabric brought to a home partition for reading that it looked up
 #     neither as a hit nor as a miss (nan where the launch has no such counts). In the far walks
-#     (results/2026-12-07q) DRAM is the home's read misses plus these, so they are read from DRAM
-#     though the SMs' own partition counted its lookups as hits;
+#     (results/2026-12-07q) DRAM is the home's read misses plus these;
 # and the record's share of next readers in the same partition, and the profiled launch's GB/s (the
 # record's bytes over gpu__time_duration; the record's own GB/s is its timed launches', which the
 # profiler's replays of other launches disturb).
+# Nsight Compute counts a set of metrics over several replays of the launch, and the replay that
+# counts DRAM starts with most or all of the footprint out of the L2 (results/2026-12-07r: one
+# footprint from DRAM at 24 MiB, where DRAM counted alone reads none). So a set's DRAM is high by a
+# cold start, about what the far walk's unlooked reads are. A launch counted for DRAM alone (the
+# dramalone step) prints only DRAM, per sector of the record's bytes; the other columns are nan.
 # Usage: python3 gpu/probes/sectorShares.py <ncu text>...
 import json, re, signal, sys
 
@@ -39,6 +43,11 @@ def shares(path, block):
     metric = {}
     for key, unit, value in METRIC.findall(block):
         metric[key] = float(value.replace(",", "")) * BYTES.get(unit, 1)
+    us = metric.get("gpu__time_duration.sum")
+    rate = record["bytes"] / us / 1e3 if record and "bytes" in record and us else None
+    if set(metric) == {REQUIRED[2]} and record and record.get("bytes"):
+        nan = float("nan")
+        return name, record, rate, nan, nan, metric[REQUIRED[2]] / record["bytes"], nan
     missing = [key for key in REQUIRED if key not in metric]
     if missing:
         raise SystemExit(f"{path}: '{name}' has no {', '.join(missing)}")
@@ -53,8 +62,6 @@ def shares(path, block):
         for kind in ("", "_lookup_hit", "_lookup_miss")
     ]
     unlooked = (fabric[0] - fabric[1] - fabric[2]) / read
-    us = metric.get("gpu__time_duration.sum")
-    rate = record["bytes"] / us / 1e3 if record and "bytes" in record and us else None
     return name, record, rate, near, far, dram, unlooked
 
 
