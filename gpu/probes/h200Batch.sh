@@ -1361,7 +1361,7 @@ replaypasses)
       for set in dram__bytes_read.sum lts__t_sectors_lookup_hit.sum,lts__t_sectors_lookup_miss.sum "$metrics"; do
         echo "== rothome $mib MiB $walk: $set"
         timeout 120 ncu --clock-control none --cache-control none --metrics "$set" --launch-skip 2 --launch-count 1 \
-          --kernel-name streamRotatingByHome /tmp/l2Partitions rothome $mib 2048 "$list" $walk | grep -E "passes|__"
+          --kernel-name streamRotatingByHome /tmp/l2Partitions rothome $mib 2048 "$list" $walk | grep -E "^\{| passes$|__"
       done
     done
   done >"$OUT/replayPasses.txt" 2>&1
@@ -1369,9 +1369,9 @@ replaypasses)
 dramalone)
   mapPartitions || exit 1
   list=$(nearSms)
-  # DRAM's reads in a replay of their own (one pass: the launch starts from the L2 the launches
-  # before it left), for rothome's three walks, the plain rotating stream and rotpart with every
-  # next reader in the own partition or the other, at 24–128 MiB
+  # DRAM's reads counted alone, in one replay that starts from the L2 the launches before it left,
+  # for rothome's three walks, the plain rotating stream and rotpart with every next reader in the
+  # own partition or the other, at 24–128 MiB
   for mib in 24 40 48 56 64 80 96 128; do
     for walk in home far oneway; do
       echo "== rothome $mib MiB $walk"
