@@ -239,6 +239,9 @@
 #   dramalone Nsight Compute's DRAM reads alone (one replay, so the launch starts from the L2 the
 #            launches before it left) for rothome's `home`, `far` and `oneway` walks, the plain
 #            rotating stream and rotpart (runs of one, F and F + 512 B) at 24–128 MiB
+#   dramhistory Nsight Compute's DRAM reads alone in a run's first, third and sixth launch of
+#            rothome's walks (40, 56 and 80 MiB `far`, 80 MiB `home` and `oneway`) and of the plain
+#            rotating stream at 80 MiB: does silicon keep more past the L2 the more launches before?
 #   h100walk l2Replacement on an H100 (50 MiB of L2, two partitions of 25): which lines the single
 #            walk keeps from pass to pass at 8–56 MiB, the stalls step's walk at the H100's sizes,
 #            for an H100 profile's partition sizes (the H200's `setShares` came from its walk)
@@ -270,14 +273,19 @@ sectorMetrics() {
   echo "${metrics%,}"
 }
 
-# Nsight Compute's counts of METRICS for the third launch of the program after them (of kernel
+# Nsight Compute's counts of METRICS for launch SKIP + 1 of the program after them (of kernel
 # KERNEL, a name or regex:…, where one is given), its record and metric lines only; --cache-control
-# none, so the L2 keeps what the launches before left: thirdLaunch METRICS KERNEL|"" PROGRAM ARGS…
-thirdLaunch() {
-  local metrics=$1 kernel=$2
-  shift 2
-  timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip 2 --launch-count 1 \
+# none, so the L2 keeps what the launches before left: launchAt SKIP METRICS KERNEL|"" PROGRAM ARGS…
+launchAt() {
+  local skip=$1 metrics=$2 kernel=$3
+  shift 3
+  timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip "$skip" --launch-count 1 \
     ${kernel:+--kernel-name "$kernel"} "$@" | grep -E "^\{|^  [a-z]|__"
+}
+
+# The third launch: thirdLaunch METRICS KERNEL|"" PROGRAM ARGS…
+thirdLaunch() {
+  launchAt 2 "$@"
 }
 
 # l2Partitions rothome's WALKS (e.g. "home mixed") at 24–128 MiB over 2 GiB, two rounds, into
@@ -1384,6 +1392,23 @@ dramalone)
       thirdLaunch dram__bytes_read.sum streamRotatingByPartition /tmp/l2Partitions rotpart "$mib$more" 2048 "$list"
     done
   done >"$OUT/dramAlone.txt" 2>&1
+  ;;
+dramhistory)
+  mapPartitions || exit 1
+  list=$(nearSms)
+  # DRAM's reads counted alone in a run's first, third and sixth launch of the walk (each of 2 GiB):
+  # does what the L2 keeps past its size grow with the launches before, as the model's does?
+  for run in "40 far" "56 far" "80 far" "80 home" "80 oneway"; do
+    set -- $run
+    for skip in 0 2 5; do
+      echo "== rothome $1 MiB $2, launch $((skip + 1))"
+      launchAt $skip dram__bytes_read.sum streamRotatingByHome /tmp/l2Partitions rothome $1 2048 "$list" $2
+    done
+  done >"$OUT/dramHistory.txt" 2>&1
+  for skip in 0 2 5; do
+    echo "== stream 80 MiB rotating 2048, launch $((skip + 1))"
+    launchAt $skip dram__bytes_read.sum regex:^streamRotating /tmp/l2Partitions stream 80 rotating 2048
+  done >>"$OUT/dramHistory.txt" 2>&1
   ;;
 h100walk)
   recordGpu
