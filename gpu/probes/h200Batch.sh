@@ -274,13 +274,15 @@ sectorMetrics() {
 }
 
 # Nsight Compute's counts of METRICS for launch SKIP + 1 of the program after them (of kernel
-# KERNEL, a name or regex:…, where one is given), its record and metric lines only; --cache-control
-# none, so the L2 keeps what the launches before left: launchAt SKIP METRICS KERNEL|"" PROGRAM ARGS…
+# KERNEL, a name or regex:…, where one is given), its record and metric lines and the replays the
+# counts took ("- 7 passes"; none printed for one: a set's DRAM is counted in a replay that starts
+# cold, results/2026-12-07r); --cache-control none, so the L2 keeps what the launches before left:
+# launchAt SKIP METRICS KERNEL|"" PROGRAM ARGS…
 launchAt() {
   local skip=$1 metrics=$2 kernel=$3
   shift 3
   timeout 120 ncu --clock-control none --cache-control none --metrics "$metrics" --launch-skip "$skip" --launch-count 1 \
-    ${kernel:+--kernel-name "$kernel"} "$@" | grep -E "^\{|^  [a-z]|__"
+    ${kernel:+--kernel-name "$kernel"} "$@" | grep -E "^\{|^  [a-z]|__| passes$"
 }
 
 # The third launch: thirdLaunch METRICS KERNEL|"" PROGRAM ARGS…
@@ -1368,8 +1370,7 @@ replaypasses)
     for walk in home far; do
       for set in dram__bytes_read.sum lts__t_sectors_lookup_hit.sum,lts__t_sectors_lookup_miss.sum "$metrics"; do
         echo "== rothome $mib MiB $walk: $set"
-        timeout 120 ncu --clock-control none --cache-control none --metrics "$set" --launch-skip 2 --launch-count 1 \
-          --kernel-name streamRotatingByHome /tmp/l2Partitions rothome $mib 2048 "$list" $walk | grep -E "^\{| passes$|__"
+        thirdLaunch "$set" streamRotatingByHome /tmp/l2Partitions rothome $mib 2048 "$list" $walk
       done
     done
   done >"$OUT/replayPasses.txt" 2>&1
