@@ -242,6 +242,9 @@
 #   dramhistory Nsight Compute's DRAM reads alone in a run's first, third and sixth launch of
 #            rothome's walks (40, 56 and 80 MiB `far`, 80 MiB `home` and `oneway`) and of the plain
 #            rotating stream at 80 MiB: does silicon keep more past the L2 the more launches before?
+#   hitsunder hitsUnderLoad: one thread on SM 0 walks 2 KiB, 16 KiB, 4 MiB or 1 GiB of lines, one
+#            load at a time, each timed, while the other SMs stream nothing, 16 MiB (the L2's hits)
+#            or 1 GiB (DRAM): does a load that hits the L2 wait behind the misses around it?
 #   h100walk l2Replacement on an H100 (50 MiB of L2, two partitions of 25): which lines the single
 #            walk keeps from pass to pass at 8–56 MiB, the stalls step's walk at the H100's sizes,
 #            for an H100 profile's partition sizes (the H200's `setShares` came from its walk)
@@ -1410,6 +1413,13 @@ dramhistory)
     echo "== stream 80 MiB rotating 2048, launch $((skip + 1))"
     launchAt $skip dram__bytes_read.sum regex:^streamRotating /tmp/l2Partitions stream 80 rotating 2048
   done >>"$OUT/dramHistory.txt" 2>&1
+  ;;
+hitsunder)
+  recordGpu
+  $NVCC -o /tmp/hitsUnderLoad "$PROBES/hitsUnderLoad.cu" || exit 1
+  for walk in 2 16 4096 1048576; do
+    for stream in 0 16 1024; do /tmp/hitsUnderLoad $walk $stream; done
+  done >"$OUT/hitsUnder.jsonl" 2>&1
   ;;
 h100walk)
   recordGpu

@@ -212,6 +212,27 @@ describe.skipIf(nvcc === undefined)('silicon probes compile for sm_90', () => {
     }
   }, 180_000);
 
+  it('hitsUnderLoad: one kernel without spills that fits 8 blocks of 256 threads an SM; each timed load’s value lands in shared memory before the clock is read', async () => {
+    const { registers, spills } = await compile('hitsUnderLoad');
+    expect(registers).toHaveLength(1);
+    expect(spills).toEqual([0]);
+    // More registers and a stream block would wait for a second wave that never comes: the stream
+    // runs until the walk's block, which might be the one left out, says it is done.
+    expect(registers[0]! * 256 * 8).toBeLessThanOrEqual(65_536);
+    const ptx = join(out, 'hitsUnderLoad.ptx');
+    await runTool(nvcc!, ['-O3', '-arch=sm_90', '-ptx', '-o', ptx, join(PROBES, 'hitsUnderLoad.cu')], {
+      timeout: 120_000,
+      name: 'nvcc',
+    });
+    const timed = [
+      ...readFileSync(ptx, 'utf8').matchAll(
+        /%clock64;[^\n]*\n(?:[^\n]*\n){0,6}?\s*ld\.global\.cg\.u32\s+(%r\d+)[^\n]*\n(?:[^\n]*\n){0,2}?\s*st\.volatile\.shared\.u32\s+\[[^\]]+\],\s*(%r\d+);[^\n]*\n(?:[^\n]*\n){0,2}?[^\n]*%clock64/g,
+      ),
+    ];
+    expect(timed.length).toBeGreaterThan(0);
+    for (const [, loaded, stored] of timed) expect(stored).toBe(loaded);
+  }, 180_000);
+
   it('smClock: its three kernels without spills, so a block times its own work, not local-memory traffic', async () => {
     const { registers, spills } = await compile('smClock');
     expect(registers).toHaveLength(3);

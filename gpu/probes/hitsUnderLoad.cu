@@ -1,0 +1,226 @@
+// Does a load that hits the L2 wait behind other SMs' reads from DRAM? (gpu/probes/README.md,
+// "Forty-fourth batch".) The model's long launches keep more past the L2's size than silicon's: its
+// warps that find their lines on chip run ahead of the rest and find more (docs/system-model.md,
+// the known misses). In the model a hit waits only for its slice's queue, never for DRAM, so a warp
+// that hits runs at the L2's pace whatever the misses around it do. If silicon's L2 holds hits
+// behind misses (a slice's pipeline stalled by its full miss queue), its warps cannot run away so.
+//
+// One thread on one SM walks a random cyclic order of 128-byte lines (ld.global.cg, one load at a
+// time, each timed by clock64), while every other SM's blocks stream (ld.global.cg, 16 bytes a
+// thread, four loads out, the rotating grid-stride walk of l2Partitions.cu) over a footprint of
+// their own: none (they leave at once), one the L2 holds (the slices busy with hits), or one far
+// past it (every read from DRAM). The walk warms its lines once first, untimed, while the stream
+// starts; its steps are timed after that, and the stream stops when they are done.
+//
+// Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o hitsUnderLoad hitsUnderLoad.cu
+// Run:   ./hitsUnderLoad <walk KiB> <stream MiB, 0 for none> [steps 8192] [walk SM 0] [blocks per SM 8]
+// Prints one JSON line: the walk's footprint and steps, its step's cycles (mean, percentiles 10,
+// 50, 90, 99 and the largest), the stream's footprint, how many stream blocks had started when the
+// timed steps began (of how many), and the stream's bytes and GB/s over the launch.
+#include <cstdio>
+#include <cstdlib>
+#include <cstdint>
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <vector>
+#include <cuda_runtime.h>
+#include "cudaCheck.cuh"
+#include "cycleClock.cuh"
+#include "eventTimer.cuh"
+
+constexpr int MAX_STEPS = 65536, THREADS = 256, IN_FLIGHT = 4, CHECK_EVERY = 16;
+// The steps' histogram: bins of BIN_CYCLES cycles, the last also taking everything past it; in
+// shared memory, small enough that eight blocks still fit an SM.
+constexpr int BIN_CYCLES = 4, BINS = 1024;
+// The walk's untimed warm-up walks at most this many lines (a walk past the L2 needs none).
+constexpr unsigned MAX_WARM_LINES = 32768;
+// A stream thread stops after this many checks of the flag even if the walk never sets it (≈ 1 s
+// on the H200), so that a walk block that could not start ends the launch instead of hanging it.
+constexpr unsigned MAX_CHECKS = 20000;
+
+__device__ __forceinline__ unsigned smId() {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+__device__ __forceinline__ unsigned loadLine(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p));
+  return v;
+}
+
+__device__ __forceinline__ uint4 loadChunk(const uint4* p) {
+  uint4 v;
+  asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
+
+// The launch's words in global memory (zeroed before each launch but `bins`, which the walk writes whole).
+struct Words {
+  unsigned* claim;    // the walk's block: the first on the walk's SM
+  unsigned* started;  // stream blocks that have started
+  unsigned* done;     // set when the timed steps are over
+  unsigned* capped;   // stream warps that stopped at MAX_CHECKS
+  unsigned long long* streamedBytes;
+  unsigned long long* walk;  // [stream blocks started when the timed steps began, sum of their cycles]
+  unsigned* bins;     // BINS
+  unsigned* sink;
+};
+
+// The walk: the cyclic order of `next` (next[line × 32] is the line after `line`) from `start`,
+// min(lines, MAX_WARM_LINES) steps untimed, then `steps` timed ones; the stream: `elems` 16-byte
+// chunks read in the rotating grid-stride walk by the blocks on the other SMs, numbered by arrival,
+// until `done` is set.
+__global__ void __launch_bounds__(THREADS, 8)
+    hitsUnder(const unsigned* next, unsigned lines, unsigned start, int steps, unsigned walkSm, const uint4* stream,
+              size_t elems, unsigned streamBlocks, Words words) {
+  __shared__ unsigned slot;
+  __shared__ unsigned bins[BINS];
+  // A load's value lands here before the clock is read: an asm input alone does not make the
+  // clock wait for the load (dramClock.cu's first build timed the issue).
+  __shared__ unsigned landingSlot;
+  volatile unsigned* landing = &landingSlot;
+  const bool onWalkSm = smId() == walkSm;
+  if (threadIdx.x == 0)
+    slot = onWalkSm ? (atomicCAS(words.claim, 0u, 1u) == 0u ? 0u : ~0u) : atomicAdd(words.started, 1u);
+  __syncthreads();
+  if (onWalkSm) {
+    if (slot != 0u || threadIdx.x != 0) return;
+    for (int b = 0; b < BINS; b++) bins[b] = 0;
+    unsigned at = start;
+    for (unsigned i = 0; i < min(lines, MAX_WARM_LINES); i++) at = loadLine(next + size_t(at) * 32);
+    const unsigned startedBlocks = atomicAdd(words.started, 0u);
+    unsigned long long sum = 0;
+    for (int i = 0; i < steps; i++) {
+      const long long t0 = clockNow();
+      at = loadLine(next + size_t(at) * 32);
+      *landing = at;
+      const unsigned cycles = unsigned(clockNow() - t0);
+      sum += cycles;
+      bins[min(cycles / BIN_CYCLES, unsigned(BINS - 1))]++;
+    }
+    atomicExch(words.done, 1u);
+    for (int b = 0; b < BINS; b++) words.bins[b] = bins[b];
+    words.walk[0] = startedBlocks;
+    words.walk[1] = sum;
+    words.sink[0] = at;
+    return;
+  }
+  if (elems == 0 || slot >= streamBlocks) return;
+  const size_t grid = size_t(streamBlocks) * THREADS;
+  const unsigned lane = threadIdx.x % 32;
+  unsigned acc = 0, round = 0, checks = 0;
+  unsigned long long rounds = 0;
+  for (size_t i = size_t(slot) * THREADS + threadIdx.x;; i += IN_FLIGHT * grid) {
+    uint4 v[IN_FLIGHT];
+#pragma unroll
+    for (int j = 0; j < IN_FLIGHT; j++) v[j] = loadChunk(stream + (i + j * grid) % elems);
+#pragma unroll
+    for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+    rounds++;
+    if (++round < CHECK_EVERY) continue;
+    round = 0;
+    // One lane asks, once in CHECK_EVERY steps, so the flag's line is no hot spot.
+    unsigned flag = 0;
+    if (lane == 0) flag = *(volatile unsigned*)words.done;
+    if (__shfl_sync(0xffffffffu, flag, 0) != 0u) break;
+    if (++checks == MAX_CHECKS) {
+      if (lane == 0) atomicAdd(words.capped, 1u);
+      break;
+    }
+  }
+  if (acc == 0x9e3779b9u) words.sink[1] = acc;  // never true for the zeroed buffer; keeps the loads
+  if (lane == 0)
+    atomicAdd(words.streamedBytes, rounds * IN_FLIGHT * 32 * sizeof(uint4));
+}
+
+static int smCount() {
+  int device = 0, count = 0;
+  CHECK(cudaGetDevice(&device));
+  CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  return count;
+}
+
+// The smallest cycle count whose bin reaches share `p` of the steps (a bin's lower edge).
+static double percentile(const std::vector<unsigned>& bins, int steps, double p) {
+  unsigned long long seen = 0;
+  for (int b = 0; b < BINS; b++) {
+    seen += bins[b];
+    if (double(seen) >= p * steps) return double(b) * BIN_CYCLES;
+  }
+  return double(BINS - 1) * BIN_CYCLES;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s <walk KiB> <stream MiB, 0 for none> [steps 8192] [walk SM 0] [blocks per SM 8]\n",
+            argv[0]);
+    return 2;
+  }
+  const size_t walkKiB = strtoull(argv[1], nullptr, 10), streamMiB = strtoull(argv[2], nullptr, 10);
+  const int steps = argc > 3 ? atoi(argv[3]) : 8192;
+  const unsigned walkSm = argc > 4 ? unsigned(atoi(argv[4])) : 0u;
+  const int blocksPerSm = argc > 5 ? atoi(argv[5]) : 8;
+  const int sms = smCount();
+  const size_t lines = (walkKiB << 10) / 128;
+  if (lines < 2 || steps < 1 || steps > MAX_STEPS || walkSm >= unsigned(sms) || blocksPerSm < 1 || blocksPerSm > 8) {
+    fprintf(stderr, "hitsUnderLoad: give a walk of 1 KiB or more, 1 … %d steps, an SM below %d, 1 … 8 blocks\n",
+            MAX_STEPS, sms);
+    return 2;
+  }
+  std::vector<unsigned> order(lines), next(lines * 32, 0);
+  std::iota(order.begin(), order.end(), 0u);
+  std::mt19937 random(1);
+  std::shuffle(order.begin(), order.end(), random);
+  for (size_t i = 0; i < lines; i++) next[size_t(order[i]) * 32] = order[(i + 1) % lines];
+
+  unsigned *deviceNext, *flags;
+  unsigned long long* counts;
+  uint4* stream = nullptr;
+  const size_t elems = (streamMiB << 20) / sizeof(uint4);
+  CHECK(cudaMalloc(&deviceNext, next.size() * sizeof(unsigned)));
+  CHECK(cudaMemcpy(deviceNext, next.data(), next.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
+  CHECK(cudaMalloc(&flags, (4 + BINS + 2) * sizeof(unsigned)));
+  CHECK(cudaMalloc(&counts, 3 * sizeof(unsigned long long)));
+  if (elems > 0) {
+    CHECK(cudaMalloc(&stream, elems * sizeof(uint4)));
+    CHECK(cudaMemset(stream, 0, elems * sizeof(uint4)));
+  }
+  const Words words{flags, flags + 1, flags + 2, flags + 3, counts, counts + 1, flags + 4, flags + 4 + BINS};
+  // Blocks on the walk's SM other than the walk's leave at once; the stream's are the rest.
+  const unsigned streamBlocks = unsigned((sms - 1) * blocksPerSm);
+  const auto launch = [&] {
+    CHECK(cudaMemset(flags, 0, 4 * sizeof(unsigned)));
+    CHECK(cudaMemset(counts, 0, 3 * sizeof(unsigned long long)));
+    return timedMs([&] {
+      hitsUnder<<<sms * blocksPerSm, THREADS>>>(deviceNext, unsigned(lines), order[0], steps, walkSm, stream, elems,
+                                                streamBlocks, words);
+    });
+  };
+  launch();  // untimed: loads the module and brings the walk's lines into the L2
+  const double ms = launch();
+  std::vector<unsigned> bins(BINS), ends(4);
+  unsigned long long host[3];
+  CHECK(cudaMemcpy(bins.data(), words.bins, BINS * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(ends.data(), flags, 4 * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(host, counts, sizeof(host), cudaMemcpyDeviceToHost));
+  int largest = BINS - 1;
+  while (largest > 0 && bins[largest] == 0) largest--;
+  printf("{\"probe\":\"hitsUnderLoad\",\"walkBytes\":%zu,\"steps\":%d,\"walkSm\":%u,\"meanCycles\":%.1f,"
+         "\"p10\":%.0f,\"p50\":%.0f,\"p90\":%.0f,\"p99\":%.0f,\"largestBin\":%d,\"past%d\":%u,"
+         "\"streamBytes\":%zu,\"streamBlocks\":%u,\"startedBlocks\":%llu,\"cappedWarps\":%u,"
+         "\"streamedBytes\":%llu,\"ms\":%.4f,\"streamGBps\":%.1f}\n",
+         walkKiB << 10, steps, walkSm, double(host[2]) / steps, percentile(bins, steps, 0.1),
+         percentile(bins, steps, 0.5), percentile(bins, steps, 0.9), percentile(bins, steps, 0.99),
+         largest * BIN_CYCLES, (BINS - 1) * BIN_CYCLES, bins[BINS - 1], elems * sizeof(uint4),
+         elems > 0 ? streamBlocks : 0u, host[1], ends[3], host[0], ms, double(host[0]) / ms / 1e6);
+  CHECK(cudaFree(deviceNext));
+  CHECK(cudaFree(flags));
+  CHECK(cudaFree(counts));
+  if (stream != nullptr) CHECK(cudaFree(stream));
+  return 0;
+}
