@@ -242,7 +242,7 @@
 #   dramhistory Nsight Compute's DRAM reads alone in a run's first, third and sixth launch of
 #            rothome's walks (40, 56 and 80 MiB `far`, 80 MiB `home` and `oneway`) and of the plain
 #            rotating stream at 80 MiB: does silicon keep more past the L2 the more launches before?
-#   hitsunder hitsUnderLoad: one thread on SM 0 walks 2 KiB, 16 KiB, 4 MiB or 1 GiB of lines, one
+#   hitsunder hitsUnderLoad: one thread on SM 0 walks 1, 2 or 16 KiB, 4 MiB or 1 GiB of lines, one
 #            load at a time, each timed, while the other SMs stream nothing, 16 MiB (the L2's hits)
 #            or 1 GiB (DRAM): does a load that hits the L2 wait behind the misses around it?
 #   h100walk l2Replacement on an H100 (50 MiB of L2, two partitions of 25): which lines the single
@@ -1417,7 +1417,7 @@ dramhistory)
 hitsunder)
   recordGpu
   $NVCC -o /tmp/hitsUnderLoad "$PROBES/hitsUnderLoad.cu" || exit 1
-  for walk in 2 16 4096 1048576; do
+  for walk in 1 2 16 4096 1048576; do
     for stream in 0 16 1024; do /tmp/hitsUnderLoad $walk $stream; done
   done >"$OUT/hitsUnder.jsonl" 2>&1
   ;;
