@@ -9,8 +9,10 @@
 // time, each timed by clock64), while every other SM's blocks stream (ld.global.cg, 16 bytes a
 // thread, four loads out, the rotating grid-stride walk of l2Partitions.cu) over a footprint of
 // their own: none (they leave at once), one the L2 holds (the slices busy with hits), or one far
-// past it (every read from DRAM). The walk warms its lines once first, untimed, while the stream
-// starts; its steps are timed after that, and the stream stops when they are done.
+// past it (every read from DRAM). In each launch the walk first takes up to 32,768 steps untimed,
+// while the stream starts; its steps are timed after that, and the stream stops when they are
+// done. A first launch, untimed, brings a small walk's lines into the L2; the timed one goes on
+// from where it stopped.
 //
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o hitsUnderLoad hitsUnderLoad.cu
 // Run:   ./hitsUnderLoad <walk KiB> <stream MiB, 0 for none> [steps 8192] [walk SM 0] [blocks per SM 8]
@@ -29,7 +31,11 @@
 #include "cycleClock.cuh"
 #include "eventTimer.cuh"
 
-constexpr int MAX_STEPS = 65536, THREADS = 256, IN_FLIGHT = 4, CHECK_EVERY = 16;
+constexpr int MAX_STEPS = 65536, THREADS = 256, IN_FLIGHT = 4, CHECK_EVERY = 64;
+// The walk's lines and the flag words each get pages of their own: the first build put the flag
+// that every stream warp polls beside a small walk's lines, and the walks of 1–16 KiB waited the
+// longer the fewer lines they had (results/2026-12-08).
+constexpr size_t PAGE_BYTES = size_t(2) << 20;
 // The steps' histogram: bins of BIN_CYCLES cycles, the last also taking everything past it; in
 // shared memory, small enough that eight blocks still fit an SM.
 constexpr int BIN_CYCLES = 4, BINS = 1024;
@@ -182,10 +188,11 @@ int main(int argc, char** argv) {
   unsigned long long* counts;
   uint4* stream = nullptr;
   const size_t elems = (streamMiB << 20) / sizeof(uint4);
-  CHECK(cudaMalloc(&deviceNext, next.size() * sizeof(unsigned)));
+  const auto pages = [](size_t bytes) { return (bytes + PAGE_BYTES - 1) / PAGE_BYTES * PAGE_BYTES; };
+  CHECK(cudaMalloc(&deviceNext, pages(next.size() * sizeof(unsigned))));
   CHECK(cudaMemcpy(deviceNext, next.data(), next.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
-  CHECK(cudaMalloc(&flags, (4 + BINS + 2) * sizeof(unsigned)));
-  CHECK(cudaMalloc(&counts, 3 * sizeof(unsigned long long)));
+  CHECK(cudaMalloc(&flags, pages((4 + BINS + 2) * sizeof(unsigned))));
+  CHECK(cudaMalloc(&counts, pages(3 * sizeof(unsigned long long))));
   if (elems > 0) {
     CHECK(cudaMalloc(&stream, elems * sizeof(uint4)));
     CHECK(cudaMemset(stream, 0, elems * sizeof(uint4)));
@@ -193,16 +200,21 @@ int main(int argc, char** argv) {
   const Words words{flags, flags + 1, flags + 2, flags + 3, counts, counts + 1, flags + 4, flags + 4 + BINS};
   // Blocks on the walk's SM other than the walk's leave at once; the stream's are the rest.
   const unsigned streamBlocks = unsigned((sms - 1) * blocksPerSm);
-  const auto launch = [&] {
+  const auto launch = [&](unsigned from) {
     CHECK(cudaMemset(flags, 0, 4 * sizeof(unsigned)));
     CHECK(cudaMemset(counts, 0, 3 * sizeof(unsigned long long)));
     return timedMs([&] {
-      hitsUnder<<<sms * blocksPerSm, THREADS>>>(deviceNext, unsigned(lines), order[0], steps, walkSm, stream, elems,
+      hitsUnder<<<sms * blocksPerSm, THREADS>>>(deviceNext, unsigned(lines), from, steps, walkSm, stream, elems,
                                                 streamBlocks, words);
     });
   };
-  launch();  // untimed: loads the module and brings the walk's lines into the L2
-  const double ms = launch();
+  // Untimed: loads the module and brings the walk's lines into the L2. The timed launch goes on
+  // from the line where it stopped, so that a walk larger than both launches' steps reads lines
+  // neither read before (the first build started both at the same line: its 1 GiB walk was 5 MiB).
+  launch(order[0]);
+  unsigned from = 0;
+  CHECK(cudaMemcpy(&from, words.sink, sizeof(unsigned), cudaMemcpyDeviceToHost));
+  const double ms = launch(from);
   std::vector<unsigned> bins(BINS), ends(4);
   unsigned long long host[3];
   CHECK(cudaMemcpy(bins.data(), words.bins, BINS * sizeof(unsigned), cudaMemcpyDeviceToHost));
