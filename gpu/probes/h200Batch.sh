@@ -242,6 +242,7 @@
 #   dramhistory Nsight Compute's DRAM reads alone in a run's first, third and sixth launch of
 #            rothome's walks (40, 56 and 80 MiB `far`, 80 MiB `home` and `oneway`) and of the plain
 #            rotating stream at 80 MiB: does silicon keep more past the L2 the more launches before?
+#            (rothome makes four launches, so only the plain stream has a sixth)
 #   hitsunder hitsUnderLoad: one thread on SM 0 walks 1, 2 or 16 KiB, 4 MiB or 1 GiB of lines, one
 #            load at a time, each timed, while the other SMs stream nothing, 16 MiB (the L2's hits)
 #            or 1 GiB (DRAM): does a load that hits the L2 wait behind the misses around it?

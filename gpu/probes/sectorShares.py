@@ -19,6 +19,8 @@
 # footprint from DRAM at 24 MiB, where DRAM counted alone reads none). So a set's DRAM is high by a
 # cold start, about what the far walk's unlooked reads are. A launch counted for DRAM alone (the
 # dramalone step) prints only DRAM, per sector of the record's bytes; the other columns are nan.
+# A block with a record and no counts at all asked for a launch the program never made (dramhistory
+# asks for a sixth launch, which rothome, four launches, has not): it prints as not profiled.
 # Usage: python3 gpu/probes/sectorShares.py <ncu text>...
 import json, re, signal, sys
 
@@ -43,6 +45,8 @@ def shares(path, block):
     metric = {}
     for key, unit, value in METRIC.findall(block):
         metric[key] = float(value.replace(",", "")) * BYTES.get(unit, 1)
+    if not metric and record:
+        return name, record, None, None, None, None, None
     us = metric.get("gpu__time_duration.sum")
     rate = record["bytes"] / us / 1e3 if record and "bytes" in record and us else None
     if set(metric) == {REQUIRED[2]} and record and record.get("bytes"):
@@ -79,6 +83,9 @@ def main(paths):
             raise SystemExit(f"{path}: no launch (a line starting '== ')")
         for block in blocks:
             name, record, rate, near, far, dram, unlooked = shares(path, block)
+            if near is None:
+                lines.append(f"{name:36} not profiled: the program made no such launch")
+                continue
             same = record.get("samePartitionShare") if record else None
             same_text = f"{same:.2f}" if same is not None else "-"
             rate_text = f"{rate:,.0f}" if rate else "-"

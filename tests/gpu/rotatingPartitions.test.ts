@@ -611,6 +611,60 @@ describe('the same card, DRAM alone (results/2026-12-07s) and the oneway walk (2
   });
 });
 
+describe("another H100 (results/2026-12-08): DRAM alone in a run's first, third and sixth launch", () => {
+  const launches = profiledLaunches('2026-12-08/dramHistory.txt');
+  const forty3 = new Map(profiledLaunches('2026-12-07s/dramAlone.txt').map((l) => [l.name, l]));
+  /** The share on chip of launch `n` of `run` (a block's name up to its comma), or undefined where it was not profiled. */
+  const onChip = (run: string, n: number) => {
+    const launch = launches.find((l) => l.name === `${run}, launch ${n}`);
+    expect(launch, `${run}, launch ${n}`).toBeDefined();
+    const dram = launch!.metric['dram__bytes_read.sum'];
+    return dram === undefined ? undefined : 1 - dram / launch!.bytes;
+  };
+  const WALKS = [
+    'rothome 40 MiB far',
+    'rothome 56 MiB far',
+    'rothome 80 MiB far',
+    'rothome 80 MiB home',
+    'rothome 80 MiB oneway',
+  ];
+
+  it("reads the third launch as the forty-third batch's card did, within 2.5 points", () => {
+    for (const run of [...WALKS, 'stream 80 MiB rotating 2048']) {
+      const other = forty3.get(run)!;
+      expect(other, run).toBeDefined();
+      const there = 1 - other.metric['dram__bytes_read.sum']! / other.bytes;
+      expect(Math.abs(onChip(run, 3)! - there), run).toBeLessThan(0.025);
+    }
+  });
+
+  it('keeps past the L2 about what its first launch kept: at most 4 points more by the third at 56–80 MiB, the plain stream no more by the sixth', () => {
+    for (const run of WALKS.slice(1)) {
+      const gain = onChip(run, 3)! - onChip(run, 1)!;
+      expect(gain, run).toBeGreaterThan(0);
+      expect(gain, run).toBeLessThan(0.04);
+    }
+    // At 40 MiB the far walk's first launch is still coming back from a cold start (the forty-third batch).
+    expect(onChip('rothome 40 MiB far', 3)! - onChip('rothome 40 MiB far', 1)!).toBeGreaterThan(0.05);
+    const plain = [1, 3, 6].map((n) => onChip('stream 80 MiB rotating 2048', n)!);
+    expect(Math.max(...plain) - Math.min(...plain)).toBeLessThan(0.015);
+    // rothome makes four launches: its sixth was asked for and not profiled.
+    for (const run of WALKS) expect(onChip(run, 6), run).toBeUndefined();
+  });
+
+  it('prints through sectorShares.py, the launches never made as not profiled', () => {
+    const text = execFileSync('python3', [SECTOR_SHARES, join(RESULTS, '2026-12-08/dramHistory.txt')], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const notProfiled = text
+      .split('\n')
+      .filter((line) => line.endsWith('not profiled: the program made no such launch'));
+    expect(notProfiled.map((line) => line.split(',')[0])).toEqual(WALKS);
+    expect(text).toMatch(/^stream 80 MiB rotating 2048, launch 6 .* 0\.698 /m);
+  });
+});
+
 describe('sectorShares.py on bad input', () => {
   const work = mkdtempSync(join(tmpdir(), 'gen-sector-shares-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
