@@ -70,6 +70,29 @@ export interface LoopOptions {
    * stay idle, as the blocks that leave at once in gpu/probes/l2Partitions.cu's `streamsms`.
    */
   readonly sms?: readonly number[];
+  /**
+   * stream: one thread on another SM walks lines of its own, one load at a time, while the stream
+   * runs (gpu/probes/hitsUnderLoad.cu): does a lone SM's load wait behind the stream's? Its round
+   * trips come back as LoopResult.walk.
+   */
+  readonly walk?: LoneWalk;
+}
+
+/** A one-thread dependent walk beside a stream (LoopOptions.walk). */
+export interface LoneWalk {
+  /** The walk's SM, not among the stream's. */
+  readonly sm: number;
+  /** Its lines, bytes, in a seeded random cyclic order, apart from the stream's footprint. */
+  readonly bytes: number;
+}
+
+/** A lone walk's loads while every stream warp was on, SM cycles from issue to return. */
+export interface WalkCycles {
+  readonly loads: number;
+  readonly mean: number;
+  readonly p10: number;
+  readonly p50: number;
+  readonly p90: number;
 }
 
 /** What a closed-loop run measured (the timed part only). */
@@ -104,6 +127,8 @@ export interface LoopResult {
    * its last returned, as l2Partitions' `smsteps` times them on silicon.
    */
   readonly stepNs?: StepTimes;
+  /** stream with `walk`: the lone walk's round trips in the timed part. */
+  readonly walk?: WalkCycles;
   /** The path model's counters over the whole run (warm-up included). */
   readonly path: MemoryPathResult;
 }
@@ -135,6 +160,8 @@ const NARROW_LOAD_BYTES = 4;
 const DEFAULT_CHASE_LOADS = 20_000;
 /** Fisher–Yates walks are built up to this many lines (32 MB of indices); larger cold walks draw lines at random. */
 const MAX_PERMUTED_LINES = 2 ** 23;
+/** A lone walk's lines read before the stream starts, at most (hitsUnderLoad.cu's untimed steps). */
+const WALK_WARM_LOADS = 32_768;
 
 /**
  * Blocks of 256 threads where their 8 warps divide the SM's; else as few blocks an SM as fit in
@@ -217,6 +244,7 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
     lastDoneNs: number;
     warpEndNs?: Float64Array;
     stepHistogram?: Uint32Array;
+    walk?: WalkCycles;
   } =
     options.pattern === 'chase'
       ? runChase(simulator, options, startNs)
@@ -241,6 +269,7 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
     ...(timed.warpEndNs === undefined
       ? { nsPerLoad: timeNs / timed.loads }
       : { warpEnds: spreadOf(timed.warpEndNs), stepNs: stepPercentiles(timed.stepHistogram!) }),
+    ...(timed.walk ? { walk: timed.walk } : {}),
     path,
   };
 }
@@ -282,13 +311,7 @@ function runChase(
   const random = mulberry32(options.seed ?? 1);
   let lineAt: (i: number) => number;
   if (lines <= MAX_PERMUTED_LINES) {
-    const order = Uint32Array.from({ length: lines }, (_, i) => i);
-    for (let i = lines - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      const t = order[i]!;
-      order[i] = order[j]!;
-      order[j] = t;
-    }
+    const order = shuffledLines(lines, random);
     lineAt = (i) => order[i % lines]!;
     if (options.warm) {
       // The benchmark walks the cycle once before timing it: the caches end up in the walk's own LRU order.
@@ -302,6 +325,18 @@ function runChase(
   let t = startNs;
   for (let i = 0; i < loads; i++) t = simulator.request(0, lineAt(i) * LINE, NARROW_LOAD_BYTES, t);
   return { loads, startNs, lastDoneNs: t };
+}
+
+/** The lines 0 … lines − 1 in a seeded random order (Fisher–Yates): a walk's cycle. */
+function shuffledLines(lines: number, random: () => number): Uint32Array {
+  const order = Uint32Array.from({ length: lines }, (_, i) => i);
+  for (let i = lines - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    const t = order[i]!;
+    order[i] = order[j]!;
+    order[j] = t;
+  }
+  return order;
 }
 
 /** A min-heap of (time, warp) for the warp scheduler. */
@@ -384,7 +419,14 @@ function runWarps(
   threadsPerBlock: number,
   inFlight: number,
   startNs: number,
-): { loads: number; startNs: number; lastDoneNs: number; warpEndNs: Float64Array; stepHistogram: Uint32Array } {
+): {
+  loads: number;
+  startNs: number;
+  lastDoneNs: number;
+  warpEndNs: Float64Array;
+  stepHistogram: Uint32Array;
+  walk?: WalkCycles;
+} {
   const smCount = profile.sm.count;
   const sms = options.sms ?? Array.from({ length: smCount }, (_, sm) => sm);
   if (
@@ -437,7 +479,15 @@ function runWarps(
   const lsuRate = profile.sm.lsuBytesPerCyclePerSubCore;
   const lsuNs = lsuRate ? ((THREADS * loadBytes) / lsuRate) * cycleNs : cycleNs;
   const lsuFree = new Float64Array(smCount * SUB_CORES);
-  const queue = new WarpQueue(warps);
+  const walk = pattern === 'stream' && options.walk ? loneWalk(options.walk, sms, smCount, footprint) : undefined;
+  if (walk) {
+    // The walk's lines into the L2 first, alone, as the probe's untimed first launch brings them.
+    for (; walk.loads < Math.min(walk.lines, WALK_WARM_LOADS); walk.loads++)
+      startNs = simulator.request(walk.sm, walk.addressOf(walk.loads), NARROW_LOAD_BYTES, startNs, true);
+  }
+  // The walk is the queue's last entry, after the stream's warps.
+  const queue = new WarpQueue(warps + 1);
+  let activeWarps = warps;
   const sectorsPerWarpLoad = pattern === 'stream' ? warpBytes / SECTOR : THREADS;
   const stepOf = new Int32Array(warps);
   /** Next load of the current step (inFlight = all issued, waiting), and the step's latest return. */
@@ -452,6 +502,7 @@ function runWarps(
   const skewNs = profile.dram.latencyCycles * cycleNs;
   const skew = mulberry32((options.seed ?? 1) ^ 0x9e3779b9);
   for (let g = 0; g < warps; g++) queue.push(startNs + skew() * skewNs, g);
+  if (walk) queue.push(startNs, warps);
   let loads = 0;
   let lastDone = startNs;
   // Every load is its own event, so the path model sees requests in time order (its queues cannot
@@ -459,6 +510,14 @@ function runWarps(
   while (queue.size > 0) {
     const g = queue.pop();
     const now = queue.lastTime;
+    if (g === warps) {
+      // The lone walk: its next load once the last returned, while any stream warp is still on.
+      const done = simulator.request(walk!.sm, walk!.addressOf(walk!.loads++), NARROW_LOAD_BYTES, now, true);
+      // Timed while every stream warp is on: from one skew after the start until the first ends.
+      if (now >= startNs + skewNs && activeWarps === warps) walk!.cycles.push((done - now) / cycleNs);
+      if (activeWarps > 0) queue.push(done, g);
+      continue;
+    }
     const sm = placed.sm[g]!;
     const step = stepOf[g]!;
     const j = loadOf[g]!;
@@ -470,6 +529,7 @@ function runWarps(
       stepOf[g] = step + 1;
       loadOf[g] = 0;
       if (step + 1 < steps) queue.push(stepDone[g]! + (stepReadDram[g] ? dramTurnaroundNs : l2TurnaroundNs), g);
+      else activeWarps--;
       stepReadDram[g] = 0;
       continue;
     }
@@ -523,7 +583,48 @@ function runWarps(
     loadOf[g] = j + 1;
     queue.push(j + 1 === inFlight ? done : Math.max(now + cycleNs, lsuFree[lsu]!), g);
   }
-  return { loads, startNs, lastDoneNs: lastDone, warpEndNs, stepHistogram };
+  return {
+    loads,
+    startNs,
+    lastDoneNs: lastDone,
+    warpEndNs,
+    stepHistogram,
+    ...(walk ? { walk: walkCyclesOf(walk.cycles) } : {}),
+  };
+}
+
+/** A lone walk's state in runWarps: its SM and lines, where its load i goes, how many it made, the timed ones' cycles. */
+interface WalkState {
+  readonly sm: number;
+  readonly lines: number;
+  readonly addressOf: (load: number) => number;
+  loads: number;
+  readonly cycles: number[];
+}
+
+/**
+ * Checks a lone walk against the stream's SMs and lays its lines out past the stream's footprint
+ * (from the next 2 MiB page on, as the probe's own allocation), in a seeded random cycle.
+ */
+function loneWalk(walk: LoneWalk, sms: readonly number[], smCount: number, footprint: number): WalkState {
+  if (!(Number.isSafeInteger(walk.sm) && walk.sm >= 0 && walk.sm < smCount) || sms.includes(walk.sm))
+    throw new FieldError('walk.sm', `${walk.sm}: give an SM below ${smCount} that does not stream`);
+  const lines = Math.floor(walk.bytes / LINE);
+  if (!(Number.isSafeInteger(lines) && lines >= 2 && lines <= MAX_PERMUTED_LINES))
+    throw new FieldError('walk.bytes', `${walk.bytes}: give 2 … ${MAX_PERMUTED_LINES} lines of ${LINE} bytes`);
+  const page = 2 * 2 ** 20;
+  const base = (Math.floor(footprint / page) + 1) * page;
+  const order = shuffledLines(lines, mulberry32(0x5eed));
+  return { sm: walk.sm, lines, addressOf: (load) => base + order[load % lines]! * LINE, loads: 0, cycles: [] };
+}
+
+/** The mean and percentiles of a lone walk's timed round trips (zeros when it timed none). */
+function walkCyclesOf(cycles: number[]): WalkCycles {
+  if (cycles.length === 0) return { loads: 0, mean: 0, p10: 0, p50: 0, p90: 0 };
+  const sorted = Float64Array.from(cycles).sort();
+  const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
+  const mean = sorted.reduce((sum, value) => sum + value, 0) / sorted.length;
+  return { loads: sorted.length, mean, p10: at(0.1), p50: at(0.5), p90: at(0.9) };
 }
 
 /** Refuses, in one line naming the option, a run that would simulate more than MAX_PATTERN_REQUESTS units of work. */
