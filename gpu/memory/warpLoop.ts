@@ -197,6 +197,8 @@ export function runLoop(profile: GpuMemoryProfile, options: LoopOptions): LoopRe
     throw new UserError(
       `--threads-per-block ${threadsPerBlock}: give a multiple of 32 up to 1024 whose warps divide --warps-per-sm ${warpsPerSm}`,
     );
+  if (options.walk && options.pattern !== 'stream')
+    throw new FieldError('walk', `a lone walk runs beside a stream, not a ${options.pattern}`);
   if (!(Number.isSafeInteger(options.bytes) && options.bytes >= LINE))
     throw new FieldError('bytes', `${options.bytes}: give at least one 128-byte line`);
   // A run simulates every request one by one: bound the work before starting it, as the traced

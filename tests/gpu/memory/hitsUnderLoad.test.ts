@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GPU_MEMORY_PROFILES } from '../../../gpu/memory/profiles.ts';
-import { runLoop } from '../../../gpu/memory/warpLoop.ts';
+import { runLoop, type LoopOptions } from '../../../gpu/memory/warpLoop.ts';
 
 const MiB = 2 ** 20;
 const h200 = GPU_MEMORY_PROFILES.h200!;
@@ -83,4 +83,20 @@ describe("a lone SM's loads beside the other SMs' stream (hitsUnderLoad, an H100
     expect(ratio).toBeGreaterThan(2);
     expect(ratio).toBeLessThan(3.5);
   }, 60_000);
+});
+
+describe('a lone walk asked for wrongly', () => {
+  const stream: LoopOptions = { pattern: 'stream', bytes: 16 * MiB, sms: [1, 2] };
+  it('names the field: a walk beside no stream, on a streaming SM or one that does not exist, of under two lines', () => {
+    expect(() => runLoop(h200, { pattern: 'chase', bytes: 4 * MiB, walk: { sm: 0, bytes: 4096 } })).toThrow(
+      /^walk a lone walk runs beside a stream, not a chase/,
+    );
+    expect(() => runLoop(h200, { ...stream, walk: { sm: 1, bytes: 4096 } })).toThrow(
+      /walk\.sm 1: give an SM below 132 that does not stream/,
+    );
+    expect(() => runLoop(h200, { ...stream, walk: { sm: 132, bytes: 4096 } })).toThrow(/walk\.sm 132/);
+    expect(() => runLoop(h200, { ...stream, walk: { sm: 0, bytes: 128 } })).toThrow(
+      /walk\.bytes 128: give 2 … 8388608 lines/,
+    );
+  });
 });
