@@ -245,7 +245,8 @@
 #            (rothome makes four launches, so only the plain stream has a sixth)
 #   hitsunder hitsUnderLoad: one thread on SM 0 walks 1, 2 or 16 KiB, 4 MiB or 1 GiB of lines, one
 #            load at a time, each timed, while the other SMs stream nothing, 16 MiB (the L2's hits)
-#            or 1 GiB (DRAM): does a load that hits the L2 wait behind the misses around it?
+#            or 1 GiB (DRAM): does a load that hits the L2 wait behind the misses around it? Then the
+#            4 MiB and 1 GiB walks with their SM streaming too (`shared`)
 #   h100walk l2Replacement on an H100 (50 MiB of L2, two partitions of 25): which lines the single
 #            walk keeps from pass to pass at 8–56 MiB, the stalls step's walk at the H100's sizes,
 #            for an H100 profile's partition sizes (the H200's `setShares` came from its walk)
@@ -1418,9 +1419,15 @@ dramhistory)
 hitsunder)
   recordGpu
   $NVCC -o /tmp/hitsUnderLoad "$PROBES/hitsUnderLoad.cu" || exit 1
-  for walk in 1 2 16 4096 1048576; do
-    for stream in 0 16 1024; do /tmp/hitsUnderLoad $walk $stream; done
-  done >"$OUT/hitsUnder.jsonl" 2>&1
+  {
+    for walk in 1 2 16 4096 1048576; do
+      for stream in 0 16 1024; do /tmp/hitsUnderLoad $walk $stream; done
+    done
+    # The walk's SM streaming too: its load among its own SM's
+    for walk in 4096 1048576; do
+      for stream in 16 1024; do /tmp/hitsUnderLoad $walk $stream 8192 0 8 shared; done
+    done
+  } >"$OUT/hitsUnder.jsonl" 2>&1
   ;;
 h100walk)
   recordGpu

@@ -12,16 +12,18 @@
 // past it (every read from DRAM). In each launch the walk first takes up to 32,768 steps untimed,
 // while the stream starts; its steps are timed after that, and the stream stops when they are
 // done. A first launch, untimed, brings a small walk's lines into the L2; the timed one goes on
-// from where it stopped.
+// from where it stopped. With `shared` the other blocks on the walk's SM stream too: does a load of
+// a streaming SM wait behind its own SM's loads, where a lone SM's does not wait behind others'?
 //
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o hitsUnderLoad hitsUnderLoad.cu
-// Run:   ./hitsUnderLoad <walk KiB> <stream MiB, 0 for none> [steps 8192] [walk SM 0] [blocks per SM 8]
+// Run:   ./hitsUnderLoad <walk KiB> <stream MiB, 0 for none> [steps 8192] [walk SM 0] [blocks per SM 8] [alone|shared]
 // Prints one JSON line: the walk's footprint and steps, its step's cycles (mean, percentiles 10,
 // 50, 90, 99 and the largest), the stream's footprint, how many stream blocks had started when the
 // timed steps began (of how many), and the stream's bytes and GB/s over the launch.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
+#include <cstring>
 #include <algorithm>
 #include <numeric>
 #include <random>
@@ -83,7 +85,8 @@ struct Words {
 // until `done` is set.
 __global__ void __launch_bounds__(THREADS, 8)
     hitsUnder(const unsigned* next, unsigned lines, unsigned start, int steps, unsigned walkSm, const uint4* stream,
-              size_t elems, unsigned streamBlocks, Words words) {
+              size_t elems, unsigned streamBlocks, bool walkSmStreams, Words words) {
+  constexpr unsigned WALKER = ~1u, LEAVE = ~0u;
   __shared__ unsigned slot;
   __shared__ unsigned bins[BINS];
   // A load's value lands here before the clock is read: an asm input alone does not make the
@@ -91,11 +94,14 @@ __global__ void __launch_bounds__(THREADS, 8)
   __shared__ unsigned landingSlot;
   volatile unsigned* landing = &landingSlot;
   const bool onWalkSm = smId() == walkSm;
-  if (threadIdx.x == 0)
-    slot = onWalkSm ? (atomicCAS(words.claim, 0u, 1u) == 0u ? 0u : ~0u) : atomicAdd(words.started, 1u);
+  if (threadIdx.x == 0) {
+    // The walk takes the first block on its SM; the others there leave, or stream with `walkSmStreams`.
+    if (onWalkSm && atomicCAS(words.claim, 0u, 1u) == 0u) slot = WALKER;
+    else slot = !onWalkSm || walkSmStreams ? atomicAdd(words.started, 1u) : LEAVE;
+  }
   __syncthreads();
-  if (onWalkSm) {
-    if (slot != 0u || threadIdx.x != 0) return;
+  if (slot == WALKER) {
+    if (threadIdx.x != 0) return;
     for (int b = 0; b < BINS; b++) bins[b] = 0;
     unsigned at = start;
     for (unsigned i = 0; i < min(lines, MAX_WARM_LINES); i++) at = loadLine(next + size_t(at) * 32);
@@ -163,7 +169,8 @@ static double percentile(const std::vector<unsigned>& bins, int steps, double p)
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: %s <walk KiB> <stream MiB, 0 for none> [steps 8192] [walk SM 0] [blocks per SM 8]\n",
+    fprintf(stderr,
+            "usage: %s <walk KiB> <stream MiB, 0 for none> [steps 8192] [walk SM 0] [blocks per SM 8] [alone|shared]\n",
             argv[0]);
     return 2;
   }
@@ -171,6 +178,7 @@ int main(int argc, char** argv) {
   const int steps = argc > 3 ? atoi(argv[3]) : 8192;
   const unsigned walkSm = argc > 4 ? unsigned(atoi(argv[4])) : 0u;
   const int blocksPerSm = argc > 5 ? atoi(argv[5]) : 8;
+  const bool walkSmStreams = argc > 6 && strcmp(argv[6], "shared") == 0;
   const int sms = smCount();
   const size_t lines = (walkKiB << 10) / 128;
   if (lines < 2 || steps < 1 || steps > MAX_STEPS || walkSm >= unsigned(sms) || blocksPerSm < 1 || blocksPerSm > 8) {
@@ -198,14 +206,14 @@ int main(int argc, char** argv) {
     CHECK(cudaMemset(stream, 0, elems * sizeof(uint4)));
   }
   const Words words{flags, flags + 1, flags + 2, flags + 3, counts, counts + 1, flags + 4, flags + 4 + BINS};
-  // Blocks on the walk's SM other than the walk's leave at once; the stream's are the rest.
-  const unsigned streamBlocks = unsigned((sms - 1) * blocksPerSm);
+  // Blocks on the walk's SM other than the walk's leave at once (or stream, `shared`); the stream's are the rest.
+  const unsigned streamBlocks = unsigned((sms - 1) * blocksPerSm + (walkSmStreams ? blocksPerSm - 1 : 0));
   const auto launch = [&](unsigned from) {
     CHECK(cudaMemset(flags, 0, 4 * sizeof(unsigned)));
     CHECK(cudaMemset(counts, 0, 3 * sizeof(unsigned long long)));
     return timedMs([&] {
       hitsUnder<<<sms * blocksPerSm, THREADS>>>(deviceNext, unsigned(lines), from, steps, walkSm, stream, elems,
-                                                streamBlocks, words);
+                                                streamBlocks, walkSmStreams, words);
     });
   };
   // Untimed: loads the module and brings the walk's lines into the L2. The timed launch goes on
@@ -222,11 +230,11 @@ int main(int argc, char** argv) {
   CHECK(cudaMemcpy(host, counts, sizeof(host), cudaMemcpyDeviceToHost));
   int largest = BINS - 1;
   while (largest > 0 && bins[largest] == 0) largest--;
-  printf("{\"probe\":\"hitsUnderLoad\",\"walkBytes\":%zu,\"steps\":%d,\"walkSm\":%u,\"meanCycles\":%.1f,"
+  printf("{\"probe\":\"hitsUnderLoad\",\"walkBytes\":%zu,\"steps\":%d,\"walkSm\":%u,\"walkSmStreams\":%s,\"meanCycles\":%.1f,"
          "\"p10\":%.0f,\"p50\":%.0f,\"p90\":%.0f,\"p99\":%.0f,\"largestBin\":%d,\"past%d\":%u,"
          "\"streamBytes\":%zu,\"streamBlocks\":%u,\"startedBlocks\":%llu,\"cappedWarps\":%u,"
          "\"streamedBytes\":%llu,\"ms\":%.4f,\"streamGBps\":%.1f}\n",
-         walkKiB << 10, steps, walkSm, double(host[2]) / steps, percentile(bins, steps, 0.1),
+         walkKiB << 10, steps, walkSm, walkSmStreams ? "true" : "false", double(host[2]) / steps, percentile(bins, steps, 0.1),
          percentile(bins, steps, 0.5), percentile(bins, steps, 0.9), percentile(bins, steps, 0.99),
          largest * BIN_CYCLES, (BINS - 1) * BIN_CYCLES, bins[BINS - 1], elems * sizeof(uint4),
          elems > 0 ? streamBlocks : 0u, host[1], ends[3], host[0], ms, double(host[0]) / ms / 1e6);
