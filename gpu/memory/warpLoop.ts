@@ -71,16 +71,16 @@ export interface LoopOptions {
    */
   readonly sms?: readonly number[];
   /**
-   * stream: one thread on another SM walks lines of its own, one load at a time, while the stream
-   * runs (gpu/probes/hitsUnderLoad.cu): does a lone SM's load wait behind the stream's? Its round
-   * trips come back as LoopResult.walk.
+   * stream: one thread walks lines of its own, one load at a time, while the stream runs
+   * (gpu/probes/hitsUnderLoad.cu): does a lone SM's load wait behind the stream's, or a streaming
+   * SM's behind its own? Its round trips come back as LoopResult.walk.
    */
   readonly walk?: LoneWalk;
 }
 
 /** A one-thread dependent walk beside a stream (LoopOptions.walk). */
 export interface LoneWalk {
-  /** The walk's SM, not among the stream's. */
+  /** The walk's SM: one the stream leaves idle, or one of its own (the probe's `shared`). */
   readonly sm: number;
   /** Its lines, bytes, in a seeded random cyclic order, apart from the stream's footprint. */
   readonly bytes: number;
@@ -481,7 +481,7 @@ function runWarps(
   const lsuRate = profile.sm.lsuBytesPerCyclePerSubCore;
   const lsuNs = lsuRate ? ((THREADS * loadBytes) / lsuRate) * cycleNs : cycleNs;
   const lsuFree = new Float64Array(smCount * SUB_CORES);
-  const walk = pattern === 'stream' && options.walk ? loneWalk(options.walk, sms, smCount, footprint) : undefined;
+  const walk = pattern === 'stream' && options.walk ? loneWalk(options.walk, smCount, footprint) : undefined;
   if (walk) {
     // The walk's lines into the L2 first, alone, as the probe's untimed first launch brings them.
     for (; walk.loads < Math.min(walk.lines, WALK_WARM_LOADS); walk.loads++)
@@ -513,8 +513,10 @@ function runWarps(
     const g = queue.pop();
     const now = queue.lastTime;
     if (g === warps) {
-      // The lone walk: its next load once the last returned, while any stream warp is still on.
-      const done = simulator.request(walk!.sm, walk!.addressOf(walk!.loads++), NARROW_LOAD_BYTES, now, true);
+      // The lone walk: its next load once the last returned, while any stream warp is still on; on
+      // a streaming SM it waits for a miss-queue slot as their loads do (its clock already runs).
+      const issue = Math.max(now, simulator.missQueueFreeAt(walk!.sm, now, 1));
+      const done = simulator.request(walk!.sm, walk!.addressOf(walk!.loads++), NARROW_LOAD_BYTES, issue, true);
       // Timed while every stream warp is on: from one skew after the start until the first ends.
       if (now >= startNs + skewNs && activeWarps === warps) walk!.cycles.push((done - now) / cycleNs);
       if (activeWarps > 0) queue.push(done, g);
@@ -595,7 +597,7 @@ function runWarps(
   };
 }
 
-/** A lone walk's state in runWarps: its SM and lines, where its load i goes, how many it made, the timed ones' cycles. */
+/** A walk's state in runWarps: its SM and lines, where its load i goes, how many it made, the timed ones' cycles. */
 interface WalkState {
   readonly sm: number;
   readonly lines: number;
@@ -605,12 +607,12 @@ interface WalkState {
 }
 
 /**
- * Checks a lone walk against the stream's SMs and lays its lines out past the stream's footprint
+ * Checks a walk's SM and size and lays its lines out past the stream's footprint
  * (from the next 2 MiB page on, as the probe's own allocation), in a seeded random cycle.
  */
-function loneWalk(walk: LoneWalk, sms: readonly number[], smCount: number, footprint: number): WalkState {
-  if (!(Number.isSafeInteger(walk.sm) && walk.sm >= 0 && walk.sm < smCount) || sms.includes(walk.sm))
-    throw new FieldError('walk.sm', `${walk.sm}: give an SM below ${smCount} that does not stream`);
+function loneWalk(walk: LoneWalk, smCount: number, footprint: number): WalkState {
+  if (!(Number.isSafeInteger(walk.sm) && walk.sm >= 0 && walk.sm < smCount))
+    throw new FieldError('walk.sm', `${walk.sm}: give an SM below ${smCount}`);
   const lines = Math.floor(walk.bytes / LINE);
   if (!(Number.isSafeInteger(lines) && lines >= 2 && lines <= MAX_PERMUTED_LINES))
     throw new FieldError('walk.bytes', `${walk.bytes}: give 2 … ${MAX_PERMUTED_LINES} lines of ${LINE} bytes`);
