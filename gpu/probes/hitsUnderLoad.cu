@@ -35,8 +35,8 @@
 
 constexpr int MAX_STEPS = 65536, THREADS = 256, IN_FLIGHT = 4, CHECK_EVERY = 64;
 // The walk's lines and the flag words each get pages of their own: the first build put the flag
-// that every stream warp polls beside a small walk's lines, and the walks of 1–16 KiB waited the
-// longer the fewer lines they had (results/2026-12-08).
+// that every stream warp polls beside a small walk's lines, whose walks of 1–16 KiB read slow beside
+// a stream (results/2026-12-08). Apart they read slow still (results/2026-12-08b): not the flag.
 constexpr size_t PAGE_BYTES = size_t(2) << 20;
 // The steps' histogram: bins of BIN_CYCLES cycles, the last also taking everything past it; in
 // shared memory, small enough that eight blocks still fit an SM.
