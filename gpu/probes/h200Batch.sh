@@ -247,6 +247,9 @@
 #            load at a time, each timed, while the other SMs stream nothing, 16 MiB (the L2's hits)
 #            or 1 GiB (DRAM): does a load that hits the L2 wait behind the misses around it? Then the
 #            4 MiB and 1 GiB walks with their SM streaming too (`shared`)
+#   hitsundersize hitsUnderLoad beside the 16 MiB stream and alone at the walk sizes between the slow
+#            small walks and the 4 MiB walk that waits nothing (64 KiB … 2 MiB), and the 1 KiB walk on
+#            two other SMs: where does a walk of few lines stop reading slow?
 #   h100walk l2Replacement on an H100 (50 MiB of L2, two partitions of 25): which lines the single
 #            walk keeps from pass to pass at 8–56 MiB, the stalls step's walk at the H100's sizes,
 #            for an H100 profile's partition sizes (the H200's `setShares` came from its walk)
@@ -1428,6 +1431,16 @@ hitsunder)
       for stream in 16 1024; do /tmp/hitsUnderLoad $walk $stream 8192 0 8 shared; done
     done
   } >"$OUT/hitsUnder.jsonl" 2>&1
+  ;;
+hitsundersize)
+  recordGpu
+  $NVCC -o /tmp/hitsUnderLoad "$PROBES/hitsUnderLoad.cu" || exit 1
+  {
+    for walk in 64 256 1024 2048; do
+      for stream in 0 16; do /tmp/hitsUnderLoad $walk $stream; done
+    done
+    for sm in 1 100; do /tmp/hitsUnderLoad 1 16 8192 $sm; done
+  } >"$OUT/hitsUnderSize.jsonl" 2>&1
   ;;
 h100walk)
   recordGpu
