@@ -417,6 +417,12 @@ lifetimeRuns() {
   (cd "$OUT" && tar czf "$archive" $folders && rm -rf $folders)
 }
 
+# The GPU's name and clocks, and hitsUnderLoad built into /tmp (the hitsunder steps)
+buildHitsUnderLoad() {
+  recordGpu
+  $NVCC -o /tmp/hitsUnderLoad "$PROBES/hitsUnderLoad.cu"
+}
+
 recordGpu() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv >"$OUT/gpu.txt"
 }
@@ -1420,8 +1426,7 @@ dramhistory)
   done >>"$OUT/dramHistory.txt" 2>&1
   ;;
 hitsunder)
-  recordGpu
-  $NVCC -o /tmp/hitsUnderLoad "$PROBES/hitsUnderLoad.cu" || exit 1
+  buildHitsUnderLoad || exit 1
   {
     for walk in 1 2 16 4096 1048576; do
       for stream in 0 16 1024; do /tmp/hitsUnderLoad $walk $stream; done
@@ -1433,8 +1438,7 @@ hitsunder)
   } >"$OUT/hitsUnder.jsonl" 2>&1
   ;;
 hitsundersize)
-  recordGpu
-  $NVCC -o /tmp/hitsUnderLoad "$PROBES/hitsUnderLoad.cu" || exit 1
+  buildHitsUnderLoad || exit 1
   {
     for walk in 64 256 1024 2048; do
       for stream in 0 16; do /tmp/hitsUnderLoad $walk $stream; done

@@ -508,6 +508,12 @@ function profiledLaunches(file: string): ProfiledLaunch[] {
     });
 }
 
+/** Of a launch's reads, the share kept on chip by its DRAM count (undefined where it has none: a launch never made). */
+function dramOnChip(launch: ProfiledLaunch): number | undefined {
+  const dram = launch.metric['dram__bytes_read.sum'];
+  return dram === undefined ? undefined : 1 - dram / launch.bytes;
+}
+
 describe("Nsight Compute's replays (results/2026-12-07r): a set of counts reads DRAM in a replay that starts cold", () => {
   const launches = profiledLaunches('2026-12-07r/replayPasses.txt');
   /** The launch of `walk` at `mib` counted for `set`: DRAM alone, the lookups alone, or the whole set. */
@@ -554,7 +560,7 @@ describe('the same card, DRAM alone (results/2026-12-07s) and the oneway walk (2
     const launch = alone.get(name);
     if (!launch) throw new Error(`no launch ${name}`);
     expect(launch.replays, name).toBe(1);
-    return 1 - launch.metric['dram__bytes_read.sum']! / launch.bytes;
+    return dramOnChip(launch)!;
   };
   const oneway = sectorShares('2026-12-07r/rotOnewayNcu.txt');
   const home = sectorShares('2026-12-07q/rotFarNcu.txt');
@@ -618,8 +624,7 @@ describe("another H100 (results/2026-12-08): DRAM alone in a run's first, third 
   const onChip = (run: string, n: number) => {
     const launch = launches.find((l) => l.name === `${run}, launch ${n}`);
     expect(launch, `${run}, launch ${n}`).toBeDefined();
-    const dram = launch!.metric['dram__bytes_read.sum'];
-    return dram === undefined ? undefined : 1 - dram / launch!.bytes;
+    return dramOnChip(launch!);
   };
   const WALKS = [
     'rothome 40 MiB far',
@@ -633,8 +638,7 @@ describe("another H100 (results/2026-12-08): DRAM alone in a run's first, third 
     for (const run of [...WALKS, 'stream 80 MiB rotating 2048']) {
       const other = forty3.get(run)!;
       expect(other, run).toBeDefined();
-      const there = 1 - other.metric['dram__bytes_read.sum']! / other.bytes;
-      expect(Math.abs(onChip(run, 3)! - there), run).toBeLessThan(0.025);
+      expect(Math.abs(onChip(run, 3)! - dramOnChip(other)!), run).toBeLessThan(0.025);
     }
   });
 
