@@ -32,6 +32,7 @@
 #include "cudaCheck.cuh"
 #include "cycleClock.cuh"
 #include "eventTimer.cuh"
+#include "smIdentity.cuh"
 
 constexpr int MAX_STEPS = 65536, THREADS = 256, IN_FLIGHT = 4, CHECK_EVERY = 64;
 // The walk's lines and the flag words each get pages of their own: the first build put the flag
@@ -46,12 +47,6 @@ constexpr unsigned MAX_WARM_LINES = 32768;
 // A stream thread stops after this many checks of the flag even if the walk never sets it (≈ 1 s
 // on the H200), so that a walk block that could not start ends the launch instead of hanging it.
 constexpr unsigned MAX_CHECKS = 20000;
-
-__device__ __forceinline__ unsigned smId() {
-  unsigned id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
-}
 
 __device__ __forceinline__ unsigned loadLine(const unsigned* p) {
   unsigned v;
@@ -148,13 +143,6 @@ __global__ void __launch_bounds__(THREADS, 8)
   if (acc == 0x9e3779b9u) words.sink[1] = acc;  // never true for the zeroed buffer; keeps the loads
   if (lane == 0)
     atomicAdd(words.streamedBytes, rounds * IN_FLIGHT * 32 * sizeof(uint4));
-}
-
-static int smCount() {
-  int device = 0, count = 0;
-  CHECK(cudaGetDevice(&device));
-  CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return count;
 }
 
 // The smallest cycle count whose bin reaches share `p` of the steps (a bin's lower edge).

@@ -88,6 +88,7 @@
 #include <cuda_runtime.h>
 #include "cycleClock.cuh"
 #include "eventTimer.cuh"
+#include "smIdentity.cuh"
 
 // Which cache a stream's loads may allocate in: L2 only (`ld.global.cg`, the harness's
 // description) or L1 and L2 (`ld.global.ca`, the default load), to tell the L2's own rate from
@@ -206,12 +207,6 @@ __global__ void gather(const unsigned* buf, unsigned sectors, unsigned* sink) {
     for (int j = 0; j < 4; j++) acc ^= v[j];
   }
   if (acc == 0x9e3779b9u) sink[0] = acc;
-}
-
-__device__ __forceinline__ unsigned smId() {
-  unsigned id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
 }
 
 // The chase of `chase` by the first block that lands on SM `target` (the grid has several blocks
@@ -563,13 +558,6 @@ __global__ void lineTimes(const unsigned* buf, unsigned lines, unsigned target, 
 
 __global__ void smOfBlock(unsigned* sm) {
   if (threadIdx.x == 0) sm[blockIdx.x] = smId();
-}
-
-static int smCount() {
-  int device = 0, count = 0;
-  CHECK(cudaGetDevice(&device));
-  CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return count;
 }
 
 static double clockGhz() {
