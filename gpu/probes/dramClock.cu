@@ -38,12 +38,6 @@
 
 constexpr unsigned LINE_BYTES = 128, PAGE_LINES = (2u << 20) / LINE_BYTES;
 
-__device__ __forceinline__ unsigned long long globalNanoseconds() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-  return t;
-}
-
 // The line of the footprint that the read at `position` takes (positions wrap at the footprint).
 // `scatter` 0 reads the lines in order.
 __device__ __forceinline__ size_t lineAt(size_t position, size_t lines, unsigned scatter) {
@@ -87,11 +81,11 @@ __global__ void readClocked(const unsigned* buf, size_t lines, unsigned reads, u
     for (size_t i = 0; i < lines; i++) acc ^= __ldcg(buf + lineAt(i, lines, scatter) * wordsPerLine);
   unsigned smid;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-  const unsigned long long startNanoseconds = globalNanoseconds();
+  const unsigned long long startNanoseconds = globalNsNow();
   const long long start = clockNow();
   long long end = start;
   for (unsigned i = 0; i < reads; i++) {
-    const unsigned long long issuedNanoseconds = GLOBAL_ISSUE ? globalNanoseconds() : 0;
+    const unsigned long long issuedNanoseconds = GLOBAL_ISSUE ? globalNsNow() : 0;
     const long long issued = clockNow();
     const unsigned value = __ldcg(buf + lineAt(first + i, lines, scatter) * wordsPerLine);
     *landing = value;
@@ -99,7 +93,7 @@ __global__ void readClocked(const unsigned* buf, size_t lines, unsigned reads, u
     acc ^= value;
     trace[i] = make_uint2(GLOBAL_ISSUE ? unsigned(issuedNanoseconds) : unsigned(issued - start), unsigned(end - issued));
   }
-  const unsigned long long endNanoseconds = globalNanoseconds();
+  const unsigned long long endNanoseconds = globalNsNow();
   clocks[0] = start;
   clocks[1] = end;
   clocks[2] = startNanoseconds;

@@ -109,13 +109,6 @@ __device__ __forceinline__ uint4 load(const uint4* p) {
   return v;
 }
 
-// The GPU's nanosecond timer; `after` is an input so that the read waits for whatever computed it.
-__device__ __forceinline__ unsigned long long globalNs(unsigned after) {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : "r"(after) : "memory");
-  return t;
-}
-
 // `passes` passes over the footprint with the same thread-to-line mapping every pass: thread
 // `tid` of `grid` reads elements tid, tid + grid, …, IN_FLIGHT independent 16-byte loads at a time
 // (the harness keeps 4); returns the XOR of everything it read. With `passEnds`, the thread writes
@@ -135,7 +128,7 @@ __device__ unsigned readPasses(const uint4* buf, size_t elems, int passes, size_
 #pragma unroll
       for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
     }
-    if (passEnds != nullptr) passEnds[pass] = globalNs(acc);
+    if (passEnds != nullptr) passEnds[pass] = globalNsAfter(acc);
   }
   return acc;
 }
@@ -247,14 +240,14 @@ __global__ void streamOnSms(const uint4* buf, size_t elems, int passes, const un
   if (slot >= active) return;
   const size_t grid = size_t(active) * blockDim.x;
   const size_t warp = size_t(slot) * (blockDim.x / 32) + threadIdx.x / 32;
-  const unsigned long long start = globalNs(0);
+  const unsigned long long start = globalNsAfter(0);
   const unsigned acc =
       readPasses<4, LoadKind::cg>(buf, elems, passes, size_t(slot) * blockDim.x + threadIdx.x, grid,
                                   passNs != nullptr && threadIdx.x % 32 == 0 ? passNs + warp * passes : nullptr);
   if (acc == 0x9e3779b9u) sink[0] = acc;
   if (warpNs != nullptr && threadIdx.x % 32 == 0) {
     warpNs[3 * warp] = start;
-    warpNs[3 * warp + 1] = globalNs(acc);  // after every value of the warp's lane 0 was summed
+    warpNs[3 * warp + 1] = globalNsAfter(acc);  // after every value of the warp's lane 0 was summed
     warpNs[3 * warp + 2] = smId();
   }
 }
@@ -385,7 +378,7 @@ __global__ void streamOrdered(const uint4* buf, const int* order, int passes, co
   const size_t warp = size_t(slot) * (blockDim.x / 32) + threadIdx.x / 32;
   const int mine = order[warp * 32 + lane];
   const int steps = __popc(__ballot_sync(0xffffffffu, mine >= 0));
-  const unsigned long long start = globalNs(0);
+  const unsigned long long start = globalNsAfter(0);
   unsigned acc = 0, binCount = 0;
   for (int pass = 0; pass < passes; pass++) {
     for (int s = 0; s < steps; s += 4) {
@@ -405,13 +398,13 @@ __global__ void streamOrdered(const uint4* buf, const int* order, int passes, co
         binCount += min(int(cycles / STEP_BIN_CYCLES), 31) == int(lane);
       }
     }
-    if (passNs != nullptr && lane == 0) passNs[warp * passes + pass] = globalNs(acc);
+    if (passNs != nullptr && lane == 0) passNs[warp * passes + pass] = globalNsAfter(acc);
   }
   if (acc == 0x9e3779b9u) sink[0] = acc;
   if (stepBins != nullptr) stepBins[warp * 32 + lane] = binCount;
   if (warpNs != nullptr && lane == 0) {
     warpNs[3 * warp] = start;
-    warpNs[3 * warp + 1] = globalNs(acc);
+    warpNs[3 * warp + 1] = globalNsAfter(acc);
     warpNs[3 * warp + 2] = smId();
   }
 }
@@ -434,7 +427,7 @@ __global__ void __launch_bounds__(256, 8)
   const unsigned lane = threadIdx.x % 32;
   const size_t warp = tid / 32;
   // Written now, so the start's 64 bits are not kept through the loop (they spilled).
-  if (lane == 0) warpNs[3 * warp] = globalNs(0);
+  if (lane == 0) warpNs[3 * warp] = globalNsAfter(0);
   unsigned acc = 0, binCount = 0;
   for (size_t i = tid; i < total; i += 4 * grid) {
     const long long stepStart = clockNow();
@@ -449,7 +442,7 @@ __global__ void __launch_bounds__(256, 8)
   if (acc == 0x9e3779b9u) sink[0] = acc;
   stepBins[warp * 32 + lane] = binCount;
   if (lane == 0) {
-    warpNs[3 * warp + 1] = globalNs(acc);
+    warpNs[3 * warp + 1] = globalNsAfter(acc);
     warpNs[3 * warp + 2] = smId();
   }
 }

@@ -19,15 +19,10 @@
 #include <cstring>
 #include <unistd.h>
 #include <vector>
+#include "cycleClock.cuh"
 #include "eventTimer.cuh"
 
 constexpr int THREADS = 256;
-
-__device__ __forceinline__ unsigned long long globalTimer() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-  return t;
-}
 
 // Per block: cycles and nanoseconds between its first and last barrier.
 struct Span {
@@ -37,7 +32,7 @@ struct Span {
 
 __device__ void record(Span* spans, long long c0, unsigned long long g0) {
   __syncthreads();
-  if (threadIdx.x == 0) spans[blockIdx.x] = {clock64() - c0, globalTimer() - g0};
+  if (threadIdx.x == 0) spans[blockIdx.x] = {clock64() - c0, globalNsNow() - g0};
 }
 
 // FMA chains, or (Tensor) chains of the tensor cores' mma.sync, the harness kernels' instruction.
@@ -45,7 +40,7 @@ template <bool Tensor>
 __global__ void spin(long long cycles, Span* spans, float* sink) {
   __syncthreads();
   const long long c0 = clock64();
-  const unsigned long long g0 = globalTimer();
+  const unsigned long long g0 = globalNsNow();
   float a = threadIdx.x, b = 1.0001f;
   float d[4] = {a, a, a, a};
   const unsigned x = 0x3c003c00u * (threadIdx.x & 1);  // half-precision 1.0 pairs, or zeros
@@ -67,7 +62,7 @@ __global__ void spin(long long cycles, Span* spans, float* sink) {
 __global__ void stream(const uint4* data, size_t vectors, int passes, Span* spans, unsigned* sink) {
   __syncthreads();
   const long long c0 = clock64();
-  const unsigned long long g0 = globalTimer();
+  const unsigned long long g0 = globalNsNow();
   unsigned acc = 0;
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   for (int pass = 0; pass < passes; pass++)
