@@ -247,9 +247,12 @@
 #            load at a time, each timed, while the other SMs stream nothing, 16 MiB (the L2's hits)
 #            or 1 GiB (DRAM): does a load that hits the L2 wait behind the misses around it? Then the
 #            4 MiB and 1 GiB walks with their SM streaming too (`shared`)
-#   hitsundersize hitsUnderLoad beside the 16 MiB stream and alone at the walk sizes between the slow
-#            small walks and the 4 MiB walk that waits nothing (64 KiB … 2 MiB), and the 1 KiB walk on
-#            two other SMs: where does a walk of few lines stop reading slow?
+#   hitsphases hitsUnderLoad with every step timed from the launch's start (65,536 of them) and noted
+#            every 1,024 with the globaltimer, the SM clock and the stream's bytes: 4 MiB of hits beside
+#            the L2-bound stream and alone, 1 GiB from DRAM beside either stream, the 16 KiB walk beside
+#            the L2-bound one; then the 1 KiB walk timed after 32,768 untimed steps, as the 4 MiB walk
+#            was; with nvidia-smi sampling clocks, power and throttle reasons every 20 ms: when in a
+#            launch does the walk's wait change, and what changes with it?
 #   h100walk l2Replacement on an H100 (50 MiB of L2, two partitions of 25): which lines the single
 #            walk keeps from pass to pass at 8–56 MiB, the stalls step's walk at the H100's sizes,
 #            for an H100 profile's partition sizes (the H200's `setShares` came from its walk)
@@ -426,6 +429,17 @@ buildHitsUnderLoad() {
 recordGpu() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv >"$OUT/gpu.txt"
 }
+
+# nvidia-smi's clocks, power, temperature and throttle reasons every $1 ms into $OUT/clocks.csv, in
+# the background until `kill $sampler`
+sampleClocks() {
+  local fields=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active
+  nvidia-smi --query-gpu=$fields --format=csv -lms "$1" >"$OUT/clocks.csv" 2>&1 &
+  sampler=$!
+}
+
+# A line with the time to the nanosecond, to place what follows among sampleClocks' samples
+mark() { echo "== $(date '+%Y/%m/%d %H:%M:%S.%N') $*"; }
 
 # The GPU's name and clocks, l2Partitions built, and its smmap into $OUT/smMap.jsonl (smSets.py reads it)
 # Nsight Compute's sector counts for the partition steps: DRAM, the SMs' L2 reads, their tag misses, the fabric.
@@ -719,10 +733,7 @@ clocks)
   [ -x .harness/kernel_comparison/spmm_perf ] || { buildHarness >"$OUT/harness-build.log" 2>&1 & }
   build=$!
   $NVCC -o /tmp/smClock "$PROBES/smClock.cu" || exit 1
-  fields=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active
-  nvidia-smi --query-gpu=$fields --format=csv -lms 50 >"$OUT/clocks.csv" 2>&1 &
-  sampler=$!
-  mark() { echo "== $(date '+%Y/%m/%d %H:%M:%S.%N') $*"; }
+  sampleClocks 50
   {
     for mode in spin stream; do
       for blocks in 1 2 4 8; do mark "$mode $blocks"; /tmp/smClock $mode $blocks 300; done
@@ -1437,14 +1448,18 @@ hitsunder)
     done
   } >"$OUT/hitsUnder.jsonl" 2>&1
   ;;
-hitsundersize)
+hitsphases)
   buildHitsUnderLoad || exit 1
+  sampleClocks 20
   {
-    for walk in 64 256 1024 2048; do
-      for stream in 0 16; do /tmp/hitsUnderLoad $walk $stream; done
+    for run in "4096 16" "4096 0" "1048576 1024" "1048576 16" "16 16"; do
+      mark "$run"
+      /tmp/hitsUnderLoad $run 65536 0 8 alone 0
     done
-    for sm in 1 100; do /tmp/hitsUnderLoad 1 16 8192 $sm; done
-  } >"$OUT/hitsUnderSize.jsonl" 2>&1
+    mark "1 16 late"
+    /tmp/hitsUnderLoad 1 16 8192 0 8 alone 32768
+  } >"$OUT/hitsPhases.jsonl" 2>&1
+  kill $sampler
   ;;
 h100walk)
   recordGpu

@@ -15,11 +15,19 @@
 // from where it stopped. With `shared` the other blocks on the walk's SM stream too: does a load of
 // a streaming SM wait behind its own SM's loads, where a lone SM's does not wait behind others'?
 //
+// A launch's timed steps are not the whole launch's (gpu/probes/README.md, "The forty-fourth
+// batch's walks read again"): `untimed` sets how many steps come before them (0: the timed steps
+// start with the launch), and every SERIES_STEPS timed steps the walk notes the globaltimer, its
+// SM's clock and the stream's bytes so far (the stream's warps add theirs at each look at the flag),
+// so that a launch's series says when its walk's wait changes, and with what clock and stream rate.
+//
 // Build: nvcc -O3 -gencode arch=compute_90,code=sm_90 -o hitsUnderLoad hitsUnderLoad.cu
 // Run:   ./hitsUnderLoad <walk KiB> <stream MiB, 0 for none> [steps 8192] [walk SM 0] [blocks per SM 8] [alone|shared]
-// Prints one JSON line: the walk's footprint and steps, its step's cycles (mean, percentiles 10,
-// 50, 90, 99 and the largest), the stream's footprint, how many stream blocks had started when the
-// timed steps began (of how many), and the stream's bytes and GB/s over the launch.
+//                        [untimed steps: min(lines, 32768)]
+// Prints one JSON line: the walk's footprint, untimed and timed steps, its step's cycles (mean,
+// percentiles 10, 50, 90, 99 and the largest), the stream's footprint, how many stream blocks had
+// started when the timed steps began (of how many), the stream's bytes and GB/s over the launch, and
+// the series: [ns, SM cycles, stream bytes] at the end of each SERIES_STEPS timed steps, from their start.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -35,6 +43,8 @@
 #include "smIdentity.cuh"
 
 constexpr int MAX_STEPS = 65536, THREADS = 256, IN_FLIGHT = 4, CHECK_EVERY = 64;
+// A stream warp's bytes in one round: IN_FLIGHT 16-byte loads a lane.
+constexpr unsigned long long ROUND_BYTES = IN_FLIGHT * 32 * 16;
 // The walk's lines and the flag words each get pages of their own: the first build put the flag
 // that every stream warp polls beside a small walk's lines, whose walks of 1–16 KiB read slow beside
 // a stream (results/2026-12-08). Apart they read slow still (results/2026-12-08b): not the flag.
@@ -44,6 +54,8 @@ constexpr size_t PAGE_BYTES = size_t(2) << 20;
 constexpr int BIN_CYCLES = 4, BINS = 1024;
 // The walk's untimed warm-up walks at most this many lines (a walk past the L2 needs none).
 constexpr unsigned MAX_WARM_LINES = 32768;
+// The series: a note every SERIES_STEPS timed steps, and one at their start.
+constexpr int SERIES_STEPS = 1024, MAX_NOTES = MAX_STEPS / SERIES_STEPS + 1;
 // A stream thread stops after this many checks of the flag even if the walk never sets it (≈ 1 s
 // on the H200), so that a walk block that could not start ends the launch instead of hanging it.
 constexpr unsigned MAX_CHECKS = 20000;
@@ -68,18 +80,19 @@ struct Words {
   unsigned* started;  // stream blocks that have started
   unsigned* done;     // set when the timed steps are over
   unsigned* capped;   // stream warps that stopped at MAX_CHECKS
-  unsigned long long* streamedBytes;
+  unsigned long long* streamedBytes;  // the stream's, added by each warp at each look at the flag
   unsigned long long* walk;  // [stream blocks started when the timed steps began, sum of their cycles]
+  unsigned long long* series;  // MAX_NOTES × [globaltimer ns, clock64, streamedBytes]
   unsigned* bins;     // BINS
   unsigned* sink;
 };
 
 // The walk: the cyclic order of `next` (next[line × 32] is the line after `line`) from `start`,
-// min(lines, MAX_WARM_LINES) steps untimed, then `steps` timed ones; the stream: `elems` 16-byte
+// `untimed` steps, then `steps` timed ones; the stream: `elems` 16-byte
 // chunks read in the rotating grid-stride walk by the blocks on the other SMs, numbered by arrival,
 // until `done` is set.
 __global__ void __launch_bounds__(THREADS, 8)
-    hitsUnder(const unsigned* next, unsigned lines, unsigned start, int steps, unsigned walkSm, const uint4* stream,
+    hitsUnder(const unsigned* next, unsigned untimed, unsigned start, int steps, unsigned walkSm, const uint4* stream,
               size_t elems, unsigned streamBlocks, bool walkSmStreams, Words words) {
   constexpr unsigned WALKER = ~1u, LEAVE = ~0u;
   __shared__ unsigned slot;
@@ -99,8 +112,15 @@ __global__ void __launch_bounds__(THREADS, 8)
     if (threadIdx.x != 0) return;
     for (int b = 0; b < BINS; b++) bins[b] = 0;
     unsigned at = start;
-    for (unsigned i = 0; i < min(lines, MAX_WARM_LINES); i++) at = loadLine(next + size_t(at) * 32);
+    for (unsigned i = 0; i < untimed; i++) at = loadLine(next + size_t(at) * 32);
     const unsigned startedBlocks = atomicAdd(words.started, 0u);
+    // A note's stores wait for its load of the stream's count, and the next step's clock for them.
+    const auto note = [&](int k) {
+      words.series[3 * k] = globalNsNow();
+      words.series[3 * k + 1] = clockNow();
+      words.series[3 * k + 2] = *(volatile unsigned long long*)words.streamedBytes;
+    };
+    note(0);
     unsigned long long sum = 0;
     for (int i = 0; i < steps; i++) {
       const long long t0 = clockNow();
@@ -109,6 +129,7 @@ __global__ void __launch_bounds__(THREADS, 8)
       const unsigned cycles = unsigned(clockNow() - t0);
       sum += cycles;
       bins[min(cycles / BIN_CYCLES, unsigned(BINS - 1))]++;
+      if ((i + 1) % SERIES_STEPS == 0) note((i + 1) / SERIES_STEPS);
     }
     atomicExch(words.done, 1u);
     for (int b = 0; b < BINS; b++) words.bins[b] = bins[b];
@@ -121,16 +142,15 @@ __global__ void __launch_bounds__(THREADS, 8)
   const size_t grid = size_t(streamBlocks) * THREADS;
   const unsigned lane = threadIdx.x % 32;
   unsigned acc = 0, round = 0, checks = 0;
-  unsigned long long rounds = 0;
   for (size_t i = size_t(slot) * THREADS + threadIdx.x;; i += IN_FLIGHT * grid) {
     uint4 v[IN_FLIGHT];
 #pragma unroll
     for (int j = 0; j < IN_FLIGHT; j++) v[j] = loadChunk(stream + (i + j * grid) % elems);
 #pragma unroll
     for (int j = 0; j < IN_FLIGHT; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
-    rounds++;
     if (++round < CHECK_EVERY) continue;
     round = 0;
+    if (lane == 0) atomicAdd(words.streamedBytes, CHECK_EVERY * ROUND_BYTES);
     // One lane asks, once in CHECK_EVERY steps, so the flag's line is no hot spot.
     unsigned flag = 0;
     if (lane == 0) flag = *(volatile unsigned*)words.done;
@@ -141,8 +161,7 @@ __global__ void __launch_bounds__(THREADS, 8)
     }
   }
   if (acc == 0x9e3779b9u) words.sink[1] = acc;  // never true for the zeroed buffer; keeps the loads
-  if (lane == 0)
-    atomicAdd(words.streamedBytes, rounds * IN_FLIGHT * 32 * sizeof(uint4));
+  if (lane == 0 && round > 0) atomicAdd(words.streamedBytes, round * ROUND_BYTES);
 }
 
 // The smallest cycle count whose bin reaches share `p` of the steps (a bin's lower edge).
@@ -158,7 +177,8 @@ static double percentile(const std::vector<unsigned>& bins, int steps, double p)
 int main(int argc, char** argv) {
   if (argc < 3) {
     fprintf(stderr,
-            "usage: %s <walk KiB> <stream MiB, 0 for none> [steps 8192] [walk SM 0] [blocks per SM 8] [alone|shared]\n",
+            "usage: %s <walk KiB> <stream MiB, 0 for none> [steps 8192] [walk SM 0] [blocks per SM 8] [alone|shared] "
+            "[untimed steps]\n",
             argv[0]);
     return 2;
   }
@@ -169,9 +189,13 @@ int main(int argc, char** argv) {
   const bool walkSmStreams = argc > 6 && strcmp(argv[6], "shared") == 0;
   const int sms = smCount();
   const size_t lines = (walkKiB << 10) / 128;
-  if (lines < 2 || steps < 1 || steps > MAX_STEPS || walkSm >= unsigned(sms) || blocksPerSm < 1 || blocksPerSm > 8) {
-    fprintf(stderr, "hitsUnderLoad: give a walk of 1 KiB or more, 1 … %d steps, an SM below %d, 1 … 8 blocks\n",
-            MAX_STEPS, sms);
+  const long long untimed = argc > 7 ? atoll(argv[7]) : (long long)std::min(lines, size_t(MAX_WARM_LINES));
+  if (lines < 2 || steps < 1 || steps > MAX_STEPS || walkSm >= unsigned(sms) || blocksPerSm < 1 || blocksPerSm > 8 ||
+      untimed < 0 || untimed > MAX_WARM_LINES) {
+    fprintf(stderr,
+            "hitsUnderLoad: give a walk of 1 KiB or more, 1 … %d steps, an SM below %d, 1 … 8 blocks, 0 … %u untimed "
+            "steps\n",
+            MAX_STEPS, sms, MAX_WARM_LINES);
     return 2;
   }
   std::vector<unsigned> order(lines), next(lines * 32, 0);
@@ -188,19 +212,19 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&deviceNext, pages(next.size() * sizeof(unsigned))));
   CHECK(cudaMemcpy(deviceNext, next.data(), next.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
   CHECK(cudaMalloc(&flags, pages((4 + BINS + 2) * sizeof(unsigned))));
-  CHECK(cudaMalloc(&counts, pages(3 * sizeof(unsigned long long))));
+  CHECK(cudaMalloc(&counts, pages((3 + 3 * MAX_NOTES) * sizeof(unsigned long long))));
   if (elems > 0) {
     CHECK(cudaMalloc(&stream, elems * sizeof(uint4)));
     CHECK(cudaMemset(stream, 0, elems * sizeof(uint4)));
   }
-  const Words words{flags, flags + 1, flags + 2, flags + 3, counts, counts + 1, flags + 4, flags + 4 + BINS};
+  const Words words{flags, flags + 1, flags + 2, flags + 3, counts, counts + 1, counts + 3, flags + 4, flags + 4 + BINS};
   // Blocks on the walk's SM other than the walk's leave at once (or stream, `shared`); the stream's are the rest.
   const unsigned streamBlocks = unsigned((sms - 1) * blocksPerSm + (walkSmStreams ? blocksPerSm - 1 : 0));
   const auto launch = [&](unsigned from) {
     CHECK(cudaMemset(flags, 0, 4 * sizeof(unsigned)));
     CHECK(cudaMemset(counts, 0, 3 * sizeof(unsigned long long)));
     return timedMs([&] {
-      hitsUnder<<<sms * blocksPerSm, THREADS>>>(deviceNext, unsigned(lines), from, steps, walkSm, stream, elems,
+      hitsUnder<<<sms * blocksPerSm, THREADS>>>(deviceNext, unsigned(untimed), from, steps, walkSm, stream, elems,
                                                 streamBlocks, walkSmStreams, words);
     });
   };
@@ -213,19 +237,26 @@ int main(int argc, char** argv) {
   const double ms = launch(from);
   std::vector<unsigned> bins(BINS), ends(4);
   unsigned long long host[3];
+  const int notes = steps / SERIES_STEPS + 1;
+  std::vector<unsigned long long> series(3 * notes);
   CHECK(cudaMemcpy(bins.data(), words.bins, BINS * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(series.data(), words.series, series.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(ends.data(), flags, 4 * sizeof(unsigned), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(host, counts, sizeof(host), cudaMemcpyDeviceToHost));
   int largest = BINS - 1;
   while (largest > 0 && bins[largest] == 0) largest--;
-  printf("{\"probe\":\"hitsUnderLoad\",\"walkBytes\":%zu,\"steps\":%d,\"walkSm\":%u,\"walkSmStreams\":%s,\"meanCycles\":%.1f,"
+  printf("{\"probe\":\"hitsUnderLoad\",\"walkBytes\":%zu,\"untimed\":%lld,\"steps\":%d,\"walkSm\":%u,\"walkSmStreams\":%s,\"meanCycles\":%.1f,"
          "\"p10\":%.0f,\"p50\":%.0f,\"p90\":%.0f,\"p99\":%.0f,\"largestBin\":%d,\"past%d\":%u,"
          "\"streamBytes\":%zu,\"streamBlocks\":%u,\"startedBlocks\":%llu,\"cappedWarps\":%u,"
-         "\"streamedBytes\":%llu,\"ms\":%.4f,\"streamGBps\":%.1f}\n",
-         walkKiB << 10, steps, walkSm, walkSmStreams ? "true" : "false", double(host[2]) / steps, percentile(bins, steps, 0.1),
+         "\"streamedBytes\":%llu,\"ms\":%.4f,\"streamGBps\":%.1f,\"series\":[",
+         walkKiB << 10, untimed, steps, walkSm, walkSmStreams ? "true" : "false", double(host[2]) / steps, percentile(bins, steps, 0.1),
          percentile(bins, steps, 0.5), percentile(bins, steps, 0.9), percentile(bins, steps, 0.99),
          largest * BIN_CYCLES, (BINS - 1) * BIN_CYCLES, bins[BINS - 1], elems * sizeof(uint4),
          elems > 0 ? streamBlocks : 0u, host[1], ends[3], host[0], ms, double(host[0]) / ms / 1e6);
+  for (int k = 1; k < notes; k++)
+    printf("%s[%llu,%llu,%llu]", k > 1 ? "," : "", series[3 * k] - series[0], series[3 * k + 1] - series[1],
+           series[3 * k + 2] - series[2]);
+  printf("]}\n");
   CHECK(cudaFree(deviceNext));
   CHECK(cudaFree(flags));
   CHECK(cudaFree(counts));

@@ -212,7 +212,7 @@ describe.skipIf(nvcc === undefined)('silicon probes compile for sm_90', () => {
     }
   }, 180_000);
 
-  it('hitsUnderLoad: one kernel without spills that fits 8 blocks of 256 threads an SM; each timed load’s value lands in shared memory before the clock is read', async () => {
+  it('hitsUnderLoad: one kernel without spills that fits 8 blocks of 256 threads an SM; each timed load’s value lands in shared memory before the clock is read; its series notes the globaltimer', async () => {
     const { registers, spills } = await compile('hitsUnderLoad');
     expect(registers).toHaveLength(1);
     expect(spills).toEqual([0]);
@@ -224,8 +224,10 @@ describe.skipIf(nvcc === undefined)('silicon probes compile for sm_90', () => {
       timeout: 120_000,
       name: 'nvcc',
     });
+    const text = readFileSync(ptx, 'utf8');
+    expect(text).toMatch(/mov\.u64\s+%rd\d+, %globaltimer;/);
     const timed = [
-      ...readFileSync(ptx, 'utf8').matchAll(
+      ...text.matchAll(
         /%clock64;[^\n]*\n(?:[^\n]*\n){0,6}?\s*ld\.global\.cg\.u32\s+(%r\d+)[^\n]*\n(?:[^\n]*\n){0,2}?\s*st\.volatile\.shared\.u32\s+\[[^\]]+\],\s*(%r\d+);[^\n]*\n(?:[^\n]*\n){0,2}?[^\n]*%clock64/g,
       ),
     ];
