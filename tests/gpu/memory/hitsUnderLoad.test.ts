@@ -1,8 +1,9 @@
 /**
  * A walk's loads beside the other SMs' stream (gpu/probes/hitsUnderLoad.cu, results/2026-12-08b, an
- * H100; gpu/probes/README.md, "Forty-fourth batch" and "The walk's launches read again"), on the
- * `h200` profile. One thread on SM 0 walks lines one load at a time while SMs 1–131 (and SM 0's
- * other blocks with `shared`) stream 16 MiB (every read an L2 hit) or 1 GiB (every read from DRAM).
+ * H100; gpu/probes/README.md, "Forty-fourth batch" and "The forty-fourth batch's walks read
+ * again"), on the `h200` profile. One thread on SM 0 walks lines one load at a time while SMs
+ * 1–131 (and SM 0's other blocks with `shared`) stream 16 MiB (every read an L2 hit) or 1 GiB
+ * (every read from DRAM).
  * In each launch the walk takes up to 32,768 steps untimed, then 8,192 timed ones. The timed steps
  * of the 4 MiB and 1 GiB walks fall at the end of launches of 13–40 ms and read as alone; the same
  * launches' time says their untimed steps took 1.4–2.4 times as long, and the small walks' launches
