@@ -19,6 +19,8 @@ import { runLoop, type LoopOptions, type WalkCycles } from '../../../gpu/memory/
 
 const MiB = 2 ** 20;
 const KiB = 2 ** 10;
+/** The footprint of the probe's stream the L2 holds (every read a hit; its other, 1 GiB, reads DRAM). */
+const L2_STREAM_MIB = 16;
 const h200 = GPU_MEMORY_PROFILES.h200!;
 /** hitsUnderLoad.cu's MAX_WARM_LINES: the walk's untimed steps, at most. */
 const MAX_WARM_LINES = 32_768;
@@ -89,7 +91,11 @@ function untimedMean(row: SiliconWalk): number {
 
 const modelWalks = new Map<string, WalkCycles>();
 
-/** The model's walk of `walkBytes` on SM 0 while SMs 1–131 (and SM 0 with `shared`) stream `streamMiB` over 256 MiB (each run once). */
+/**
+ * The model's walk of `walkBytes` on SM 0 while SMs 1–131 (and SM 0 with `shared`) stream `streamMiB`
+ * over 256 MiB (each run once). A stream the L2 holds is first read once, as the probe's untimed
+ * launch reads it; unread, its first 6 µs are cold reads from DRAM, and the walk's first loads wait nothing.
+ */
 function modelWalk(walkBytes: number, streamMiB: number, shared = false): WalkCycles {
   const key = `${walkBytes} ${streamMiB} ${shared}`;
   const known = modelWalks.get(key);
@@ -100,6 +106,7 @@ function modelWalk(walkBytes: number, streamMiB: number, shared = false): WalkCy
     totalBytes: 256 * MiB,
     sms: Array.from({ length: h200.sm.count - (shared ? 0 : 1) }, (_, i) => i + (shared ? 0 : 1)),
     walk: { sm: 0, bytes: walkBytes },
+    warm: streamMiB === L2_STREAM_MIB,
   });
   expect(result.walk!.loads).toBeGreaterThan(20);
   modelWalks.set(key, result.walk!);
@@ -177,11 +184,11 @@ describe("a walk's loads beside the other SMs' stream (hitsUnderLoad, an H100)",
     }
   }, 120_000);
 
-  it(`holds as a known miss the hits beside the L2-bound stream where it runs as calibrated: the model's wait 0.55–0.8 of silicon's small walks' (silicon's hits wait half as long again as the model's)`, () => {
+  it(`holds as a known miss the hits beside the L2-bound stream where it runs as calibrated: the model's wait 0.6–0.85 of silicon's small walks' (silicon's hits wait two fifths longer than the model's)`, () => {
     for (const walk of [1 * KiB, 16 * KiB]) {
       const ratio = modelWalk(walk, 16).p50 / siliconRow(walk, 16).p50;
-      expect(ratio, `${walk}`).toBeGreaterThan(0.55);
-      expect(ratio, `${walk}`).toBeLessThan(0.8);
+      expect(ratio, `${walk}`).toBeGreaterThan(0.6);
+      expect(ratio, `${walk}`).toBeLessThan(0.85);
     }
   }, 90_000);
 
