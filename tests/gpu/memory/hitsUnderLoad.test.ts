@@ -192,12 +192,17 @@ describe("a walk's loads beside the other SMs' stream (hitsUnderLoad, an H100)",
     }
   }, 90_000);
 
-  it("reads a walk's reads from DRAM beside the DRAM-bound stream, before its launch reads above DRAM's peak, within 10 %", () => {
+  it("reads a walk's reads from DRAM beside the DRAM-bound stream, before its launch reads above DRAM's peak: the median within 10 %; holds as a known miss the mean, at most 0.7 of silicon's (silicon's reads spread far wider)", () => {
     // The 16 KiB walk's 128 lines come back every ≈ 0.2 ms, where the stream passes the H100's
     // 50 MB of L2 every ≈ 16 µs: each of its reads is from DRAM, over a launch of 16 ms.
     const fromDram = siliconRow(16 * KiB, 1024);
     expect(fromDram.streamGBps).toBeLessThan(H100_DRAM_GBPS);
-    expect(Math.abs(modelWalk(1024 * MiB, 1024).p50 / fromDram.p50 - 1)).toBeLessThan(0.1);
+    const model = modelWalk(1024 * MiB, 1024);
+    expect(Math.abs(model.p50 / fromDram.p50 - 1)).toBeLessThan(0.1);
+    // Silicon's mean is a floor: its reads past the histogram's last bin (28 %) count at 4,092 cycles.
+    expect(fromDram.meanCycles / fromDram.p50).toBeGreaterThan(1.3);
+    expect(model.mean / model.p50).toBeLessThan(1.05);
+    expect(model.mean / fromDram.meanCycles).toBeLessThan(0.7);
   }, 60_000);
 });
 
