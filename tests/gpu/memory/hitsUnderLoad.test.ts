@@ -19,8 +19,9 @@ import { runLoop, type LoopOptions, type WalkCycles } from '../../../gpu/memory/
 
 const MiB = 2 ** 20;
 const KiB = 2 ** 10;
-/** The footprint of the probe's stream the L2 holds (every read a hit; its other, 1 GiB, reads DRAM). */
+/** The footprints of the probe's streams: one the L2 holds (every read a hit), one past it (every read from DRAM). */
 const L2_STREAM_MIB = 16;
+const DRAM_STREAM_MIB = 1024;
 const h200 = GPU_MEMORY_PROFILES.h200!;
 /** hitsUnderLoad.cu's MAX_WARM_LINES: the walk's untimed steps, at most. */
 const MAX_WARM_LINES = 32_768;
@@ -114,7 +115,7 @@ function modelWalk(walkBytes: number, streamMiB: number, shared = false): WalkCy
 }
 
 const LONG_LAUNCHES = [4 * MiB, 1024 * MiB].flatMap((walk) =>
-  [16, 1024].flatMap((stream) => [false, true].map((shared) => [walk, stream, shared] as const)),
+  [L2_STREAM_MIB, DRAM_STREAM_MIB].flatMap((stream) => [false, true].map((shared) => [walk, stream, shared] as const)),
 );
 const SMALL_WALKS = [1 * KiB, 2 * KiB, 16 * KiB];
 
@@ -142,7 +143,7 @@ describe("a walk's loads beside the other SMs' stream (hitsUnderLoad, an H100)",
     // The small walks' launches beside a stream, nearly all timed steps, keep that clock: their
     // cycles over their time (low by the stream's stop and by steps counted at the histogram's cap).
     for (const walk of SMALL_WALKS)
-      for (const stream of [16, 1024]) {
+      for (const stream of [L2_STREAM_MIB, DRAM_STREAM_MIB]) {
         const row = siliconRow(walk, stream);
         const ghz = ((untimedSteps(row) + row.steps) * row.meanCycles) / (row.ms - fixedMs) / 1e6;
         expect(ghz, `${walk} ${stream}`).toBeGreaterThan(1.85);
@@ -162,29 +163,34 @@ describe("a walk's loads beside the other SMs' stream (hitsUnderLoad, an H100)",
 
   it("reads the stream otherwise over a long launch: from the L2 slower, from DRAM above the H100's DRAM peak (part of it on chip)", () => {
     for (const walk of SMALL_WALKS) {
-      const fromL2 = siliconRow(walk, 16);
+      const fromL2 = siliconRow(walk, L2_STREAM_MIB);
       expect(fromL2.ms, `${walk}`).toBeLessThan(9);
       expect(fromL2.streamGBps, `${walk}`).toBeGreaterThan(8000);
-      expect(siliconRow(walk, 1024).streamGBps, `${walk}`).toBeLessThan(H100_DRAM_GBPS);
+      expect(siliconRow(walk, DRAM_STREAM_MIB).streamGBps, `${walk}`).toBeLessThan(H100_DRAM_GBPS);
     }
     for (const [walk, stream, shared] of LONG_LAUNCHES) {
       const row = siliconRow(walk, stream, shared);
-      if (stream === 16) expect(row.streamGBps, `${walk} ${shared}`).toBeLessThan(7200);
+      if (stream === L2_STREAM_MIB) expect(row.streamGBps, `${walk} ${shared}`).toBeLessThan(7200);
       else expect(row.streamGBps / H100_DRAM_GBPS, `${walk} ${shared}`).toBeGreaterThan(1.09);
     }
   });
 
   it('waits on silicon as alone at the end of the long launches, on an idle SM and on a streaming one', () => {
     for (const shared of [false, true]) {
-      expect(siliconRow(4 * MiB, 16, shared).p50 / siliconRow(4 * MiB, 0).p50, `${shared}`).toBeLessThan(1.06);
-      expect(siliconRow(1024 * MiB, 16, shared).p50 / siliconRow(1024 * MiB, 0).p50, `${shared}`).toBeLessThan(1.05);
+      expect(siliconRow(4 * MiB, L2_STREAM_MIB, shared).p50 / siliconRow(4 * MiB, 0).p50, `${shared}`).toBeLessThan(
+        1.06,
+      );
+      expect(
+        siliconRow(1024 * MiB, L2_STREAM_MIB, shared).p50 / siliconRow(1024 * MiB, 0).p50,
+        `${shared}`,
+      ).toBeLessThan(1.05);
     }
   });
 
   it('reads on a streaming SM as on an idle one over the whole launch, in silicon (within 7 %) as in the model (within 10 %)', () => {
     for (const [walk, stream] of [
-      [4 * MiB, 16],
-      [1024 * MiB, 1024],
+      [4 * MiB, L2_STREAM_MIB],
+      [1024 * MiB, DRAM_STREAM_MIB],
     ] as const) {
       const idle = untimedMean(siliconRow(walk, stream));
       const streaming = untimedMean(siliconRow(walk, stream, true));
@@ -195,7 +201,7 @@ describe("a walk's loads beside the other SMs' stream (hitsUnderLoad, an H100)",
 
   it(`holds as a known miss the hits beside the L2-bound stream where it runs as calibrated: the model's wait 0.6–0.85 of silicon's small walks' (silicon's hits wait two fifths longer than the model's)`, () => {
     for (const walk of [1 * KiB, 16 * KiB]) {
-      const ratio = modelWalk(walk, 16).p50 / siliconRow(walk, 16).p50;
+      const ratio = modelWalk(walk, L2_STREAM_MIB).p50 / siliconRow(walk, L2_STREAM_MIB).p50;
       expect(ratio, `${walk}`).toBeGreaterThan(0.6);
       expect(ratio, `${walk}`).toBeLessThan(0.85);
     }
@@ -204,9 +210,9 @@ describe("a walk's loads beside the other SMs' stream (hitsUnderLoad, an H100)",
   it("reads a walk's reads from DRAM beside the DRAM-bound stream, before its launch reads above DRAM's peak: the median within 10 %; holds as a known miss the mean, at most 0.7 of silicon's (silicon's reads spread far wider)", () => {
     // The 16 KiB walk's 128 lines come back every ≈ 0.2 ms, where the stream passes the H100's
     // 50 MB of L2 every ≈ 16 µs: each of its reads is from DRAM, over a launch of 16 ms.
-    const fromDram = siliconRow(16 * KiB, 1024);
+    const fromDram = siliconRow(16 * KiB, DRAM_STREAM_MIB);
     expect(fromDram.streamGBps).toBeLessThan(H100_DRAM_GBPS);
-    const model = modelWalk(1024 * MiB, 1024);
+    const model = modelWalk(1024 * MiB, DRAM_STREAM_MIB);
     expect(Math.abs(model.p50 / fromDram.p50 - 1)).toBeLessThan(0.1);
     // Silicon's mean is a floor: its reads past the histogram's last bin (28 %) count at 4,092 cycles.
     expect(fromDram.meanCycles / fromDram.p50).toBeGreaterThan(1.3);
