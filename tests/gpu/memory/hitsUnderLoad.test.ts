@@ -80,13 +80,16 @@ function launchClock(): { readonly cyclesPerMs: number; readonly fixedMs: number
   return { cyclesPerMs: 1 / msPerCycle, fixedMs: my - msPerCycle * mx };
 }
 
+/** The one clock every row is read at. */
+const LAUNCH_CLOCK = launchClock();
+
 /**
  * The mean cycles of a walk's untimed steps in its launch: the launch's time less its fixed part
  * and the timed steps. The stream's warps see the walk end within one check of their flag (64 of
  * their rounds, under 0.35 ms), which adds at most ≈ 20 cycles to each of 32,768 steps.
  */
 function untimedMean(row: SiliconWalk): number {
-  const { cyclesPerMs, fixedMs } = launchClock();
+  const { cyclesPerMs, fixedMs } = LAUNCH_CLOCK;
   return ((row.ms - fixedMs) * cyclesPerMs - row.steps * row.meanCycles) / untimedSteps(row);
 }
 
@@ -132,7 +135,7 @@ describe("a walk's loads beside the other SMs' stream (hitsUnderLoad, an H100)",
   });
 
   it("times its launches at the card's clock: the walks alone give 1.98 GHz within 2 %, their untimed steps their timed ones' time, and the small walks' launches beside a stream that clock", () => {
-    const { cyclesPerMs, fixedMs } = launchClock();
+    const { cyclesPerMs, fixedMs } = LAUNCH_CLOCK;
     expect(Math.abs(cyclesPerMs / 1e6 / H100_GHZ - 1)).toBeLessThan(0.02);
     expect(fixedMs).toBeGreaterThan(0.2);
     expect(fixedMs).toBeLessThan(0.6);
